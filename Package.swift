@@ -19,7 +19,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        .target(name: "JOSE", dependencies: ["CLibCrypto"], swiftSettings: strict),
+        .target(
+            name: "JOSE",
+            dependencies: ["CLibCrypto"],
+            swiftSettings: strict,
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+        ),
         .executableTarget(
             name: "jose-bench",
             dependencies: ["JOSE", "CLibCrypto"],

@@ -18,4 +18,8 @@
 #include <openssl/rand.h>
 #include <openssl/crypto.h>
 #include <openssl/objects.h>
+
+// Selection masks are macro expressions Swift cannot import.
+static inline int jose_selection_keypair(void) { return EVP_PKEY_KEYPAIR; }
+static inline int jose_selection_public_key(void) { return EVP_PKEY_PUBLIC_KEY; }
 #endif

@@ -1,0 +1,72 @@
+import CLibCrypto
+
+/// A SHA-2 hash function, fetched once from libcrypto's default provider.
+public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
+    /// SHA-256
+    case sha256 = "SHA256"
+    /// SHA-384
+    case sha384 = "SHA384"
+    /// SHA-512
+    case sha512 = "SHA512"
+
+    /// Output length in bytes.
+    public var outputLength: Int {
+        switch self {
+        case .sha256: return 32
+        case .sha384: return 48
+        case .sha512: return 64
+        }
+    }
+
+    var md: OpaquePointer { FetchedDigests.shared.md(self) }
+
+    /// Hashes `bytes`.
+    public func hash<Bytes: ContiguousBytes>(_ bytes: Bytes) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: outputLength)
+        bytes.withUnsafeBytes { input in
+            _ = out.withUnsafeMutableBufferPointer { output in
+                var length: UInt32 = 0
+                return EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, md, nil)
+            }
+        }
+        return out
+    }
+}
+
+/// Raw bytes in contiguous memory (`[UInt8]`, `ArraySlice<UInt8>`, buffers).
+public protocol ContiguousBytes {
+    /// Calls `body` with the bytes.
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R
+}
+extension Array: ContiguousBytes where Element == UInt8 {}
+extension ArraySlice: ContiguousBytes where Element == UInt8 {}
+extension UnsafeRawBufferPointer: ContiguousBytes {
+    /// Calls `body` with the buffer itself.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try body(self) }
+}
+
+/// `EVP_MD_fetch` results are immutable and reference-counted by libcrypto;
+/// fetching once avoids the implicit-fetch cost on every hash.
+final class FetchedDigests: @unchecked Sendable {
+    static let shared = FetchedDigests()
+    private let sha256: OpaquePointer
+    private let sha384: OpaquePointer
+    private let sha512: OpaquePointer
+
+    private init() {
+        // The default provider always has SHA-2; failing to fetch them means a broken libcrypto install.
+        guard let a = EVP_MD_fetch(nil, "SHA256", nil), let b = EVP_MD_fetch(nil, "SHA384", nil),
+              let c = EVP_MD_fetch(nil, "SHA512", nil) else {
+            fatalError("libcrypto has no SHA-2 digests: the OpenSSL installation is broken")
+        }
+        (sha256, sha384, sha512) = (a, b, c)
+    }
+
+    func md(_ algorithm: DigestAlgorithm) -> OpaquePointer {
+        switch algorithm {
+        case .sha256: return sha256
+        case .sha384: return sha384
+        case .sha512: return sha512
+        }
+    }
+}

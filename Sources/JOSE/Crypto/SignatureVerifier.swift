@@ -1,0 +1,101 @@
+import CLibCrypto
+
+/// The cryptographic check of one signature, once the policy layer has
+/// decided that `key` may be used with `algorithm`.
+enum SignatureVerifier {
+    /// Whether `signature` is valid for `input` under `key` and `algorithm`.
+    static func isValid(signature: UnsafeRawBufferPointer, input: UnsafeRawBufferPointer, key: JWK, algorithm: JWSAlgorithm) throws -> Bool {
+        switch (algorithm.family, key.storage) {
+        case (.hmac, .symmetric(let secret)):
+            guard let digest = algorithm.digest, signature.count == digest.outputLength else { return false }
+            let tag = try HMAC.compute(secret: secret, digest: digest, input: input)
+            return ConstantTime.equals(tag, signature)
+        case (.rsaPKCS1, .asymmetric(let evp)), (.rsaPSS, .asymmetric(let evp)):
+            guard signature.count == (evp.bits + 7) / 8, let digest = algorithm.digest else { return false }
+            return try verifyDigest(evp, algorithm: algorithm, digest: digest, signature: signature, input: input)
+        case (.ecdsa, .asymmetric(let evp)):
+            guard case .ec(let curve) = key.keyType, let digest = algorithm.digest else { return false }
+            guard let der = ECDSASignature.der(fromJWS: signature, curve: curve) else { return false }
+            return try der.withUnsafeBytes { try verifyDigest(evp, algorithm: algorithm, digest: digest, signature: $0, input: input) }
+        case (.eddsa, .asymmetric(let evp)):
+            guard signature.count == 64 else { return false }
+            return try evp.withContext(slot: algorithm.slot, make: { try makeEdDSAContext(evp) }) { context in
+                // A one-shot EdDSA verification leaves the context reusable only after re-initialisation.
+                guard EVP_DigestVerifyInit_ex(context.pointer, nil, nil, nil, nil, evp.pointer, nil) == 1 else {
+                    throw cryptoFailure("initialise Ed25519 verification")
+                }
+                let result = EVP_DigestVerify(context.pointer, signature.baseAddress, signature.count, input.baseAddress, input.count)
+                if result != 1 { ERR_clear_error() }
+                return result == 1
+            }
+        default:
+            return false
+        }
+    }
+
+    /// Hash with a fetched digest, then `EVP_PKEY_verify` on a pooled context
+    /// prepared once with padding and digest.
+    private static func verifyDigest(_ evp: EVPKey, algorithm: JWSAlgorithm, digest: DigestAlgorithm,
+                                     signature: UnsafeRawBufferPointer, input: UnsafeRawBufferPointer) throws -> Bool {
+        var hash = [UInt8](repeating: 0, count: 64)
+        var length: UInt32 = 0
+        guard hash.withUnsafeMutableBufferPointer({ EVP_Digest(input.baseAddress, input.count, $0.baseAddress, &length, digest.md, nil) }) == 1 else {
+            throw cryptoFailure("hash the signing input")
+        }
+        return try evp.withContext(slot: algorithm.slot, make: { try makeVerifyContext(evp, algorithm: algorithm, digest: digest) }) { context in
+            let result = hash.withUnsafeBufferPointer { hashBuffer in
+                EVP_PKEY_verify(context.pointer, signature.baseAddress?.assumingMemoryBound(to: UInt8.self), signature.count,
+                                hashBuffer.baseAddress, Int(length))
+            }
+            if result != 1 { ERR_clear_error() }
+            return result == 1
+        }
+    }
+
+    static func makeVerifyContext(_ evp: EVPKey, algorithm: JWSAlgorithm, digest: DigestAlgorithm) throws -> PooledContext {
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, evp.pointer, nil) else { throw cryptoFailure("create a verification context") }
+        var ok = EVP_PKEY_verify_init(context) == 1
+        ok = ok && configure(context, algorithm: algorithm, digest: digest)
+        guard ok else {
+            EVP_PKEY_CTX_free(context)
+            throw cryptoFailure("prepare \(algorithm) verification")
+        }
+        return PooledContext(kind: .pkey, pointer: context)
+    }
+
+    /// Padding, digest, MGF1 digest and salt length as RFC 7518 fixes them.
+    static func configure(_ context: OpaquePointer, algorithm: JWSAlgorithm, digest: DigestAlgorithm) -> Bool {
+        var ok = EVP_PKEY_CTX_set_signature_md(context, digest.md) == 1
+        switch algorithm.family {
+        case .rsaPKCS1:
+            ok = ok && EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1
+        case .rsaPSS:
+            ok = ok && EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PSS_PADDING) == 1
+            ok = ok && EVP_PKEY_CTX_set_rsa_mgf1_md(context, digest.md) == 1
+            ok = ok && EVP_PKEY_CTX_set_rsa_pss_saltlen(context, Int32(digest.outputLength)) == 1
+        default:
+            break
+        }
+        return ok
+    }
+
+    private static func makeEdDSAContext(_ evp: EVPKey) throws -> PooledContext {
+        guard let context = EVP_MD_CTX_new() else { throw cryptoFailure("create an Ed25519 context") }
+        return PooledContext(kind: .md, pointer: context)
+    }
+}
+
+/// HMAC over pooled keyed contexts.
+enum HMAC {
+    static func compute(secret: SecretBytes, digest: DigestAlgorithm, input: UnsafeRawBufferPointer) throws -> [UInt8] {
+        try secret.withMAC(digest) { context in
+            var tag = [UInt8](repeating: 0, count: digest.outputLength)
+            var length = 0
+            let ok = EVP_MAC_init(context, nil, 0, nil) == 1
+                && EVP_MAC_update(context, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count) == 1
+                && tag.withUnsafeMutableBufferPointer { EVP_MAC_final(context, $0.baseAddress, &length, $0.count) } == 1
+            guard ok, length == tag.count else { throw cryptoFailure("compute an HMAC") }
+            return tag
+        }
+    }
+}

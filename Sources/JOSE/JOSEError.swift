@@ -1,0 +1,83 @@
+/// The single error type of the `JOSE` module.
+///
+/// Every failure carries a stable ``Code`` that programs can switch on and a
+/// human-readable ``reason``. Neither ever contains key material, signatures
+/// or token contents: a reason names *what* failed and *where*, not the data.
+public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, as a stable machine-readable code.
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// Input is not strict unpadded Base64URL.
+        case invalidBase64URL = "invalid_base64url"
+        /// Input is not valid JSON (syntax, encoding, number range).
+        case invalidJSON = "invalid_json"
+        /// A JSON object names the same member twice.
+        case duplicateJSONMember = "duplicate_json_member"
+        /// A configured size, depth or count limit was exceeded.
+        case limitExceeded = "limit_exceeded"
+        /// The token does not have the shape of a JWS.
+        case malformedToken = "malformed_token"
+        /// A header member is missing, of the wrong type or not acceptable.
+        case invalidHeader = "invalid_header"
+        /// The `alg` names an algorithm this library does not implement (including `none`).
+        case unsupportedAlgorithm = "unsupported_algorithm"
+        /// The algorithm is not in the caller's allow-list.
+        case algorithmNotAllowed = "algorithm_not_allowed"
+        /// The key's type cannot be used with the algorithm (algorithm confusion).
+        case keyAlgorithmMismatch = "key_algorithm_mismatch"
+        /// The key is weaker than the policy allows (short RSA modulus or HMAC secret).
+        case weakKey = "weak_key"
+        /// The key is malformed or inconsistent.
+        case invalidKey = "invalid_key"
+        /// The key type or curve is not supported.
+        case unsupportedKey = "unsupported_key"
+        /// The key's `use` or `key_ops` does not permit the operation.
+        case keyUsageNotPermitted = "key_usage_not_permitted"
+        /// No key in the set fits the token.
+        case keyNotFound = "key_not_found"
+        /// Several keys fit the token and nothing tells them apart.
+        case ambiguousKey = "ambiguous_key"
+        /// The key set itself is unacceptable (duplicate `kid`, mixed symmetric and asymmetric keys).
+        case invalidKeySet = "invalid_key_set"
+        /// The signature does not verify.
+        case invalidSignature = "invalid_signature"
+        /// A `crit` header names an extension the caller did not declare.
+        case unsupportedCriticalHeader = "unsupported_critical_header"
+        /// The input is not a PEM block this library understands.
+        case invalidPEM = "invalid_pem"
+        /// A required claim is absent.
+        case missingClaim = "missing_claim"
+        /// A claim has the wrong JSON type.
+        case claimTypeMismatch = "claim_type_mismatch"
+        /// The token has expired (`exp`).
+        case expired = "expired"
+        /// The token is not valid yet (`nbf`).
+        case notYetValid = "not_yet_valid"
+        /// The token was issued in the future (`iat`).
+        case issuedInFuture = "issued_in_future"
+        /// `iss` is not the expected issuer.
+        case issuerMismatch = "issuer_mismatch"
+        /// `aud` does not contain the expected audience.
+        case audienceMismatch = "audience_mismatch"
+        /// A claim does not have the expected value.
+        case claimMismatch = "claim_mismatch"
+        /// libcrypto reported an internal failure.
+        case cryptoFailure = "crypto_failure"
+    }
+
+    /// The stable code.
+    public let code: Code
+    /// What failed, for people. Never contains secrets or token contents.
+    public let reason: String
+    /// The claim or header member concerned, when there is one.
+    public let member: String?
+
+    /// Creates an error.
+    public init(_ code: Code, _ reason: String, member: String? = nil) {
+        self.code = code
+        self.reason = reason
+        self.member = member
+    }
+
+    /// `code: reason`.
+    public var description: String { "\(code.rawValue): \(reason)" }
+}

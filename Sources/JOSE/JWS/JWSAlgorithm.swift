@@ -1,0 +1,87 @@
+/// A JWS signature algorithm (RFC 7518 §3, RFC 8037, RFC 9864).
+///
+/// `none` has no case: an unsecured JWS can never be verified by this library.
+public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    /// HMAC with SHA-256.
+    case hs256 = "HS256"
+    /// HMAC with SHA-384.
+    case hs384 = "HS384"
+    /// HMAC with SHA-512.
+    case hs512 = "HS512"
+    /// RSASSA-PKCS1-v1_5 with SHA-256.
+    case rs256 = "RS256"
+    /// RSASSA-PKCS1-v1_5 with SHA-384.
+    case rs384 = "RS384"
+    /// RSASSA-PKCS1-v1_5 with SHA-512.
+    case rs512 = "RS512"
+    /// RSASSA-PSS with SHA-256, MGF1 with SHA-256, 32-byte salt.
+    case ps256 = "PS256"
+    /// RSASSA-PSS with SHA-384, MGF1 with SHA-384, 48-byte salt.
+    case ps384 = "PS384"
+    /// RSASSA-PSS with SHA-512, MGF1 with SHA-512, 64-byte salt.
+    case ps512 = "PS512"
+    /// ECDSA on P-256 with SHA-256.
+    case es256 = "ES256"
+    /// ECDSA on P-384 with SHA-384.
+    case es384 = "ES384"
+    /// ECDSA on P-521 with SHA-512.
+    case es512 = "ES512"
+    /// EdDSA (RFC 8037); with this library, Ed25519.
+    case eddsa = "EdDSA"
+    /// Ed25519 under its fully specified name (RFC 9864).
+    case ed25519 = "Ed25519"
+
+    /// The family of primitives an algorithm belongs to.
+    public enum Family: Sendable, Hashable {
+        /// HS*
+        case hmac
+        /// RS*
+        case rsaPKCS1
+        /// PS*
+        case rsaPSS
+        /// ES*
+        case ecdsa
+        /// EdDSA / Ed25519
+        case eddsa
+    }
+
+    /// The algorithm's family.
+    public var family: Family {
+        switch self {
+        case .hs256, .hs384, .hs512: return .hmac
+        case .rs256, .rs384, .rs512: return .rsaPKCS1
+        case .ps256, .ps384, .ps512: return .rsaPSS
+        case .es256, .es384, .es512: return .ecdsa
+        case .eddsa, .ed25519: return .eddsa
+        }
+    }
+
+    /// The hash the algorithm uses (`nil` for EdDSA, which hashes internally).
+    public var digest: DigestAlgorithm? {
+        switch self {
+        case .hs256, .rs256, .ps256, .es256: return .sha256
+        case .hs384, .rs384, .ps384, .es384: return .sha384
+        case .hs512, .rs512, .ps512, .es512: return .sha512
+        case .eddsa, .ed25519: return nil
+        }
+    }
+
+    /// The `alg` value.
+    public var description: String { rawValue }
+
+    /// Parses an `alg` header value.
+    /// - Throws: ``JOSEError`` `.unsupportedAlgorithm`; `none` in any spelling is refused by name.
+    public init(headerValue name: String) throws {
+        if let algorithm = JWSAlgorithm(rawValue: name) {
+            self = algorithm
+            return
+        }
+        if name.lowercased() == "none" {
+            throw JOSEError(.unsupportedAlgorithm, "the unsecured algorithm \"none\" is never accepted", member: "alg")
+        }
+        throw JOSEError(.unsupportedAlgorithm, "algorithm \"\(name.jsonSafePrefix)\" is not supported", member: "alg")
+    }
+
+    /// Slot index for per-algorithm context pools.
+    var slot: Int { JWSAlgorithm.allCases.firstIndex(of: self) ?? 0 }
+}

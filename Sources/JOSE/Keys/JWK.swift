@@ -1,0 +1,138 @@
+/// A key usable for JWS: RSA, EC (P-256/384/521), OKP (Ed25519) or a symmetric
+/// `oct` secret, parsed from a JWK (RFC 7517/7518/8037) or from PEM.
+///
+/// The key decides which algorithms it can be used with (``admittedAlgorithms``);
+/// a token's `alg` header can only narrow that set, never widen it.
+/// `description` never shows key material.
+public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// Elliptic curves for `EC` keys.
+    public enum Curve: String, Sendable, Hashable, CaseIterable {
+        /// NIST P-256 (secp256r1).
+        case p256 = "P-256"
+        /// NIST P-384 (secp384r1).
+        case p384 = "P-384"
+        /// NIST P-521 (secp521r1).
+        case p521 = "P-521"
+
+        /// Bytes in one coordinate (and in each of `r` and `s`).
+        public var coordinateSize: Int {
+            switch self {
+            case .p256: return 32
+            case .p384: return 48
+            case .p521: return 66
+            }
+        }
+        var openSSLName: String {
+            switch self {
+            case .p256: return "prime256v1"
+            case .p384: return "secp384r1"
+            case .p521: return "secp521r1"
+            }
+        }
+        /// The only ES* algorithm this curve admits.
+        public var algorithm: JWSAlgorithm {
+            switch self {
+            case .p256: return .es256
+            case .p384: return .es384
+            case .p521: return .es512
+            }
+        }
+    }
+
+    /// The key type.
+    public enum KeyType: Sendable, Hashable, CustomStringConvertible {
+        /// `RSA`
+        case rsa
+        /// `EC` on a curve.
+        case ec(Curve)
+        /// `OKP` Ed25519.
+        case ed25519
+        /// `oct` (an HMAC secret).
+        case oct
+
+        /// The `kty` value.
+        public var kty: String {
+            switch self {
+            case .rsa: return "RSA"
+            case .ec: return "EC"
+            case .ed25519: return "OKP"
+            case .oct: return "oct"
+            }
+        }
+        /// e.g. `RSA`, `EC P-256`, `OKP Ed25519`, `oct`.
+        public var description: String {
+            switch self {
+            case .rsa: return "RSA"
+            case .ec(let curve): return "EC \(curve.rawValue)"
+            case .ed25519: return "OKP Ed25519"
+            case .oct: return "oct"
+            }
+        }
+    }
+
+    enum Storage: Sendable {
+        case asymmetric(EVPKey)
+        case symmetric(SecretBytes)
+    }
+
+    /// The key type (and curve).
+    public let keyType: KeyType
+    /// `kid`
+    public var keyID: String?
+    /// `use` (`sig`, `enc`, or another value kept verbatim).
+    public var use: String?
+    /// `alg`, kept verbatim (it may name a non-JWS algorithm, which then admits nothing).
+    public var algorithm: String?
+    /// `key_ops`
+    public var keyOperations: [String]?
+    /// Whether private (or secret) material is present.
+    public let isPrivate: Bool
+    /// Size in bits: the RSA modulus, the curve order, 256 for Ed25519, the secret length for `oct`.
+    public let sizeInBits: Int
+
+    let storage: Storage
+    /// The public members that define the key (`kty` included), Base64URL values.
+    let publicMembers: [(name: String, value: String)]
+
+    init(keyType: KeyType, isPrivate: Bool, sizeInBits: Int, storage: Storage, publicMembers: [(String, String)]) {
+        self.keyType = keyType
+        self.isPrivate = isPrivate
+        self.sizeInBits = sizeInBits
+        self.storage = storage
+        self.publicMembers = publicMembers.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The algorithms this key can be used with: those of its type, narrowed by its `alg` member.
+    public var admittedAlgorithms: Set<JWSAlgorithm> {
+        let byType: Set<JWSAlgorithm>
+        switch keyType {
+        case .rsa: byType = [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512]
+        case .ec(let curve): byType = [curve.algorithm]
+        case .ed25519: byType = [.eddsa, .ed25519]
+        case .oct: byType = [.hs256, .hs384, .hs512]
+        }
+        guard let algorithm else { return byType }
+        guard let named = JWSAlgorithm(rawValue: algorithm) else { return [] }
+        if keyType == .ed25519, named == .eddsa || named == .ed25519 { return byType }
+        return byType.intersection([named])
+    }
+
+    /// Whether the key's `use` and `key_ops` permit an operation (`"verify"` or `"sign"`).
+    public func permits(operation: String) -> Bool {
+        if let use, use != "sig" { return false }
+        if let keyOperations, !keyOperations.contains(operation) { return false }
+        return true
+    }
+
+    /// A short label: type, size and `kid` — never key material.
+    public var description: String {
+        var text = "\(keyType) \(sizeInBits)-bit \(isPrivate ? (keyType == .oct ? "secret" : "private") : "public") key"
+        if let keyID { text += " kid=\"\(keyID.jsonSafePrefix)\"" }
+        return text
+    }
+    /// Same as ``description``.
+    public var debugDescription: String { "JWK(\(description))" }
+
+    var evpKey: EVPKey? { if case .asymmetric(let key) = storage { return key }; return nil }
+    var secret: SecretBytes? { if case .symmetric(let secret) = storage { return secret }; return nil }
+}

@@ -1,0 +1,1 @@
+print("jose-bench: not yet")
