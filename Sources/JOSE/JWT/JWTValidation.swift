@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Claim checks for a JWT: times with a leeway against an injectable clock,
+/// and optional issuer, audience and required-claim checks.
+public struct JWTValidationOptions: Sendable {
+    /// The current time; inject a fixed clock in tests or to replay a check.
+    public var clock: @Sendable () -> Date
+    /// Allowed clock skew, in seconds, for `exp`, `nbf` and `iat`.
+    public var leeway: TimeInterval
+    /// The `iss` the token must carry, when set.
+    public var issuer: String?
+    /// A value `aud` must contain, when set.
+    public var audience: String?
+    /// Claims that must be present.
+    public var requiredClaims: [String]
+    /// Whether `exp` must be present.
+    public var requiresExpiration: Bool
+
+    /// Creates options (leeway 60 s, system clock, no identity checks).
+    public init(clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60, issuer: String? = nil,
+                audience: String? = nil, requiredClaims: [String] = [], requiresExpiration: Bool = false) {
+        self.clock = clock
+        self.leeway = leeway
+        self.issuer = issuer
+        self.audience = audience
+        self.requiredClaims = requiredClaims
+        self.requiresExpiration = requiresExpiration
+    }
+
+    /// Time checks only, with the system clock.
+    public static let `default` = JWTValidationOptions()
+}
+
+extension JWTClaims {
+    /// Applies the checks, throwing the first failure as a typed ``JOSEError``
+    /// (`.expired`, `.notYetValid`, `.issuedInFuture`, `.issuerMismatch`,
+    /// `.audienceMismatch`, `.missingClaim`, `.claimTypeMismatch`).
+    public func validate(_ options: JWTValidationOptions = .default) throws {
+        let now = options.clock()
+        for name in options.requiredClaims where object[name] == nil {
+            throw JOSEError(.missingClaim, "required claim \"\(name.jsonSafePrefix)\" is missing", member: name)
+        }
+        if let expiresAt = try expiresAt {
+            if now.timeIntervalSince(expiresAt) >= options.leeway {
+                throw JOSEError(.expired, "the token expired at \(Int64(expiresAt.timeIntervalSince1970)) (leeway \(Int(options.leeway)) s)", member: "exp")
+            }
+        } else if options.requiresExpiration {
+            throw JOSEError(.missingClaim, "the token has no \"exp\"", member: "exp")
+        }
+        if let notBefore = try notBefore, notBefore.timeIntervalSince(now) > options.leeway {
+            throw JOSEError(.notYetValid, "the token is not valid before \(Int64(notBefore.timeIntervalSince1970)) (leeway \(Int(options.leeway)) s)", member: "nbf")
+        }
+        if let issuedAt = try issuedAt, issuedAt.timeIntervalSince(now) > options.leeway {
+            throw JOSEError(.issuedInFuture, "the token was issued in the future, at \(Int64(issuedAt.timeIntervalSince1970))", member: "iat")
+        }
+        if let expected = options.issuer {
+            guard let issuer = try issuer else { throw JOSEError(.missingClaim, "the token has no \"iss\"", member: "iss") }
+            guard issuer == expected else {
+                throw JOSEError(.issuerMismatch, "\"iss\" is \"\(issuer.jsonSafePrefix)\", expected \"\(expected.jsonSafePrefix)\"", member: "iss")
+            }
+        }
+        if let expected = options.audience {
+            guard let audience = try audience else { throw JOSEError(.missingClaim, "the token has no \"aud\"", member: "aud") }
+            guard audience.contains(expected) else {
+                throw JOSEError(.audienceMismatch, "\"aud\" does not contain \"\(expected.jsonSafePrefix)\"", member: "aud")
+            }
+        }
+    }
+}
