@@ -6,36 +6,52 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+func sample(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: dependencies, path: "Samples/\(name)", swiftSettings: strict)
+}
+
 let package = Package(
     name: "swift-oidc-toolkit",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "JOSE", targets: ["JOSE"]),
-        .executable(name: "jose-bench", targets: ["jose-bench"]),
+        .library(name: "OIDC", targets: ["OIDC"]),
+        .library(name: "OIDCNetworking", targets: ["OIDCNetworking"]),
+        .library(name: "OIDCSession", targets: ["OIDCSession"]),
+        .executable(name: "jwt-inspect", targets: ["jwt-inspect"]),
     ],
     targets: [
+        // OpenSSL's libcrypto (3.x), through the EVP API only.
         .systemLibrary(
             name: "CLibCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // Keys and JWS. FoundationEssentials only: no networking, fast start-up.
         .target(
             name: "JOSE",
             dependencies: ["CLibCrypto"],
             swiftSettings: strict,
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
-        .executableTarget(
-            name: "jose-bench",
-            dependencies: ["JOSE", "CLibCrypto"],
-            path: "Sources/jose-bench",
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "JOSETests",
-            dependencies: ["JOSE", "CLibCrypto"],
-            resources: [.copy("Fixtures")],
-            swiftSettings: strict
-        ),
+        // OAuth/OIDC protocol layer: requests, responses, ID Tokens, key cache.
+        // FoundationEssentials only; HTTP goes through the HTTPTransport protocol.
+        .target(name: "OIDC", dependencies: ["JOSE"], swiftSettings: strict),
+        // URLSession-based HTTPTransport (pulls in FoundationNetworking on Linux).
+        .target(name: "OIDCNetworking", dependencies: ["OIDC"], swiftSettings: strict),
+        // Bearer-injecting, refresh-once-on-401 session and token stores.
+        .target(name: "OIDCSession", dependencies: ["OIDC"], swiftSettings: strict),
+        .executableTarget(name: "jwt-inspect", dependencies: ["JOSE"], swiftSettings: strict),
+        .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto"], swiftSettings: strict),
+        sample("sample-authorize-url", ["OIDC"]),
+        sample("sample-exchange-code", ["OIDC", "OIDCNetworking", "OIDCSession"]),
+        sample("sample-call-api", ["OIDC", "OIDCNetworking", "OIDCSession"]),
+        sample("sample-read-claims", ["OIDC"]),
+        sample("sample-port-token", ["OIDC", "OIDCNetworking"]),
+        .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "OIDCTests", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
+        .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC"], swiftSettings: strict),
+        .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
+        .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "JOSE"], swiftSettings: strict),
     ]
 )
