@@ -1,0 +1,136 @@
+import JOSE
+
+/// The single error type of the OIDC layers.
+///
+/// ``code`` is stable and machine-readable; ``reason`` is for people. Codes
+/// are open-ended (each layer adds its own as static members of ``Code``), and
+/// no error ever carries a token, code, verifier or secret in its text.
+public struct OIDCError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A stable error code, e.g. `state_mismatch`, `invalid_grant`, `transport`.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code's text.
+        public let rawValue: String
+        /// Wraps a code text.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's text.
+        public var description: String { rawValue }
+    }
+
+    /// What failed.
+    public let code: Code
+    /// Why, for people; never contains secrets.
+    public let reason: String
+    /// The OAuth error the provider returned, when there was one.
+    public let oauthError: OAuthErrorResponse?
+    /// The HTTP status, when a response was received.
+    public let httpStatus: Int?
+    /// The JOSE error underneath (signature, key, claim), when there was one.
+    public let joseError: JOSEError?
+    /// The transport error underneath, when there was one.
+    public let transportError: TransportError?
+
+    /// Creates an error.
+    public init(_ code: Code, _ reason: String, oauthError: OAuthErrorResponse? = nil, httpStatus: Int? = nil,
+                joseError: JOSEError? = nil, transportError: TransportError? = nil) {
+        self.code = code
+        self.reason = reason
+        self.oauthError = oauthError
+        self.httpStatus = httpStatus
+        self.joseError = joseError
+        self.transportError = transportError
+    }
+
+    /// `code: reason`.
+    public var description: String { "\(code.rawValue): \(reason)" }
+}
+
+/// An OAuth 2.0 error response (RFC 6749 §4.1.2.1, §5.2; OpenID Connect Core §3.1.2.6).
+/// Unknown error codes are kept verbatim.
+public struct OAuthErrorResponse: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// `error`, verbatim.
+    public var error: String
+    /// `error_description`
+    public var errorDescription: String?
+    /// `error_uri`
+    public var errorURI: String?
+    /// `state` (redirect errors only).
+    public var state: String?
+
+    /// Creates an error response.
+    public init(error: String, errorDescription: String? = nil, errorURI: String? = nil, state: String? = nil) {
+        self.error = error
+        self.errorDescription = errorDescription
+        self.errorURI = errorURI
+        self.state = state
+    }
+
+    /// The code, typed when it is a standard one.
+    public var code: OAuthErrorCode { OAuthErrorCode(rawValue: error) }
+
+    /// `error: error_description` (the description is provider text, not a secret).
+    public var description: String { errorDescription.map { "\(error): \($0)" } ?? error }
+
+    enum CodingKeys: String, CodingKey {
+        case error
+        case errorDescription = "error_description"
+        case errorURI = "error_uri"
+        case state
+    }
+}
+
+/// Standard OAuth / OpenID Connect error codes; any other is kept as `.other`.
+public struct OAuthErrorCode: RawRepresentable, Sendable, Hashable {
+    /// The code text.
+    public let rawValue: String
+    /// Wraps a code text.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// RFC 6749 §4.1.2.1 / §5.2
+    public static let invalidRequest = OAuthErrorCode(rawValue: "invalid_request")
+    /// RFC 6749 §5.2
+    public static let invalidClient = OAuthErrorCode(rawValue: "invalid_client")
+    /// RFC 6749 §5.2
+    public static let invalidGrant = OAuthErrorCode(rawValue: "invalid_grant")
+    /// RFC 6749 §4.1.2.1 / §5.2
+    public static let unauthorizedClient = OAuthErrorCode(rawValue: "unauthorized_client")
+    /// RFC 6749 §5.2
+    public static let unsupportedGrantType = OAuthErrorCode(rawValue: "unsupported_grant_type")
+    /// RFC 6749 §4.1.2.1 / §5.2
+    public static let invalidScope = OAuthErrorCode(rawValue: "invalid_scope")
+    /// RFC 6749 §4.1.2.1
+    public static let accessDenied = OAuthErrorCode(rawValue: "access_denied")
+    /// RFC 6749 §4.1.2.1
+    public static let unsupportedResponseType = OAuthErrorCode(rawValue: "unsupported_response_type")
+    /// RFC 6749 §4.1.2.1
+    public static let serverError = OAuthErrorCode(rawValue: "server_error")
+    /// RFC 6749 §4.1.2.1
+    public static let temporarilyUnavailable = OAuthErrorCode(rawValue: "temporarily_unavailable")
+    /// OpenID Connect Core §3.1.2.6
+    public static let interactionRequired = OAuthErrorCode(rawValue: "interaction_required")
+    /// OpenID Connect Core §3.1.2.6
+    public static let loginRequired = OAuthErrorCode(rawValue: "login_required")
+    /// OpenID Connect Core §3.1.2.6
+    public static let accountSelectionRequired = OAuthErrorCode(rawValue: "account_selection_required")
+    /// OpenID Connect Core §3.1.2.6
+    public static let consentRequired = OAuthErrorCode(rawValue: "consent_required")
+    /// OpenID Connect Core §3.1.2.6
+    public static let invalidRequestURI = OAuthErrorCode(rawValue: "invalid_request_uri")
+    /// OpenID Connect Core §3.1.2.6
+    public static let invalidRequestObject = OAuthErrorCode(rawValue: "invalid_request_object")
+    /// OpenID Connect Core §3.1.2.6
+    public static let requestNotSupported = OAuthErrorCode(rawValue: "request_not_supported")
+    /// OpenID Connect Core §3.1.2.6
+    public static let requestURINotSupported = OAuthErrorCode(rawValue: "request_uri_not_supported")
+    /// OpenID Connect Core §3.1.2.6
+    public static let registrationNotSupported = OAuthErrorCode(rawValue: "registration_not_supported")
+    /// RFC 6750 §3.1
+    public static let invalidToken = OAuthErrorCode(rawValue: "invalid_token")
+
+    /// Whether this is one of the codes registered above.
+    public var isStandard: Bool {
+        [Self.invalidRequest, .invalidClient, .invalidGrant, .unauthorizedClient, .unsupportedGrantType, .invalidScope,
+         .accessDenied, .unsupportedResponseType, .serverError, .temporarilyUnavailable, .interactionRequired,
+         .loginRequired, .accountSelectionRequired, .consentRequired, .invalidRequestURI, .invalidRequestObject,
+         .requestNotSupported, .requestURINotSupported, .registrationNotSupported, .invalidToken].contains(self)
+    }
+}
