@@ -1,0 +1,95 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// Fetches and caches OpenID Provider metadata (OpenID Connect Discovery 1.0 §4)
+/// from `ISSUER/.well-known/openid-configuration`, through an ``HTTPTransport``.
+///
+/// The document's `issuer` must equal the requested issuer exactly (§4.3), the
+/// issuer must be `https` (or `http` on a loopback host), and the fields
+/// OpenID Connect requires must be present. Documents are cached per issuer
+/// for ``timeToLive`` seconds; concurrent first requests share one fetch.
+public actor Discovery {
+    /// The transport requests go through.
+    public nonisolated let transport: any HTTPTransport
+    /// How long a document is kept, in seconds.
+    public nonisolated let timeToLive: TimeInterval
+    /// The current time (inject a fixed clock in tests).
+    public nonisolated let clock: @Sendable () -> Date
+
+    private var entries: [String: (metadata: ProviderMetadata, expires: Date)] = [:]
+    private var inFlight: [String: Task<ProviderMetadata, any Error>] = [:]
+
+    /// Creates a discovery client.
+    /// - Parameters:
+    ///   - timeToLive: seconds a fetched document is reused (default one hour).
+    ///   - clock: the current time.
+    public init(transport: any HTTPTransport, timeToLive: TimeInterval = 3600, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.transport = transport
+        self.timeToLive = timeToLive
+        self.clock = clock
+    }
+
+    /// The metadata of `issuer`, from the cache or fetched.
+    /// - Throws: ``OIDCError`` `.invalidIssuerURL`, `.insecureURL`, `.discoveryTransportFailed`,
+    ///   `.discoveryHTTPStatus`, `.discoveryInvalidDocument`, `.discoveryMissingField`,
+    ///   `.discoveryIssuerMismatch`.
+    public func metadata(for issuer: String) async throws -> ProviderMetadata {
+        if let entry = entries[issuer], entry.expires > clock() { return entry.metadata }
+        if let task = inFlight[issuer] { return try await task.value }
+        let task = Task { try await Self.fetch(issuer: issuer, transport: transport) }
+        inFlight[issuer] = task
+        defer { inFlight[issuer] = nil }
+        let metadata = try await task.value
+        entries[issuer] = (metadata, clock().addingTimeInterval(timeToLive))
+        return metadata
+    }
+
+    /// Drops the cached document of `issuer` (or of every issuer).
+    public func invalidate(issuer: String? = nil) {
+        if let issuer { entries[issuer] = nil } else { entries.removeAll() }
+    }
+
+    /// `issuer` + `/.well-known/openid-configuration` (a trailing `/` of the issuer is not doubled).
+    public nonisolated static func configurationURL(for issuer: String) throws -> URL {
+        _ = try SecureURLPolicy.check(issuer, what: "the issuer")
+        var base = issuer
+        if base.hasSuffix("/") { base.removeLast() }
+        guard let url = URL(string: base + "/.well-known/openid-configuration") else {
+            throw OIDCError(.invalidIssuerURL, "the issuer does not form a discovery URL")
+        }
+        return url
+    }
+
+    /// Fetches and checks a document without caching it.
+    public nonisolated static func fetch(issuer: String, transport: any HTTPTransport) async throws -> ProviderMetadata {
+        if issuer.contains("?") || issuer.contains("#") {
+            throw OIDCError(.invalidIssuerURL, "an issuer has no query or fragment (OpenID Connect Core §2)")
+        }
+        let url = try configurationURL(for: issuer)
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
+        } catch let error as TransportError {
+            throw OIDCError(.discoveryTransportFailed, "the discovery document could not be fetched", transportError: error)
+        } catch {
+            throw OIDCError(.discoveryTransportFailed, "the discovery document could not be fetched")
+        }
+        guard response.status == 200 else {
+            throw OIDCError(.discoveryHTTPStatus, "the discovery document was answered with HTTP \(response.status)", httpStatus: response.status)
+        }
+        let metadata = try ProviderMetadata(jsonBytes: response.body)
+        guard metadata.issuer == issuer else {
+            throw OIDCError(.discoveryIssuerMismatch, "the discovery document's issuer is not exactly the requested issuer")
+        }
+        let missing = metadata.missingRequiredOpenIDFields
+        guard missing.isEmpty else {
+            throw OIDCError(.discoveryMissingField, "the discovery document lacks \(missing.joined(separator: ", "))")
+        }
+        if let jwksURI = metadata.jwksURI { try SecureURLPolicy.check(jwksURI, what: "jwks_uri") }
+        return metadata
+    }
+}

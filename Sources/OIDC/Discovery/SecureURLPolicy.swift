@@ -1,0 +1,55 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The transport-security rule for issuers and the URLs they publish:
+/// `https` always; `http` only for loopback hosts (`localhost`, 127.0.0.0/8, `::1`).
+public enum SecureURLPolicy {
+    /// Whether `host` is a loopback host name or address.
+    public static func isLoopback(host: String) -> Bool {
+        var host = host.lowercased()
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" || host.hasSuffix(".localhost") { return true }
+        if host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }) else {
+            return false
+        }
+        return parts[0] == "127"
+    }
+
+    /// Parses `text` as an absolute `https` URL (or `http` on loopback) with a host.
+    /// - Parameter what: what the URL is, for the error reason (e.g. "the issuer").
+    /// - Throws: ``OIDCError`` `.invalidIssuerURL` or `.insecureURL`.
+    public static func check(_ text: String, what: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host(percentEncoded: false), !host.isEmpty else {
+            throw OIDCError(.invalidIssuerURL, "\(what) is not an absolute URL with a host")
+        }
+        try check(url, scheme: scheme, host: host, what: what)
+        return url
+    }
+
+    /// Checks an already parsed URL.
+    /// - Throws: ``OIDCError`` `.invalidIssuerURL` or `.insecureURL`.
+    public static func check(_ url: URL, what: String) throws {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host(percentEncoded: false), !host.isEmpty else {
+            throw OIDCError(.invalidIssuerURL, "\(what) is not an absolute URL with a host")
+        }
+        try check(url, scheme: scheme, host: host, what: what)
+    }
+
+    private static func check(_ url: URL, scheme: String, host: String, what: String) throws {
+        switch scheme {
+        case "https":
+            return
+        case "http" where isLoopback(host: host):
+            return
+        case "http":
+            throw OIDCError(.insecureURL, "\(what) uses http for a host that is not loopback; https is required")
+        default:
+            throw OIDCError(.invalidIssuerURL, "\(what) has the scheme \"\(scheme.prefix(16))\"; https is required")
+        }
+    }
+}
