@@ -1,0 +1,118 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// Verifies a token signed by another, trusted issuer — e.g. the `port_token` a
+/// new carrier's ID Token carries in its `aka` claim after an account migration,
+/// signed by the previous carrier.
+///
+/// The token's `iss` must be one of ``trustedIssuers`` (exact match). Its key is
+/// found by `kid` in that issuer's JWK Set, located through the issuer's discovery
+/// document (or given directly, for offline use), and only asymmetric algorithms
+/// the issuer advertises are accepted (`RS256` when it advertises none).
+/// `exp` is required; `iat`/`nbf` are checked when present; `aud` when asked.
+public struct ForeignTokenVerifier: Sendable {
+    enum Keys: Sendable {
+        case discovery(Discovery, JWKSetCacheRegistry)
+        case fixed([String: JWKSet])
+    }
+
+    /// The issuers whose tokens are accepted.
+    public let trustedIssuers: Set<String>
+    /// The current time.
+    public let clock: @Sendable () -> Date
+    /// Allowed clock skew in seconds.
+    public let leeway: TimeInterval
+    let keys: Keys
+
+    /// A verifier that finds each trusted issuer's keys through its discovery document.
+    public init(trustedIssuers: Set<String>, transport: any HTTPTransport,
+                keyCacheConfiguration: JWKSetCache.Configuration = .default,
+                clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60) {
+        self.init(trustedIssuers: trustedIssuers,
+                  discovery: Discovery(transport: transport, clock: clock),
+                  keyCaches: JWKSetCacheRegistry(transport: transport, configuration: keyCacheConfiguration),
+                  clock: clock, leeway: leeway)
+    }
+
+    /// A verifier sharing an existing discovery client and key-cache registry.
+    public init(trustedIssuers: Set<String>, discovery: Discovery, keyCaches: JWKSetCacheRegistry,
+                clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60) {
+        self.trustedIssuers = trustedIssuers
+        self.keys = .discovery(discovery, keyCaches)
+        self.clock = clock
+        self.leeway = leeway
+    }
+
+    /// An offline verifier: each trusted issuer's JWK Set given directly.
+    public init(trustedKeySets: [String: JWKSet], clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60) {
+        self.trustedIssuers = Set(trustedKeySets.keys)
+        self.keys = .fixed(trustedKeySets)
+        self.clock = clock
+        self.leeway = leeway
+    }
+
+    /// The `port_token` string inside an ID Token's `aka` claim, if any.
+    /// - Throws: `.claimTypeMismatch` when `aka` is not an object or `port_token` not a string.
+    public static func portToken(in idToken: IDToken) throws -> String? {
+        try idToken.claim(path: ["aka", "port_token"], as: String.self)
+    }
+
+    /// Verifies `token` and returns it parsed.
+    /// - Parameter audience: a value `aud` must contain, when given.
+    /// - Throws: ``OIDCError`` `.untrustedIssuer`, `.missingIssuer`, discovery and key-set errors,
+    ///   signature errors, `.missingExpiry`, `.expired`, `.issuedInFuture`, `.notYetValid`,
+    ///   `.missingAudience`, `.audienceMismatch`.
+    public func verify(_ token: String, audience: String? = nil) async throws -> IDToken {
+        let jws: CompactJWS
+        do {
+            jws = try CompactJWS(token)
+        } catch let error as JOSEError {
+            throw OIDCError(.malformedIDToken, "the token is not a compact JWS", joseError: error)
+        }
+        let algorithm = try VerificationErrors.algorithm(of: jws.header)
+        let parsed = try IDToken(jws: jws, compact: token)
+        guard let issuer = parsed.issuer else { throw OIDCError(.missingIssuer, "the token has no \"iss\"") }
+        guard trustedIssuers.contains(issuer) else {
+            throw OIDCError(.untrustedIssuer, "the token's issuer is not one of the trusted issuers")
+        }
+        guard algorithm.family != .hmac else {
+            throw OIDCError(.algorithmNotAllowed, "a token from another issuer cannot be verified with a shared secret")
+        }
+        switch keys {
+        case .discovery(let discovery, let registry):
+            let metadata = try await discovery.metadata(for: issuer)
+            guard let jwksURI = metadata.jwksURI else {
+                throw OIDCError(.jwksURIMissing, "the issuer publishes no jwks_uri")
+            }
+            let allowed = (metadata.idTokenSigningAlgorithms ?? [.rs256]).filter { $0.family != .hmac }
+            let cache = try await registry.cache(for: jwksURI)
+            try await cache.verify(jws, policy: JWSVerificationPolicy(allowedAlgorithms: allowed))
+        case .fixed(let sets):
+            guard let set = sets[issuer] else { throw OIDCError(.untrustedIssuer, "no key set for the token's issuer") }
+            do {
+                try jws.verify(with: JWKSet(keys: set.keys.filter { $0.keyType != .oct }),
+                               policy: JWSVerificationPolicy(allowedAlgorithms: Set(JWSAlgorithm.allCases.filter { $0.family != .hmac })))
+            } catch let error as JOSEError {
+                throw VerificationErrors.map(error, header: jws.header)
+            }
+        }
+        let now = clock()
+        guard let expiresAt = parsed.expiresAt else { throw OIDCError(.missingExpiry, "the token has no \"exp\"") }
+        guard now.timeIntervalSince(expiresAt) < leeway else { throw OIDCError(.expired, "the token has expired") }
+        if let issuedAt = parsed.issuedAt, issuedAt.timeIntervalSince(now) > leeway {
+            throw OIDCError(.issuedInFuture, "the token was issued in the future")
+        }
+        if let notBefore = parsed.notBefore, notBefore.timeIntervalSince(now) > leeway {
+            throw OIDCError(.notYetValid, "the token is not valid yet")
+        }
+        if let audience {
+            guard parsed.hasAudience else { throw OIDCError(.missingAudience, "the token has no \"aud\"") }
+            guard parsed.audience.contains(audience) else { throw OIDCError(.audienceMismatch, "the token's \"aud\" does not contain the expected audience") }
+        }
+        return parsed
+    }
+}

@@ -1,0 +1,45 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// How an ID Token was obtained, with the values its `at_hash` / `c_hash` cover.
+public enum IDTokenFlow: Sendable, Hashable {
+    /// From the token endpoint (authorization code flow, or a hybrid flow's second ID Token, or a refresh).
+    /// `at_hash` is optional; when present and `accessToken` is given it is checked (OIDC Core §3.1.3.8).
+    case tokenEndpoint(accessToken: String? = nil)
+    /// From the authorization endpoint, `response_type=id_token` (no access token) or `id_token token`
+    /// (`at_hash` required, OIDC Core §3.2.2.10). A nonce is required.
+    case implicit(accessToken: String? = nil)
+    /// From the authorization endpoint, `response_type=code id_token` (`c_hash` required) or
+    /// `code id_token token` (`c_hash` and `at_hash` required; OIDC Core §3.3.2.11). A nonce is required.
+    case hybrid(code: String, accessToken: String? = nil)
+}
+
+/// What the relying party asked for in the authentication request, which the ID Token must reflect.
+public struct IDTokenExpectations: Sendable {
+    /// How the token was obtained (default: from the token endpoint).
+    public var flow: IDTokenFlow
+    /// The `nonce` sent, if any: the token must then carry exactly this value.
+    public var nonce: String?
+    /// The `max_age` sent, in seconds: `auth_time` is then required and must be recent enough.
+    public var maxAge: TimeInterval?
+    /// Whether `auth_time` was requested as an essential claim (it is then required).
+    public var authTimeEssential: Bool
+    /// The `acr_values` (or essential `acr` values) requested.
+    public var acrValues: [String]?
+    /// Whether `acr` is essential: the token must then carry one of ``acrValues``.
+    public var acrEssential: Bool
+
+    /// Creates expectations; by default a token-endpoint token with no nonce, `max_age` or `acr`.
+    public init(flow: IDTokenFlow = .tokenEndpoint(), nonce: String? = nil, maxAge: TimeInterval? = nil,
+                authTimeEssential: Bool = false, acrValues: [String]? = nil, acrEssential: Bool = false) {
+        self.flow = flow
+        self.nonce = nonce
+        self.maxAge = maxAge
+        self.authTimeEssential = authTimeEssential
+        self.acrValues = acrValues
+        self.acrEssential = acrEssential
+    }
+}

@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// What an ``IDTokenValidator`` checks, go-oidc style: a plain value, with skip
+/// flags that are explicit and named `insecure…`.
+public struct IDTokenValidationConfig: Sendable {
+    /// The issuer `iss` must equal exactly.
+    public var issuer: String
+    /// The client id `aud` must contain (and `azp` must equal when present).
+    public var clientID: String
+    /// The algorithms accepted. `nil` (the default) means ``providerAlgorithms``, or `RS256` when those are unknown.
+    /// In every case the key must admit the algorithm too.
+    public var allowedAlgorithms: Set<JWSAlgorithm>?
+    /// The provider's `id_token_signing_alg_values_supported`, when known (from discovery).
+    public var providerAlgorithms: Set<JWSAlgorithm>?
+    /// The client secret (UTF-8), the only key HS256/384/512 ID Tokens are verified with.
+    public var clientSecret: String?
+    /// The current time; inject a fixed clock in tests.
+    public var clock: @Sendable () -> Date
+    /// Allowed clock skew for `exp`, `iat`, `nbf` and `auth_time`, in seconds (default 60).
+    public var leeway: TimeInterval
+    /// Reject tokens whose `iat` is older than this many seconds (default `nil`: no limit).
+    public var maximumTokenAge: TimeInterval?
+    /// The smallest RSA modulus accepted (default 2048).
+    public var minimumRSAKeyBits: Int
+    /// Input limits.
+    public var limits: JOSELimits
+    /// DANGER: do not verify the signature. For tokens already verified by other means only.
+    public var insecureSkipSignatureCheck: Bool
+    /// DANGER: do not compare `iss` with ``issuer``.
+    public var insecureSkipIssuerCheck: Bool
+    /// DANGER: do not check `aud`/`azp` against ``clientID``.
+    public var insecureSkipClientIDCheck: Bool
+    /// DANGER: accept expired tokens (and tokens without `exp`).
+    public var insecureSkipExpiryCheck: Bool
+
+    /// Creates a configuration; the `insecure…` flags are all off.
+    public init(issuer: String, clientID: String, allowedAlgorithms: Set<JWSAlgorithm>? = nil,
+                providerAlgorithms: Set<JWSAlgorithm>? = nil, clientSecret: String? = nil,
+                clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60,
+                maximumTokenAge: TimeInterval? = nil, minimumRSAKeyBits: Int = 2048, limits: JOSELimits = .default) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.allowedAlgorithms = allowedAlgorithms
+        self.providerAlgorithms = providerAlgorithms
+        self.clientSecret = clientSecret
+        self.clock = clock
+        self.leeway = leeway
+        self.maximumTokenAge = maximumTokenAge
+        self.minimumRSAKeyBits = minimumRSAKeyBits
+        self.limits = limits
+        self.insecureSkipSignatureCheck = false
+        self.insecureSkipIssuerCheck = false
+        self.insecureSkipClientIDCheck = false
+        self.insecureSkipExpiryCheck = false
+    }
+
+    /// A configuration for a discovered provider: its issuer and its advertised algorithms.
+    public init(metadata: ProviderMetadata, clientID: String, clientSecret: String? = nil,
+                clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60) {
+        self.init(issuer: metadata.issuer, clientID: clientID, providerAlgorithms: metadata.idTokenSigningAlgorithms,
+                  clientSecret: clientSecret, clock: clock, leeway: leeway)
+    }
+
+    /// The algorithms actually accepted: ``allowedAlgorithms``, else ``providerAlgorithms``, else `RS256`.
+    public var effectiveAlgorithms: Set<JWSAlgorithm> {
+        allowedAlgorithms ?? providerAlgorithms ?? [.rs256]
+    }
+}

@@ -1,0 +1,189 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// Validates ID Tokens as OpenID Connect Core §3.1.3.7 (code flow), §3.2.2.11
+/// (implicit) and §3.3.2.12 (hybrid) require. Each failed rule throws an
+/// ``OIDCError`` with its own code.
+///
+/// Order: shape and `alg` (never `none`), signature (with an allowed algorithm; HS*
+/// only with the client secret), `iss`, `aud`, `azp`, `exp`, `iat`, `nbf`, `sub`,
+/// `nonce`, `acr`, `auth_time`, `at_hash`, `c_hash`.
+public struct IDTokenValidator: Sendable {
+    enum KeySource: Sendable {
+        case cache(JWKSetCache)
+        case keySet(JWKSet)
+        case none
+    }
+
+    /// What is checked.
+    public let config: IDTokenValidationConfig
+    let keySource: KeySource
+
+    /// A validator whose keys come from the provider's JWK Set cache (following rotation).
+    public init(config: IDTokenValidationConfig, keyCache: JWKSetCache) {
+        self.config = config
+        self.keySource = .cache(keyCache)
+    }
+
+    /// A validator with a fixed key set.
+    public init(config: IDTokenValidationConfig, keySet: JWKSet) {
+        self.config = config
+        self.keySource = .keySet(keySet)
+    }
+
+    /// A validator for HS* tokens only (verified with ``IDTokenValidationConfig/clientSecret``).
+    public init(config: IDTokenValidationConfig) {
+        self.config = config
+        self.keySource = .none
+    }
+
+    /// Parses and validates `token`.
+    /// - Parameter expectations: what the authentication request asked for (nonce, flow, `max_age`, `acr`).
+    /// - Returns: the validated token.
+    /// - Throws: ``OIDCError``; see ``OIDCError/Code`` for the ID Token codes.
+    public func validate(_ token: String, expecting expectations: IDTokenExpectations = IDTokenExpectations()) async throws -> IDToken {
+        let jws: CompactJWS
+        do {
+            jws = try CompactJWS(token, limits: config.limits)
+        } catch let error as JOSEError {
+            throw OIDCError(.malformedIDToken, "the ID Token is not a compact JWS", joseError: error)
+        }
+        let algorithm = try VerificationErrors.algorithm(of: jws.header)
+        let idToken = try IDToken(jws: jws, compact: token, limits: config.limits)
+        if !config.insecureSkipSignatureCheck {
+            try await verifySignature(jws, algorithm: algorithm)
+        }
+        try checkClaims(idToken, algorithm: algorithm, expectations: expectations)
+        return idToken
+    }
+
+    func policy(allowing algorithms: Set<JWSAlgorithm>) -> JWSVerificationPolicy {
+        JWSVerificationPolicy(allowedAlgorithms: algorithms, minimumRSAKeyBits: config.minimumRSAKeyBits, limits: config.limits)
+    }
+
+    func verifySignature(_ jws: CompactJWS, algorithm: JWSAlgorithm) async throws {
+        let allowed = config.effectiveAlgorithms
+        guard allowed.contains(algorithm) else {
+            throw OIDCError(.algorithmNotAllowed, "the ID Token's algorithm \(algorithm) is not among the allowed algorithms")
+        }
+        let policy = policy(allowing: allowed)
+        if algorithm.family == .hmac {
+            guard let secret = config.clientSecret else {
+                throw OIDCError(.clientSecretRequired, "an \(algorithm) ID Token can only be verified with the client secret, and none is configured")
+            }
+            do {
+                try jws.verify(with: JWK(symmetricKey: Array(secret.utf8)), policy: policy)
+            } catch let error as JOSEError {
+                throw VerificationErrors.map(error, header: jws.header)
+            }
+            return
+        }
+        switch keySource {
+        case .cache(let cache):
+            try await cache.verify(jws, policy: policy)
+        case .keySet(let set):
+            let usable = JWKSet(keys: set.keys.filter { $0.keyType != .oct })
+            do {
+                try jws.verify(with: usable, policy: policy)
+            } catch let error as JOSEError {
+                throw VerificationErrors.map(error, header: jws.header)
+            }
+        case .none:
+            throw OIDCError(.signingKeyNotFound, "no key set is configured for \(algorithm) ID Tokens")
+        }
+    }
+
+    func checkClaims(_ token: IDToken, algorithm: JWSAlgorithm, expectations: IDTokenExpectations) throws {
+        let now = config.clock()
+        let leeway = config.leeway
+        if !config.insecureSkipIssuerCheck {
+            guard let issuer = token.issuer else { throw OIDCError(.missingIssuer, "the ID Token has no \"iss\"") }
+            guard issuer == config.issuer else { throw OIDCError(.issuerMismatch, "the ID Token's \"iss\" is not the expected issuer") }
+        }
+        if !config.insecureSkipClientIDCheck {
+            guard token.hasAudience, !token.audience.isEmpty else { throw OIDCError(.missingAudience, "the ID Token has no \"aud\"") }
+            guard token.audience.contains(config.clientID) else {
+                throw OIDCError(.audienceMismatch, "the ID Token's \"aud\" does not contain the client id")
+            }
+            if token.audience.count > 1, token.authorizedParty == nil {
+                throw OIDCError(.missingAuthorizedParty, "the ID Token has several audiences and no \"azp\"")
+            }
+            if let azp = token.authorizedParty, azp != config.clientID {
+                throw OIDCError(.authorizedPartyMismatch, "the ID Token's \"azp\" is not the client id")
+            }
+        }
+        if !config.insecureSkipExpiryCheck {
+            guard let expiresAt = token.expiresAt else { throw OIDCError(.missingExpiry, "the ID Token has no \"exp\"") }
+            guard now.timeIntervalSince(expiresAt) < leeway else {
+                throw OIDCError(.expired, "the ID Token expired (leeway \(Int(leeway)) s)")
+            }
+        }
+        guard let issuedAt = token.issuedAt else { throw OIDCError(.missingIssuedAt, "the ID Token has no \"iat\"") }
+        guard issuedAt.timeIntervalSince(now) <= leeway else {
+            throw OIDCError(.issuedInFuture, "the ID Token was issued in the future (leeway \(Int(leeway)) s)")
+        }
+        if let maximumTokenAge = config.maximumTokenAge, now.timeIntervalSince(issuedAt) > maximumTokenAge + leeway {
+            throw OIDCError(.issuedTooLongAgo, "the ID Token was issued more than \(Int(maximumTokenAge)) s ago")
+        }
+        if let notBefore = token.notBefore, notBefore.timeIntervalSince(now) > leeway {
+            throw OIDCError(.notYetValid, "the ID Token is not valid yet (leeway \(Int(leeway)) s)")
+        }
+        guard let subject = token.subject, !subject.isEmpty else { throw OIDCError(.missingSubject, "the ID Token has no \"sub\"") }
+
+        switch expectations.flow {
+        case .implicit, .hybrid:
+            guard expectations.nonce != nil else {
+                throw OIDCError(.nonceRequired, "the implicit and hybrid flows require a nonce in the request")
+            }
+        case .tokenEndpoint:
+            break
+        }
+        if let expected = expectations.nonce {
+            guard let nonce = token.nonce else { throw OIDCError(.missingNonce, "a nonce was sent but the ID Token has none") }
+            guard ConstantTime.equals(nonce, expected) else { throw OIDCError(.nonceMismatch, "the ID Token's nonce is not the one sent") }
+        }
+        if expectations.acrEssential, let values = expectations.acrValues {
+            guard let acr = token.authenticationContextClass else {
+                throw OIDCError(.missingACR, "\"acr\" was requested as essential and the ID Token has none")
+            }
+            guard values.contains(acr) else { throw OIDCError(.acrNotSatisfied, "the ID Token's \"acr\" is not one of those requested") }
+        }
+        if expectations.maxAge != nil || expectations.authTimeEssential {
+            guard let authTime = token.authTime else {
+                throw OIDCError(.missingAuthTime, "\"auth_time\" is required (max_age or an essential auth_time was requested)")
+            }
+            if let maxAge = expectations.maxAge, now.timeIntervalSince(authTime) > maxAge + leeway {
+                throw OIDCError(.authenticationTooOld, "the end-user authenticated more than max_age (\(Int(maxAge)) s) ago")
+            }
+        }
+
+        let (accessToken, code, accessTokenHashRequired): (String?, String?, Bool) = {
+            switch expectations.flow {
+            case .tokenEndpoint(let accessToken): return (accessToken, nil, false)
+            case .implicit(let accessToken): return (accessToken, nil, accessToken != nil)
+            case .hybrid(let code, let accessToken): return (accessToken, code, accessToken != nil)
+            }
+        }()
+        if let accessToken {
+            if let claimed = token.accessTokenHash {
+                guard TokenHash.matches(claimed, value: accessToken, algorithm: algorithm) else {
+                    throw OIDCError(.accessTokenHashMismatch, "the ID Token's \"at_hash\" does not match the access token")
+                }
+            } else if accessTokenHashRequired {
+                throw OIDCError(.missingAccessTokenHash, "the ID Token has no \"at_hash\", which this response type requires")
+            }
+        }
+        if let code {
+            guard let claimed = token.codeHash else {
+                throw OIDCError(.missingCodeHash, "the ID Token has no \"c_hash\", which this response type requires")
+            }
+            guard TokenHash.matches(claimed, value: code, algorithm: algorithm) else {
+                throw OIDCError(.codeHashMismatch, "the ID Token's \"c_hash\" does not match the authorization code")
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// The JWK Set of one issuer (its `jwks_uri`), fetched through an
+/// ``HTTPTransport`` and kept for a while, following key rotation.
+///
+/// - The set is kept for ``Configuration/defaultTimeToLive`` (5 minutes), or for the
+///   response's `Cache-Control: max-age` when present (clamped to the configured bounds).
+/// - A token naming an unknown `kid` triggers one re-fetch, at most once per
+///   ``Configuration/refreshCoolDown`` (30 s) however many tokens ask at once:
+///   concurrent callers wait for the single in-flight fetch.
+/// - Keys that cannot verify are left out: unknown `kty`/curve or malformed
+///   keys (see ``skippedKeyCount``), keys whose `use`/`key_ops` do not permit
+///   verification (`use: enc`), and `oct` secrets (a provider's JWK Set has no
+///   business holding them; HS* ID Tokens are verified with the client secret).
+/// - A failed fetch throws a typed error and leaves the cache as it was: the
+///   previous keys stay usable until they expire.
+public actor JWKSetCache {
+    /// Cache timing and limits.
+    public struct Configuration: Sendable {
+        /// Seconds a set is kept when the response has no `Cache-Control: max-age` (default 300).
+        public var defaultTimeToLive: TimeInterval
+        /// Lower bound for a `max-age` (default 30 s), so `max-age=0` cannot cause a fetch per token.
+        public var minimumTimeToLive: TimeInterval
+        /// Upper bound for a `max-age` (default one day).
+        public var maximumTimeToLive: TimeInterval
+        /// Whether `Cache-Control: max-age` sets the lifetime (default `true`).
+        public var honoursCacheControl: Bool
+        /// Minimum seconds between two re-fetches caused by unknown `kid`s (default 30).
+        public var refreshCoolDown: TimeInterval
+        /// The current time (inject a controllable clock in tests).
+        public var clock: @Sendable () -> Date
+        /// Input limits for the JWK Set document.
+        public var limits: JOSELimits
+        /// Request timeout in seconds.
+        public var requestTimeout: TimeInterval
+
+        /// Creates a configuration; every parameter has the documented default.
+        public init(defaultTimeToLive: TimeInterval = 300, minimumTimeToLive: TimeInterval = 30,
+                    maximumTimeToLive: TimeInterval = 86_400, honoursCacheControl: Bool = true,
+                    refreshCoolDown: TimeInterval = 30, clock: @escaping @Sendable () -> Date = { Date() },
+                    limits: JOSELimits = .default, requestTimeout: TimeInterval = 30) {
+            self.defaultTimeToLive = defaultTimeToLive
+            self.minimumTimeToLive = minimumTimeToLive
+            self.maximumTimeToLive = maximumTimeToLive
+            self.honoursCacheControl = honoursCacheControl
+            self.refreshCoolDown = refreshCoolDown
+            self.clock = clock
+            self.limits = limits
+            self.requestTimeout = requestTimeout
+        }
+
+        /// The defaults.
+        public static let `default` = Configuration()
+    }
+
+    /// Where the set is fetched from.
+    public nonisolated let jwksURI: URL
+    /// The transport requests go through.
+    public nonisolated let transport: any HTTPTransport
+    /// Timing and limits.
+    public nonisolated let configuration: Configuration
+
+    private var current: JWKSet?
+    private var expiry: Date = .distantPast
+    private var inFlight: Task<JWKSet, any Error>?
+    private var lastUnknownKeyRefresh: Date?
+    /// How many keys of the last fetched document were left out as unusable.
+    public private(set) var skippedKeyCount = 0
+    /// How many fetches completed successfully (for diagnostics).
+    public private(set) var successfulFetches = 0
+
+    /// Creates a cache for `jwksURI` (which must be `https`, or `http` on loopback).
+    /// - Throws: ``OIDCError`` `.insecureURL` / `.invalidIssuerURL`.
+    public init(jwksURI: URL, transport: any HTTPTransport, configuration: Configuration = .default) throws {
+        try SecureURLPolicy.check(jwksURI, what: "jwks_uri")
+        self.jwksURI = jwksURI
+        self.transport = transport
+        self.configuration = configuration
+    }
+
+    /// The usable keys: the cached set while it is fresh, otherwise a fetched one.
+    /// - Throws: ``OIDCError`` `.jwksTransportFailed`, `.jwksHTTPStatus`, `.jwksInvalidDocument`.
+    public func keys() async throws -> JWKSet {
+        if let current, expiry > configuration.clock() { return current }
+        return try await fetchShared()
+    }
+
+    /// Fetches the set now (joining a fetch already in flight), regardless of freshness.
+    public func refresh() async throws -> JWKSet {
+        try await fetchShared()
+    }
+
+    /// The key that verifies `jws`: by `kid` (re-fetching once, within the cool-down,
+    /// when the `kid` is unknown), or — for a token without `kid` — the single key fitting its algorithm.
+    /// - Throws: ``OIDCError`` `.signingKeyNotFound`, `.ambiguousSigningKey`, `.unsecuredToken`,
+    ///   `.unsupportedAlgorithm`, or a fetch error.
+    public func key(for jws: CompactJWS) async throws -> JWK {
+        let algorithm = try VerificationErrors.algorithm(of: jws.header)
+        var set = try await keys()
+        do {
+            return try set.selectKey(keyID: jws.header.keyID, algorithm: algorithm)
+        } catch let error as JOSEError where error.code == .keyNotFound && jws.header.keyID != nil {
+            if let inFlight {
+                set = try await inFlight.value
+            } else {
+                let now = configuration.clock()
+                if let last = lastUnknownKeyRefresh, now.timeIntervalSince(last) < configuration.refreshCoolDown {
+                    throw VerificationErrors.map(error, header: jws.header)
+                }
+                lastUnknownKeyRefresh = now
+                set = try await fetchShared()
+            }
+            do {
+                return try set.selectKey(keyID: jws.header.keyID, algorithm: algorithm)
+            } catch let error as JOSEError {
+                throw VerificationErrors.map(error, header: jws.header)
+            }
+        } catch let error as JOSEError {
+            throw VerificationErrors.map(error, header: jws.header)
+        }
+    }
+
+    /// Finds the key for `jws` (see ``key(for:)``) and verifies the signature under `policy`.
+    /// - Returns: the key that verified it.
+    /// - Throws: ``OIDCError`` (`.invalidSignature`, `.algorithmNotAllowed`, ...), the JOSE error attached.
+    @discardableResult
+    public func verify(_ jws: CompactJWS, policy: JWSVerificationPolicy = .default) async throws -> JWK {
+        let key = try await key(for: jws)
+        do {
+            try jws.verify(with: key, policy: policy)
+        } catch let error as JOSEError {
+            throw VerificationErrors.map(error, header: jws.header)
+        }
+        return key
+    }
+
+    private func fetchShared() async throws -> JWKSet {
+        if let inFlight { return try await inFlight.value }
+        let task = Task<JWKSet, any Error> {
+            defer { self.inFlight = nil }
+            let (fetched, skipped, lifetime) = try await Self.download(jwksURI, transport: transport, configuration: configuration)
+            self.current = fetched
+            self.skippedKeyCount = skipped
+            self.expiry = configuration.clock().addingTimeInterval(lifetime)
+            self.successfulFetches += 1
+            return fetched
+        }
+        inFlight = task
+        return try await task.value
+    }
+
+    private static func download(_ url: URL, transport: any HTTPTransport, configuration: Configuration) async throws -> (JWKSet, Int, TimeInterval) {
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/jwk-set+json, application/json"],
+                                                            timeout: configuration.requestTimeout))
+        } catch let error as TransportError {
+            throw OIDCError(.jwksTransportFailed, "the JWK Set could not be fetched", transportError: error)
+        } catch {
+            throw OIDCError(.jwksTransportFailed, "the JWK Set could not be fetched")
+        }
+        guard response.status == 200 else {
+            throw OIDCError(.jwksHTTPStatus, "the JWK Set was answered with HTTP \(response.status)", httpStatus: response.status)
+        }
+        let parsed: JWKSet
+        do {
+            parsed = try JWKSet(jsonBytes: response.body, limits: configuration.limits)
+        } catch let error as JOSEError {
+            throw OIDCError(.jwksInvalidDocument, "the JWK Set document is not usable", joseError: error)
+        }
+        let usable = parsed.keys.filter { $0.keyType != .oct && $0.permits(operation: "verify") }
+        let skipped = parsed.skipped.count + parsed.keys.count - usable.count
+        return (JWKSet(keys: usable), skipped, lifetime(of: response.headers, configuration: configuration))
+    }
+
+    /// The lifetime a response grants: its `Cache-Control: max-age`, clamped, or the default.
+    static func lifetime(of headers: HTTPHeaders, configuration: Configuration) -> TimeInterval {
+        guard configuration.honoursCacheControl else { return configuration.defaultTimeToLive }
+        for value in headers.values(for: "Cache-Control") {
+            for directive in value.split(separator: ",") {
+                let parts = directive.split(separator: "=", maxSplits: 1).map { $0.filter { $0 != " " && $0 != "\t" } }
+                guard parts.count == 2, parts[0].lowercased() == "max-age" else { continue }
+                let digits = parts[1].filter { $0 != "\"" }
+                guard let seconds = Int(digits), seconds >= 0 else { continue }
+                return min(max(TimeInterval(seconds), configuration.minimumTimeToLive), configuration.maximumTimeToLive)
+            }
+        }
+        return configuration.defaultTimeToLive
+    }
+}

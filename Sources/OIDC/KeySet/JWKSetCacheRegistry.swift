@@ -1,0 +1,30 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// One ``JWKSetCache`` per `jwks_uri`, created on first use and shared afterwards.
+public actor JWKSetCacheRegistry {
+    /// The transport the caches use.
+    public nonisolated let transport: any HTTPTransport
+    /// The configuration every cache gets.
+    public nonisolated let configuration: JWKSetCache.Configuration
+    private var caches: [URL: JWKSetCache] = [:]
+
+    /// Creates an empty registry.
+    public init(transport: any HTTPTransport, configuration: JWKSetCache.Configuration = .default) {
+        self.transport = transport
+        self.configuration = configuration
+    }
+
+    /// The cache for `jwksURI`.
+    /// - Throws: ``OIDCError`` `.insecureURL` / `.invalidIssuerURL` for an unacceptable URL.
+    public func cache(for jwksURI: URL) throws -> JWKSetCache {
+        if let cache = caches[jwksURI] { return cache }
+        let cache = try JWKSetCache(jwksURI: jwksURI, transport: transport, configuration: configuration)
+        caches[jwksURI] = cache
+        return cache
+    }
+}
