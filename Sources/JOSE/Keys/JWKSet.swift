@@ -84,8 +84,14 @@ public struct JWKSet: Sendable, CustomStringConvertible {
             throw JOSEError(.invalidKeySet, "the key set mixes symmetric and asymmetric keys")
         }
         if let keyID {
-            let matches = keys(withID: keyID)
+            let named = keys(withID: keyID)
+            // Keys whose use/key_ops forbid verification (e.g. `use: enc`) never verify a
+            // signature, so they neither match a kid nor make it ambiguous.
+            let matches = named.filter { $0.permits(operation: "verify") }
             if matches.isEmpty {
+                if !named.isEmpty {
+                    throw JOSEError(.keyUsageNotPermitted, "the key with kid \"\(keyID.jsonSafePrefix)\" does not permit verification", member: "kid")
+                }
                 throw JOSEError(.keyNotFound, "no key with kid \"\(keyID.jsonSafePrefix)\" in the set", member: "kid")
             }
             if matches.count > 1 {
