@@ -7,7 +7,7 @@ import JOSE
 
 /// What an ``IDTokenValidator`` checks, go-oidc style: a plain value, with skip
 /// flags that are explicit and named `insecure…`.
-public struct IDTokenValidationConfig: Sendable {
+public struct IDTokenValidationConfig: Sendable, CustomStringConvertible {
     /// The issuer `iss` must equal exactly.
     public var issuer: String
     /// The client id `aud` must contain (and `azp` must equal when present).
@@ -69,5 +69,18 @@ public struct IDTokenValidationConfig: Sendable {
     /// The algorithms actually accepted: ``allowedAlgorithms``, else ``providerAlgorithms``, else `RS256`.
     public var effectiveAlgorithms: Set<JWSAlgorithm> {
         allowedAlgorithms ?? providerAlgorithms ?? [.rs256]
+    }
+
+    /// The issuer, client id and settings; the client secret is shown only as present or absent.
+    public var description: String {
+        var flags: [String] = []
+        if insecureSkipSignatureCheck { flags.append("INSECURE-skip-signature") }
+        if insecureSkipIssuerCheck { flags.append("INSECURE-skip-issuer") }
+        if insecureSkipClientIDCheck { flags.append("INSECURE-skip-client-id") }
+        if insecureSkipExpiryCheck { flags.append("INSECURE-skip-expiry") }
+        let algorithms = effectiveAlgorithms.map(\.rawValue).sorted().joined(separator: ",")
+        return "IDTokenValidationConfig(issuer: \(issuer), clientID: \(clientID), algorithms: \(algorithms), "
+            + "clientSecret: \(clientSecret == nil ? "none" : "set"), leeway: \(Int(leeway))s"
+            + (flags.isEmpty ? ")" : ", " + flags.joined(separator: ", ") + ")")
     }
 }

@@ -297,3 +297,31 @@ struct IDTokenValidationTests {
         }
     }
 }
+
+@Suite("Validator configuration")
+struct IDTokenValidationConfigTests {
+    @Test("description hides the client secret and shouts the insecure flags")
+    func description() {
+        var config = IDTokenFixtures.config(secret: "super-secret-value")
+        #expect(!config.description.contains("super-secret-value"))
+        #expect(config.description.contains("clientSecret: set"))
+        config.insecureSkipSignatureCheck = true
+        #expect(config.description.contains("INSECURE-skip-signature"))
+        #expect(IDTokenFixtures.config().effectiveAlgorithms == [.rs256])
+    }
+
+    @Test("insecureSkipIssuerCheck, insecureSkipClientIDCheck and insecureSkipExpiryCheck each skip one rule")
+    func skips() async throws {
+        let rsa = try F.privateKey("rsa2048", kid: "k1")
+        let set = try JWKSet(json: F.jwks([F.publicJWK("rsa2048", kid: "k1")]))
+        var config = IDTokenFixtures.config()
+        config.insecureSkipIssuerCheck = true
+        _ = try await IDTokenValidator(config: config, keySet: set).validate(F.sign(F.claims([("iss", "https://x.example")]), key: rsa, .rs256))
+        config = IDTokenFixtures.config()
+        config.insecureSkipClientIDCheck = true
+        _ = try await IDTokenValidator(config: config, keySet: set).validate(F.sign(F.claims([("aud", "other")]), key: rsa, .rs256))
+        config = IDTokenFixtures.config()
+        config.insecureSkipExpiryCheck = true
+        _ = try await IDTokenValidator(config: config, keySet: set).validate(F.sign(F.claims([("exp", 1)]), key: rsa, .rs256))
+    }
+}
