@@ -163,3 +163,24 @@ struct DiscoveryTests {
         #expect(config.issuer == IDTokenFixtures.issuer)
     }
 }
+
+@Suite("Validator from discovery")
+struct ValidatorFromDiscoveryTests {
+    @Test("discovery, key cache and validator together")
+    func endToEnd() async throws {
+        let transport = ScriptedTransport()
+        let issuer = IDTokenFixtures.issuer
+        transport.json(issuer + "/.well-known/openid-configuration", DiscoveryTests.document())
+        transport.json(issuer + "/jwks", F.jwks([try F.publicJWK("p256", kid: "ec1")]))
+        let clock = TestClock()
+        let validator = try await IDTokenValidator.discover(
+            issuer: issuer, clientID: F.clientID, discovery: Discovery(transport: transport),
+            keyCaches: JWKSetCacheRegistry(transport: transport)) { $0.clock = clock.now }
+        #expect(validator.config.effectiveAlgorithms == [.rs256, .es256])
+        let token = try F.sign(F.claims(), key: F.privateKey("p256", kid: "ec1"), .es256)
+        let idToken = try await validator.validate(token)
+        #expect(idToken.subject == "alice")
+        // The document advertises "none": it is still never accepted.
+        await expectOIDCError(.unsecuredToken) { try await validator.validate(F.unsecured(F.claims())) }
+    }
+}

@@ -1,0 +1,22 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+extension IDTokenValidator {
+    /// A validator for a provider found by discovery: its issuer and advertised
+    /// `id_token_signing_alg_values_supported`, and keys from the registry's cache for its `jwks_uri`.
+    /// - Parameter configure: adjusts the configuration (leeway, clock, allowed algorithms...) before use.
+    /// - Throws: discovery errors, `.jwksURIMissing`, `.insecureURL`.
+    public static func discover(issuer: String, clientID: String, clientSecret: String? = nil,
+                                discovery: Discovery, keyCaches: JWKSetCacheRegistry,
+                                configure: @Sendable (inout IDTokenValidationConfig) -> Void = { _ in }) async throws -> IDTokenValidator {
+        let metadata = try await discovery.metadata(for: issuer)
+        guard let jwksURI = metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
+        var config = IDTokenValidationConfig(metadata: metadata, clientID: clientID, clientSecret: clientSecret)
+        configure(&config)
+        return IDTokenValidator(config: config, keyCache: try await keyCaches.cache(for: jwksURI))
+    }
+}
