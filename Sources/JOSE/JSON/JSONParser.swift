@@ -21,19 +21,22 @@ public enum JSONParser {
     /// Parses a complete JSON text.
     /// - Throws: ``JOSEError`` `.invalidJSON`, `.duplicateJSONMember` or `.limitExceeded`.
     public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, limits: JSONLimits = .default) throws -> JSONValue {
-        if bytes.count > limits.maxBytes {
-            throw JOSEError(.limitExceeded, "JSON text of \(bytes.count) bytes exceeds the limit of \(limits.maxBytes)")
+        if let array = bytes as? [UInt8] { return try parse(array, limits: limits) }
+        return try parse(Array(bytes), limits: limits)
+    }
+
+    /// Parses a complete JSON text from an array (the fast, non-generic path).
+    public static func parse(_ bytes: [UInt8], limits: JSONLimits = .default) throws -> JSONValue {
+        try bytes.withUnsafeBufferPointer { try parse(buffer: $0, limits: limits) }
+    }
+
+    /// Parses a complete JSON text from a buffer.
+    public static func parse(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits = .default) throws -> JSONValue {
+        if buffer.count > limits.maxBytes {
+            throw JOSEError(.limitExceeded, "JSON text of \(buffer.count) bytes exceeds the limit of \(limits.maxBytes)")
         }
-        let result: Result<JSONValue, any Error>? = bytes.withContiguousStorageIfAvailable { buffer in
-            var parser = Parser(buffer: buffer, maxDepth: limits.maxDepth)
-            return Result { try parser.parseDocument() }
-        }
-        if let result { return try result.get() }
-        let copy = Array(bytes)
-        return try copy.withUnsafeBufferPointer { buffer throws in
-            var parser = Parser(buffer: buffer, maxDepth: limits.maxDepth)
-            return try parser.parseDocument()
-        }
+        var parser = Parser(buffer: buffer, maxDepth: limits.maxDepth)
+        return try parser.parseDocument()
     }
 
     /// Parses a JSON text from a string.
@@ -42,7 +45,7 @@ public enum JSONParser {
     }
 
     /// Parses a JSON text that must be an object.
-    public static func parseObject<Bytes: Collection<UInt8>>(_ bytes: Bytes, limits: JSONLimits = .default, what: String) throws -> JSONObject {
+    public static func parseObject(_ bytes: [UInt8], limits: JSONLimits = .default, what: String) throws -> JSONObject {
         guard case .object(let object) = try parse(bytes, limits: limits) else {
             throw JOSEError(.invalidJSON, "\(what) is not a JSON object")
         }
@@ -116,7 +119,8 @@ private struct Parser {
     mutating func parseObject() throws -> JSONObject {
         try enter()
         index += 1
-        var members: [(name: String, value: JSONValue)] = []
+        var members: [JSONMember] = []
+        members.reserveCapacity(8)
         var names: Set<String>? = nil
         skipWhitespace()
         if index < buffer.count, buffer[index] == UInt8(ascii: "}") {
@@ -145,7 +149,7 @@ private struct Parser {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            members.append((name, value))
+            members.append(JSONMember(name: name, value: value))
             skipWhitespace()
             guard index < buffer.count else { throw fail("unterminated object") }
             if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -181,12 +185,15 @@ private struct Parser {
     mutating func parseString() throws -> String {
         index += 1
         let start = index
+        var isASCII = true
         // Fast path: no escapes.
         while index < buffer.count {
             let byte = buffer[index]
+            if byte >= 0x80 { isASCII = false }
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
                 index += 1
+                if isASCII { return String(decoding: slice, as: UTF8.self) }
                 guard let string = String(validating: slice, as: UTF8.self) else {
                     throw JOSEError(.invalidJSON, "string at offset \(start) is not valid UTF-8")
                 }

@@ -111,9 +111,11 @@ public struct CompactJWS: Sendable {
 /// Header rules shared by the compact and JSON serializations.
 enum JWSVerification {
     static func check(header: JOSEHeader, protected: JSONObject, key: JWK, policy: JWSVerificationPolicy) throws {
-        var understood = policy.understoodCriticalHeaders
-        if policy.allowsUnencodedPayload { understood.insert("b64") }
-        try header.checkCritical(protected: protected, understood: understood)
+        if protected["crit"] != nil || header.members["crit"] != nil {
+            var understood = policy.understoodCriticalHeaders
+            if policy.allowsUnencodedPayload { understood.insert("b64") }
+            try header.checkCritical(protected: protected, understood: understood)
+        }
         if header.members["b64"] != nil {
             guard protected["b64"] != nil, header.critical?.contains("b64") == true else {
                 throw JOSEError(.invalidHeader, "\"b64\" must be in the protected header and listed in \"crit\" (RFC 7797 §6)", member: "b64")
