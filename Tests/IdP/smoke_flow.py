@@ -168,7 +168,7 @@ def main(issuer):
     _, challenge = pkce()
     url = authorize_url(disco, "client-basic", challenge=challenge, state="s2", nonce="n2", claims="{not json")
     rc, out, err = run_login(url)
-    observed("authorize with malformed claims JSON (login.py rc, redirect)", f"rc={rc} {out} {err}")
+    observed("authorize with malformed claims JSON (login.py rc, output)", " ".join(f"rc={rc} {out} {err}".split())[:400])
 
     print("== claims parameter honoured? (scope openid only, claims asks for email)")
     code, verifier, nonce = login_for_code(disco, "client-public", scope="openid", claims=CLAIMS_REQUEST)
