@@ -12,6 +12,12 @@ VENV="$HERE/.venv"
 RUN="$HERE/run"
 mkdir -p "$RUN"
 
+# Serialise concurrent setups (e.g. two test processes starting IdPs at once).
+if command -v flock >/dev/null 2>&1; then
+    exec 9>"$RUN/.setup.lock"
+    flock -w 300 9
+fi
+
 if [[ "${1:-}" == "--reset" ]]; then
     rm -f "$RUN/idp.sqlite3" "$RUN/idp.sqlite3-journal" "$RUN/idp.sqlite3-wal" "$RUN/idp.sqlite3-shm"
 fi

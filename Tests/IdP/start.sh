@@ -35,8 +35,10 @@ LOG="$RUN/idp-$PORT.log"
 PIDFILE="$RUN/idp-$PORT.pid"
 mkdir -p "$RUN"
 
-if [[ ! -x "$HERE/.venv/bin/gunicorn" || ! -f "$RUN/idp.sqlite3" ]]; then
-    echo "start.sh: running setup.sh (venv or DB missing)" >&2
+want="$(sha256sum "$HERE/requirements.txt" | cut -d' ' -f1)"
+if [[ ! -x "$HERE/.venv/bin/gunicorn" || ! -f "$RUN/idp.sqlite3" \
+      || "$(cat "$HERE/.venv/.requirements.sha256" 2>/dev/null)" != "$want" ]]; then
+    echo "start.sh: running setup.sh (venv, DB or requirements out of date)" >&2
     "$HERE/setup.sh" >&2
 fi
 
