@@ -10,7 +10,8 @@ let keysDirectory = BenchSupport.keysDirectory()
 let payload = BenchSupport.idTokenPayload()
 let seconds = Double(ProcessInfo.processInfo.environment["JOSE_BENCH_SECONDS"] ?? "") ?? 0.25
 let rounds = Int(ProcessInfo.processInfo.environment["JOSE_BENCH_ROUNDS"] ?? "") ?? 5
-let selected = Set(CommandLine.arguments.dropFirst())
+let partsMode = CommandLine.arguments.contains("--parts")
+let selected = Set(CommandLine.arguments.dropFirst().filter { $0 != "--parts" })
 
 let cases: [(JWSAlgorithm, String)] = [
     (.rs256, "rsa2048"), (.ps256, "rsa2048"), (.es256, "p256"), (.es384, "p384"), (.eddsa, "ed25519"), (.hs256, "hmac"),
@@ -19,6 +20,10 @@ let cases: [(JWSAlgorithm, String)] = [
 do {
     for (algorithm, keyName) in cases where selected.isEmpty || selected.contains(algorithm.rawValue) {
         let fixture = try BenchFixture(algorithm: algorithm, keyName: keyName, keysDirectory: keysDirectory, payload: payload)
+        if partsMode {
+            try Parts.run(fixture)
+            continue
+        }
         for threads in [1, 2] {
             var apiRates: [Double] = []
             var rawRates: [Double] = []

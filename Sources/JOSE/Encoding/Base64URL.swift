@@ -54,34 +54,49 @@ public enum Base64URL {
         if count % 4 == 1 {
             throw JOSEError(.invalidBase64URL, "Base64URL text of length \(count) is impossible (length mod 4 is 1)")
         }
-        var out = [UInt8]()
-        out.reserveCapacity(count * 3 / 4)
-        let table = decodeTable
-        var i = 0
-        @inline(__always) func value(_ index: Int) throws -> UInt32 {
-            let v = table[Int(input[index])]
-            if v == 0xFF {
-                let what = input[index] == UInt8(ascii: "=") ? "padding '='" :
-                    (input[index] <= 0x20 ? "whitespace or a control byte" : "a character outside the URL-safe alphabet")
+        let outputCount = count / 4 * 3 + (count % 4 == 0 ? 0 : count % 4 - 1)
+        var invalid: UInt32 = 0
+        let out = decodeTable.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
+                var i = 0, o = 0
+                // 0xFF marks a byte outside the alphabet; OR-ing the looked-up
+                // values flags any of them without a branch per character.
+                while i + 4 <= count {
+                    let a = UInt32(table[Int(input[i])]), b = UInt32(table[Int(input[i + 1])])
+                    let c = UInt32(table[Int(input[i + 2])]), d = UInt32(table[Int(input[i + 3])])
+                    invalid |= a | b | c | d
+                    let n = a << 18 | b << 12 | c << 6 | d
+                    output[o] = UInt8(truncatingIfNeeded: n >> 16)
+                    output[o + 1] = UInt8(truncatingIfNeeded: n >> 8)
+                    output[o + 2] = UInt8(truncatingIfNeeded: n)
+                    i += 4; o += 3
+                }
+                let rest = count - i
+                if rest >= 2 {
+                    let a = UInt32(table[Int(input[i])]), b = UInt32(table[Int(input[i + 1])])
+                    let c = rest == 3 ? UInt32(table[Int(input[i + 2])]) : 0
+                    invalid |= a | b | c
+                    let n = a << 18 | b << 12 | c << 6
+                    output[o] = UInt8(truncatingIfNeeded: n >> 16)
+                    if rest == 3 { output[o + 1] = UInt8(truncatingIfNeeded: n >> 8) }
+                    // Non-canonical encodings leave bits set below the last output byte.
+                    if invalid & 0x80 == 0 {
+                        if rest == 2, n & 0xFFFF != 0 { invalid |= 0x100 }
+                        if rest == 3, n & 0xFF != 0 { invalid |= 0x100 }
+                    }
+                }
+                initialized = outputCount
+            }
+        }
+        if invalid & 0x80 != 0 {
+            for index in 0..<count where decodeTable[Int(input[index])] == 0xFF {
+                let byte = input[index]
+                let what = byte == UInt8(ascii: "=") ? "padding '='" :
+                    (byte <= 0x20 ? "whitespace or a control byte" : "a character outside the URL-safe alphabet")
                 throw JOSEError(.invalidBase64URL, "Base64URL text contains \(what) at offset \(index)")
             }
-            return UInt32(v)
         }
-        while i + 4 <= count {
-            let n = try value(i) << 18 | value(i + 1) << 12 | value(i + 2) << 6 | value(i + 3)
-            out.append(UInt8(n >> 16 & 0xFF)); out.append(UInt8(n >> 8 & 0xFF)); out.append(UInt8(n & 0xFF))
-            i += 4
-        }
-        let rest = count - i
-        if rest == 2 {
-            let n = try value(i) << 18 | value(i + 1) << 12
-            if n & 0xFFFF != 0 { throw nonZeroTrailingBits }
-            out.append(UInt8(n >> 16 & 0xFF))
-        } else if rest == 3 {
-            let n = try value(i) << 18 | value(i + 1) << 12 | value(i + 2) << 6
-            if n & 0xFF != 0 { throw nonZeroTrailingBits }
-            out.append(UInt8(n >> 16 & 0xFF)); out.append(UInt8(n >> 8 & 0xFF))
-        }
+        if invalid & 0x100 != 0 { throw nonZeroTrailingBits }
         return out
     }
 

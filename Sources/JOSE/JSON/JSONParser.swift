@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Limits applied to untrusted JSON.
 public struct JSONLimits: Sendable, Hashable {
     /// Deepest nesting of arrays and objects.
@@ -121,7 +127,6 @@ private struct Parser {
         index += 1
         var members: [JSONMember] = []
         members.reserveCapacity(8)
-        var names: Set<String>? = nil
         skipWhitespace()
         if index < buffer.count, buffer[index] == UInt8(ascii: "}") {
             index += 1; depth -= 1
@@ -132,18 +137,11 @@ private struct Parser {
             guard index < buffer.count, buffer[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
             let nameOffset = index
             let name = try parseString()
-            // Linear scan while small; a set once the object grows.
-            if members.count < 16 {
-                for member in members where member.name == name {
-                    throw JOSEError(.duplicateJSONMember, "duplicate member name \"\(name.jsonSafePrefix)\" at offset \(nameOffset)", member: name)
-                }
-            } else {
-                if names == nil { names = Set(members.map(\.name)) }
-                if names!.contains(name) {
-                    throw JOSEError(.duplicateJSONMember, "duplicate member name \"\(name.jsonSafePrefix)\" at offset \(nameOffset)", member: name)
-                }
+            // Duplicate check: UTF-8 length first (O(1) on native strings), full comparison only on equal lengths.
+            let length = name.utf8.count
+            for member in members where member.name.utf8.count == length && member.name == name {
+                throw JOSEError(.duplicateJSONMember, "duplicate member name \"\(name.jsonSafePrefix)\" at offset \(nameOffset)", member: name)
             }
-            names?.insert(name)
             skipWhitespace()
             guard index < buffer.count, buffer[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
@@ -186,10 +184,15 @@ private struct Parser {
         index += 1
         let start = index
         var isASCII = true
-        // Fast path: no escapes.
+        // Fast path: no escapes. Bytes 0x5D...0x7F (lower-case letters and
+        // most punctuation) need no further test, so most bytes cost two compares.
         while index < buffer.count {
             let byte = buffer[index]
-            if byte >= 0x80 { isASCII = false }
+            if byte >= 0x5D {
+                if byte >= 0x80 { isASCII = false }
+                index += 1
+                continue
+            }
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
                 index += 1
@@ -293,6 +296,15 @@ private struct Parser {
             if index < buffer.count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") { index += 1 }
             guard index < buffer.count, isDigit(buffer[index]) else { throw fail("invalid exponent in number") }
             while index < buffer.count, isDigit(buffer[index]) { index += 1 }
+        }
+        if isInteger, index - start <= 18 {
+            // At most 18 digits cannot overflow Int64.
+            var value: Int64 = 0
+            var position = start
+            let negative = buffer[position] == UInt8(ascii: "-")
+            if negative { position += 1 }
+            while position < index { value = value * 10 + Int64(buffer[position] &- UInt8(ascii: "0")); position += 1 }
+            return .integer(negative ? -value : value)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<index]), as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }

@@ -31,17 +31,17 @@ public struct CompactJWS: Sendable {
             throw JOSEError(.limitExceeded, "token of \(bytes.count) bytes exceeds the limit of \(limits.maxTokenBytes)")
         }
         guard !bytes.isEmpty else { throw JOSEError(.malformedToken, "the token is empty") }
-        var dots: [Int] = []
-        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
-            dots.append(index)
-            if dots.count > 2 { break }
+        var firstDot = -1, secondDot = -1, extraDot = false
+        for index in 0..<bytes.count where bytes[index] == UInt8(ascii: ".") {
+            if firstDot < 0 { firstDot = index } else if secondDot < 0 { secondDot = index } else { extraDot = true; break }
         }
-        guard dots.count == 2 else {
-            throw JOSEError(.malformedToken, "a compact JWS has exactly three dot-separated segments; found \(dots.count > 2 ? "more than three" : String(dots.count + 1))")
+        guard secondDot >= 0, !extraDot else {
+            let found = extraDot ? "more than three" : String(firstDot < 0 ? 1 : 2)
+            throw JOSEError(.malformedToken, "a compact JWS has exactly three dot-separated segments; found \(found)")
         }
-        let headerSegment = UnsafeBufferPointer(rebasing: bytes[0..<dots[0]])
-        let payloadSegment = UnsafeBufferPointer(rebasing: bytes[(dots[0] + 1)..<dots[1]])
-        let signatureSegment = UnsafeBufferPointer(rebasing: bytes[(dots[1] + 1)...])
+        let headerSegment = UnsafeBufferPointer(rebasing: bytes[0..<firstDot])
+        let payloadSegment = UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot])
+        let signatureSegment = UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])
         guard !headerSegment.isEmpty else { throw JOSEError(.malformedToken, "the header segment is empty") }
 
         let headerBytes: [UInt8]
@@ -57,7 +57,7 @@ public struct CompactJWS: Sendable {
             throw JOSEError(.invalidBase64URL, "signature segment: \(error.reason)")
         }
 
-        var input = [UInt8](UnsafeBufferPointer(rebasing: bytes[0...dots[0]]))
+        var input = [UInt8](UnsafeBufferPointer(rebasing: bytes[0...firstDot]))
         if let detachedPayload {
             guard payloadSegment.isEmpty else {
                 throw JOSEError(.malformedToken, "a detached payload was supplied but the token carries one")
