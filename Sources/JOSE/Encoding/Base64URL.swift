@@ -6,6 +6,19 @@
 public enum Base64URL {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
+    /// Four 256-entry tables holding each character's 6-bit value already
+    /// shifted into place for positions 0...3 of a quantum (18, 12, 6, 0);
+    /// bit 31 marks a character outside the alphabet.
+    private static let shiftedTables: [UInt32] = {
+        var tables = [UInt32](repeating: 0x8000_0000, count: 1024)
+        for (value, char) in alphabet.enumerated() {
+            for position in 0..<4 {
+                tables[position * 256 + Int(char)] = UInt32(value) << (18 - 6 * UInt32(position))
+            }
+        }
+        return tables
+    }()
+
     /// 0xFF marks a byte outside the alphabet.
     private static let decodeTable: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
@@ -56,39 +69,36 @@ public enum Base64URL {
         }
         let outputCount = count / 4 * 3 + (count % 4 == 0 ? 0 : count % 4 - 1)
         var invalid: UInt32 = 0
-        let out = decodeTable.withUnsafeBufferPointer { table in
-            [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
+        var nonCanonical = false
+        let out = shiftedTables.withUnsafeBufferPointer { tables in
+            // One spare byte: each quantum is written with a single 4-byte store.
+            [UInt8](unsafeUninitializedCapacity: outputCount + 1) { output, initialized in
+                guard let t = tables.baseAddress, let inBase = input.baseAddress, let outBase = output.baseAddress else {
+                    initialized = 0
+                    return
+                }
+                let raw = UnsafeMutableRawPointer(outBase)
                 var i = 0, o = 0
-                // 0xFF marks a byte outside the alphabet; OR-ing the looked-up
-                // values flags any of them without a branch per character.
                 while i + 4 <= count {
-                    let a = UInt32(table[Int(input[i])]), b = UInt32(table[Int(input[i + 1])])
-                    let c = UInt32(table[Int(input[i + 2])]), d = UInt32(table[Int(input[i + 3])])
-                    invalid |= a | b | c | d
-                    let n = a << 18 | b << 12 | c << 6 | d
-                    output[o] = UInt8(truncatingIfNeeded: n >> 16)
-                    output[o + 1] = UInt8(truncatingIfNeeded: n >> 8)
-                    output[o + 2] = UInt8(truncatingIfNeeded: n)
+                    let n = t[Int(inBase[i])] | t[256 + Int(inBase[i + 1])] | t[512 + Int(inBase[i + 2])] | t[768 + Int(inBase[i + 3])]
+                    invalid |= n
+                    raw.storeBytes(of: (n << 8).bigEndian, toByteOffset: o, as: UInt32.self)
                     i += 4; o += 3
                 }
                 let rest = count - i
                 if rest >= 2 {
-                    let a = UInt32(table[Int(input[i])]), b = UInt32(table[Int(input[i + 1])])
-                    let c = rest == 3 ? UInt32(table[Int(input[i + 2])]) : 0
-                    invalid |= a | b | c
-                    let n = a << 18 | b << 12 | c << 6
-                    output[o] = UInt8(truncatingIfNeeded: n >> 16)
-                    if rest == 3 { output[o + 1] = UInt8(truncatingIfNeeded: n >> 8) }
+                    var n = t[Int(inBase[i])] | t[256 + Int(inBase[i + 1])]
+                    if rest == 3 { n |= t[512 + Int(inBase[i + 2])] }
+                    invalid |= n
+                    outBase[o] = UInt8(truncatingIfNeeded: n >> 16)
+                    if rest == 3 { outBase[o + 1] = UInt8(truncatingIfNeeded: n >> 8) }
                     // Non-canonical encodings leave bits set below the last output byte.
-                    if invalid & 0x80 == 0 {
-                        if rest == 2, n & 0xFFFF != 0 { invalid |= 0x100 }
-                        if rest == 3, n & 0xFF != 0 { invalid |= 0x100 }
-                    }
+                    nonCanonical = rest == 2 ? n & 0xFFFF != 0 : n & 0xFF != 0
                 }
                 initialized = outputCount
             }
         }
-        if invalid & 0x80 != 0 {
+        if invalid & 0x8000_0000 != 0 {
             for index in 0..<count where decodeTable[Int(input[index])] == 0xFF {
                 let byte = input[index]
                 let what = byte == UInt8(ascii: "=") ? "padding '='" :
@@ -96,7 +106,7 @@ public enum Base64URL {
                 throw JOSEError(.invalidBase64URL, "Base64URL text contains \(what) at offset \(index)")
             }
         }
-        if invalid & 0x100 != 0 { throw nonZeroTrailingBits }
+        if nonCanonical { throw nonZeroTrailingBits }
         return out
     }
 

@@ -136,7 +136,7 @@ private struct Parser {
             skipWhitespace()
             guard index < buffer.count, buffer[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
             let nameOffset = index
-            let name = try parseString()
+            let name = try parseName()
             // Duplicate check: UTF-8 length first (O(1) on native strings), full comparison only on equal lengths.
             let length = name.utf8.count
             for member in members where member.name.utf8.count == length && member.name == name {
@@ -180,31 +180,54 @@ private struct Parser {
         return elements
     }
 
+    /// A member name: a known JOSE/JWT name is returned as a shared constant.
+    mutating func parseName() throws -> String {
+        if let base = buffer.baseAddress {
+            let start = index + 1
+            var i = start
+            let limit = min(buffer.count, start + 17)
+            while i < limit, base[i] != UInt8(ascii: "\""), base[i] != UInt8(ascii: "\\") { i += 1 }
+            if i < limit, base[i] == UInt8(ascii: "\""), let known = KnownNames.name(base + start, count: i - start) {
+                index = i + 1
+                return known
+            }
+        }
+        return try parseString()
+    }
+
     mutating func parseString() throws -> String {
         index += 1
         let start = index
         var isASCII = true
-        // Fast path: no escapes. Bytes 0x5D...0x7F (lower-case letters and
-        // most punctuation) need no further test, so most bytes cost two compares.
-        while index < buffer.count {
-            let byte = buffer[index]
-            if byte >= 0x5D {
-                if byte >= 0x80 { isASCII = false }
-                index += 1
-                continue
-            }
-            if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
-                index += 1
-                if isASCII { return String(decoding: slice, as: UTF8.self) }
-                guard let string = String(validating: slice, as: UTF8.self) else {
-                    throw JOSEError(.invalidJSON, "string at offset \(start) is not valid UTF-8")
+        // Fast path: no escapes. Locals keep the scan in registers; bytes
+        // 0x5D...0x7F (lower-case letters, most punctuation) need one compare.
+        if let base = buffer.baseAddress {
+            let end = buffer.count
+            var i = index
+            while i < end {
+                let byte = base[i]
+                if byte >= 0x5D {
+                    if byte >= 0x80 { isASCII = false }
+                    i += 1
+                    continue
                 }
-                return string
+                if byte == UInt8(ascii: "\"") {
+                    let slice = UnsafeBufferPointer(start: base + start, count: i - start)
+                    index = i + 1
+                    if isASCII { return String(decoding: slice, as: UTF8.self) }
+                    guard let string = String(validating: slice, as: UTF8.self) else {
+                        throw JOSEError(.invalidJSON, "string at offset \(start) is not valid UTF-8")
+                    }
+                    return string
+                }
+                if byte == UInt8(ascii: "\\") { break }
+                if byte < 0x20 {
+                    index = i
+                    throw fail("unescaped control character in string")
+                }
+                i += 1
             }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw fail("unescaped control character in string") }
-            index += 1
+            index = i
         }
         guard index < buffer.count else { throw fail("unterminated string") }
         var bytes = Array(UnsafeBufferPointer(rebasing: buffer[start..<index]))

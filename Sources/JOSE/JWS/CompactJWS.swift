@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JWS in compact serialization (RFC 7515 §7.1), parsed strictly: exactly
 /// three segments, strict Base64URL, a protected header that is a JSON object
 /// without duplicate members and with a string `alg`.
@@ -32,8 +38,18 @@ public struct CompactJWS: Sendable {
         }
         guard !bytes.isEmpty else { throw JOSEError(.malformedToken, "the token is empty") }
         var firstDot = -1, secondDot = -1, extraDot = false
-        for index in 0..<bytes.count where bytes[index] == UInt8(ascii: ".") {
-            if firstDot < 0 { firstDot = index } else if secondDot < 0 { secondDot = index } else { extraDot = true; break }
+        if let base = bytes.baseAddress {
+            // memchr finds the separators far faster than a byte loop over ~1 KB of Base64URL.
+            let raw = UnsafeRawPointer(base)
+            if let first = memchr(raw, Int32(UInt8(ascii: ".")), bytes.count) {
+                firstDot = raw.distance(to: first)
+                let afterFirst = firstDot + 1
+                if let second = memchr(raw + afterFirst, Int32(UInt8(ascii: ".")), bytes.count - afterFirst) {
+                    secondDot = raw.distance(to: second)
+                    let afterSecond = secondDot + 1
+                    extraDot = memchr(raw + afterSecond, Int32(UInt8(ascii: ".")), bytes.count - afterSecond) != nil
+                }
+            }
         }
         guard secondDot >= 0, !extraDot else {
             let found = extraDot ? "more than three" : String(firstDot < 0 ? 1 : 2)
