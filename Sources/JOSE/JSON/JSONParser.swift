@@ -50,6 +50,24 @@ public enum JSONParser {
         try parse(Array(string.utf8), limits: limits)
     }
 
+    /// Validates a JSON text that must be an object exactly as strictly as
+    /// ``parse(_:limits:)`` does (grammar, UTF-8, duplicates at every level,
+    /// depth), without building values, and returns where each top-level
+    /// member's name and value lie in `buffer`.
+    static func indexObject(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits, what: String) throws -> [JSONMemberRange] {
+        if buffer.count > limits.maxBytes {
+            throw JOSEError(.limitExceeded, "JSON text of \(buffer.count) bytes exceeds the limit of \(limits.maxBytes)")
+        }
+        var parser = Parser(buffer: buffer, maxDepth: limits.maxDepth)
+        parser.materialize = false
+        parser.skipWhitespace()
+        guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "{") else {
+            throw JOSEError(.invalidJSON, "\(what) is not a JSON object")
+        }
+        _ = try parser.parseDocument()
+        return parser.rootMembers
+    }
+
     /// Parses a JSON text that must be an object.
     public static func parseObject(_ bytes: [UInt8], limits: JSONLimits = .default, what: String) throws -> JSONObject {
         guard case .object(let object) = try parse(bytes, limits: limits) else {
@@ -64,6 +82,12 @@ private struct Parser {
     let maxDepth: Int
     var index = 0
     var depth = 0
+    /// When false, values are validated but not built (strings come back
+    /// empty), and the root object's member ranges are recorded instead.
+    var materialize = true
+    var rootMembers: [JSONMemberRange] = []
+    /// Whether the last string scanned contained an escape sequence.
+    var lastStringHadEscape = false
 
     init(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.buffer = buffer
@@ -123,6 +147,10 @@ private struct Parser {
     }
 
     mutating func parseObject() throws -> JSONObject {
+        if !materialize {
+            try indexObject()
+            return JSONObject()
+        }
         try enter()
         index += 1
         var members: [JSONMember] = []
@@ -158,6 +186,57 @@ private struct Parser {
         return JSONObject(uniqueMembers: members)
     }
 
+    /// Index mode: validates an object, detecting duplicate names by their raw
+    /// bytes (decoding only names that contain escapes), and records the root
+    /// object's members.
+    mutating func indexObject() throws {
+        try enter()
+        let isRoot = depth == 1
+        index += 1
+        var names: [JSONMemberRange] = []
+        skipWhitespace()
+        if index < buffer.count, buffer[index] == UInt8(ascii: "}") {
+            index += 1; depth -= 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard index < buffer.count, buffer[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let nameOffset = index
+            _ = try parseString()
+            let rawStart = nameOffset + 1, rawLength = index - nameOffset - 2
+            var decoded: String? = nil
+            if lastStringHadEscape {
+                let resume = index
+                index = nameOffset
+                materialize = true
+                decoded = try parseString()
+                materialize = false
+                index = resume
+            }
+            var entry = JSONMemberRange(nameStart: rawStart, nameLength: rawLength, decodedName: decoded, valueStart: 0, valueEnd: 0)
+            for other in names where other.sameName(as: entry, in: buffer) {
+                let name = entry.name(in: buffer)
+                throw JOSEError(.duplicateJSONMember, "duplicate member name \"\(name.jsonSafePrefix)\" at offset \(nameOffset)", member: name)
+            }
+            skipWhitespace()
+            guard index < buffer.count, buffer[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            index += 1
+            skipWhitespace()
+            entry.valueStart = index
+            _ = try parseValue()
+            entry.valueEnd = index
+            names.append(entry)
+            skipWhitespace()
+            guard index < buffer.count else { throw fail("unterminated object") }
+            if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
+            if buffer[index] == UInt8(ascii: "}") { index += 1; break }
+            throw fail("expected ',' or '}'")
+        }
+        depth -= 1
+        if isRoot { rootMembers = names }
+    }
+
     mutating func parseArray() throws -> [JSONValue] {
         try enter()
         index += 1
@@ -169,7 +248,8 @@ private struct Parser {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            let element = try parseValue()
+            if materialize { elements.append(element) }
             skipWhitespace()
             guard index < buffer.count else { throw fail("unterminated array") }
             if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -196,6 +276,7 @@ private struct Parser {
     }
 
     mutating func parseString() throws -> String {
+        lastStringHadEscape = false
         index += 1
         let start = index
         var isASCII = true
@@ -214,7 +295,7 @@ private struct Parser {
                 if byte == UInt8(ascii: "\"") {
                     let slice = UnsafeBufferPointer(start: base + start, count: i - start)
                     index = i + 1
-                    if isASCII { return String(decoding: slice, as: UTF8.self) }
+                    if isASCII { return materialize ? String(decoding: slice, as: UTF8.self) : "" }
                     guard let string = String(validating: slice, as: UTF8.self) else {
                         throw JOSEError(.invalidJSON, "string at offset \(start) is not valid UTF-8")
                     }
@@ -230,6 +311,7 @@ private struct Parser {
             index = i
         }
         guard index < buffer.count else { throw fail("unterminated string") }
+        lastStringHadEscape = true
         var bytes = Array(UnsafeBufferPointer(rebasing: buffer[start..<index]))
         while index < buffer.count {
             let byte = buffer[index]
