@@ -194,6 +194,7 @@ private struct Parser {
         let isRoot = depth == 1
         index += 1
         var names: [JSONMemberRange] = []
+        names.reserveCapacity(isRoot ? 24 : 4)
         skipWhitespace()
         if index < buffer.count, buffer[index] == UInt8(ascii: "}") {
             index += 1; depth -= 1
