@@ -47,7 +47,9 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
     /// Parses and checks the redirect back (the URL the browser was sent to).
     ///
     /// Reads the query or the fragment as the response mode says; `+` decodes as a space
-    /// (form encoding, RFC 6749 Appendix B). Checks, in order: the URL's scheme, host, port and
+    /// (form encoding, RFC 6749 Appendix B). When that place is empty, an `error` response in the
+    /// other place is accepted (providers that reject a request early put it in the query), but a
+    /// result there is a `.responseModeMismatch`. Checks, in order: the URL's scheme, host, port and
     /// path equal the redirect URI's; no parameter repeats; not both `error` and a result;
     /// `iss` (RFC 9207); `state` (constant time); then the members the response type requires.
     /// Parameters with empty values count as absent (RFC 6749 §3.1).
@@ -62,25 +64,30 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
             throw OIDCError(.redirectURIMismatch, "the redirect is not a valid URL")
         }
         try RedirectCheck.requireSameEndpoint(components, as: request.redirectURI)
-        let query = components.percentEncodedQuery ?? ""
-        let fragment = components.percentEncodedFragment ?? ""
-        var parameters: [(name: String, value: String)]
+        let query = RedirectCheck.removingRedirectURIQuery(
+            from: try FormURLEncoding.parse(components.percentEncodedQuery ?? ""), redirectURI: request.redirectURI)
+        let fragment = try FormURLEncoding.parse(components.percentEncodedFragment ?? "")
+        let expected: [(name: String, value: String)]
+        let other: [(name: String, value: String)]
         switch responseMode {
         case .formPost:
             throw OIDCError(.responseModeMismatch, "the request asked for response_mode=form_post; parse the POST body with parseFormPost(_:)")
         case .query:
-            parameters = try FormURLEncoding.parse(query)
-            parameters = RedirectCheck.removingRedirectURIQuery(from: parameters, redirectURI: request.redirectURI)
-            if parameters.isEmpty && RedirectCheck.looksLikeResponse(fragment) {
-                throw OIDCError(.responseModeMismatch, "the response is in the fragment, but the request expects it in the query")
-            }
+            (expected, other) = (query, fragment)
         case .fragment:
-            parameters = try FormURLEncoding.parse(fragment)
-            let queryParameters = RedirectCheck.removingRedirectURIQuery(from: try FormURLEncoding.parse(query),
-                                                                         redirectURI: request.redirectURI)
-            if parameters.isEmpty && queryParameters.contains(where: { RedirectCheck.responseNames.contains($0.name) }) {
-                throw OIDCError(.responseModeMismatch, "the response is in the query, but the request expects it in the fragment")
+            (expected, other) = (fragment, query)
+        }
+        let elsewhere = responseMode == .query ? "fragment" : "query"
+        var parameters = expected
+        if expected.isEmpty && other.contains(where: { RedirectCheck.responseNames.contains($0.name) }) {
+            // Providers that reject a request before honouring its response mode put the error in the
+            // query (e.g. unauthorized_client for a hybrid request). An error carries no token, so it is
+            // read from there (state and iss still checked); a result in the wrong place is refused.
+            let carriesResult = other.contains { ["code", "id_token", "access_token"].contains($0.name) }
+            guard other.contains(where: { $0.name == "error" }), !carriesResult else {
+                throw OIDCError(.responseModeMismatch, "the response is in the \(elsewhere), but the request expects it in the \(responseMode.rawValue)")
             }
+            parameters = other
         }
         return try RedirectCheck.response(from: parameters, for: self)
     }

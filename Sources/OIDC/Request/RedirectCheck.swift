@@ -9,11 +9,6 @@ enum RedirectCheck {
     /// Names that mark a set of parameters as an authorization response.
     static let responseNames: Set<String> = ["code", "error", "state", "id_token", "access_token"]
 
-    static func looksLikeResponse(_ encoded: String) -> Bool {
-        guard let parameters = try? FormURLEncoding.parse(encoded) else { return false }
-        return parameters.contains { responseNames.contains($0.name) }
-    }
-
     /// The redirect must come back to the same scheme, host, port and path as the redirect URI.
     static func requireSameEndpoint(_ actual: URLComponents, as expected: URL) throws {
         guard let wanted = URLComponents(url: expected, resolvingAgainstBaseURL: false) else {
