@@ -1,1 +1,154 @@
-print("not implemented yet")
+// sample-authorize-url: builds an authorization URL with fresh state, nonce and PKCE.
+//
+//   swift run sample-authorize-url --authorization-endpoint URL --client-id ID --redirect-uri URI
+//       [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]... [--response-type TYPE]
+//       [--limit NAME=N]...
+//
+// stdout: exactly one JSON object {"url": ..., "state": ..., "nonce": ..., "code_verifier": ...}
+// (code_verifier is null for response types without code). Exit 2 on bad arguments (usage on stderr).
+import Foundation
+import OIDC
+
+let usage = """
+    usage: sample-authorize-url --authorization-endpoint URL --client-id ID --redirect-uri URI
+                                [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]...
+                                [--response-type "code"] [--limit NAME=MAX_CHARACTERS]...
+
+      --param sets a provider-specific parameter; the standard names prompt, max_age, login_hint,
+      id_token_hint, acr_values, ui_locales, claims_locales, display and response_mode are mapped
+      to the request's typed properties (and checked). --limit caps a parameter's length.
+      --issuer (discovery) is not supported yet.
+    """
+
+func fail(_ message: String, code: Int32 = 2) -> Never {
+    FileHandle.standardError.write(Data("sample-authorize-url: \(message)\n".utf8))
+    if code == 2 { FileHandle.standardError.write(Data((usage + "\n").utf8)) }
+    exit(code)
+}
+
+struct Arguments {
+    var endpoint: URL?
+    var clientID: String?
+    var redirectURI: URL?
+    var scope = "openid"
+    var claims: String?
+    var responseType = ResponseType.code
+    var parameters: [(String, String)] = []
+    var limits: [String: Int] = [:]
+}
+
+func nameValue(_ text: String, _ option: String) -> (String, String) {
+    guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { fail("\(option) needs NAME=VALUE") }
+    return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+}
+
+func parseArguments(_ argv: [String]) -> Arguments {
+    var arguments = Arguments()
+    var index = 0
+    func value(_ option: String) -> String {
+        index += 1
+        guard index < argv.count else { fail("\(option) needs a value") }
+        return argv[index]
+    }
+    while index < argv.count {
+        let option = argv[index]
+        switch option {
+        case "--authorization-endpoint":
+            guard let url = URL(string: value(option)), url.scheme != nil else { fail("--authorization-endpoint is not an absolute URL") }
+            arguments.endpoint = url
+        case "--client-id": arguments.clientID = value(option)
+        case "--redirect-uri":
+            guard let url = URL(string: value(option)), url.scheme != nil else { fail("--redirect-uri is not an absolute URI") }
+            arguments.redirectURI = url
+        case "--scope": arguments.scope = value(option)
+        case "--claims": arguments.claims = value(option)
+        case "--param": arguments.parameters.append(nameValue(value(option), option))
+        case "--response-type":
+            let text = value(option)
+            guard let type = ResponseType(rawValue: text) else { fail("unknown response type '\(text)'") }
+            arguments.responseType = type
+        case "--limit":
+            let (name, text) = nameValue(value(option), option)
+            guard let limit = Int(text), limit >= 0 else { fail("--limit \(name) needs a non-negative number") }
+            arguments.limits[name] = limit
+        case "--issuer":
+            _ = value(option)
+            fail("--issuer (discovery) is not supported yet; pass --authorization-endpoint")
+        case "-h", "--help":
+            print(usage)
+            exit(0)
+        default:
+            fail("unknown argument '\(option)'")
+        }
+        index += 1
+    }
+    return arguments
+}
+
+/// Standard parameters given with --param go to the typed properties, so they are checked
+/// (e.g. prompt=none with another value) instead of being rejected as collisions.
+func apply(_ name: String, _ value: String, to request: inout OAuthRequest) throws {
+    let words = value.split(separator: " ").map(String.init)
+    switch name {
+    case "prompt": request.prompt = words.map(Prompt.init(rawValue:))
+    case "max_age":
+        guard let seconds = Int(value) else { fail("max_age must be a number of seconds") }
+        request.maxAge = seconds
+    case "login_hint": request.loginHint = value
+    case "id_token_hint": request.idTokenHint = value
+    case "acr_values": request.acrValues = words
+    case "ui_locales": request.uiLocales = words
+    case "claims_locales": request.claimsLocales = words
+    case "display":
+        guard let display = Display(rawValue: value) else { fail("unknown display '\(value)'") }
+        request.display = display
+    case "response_mode":
+        guard let mode = ResponseMode(rawValue: value) else { fail("unknown response_mode '\(value)'") }
+        request.responseMode = mode
+    default:
+        guard request.additionalParameters[name] == nil else { fail("--param \(name) given twice") }
+        request.additionalParameters[name] = value  // reserved names fail with parameter_collision
+    }
+}
+
+/// A JSON string literal (RFC 8259 escaping).
+func jsonString(_ text: String?) -> String {
+    guard let text else { return "null" }
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if scalar.value < 0x20 {
+                out += String(format: "\\u%04x", scalar.value)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}
+
+let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))
+guard let endpoint = arguments.endpoint else { fail("--authorization-endpoint is required") }
+guard let clientID = arguments.clientID else { fail("--client-id is required") }
+guard let redirectURI = arguments.redirectURI else { fail("--redirect-uri is required") }
+
+do {
+    var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: arguments.responseType,
+                                   scopes: arguments.scope.split(separator: " ").map(String.init))
+    if let claims = arguments.claims { request.claims = try ClaimsRequest.parse(claims) }
+    for (name, value) in arguments.parameters { try apply(name, value, to: &request) }
+    request.parameterLengthLimits = arguments.limits
+    let url = try request.authorizationURL(at: endpoint)
+    print("{\"url\": \(jsonString(url.absoluteString)), \"state\": \(jsonString(request.state.value)), "
+        + "\"nonce\": \(jsonString(request.nonce?.value)), \"code_verifier\": \(jsonString(request.pkce?.verifier.value))}")
+} catch let error as OIDCError {
+    fail(error.description, code: error.code == .randomGenerationFailed ? 1 : 2)
+} catch {
+    fail("\(error)", code: 1)
+}

@@ -9,7 +9,7 @@ import Synchronization
 /// `EVP_PKEY_CTX`; the pool hands each caller a context of its own.
 final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
-    private let idle = Mutex<[Int: [PooledContext]]>([:])
+    private let idle = Mutex<[[PooledContext]]>(Array(repeating: [], count: JWSAlgorithm.allCases.count))
     private static let poolCap = 16
 
     /// Takes ownership of `pointer`.
@@ -17,7 +17,7 @@ final class EVPKey: @unchecked Sendable {
 
     deinit {
         idle.withLock { pools in
-            for contexts in pools.values { for context in contexts { context.free() } }
+            for contexts in pools { for context in contexts { context.free() } }
         }
         EVP_PKEY_free(pointer)
     }
@@ -27,7 +27,7 @@ final class EVPKey: @unchecked Sendable {
     /// Runs `body` with a context made by `make` (or reused from the pool for `slot`).
     /// A context whose operation failed at the libcrypto level is not returned to the pool.
     func withContext<R>(slot: Int, make: () throws -> PooledContext, _ body: (PooledContext) throws -> R) throws -> R {
-        let reused = idle.withLock { pools -> PooledContext? in pools[slot]?.popLast() }
+        let reused = idle.withLock { pools -> PooledContext? in pools[slot].popLast() }
         let context = try reused ?? make()
         let result: R
         do {
@@ -37,8 +37,8 @@ final class EVPKey: @unchecked Sendable {
             throw error
         }
         let kept = idle.withLock { pools -> Bool in
-            if pools[slot, default: []].count >= Self.poolCap { return false }
-            pools[slot, default: []].append(context)
+            if pools[slot].count >= Self.poolCap { return false }
+            pools[slot].append(context)
             return true
         }
         if !kept { context.free() }

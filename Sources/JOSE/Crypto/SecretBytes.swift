@@ -5,12 +5,12 @@ import Synchronization
 /// Holds pooled, keyed `EVP_MAC_CTX`s so a verification only re-initialises one.
 final class SecretBytes: @unchecked Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     private var storage: [UInt8]
-    private let idle = Mutex<[Int: [PooledContext]]>([:])
+    private let idle = Mutex<[[PooledContext]]>(Array(repeating: [], count: DigestAlgorithm.allCases.count))
 
     init(_ bytes: [UInt8]) { storage = bytes }
 
     deinit {
-        idle.withLock { pools in for list in pools.values { for context in list { context.free() } } }
+        idle.withLock { pools in for list in pools { for context in list { context.free() } } }
         storage.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
     }
 
@@ -28,13 +28,13 @@ final class SecretBytes: @unchecked Sendable, CustomStringConvertible, CustomDeb
     /// A keyed HMAC context for `digest`, from the pool or new.
     func withMAC<R>(_ digest: DigestAlgorithm, _ body: (OpaquePointer) throws -> R) throws -> R {
         let slot = DigestAlgorithm.allCases.firstIndex(of: digest) ?? 0
-        let reused = idle.withLock { $0[slot]?.popLast() }
+        let reused = idle.withLock { $0[slot].popLast() }
         let context = try reused ?? makeMAC(digest)
         let result: R
         do { result = try body(context.pointer) } catch { context.free(); throw error }
         let kept = idle.withLock { pools -> Bool in
-            guard pools[slot, default: []].count < 16 else { return false }
-            pools[slot, default: []].append(context)
+            guard pools[slot].count < 16 else { return false }
+            pools[slot].append(context)
             return true
         }
         if !kept { context.free() }

@@ -6,6 +6,19 @@
 public enum Base64URL {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
+    /// Four 256-entry tables holding each character's 6-bit value already
+    /// shifted into place for positions 0...3 of a quantum (18, 12, 6, 0);
+    /// bit 31 marks a character outside the alphabet.
+    private static let shiftedTables: [UInt32] = {
+        var tables = [UInt32](repeating: 0x8000_0000, count: 1024)
+        for (value, char) in alphabet.enumerated() {
+            for position in 0..<4 {
+                tables[position * 256 + Int(char)] = UInt32(value) << (18 - 6 * UInt32(position))
+            }
+        }
+        return tables
+    }()
+
     /// 0xFF marks a byte outside the alphabet.
     private static let decodeTable: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
@@ -54,34 +67,46 @@ public enum Base64URL {
         if count % 4 == 1 {
             throw JOSEError(.invalidBase64URL, "Base64URL text of length \(count) is impossible (length mod 4 is 1)")
         }
-        var out = [UInt8]()
-        out.reserveCapacity(count * 3 / 4)
-        let table = decodeTable
-        var i = 0
-        @inline(__always) func value(_ index: Int) throws -> UInt32 {
-            let v = table[Int(input[index])]
-            if v == 0xFF {
-                let what = input[index] == UInt8(ascii: "=") ? "padding '='" :
-                    (input[index] <= 0x20 ? "whitespace or a control byte" : "a character outside the URL-safe alphabet")
+        let outputCount = count / 4 * 3 + (count % 4 == 0 ? 0 : count % 4 - 1)
+        var invalid: UInt32 = 0
+        var nonCanonical = false
+        let out = shiftedTables.withUnsafeBufferPointer { tables in
+            // One spare byte: each quantum is written with a single 4-byte store.
+            [UInt8](unsafeUninitializedCapacity: outputCount + 1) { output, initialized in
+                guard let t = tables.baseAddress, let inBase = input.baseAddress, let outBase = output.baseAddress else {
+                    initialized = 0
+                    return
+                }
+                let raw = UnsafeMutableRawPointer(outBase)
+                var i = 0, o = 0
+                while i + 4 <= count {
+                    let n = t[Int(inBase[i])] | t[256 + Int(inBase[i + 1])] | t[512 + Int(inBase[i + 2])] | t[768 + Int(inBase[i + 3])]
+                    invalid |= n
+                    raw.storeBytes(of: (n << 8).bigEndian, toByteOffset: o, as: UInt32.self)
+                    i += 4; o += 3
+                }
+                let rest = count - i
+                if rest >= 2 {
+                    var n = t[Int(inBase[i])] | t[256 + Int(inBase[i + 1])]
+                    if rest == 3 { n |= t[512 + Int(inBase[i + 2])] }
+                    invalid |= n
+                    outBase[o] = UInt8(truncatingIfNeeded: n >> 16)
+                    if rest == 3 { outBase[o + 1] = UInt8(truncatingIfNeeded: n >> 8) }
+                    // Non-canonical encodings leave bits set below the last output byte.
+                    nonCanonical = rest == 2 ? n & 0xFFFF != 0 : n & 0xFF != 0
+                }
+                initialized = outputCount
+            }
+        }
+        if invalid & 0x8000_0000 != 0 {
+            for index in 0..<count where decodeTable[Int(input[index])] == 0xFF {
+                let byte = input[index]
+                let what = byte == UInt8(ascii: "=") ? "padding '='" :
+                    (byte <= 0x20 ? "whitespace or a control byte" : "a character outside the URL-safe alphabet")
                 throw JOSEError(.invalidBase64URL, "Base64URL text contains \(what) at offset \(index)")
             }
-            return UInt32(v)
         }
-        while i + 4 <= count {
-            let n = try value(i) << 18 | value(i + 1) << 12 | value(i + 2) << 6 | value(i + 3)
-            out.append(UInt8(n >> 16 & 0xFF)); out.append(UInt8(n >> 8 & 0xFF)); out.append(UInt8(n & 0xFF))
-            i += 4
-        }
-        let rest = count - i
-        if rest == 2 {
-            let n = try value(i) << 18 | value(i + 1) << 12
-            if n & 0xFFFF != 0 { throw nonZeroTrailingBits }
-            out.append(UInt8(n >> 16 & 0xFF))
-        } else if rest == 3 {
-            let n = try value(i) << 18 | value(i + 1) << 12 | value(i + 2) << 6
-            if n & 0xFF != 0 { throw nonZeroTrailingBits }
-            out.append(UInt8(n >> 16 & 0xFF)); out.append(UInt8(n >> 8 & 0xFF))
-        }
+        if nonCanonical { throw nonZeroTrailingBits }
         return out
     }
 

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Limits applied to untrusted JSON.
 public struct JSONLimits: Sendable, Hashable {
     /// Deepest nesting of arrays and objects.
@@ -21,19 +27,22 @@ public enum JSONParser {
     /// Parses a complete JSON text.
     /// - Throws: ``JOSEError`` `.invalidJSON`, `.duplicateJSONMember` or `.limitExceeded`.
     public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, limits: JSONLimits = .default) throws -> JSONValue {
-        if bytes.count > limits.maxBytes {
-            throw JOSEError(.limitExceeded, "JSON text of \(bytes.count) bytes exceeds the limit of \(limits.maxBytes)")
+        if let array = bytes as? [UInt8] { return try parse(array, limits: limits) }
+        return try parse(Array(bytes), limits: limits)
+    }
+
+    /// Parses a complete JSON text from an array (the fast, non-generic path).
+    public static func parse(_ bytes: [UInt8], limits: JSONLimits = .default) throws -> JSONValue {
+        try bytes.withUnsafeBufferPointer { try parse(buffer: $0, limits: limits) }
+    }
+
+    /// Parses a complete JSON text from a buffer.
+    public static func parse(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits = .default) throws -> JSONValue {
+        if buffer.count > limits.maxBytes {
+            throw JOSEError(.limitExceeded, "JSON text of \(buffer.count) bytes exceeds the limit of \(limits.maxBytes)")
         }
-        let result: Result<JSONValue, any Error>? = bytes.withContiguousStorageIfAvailable { buffer in
-            var parser = Parser(buffer: buffer, maxDepth: limits.maxDepth)
-            return Result { try parser.parseDocument() }
-        }
-        if let result { return try result.get() }
-        let copy = Array(bytes)
-        return try copy.withUnsafeBufferPointer { buffer throws in
-            var parser = Parser(buffer: buffer, maxDepth: limits.maxDepth)
-            return try parser.parseDocument()
-        }
+        var parser = Parser(buffer: buffer, maxDepth: limits.maxDepth)
+        return try parser.parseDocument()
     }
 
     /// Parses a JSON text from a string.
@@ -41,8 +50,26 @@ public enum JSONParser {
         try parse(Array(string.utf8), limits: limits)
     }
 
+    /// Validates a JSON text that must be an object exactly as strictly as
+    /// ``parse(_:limits:)`` does (grammar, UTF-8, duplicates at every level,
+    /// depth), without building values, and returns where each top-level
+    /// member's name and value lie in `buffer`.
+    static func indexObject(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits, what: String) throws -> [JSONMemberRange] {
+        if buffer.count > limits.maxBytes {
+            throw JOSEError(.limitExceeded, "JSON text of \(buffer.count) bytes exceeds the limit of \(limits.maxBytes)")
+        }
+        var parser = Parser(buffer: buffer, maxDepth: limits.maxDepth)
+        parser.materialize = false
+        parser.skipWhitespace()
+        guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "{") else {
+            throw JOSEError(.invalidJSON, "\(what) is not a JSON object")
+        }
+        _ = try parser.parseDocument()
+        return parser.rootMembers
+    }
+
     /// Parses a JSON text that must be an object.
-    public static func parseObject<Bytes: Collection<UInt8>>(_ bytes: Bytes, limits: JSONLimits = .default, what: String) throws -> JSONObject {
+    public static func parseObject(_ bytes: [UInt8], limits: JSONLimits = .default, what: String) throws -> JSONObject {
         guard case .object(let object) = try parse(bytes, limits: limits) else {
             throw JOSEError(.invalidJSON, "\(what) is not a JSON object")
         }
@@ -55,6 +82,12 @@ private struct Parser {
     let maxDepth: Int
     var index = 0
     var depth = 0
+    /// When false, values are validated but not built (strings come back
+    /// empty), and the root object's member ranges are recorded instead.
+    var materialize = true
+    var rootMembers: [JSONMemberRange] = []
+    /// Whether the last string scanned contained an escape sequence.
+    var lastStringHadEscape = false
 
     init(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.buffer = buffer
@@ -114,10 +147,14 @@ private struct Parser {
     }
 
     mutating func parseObject() throws -> JSONObject {
+        if !materialize {
+            try indexObject()
+            return JSONObject()
+        }
         try enter()
         index += 1
-        var members: [(name: String, value: JSONValue)] = []
-        var names: Set<String>? = nil
+        var members: [JSONMember] = []
+        members.reserveCapacity(8)
         skipWhitespace()
         if index < buffer.count, buffer[index] == UInt8(ascii: "}") {
             index += 1; depth -= 1
@@ -127,25 +164,18 @@ private struct Parser {
             skipWhitespace()
             guard index < buffer.count, buffer[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
             let nameOffset = index
-            let name = try parseString()
-            // Linear scan while small; a set once the object grows.
-            if members.count < 16 {
-                for member in members where member.name == name {
-                    throw JOSEError(.duplicateJSONMember, "duplicate member name \"\(name.jsonSafePrefix)\" at offset \(nameOffset)", member: name)
-                }
-            } else {
-                if names == nil { names = Set(members.map(\.name)) }
-                if names!.contains(name) {
-                    throw JOSEError(.duplicateJSONMember, "duplicate member name \"\(name.jsonSafePrefix)\" at offset \(nameOffset)", member: name)
-                }
+            let name = try parseName()
+            // Duplicate check: UTF-8 length first (O(1) on native strings), full comparison only on equal lengths.
+            let length = name.utf8.count
+            for member in members where member.name.utf8.count == length && member.name == name {
+                throw JOSEError(.duplicateJSONMember, "duplicate member name \"\(name.jsonSafePrefix)\" at offset \(nameOffset)", member: name)
             }
-            names?.insert(name)
             skipWhitespace()
             guard index < buffer.count, buffer[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            members.append((name, value))
+            members.append(JSONMember(name: name, value: value))
             skipWhitespace()
             guard index < buffer.count else { throw fail("unterminated object") }
             if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -154,6 +184,58 @@ private struct Parser {
         }
         depth -= 1
         return JSONObject(uniqueMembers: members)
+    }
+
+    /// Index mode: validates an object, detecting duplicate names by their raw
+    /// bytes (decoding only names that contain escapes), and records the root
+    /// object's members.
+    mutating func indexObject() throws {
+        try enter()
+        let isRoot = depth == 1
+        index += 1
+        var names: [JSONMemberRange] = []
+        names.reserveCapacity(isRoot ? 24 : 4)
+        skipWhitespace()
+        if index < buffer.count, buffer[index] == UInt8(ascii: "}") {
+            index += 1; depth -= 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard index < buffer.count, buffer[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let nameOffset = index
+            _ = try parseString()
+            let rawStart = nameOffset + 1, rawLength = index - nameOffset - 2
+            var decoded: String? = nil
+            if lastStringHadEscape {
+                let resume = index
+                index = nameOffset
+                materialize = true
+                decoded = try parseString()
+                materialize = false
+                index = resume
+            }
+            var entry = JSONMemberRange(nameStart: rawStart, nameLength: rawLength, decodedName: decoded, valueStart: 0, valueEnd: 0)
+            for other in names where other.sameName(as: entry, in: buffer) {
+                let name = entry.name(in: buffer)
+                throw JOSEError(.duplicateJSONMember, "duplicate member name \"\(name.jsonSafePrefix)\" at offset \(nameOffset)", member: name)
+            }
+            skipWhitespace()
+            guard index < buffer.count, buffer[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            index += 1
+            skipWhitespace()
+            entry.valueStart = index
+            _ = try parseValue()
+            entry.valueEnd = index
+            names.append(entry)
+            skipWhitespace()
+            guard index < buffer.count else { throw fail("unterminated object") }
+            if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
+            if buffer[index] == UInt8(ascii: "}") { index += 1; break }
+            throw fail("expected ',' or '}'")
+        }
+        depth -= 1
+        if isRoot { rootMembers = names }
     }
 
     mutating func parseArray() throws -> [JSONValue] {
@@ -167,7 +249,8 @@ private struct Parser {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            let element = try parseValue()
+            if materialize { elements.append(element) }
             skipWhitespace()
             guard index < buffer.count else { throw fail("unterminated array") }
             if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -178,25 +261,58 @@ private struct Parser {
         return elements
     }
 
+    /// A member name: a known JOSE/JWT name is returned as a shared constant.
+    mutating func parseName() throws -> String {
+        if let base = buffer.baseAddress {
+            let start = index + 1
+            var i = start
+            let limit = min(buffer.count, start + 17)
+            while i < limit, base[i] != UInt8(ascii: "\""), base[i] != UInt8(ascii: "\\") { i += 1 }
+            if i < limit, base[i] == UInt8(ascii: "\""), let known = KnownNames.name(base + start, count: i - start) {
+                index = i + 1
+                return known
+            }
+        }
+        return try parseString()
+    }
+
     mutating func parseString() throws -> String {
+        lastStringHadEscape = false
         index += 1
         let start = index
-        // Fast path: no escapes.
-        while index < buffer.count {
-            let byte = buffer[index]
-            if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
-                index += 1
-                guard let string = String(validating: slice, as: UTF8.self) else {
-                    throw JOSEError(.invalidJSON, "string at offset \(start) is not valid UTF-8")
+        var isASCII = true
+        // Fast path: no escapes. Locals keep the scan in registers; bytes
+        // 0x5D...0x7F (lower-case letters, most punctuation) need one compare.
+        if let base = buffer.baseAddress {
+            let end = buffer.count
+            var i = index
+            while i < end {
+                let byte = base[i]
+                if byte >= 0x5D {
+                    if byte >= 0x80 { isASCII = false }
+                    i += 1
+                    continue
                 }
-                return string
+                if byte == UInt8(ascii: "\"") {
+                    let slice = UnsafeBufferPointer(start: base + start, count: i - start)
+                    index = i + 1
+                    if isASCII { return materialize ? String(decoding: slice, as: UTF8.self) : "" }
+                    guard let string = String(validating: slice, as: UTF8.self) else {
+                        throw JOSEError(.invalidJSON, "string at offset \(start) is not valid UTF-8")
+                    }
+                    return string
+                }
+                if byte == UInt8(ascii: "\\") { break }
+                if byte < 0x20 {
+                    index = i
+                    throw fail("unescaped control character in string")
+                }
+                i += 1
             }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw fail("unescaped control character in string") }
-            index += 1
+            index = i
         }
         guard index < buffer.count else { throw fail("unterminated string") }
+        lastStringHadEscape = true
         var bytes = Array(UnsafeBufferPointer(rebasing: buffer[start..<index]))
         while index < buffer.count {
             let byte = buffer[index]
@@ -286,6 +402,15 @@ private struct Parser {
             if index < buffer.count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") { index += 1 }
             guard index < buffer.count, isDigit(buffer[index]) else { throw fail("invalid exponent in number") }
             while index < buffer.count, isDigit(buffer[index]) { index += 1 }
+        }
+        if isInteger, index - start <= 18 {
+            // At most 18 digits cannot overflow Int64.
+            var value: Int64 = 0
+            var position = start
+            let negative = buffer[position] == UInt8(ascii: "-")
+            if negative { position += 1 }
+            while position < index { value = value * 10 + Int64(buffer[position] &- UInt8(ascii: "0")); position += 1 }
+            return .integer(negative ? -value : value)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<index]), as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }

@@ -60,10 +60,25 @@ public enum JSONValue: Sendable, Hashable {
     }
 }
 
+/// One member of a JSON object.
+public struct JSONMember: Sendable, Hashable {
+    /// The member name.
+    public var name: String
+    /// The member value.
+    public var value: JSONValue
+
+    /// Creates a member.
+    public init(name: String, value: JSONValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
 /// A JSON object: members in document order, unique names.
 public struct JSONObject: Sendable, Hashable, Sequence {
-    /// The members in order.
-    public private(set) var members: [(name: String, value: JSONValue)]
+    /// The members in order. (A struct rather than a tuple: arrays of tuples
+    /// cost a runtime metadata lookup on every allocation.)
+    public private(set) var members: [JSONMember]
 
     /// An empty object.
     public init() { members = [] }
@@ -74,7 +89,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         for (name, value) in pairs { self[name] = value }
     }
 
-    init(uniqueMembers: [(name: String, value: JSONValue)]) { members = uniqueMembers }
+    init(uniqueMembers: [JSONMember]) { members = uniqueMembers }
 
     /// The value of a member, or `nil` when absent.
     public subscript(name: String) -> JSONValue? {
@@ -86,7 +101,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
             if let index = members.firstIndex(where: { $0.name == name }) {
                 if let newValue { members[index].value = newValue } else { members.remove(at: index) }
             } else if let newValue {
-                members.append((name, newValue))
+                members.append(JSONMember(name: name, value: newValue))
             }
         }
     }
@@ -99,7 +114,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     public var isEmpty: Bool { members.isEmpty }
 
     /// Iterates the members in order.
-    public func makeIterator() -> IndexingIterator<[(name: String, value: JSONValue)]> { members.makeIterator() }
+    public func makeIterator() -> IndexingIterator<[JSONMember]> { members.makeIterator() }
 
     /// Equal when both hold the same members, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {

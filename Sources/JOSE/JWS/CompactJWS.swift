@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JWS in compact serialization (RFC 7515 §7.1), parsed strictly: exactly
 /// three segments, strict Base64URL, a protected header that is a JSON object
 /// without duplicate members and with a string `alg`.
@@ -31,17 +37,27 @@ public struct CompactJWS: Sendable {
             throw JOSEError(.limitExceeded, "token of \(bytes.count) bytes exceeds the limit of \(limits.maxTokenBytes)")
         }
         guard !bytes.isEmpty else { throw JOSEError(.malformedToken, "the token is empty") }
-        var dots: [Int] = []
-        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
-            dots.append(index)
-            if dots.count > 2 { break }
+        var firstDot = -1, secondDot = -1, extraDot = false
+        if let base = bytes.baseAddress {
+            // memchr finds the separators far faster than a byte loop over ~1 KB of Base64URL.
+            let raw = UnsafeRawPointer(base)
+            if let first = memchr(raw, Int32(UInt8(ascii: ".")), bytes.count) {
+                firstDot = raw.distance(to: first)
+                let afterFirst = firstDot + 1
+                if let second = memchr(raw + afterFirst, Int32(UInt8(ascii: ".")), bytes.count - afterFirst) {
+                    secondDot = raw.distance(to: second)
+                    let afterSecond = secondDot + 1
+                    extraDot = memchr(raw + afterSecond, Int32(UInt8(ascii: ".")), bytes.count - afterSecond) != nil
+                }
+            }
         }
-        guard dots.count == 2 else {
-            throw JOSEError(.malformedToken, "a compact JWS has exactly three dot-separated segments; found \(dots.count > 2 ? "more than three" : String(dots.count + 1))")
+        guard secondDot >= 0, !extraDot else {
+            let found = extraDot ? "more than three" : String(firstDot < 0 ? 1 : 2)
+            throw JOSEError(.malformedToken, "a compact JWS has exactly three dot-separated segments; found \(found)")
         }
-        let headerSegment = UnsafeBufferPointer(rebasing: bytes[0..<dots[0]])
-        let payloadSegment = UnsafeBufferPointer(rebasing: bytes[(dots[0] + 1)..<dots[1]])
-        let signatureSegment = UnsafeBufferPointer(rebasing: bytes[(dots[1] + 1)...])
+        let headerSegment = UnsafeBufferPointer(rebasing: bytes[0..<firstDot])
+        let payloadSegment = UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot])
+        let signatureSegment = UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])
         guard !headerSegment.isEmpty else { throw JOSEError(.malformedToken, "the header segment is empty") }
 
         let headerBytes: [UInt8]
@@ -57,7 +73,7 @@ public struct CompactJWS: Sendable {
             throw JOSEError(.invalidBase64URL, "signature segment: \(error.reason)")
         }
 
-        var input = [UInt8](UnsafeBufferPointer(rebasing: bytes[0...dots[0]]))
+        var input = [UInt8](UnsafeBufferPointer(rebasing: bytes[0...firstDot]))
         if let detachedPayload {
             guard payloadSegment.isEmpty else {
                 throw JOSEError(.malformedToken, "a detached payload was supplied but the token carries one")
@@ -111,9 +127,11 @@ public struct CompactJWS: Sendable {
 /// Header rules shared by the compact and JSON serializations.
 enum JWSVerification {
     static func check(header: JOSEHeader, protected: JSONObject, key: JWK, policy: JWSVerificationPolicy) throws {
-        var understood = policy.understoodCriticalHeaders
-        if policy.allowsUnencodedPayload { understood.insert("b64") }
-        try header.checkCritical(protected: protected, understood: understood)
+        if protected["crit"] != nil || header.members["crit"] != nil {
+            var understood = policy.understoodCriticalHeaders
+            if policy.allowsUnencodedPayload { understood.insert("b64") }
+            try header.checkCritical(protected: protected, understood: understood)
+        }
         if header.members["b64"] != nil {
             guard protected["b64"] != nil, header.critical?.contains("b64") == true else {
                 throw JOSEError(.invalidHeader, "\"b64\" must be in the protected header and listed in \"crit\" (RFC 7797 §6)", member: "b64")

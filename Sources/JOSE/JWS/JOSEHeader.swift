@@ -26,13 +26,19 @@ public struct JOSEHeader: Sendable, Hashable {
 
     /// Wraps parsed members after checking the types of the registered ones.
     init(members: JSONObject) throws {
-        for name in ["alg", "kid", "typ", "cty", "jku", "x5u", "x5t", "x5t#S256"] {
-            if let value = members[name], value.stringValue == nil {
-                throw JOSEError(.invalidHeader, "header member \"\(name)\" must be a string", member: name)
+        for member in members {
+            switch member.name {
+            case "alg", "kid", "typ", "cty", "jku", "x5u", "x5t", "x5t#S256":
+                if member.value.stringValue == nil {
+                    throw JOSEError(.invalidHeader, "header member \"\(member.name)\" must be a string", member: member.name)
+                }
+            case "b64":
+                if member.value.boolValue == nil {
+                    throw JOSEError(.invalidHeader, "header member \"b64\" must be a boolean", member: "b64")
+                }
+            default:
+                break
             }
-        }
-        if let b64 = members["b64"], b64.boolValue == nil {
-            throw JOSEError(.invalidHeader, "header member \"b64\" must be a boolean", member: "b64")
         }
         self.members = members
     }

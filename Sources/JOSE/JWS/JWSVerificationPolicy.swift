@@ -41,7 +41,7 @@ public struct JWSVerificationPolicy: Sendable {
         if let allowedAlgorithms, !allowedAlgorithms.contains(algorithm) {
             throw JOSEError(.algorithmNotAllowed, "\(algorithm) is not in the allowed algorithms", member: "alg")
         }
-        guard key.admittedAlgorithms.contains(algorithm) else {
+        guard key.admits(algorithm) else {
             if let keyAlg = key.algorithm, keyAlg != algorithm.rawValue {
                 throw JOSEError(.keyAlgorithmMismatch, "the key is restricted to \"\(keyAlg.jsonSafePrefix)\" but the token uses \(algorithm)", member: "alg")
             }

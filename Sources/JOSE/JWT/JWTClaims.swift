@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,25 +11,52 @@ import Foundation
 /// An absent claim reads as `nil`; a claim of the wrong JSON type throws a
 /// ``JOSEError`` with code `.claimTypeMismatch` naming the claim — never a silent `nil`.
 public struct JWTClaims: Sendable {
-    /// The claims as parsed JSON.
-    public let object: JSONObject
     /// The payload bytes the claims were parsed from.
     public let payload: [UInt8]
+    /// Top-level members located by the validating pass.
+    let members: [JSONMemberRange]
+    private let cache: MaterializedObject
 
     /// Parses a payload that must be a JSON object without duplicate claims.
+    ///
+    /// The whole payload is validated here as strictly as ``JSONParser`` does
+    /// (grammar, UTF-8, duplicate names at every level, depth and size). Values
+    /// are decoded when read: a typed getter decodes only its own claim, and
+    /// ``object`` builds the full tree once, on first use.
     public init(payload: [UInt8], limits: JOSELimits = .default) throws {
-        self.object = try JSONParser.parseObject(payload, limits: limits.tokenJSON, what: "the JWT payload")
+        self.members = try payload.withUnsafeBufferPointer {
+            try JSONParser.indexObject(buffer: $0, limits: limits.tokenJSON, what: "the JWT payload")
+        }
         self.payload = payload
+        self.cache = MaterializedObject()
     }
 
     /// Wraps an object (for building tokens).
     public init(_ object: JSONObject) {
-        self.object = object
-        self.payload = Array(object.jsonString().utf8)
+        let payload = Array(object.jsonString().utf8)
+        self.payload = payload
+        // The serializer's output is valid JSON by construction; an index failure would only drop lookups.
+        self.members = (try? payload.withUnsafeBufferPointer {
+            try JSONParser.indexObject(buffer: $0, limits: JSONLimits(maxDepth: .max, maxBytes: .max), what: "claims")
+        }) ?? []
+        self.cache = MaterializedObject(object)
     }
 
+    /// All claims as a JSON object (built on first use, then shared).
+    public var object: JSONObject { cache.object(for: payload) }
+
     /// The raw JSON value of a claim.
-    public subscript(name: String) -> JSONValue? { object[name] }
+    public subscript(name: String) -> JSONValue? {
+        payload.withUnsafeBufferPointer { buffer -> JSONValue? in
+            guard let member = members.first(where: { $0.hasName(name, in: buffer) }) else { return nil }
+            let slice = UnsafeBufferPointer(rebasing: buffer[member.valueStart..<member.valueEnd])
+            // The value was validated with the payload; decoding it again cannot fail.
+            return (try? JSONParser.parse(buffer: slice, limits: JSONLimits(maxDepth: .max, maxBytes: .max))) ?? .null
+        }
+    }
+
+    /// The claim names, in document order.
+    public var names: [String] { payload.withUnsafeBufferPointer { buffer in members.map { $0.name(in: buffer) } } }
 
     /// `iss`
     public var issuer: String? { get throws { try string("iss") } }
@@ -39,7 +67,7 @@ public struct JWTClaims: Sendable {
     /// `aud`, a single string or an array of strings, always as an array.
     public var audience: [String]? {
         get throws {
-            guard let value = object["aud"] else { return nil }
+            guard let value = self["aud"] else { return nil }
             if let single = value.stringValue { return [single] }
             if let array = value.arrayValue {
                 let strings = array.compactMap(\.stringValue)
@@ -57,14 +85,14 @@ public struct JWTClaims: Sendable {
 
     /// A string claim.
     public func string(_ name: String) throws -> String? {
-        guard let value = object[name] else { return nil }
+        guard let value = self[name] else { return nil }
         guard let string = value.stringValue else { throw mismatch(name, expected: "a string", found: value) }
         return string
     }
 
     /// A NumericDate claim (seconds since the epoch, possibly fractional).
     public func date(_ name: String) throws -> Date? {
-        guard let value = object[name] else { return nil }
+        guard let value = self[name] else { return nil }
         guard let seconds = value.doubleValue else { throw mismatch(name, expected: "a number (NumericDate)", found: value) }
         return Date(timeIntervalSince1970: seconds)
     }
@@ -73,7 +101,7 @@ public struct JWTClaims: Sendable {
     /// - Returns: `nil` when the claim is absent (a JSON `null` also reads as `nil` when `T` is not optional-aware).
     /// - Throws: `.claimTypeMismatch` naming the claim when it cannot be read as `T`.
     public func claim<T: Decodable>(_ name: String, as type: T.Type = T.self) throws -> T? {
-        guard let value = object[name] else { return nil }
+        guard let value = self[name] else { return nil }
         if let fast = value.fastCast(to: T.self) { return fast }
         if value.isNull { return nil }
         do {
@@ -145,5 +173,20 @@ extension DecodingError {
         case .dataCorrupted: return "\"\(path)\" is malformed"
         @unknown default: return "decoding failed"
         }
+    }
+}
+
+/// The lazily built claims object, shared by copies of one ``JWTClaims``.
+final class MaterializedObject: @unchecked Sendable {
+    private let lock = Mutex<JSONObject?>(nil)
+
+    init(_ object: JSONObject? = nil) { lock.withLock { $0 = object } }
+
+    func object(for payload: [UInt8]) -> JSONObject {
+        if let cached = lock.withLock({ $0 }) { return cached }
+        // The payload was validated when the claims were created; parsing it again cannot fail.
+        let built = (try? JSONParser.parseObject(payload, limits: JSONLimits(maxDepth: .max, maxBytes: .max), what: "claims")) ?? JSONObject()
+        lock.withLock { $0 = built }
+        return built
     }
 }

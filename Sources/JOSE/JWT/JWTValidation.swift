@@ -41,7 +41,7 @@ extension JWTClaims {
     /// `.audienceMismatch`, `.missingClaim`, `.claimTypeMismatch`).
     public func validate(_ options: JWTValidationOptions = .default) throws {
         let now = options.clock()
-        for name in options.requiredClaims where object[name] == nil {
+        for name in options.requiredClaims where self[name] == nil {
             throw JOSEError(.missingClaim, "required claim \"\(name.jsonSafePrefix)\" is missing", member: name)
         }
         if let expiresAt = try expiresAt {

@@ -117,6 +117,20 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
         return byType.intersection([named])
     }
 
+    /// Whether the key can be used with `algorithm` (the allocation-free form of
+    /// `admittedAlgorithms.contains(algorithm)`, used on the verification path).
+    public func admits(_ algorithm: JWSAlgorithm) -> Bool {
+        let byType: Bool
+        switch (keyType, algorithm.family) {
+        case (.rsa, .rsaPKCS1), (.rsa, .rsaPSS), (.oct, .hmac), (.ed25519, .eddsa): byType = true
+        case (.ec(let curve), .ecdsa): byType = curve.algorithm == algorithm
+        default: byType = false
+        }
+        guard byType, let restriction = self.algorithm else { return byType }
+        if keyType == .ed25519 { return restriction == "EdDSA" || restriction == "Ed25519" }
+        return restriction == algorithm.rawValue
+    }
+
     /// Whether the key's `use` and `key_ops` permit an operation (`"verify"` or `"sign"`).
     public func permits(operation: String) -> Bool {
         if let use, use != "sig" { return false }

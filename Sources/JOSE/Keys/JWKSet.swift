@@ -94,8 +94,11 @@ public struct JWKSet: Sendable, CustomStringConvertible {
                 }
                 throw JOSEError(.keyNotFound, "no key with kid \"\(keyID.jsonSafePrefix)\" in the set", member: "kid")
             }
-            if matches.count > 1 {
-                throw JOSEError(.ambiguousKey, "\(matches.count) keys in the set share kid \"\(keyID.jsonSafePrefix)\"", member: "kid")
+            // A skipped (unusable) entry with the same kid still makes the kid ambiguous:
+            // the publisher listed two keys under one name and we cannot tell which was meant.
+            let sharing = matches.count + skipped.filter { $0.keyID == keyID }.count
+            if sharing > 1 {
+                throw JOSEError(.ambiguousKey, "\(sharing) keys in the set share kid \"\(keyID.jsonSafePrefix)\"", member: "kid")
             }
             return matches[0]
         }

@@ -1,0 +1,51 @@
+import JOSE
+
+/// The `state` of an authorization request: an unguessable value that binds the redirect
+/// to the browser session that started the login (RFC 6749 §10.12).
+///
+/// A secret: ``description`` and ``debugDescription`` never show it; compare with ``matches(_:)``
+/// (constant time). Encodes as its plain string so a pending login can be persisted.
+public struct OAuthState: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    /// The value as sent in the request.
+    public let value: String
+
+    /// Wraps a state value (RFC 6749 Appendix A.5: one or more characters from U+0020 to U+007E).
+    /// - Throws: ``OIDCError`` `.invalidSecretValue`.
+    public init(_ value: String) throws {
+        guard !value.isEmpty, value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+            throw OIDCError(.invalidSecretValue, "state must be one or more visible ASCII characters (RFC 6749 Appendix A.5)")
+        }
+        self.value = value
+    }
+
+    /// A fresh state: 256 random bits as 43 Base64URL characters.
+    /// - Throws: ``OIDCError`` `.randomGenerationFailed`.
+    public static func random() throws -> OAuthState {
+        OAuthState(unchecked: try RandomText.base64URL(byteCount: 32))
+    }
+
+    private init(unchecked value: String) { self.value = value }
+
+    /// Whether `candidate` equals this state, compared in constant time.
+    public func matches(_ candidate: String) -> Bool { ConstantTime.equals(value, candidate) }
+
+    /// Decodes from the plain string, validating it.
+    public init(from decoder: any Decoder) throws {
+        try self.init(decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes as the plain string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+
+    /// `OAuthState(<redacted>)`.
+    public var description: String { "OAuthState(<redacted>)" }
+    /// `OAuthState(<redacted>)`.
+    public var debugDescription: String { description }
+    /// No children: `dump` shows nothing secret.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
