@@ -56,8 +56,6 @@ extension OIDCError.Code {
     public static let missingNonce = OIDCError.Code(rawValue: "missing_nonce")
     /// `nonce` is not the one sent.
     public static let nonceMismatch = OIDCError.Code(rawValue: "nonce_mismatch")
-    /// The implicit or hybrid flow was used without a nonce (OIDC Core §3.2.2.1, §3.3.2.11).
-    public static let nonceRequired = OIDCError.Code(rawValue: "nonce_required")
     /// `at_hash` is required for this response type and missing.
     public static let missingAccessTokenHash = OIDCError.Code(rawValue: "missing_at_hash")
     /// `at_hash` does not match the access token.

@@ -175,7 +175,10 @@ public actor JWKSetCache {
         }
         let usable = parsed.keys.filter { $0.keyType != .oct && $0.permits(operation: "verify") }
         let skipped = parsed.skipped.count + parsed.keys.count - usable.count
-        return (JWKSet(keys: usable), skipped, lifetime(of: response.headers, configuration: configuration))
+        // Keep the parsed set when every parsed key is usable: its record of skipped
+        // entries lets JOSE refuse a kid shared with an unparseable key as ambiguous.
+        let set = usable.count == parsed.keys.count ? parsed : JWKSet(keys: usable)
+        return (set, skipped, lifetime(of: response.headers, configuration: configuration))
     }
 
     /// The lifetime a response grants: its `Cache-Control: max-age`, clamped, or the default.
