@@ -20,7 +20,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import JOSE
 import OIDC
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
@@ -75,17 +74,6 @@ func readText(_ path: String) -> String {
     return String(decoding: data, as: UTF8.self)
 }
 
-/// A JWK Set file, or a single JWK turned into a one-key set.
-func loadKeySet(_ path: String) -> JWKSet {
-    let text = readText(path)
-    do {
-        if text.contains("\"keys\"") { return try JWKSet(json: text) }
-        return JWKSet(keys: [try JWK(json: text)])
-    } catch {
-        fail("\(path) is neither a JWK Set nor a JWK: \(error)")
-    }
-}
-
 // The port_token: the token itself, or the aka.port_token of an ID Token.
 let portToken: String
 do {
@@ -109,19 +97,23 @@ if jwksArguments.isEmpty {
       swift run sample-port-token --trusted-issuer https://old-carrier.example --jwks Keys/p256.pub.jwk
     """)
 } else {
-    var sets: [String: JWKSet] = [:]
+    var documents: [String: String] = [:]
     for argument in jwksArguments {
         if let equals = argument.firstIndex(of: "="), argument[..<equals].contains("://") {
-            sets[String(argument[..<equals])] = loadKeySet(String(argument[argument.index(after: equals)...]))
+            documents[String(argument[..<equals])] = readText(String(argument[argument.index(after: equals)...]))
         } else {
             guard trusted.count == 1 else { fail("with several trusted issuers, use --jwks ISSUER=FILE") }
-            sets[trusted[0]] = loadKeySet(argument)
+            documents[trusted[0]] = readText(argument)
         }
     }
-    for issuer in sets.keys where !trusted.contains(issuer) {
+    for issuer in documents.keys where !trusted.contains(issuer) {
         fail("--jwks names \(issuer), which is not a --trusted-issuer")
     }
-    verifier = ForeignTokenVerifier(trustedKeySets: sets)
+    do {
+        verifier = try ForeignTokenVerifier(trustedKeyDocuments: documents)
+    } catch {
+        fail("cannot use the --jwks files: \(error)")
+    }
 }
 
 do {

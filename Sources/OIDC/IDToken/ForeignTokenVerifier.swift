@@ -55,6 +55,21 @@ public struct ForeignTokenVerifier: Sendable {
         self.leeway = leeway
     }
 
+    /// An offline verifier from JSON documents: for each trusted issuer, a JWK Set or a single JWK.
+    /// - Throws: ``OIDCError`` `.jwksInvalidDocument` naming no key material when a document is neither.
+    public init(trustedKeyDocuments: [String: String], clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60) throws {
+        var sets: [String: JWKSet] = [:]
+        for (issuer, json) in trustedKeyDocuments {
+            do {
+                let object = try JSONParser.parseObject(Array(json.utf8), what: "a key document")
+                sets[issuer] = object["keys"] != nil ? try JWKSet(json: json) : JWKSet(keys: [try JWK(jsonObject: object)])
+            } catch let error as JOSEError {
+                throw OIDCError(.jwksInvalidDocument, "the key document for a trusted issuer is neither a JWK Set nor a JWK", joseError: error)
+            }
+        }
+        self.init(trustedKeySets: sets, clock: clock, leeway: leeway)
+    }
+
     /// The `port_token` string inside an ID Token's `aka` claim, if any.
     /// - Throws: `.claimTypeMismatch` when `aka` is not an object or `port_token` not a string.
     public static func portToken(in idToken: IDToken) throws -> String? {

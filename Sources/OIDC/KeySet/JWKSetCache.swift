@@ -12,7 +12,8 @@ import JOSE
 ///   response's `Cache-Control: max-age` when present (clamped to the configured bounds).
 /// - A token naming an unknown `kid` triggers one re-fetch, at most once per
 ///   ``Configuration/refreshCoolDown`` (30 s) however many tokens ask at once:
-///   concurrent callers wait for the single in-flight fetch.
+///   concurrent callers wait for the single in-flight fetch. The cool-down runs from the
+///   last re-fetch an unknown `kid` caused (successful or not); fetches for expiry do not start it.
 /// - Keys that cannot verify are left out: unknown `kty`/curve or malformed
 ///   keys (see ``skippedKeyCount``), keys whose `use`/`key_ops` do not permit
 ///   verification (`use: enc`), and `oct` secrets (a provider's JWK Set has no

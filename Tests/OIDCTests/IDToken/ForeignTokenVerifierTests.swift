@@ -79,3 +79,17 @@ struct ForeignTokenVerifierTests {
         await expectOIDCError(.invalidSignature) { try await v.verify(F.tamper(try portToken()), audience: nil) }
     }
 }
+
+@Suite("ForeignTokenVerifier from key documents")
+struct ForeignTokenVerifierDocumentsTests {
+    @Test("a JWK Set or a single JWK per issuer; anything else is a typed error")
+    func documents() async throws {
+        let clock = TestClock()
+        let token = try F.sign(F.claims([("iss", "https://old-carrier.example")]), key: F.privateKey("p256", kid: "old-1"), .es256)
+        let single = try ForeignTokenVerifier(trustedKeyDocuments: ["https://old-carrier.example": F.publicJWK("p256", kid: "old-1")], clock: clock.now)
+        _ = try await single.verify(token)
+        let set = try ForeignTokenVerifier(trustedKeyDocuments: ["https://old-carrier.example": F.jwks([F.publicJWK("p256", kid: "old-1")])], clock: clock.now)
+        _ = try await set.verify(token)
+        await expectOIDCError(.jwksInvalidDocument) { try ForeignTokenVerifier(trustedKeyDocuments: ["https://x.example": "[1,2]"]) }
+    }
+}
