@@ -102,11 +102,15 @@ public actor JWKSetCache {
     ///   `.unsupportedAlgorithm`, or a fetch error.
     public func key(for jws: CompactJWS) async throws -> JWK {
         let algorithm = try VerificationErrors.algorithm(of: jws.header)
+        let fetchesBefore = successfulFetches
         var set = try await keys()
         do {
             return try set.selectKey(keyID: jws.header.keyID, algorithm: algorithm)
         } catch let error as JOSEError where error.code == .keyNotFound && jws.header.keyID != nil {
-            if let inFlight {
+            if successfulFetches != fetchesBefore {
+                // The set was fetched for this very call: fetching again cannot tell more.
+                throw VerificationErrors.map(error, header: jws.header)
+            } else if let inFlight {
                 set = try await inFlight.value
             } else {
                 let now = configuration.clock()

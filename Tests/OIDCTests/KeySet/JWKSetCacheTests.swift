@@ -219,4 +219,16 @@ struct JWKSetCacheTests {
         #expect(idToken.header.keyID == "new")
         #expect(transport.calls(url) == 2)
     }
+
+    @Test("an unknown kid right after an expiry fetch causes no second fetch")
+    func unknownKidAfterExpiryFetch() async throws {
+        let transport = ScriptedTransport()
+        try transport.script(url, [reply([F.publicJWK("rsa2048", kid: "k1")])])
+        let cache = try cache(transport)
+        await expectOIDCError(.signingKeyNotFound) { try await cache.verify(token(kid: "ghost")) }
+        #expect(transport.calls(url) == 1)
+        clock.advance(by: 301)
+        await expectOIDCError(.signingKeyNotFound) { try await cache.verify(token(kid: "ghost")) }
+        #expect(transport.calls(url) == 2)
+    }
 }
