@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "OIDCSession", dependencies: ["OIDC"], swiftSettings: strict),
         .executableTarget(name: "jwt-inspect", dependencies: ["JOSE"], swiftSettings: strict),
         .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto"], swiftSettings: strict),
-        sample("sample-authorize-url", ["OIDC"]),
+        sample("sample-authorize-url", ["OIDC", "JOSE"]),
         sample("sample-exchange-code", ["OIDC", "OIDCNetworking", "OIDCSession"]),
         sample("sample-call-api", ["OIDC", "OIDCNetworking", "OIDCSession"]),
         sample("sample-read-claims", ["OIDC"]),

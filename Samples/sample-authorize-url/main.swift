@@ -7,6 +7,7 @@
 // stdout: exactly one JSON object {"url": ..., "state": ..., "nonce": ..., "code_verifier": ...}
 // (code_verifier is null for response types without code). Exit 2 on bad arguments (usage on stderr).
 import Foundation
+import JOSE
 import OIDC
 
 let usage = """
@@ -111,26 +112,10 @@ func apply(_ name: String, _ value: String, to request: inout OAuthRequest) thro
     }
 }
 
-/// A JSON string literal (RFC 8259 escaping).
+/// A JSON string literal (RFC 8259 escaping), or `null`.
 func jsonString(_ text: String?) -> String {
     guard let text else { return "null" }
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 {
-                out += String(format: "\\u%04x", scalar.value)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
+    return JSONValue.string(text).jsonString()
 }
 
 let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))

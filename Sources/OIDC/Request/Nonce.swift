@@ -1,13 +1,6 @@
-import JOSE
-
 /// The `nonce` of an OpenID Connect request: bound into the ID Token to stop replay
-/// (OpenID Connect Core §3.1.2.1, §15.5.2).
-///
-/// A secret: ``description`` and ``debugDescription`` never show it; compare with ``matches(_:)``
-/// (constant time). Encodes as its plain string so a pending login can be persisted.
-public struct Nonce: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
+/// (OpenID Connect Core §3.1.2.1, §15.5.2). Compare with ``matches(_:)`` (constant time).
+public struct Nonce: RequestSecret {
     /// The value as sent in the request.
     public let value: String
 
@@ -27,25 +20,4 @@ public struct Nonce: Sendable, Hashable, Codable, CustomStringConvertible, Custo
     }
 
     private init(unchecked value: String) { self.value = value }
-
-    /// Whether `candidate` (e.g. an ID Token's `nonce` claim) equals this nonce, compared in constant time.
-    public func matches(_ candidate: String) -> Bool { ConstantTime.equals(value, candidate) }
-
-    /// Decodes from the plain string, validating it.
-    public init(from decoder: any Decoder) throws {
-        try self.init(decoder.singleValueContainer().decode(String.self))
-    }
-
-    /// Encodes as the plain string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
-
-    /// `Nonce(<redacted>)`.
-    public var description: String { "Nonce(<redacted>)" }
-    /// `Nonce(<redacted>)`.
-    public var debugDescription: String { description }
-    /// No children: `dump` shows nothing secret.
-    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

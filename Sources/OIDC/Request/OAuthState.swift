@@ -1,13 +1,7 @@
-import JOSE
-
 /// The `state` of an authorization request: an unguessable value that binds the redirect
-/// to the browser session that started the login (RFC 6749 §10.12).
-///
-/// A secret: ``description`` and ``debugDescription`` never show it; compare with ``matches(_:)``
-/// (constant time). Encodes as its plain string so a pending login can be persisted.
-public struct OAuthState: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
+/// to the browser session that started the login (RFC 6749 §10.12). Compare with
+/// ``matches(_:)`` (constant time).
+public struct OAuthState: RequestSecret {
     /// The value as sent in the request.
     public let value: String
 
@@ -27,25 +21,4 @@ public struct OAuthState: Sendable, Hashable, Codable, CustomStringConvertible, 
     }
 
     private init(unchecked value: String) { self.value = value }
-
-    /// Whether `candidate` equals this state, compared in constant time.
-    public func matches(_ candidate: String) -> Bool { ConstantTime.equals(value, candidate) }
-
-    /// Decodes from the plain string, validating it.
-    public init(from decoder: any Decoder) throws {
-        try self.init(decoder.singleValueContainer().decode(String.self))
-    }
-
-    /// Encodes as the plain string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
-
-    /// `OAuthState(<redacted>)`.
-    public var description: String { "OAuthState(<redacted>)" }
-    /// `OAuthState(<redacted>)`.
-    public var debugDescription: String { description }
-    /// No children: `dump` shows nothing secret.
-    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
