@@ -41,7 +41,10 @@ let package = Package(
         .target(name: "OIDCNetworking", dependencies: ["OIDC"], swiftSettings: strict),
         // Bearer-injecting, refresh-once-on-401 session and token stores.
         .target(name: "OIDCSession", dependencies: ["OIDC"], swiftSettings: strict),
-        .executableTarget(name: "jwt-inspect", dependencies: ["JOSE"], swiftSettings: strict),
+        // libssl, for the jwt-inspect's own small HTTPS client (URL options only).
+        .systemLibrary(name: "CLibSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // Offline decode/verify must not load FoundationNetworking: FoundationEssentials only.
+        .executableTarget(name: "jwt-inspect", dependencies: ["JOSE", "CLibSSL"], swiftSettings: strict),
         .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto"], swiftSettings: strict),
         sample("sample-authorize-url", ["OIDC", "JOSE"]),
         sample("sample-exchange-code", ["OIDC", "OIDCNetworking", "OIDCSession"]),

@@ -14,7 +14,7 @@ enum Signer {
             }
             return der
         default:
-            throw JOSEError(.keyAlgorithmMismatch, "a \(key.keyType) key cannot sign with \(algorithm)")
+            throw JOSEError(.keyAlgorithmMismatch, "an \(key.keyType) key cannot sign with \(algorithm)")
         }
     }
 

@@ -8,7 +8,7 @@ extension CompactJWS {
                             algorithm: JWSAlgorithm, policy: JWSVerificationPolicy = .default) throws -> String {
         guard key.isPrivate else { throw JOSEError(.invalidKey, "signing needs a private or secret key") }
         guard key.admittedAlgorithms.contains(algorithm) else {
-            throw JOSEError(.keyAlgorithmMismatch, "a \(key.keyType) key cannot sign with \(algorithm)", member: "alg")
+            throw JOSEError(.keyAlgorithmMismatch, "an \(key.keyType) key cannot sign with \(algorithm)", member: "alg")
         }
         guard key.permits(operation: "sign") else {
             throw JOSEError(.keyUsageNotPermitted, "the key's use/key_ops do not permit signing")

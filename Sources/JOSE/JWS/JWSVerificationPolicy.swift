@@ -45,7 +45,7 @@ public struct JWSVerificationPolicy: Sendable {
             if let keyAlg = key.algorithm, keyAlg != algorithm.rawValue {
                 throw JOSEError(.keyAlgorithmMismatch, "the key is restricted to \"\(keyAlg.jsonSafePrefix)\" but the token uses \(algorithm)", member: "alg")
             }
-            throw JOSEError(.keyAlgorithmMismatch, "a \(key.keyType) key cannot verify \(algorithm)", member: "alg")
+            throw JOSEError(.keyAlgorithmMismatch, "an \(key.keyType) key cannot verify \(algorithm)", member: "alg")
         }
         guard key.permits(operation: "verify") else {
             throw JOSEError(.keyUsageNotPermitted, "the key's use/key_ops do not permit verification")

@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Small POSIX I/O helpers: the tool avoids Foundation's file APIs (start-up time).
+enum IO {
+    /// Reads standard input up to `limit` bytes. Returns the bytes and whether
+    /// there was more; the rest is drained (and dropped) so a writer never blocks.
+    static func readStandardInput(limit: Int) -> (bytes: [UInt8], truncated: Bool) {
+        var bytes: [UInt8] = []
+        var truncated = false
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            if bytes.count + count > limit {
+                truncated = true
+                // Keep draining without storing: cheap, and the writer sees EOF normally.
+                continue
+            }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return (bytes, truncated)
+    }
+
+    /// Reads a whole file up to `limit` bytes.
+    static func readFile(_ path: String, limit: Int = 4 << 20) throws(SetupError) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw SetupError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { throw SetupError("cannot read \(path): \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit { throw SetupError("\(path) is larger than \(limit) bytes; is it really a key?") }
+        }
+        return bytes
+    }
+
+    static func write(_ text: String, to fd: Int32) {
+        var text = text
+        text.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, base + offset, buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+
+    static func currentTime() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
+/// A setup error (key file, network, discovery): exit status 2.
+struct SetupError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,113 @@
+/// The command line of `jwt-inspect` (see `usage`). Names are a contract:
+/// scripts and tests depend on them.
+struct Options {
+    enum ColorMode: String { case auto, always, never }
+
+    var token: String?
+    var keyPath: String?
+    var secretFile: String?
+    var jwksURL: String?
+    var issuerURL: String?
+    var algorithms: [String] = []
+    var expectedIssuer: String?
+    var expectedAudience: String?
+    var expectedNonce: String?
+    var requiredClaims: [String] = []
+    var leeway: Double = 60
+    var now: Double?
+    var json = false
+    var color: ColorMode = .auto
+    var showHelp = false
+    var showVersion = false
+
+    static let usage = """
+    Usage: jwt-inspect [OPTIONS] [TOKEN]
+
+    Decode a JWS/JWT, show its header and claims, and verify it.
+    TOKEN is the compact token; absent or "-" reads it from standard input.
+
+    Keys (at most one source):
+      --key PATH           PEM (public key, certificate or private key), JWK, or JWK Set
+      --secret-file PATH   raw HMAC secret bytes
+      --jwks-url URL       fetch a JWK Set
+      --issuer URL         fetch URL/.well-known/openid-configuration, use its jwks_uri,
+                           and require the token's iss to equal URL
+    Checks:
+      --alg ALG            allowed algorithm (repeatable); default: what the key admits
+      --iss ISS            required issuer
+      --aud AUD            required audience
+      --nonce NONCE        required nonce
+      --require CLAIM      required claim (repeatable)
+      --leeway SECONDS     clock skew allowed for exp/nbf/iat (default 60)
+      --now UNIX_SECONDS   check times as of this moment (default: now)
+    Output:
+      --json               one JSON object instead of the human view
+      --color auto|always|never   (default auto: only on a terminal, never with NO_COLOR)
+      --help, --version
+
+    Exit status: 0 decoded and every requested check passed (without a key: decoded),
+    1 malformed token or a failed check, 2 usage or setup error.
+    """
+
+    /// Parses arguments; throws a usage message.
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var options = Options()
+        var index = 0
+        func value(_ flag: String) throws(UsageError) -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError("\(flag) needs a value") }
+            return arguments[index]
+        }
+        func number(_ flag: String) throws(UsageError) -> Double {
+            let text = try value(flag)
+            guard let number = Double(text), number.isFinite else { throw UsageError("\(flag) needs a number, not \"\(text)\"") }
+            return number
+        }
+        var positional: [String] = []
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--key": options.keyPath = try value(argument)
+            case "--secret-file": options.secretFile = try value(argument)
+            case "--jwks-url": options.jwksURL = try value(argument)
+            case "--issuer": options.issuerURL = try value(argument)
+            case "--alg": options.algorithms.append(try value(argument))
+            case "--iss": options.expectedIssuer = try value(argument)
+            case "--aud": options.expectedAudience = try value(argument)
+            case "--nonce": options.expectedNonce = try value(argument)
+            case "--require": options.requiredClaims.append(try value(argument))
+            case "--leeway":
+                options.leeway = try number(argument)
+                guard options.leeway >= 0 else { throw UsageError("--leeway must not be negative") }
+            case "--now": options.now = try number(argument)
+            case "--json": options.json = true
+            case "--color":
+                let text = try value(argument)
+                guard let mode = ColorMode(rawValue: text) else { throw UsageError("--color takes auto, always or never") }
+                options.color = mode
+            case "--help", "-h": options.showHelp = true
+            case "--version": options.showVersion = true
+            case "-": positional.append(argument)
+            default:
+                if argument.hasPrefix("--") { throw UsageError("unknown option \(argument)") }
+                positional.append(argument)
+            }
+            index += 1
+        }
+        guard positional.count <= 1 else { throw UsageError("expected at most one TOKEN argument") }
+        if let token = positional.first, token != "-" { options.token = token }
+        let sources = [options.keyPath, options.secretFile, options.jwksURL, options.issuerURL].compactMap { $0 }
+        guard sources.count <= 1 else {
+            throw UsageError("use only one of --key, --secret-file, --jwks-url, --issuer")
+        }
+        return options
+    }
+
+    var hasKeySource: Bool { keyPath != nil || secretFile != nil || jwksURL != nil || issuerURL != nil }
+}
+
+/// A usage error: exit status 2.
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,92 @@
+import JOSE
+
+/// The human view and the `--json` view of an inspection.
+struct Renderer {
+    let color: Bool
+    let now: Double
+
+    private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    private func bold(_ text: String) -> String { paint(text, "1") }
+    private func green(_ text: String) -> String { paint(text, "32") }
+    private func red(_ text: String) -> String { paint(text, "31") }
+    private func yellow(_ text: String) -> String { paint(text, "33") }
+    private func dim(_ text: String) -> String { paint(text, "2") }
+
+    func human(_ inspection: Inspection, keys: KeySource?) -> String {
+        var out = bold("Header") + "\n" + JSONValue.object(inspection.header).prettyJSONString(sortedKeys: true) + "\n\n"
+        out += bold("Payload") + "\n"
+        if let payload = inspection.payload {
+            out += payload.prettyJSONString(sortedKeys: true) + "\n"
+            if let claims = payload.objectValue {
+                let times = ["exp", "nbf", "iat", "auth_time"].compactMap { name in claims[name]?.doubleValue.map { (name, $0) } }
+                if !times.isEmpty {
+                    out += "\n" + bold("Times") + "\n"
+                    for (name, seconds) in times {
+                        out += "  " + name.padding(10) + TimeText.utc(seconds) + "  " + dim("(\(TimeText.phrase(for: name, seconds, now: now)))") + "\n"
+                    }
+                }
+            }
+        } else if let text = inspection.payloadText {
+            out += text + "\n" + dim("(not JSON)") + "\n"
+        } else {
+            out += dim("(binary, not UTF-8)") + "\n"
+        }
+        out += "\n" + bold("Checks") + "\n"
+        for check in [inspection.signature] + inspection.checks {
+            let mark: String
+            switch check.status {
+            case .pass: mark = green("✔")
+            case .fail: mark = red("✘")
+            case .info: mark = yellow("!")
+            }
+            out += "  \(mark) " + check.name.padding(10) + check.message + (check.reason.map { check.status == .fail ? dim("  [\($0)]") : "" } ?? "") + "\n"
+        }
+        out += "\n"
+        if let failure = inspection.firstFailure {
+            out += red(bold("INVALID")) + ": \(failure.name): \(failure.message) [\(failure.reason ?? "failed")]\n"
+        } else if keys == nil {
+            out += yellow(bold("DECODED")) + ": the signature was NOT verified (no key given)\n"
+        } else {
+            out += green(bold("VALID")) + ": signature and all checks passed\n"
+        }
+        return out
+    }
+
+    func json(_ inspection: Inspection) -> String {
+        func checkObject(_ check: Check) -> JSONValue {
+            var object = JSONObject()
+            object["name"] = .string(check.name)
+            object["status"] = .string(check.status.rawValue)
+            object["reason"] = check.reason.map(JSONValue.string) ?? .null
+            object["message"] = .string(check.message)
+            return .object(object)
+        }
+        var object = JSONObject()
+        let failure = inspection.firstFailure
+        object["result"] = .string(failure != nil ? "invalid" : (inspection.signature.status == .pass ? "valid" : "decoded"))
+        object["reason"] = failure.map { .string($0.reason ?? "failed") } ?? .null
+        object["header"] = .object(inspection.header)
+        object["payload"] = inspection.payload ?? inspection.payloadText.map(JSONValue.string) ?? .null
+        var signature = JSONObject()
+        signature["verified"] = .bool(inspection.signature.status == .pass)
+        signature["status"] = .string(inspection.signature.status == .info ? "not_verified" : inspection.signature.status.rawValue)
+        signature["reason"] = inspection.signature.reason.map(JSONValue.string) ?? .null
+        signature["message"] = .string(inspection.signature.message)
+        object["signature"] = .object(signature)
+        object["checks"] = .array(inspection.checks.map(checkObject))
+        return JSONValue.object(object).prettyJSONString(sortedKeys: false) + "\n"
+    }
+
+    /// The `--json` object for a token that could not be decoded at all.
+    static func jsonError(reason: String, message: String) -> String {
+        var object = JSONObject()
+        object["result"] = .string("malformed")
+        object["reason"] = .string(reason)
+        object["message"] = .string(message)
+        return JSONValue.object(object).prettyJSONString(sortedKeys: false) + "\n"
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+}
