@@ -15,7 +15,13 @@ extension JWK {
         let isPrivate: Bool
         switch label {
         case "PUBLIC KEY":
-            key = try PEMBlock.read(pem, what: "public key") { bio in PEM_read_bio_PUBKEY(bio, nil, nil, nil) }
+            // DER through d2i_PUBKEY: several times cheaper than PEM_read_bio_PUBKEY,
+            // which builds OpenSSL 3's whole decoder chain for one key.
+            if let der = PEMBlock.der(of: pem, label: label) {
+                key = try PEMBlock.decodePublicKey(der)
+            } else {
+                key = try PEMBlock.read(pem, what: "public key") { bio in PEM_read_bio_PUBKEY(bio, nil, nil, nil) }
+            }
             isPrivate = false
         case "PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY":
             key = try PEMBlock.read(pem, what: "private key") { bio in
@@ -82,6 +88,36 @@ enum PEMBlock {
         let labelStart = start + begin.count
         guard let end = find(Array("-----".utf8), in: bytes, from: labelStart) else { return nil }
         return String(decoding: bytes[labelStart..<end], as: UTF8.self)
+    }
+
+    /// The DER bytes of the first block labelled `label`, or `nil` when the body is not plain Base64.
+    static func der(of text: String, label: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        guard let begin = find(Array("-----BEGIN \(label)-----".utf8), in: bytes, from: 0) else { return nil }
+        let bodyStart = begin + "-----BEGIN \(label)-----".utf8.count
+        guard let end = find(Array("-----END \(label)-----".utf8), in: bytes, from: bodyStart) else { return nil }
+        var body: [UInt8] = []
+        for byte in bytes[bodyStart..<end] where byte != 0x0A && byte != 0x0D && byte != 0x20 && byte != 0x09 {
+            switch byte {
+            case UInt8(ascii: "+"): body.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): body.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "="): continue
+            default: body.append(byte)
+            }
+        }
+        return body.withUnsafeBufferPointer { try? Base64URL.decode($0) }
+    }
+
+    static func decodePublicKey(_ der: [UInt8]) throws -> EVPKey {
+        let pointer: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            return d2i_PUBKEY(nil, &cursor, buffer.count)
+        }
+        guard let pointer else {
+            ERR_clear_error()
+            throw JOSEError(.invalidPEM, "the PEM public key could not be decoded")
+        }
+        return EVPKey(taking: pointer)
     }
 
     static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {

@@ -6,22 +6,23 @@ enum ROCA {
                                            73, 79, 83, 89, 97, 101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151,
                                            157, 163, 167]
 
-    /// Powers of 65537 modulo each prime.
-    private static let subgroups: [Set<UInt32>] = primes.map { p in
-        var powers: Set<UInt32> = []
+    /// Whether `residue` is a power of 65537 modulo `p` (walks the cyclic subgroup; at most p steps).
+    private static func isPower(_ residue: UInt32, modulo p: UInt32) -> Bool {
         var value: UInt32 = 1
-        repeat {
-            powers.insert(value)
-            value = value * (65537 % p) % p
-        } while !powers.contains(value)
-        return powers
+        let generator = 65537 % p
+        for _ in 0..<p {
+            if value == residue { return true }
+            value = value * generator % p
+            if value == 1 { break }
+        }
+        return false
     }
 
     static func isVulnerable(modulus: [UInt8]) -> Bool {
-        for (index, p) in primes.enumerated() {
+        for p in primes {
             var remainder: UInt32 = 0
             for byte in modulus { remainder = (remainder << 8 | UInt32(byte)) % p }
-            if !subgroups[index].contains(remainder) { return false }
+            if !isPower(remainder, modulo: p) { return false }
         }
         return true
     }
