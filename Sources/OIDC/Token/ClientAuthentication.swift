@@ -1,0 +1,93 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// How the client authenticates at the token endpoint (RFC 6749 §2.3, OpenID
+/// Connect Core §9, RFC 7523). `description` never shows a secret or key.
+public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// `client_secret_basic`: HTTP Basic with the form-encoded id and secret (RFC 6749 §2.3.1).
+    case clientSecretBasic(clientID: String, secret: String)
+    /// `client_secret_post`: id and secret in the form body.
+    case clientSecretPost(clientID: String, secret: String)
+    /// `client_secret_jwt`: an HS256 assertion keyed with the secret (RFC 7523).
+    case clientSecretJWT(clientID: String, secret: String)
+    /// `private_key_jwt`: an assertion signed with the client's private key (RFC 7523).
+    case privateKeyJWT(clientID: String, key: JWK, algorithm: JWSAlgorithm)
+    /// `none`: a public client; only `client_id` is sent.
+    case none(clientID: String)
+
+    /// The client id.
+    public var clientID: String {
+        switch self {
+        case .clientSecretBasic(let id, _), .clientSecretPost(let id, _), .clientSecretJWT(let id, _), .privateKeyJWT(let id, _, _),
+             .none(let id):
+            return id
+        }
+    }
+
+    /// The registered method name, e.g. `client_secret_basic`.
+    public var methodName: String {
+        switch self {
+        case .clientSecretBasic: return "client_secret_basic"
+        case .clientSecretPost: return "client_secret_post"
+        case .clientSecretJWT: return "client_secret_jwt"
+        case .privateKeyJWT: return "private_key_jwt"
+        case .none: return "none"
+        }
+    }
+
+    /// e.g. `client_secret_basic(client_id: "app")`.
+    public var description: String { "\(methodName)(client_id: \"\(clientID)\")" }
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// Adds the authentication to a token-endpoint request.
+    func apply(to parameters: inout [(name: String, value: String)], headers: inout HTTPHeaders, audience: URL,
+               now: Date) throws {
+        switch self {
+        case .clientSecretBasic(let id, let secret):
+            let credentials = FormURLEncoding.encode(id) + ":" + FormURLEncoding.encode(secret)
+            headers["Authorization"] = "Basic " + Self.base64(Array(credentials.utf8))
+        case .clientSecretPost(let id, let secret):
+            parameters.append(("client_id", id))
+            parameters.append(("client_secret", secret))
+        case .clientSecretJWT(let id, let secret):
+            try Self.addAssertion(to: &parameters, clientID: id, key: JWK(symmetricKey: Array(secret.utf8)), algorithm: .hs256,
+                                  audience: audience, now: now)
+        case .privateKeyJWT(let id, let key, let algorithm):
+            try Self.addAssertion(to: &parameters, clientID: id, key: key, algorithm: algorithm, audience: audience, now: now)
+        case .none(let id):
+            parameters.append(("client_id", id))
+        }
+    }
+
+    private static func addAssertion(to parameters: inout [(name: String, value: String)], clientID: String, key: JWK,
+                                     algorithm: JWSAlgorithm, audience: URL, now: Date) throws {
+        let issuedAt = Int64(now.timeIntervalSince1970)
+        let jti: String
+        do { jti = Base64URL.encode(try SecureRandom.bytes(16)) } catch {
+            throw OIDCError(.randomGenerationFailed, "could not generate a unique jti for the client assertion")
+        }
+        let claims: JSONObject = ["iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience.absoluteString),
+                                  "jti": .string(jti), "iat": .integer(issuedAt), "exp": .integer(issuedAt + 60)]
+        let assertion: String
+        do {
+            assertion = try JWT.sign(claims, key: key, algorithm: algorithm)
+        } catch let error as JOSEError {
+            throw OIDCError(.invalidTokenRequest, "the client assertion could not be signed", joseError: error)
+        }
+        parameters.append(("client_id", clientID))
+        parameters.append(("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"))
+        parameters.append(("client_assertion", assertion))
+    }
+
+    /// Standard Base64 with padding (HTTP Basic), from the URL-safe encoder.
+    static func base64(_ bytes: [UInt8]) -> String {
+        var text = String(Base64URL.encode(bytes).map { $0 == "-" ? "+" : ($0 == "_" ? "/" : $0) })
+        while text.utf8.count % 4 != 0 { text += "=" }
+        return text
+    }
+}

@@ -1,0 +1,87 @@
+import JOSE
+
+/// Turns an endpoint's HTTP response into JSON or into the right typed error.
+enum EndpointResponse {
+    /// The body as a JSON object; typed errors for empty or non-JSON bodies.
+    static func object(from response: HTTPResponse, what: String) throws -> JSONObject {
+        guard !response.body.isEmpty else {
+            throw OIDCError(.emptyEndpointResponse, "the \(what) endpoint answered HTTP \(response.status) with an empty body",
+                            httpStatus: response.status)
+        }
+        guard let object = try? JSONParser.parseObject(response.body, what: "the \(what) response") else {
+            throw OIDCError(.invalidEndpointResponse, "the \(what) endpoint answered HTTP \(response.status) with \(kind(of: response)): \(excerpt(response.body))",
+                            httpStatus: response.status)
+        }
+        return object
+    }
+
+    /// The typed error for a non-success response. An OAuth error object is
+    /// recognised whatever the Content-Type says (some providers label JSON `text/html`).
+    static func error(for response: HTTPResponse, what: String) -> OIDCError {
+        if let object = try? JSONParser.parseObject(response.body, what: "error"), let code = object["error"]?.stringValue {
+            let oauth = OAuthErrorResponse(error: code, errorDescription: object["error_description"]?.stringValue,
+                                           errorURI: object["error_uri"]?.stringValue)
+            return OIDCError(.oauthError, "the \(what) endpoint refused the request (HTTP \(response.status)): \(oauth)",
+                             oauthError: oauth, httpStatus: response.status)
+        }
+        if response.status == 401, let challenge = response.headers["WWW-Authenticate"], challenge.lowercased().hasPrefix("bearer") {
+            let code = challengeParameter("error", in: challenge) ?? "invalid_token"
+            let oauth = OAuthErrorResponse(error: code, errorDescription: challengeParameter("error_description", in: challenge))
+            return OIDCError(.invalidToken, "the \(what) endpoint refused the access token (HTTP 401): \(oauth)", oauthError: oauth, httpStatus: 401)
+        }
+        if response.body.isEmpty {
+            return OIDCError(response.status >= 500 ? .endpointServerError : .emptyEndpointResponse,
+                             "the \(what) endpoint answered HTTP \(response.status) with an empty body", httpStatus: response.status)
+        }
+        if response.status >= 500 {
+            return OIDCError(.endpointServerError, "the \(what) endpoint failed with HTTP \(response.status): \(excerpt(response.body))",
+                             httpStatus: response.status)
+        }
+        if (try? JSONParser.parse(response.body)) == nil {
+            return OIDCError(.invalidEndpointResponse, "the \(what) endpoint answered HTTP \(response.status) with \(kind(of: response)): \(excerpt(response.body))",
+                             httpStatus: response.status)
+        }
+        return OIDCError(.unexpectedEndpointStatus, "the \(what) endpoint answered HTTP \(response.status): \(excerpt(response.body))",
+                         httpStatus: response.status)
+    }
+
+    static func kind(of response: HTTPResponse) -> String {
+        let type = response.headers["Content-Type"]?.lowercased() ?? ""
+        if type.contains("html") || response.body.starts(with: Array("<".utf8)) { return "an HTML page" }
+        return "a body that is not JSON"
+    }
+
+    /// At most 200 printable characters of a body, for error messages. Token
+    /// endpoints do not echo secrets in error pages; long Base64URL-like runs are
+    /// masked anyway in case a server reflects the request.
+    static func excerpt(_ body: [UInt8]) -> String {
+        let text = String(decoding: body.prefix(400), as: UTF8.self)
+        var out = ""
+        var run = ""
+        func flush() { out += run.count >= 24 ? "[redacted]" : run; run = "" }
+        for character in text.unicodeScalars {
+            if character.properties.isAlphabetic || ("0"..."9").contains(character) || character == "-" || character == "_" || character == "." {
+                run.unicodeScalars.append(character)
+            } else {
+                flush()
+                out.unicodeScalars.append(character.value < 0x20 ? " " : character)
+            }
+        }
+        flush()
+        let trimmed = String(out.prefix(200))
+        return trimmed.count < out.count ? trimmed + "…" : trimmed
+    }
+
+    static func challengeParameter(_ name: String, in challenge: String) -> String? {
+        // Parameters look like  name="value"  separated by commas.
+        for part in challenge.split(separator: ",") {
+            let pieces = part.split(separator: "=", maxSplits: 1)
+            guard pieces.count == 2 else { continue }
+            var key = Substring(pieces[0])
+            if key.lowercased().hasPrefix("bearer ") { key = key.dropFirst(7) }
+            guard String(key.filter { $0 != " " }) == name else { continue }
+            return String(pieces[1].drop(while: { $0 == " " }).filter { $0 != "\"" })
+        }
+        return nil
+    }
+}
