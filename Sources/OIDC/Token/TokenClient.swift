@@ -87,7 +87,11 @@ public struct TokenClient: Sendable {
         guard response.status == 200 else { throw EndpointResponse.error(for: response, what: "token") }
         let object = try EndpointResponse.object(from: response, what: "token")
         if object["error"] != nil { throw EndpointResponse.error(for: response, what: "token") }
-        return try TokenResponse(json: object, receivedAt: clock())
+        do {
+            return try TokenResponse(json: object, receivedAt: clock())
+        } catch let error as OIDCError {
+            throw OIDCError(error.code, error.reason, httpStatus: response.status)
+        }
     }
 
     private func post(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HTTPHeaders) async throws -> HTTPResponse {
