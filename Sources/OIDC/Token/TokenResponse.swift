@@ -75,6 +75,12 @@ public struct TokenResponse: Sendable, Codable, CustomStringConvertible, CustomD
         additionalFields = extra
     }
 
+    /// Reads the stored JSON form (``jsonObject``): `expires_at` is kept as stored.
+    public init(storedJSON object: JSONObject) throws {
+        try self.init(json: object, receivedAt: Date())
+        if let at = object["expires_at"]?.doubleValue { expiresAt = Date(timeIntervalSince1970: at) }
+    }
+
     /// The stored JSON form: the OAuth members plus `expires_at` (Unix seconds) and the extra fields.
     public var jsonObject: JSONObject {
         var object = additionalFields
@@ -93,8 +99,7 @@ public struct TokenResponse: Sendable, Codable, CustomStringConvertible, CustomD
         guard let object = try AnyJSON(from: decoder).value.objectValue else {
             throw OIDCError(.invalidTokenResponse, "stored tokens must be a JSON object")
         }
-        try self.init(json: object, receivedAt: Date())
-        if let at = object["expires_at"]?.doubleValue { expiresAt = Date(timeIntervalSince1970: at) }
+        try self.init(storedJSON: object)
     }
 
     /// Encodes the stored JSON form.

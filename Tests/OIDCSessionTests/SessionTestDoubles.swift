@@ -1,0 +1,63 @@
+import Foundation
+import OIDC
+import OIDCSession
+import Synchronization
+
+/// A resource server that accepts exactly one access token (changeable) and
+/// records the Authorization header of every request.
+final class ScriptedAPI: HTTPTransport, Sendable {
+    private let state = Mutex<(valid: String, seen: [String?], bodies: [[UInt8]])>(("", [], []))
+
+    init(validToken: String) { state.withLock { $0.valid = validToken } }
+
+    func accept(_ token: String) { state.withLock { $0.valid = token } }
+    var seenAuthorizations: [String?] { state.withLock { $0.seen } }
+    var bodies: [[UInt8]] { state.withLock { $0.bodies } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        await Task.yield()
+        let authorization = request.headers["Authorization"]
+        let ok = state.withLock { state -> Bool in
+            state.seen.append(authorization)
+            if case .bytes(let bytes) = request.body { state.bodies.append(bytes) }
+            return authorization == "Bearer " + state.valid
+        }
+        return ok ? HTTPResponse(status: 200, body: Array("ok".utf8))
+            : HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+    }
+}
+
+/// Issues AT-1, AT-2, ... and tells the API to accept the newest; counts calls.
+final class CountingRefresher: TokenRefresher, Sendable {
+    enum Mode: Sendable { case succeed, refuse, transportFailure }
+    let api: ScriptedAPI
+    let mode: Mode
+    private let calls = Atomic<Int>(0)
+
+    init(api: ScriptedAPI, mode: Mode = .succeed) {
+        self.api = api
+        self.mode = mode
+    }
+
+    var callCount: Int { calls.load(ordering: .sequentiallyConsistent) }
+
+    func refreshTokens(using refreshToken: String) async throws -> TokenResponse {
+        let number = calls.add(1, ordering: .sequentiallyConsistent).newValue
+        try await Task.sleep(nanoseconds: 20_000_000)  // make the window for concurrent 401s real
+        switch mode {
+        case .refuse:
+            throw OIDCError(.oauthError, "refused", oauthError: OAuthErrorResponse(error: "invalid_grant"), httpStatus: 400)
+        case .transportFailure:
+            throw OIDCError(.transport, "down", transportError: .timedOut)
+        case .succeed:
+            let token = "AT-\(number + 1)"
+            api.accept(token)
+            return TokenResponse(accessToken: token, refreshToken: "RT-\(number + 1)")
+        }
+    }
+}
+
+enum Fixtures {
+    static let api = URL(string: "https://api.example.com/v1/me")!
+    static let start = TokenResponse(accessToken: "AT-1", refreshToken: "RT-1")
+}
