@@ -1,0 +1,96 @@
+import Foundation
+import OIDC
+import OIDCNetworking
+import OIDCSession
+import Testing
+
+/// A second provider instance whose access tokens live one second, started
+/// and stopped (by its PID file) by the test.
+final class ShortLivedProvider {
+    let port = 9410
+    let issuer: String
+
+    init() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["bash", Provider.repository.appendingPathComponent("Tests/IdP/start.sh").path, "\(port)"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["IDP_ACCESS_TOKEN_SECONDS"] = "1"
+        process.environment = environment
+        // A file, not a pipe: the server start.sh leaves running inherits the handle,
+        // so a pipe would never reach end-of-file.
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("idp-\(port)-\(getpid()).out")
+        _ = FileManager.default.createFile(atPath: outputPath.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outputPath) }
+        process.standardOutput = try FileHandle(forWritingTo: outputPath)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Reap the script directly: Foundation's waitUntilExit can miss the exit of a
+        // child whose own child (the server) lives on, leaving a zombie and a hang.
+        var status: Int32 = 0
+        while waitpid(process.processIdentifier, &status, 0) < 0, errno == EINTR {}
+        let text = (try? String(contentsOf: outputPath, encoding: .utf8)) ?? ""
+        guard (status >> 8) & 0xFF == 0, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("IDP_ISSUER=") }) else {
+            throw CLIError("the short-lived provider did not start")
+        }
+        issuer = String(line.dropFirst("IDP_ISSUER=".count))
+    }
+
+    deinit {
+        let stop = Process()
+        stop.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        stop.arguments = ["bash", Provider.repository.appendingPathComponent("Tests/IdP/stop.sh").path, "\(port)"]
+        stop.standardOutput = FileHandle.nullDevice
+        guard (try? stop.run()) != nil else { return }
+        var status: Int32 = 0
+        while waitpid(stop.processIdentifier, &status, 0) < 0, errno == EINTR {}
+    }
+}
+
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension RealProviderTests {
+    @Suite("AuthenticatedSession against the real provider", .serialized)
+    struct Session {
+        @Test("userinfo → access token expires → 401 → one real refresh → retry succeeds → refresh token revoked → logged out")
+        func refreshAndLogout() async throws {
+            let provider = try ShortLivedProvider()
+            let transport = URLSessionTransport()
+            let metadata = try await Discovery(transport: transport).metadata(for: provider.issuer)
+            var request = try OAuthRequest(clientID: "client-basic", redirectURI: Provider.redirectURI)
+            request.scopes = ["openid", "email"]
+            let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer)
+            let code = try #require(try pending.parseRedirect(try Provider.login(pending.authorizationURL)).code)
+            let client = TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint),
+                                     authentication: .clientSecretBasic(clientID: "client-basic", secret: "secret-basic"), transport: transport)
+            let tokens = try await client.exchangeCode(code, redirectURI: Provider.redirectURI, codeVerifier: pending.codeVerifier?.value)
+            #expect(tokens.expiresIn == 1)
+
+            let userinfo = try #require(metadata.userinfoEndpoint)
+            let store = InMemoryTokenStore()
+            let session = AuthenticatedSession(tokens: tokens, refresher: client, transport: transport, allowedOrigins: [userinfo], store: store)
+            #expect(try await session.send(HTTPRequest(url: userinfo)).status == 200)
+
+            try await Task.sleep(nanoseconds: 2_500_000_000)  // let the one-second access token expire
+            let afterExpiry = try await session.send(HTTPRequest(url: userinfo))
+            #expect(afterExpiry.status == 200)
+            #expect(await session.refreshes == 1)
+            #expect(await store.load()?.accessToken != tokens.accessToken)
+
+            let current = try #require(await session.currentTokens)
+            let revocation = try metadata.revocationEndpoint ?? #require(URL(string: metadata.issuer + "/revoke_token/"))
+            try await client.revoke(try #require(current.refreshToken), hint: "refresh_token", endpoint: revocation)
+            try await Task.sleep(nanoseconds: 1_500_000_000)
+            var events = session.events.makeAsyncIterator()
+            #expect(await events.next().map { if case .refreshed = $0 { true } else { false } } == true)
+            await #expect { try await session.send(HTTPRequest(url: userinfo)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
+            let last = await events.next()
+            guard case .loggedOut(let error) = last else { Issue.record("expected the logged-out event, got \(String(describing: last))"); return }
+            #expect(error.oauthError?.code == .invalidGrant)
+            #expect(await store.load() == nil)
+        }
+    }
+}
