@@ -4,32 +4,31 @@ import FoundationNetworking
 #endif
 import OIDC
 
-/// The default ``HTTPTransport``: Foundation's `URLSession` with an ephemeral
-/// configuration (no cookies, no cache), per-request timeouts, a cap on the
-/// response size, and no redirects unless the request allows them.
-public final class URLSessionTransport: HTTPTransport, Sendable {
-    private let refusing: URLSession
-    private let following: URLSession
-    /// Largest response body accepted, in bytes.
-    public let maxResponseBytes: Int
+/// An ``HTTPTransport`` on Foundation's `URLSession`.
+///
+/// Redirects are followed only when the request allows it (`HTTPRequest.followsRedirects`;
+/// never for token requests), response bodies are capped at ``maximumResponseBytes``, and
+/// failures become `TransportError`s (`.timedOut` for `URLError.timedOut`).
+public final class URLSessionTransport: HTTPTransport {
+    /// The largest response body accepted, in bytes.
+    public let maximumResponseBytes: Int
+    private let session: URLSession
+    private let tasks: TaskTable
 
-    /// Creates a transport.
-    public init(maxResponseBytes: Int = 4 << 20) {
-        self.maxResponseBytes = maxResponseBytes
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        refusing = URLSession(configuration: configuration, delegate: RedirectPolicy(follow: false), delegateQueue: nil)
-        following = URLSession(configuration: configuration, delegate: RedirectPolicy(follow: true), delegateQueue: nil)
+    /// Creates a transport with its own session.
+    /// - Parameters:
+    ///   - configuration: the session configuration (default: ephemeral: no cookies or cache kept).
+    ///   - maximumResponseBytes: the body limit (default 1 MiB).
+    public init(configuration: URLSessionConfiguration = .ephemeral, maximumResponseBytes: Int = 1 << 20) {
+        self.maximumResponseBytes = maximumResponseBytes
+        let tasks = TaskTable(limit: maximumResponseBytes)
+        self.tasks = tasks
+        self.session = URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
     }
 
-    deinit {
-        refusing.finishTasksAndInvalidate()
-        following.finishTasksAndInvalidate()
-    }
+    deinit { session.finishTasksAndInvalidate() }
 
-    /// Sends the request; failures without a response are ``TransportError``s.
+    /// Sends `request`; a `.stream` body is collected first.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
         urlRequest.httpMethod = request.method
@@ -38,56 +37,125 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         case .bytes(let bytes):
             urlRequest.httpBody = Data(bytes)
         case .stream(let stream):
-            var collected: [UInt8] = []
-            for await chunk in stream { collected += chunk }
-            urlRequest.httpBody = Data(collected)
+            var bytes: [UInt8] = []
+            for await chunk in stream {
+                bytes += chunk
+                if bytes.count > 16 << 20 { throw TransportError.connectionFailed("the request body exceeds 16 MiB") }
+            }
+            urlRequest.httpBody = Data(bytes)
         case nil:
             break
         }
-        let session = request.followsRedirects ? following : refusing
-        let limit = maxResponseBytes
-        let (data, response): (Data, URLResponse) = try await withCheckedThrowingContinuation { continuation in
-            let task = session.dataTask(with: urlRequest) { data, response, error in
-                if let error {
-                    continuation.resume(throwing: Self.transportError(error))
-                } else if let response {
-                    continuation.resume(returning: (data ?? Data(), response))
-                } else {
-                    continuation.resume(throwing: TransportError.invalidResponse("no response"))
-                }
+        let task = session.dataTask(with: urlRequest)
+        let tasks = self.tasks
+        // URLRequest.timeoutInterval is not reliably enforced by every Foundation, so the transport has its own deadline.
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(max(request.timeout, 0.001)))
+            tasks.expire(task)
+        }
+        defer { deadline.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                tasks.register(task, followsRedirects: request.followsRedirects, continuation: continuation)
+                task.resume()
             }
-            task.resume()
-        }
-        guard data.count <= limit else { throw TransportError.responseTooLarge(limit) }
-        guard let http = response as? HTTPURLResponse else { throw TransportError.invalidResponse("not an HTTP response") }
-        var headers = HTTPHeaders()
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers.add(name, value) }
-        }
-        return HTTPResponse(status: http.statusCode, headers: headers, body: [UInt8](data))
-    }
-
-    static func transportError(_ error: any Error) -> TransportError {
-        let code = (error as? URLError)?.code ?? URLError.Code(rawValue: (error as NSError).code) ?? .unknown
-        switch code {
-        case .timedOut: return .timedOut
-        case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .notConnectedToInternet, .dnsLookupFailed:
-            return .connectionFailed(code == .cannotFindHost || code == .dnsLookupFailed ? "host not found" : "connection refused or lost")
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid:
-            return .connectionFailed("TLS failed")
-        default:
-            return .connectionFailed("URL error \(code.rawValue)")
+        } onCancel: {
+            task.cancel()
         }
     }
 }
 
-/// Refuses (or allows) HTTP redirects for every task of its session.
-private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
-    let follow: Bool
-    init(follow: Bool) { self.follow = follow }
+/// The per-task state, behind a lock; the session's delegate.
+private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private struct Entry {
+        var continuation: CheckedContinuation<HTTPResponse, any Error>
+        var followsRedirects: Bool
+        var body: [UInt8] = []
+        var response: HTTPURLResponse?
+        var tooLarge = false
+        var timedOut = false
+    }
+
+    private let lock = NSLock()
+    private var entries: [Int: Entry] = [:]
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    func register(_ task: URLSessionTask, followsRedirects: Bool, continuation: CheckedContinuation<HTTPResponse, any Error>) {
+        lock.withLock { entries[task.taskIdentifier] = Entry(continuation: continuation, followsRedirects: followsRedirects) }
+    }
+
+    /// The deadline passed: the task fails with `.timedOut`.
+    func expire(_ task: URLSessionTask) {
+        let pending = lock.withLock { () -> Bool in
+            guard entries[task.taskIdentifier] != nil else { return false }
+            entries[task.taskIdentifier]?.timedOut = true
+            return true
+        }
+        if pending { task.cancel() }
+    }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(follow ? request : nil)
+        let follows = lock.withLock { entries[task.taskIdentifier]?.followsRedirects ?? false }
+        completionHandler(follows ? request : nil)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        let allow = lock.withLock { () -> Bool in
+            entries[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
+            if response.expectedContentLength > Int64(limit) {
+                entries[dataTask.taskIdentifier]?.tooLarge = true
+                return false
+            }
+            return true
+        }
+        completionHandler(allow ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let exceeded = lock.withLock { () -> Bool in
+            guard var entry = entries[dataTask.taskIdentifier] else { return false }
+            if entry.body.count + data.count > limit {
+                entry.tooLarge = true
+                entry.body = []
+            } else {
+                entry.body.append(contentsOf: data)
+            }
+            entries[dataTask.taskIdentifier] = entry
+            return entry.tooLarge
+        }
+        if exceeded { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let entry = lock.withLock({ entries.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if entry.timedOut {
+            entry.continuation.resume(throwing: TransportError.timedOut)
+        } else if entry.tooLarge {
+            entry.continuation.resume(throwing: TransportError.responseTooLarge(limit))
+        } else if let error {
+            entry.continuation.resume(throwing: Self.map(error))
+        } else if let response = entry.response ?? (task.response as? HTTPURLResponse) {
+            var headers = HTTPHeaders()
+            for (name, value) in response.allHeaderFields {
+                if let name = name as? String, let value = value as? String { headers.add(name, value) }
+            }
+            entry.continuation.resume(returning: HTTPResponse(status: response.statusCode, headers: headers, body: entry.body))
+        } else {
+            entry.continuation.resume(throwing: TransportError.invalidResponse("no HTTP response"))
+        }
+    }
+
+    private static func map(_ error: any Error) -> any Error {
+        guard let urlError = error as? URLError else { return TransportError.connectionFailed(String(describing: type(of: error))) }
+        switch urlError.code {
+        case .timedOut: return TransportError.timedOut
+        case .cancelled: return CancellationError()
+        case .badServerResponse, .cannotParseResponse: return TransportError.invalidResponse("URLError \(urlError.code.rawValue)")
+        default: return TransportError.connectionFailed("URLError \(urlError.code.rawValue)")
+        }
     }
 }

@@ -24,6 +24,10 @@ enum EndpointResponse {
             return OIDCError(.oauthError, "the \(what) endpoint refused the request (HTTP \(response.status)): \(oauth)",
                              oauthError: oauth, httpStatus: response.status)
         }
+        if (300..<400).contains(response.status) {
+            return OIDCError(.unexpectedRedirect, "the \(what) endpoint redirected (HTTP \(response.status)); such requests never follow redirects",
+                             httpStatus: response.status)
+        }
         if response.status == 401, let challenge = response.headers["WWW-Authenticate"], challenge.lowercased().hasPrefix("bearer") {
             let code = challengeParameter("error", in: challenge) ?? "invalid_token"
             let oauth = OAuthErrorResponse(error: code, errorDescription: challengeParameter("error_description", in: challenge))

@@ -9,6 +9,8 @@ extension OIDCError.Code {
     public static let endpointServerError = OIDCError.Code(rawValue: "endpoint_server_error")
     /// The endpoint answered with an unexpected status and no OAuth error.
     public static let unexpectedEndpointStatus = OIDCError.Code(rawValue: "unexpected_endpoint_status")
+    /// The endpoint answered with a redirect; token and userinfo requests never follow one.
+    public static let unexpectedRedirect = OIDCError.Code(rawValue: "unexpected_redirect")
     /// No HTTP response: timeout, connection failure (`transportError` says which).
     public static let transport = OIDCError.Code(rawValue: "transport")
     /// The access token was refused (401 with a Bearer challenge) at a protected resource or userinfo.

@@ -1,0 +1,105 @@
+import Foundation
+import OIDC
+import OIDCNetworking
+import Testing
+
+/// Tests/Support/fault_server.py on 127.0.0.1: canned faults the real provider
+/// will not produce on demand. Killed with SIGKILL (and it exits when stdin closes).
+struct FaultServer {
+    let process: Process
+    let stdin: Pipe
+    let base: String
+
+    static func start() throws -> FaultServer {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Support/fault_server.py").path]
+        let output = Pipe(), input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+            if line.count > 10 { break }
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw CLIError("the fault server did not start")
+        }
+        return FaultServer(process: process, stdin: input, base: "http://127.0.0.1:\(port)")
+    }
+
+    func url(_ path: String) -> URL { URL(string: base + path)! }
+
+    func stop() {
+        try? stdin.fileHandleForWriting.close()
+        kill(process.processIdentifier, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(process.processIdentifier, &status, 0) < 0, errno == EINTR {}
+    }
+}
+
+@Suite("Fault server: 5xx, HTML, empty, garbage, redirect, oversize, timeout over URLSessionTransport",
+       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
+struct FaultServerTests {
+    func exchange(_ server: FaultServer, _ path: String, timeout: TimeInterval = 5) async -> OIDCError? {
+        var client = TokenClient(tokenEndpoint: server.url(path), authentication: .none(clientID: "c"), transport: URLSessionTransport())
+        client.timeout = timeout
+        do {
+            _ = try await client.exchangeCode("code", redirectURI: Provider.redirectURI, codeVerifier: "v")
+            return nil
+        } catch {
+            return error as? OIDCError
+        }
+    }
+
+    @Test("each fault maps to its own typed error")
+    func faults() async throws {
+        let server = try FaultServer.start()
+        defer { server.stop() }
+        let serverError = await exchange(server, "/server-error")
+        #expect(serverError?.code == .endpointServerError)
+        #expect(serverError?.httpStatus == 500)
+        let html = await exchange(server, "/html")
+        #expect(html?.code == .invalidEndpointResponse)
+        #expect(html?.reason.contains("HTML") == true)
+        #expect(await exchange(server, "/empty")?.code == .emptyEndpointResponse)
+        #expect(await exchange(server, "/garbage")?.code == .invalidEndpointResponse)
+        let redirect = await exchange(server, "/redirect")
+        #expect(redirect?.code == .unexpectedRedirect)
+        #expect(redirect?.httpStatus == 302)
+        let big = await exchange(server, "/big")
+        #expect(big?.code == .transport)
+        #expect(big?.transportError == .responseTooLarge(1 << 20))
+        let slow = await exchange(server, "/slow", timeout: 1)
+        #expect(slow?.code == .transport)
+        #expect(slow?.transportError == .timedOut)
+        let ok = TokenClient(tokenEndpoint: server.url("/ok"), authentication: .none(clientID: "c"), transport: URLSessionTransport())
+        #expect(try await ok.refresh("r").accessToken == "x")
+    }
+
+    @Test("a refused connection is a transport error")
+    func refused() async throws {
+        var client = TokenClient(tokenEndpoint: URL(string: "http://127.0.0.1:9/token")!, authentication: .none(clientID: "c"),
+                                 transport: URLSessionTransport())
+        client.timeout = 5
+        do {
+            _ = try await client.refresh("r")
+            Issue.record("expected a transport error")
+        } catch let error as OIDCError {
+            #expect(error.code == .transport)
+            if case .connectionFailed? = error.transportError {} else { Issue.record("expected connectionFailed, got \(error)") }
+        }
+    }
+
+    @Test("URLSessionTransport follows a redirect only when the request allows it")
+    func redirectOptIn() async throws {
+        let server = try FaultServer.start()
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        #expect(try await transport.send(HTTPRequest(url: server.url("/redirect"))).status == 302)
+        let followed = try await transport.send(HTTPRequest(url: server.url("/redirect"), followsRedirects: true))
+        #expect(followed.status == 200)
+    }
+}
