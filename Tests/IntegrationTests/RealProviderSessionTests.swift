@@ -7,15 +7,16 @@ import Testing
 /// A second provider instance whose access tokens live one second, started
 /// and stopped (by its PID file) by the test.
 final class ShortLivedProvider {
-    let port = 9410
+    let port: Int
     let issuer: String
 
-    init() throws {
+    init(port: Int = 9410, environment extra: [String: String] = ["IDP_ACCESS_TOKEN_SECONDS": "1"]) throws {
+        self.port = port
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["bash", Provider.repository.appendingPathComponent("Tests/IdP/start.sh").path, "\(port)"]
         var environment = ProcessInfo.processInfo.environment
-        environment["IDP_ACCESS_TOKEN_SECONDS"] = "1"
+        for (name, value) in extra { environment[name] = value }
         process.environment = environment
         // A file, not a pipe: the server start.sh leaves running inherits the handle,
         // so a pipe would never reach end-of-file.

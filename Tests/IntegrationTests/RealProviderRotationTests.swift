@@ -1,0 +1,60 @@
+import Foundation
+import JOSE
+import OIDC
+import OIDCNetworking
+import Testing
+
+extension RealProviderTests {
+    @Suite("Provider key rotation through the JWK Set cache", .serialized)
+    struct Rotation {
+        /// Logs in at `issuer` and returns the ID Token and the nonce sent.
+        func login(_ issuer: String, transport: URLSessionTransport) async throws -> (String, String?) {
+            let metadata = try await Discovery(transport: transport).metadata(for: issuer)
+            var request = try OAuthRequest(clientID: "client-basic", redirectURI: Provider.redirectURI)
+            request.scopes = ["openid"]
+            let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer)
+            let code = try #require(try pending.parseRedirect(try Provider.login(pending.authorizationURL)).code)
+            let client = TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint),
+                                     authentication: .clientSecretBasic(clientID: "client-basic", secret: "secret-basic"), transport: transport)
+            let tokens = try await client.exchangeCode(code, redirectURI: Provider.redirectURI, codeVerifier: pending.codeVerifier?.value)
+            return (try #require(tokens.idToken), pending.nonce?.value)
+        }
+
+        @Test("a token signed with a new kid validates after exactly one re-fetch; the old key stays published as inactive")
+        func rotation() async throws {
+            let port = 9420
+            let oldKey = Provider.repository.appendingPathComponent("Keys/rsa2048.pem").path
+            let newKey = FileManager.default.temporaryDirectory.appendingPathComponent("idp-rotated-\(getpid()).pem").path
+            defer { try? FileManager.default.removeItem(atPath: newKey) }
+            let generate = Process()
+            generate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            generate.arguments = ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", newKey]
+            generate.standardError = FileHandle.nullDevice
+            try generate.run()
+            var status: Int32 = 0
+            while waitpid(generate.processIdentifier, &status, 0) < 0, errno == EINTR {}
+
+            let transport = URLSessionTransport()
+            var first: ShortLivedProvider? = try ShortLivedProvider(port: port, environment: ["IDP_SIGNING_KEY": oldKey])
+            let issuer = try #require(first?.issuer)
+            let metadata = try await Discovery(transport: transport).metadata(for: issuer)
+            let cache = try JWKSetCache(jwksURI: try #require(metadata.jwksURI), transport: transport)
+            let validator = IDTokenValidator(config: IDTokenValidationConfig(issuer: issuer, clientID: "client-basic"), keyCache: cache)
+
+            let (before, nonceBefore) = try await login(issuer, transport: transport)
+            _ = try await validator.validate(before, expecting: IDTokenExpectations(nonce: nonceBefore))
+            #expect(await cache.successfulFetches == 1)
+
+            first = nil  // stops the instance
+            let second = try ShortLivedProvider(port: port, environment: ["IDP_SIGNING_KEY": newKey, "IDP_INACTIVE_KEYS": oldKey])
+            #expect(second.issuer == issuer)
+            let (after, nonceAfter) = try await login(issuer, transport: transport)
+            #expect(try CompactJWS(after).header.keyID != CompactJWS(before).header.keyID)
+            _ = try await validator.validate(after, expecting: IDTokenExpectations(nonce: nonceAfter))
+            #expect(await cache.successfulFetches == 2)
+            // The token signed before the rotation still validates: the old key is published as inactive.
+            _ = try await validator.validate(before, expecting: IDTokenExpectations(nonce: nonceBefore))
+            #expect(await cache.successfulFetches == 2)
+        }
+    }
+}
