@@ -36,4 +36,29 @@ struct FuzzRegressionTests {
         let error = #expect(throws: JOSEError.self) { try JWT.verify(token, key: key, validation: JWTValidationOptions(clock: Self.clock)) }
         #expect(error?.code == .expired)
     }
+
+    /// fuzz-jwt-claims, Corpus/fuzz-jwt-claims/5a920b3492a4281882b3d34c3638d41b871014b7 (`{"d<NUL>":9}`):
+    /// the member-name fast path matched known names on zero-padded words, so a raw NUL after a
+    /// known name ("d\0", "alg\0") was accepted as that name, though an unescaped control
+    /// character is invalid JSON (and JWTClaims' index pass rejected the same payload).
+    @Test("a raw control character in a member name is invalid JSON, not an alias of a known name",
+          arguments: ["{\"d\u{0}\":9}", "{\"alg\u{0}\":\"none\"}", "{\"kty\u{0}\u{0}\":\"oct\"}", "{\"iss\u{1F}\":\"x\"}",
+                      "{\"alg\":\"HS256\",\"alg\u{0}\":\"none\"}"])
+    func controlCharacterInName(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let parse = #expect(throws: JOSEError.self) { try JSONParser.parse(bytes) }
+        #expect(parse?.code == .invalidJSON)
+        #expect(throws: JOSEError.self) { try JSONParser.parseObject(bytes, what: "test") }
+        #expect(throws: JOSEError.self) { try JWTClaims(payload: bytes) }
+    }
+
+    @Test("a JWS header with a raw NUL after \"alg\" is refused")
+    func controlCharacterInHeaderName() throws {
+        let key = try TestKeys.jwk("hmac.jwk")
+        let token = try CompactJWS.sign(payload: Array("{}".utf8), key: key, algorithm: .hs256)
+        let parts = token.split(separator: ".")
+        let header = Base64URL.encode(Array("{\"alg\u{0}\":\"HS256\"}".utf8))
+        #expect(throws: JOSEError.self) { try CompactJWS("\(header).\(parts[1]).\(parts[2])") }
+        #expect(throws: JOSEError.self) { try JWK(json: "{\"kty\u{0}\":\"oct\",\"k\":\"AAAA\"}") }
+    }
 }
