@@ -267,7 +267,9 @@ private struct Parser {
             let start = index + 1
             var i = start
             let limit = min(buffer.count, start + 17)
-            while i < limit, base[i] != UInt8(ascii: "\""), base[i] != UInt8(ascii: "\\") { i += 1 }
+            // Stop at control characters too: they are invalid unescaped (parseString rejects them),
+            // and KnownNames packs names with zero padding, so "d\0" would otherwise match "d".
+            while i < limit, base[i] != UInt8(ascii: "\""), base[i] != UInt8(ascii: "\\"), base[i] >= 0x20 { i += 1 }
             if i < limit, base[i] == UInt8(ascii: "\""), let known = KnownNames.name(base + start, count: i - start) {
                 index = i + 1
                 return known

@@ -46,16 +46,16 @@ extension JWTClaims {
         }
         if let expiresAt = try expiresAt {
             if now.timeIntervalSince(expiresAt) >= options.leeway {
-                throw JOSEError(.expired, "the token expired at \(Int64(expiresAt.timeIntervalSince1970)) (leeway \(Int(options.leeway)) s)", member: "exp")
+                throw JOSEError(.expired, "the token expired at \(unixSecondsText(expiresAt)) (leeway \(Int(options.leeway)) s)", member: "exp")
             }
         } else if options.requiresExpiration {
             throw JOSEError(.missingClaim, "the token has no \"exp\"", member: "exp")
         }
         if let notBefore = try notBefore, notBefore.timeIntervalSince(now) > options.leeway {
-            throw JOSEError(.notYetValid, "the token is not valid before \(Int64(notBefore.timeIntervalSince1970)) (leeway \(Int(options.leeway)) s)", member: "nbf")
+            throw JOSEError(.notYetValid, "the token is not valid before \(unixSecondsText(notBefore)) (leeway \(Int(options.leeway)) s)", member: "nbf")
         }
         if let issuedAt = try issuedAt, issuedAt.timeIntervalSince(now) > options.leeway {
-            throw JOSEError(.issuedInFuture, "the token was issued in the future, at \(Int64(issuedAt.timeIntervalSince1970))", member: "iat")
+            throw JOSEError(.issuedInFuture, "the token was issued in the future, at \(unixSecondsText(issuedAt))", member: "iat")
         }
         if let expected = options.issuer {
             guard let issuer = try issuer else { throw JOSEError(.missingClaim, "the token has no \"iss\"", member: "iss") }
@@ -70,4 +70,12 @@ extension JWTClaims {
             }
         }
     }
+}
+
+/// A NumericDate for error messages: whole seconds when they fit in `Int64`, else the
+/// number as given (`Int64(_:)` traps on values such as `1e300`, which JSON allows).
+private func unixSecondsText(_ date: Date) -> String {
+    let seconds = date.timeIntervalSince1970
+    guard let whole = Int64(exactly: seconds.rounded(.towardZero)) else { return "\(seconds)" }
+    return String(whole)
 }

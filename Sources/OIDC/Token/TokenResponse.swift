@@ -75,6 +75,16 @@ public struct TokenResponse: Sendable, Codable, CustomStringConvertible, CustomD
         additionalFields = extra
     }
 
+    /// Whole Unix seconds, clamped to `Int64` (a huge `expires_in` or stored `expires_at`
+    /// would make `Int64(_:)` trap).
+    static func unixSeconds(_ date: Date) -> Int64 {
+        let seconds = date.timeIntervalSince1970.rounded(.towardZero)
+        if seconds.isNaN { return 0 }
+        if seconds >= 9_223_372_036_854_775_807 { return .max }
+        if seconds <= -9_223_372_036_854_775_808 { return .min }
+        return Int64(seconds)
+    }
+
     /// Reads the stored JSON form (``jsonObject``): `expires_at` is kept as stored.
     public init(storedJSON object: JSONObject) throws {
         try self.init(json: object, receivedAt: Date())
@@ -87,7 +97,7 @@ public struct TokenResponse: Sendable, Codable, CustomStringConvertible, CustomD
         object["access_token"] = .string(accessToken)
         object["token_type"] = .string(tokenType)
         if let expiresIn { object["expires_in"] = .integer(Int64(expiresIn)) }
-        if let expiresAt { object["expires_at"] = .integer(Int64(expiresAt.timeIntervalSince1970)) }
+        if let expiresAt { object["expires_at"] = .integer(Self.unixSeconds(expiresAt)) }
         if let refreshToken { object["refresh_token"] = .string(refreshToken) }
         if let idToken { object["id_token"] = .string(idToken) }
         if let scope { object["scope"] = .string(scope) }
@@ -109,7 +119,7 @@ public struct TokenResponse: Sendable, Codable, CustomStringConvertible, CustomD
 
     /// e.g. `TokenResponse(Bearer, expires_at: 1700000000, refresh_token: yes, id_token: yes)`; never the tokens.
     public var description: String {
-        let expiry = expiresAt.map { String(Int64($0.timeIntervalSince1970)) } ?? "unknown"
+        let expiry = expiresAt.map { String(Self.unixSeconds($0)) } ?? "unknown"
         return "TokenResponse(\(tokenType), expires_at: \(expiry), refresh_token: \(refreshToken == nil ? "no" : "yes"), id_token: \(idToken == nil ? "no" : "yes"))"
     }
     /// Same as ``description``.

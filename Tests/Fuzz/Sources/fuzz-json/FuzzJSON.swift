@@ -1,0 +1,36 @@
+// The strict JSON parser: bytes and String entry points, a tight depth/size
+// limit, and the serializer round trip: its output parses, and serializing that
+// again gives the same text (integral doubles are written as integers by design,
+// so value equality is too strict: -0.0 comes back as 0).
+import FuzzSupport
+import JOSE
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let buffer = UnsafeBufferPointer(start: data, count: size)
+    let value = try? JSONParser.parse(buffer: buffer)
+    _ = try? JSONParser.parse(buffer: buffer, limits: JSONLimits(maxDepth: 4, maxBytes: 256))
+    let text = Fuzz.string(data, size)
+    let fromString = try? JSONParser.parse(text)
+    if Array(text.utf8).elementsEqual(buffer), (value == nil) != (fromString == nil) {
+        fatalError("JSON: bytes and String parsers disagree")
+    }
+    if let value {
+        let compact = value.jsonString()
+        let pretty = value.prettyJSONString()
+        guard let again = try? JSONParser.parse(compact) else { fatalError("JSON: serializer output does not parse: \(compact)") }
+        guard again.jsonString() == compact else { fatalError("JSON: round trip changed the value: \(compact)") }
+        _ = try? JSONParser.parse(pretty)
+        if case .object(let object) = value {
+            _ = try? JSONParser.parseObject(Array(buffer), what: "fuzz")
+            blackHole(object.jsonString(sortedKeys: true))
+        }
+        blackHole(pretty)
+    }
+    return 0
+}
+
+@main
+enum FuzzMain {
+    static func main() { Fuzz.main { fuzz($0 ?? Fuzz.emptyInput, $1) } }
+}
