@@ -80,9 +80,7 @@ public struct TokenResponse: Sendable, Codable, CustomStringConvertible, CustomD
     static func unixSeconds(_ date: Date) -> Int64 {
         let seconds = date.timeIntervalSince1970.rounded(.towardZero)
         if seconds.isNaN { return 0 }
-        if seconds >= 9_223_372_036_854_775_807 { return .max }
-        if seconds <= -9_223_372_036_854_775_808 { return .min }
-        return Int64(seconds)
+        return Int64(exactly: seconds) ?? (seconds > 0 ? .max : .min)
     }
 
     /// Reads the stored JSON form (``jsonObject``): `expires_at` is kept as stored.
