@@ -85,32 +85,23 @@ struct Inspector {
         var checks: [Check] = []
         let leeway = options.leeway
         let timeStatus: (Bool) -> Check.Status = { ok in ok ? .pass : (timesCount ? .fail : .info) }
-        if let exp = claims["exp"] {
-            if let seconds = exp.doubleValue {
-                let ok = now - seconds < leeway
-                checks.append(Check(name: "exp", status: timeStatus(ok), reason: ok ? nil : "expired",
-                                    message: ok ? "not expired (\(TimeText.relative(seconds, now: now)))" : "expired \(TimeText.relative(seconds, now: now))"))
-            } else {
-                checks.append(Check(name: "exp", status: .fail, reason: "claim_type_mismatch", message: "\"exp\" is not a number"))
+        // (claim, is it acceptable at `now`, reason code, phrase when passing, phrase when failing)
+        let timeRules: [(String, (Double) -> Bool, String, (Double) -> String, (Double) -> String)] = [
+            ("exp", { now - $0 < leeway }, "expired",
+             { "not expired (\(TimeText.relative($0, now: now)))" }, { "expired \(TimeText.relative($0, now: now))" }),
+            ("nbf", { $0 - now <= leeway }, "not_yet_valid",
+             { "valid since \(TimeText.relative($0, now: now))" }, { "not valid until \(TimeText.relative($0, now: now))" }),
+            ("iat", { $0 - now <= leeway }, "issued_in_future",
+             { "issued \(TimeText.relative($0, now: now))" }, { "issued in the future (\(TimeText.relative($0, now: now)))" }),
+        ]
+        for (name, acceptable, reason, passing, failing) in timeRules {
+            guard let value = claims[name] else { continue }
+            guard let seconds = value.doubleValue else {
+                checks.append(Check(name: name, status: .fail, reason: "claim_type_mismatch", message: "\"\(name)\" is not a number"))
+                continue
             }
-        }
-        if let nbf = claims["nbf"] {
-            if let seconds = nbf.doubleValue {
-                let ok = seconds - now <= leeway
-                checks.append(Check(name: "nbf", status: timeStatus(ok), reason: ok ? nil : "not_yet_valid",
-                                    message: ok ? "valid since \(TimeText.relative(seconds, now: now))" : "not valid until \(TimeText.relative(seconds, now: now))"))
-            } else {
-                checks.append(Check(name: "nbf", status: .fail, reason: "claim_type_mismatch", message: "\"nbf\" is not a number"))
-            }
-        }
-        if let iat = claims["iat"] {
-            if let seconds = iat.doubleValue {
-                let ok = seconds - now <= leeway
-                checks.append(Check(name: "iat", status: timeStatus(ok), reason: ok ? nil : "issued_in_future",
-                                    message: ok ? "issued \(TimeText.relative(seconds, now: now))" : "issued in the future (\(TimeText.relative(seconds, now: now)))"))
-            } else {
-                checks.append(Check(name: "iat", status: .fail, reason: "claim_type_mismatch", message: "\"iat\" is not a number"))
-            }
+            let ok = acceptable(seconds)
+            checks.append(Check(name: name, status: timeStatus(ok), reason: ok ? nil : reason, message: ok ? passing(seconds) : failing(seconds)))
         }
         if let expected = options.expectedIssuer ?? options.issuerURL {
             checks.append(equality("iss", claims["iss"], expected: expected, reason: "issuer_mismatch"))
