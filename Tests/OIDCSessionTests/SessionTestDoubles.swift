@@ -1,12 +1,13 @@
 import Foundation
 import OIDC
 import OIDCSession
+import JOSE
 import Synchronization
 
 /// A resource server that accepts exactly one access token (changeable) and
 /// records the Authorization header of every request.
 final class ScriptedAPI: HTTPTransport, Sendable {
-    private let state = Mutex<(valid: String, seen: [String?], bodies: [[UInt8]])>(("", [], []))
+    private let state = Locked<(valid: String, seen: [String?], bodies: [[UInt8]])>(("", [], []))
 
     init(validToken: String) { state.withLock { $0.valid = validToken } }
 

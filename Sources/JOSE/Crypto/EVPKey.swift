@@ -1,5 +1,4 @@
 import CLibCrypto
-import Synchronization
 
 /// Owns one `EVP_PKEY` and a small pool of verification contexts prepared
 /// for it, so the hot path does no per-token context setup.
@@ -9,7 +8,7 @@ import Synchronization
 /// `EVP_PKEY_CTX`; the pool hands each caller a context of its own.
 final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
-    private let idle = Mutex<[[PooledContext]]>(Array(repeating: [], count: JWSAlgorithm.allCases.count))
+    private let idle = Locked<[[PooledContext]]>(Array(repeating: [], count: JWSAlgorithm.allCases.count))
     private static let poolCap = 16
 
     /// Takes ownership of `pointer`.

@@ -1,11 +1,10 @@
 import CLibCrypto
-import Synchronization
 
 /// Secret key bytes (HMAC), wiped on release, never printed.
 /// Holds pooled, keyed `EVP_MAC_CTX`s so a verification only re-initialises one.
 final class SecretBytes: @unchecked Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     private var storage: [UInt8]
-    private let idle = Mutex<[[PooledContext]]>(Array(repeating: [], count: DigestAlgorithm.allCases.count))
+    private let idle = Locked<[[PooledContext]]>(Array(repeating: [], count: DigestAlgorithm.allCases.count))
 
     init(_ bytes: [UInt8]) { storage = bytes }
 

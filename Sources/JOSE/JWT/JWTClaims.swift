@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -178,7 +177,7 @@ extension DecodingError {
 
 /// The lazily built claims object, shared by copies of one ``JWTClaims``.
 final class MaterializedObject: @unchecked Sendable {
-    private let lock = Mutex<JSONObject?>(nil)
+    private let lock = Locked<JSONObject?>(nil)
 
     init(_ object: JSONObject? = nil) { lock.withLock { $0 = object } }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import JOSE
 @testable import OIDC
 
@@ -77,8 +76,8 @@ enum IDTokenFixtures {
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
-    private let current: Mutex<Date>
-    init(_ start: Date = IDTokenFixtures.start) { current = Mutex(start) }
+    private let current: Locked<Date>
+    init(_ start: Date = IDTokenFixtures.start) { current = Locked(start) }
     var now: @Sendable () -> Date { { self.current.withLock { $0 } } }
     func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
@@ -97,7 +96,7 @@ final class ScriptedTransport: HTTPTransport {
         var calls: [String: Int] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let delay: Duration?
 
     init(delay: Duration? = nil) { self.delay = delay }

@@ -1,13 +1,12 @@
 import Foundation
 import JOSE
-import Synchronization
 import Testing
 @testable import OIDC
 
 /// Answers every request with one canned response (or error) and records the requests.
 final class CannedTransport: HTTPTransport, Sendable {
     let response: @Sendable (HTTPRequest) throws -> HTTPResponse
-    private let log = Mutex<[HTTPRequest]>([])
+    private let log = Locked<[HTTPRequest]>([])
 
     init(_ response: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) { self.response = response }
     convenience init(status: Int, contentType: String = "application/json", body: String) {
