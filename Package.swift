@@ -46,6 +46,7 @@ let package = Package(
         // Offline decode/verify must not load FoundationNetworking: FoundationEssentials only.
         .executableTarget(name: "jwt-inspect", dependencies: ["JOSE", "CLibSSL"], swiftSettings: strict),
         .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto"], swiftSettings: strict),
+        .executableTarget(name: "jose-leak-check", dependencies: ["JOSE"], swiftSettings: strict),
         .executableTarget(name: "session-bench", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
         sample("sample-authorize-url", ["OIDC", "JOSE"]),
         sample("sample-exchange-code", ["OIDC", "OIDCNetworking", "OIDCSession"]),
