@@ -11,77 +11,93 @@ import Darwin
 let version = "jwt-inspect 0.1.0"
 let tokenLimit = JOSELimits.default.maxTokenBytes
 
-func fail(_ code: Int32, _ message: String) -> Never {
+/// How a run ends early: its message is already written; `status` is the exit status.
+/// The run returns instead of calling `exit` deep inside, so every key and buffer is
+/// released before the process ends (valgrind then reports nothing still held).
+struct Exit: Error { let status: Int32 }
+
+/// Writes `message` to standard error and returns the matching ``Exit``.
+func fail(_ status: Int32, _ message: String) -> Exit {
     IO.write("jwt-inspect: \(message)\n", to: 2)
-    exit(code)
+    return Exit(status: status)
 }
 
-let options: Options
-do {
-    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
-} catch {
-    fail(2, "\(error.message)\nTry 'jwt-inspect --help'.")
-}
-if options.showHelp { IO.write(Options.usage + "\n", to: 1); exit(0) }
-if options.showVersion { IO.write(version + "\n", to: 1); exit(0) }
-
-// The token: argument or standard input, whitespace around it ignored.
-var rawToken: [UInt8]
-if let token = options.token {
-    rawToken = Array(token.utf8)
-} else {
-    if IO.isTerminal(0) { IO.write("jwt-inspect: reading the token from standard input (Ctrl-D to end)\n", to: 2) }
-    let input = IO.readStandardInput(limit: tokenLimit + 4096)
-    if input.truncated {
-        if options.json { IO.write(Renderer.jsonError(reason: "limit_exceeded", message: "input larger than \(tokenLimit) bytes"), to: 1) }
-        fail(1, "the input is larger than \(tokenLimit) bytes, the token size limit: not a token?")
+func inspectToken() throws(Exit) {
+    let options: Options
+    do {
+        options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+        throw fail(2, "\(error.message)\nTry 'jwt-inspect --help'.")
     }
-    rawToken = input.bytes
-}
-let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
-let trimmed = Array(rawToken.drop(while: { whitespace.contains($0) }).reversed().drop(while: { whitespace.contains($0) }).reversed())
+    if options.showHelp { IO.write(Options.usage + "\n", to: 1); return }
+    if options.showVersion { IO.write(version + "\n", to: 1); return }
 
-func malformed(_ reason: String, _ message: String) -> Never {
-    if options.json { IO.write(Renderer.jsonError(reason: reason, message: message), to: 1) }
-    fail(1, "malformed token: \(message)")
-}
-if trimmed.isEmpty { malformed("malformed_token", "no token given (pass it as an argument or on standard input)") }
-if trimmed.contains(where: { whitespace.contains($0) }) { malformed("malformed_token", "whitespace inside the token") }
+    // The token: argument or standard input, whitespace around it ignored.
+    var rawToken: [UInt8]
+    if let token = options.token {
+        rawToken = Array(token.utf8)
+    } else {
+        if IO.isTerminal(0) { IO.write("jwt-inspect: reading the token from standard input (Ctrl-D to end)\n", to: 2) }
+        let input = IO.readStandardInput(limit: tokenLimit + 4096)
+        if input.truncated {
+            if options.json { IO.write(Renderer.jsonError(reason: "limit_exceeded", message: "input larger than \(tokenLimit) bytes"), to: 1) }
+            throw fail(1, "the input is larger than \(tokenLimit) bytes, the token size limit: not a token?")
+        }
+        rawToken = input.bytes
+    }
+    let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+    let trimmed = Array(rawToken.drop(while: { whitespace.contains($0) }).reversed().drop(while: { whitespace.contains($0) }).reversed())
 
-let jws: CompactJWS
+    func malformed(_ reason: String, _ message: String) -> Exit {
+        if options.json { IO.write(Renderer.jsonError(reason: reason, message: message), to: 1) }
+        return fail(1, "malformed token: \(message)")
+    }
+    if trimmed.isEmpty { throw malformed("malformed_token", "no token given (pass it as an argument or on standard input)") }
+    if trimmed.contains(where: { whitespace.contains($0) }) { throw malformed("malformed_token", "whitespace inside the token") }
+
+    let jws: CompactJWS
+    do {
+        jws = try trimmed.withUnsafeBufferPointer { try CompactJWS(bytes: $0) }
+    } catch let error as JOSEError {
+        throw malformed(error.code.rawValue, error.reason)
+    } catch {
+        throw malformed("malformed_token", "unreadable token")
+    }
+
+    let keys: KeySource?
+    do {
+        keys = try KeySource.load(options, fetcher: HTTPFetch.get)
+    } catch {
+        throw fail(2, error.message)
+    }
+
+    let now = options.now ?? IO.currentTime()
+    let inspection: Inspection
+    do {
+        inspection = try Inspector(options: options, keys: keys, now: now).inspect(jws)
+    } catch {
+        throw fail(2, error.message)
+    }
+
+    let useColor: Bool
+    switch options.color {
+    case .always: useColor = true
+    case .never: useColor = false
+    case .auto: useColor = IO.isTerminal(1) && IO.environment("NO_COLOR") == nil
+    }
+    let renderer = Renderer(color: useColor, now: now)
+    IO.write(options.json ? renderer.json(inspection) : renderer.human(inspection, keys: keys), to: 1)
+    if let failure = inspection.firstFailure {
+        IO.write("jwt-inspect: \(failure.name) check failed: \(failure.message)\n", to: 2)
+        throw Exit(status: 1)
+    }
+}
+
+let status: Int32
 do {
-    jws = try trimmed.withUnsafeBufferPointer { try CompactJWS(bytes: $0) }
-} catch let error as JOSEError {
-    malformed(error.code.rawValue, error.reason)
+    try inspectToken()
+    status = 0
 } catch {
-    malformed("malformed_token", "unreadable token")
+    status = error.status
 }
-
-let keys: KeySource?
-do {
-    keys = try KeySource.load(options, fetcher: HTTPFetch.get)
-} catch {
-    fail(2, error.message)
-}
-
-let now = options.now ?? IO.currentTime()
-let inspection: Inspection
-do {
-    inspection = try Inspector(options: options, keys: keys, now: now).inspect(jws)
-} catch {
-    fail(2, error.message)
-}
-
-let useColor: Bool
-switch options.color {
-case .always: useColor = true
-case .never: useColor = false
-case .auto: useColor = IO.isTerminal(1) && IO.environment("NO_COLOR") == nil
-}
-let renderer = Renderer(color: useColor, now: now)
-IO.write(options.json ? renderer.json(inspection) : renderer.human(inspection, keys: keys), to: 1)
-if let failure = inspection.firstFailure {
-    IO.write("jwt-inspect: \(failure.name) check failed: \(failure.message)\n", to: 2)
-    exit(1)
-}
-exit(0)
+exit(status)
