@@ -21,7 +21,11 @@ struct JSONMemberRange: Sendable {
     func sameName(as other: JSONMemberRange, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         if decodedName == nil, other.decodedName == nil {
             guard nameLength == other.nameLength, let base = buffer.baseAddress else { return false }
-            return nameLength == 0 || memcmp(base + nameStart, base + other.nameStart, nameLength) == 0
+            if nameLength == 0 { return true }
+            // Most distinct claim names of one length differ in their first or last byte.
+            guard base[nameStart] == base[other.nameStart],
+                  base[nameStart + nameLength - 1] == base[other.nameStart + nameLength - 1] else { return false }
+            return memcmp(base + nameStart, base + other.nameStart, nameLength) == 0
         }
         return name(in: buffer) == other.name(in: buffer)
     }

@@ -236,6 +236,19 @@ struct Parser {
         if let base = buffer.baseAddress {
             let end = buffer.count
             var i = index
+            // Eight bytes at a time while none of them is '"', '\\', a control
+            // character or (for the ASCII flag) a byte >= 0x80: "has a zero byte"
+            // tests on the word, exact for whether such a byte exists.
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            while i + 8 <= end {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                let quote = word ^ 0x2222_2222_2222_2222, backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                    | ((word &- 0x2020_2020_2020_2020) & ~word)
+                if special & highs != 0 { break }
+                if word & highs != 0 { isASCII = false }
+                i += 8
+            }
             while i < end {
                 let byte = base[i]
                 if byte >= 0x5D {
