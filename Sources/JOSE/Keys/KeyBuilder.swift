@@ -12,7 +12,7 @@ enum KeyBuilder {
         case octets(StaticString, [UInt8])
     }
 
-    static func fromData(type: String, isPrivate: Bool, params: [Param]) throws -> EVPKey {
+    static func fromData(type: StaticString, isPrivate: Bool, params: [Param]) throws -> EVPKey {
         guard let builder = OSSL_PARAM_BLD_new() else { throw cryptoFailure("allocate a parameter builder") }
         defer { OSSL_PARAM_BLD_free(builder) }
         var numbers: [OpaquePointer] = []
@@ -54,7 +54,8 @@ enum KeyBuilder {
         }
         guard let built = OSSL_PARAM_BLD_to_param(builder) else { throw cryptoFailure("build key parameters") }
         defer { OSSL_PARAM_free(built) }
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, type, nil) else { throw cryptoFailure("create a \(type) key context") }
+        // The context keeps the key type's name pointer (OpenSSL 3.0): a static string, not a temporary.
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, name(type), nil) else { throw cryptoFailure("create a \(type) key context") }
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_fromdata_init(context) == 1 else { throw cryptoFailure("initialise key import") }
         var key: OpaquePointer? = nil
