@@ -10,6 +10,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let buffer = UnsafeBufferPointer(start: data, count: size)
     let value = try? JSONParser.parse(buffer: buffer)
     _ = try? JSONParser.parse(buffer: buffer, limits: JSONLimits(maxDepth: 4, maxBytes: 256))
+    // Differential: the index mode behind JWTClaims (which scans strings with
+    // the same word-at-a-time code) must accept exactly the objects the full
+    // parser accepts, under the same limits, and read every member alike.
+    let limits = JOSELimits.default
+    let full = try? JSONParser.parse(buffer: buffer, limits: JSONLimits(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxTokenBytes))
+    let indexed = try? JWTClaims(payload: Array(buffer), limits: limits)
+    if case .object(let object)? = full {
+        guard let indexed else { fatalError("JSON: index mode rejected an object the full parser accepted") }
+        for member in object where indexed[member.name] != member.value {
+            fatalError("JSON: index mode read member \(member.name) differently")
+        }
+    } else if indexed != nil {
+        fatalError("JSON: index mode accepted what the full parser rejected")
+    }
     let text = Fuzz.string(data, size)
     let fromString = try? JSONParser.parse(text)
     if Array(text.utf8).elementsEqual(buffer), (value == nil) != (fromString == nil) {
