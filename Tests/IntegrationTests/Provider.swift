@@ -39,6 +39,19 @@ enum Provider {
         return try #require(URL(string: line), "login.py printed no redirect URL (status \(process.terminationStatus))")
     }
 
+    /// The `claims` request the provider stored with `code` (its own JSON), read from its database.
+    static func storedClaims(forCode code: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", repository.appendingPathComponent("Tests/IdP/grant_claims.py").path, code]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// A fresh login for `clientID`: the pending authorization and the code from the redirect.
     static func authorize(clientID: String, claims: ClaimsRequest? = nil) async throws -> (PendingAuthorization, String) {
         let metadata = try await metadata()

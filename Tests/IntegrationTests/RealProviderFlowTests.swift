@@ -32,6 +32,9 @@ struct Flow {
         let authentication: ClientAuthentication = method == "basic"
             ? .clientSecretBasic(clientID: clientID, secret: secret) : .clientSecretPost(clientID: clientID, secret: secret)
         let (pending, code) = try await Provider.authorize(clientID: clientID, claims: Self.claims)
+        // The provider received the claims request intact: what it stored with the code is the same JSON.
+        let stored = try JSONParser.parse(try Provider.storedClaims(forCode: code))
+        #expect(stored == .object(Self.claims.jsonObject), "the provider stored \(stored.jsonString())")
         let (client, metadata) = try await Provider.client(authentication)
 
         let tokens = try await client.exchangeCode(code, redirectURI: Provider.redirectURI, codeVerifier: pending.codeVerifier?.value)
