@@ -115,7 +115,7 @@ final class RawHMAC: @unchecked Sendable {
         guard let mac = EVP_MAC_fetch(nil, "HMAC", nil), let context = EVP_MAC_CTX_new(mac) else { throw BenchError.libcrypto("EVP_MAC") }
         EVP_MAC_free(mac)
         let ok = "SHA256".withCString { name -> Int32 in
-            var params = [OSSL_PARAM_construct_utf8_string(UnsafeMutableRawPointer(mutating: ("digest" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self), UnsafeMutablePointer(mutating: name), 0), OSSL_PARAM_construct_end()]
+            var params = [OSSL_PARAM_construct_utf8_string(("digest" as StaticString).cString, UnsafeMutablePointer(mutating: name), 0), OSSL_PARAM_construct_end()]
             return EVP_MAC_init(context, secret, secret.count, &params)
         }
         guard ok == 1 else { throw BenchError.libcrypto("EVP_MAC_init") }

@@ -7,6 +7,8 @@
 // Iteration i runs step i mod 16 (so 10^6 iterations run each step 62 500
 // times). Exit status 1 when the RSS grew by more than --max-growth-kb
 // (default 4096) between 10^4 iterations and the end.
+// A measuring tool, not library code: its report goes to standard output, and its
+// only inputs are its own flags and the repository's Keys/ (errors exit 2).
 import Foundation
 import JOSE
 

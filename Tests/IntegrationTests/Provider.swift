@@ -26,30 +26,28 @@ enum Provider {
     /// Logs alice in through the provider's real login form (Tests/IdP/login.py)
     /// and returns the redirect back to the client.
     static func login(_ authorizationURL: URL) throws -> URL {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("Tests/IdP/login.py").path,
-                             "--authorize-url", authorizationURL.absoluteString]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let line = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return try #require(URL(string: line), "login.py printed no redirect URL (status \(process.terminationStatus))")
+        let (line, status) = try runScript("login.py", ["--authorize-url", authorizationURL.absoluteString])
+        return try #require(URL(string: line), "login.py printed no redirect URL (status \(status))")
     }
 
     /// The `claims` request the provider stored with `code` (its own JSON), read from its database.
     static func storedClaims(forCode code: String) throws -> String {
+        let (json, status) = try runScript("grant_claims.py", [code])
+        try #require(status == 0, "the provider has no grant for the code (grant_claims.py status \(status))")
+        return json
+    }
+
+    /// Runs `Tests/IdP/<script>` with python3: its trimmed standard output and exit status.
+    private static func runScript(_ script: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("Tests/IdP/grant_claims.py").path, code]
+        process.arguments = ["python3", repository.appendingPathComponent("Tests/IdP/\(script)").path] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return (String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), process.terminationStatus)
     }
 
     /// A fresh login for `clientID`: the pending authorization and the code from the redirect.

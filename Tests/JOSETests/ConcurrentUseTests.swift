@@ -56,12 +56,10 @@ struct ConcurrentUseTests {
         #expect(subjects == Array(repeating: "lazy", count: 64))
     }
 
+    /// The signing and verification keys for `algorithm`, from ``TestKeys``.
     static func keys(for algorithm: JWSAlgorithm) throws -> (JWK, JWK) {
-        switch algorithm {
-        case .hs256: let key = try TestKeys.jwk("hmac.jwk"); return (key, key)
-        case .es256: return (try TestKeys.pem("p256.pem"), try TestKeys.pem("p256.pub.pem"))
-        case .eddsa: return (try TestKeys.pem("ed25519.pem"), try TestKeys.pem("ed25519.pub.pem"))
-        default: return (try TestKeys.pem("rsa2048.pem"), try TestKeys.pem("rsa2048.pub.pem"))
-        }
+        if algorithm == .hs256 { let key = try TestKeys.jwk("hmac.jwk"); return (key, key) }
+        let names = try #require(TestKeys.asymmetric.first { $0.algorithm == algorithm })
+        return (try TestKeys.pem("\(names.privateName).pem"), try TestKeys.pem("\(names.publicName).pem"))
     }
 }

@@ -25,7 +25,9 @@ fi
 
 log "building release jose-leak-check, jose-bench, jwt-inspect"
 for product in jose-leak-check jose-bench jwt-inspect; do
-    swift build -c release --product "$product" 2>&1 | grep -E "error|warning: unre|Compiling|Build of" | grep -v Compiling >&2 || true
+    if ! swift build -c release --product "$product" 2>&1 | grep -E "error|Build of" >&2; then
+        log "build of $product failed"; exit 2
+    fi
 done
 bin=$(swift build -c release --show-bin-path)
 

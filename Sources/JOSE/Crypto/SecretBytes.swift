@@ -8,11 +8,6 @@ final class SecretBytes: @unchecked Sendable, CustomStringConvertible, CustomDeb
 
     init(_ bytes: [UInt8]) { storage = bytes }
 
-    /// `OSSL_MAC_PARAM_DIGEST` as a pointer that stays valid.
-    private static var digestParameter: UnsafePointer<CChar> {
-        UnsafeRawPointer(("digest" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
-    }
-
     deinit {
         idle.withLock { pools in for list in pools { for context in list { context.free() } } }
         storage.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
@@ -49,13 +44,11 @@ final class SecretBytes: @unchecked Sendable, CustomStringConvertible, CustomDeb
         guard let mac = HMACAlgorithm.shared.mac, let context = EVP_MAC_CTX_new(mac) else {
             throw cryptoFailure("create an HMAC context")
         }
-        // An OSSL_PARAM keeps the pointer to its key name: the name must outlive the
-        // parameter array. Swift's import of the OSSL_MAC_PARAM_DIGEST macro is a
-        // String, which passed as `char *` lives only for one call (a use after
-        // free found by the address sanitizer); a static string lives forever.
+        // The OSSL_PARAM keeps its key pointer: the imported OSSL_MAC_PARAM_DIGEST is a
+        // temporary String (a use after free the address sanitizer found), so a static one.
         let ok = digest.rawValue.withCString { name -> Int32 in
             var params = [
-                OSSL_PARAM_construct_utf8_string(Self.digestParameter, UnsafeMutablePointer(mutating: name), 0),
+                OSSL_PARAM_construct_utf8_string(("digest" as StaticString).cString, UnsafeMutablePointer(mutating: name), 0),
                 OSSL_PARAM_construct_end(),
             ]
             return storage.withUnsafeBytes { key in

@@ -31,9 +31,6 @@ enum KeyBuilder {
             buffers.append(buffer)
             return buffer
         }
-        func name(_ key: StaticString) -> UnsafePointer<CChar> {
-            UnsafeRawPointer(key.utf8Start).assumingMemoryBound(to: CChar.self)
-        }
         for param in params {
             let ok: Int32
             switch param {
@@ -42,20 +39,20 @@ enum KeyBuilder {
                     throw cryptoFailure("convert a key component")
                 }
                 numbers.append(number)
-                ok = OSSL_PARAM_BLD_push_BN(builder, name(key), number)
+                ok = OSSL_PARAM_BLD_push_BN(builder, key.cString, number)
             case .utf8(let key, let value):
                 let buffer = owned(Array(value.utf8))
-                ok = OSSL_PARAM_BLD_push_utf8_string(builder, name(key), buffer.baseAddress?.assumingMemoryBound(to: CChar.self), value.utf8.count)
+                ok = OSSL_PARAM_BLD_push_utf8_string(builder, key.cString, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), value.utf8.count)
             case .octets(let key, let bytes):
                 let buffer = owned(bytes)
-                ok = OSSL_PARAM_BLD_push_octet_string(builder, name(key), buffer.baseAddress, bytes.count)
+                ok = OSSL_PARAM_BLD_push_octet_string(builder, key.cString, buffer.baseAddress, bytes.count)
             }
             guard ok == 1 else { throw cryptoFailure("build key parameters") }
         }
         guard let built = OSSL_PARAM_BLD_to_param(builder) else { throw cryptoFailure("build key parameters") }
         defer { OSSL_PARAM_free(built) }
-        // The context keeps the key type's name pointer (OpenSSL 3.0): a static string, not a temporary.
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, name(type), nil) else { throw cryptoFailure("create a \(type) key context") }
+        // The context keeps the key type's name pointer (OpenSSL 3.0).
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, type.cString, nil) else { throw cryptoFailure("create a \(type) key context") }
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_fromdata_init(context) == 1 else { throw cryptoFailure("initialise key import") }
         var key: OpaquePointer? = nil
