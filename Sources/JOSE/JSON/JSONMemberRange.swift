@@ -5,39 +5,60 @@ import Darwin
 #endif
 
 /// Where one member of a validated JSON object lies in its text: the raw name
-/// bytes (between the quotes) and the value bytes. Names containing escapes
-/// carry their decoded form.
+/// bytes (between the quotes) and the value bytes. Plain data without
+/// references, so arrays of ranges are built and freed without per-element work.
 struct JSONMemberRange: Sendable {
     var nameStart: Int
     var nameLength: Int
-    var decodedName: String?
+    /// Index of the decoded name in ``JSONObjectIndex/decodedNames`` when the
+    /// raw name contains escapes; -1 otherwise.
+    var decodedSlot: Int
     var valueStart: Int
     var valueEnd: Int
+}
 
-    func name(in buffer: UnsafeBufferPointer<UInt8>) -> String {
-        decodedName ?? String(decoding: UnsafeBufferPointer(rebasing: buffer[nameStart..<nameStart + nameLength]), as: UTF8.self)
+/// The members of one validated JSON object, located in its text.
+struct JSONObjectIndex: Sendable {
+    /// The members, in document order.
+    var members: [JSONMemberRange] = []
+    /// Decoded forms of the names that contain escapes (rare in practice).
+    var decodedNames: [String] = []
+
+    /// The member's name, decoded.
+    func name(of member: JSONMemberRange, in buffer: UnsafeBufferPointer<UInt8>) -> String {
+        if member.decodedSlot >= 0 { return decodedNames[member.decodedSlot] }
+        return String(decoding: UnsafeBufferPointer(rebasing: buffer[member.nameStart..<member.nameStart + member.nameLength]), as: UTF8.self)
     }
 
-    func sameName(as other: JSONMemberRange, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        if decodedName == nil, other.decodedName == nil {
-            guard nameLength == other.nameLength, let base = buffer.baseAddress else { return false }
-            if nameLength == 0 { return true }
+    /// Whether two members of this object have the same (decoded) name.
+    func sameName(_ one: JSONMemberRange, _ other: JSONMemberRange, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        if one.decodedSlot < 0, other.decodedSlot < 0 {
+            guard one.nameLength == other.nameLength, let base = buffer.baseAddress else { return false }
+            let length = one.nameLength
+            if length == 0 { return true }
             // Most distinct claim names of one length differ in their first or last byte.
-            guard base[nameStart] == base[other.nameStart],
-                  base[nameStart + nameLength - 1] == base[other.nameStart + nameLength - 1] else { return false }
-            return memcmp(base + nameStart, base + other.nameStart, nameLength) == 0
+            guard base[one.nameStart] == base[other.nameStart],
+                  base[one.nameStart + length - 1] == base[other.nameStart + length - 1] else { return false }
+            return memcmp(base + one.nameStart, base + other.nameStart, length) == 0
         }
-        return name(in: buffer) == other.name(in: buffer)
+        return name(of: one, in: buffer) == name(of: other, in: buffer)
     }
 
-    /// Whether this member's name is `name`.
-    func hasName(_ name: String, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        if let decodedName { return decodedName == name }
+    /// The member called `name`, if any.
+    func member(named name: String, in buffer: UnsafeBufferPointer<UInt8>) -> JSONMemberRange? {
         var name = name
         return name.withUTF8 { utf8 in
-            guard utf8.count == nameLength, let base = buffer.baseAddress else { return false }
-            guard nameLength > 0, let other = utf8.baseAddress else { return true }
-            return memcmp(base + nameStart, other, nameLength) == 0
+            for member in members {
+                if member.decodedSlot >= 0 {
+                    if decodedNames[member.decodedSlot].utf8.elementsEqual(utf8) { return member }
+                    continue
+                }
+                guard member.nameLength == utf8.count, let base = buffer.baseAddress else { continue }
+                if member.nameLength == 0 { return member }
+                guard let other = utf8.baseAddress, base[member.nameStart] == other[0] else { continue }
+                if memcmp(base + member.nameStart, other, member.nameLength) == 0 { return member }
+            }
+            return nil
         }
     }
 }

@@ -54,7 +54,7 @@ public enum JSONParser {
     /// ``parse(_:limits:)`` does (grammar, UTF-8, duplicates at every level,
     /// depth), without building values, and returns where each top-level
     /// member's name and value lie in `buffer`.
-    static func indexObject(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits, what: String) throws -> [JSONMemberRange] {
+    static func indexObject(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits, what: String) throws -> JSONObjectIndex {
         if buffer.count > limits.maxBytes {
             throw JOSEError(.limitExceeded, "JSON text of \(buffer.count) bytes exceeds the limit of \(limits.maxBytes)")
         }
@@ -64,8 +64,10 @@ public enum JSONParser {
         guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "{") else {
             throw JOSEError(.invalidJSON, "\(what) is not a JSON object")
         }
-        _ = try parser.parseDocument()
-        return parser.rootMembers
+        try parser.indexObject()
+        parser.skipWhitespace()
+        if parser.index != buffer.count { throw parser.fail("unexpected data after the JSON value") }
+        return parser.rootIndex
     }
 
     /// Parses a JSON text that must be an object.
@@ -85,7 +87,7 @@ struct Parser {
     /// When false, values are validated but not built (strings come back
     /// empty), and the root object's member ranges are recorded instead.
     var materialize = true
-    var rootMembers: [JSONMemberRange] = []
+    var rootIndex = JSONObjectIndex()
     /// Whether the last string scanned contained an escape sequence.
     var lastStringHadEscape = false
 
@@ -226,53 +228,66 @@ struct Parser {
         return try parseString()
     }
 
+    /// Scans the unescaped run of a string from `start` (just past the opening
+    /// quote) up to the first '"', '\\', control byte or the end of the text,
+    /// and tells whether every byte before that point is ASCII.
+    @inline(__always) func scanPlainRun(from start: Int) -> (stop: Int, isASCII: Bool) {
+        guard let base = buffer.baseAddress else { return (start, true) }
+        let end = buffer.count
+        var i = start
+        var isASCII = true
+        // Eight bytes at a time while none of them is '"', '\\', a control
+        // character or (for the ASCII flag) a byte >= 0x80: "has a zero byte"
+        // tests on the word, exact for whether such a byte exists.
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            let quote = word ^ 0x2222_2222_2222_2222, backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                | ((word &- 0x2020_2020_2020_2020) & ~word)
+            let flagged = special & highs
+            if flagged != 0 {
+                // A borrow can only flag bytes above a truly special one, so the
+                // lowest flagged byte is the first special byte (little-endian load).
+                let offset = flagged.trailingZeroBitCount >> 3
+                let before: UInt64 = offset == 0 ? 0 : UInt64.max >> UInt64(64 - 8 * offset)
+                if word & highs & before != 0 { isASCII = false }
+                return (i + offset, isASCII)
+            }
+            if word & highs != 0 { isASCII = false }
+            i += 8
+        }
+        // Bytes 0x5D...0xFF (lower-case letters, most punctuation) need one compare.
+        while i < end {
+            let byte = base[i]
+            if byte >= 0x5D {
+                if byte >= 0x80 { isASCII = false }
+                i += 1
+                continue
+            }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            i += 1
+        }
+        return (i, isASCII)
+    }
+
     mutating func parseString() throws -> String {
         lastStringHadEscape = false
-        index += 1
-        let start = index
-        var isASCII = true
-        // Fast path: no escapes. Locals keep the scan in registers; bytes
-        // 0x5D...0x7F (lower-case letters, most punctuation) need one compare.
-        if let base = buffer.baseAddress {
-            let end = buffer.count
-            var i = index
-            // Eight bytes at a time while none of them is '"', '\\', a control
-            // character or (for the ASCII flag) a byte >= 0x80: "has a zero byte"
-            // tests on the word, exact for whether such a byte exists.
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            while i + 8 <= end {
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                let quote = word ^ 0x2222_2222_2222_2222, backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-                    | ((word &- 0x2020_2020_2020_2020) & ~word)
-                if special & highs != 0 { break }
-                if word & highs != 0 { isASCII = false }
-                i += 8
+        let start = index + 1
+        let (stop, isASCII) = scanPlainRun(from: start)
+        index = stop
+        if stop < buffer.count {
+            let byte = buffer[stop]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: buffer[start..<stop])
+                index = stop + 1
+                if isASCII { return materialize ? String(decoding: slice, as: UTF8.self) : "" }
+                guard let string = String(validating: slice, as: UTF8.self) else {
+                    throw JOSEError(.invalidJSON, "string at offset \(start) is not valid UTF-8")
+                }
+                return string
             }
-            while i < end {
-                let byte = base[i]
-                if byte >= 0x5D {
-                    if byte >= 0x80 { isASCII = false }
-                    i += 1
-                    continue
-                }
-                if byte == UInt8(ascii: "\"") {
-                    let slice = UnsafeBufferPointer(start: base + start, count: i - start)
-                    index = i + 1
-                    if isASCII { return materialize ? String(decoding: slice, as: UTF8.self) : "" }
-                    guard let string = String(validating: slice, as: UTF8.self) else {
-                        throw JOSEError(.invalidJSON, "string at offset \(start) is not valid UTF-8")
-                    }
-                    return string
-                }
-                if byte == UInt8(ascii: "\\") { break }
-                if byte < 0x20 {
-                    index = i
-                    throw fail("unescaped control character in string")
-                }
-                i += 1
-            }
-            index = i
+            if byte < 0x20 { throw fail("unescaped control character in string") }
         }
         guard index < buffer.count else { throw fail("unterminated string") }
         lastStringHadEscape = true
@@ -342,6 +357,13 @@ struct Parser {
     }
 
     mutating func parseNumber() throws -> JSONValue {
+        let (start, isInteger) = try scanNumber()
+        return try convertNumber(from: start, isInteger: isInteger)
+    }
+
+    /// Checks the number grammar from `index`, leaving `index` after the number;
+    /// returns where it started and whether it has neither fraction nor exponent.
+    mutating func scanNumber() throws -> (start: Int, isInteger: Bool) {
         let start = index
         var isInteger = true
         if buffer[index] == UInt8(ascii: "-") { index += 1 }
@@ -366,6 +388,11 @@ struct Parser {
             guard index < buffer.count, isDigit(buffer[index]) else { throw fail("invalid exponent in number") }
             while index < buffer.count, isDigit(buffer[index]) { index += 1 }
         }
+        return (start, isInteger)
+    }
+
+    /// The value of the number scanned from `start` to `index`.
+    func convertNumber(from start: Int, isInteger: Bool) throws -> JSONValue {
         if isInteger, index - start <= 18 {
             // At most 18 digits cannot overflow Int64.
             var value: Int64 = 0

@@ -73,21 +73,23 @@ public struct CompactJWS: Sendable {
             throw JOSEError(.invalidBase64URL, "signature segment: \(error.reason)")
         }
 
-        var input = [UInt8](UnsafeBufferPointer(rebasing: bytes[0...firstDot]))
         if let detachedPayload {
             guard payloadSegment.isEmpty else {
                 throw JOSEError(.malformedToken, "a detached payload was supplied but the token carries one")
             }
             isDetached = true
             payload = detachedPayload
+            var input = [UInt8](UnsafeBufferPointer(rebasing: bytes[0...firstDot]))
             if header.base64EncodedPayload {
                 input += Array(Base64URL.encode(detachedPayload).utf8)
             } else {
                 input += detachedPayload
             }
+            signingInput = input
         } else {
             isDetached = false
-            input += payloadSegment
+            // The signing input is the token up to the second dot: one copy.
+            signingInput = [UInt8](UnsafeBufferPointer(rebasing: bytes[0..<secondDot]))
             if header.base64EncodedPayload {
                 do { payload = try Base64URL.decode(payloadSegment) } catch let error as JOSEError {
                     throw JOSEError(.invalidBase64URL, "payload segment: \(error.reason)")
@@ -97,7 +99,6 @@ public struct CompactJWS: Sendable {
             }
         }
         self.header = header
-        self.signingInput = input
     }
 
     /// Verifies the signature with `key` under `policy`.

@@ -13,7 +13,7 @@ public struct JWTClaims: Sendable {
     /// The payload bytes the claims were parsed from.
     public let payload: [UInt8]
     /// Top-level members located by the validating pass.
-    let members: [JSONMemberRange]
+    let index: JSONObjectIndex
     private let cache: MaterializedObject
 
     /// Parses a payload that must be a JSON object without duplicate claims.
@@ -23,7 +23,7 @@ public struct JWTClaims: Sendable {
     /// are decoded when read: a typed getter decodes only its own claim, and
     /// ``object`` builds the full tree once, on first use.
     public init(payload: [UInt8], limits: JOSELimits = .default) throws {
-        self.members = try payload.withUnsafeBufferPointer {
+        self.index = try payload.withUnsafeBufferPointer {
             try JSONParser.indexObject(buffer: $0, limits: limits.tokenJSON, what: "the JWT payload")
         }
         self.payload = payload
@@ -35,9 +35,9 @@ public struct JWTClaims: Sendable {
         let payload = Array(object.jsonString().utf8)
         self.payload = payload
         // The serializer's output is valid JSON by construction; an index failure would only drop lookups.
-        self.members = (try? payload.withUnsafeBufferPointer {
+        self.index = (try? payload.withUnsafeBufferPointer {
             try JSONParser.indexObject(buffer: $0, limits: JSONLimits(maxDepth: .max, maxBytes: .max), what: "claims")
-        }) ?? []
+        }) ?? JSONObjectIndex()
         self.cache = MaterializedObject(object)
     }
 
@@ -47,15 +47,16 @@ public struct JWTClaims: Sendable {
     /// The raw JSON value of a claim.
     public subscript(name: String) -> JSONValue? {
         payload.withUnsafeBufferPointer { buffer -> JSONValue? in
-            guard let member = members.first(where: { $0.hasName(name, in: buffer) }) else { return nil }
+            guard let member = index.member(named: name, in: buffer) else { return nil }
             let slice = UnsafeBufferPointer(rebasing: buffer[member.valueStart..<member.valueEnd])
+            if let scalar = JSONScalar.value(of: slice) { return scalar }
             // The value was validated with the payload; decoding it again cannot fail.
             return (try? JSONParser.parse(buffer: slice, limits: JSONLimits(maxDepth: .max, maxBytes: .max))) ?? .null
         }
     }
 
     /// The claim names, in document order.
-    public var names: [String] { payload.withUnsafeBufferPointer { buffer in members.map { $0.name(in: buffer) } } }
+    public var names: [String] { payload.withUnsafeBufferPointer { buffer in index.members.map { index.name(of: $0, in: buffer) } } }
 
     /// `iss`
     public var issuer: String? { get throws { try string("iss") } }
