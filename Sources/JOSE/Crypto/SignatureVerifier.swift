@@ -8,8 +8,7 @@ enum SignatureVerifier {
         switch (algorithm.family, key.storage) {
         case (.hmac, .symmetric(let secret)):
             guard let digest = algorithm.digest, signature.count == digest.outputLength else { return false }
-            let tag = try HMAC.compute(secret: secret, digest: digest, input: input)
-            return ConstantTime.equals(tag, signature)
+            return try HMAC.matches(signature, secret: secret, digest: digest, input: input)
         case (.rsaPKCS1, .asymmetric(let evp)), (.rsaPSS, .asymmetric(let evp)):
             guard signature.count == (evp.bits + 7) / 8, let digest = algorithm.digest else { return false }
             return try verifyDigest(evp, algorithm: algorithm, digest: digest, signature: signature, input: input)
@@ -37,18 +36,18 @@ enum SignatureVerifier {
     /// prepared once with padding and digest.
     private static func verifyDigest(_ evp: EVPKey, algorithm: JWSAlgorithm, digest: DigestAlgorithm,
                                      signature: UnsafeRawBufferPointer, input: UnsafeRawBufferPointer) throws -> Bool {
-        var hash = [UInt8](repeating: 0, count: 64)
-        var length: UInt32 = 0
-        guard hash.withUnsafeMutableBufferPointer({ EVP_Digest(input.baseAddress, input.count, $0.baseAddress, &length, digest.md, nil) }) == 1 else {
-            throw cryptoFailure("hash the signing input")
-        }
-        return try evp.withContext(slot: algorithm.slot, make: { try makeVerifyContext(evp, algorithm: algorithm, digest: digest) }) { context in
-            let result = hash.withUnsafeBufferPointer { hashBuffer in
-                EVP_PKEY_verify(context.pointer, signature.baseAddress?.assumingMemoryBound(to: UInt8.self), signature.count,
-                                hashBuffer.baseAddress, Int(length))
+        // The hash lives on the stack: no array allocation on the hot path.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { hash in
+            var length: UInt32 = 0
+            guard EVP_Digest(input.baseAddress, input.count, hash.baseAddress, &length, digest.md, nil) == 1 else {
+                throw cryptoFailure("hash the signing input")
             }
-            if result != 1 { ERR_clear_error() }
-            return result == 1
+            return try evp.withContext(slot: algorithm.slot, make: { try makeVerifyContext(evp, algorithm: algorithm, digest: digest) }) { context in
+                let result = EVP_PKEY_verify(context.pointer, signature.baseAddress?.assumingMemoryBound(to: UInt8.self), signature.count,
+                                             hash.baseAddress, Int(length))
+                if result != 1 { ERR_clear_error() }
+                return result == 1
+            }
         }
     }
 
@@ -96,6 +95,23 @@ enum HMAC {
                 && tag.withUnsafeMutableBufferPointer { EVP_MAC_final(context, $0.baseAddress, &length, $0.count) } == 1
             guard ok, length == tag.count else { throw cryptoFailure("compute an HMAC") }
             return tag
+        }
+    }
+
+    /// Whether `tag` is the HMAC of `input`, compared in constant time; the
+    /// computed tag stays on the stack.
+    static func matches(_ tag: UnsafeRawBufferPointer, secret: SecretBytes, digest: DigestAlgorithm, input: UnsafeRawBufferPointer) throws -> Bool {
+        try secret.withMAC(digest) { context in
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { computed in
+                var length = 0
+                let ok = EVP_MAC_init(context, nil, 0, nil) == 1
+                    && EVP_MAC_update(context, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count) == 1
+                    && EVP_MAC_final(context, computed.baseAddress, &length, computed.count) == 1
+                guard ok, length == digest.outputLength else { throw cryptoFailure("compute an HMAC") }
+                let equal = tag.count == length && CRYPTO_memcmp(computed.baseAddress, tag.baseAddress, length) == 0
+                OPENSSL_cleanse(computed.baseAddress, computed.count)
+                return equal
+            }
         }
     }
 }

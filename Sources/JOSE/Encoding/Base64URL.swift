@@ -70,13 +70,13 @@ public enum Base64URL {
         let outputCount = count / 4 * 3 + (count % 4 == 0 ? 0 : count % 4 - 1)
         var invalid: UInt32 = 0
         var nonCanonical = false
-        let out = shiftedTables.withUnsafeBufferPointer { tables in
-            // One spare byte: each quantum is written with a single 4-byte store.
-            [UInt8](unsafeUninitializedCapacity: outputCount + 1) { output, initialized in
-                guard let t = tables.baseAddress, let inBase = input.baseAddress, let outBase = output.baseAddress else {
-                    initialized = 0
-                    return
-                }
+        // One spare byte: each quantum is written with a single 4-byte store.
+        // (`repeatElement` builds the array through the specialized allocation path;
+        // `init(unsafeUninitializedCapacity:)` looks up the storage type at run time.)
+        var out = Array(repeatElement(UInt8(0), count: outputCount + 1))
+        shiftedTables.withUnsafeBufferPointer { tables in
+            out.withUnsafeMutableBufferPointer { output in
+                guard let t = tables.baseAddress, let inBase = input.baseAddress, let outBase = output.baseAddress else { return }
                 let raw = UnsafeMutableRawPointer(outBase)
                 var i = 0, o = 0
                 while i + 4 <= count {
@@ -95,9 +95,9 @@ public enum Base64URL {
                     // Non-canonical encodings leave bits set below the last output byte.
                     nonCanonical = rest == 2 ? n & 0xFFFF != 0 : n & 0xFF != 0
                 }
-                initialized = outputCount
             }
         }
+        out.removeLast()
         if invalid & 0x8000_0000 != 0 {
             for index in 0..<count where decodeTable[Int(input[index])] == 0xFF {
                 let byte = input[index]
