@@ -108,7 +108,7 @@ extension Parser {
 
     /// Index mode: validates a string without building it; sets ``lastStringHadEscape``.
     /// Plain ASCII strings are checked in one scan; anything else takes the full path.
-    mutating func skipString() throws {
+    @inline(__always) mutating func skipString() throws {
         let start = index + 1
         let (stop, isASCII) = scanPlainRun(from: start)
         if isASCII, stop < buffer.count, buffer[stop] == UInt8(ascii: "\"") {
