@@ -24,31 +24,31 @@ struct DERReader {
     var nextTag: UInt8? { remaining.first }
 
     /// Reads the next element, whatever its tag.
-    mutating func read(_ what: String) throws -> Element {
+    mutating func read(_ what: @autoclosure () -> String) throws -> Element {
         let start = remaining.startIndex, end = remaining.endIndex
-        guard start < end else { throw DER.malformed("\(what) is missing: the data ends", at: start) }
+        guard start < end else { throw DER.malformed("\(what()) is missing: the data ends", at: start) }
         let tag = remaining[start]
-        guard tag & 0x1F != 0x1F else { throw DER.malformed("\(what) has a high tag number, which no key structure uses", at: start) }
-        guard start + 1 < end else { throw DER.malformed("\(what) is cut off after its tag", at: start) }
+        guard tag & 0x1F != 0x1F else { throw DER.malformed("\(what()) has a high tag number, which no key structure uses", at: start) }
+        guard start + 1 < end else { throw DER.malformed("\(what()) is cut off after its tag", at: start) }
         let first = remaining[start + 1]
         var index = start + 2
         var length = Int(first)
         if first == 0x80 {
-            throw DER.malformed("\(what) has an indefinite length (BER, not DER)", at: start)
+            throw DER.malformed("\(what()) has an indefinite length (BER, not DER)", at: start)
         } else if first > 0x80 {
             let count = Int(first & 0x7F)
-            guard count <= 4 else { throw DER.malformed("\(what) has a \(count)-byte length", at: start) }
-            guard end - index >= count else { throw DER.malformed("\(what) is cut off in its length", at: start) }
-            guard remaining[index] != 0 else { throw DER.malformed("\(what) has a length with a leading zero byte (not minimal)", at: start) }
+            guard count <= 4 else { throw DER.malformed("\(what()) has a \(count)-byte length", at: start) }
+            guard end - index >= count else { throw DER.malformed("\(what()) is cut off in its length", at: start) }
+            guard remaining[index] != 0 else { throw DER.malformed("\(what()) has a length with a leading zero byte (not minimal)", at: start) }
             length = 0
             for _ in 0..<count {
                 length = length << 8 | Int(remaining[index])
                 index += 1
             }
-            guard length >= 0x80 else { throw DER.malformed("\(what) has a long-form length below 128 (not minimal)", at: start) }
+            guard length >= 0x80 else { throw DER.malformed("\(what()) has a long-form length below 128 (not minimal)", at: start) }
         }
         guard length <= end - index else {
-            throw DER.malformed("\(what) has a length of \(length) bytes, past the end of its enclosing element", at: start)
+            throw DER.malformed("\(what()) has a length of \(length) bytes, past the end of its enclosing element", at: start)
         }
         let contents = remaining[index..<index + length]
         remaining = remaining[(index + length)...]
@@ -56,21 +56,21 @@ struct DERReader {
     }
 
     /// Reads the next element, which must have `tag`, and returns its contents.
-    mutating func read(_ tag: UInt8, _ what: String) throws -> ArraySlice<UInt8> {
-        let element = try read(what)
-        guard element.tag == tag else { throw DER.malformed("\(what) has the wrong tag (\(DER.hex(element.tag)), expected \(DER.hex(tag)))", at: element.offset) }
+    mutating func read(_ tag: UInt8, _ what: @autoclosure () -> String) throws -> ArraySlice<UInt8> {
+        let element = try read(what())
+        guard element.tag == tag else { throw DER.malformed("\(what()) has the wrong tag (\(DER.hex(element.tag)), expected \(DER.hex(tag)))", at: element.offset) }
         return element.contents
     }
 
     /// Reads the next element's contents if its tag is `tag`; `nil` (reading nothing) otherwise.
-    mutating func readIfPresent(_ tag: UInt8, _ what: String) throws -> ArraySlice<UInt8>? {
+    mutating func readIfPresent(_ tag: UInt8, _ what: @autoclosure () -> String) throws -> ArraySlice<UInt8>? {
         guard nextTag == tag else { return nil }
-        return try read(tag, what)
+        return try read(tag, what())
     }
 
     /// Requires that nothing is left: `what` names the structure being closed.
-    func expectEnd(_ what: String) throws {
-        guard isAtEnd else { throw DER.malformed("unexpected bytes after the last field of \(what)", at: remaining.startIndex) }
+    func expectEnd(_ what: @autoclosure () -> String) throws {
+        guard isAtEnd else { throw DER.malformed("unexpected bytes after the last field of \(what())", at: remaining.startIndex) }
     }
 }
 
@@ -98,12 +98,12 @@ enum DER {
     }
 
     /// Checks that INTEGER contents are minimally encoded (X.690 §8.3.2) and returns them.
-    static func integer(_ contents: ArraySlice<UInt8>, _ what: String) throws -> ArraySlice<UInt8> {
-        guard let first = contents.first else { throw malformed("\(what) is an empty INTEGER", at: contents.startIndex) }
+    static func integer(_ contents: ArraySlice<UInt8>, _ what: @autoclosure () -> String) throws -> ArraySlice<UInt8> {
+        guard let first = contents.first else { throw malformed("\(what()) is an empty INTEGER", at: contents.startIndex) }
         if contents.count > 1 {
             let second = contents[contents.startIndex + 1]
             if (first == 0x00 && second < 0x80) || (first == 0xFF && second >= 0x80) {
-                throw malformed("\(what) is an INTEGER with a redundant leading byte (not minimal)", at: contents.startIndex)
+                throw malformed("\(what()) is an INTEGER with a redundant leading byte (not minimal)", at: contents.startIndex)
             }
         }
         return contents
@@ -111,31 +111,31 @@ enum DER {
 
     /// The magnitude of a positive INTEGER (its leading 0x00 sign byte removed).
     /// A negative or zero value is an invalid key.
-    static func positiveInteger(_ contents: ArraySlice<UInt8>, _ what: String) throws -> [UInt8] {
-        let value = try integer(contents, what)
-        guard let first = value.first, first < 0x80 else { throw JOSEError(.invalidKey, "\(what) is negative") }
+    static func positiveInteger(_ contents: ArraySlice<UInt8>, _ what: @autoclosure () -> String) throws -> [UInt8] {
+        let value = try integer(contents, what())
+        guard let first = value.first, first < 0x80 else { throw JOSEError(.invalidKey, "\(what()) is negative") }
         let magnitude = value.drop(while: { $0 == 0 })
-        guard !magnitude.isEmpty else { throw JOSEError(.invalidKey, "\(what) is zero") }
+        guard !magnitude.isEmpty else { throw JOSEError(.invalidKey, "\(what()) is zero") }
         return Array(magnitude)
     }
 
     /// A version number: a non-negative INTEGER below 128, or `nil` for any other value.
-    static func smallInteger(_ contents: ArraySlice<UInt8>, _ what: String) throws -> Int? {
-        let value = try integer(contents, what)
+    static func smallInteger(_ contents: ArraySlice<UInt8>, _ what: @autoclosure () -> String) throws -> Int? {
+        let value = try integer(contents, what())
         guard value.count == 1, let byte = value.first, byte < 0x80 else { return nil }
         return Int(byte)
     }
 
     /// The bytes of a BIT STRING holding a key: whole bytes only (no unused bits).
-    static func keyBits(_ contents: ArraySlice<UInt8>, _ what: String) throws -> ArraySlice<UInt8> {
-        guard let unused = contents.first else { throw malformed("\(what) is a BIT STRING without its unused-bits byte", at: contents.startIndex) }
-        guard unused == 0 else { throw JOSEError(.invalidKey, "\(what) is a BIT STRING with \(unused) unused bits; a key is whole bytes") }
+    static func keyBits(_ contents: ArraySlice<UInt8>, _ what: @autoclosure () -> String) throws -> ArraySlice<UInt8> {
+        guard let unused = contents.first else { throw malformed("\(what()) is a BIT STRING without its unused-bits byte", at: contents.startIndex) }
+        guard unused == 0 else { throw JOSEError(.invalidKey, "\(what()) is a BIT STRING with \(unused) unused bits; a key is whole bytes") }
         return contents.dropFirst()
     }
 
     /// Requires NULL contents to be empty.
-    static func null(_ contents: ArraySlice<UInt8>, _ what: String) throws {
-        guard contents.isEmpty else { throw malformed("\(what) is a NULL with contents", at: contents.startIndex) }
+    static func null(_ contents: ArraySlice<UInt8>, _ what: @autoclosure () -> String) throws {
+        guard contents.isEmpty else { throw malformed("\(what()) is a NULL with contents", at: contents.startIndex) }
     }
 
     /// An OBJECT IDENTIFIER in dotted form, for error messages (at most 32 bytes of it are shown).
