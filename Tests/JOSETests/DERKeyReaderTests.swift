@@ -216,7 +216,10 @@ struct DERKeyReaderTests {
         let attribute = DERNode.node(0x30, [.leaf(0x06, [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x14]),
                                             .node(0x31, [.leaf(0x1E, Array("key".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }))])])
         let withAttributes = DERNode.node(0x30, pkcs8.children + [.node(0xA0, [attribute])])
-        #expect(try JWK(pem: Self.pem("PRIVATE KEY", withAttributes.encoded)).publicJWK == Self.publicJWK("p256.pub.jwk"))
+        try Self.expectSameKey(Self.pem("PRIVATE KEY", withAttributes.encoded), "p256.pub.jwk", isPrivate: true)
+        // An attribute that is not SEQUENCE { OID, SET } is refused.
+        let badAttribute = DERNode.node(0x30, pkcs8.children + [.node(0xA0, [.node(0x30, [.leaf(0x05, [])])])])
+        expectCode(.invalidPEM) { _ = try JWK(pem: Self.pem("PRIVATE KEY", badAttribute.encoded)) }
     }
 
     // MARK: Refused inputs

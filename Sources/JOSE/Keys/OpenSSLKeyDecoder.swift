@@ -54,20 +54,17 @@ enum OpenSSLKeyDecoder {
         return nil
     }
 
-    /// PKCS#8 DER without a trailing OneAsymmetricKey publicKey [1], which
-    /// OpenSSL 3.0 cannot read (the private key alone determines the public one).
-    /// Anything else is returned unchanged.
-    static func withoutPublicKeyField(_ der: [UInt8]) -> [UInt8] {
+    /// PKCS#8 DER cut down to version, algorithm and privateKey: without the
+    /// attributes [0] (whose values the DER reader checks for framing only, and
+    /// does not use) and the OneAsymmetricKey publicKey [1] (which OpenSSL 3.0
+    /// cannot read; the DER reader checks it against the private key).
+    /// Anything that is not a SEQUENCE is returned unchanged.
+    static func withoutOptionalFields(_ der: [UInt8]) -> [UInt8] {
         var outer = DERReader(der[...])
         guard let body = try? outer.read(DER.sequence, "PKCS#8"), outer.isAtEnd else { return der }
         var reader = DERReader(body)
-        var kept: [UInt8] = []
-        while !reader.isAtEnd {
-            let start = reader.remaining.startIndex
-            guard let element = try? reader.read("a PKCS#8 field") else { return der }
-            if element.tag == DER.contextPrimitive(1), reader.isAtEnd { break }
-            kept += der[start..<reader.remaining.startIndex]
-        }
+        for _ in 0..<3 { guard (try? reader.read("a PKCS#8 field")) != nil else { return der } }
+        let kept = Array(der[body.startIndex..<reader.remaining.startIndex])
         var length = kept.count
         var lengthBytes: [UInt8] = []
         while length > 0 {
@@ -83,13 +80,13 @@ extension JWK {
     /// A test and fuzzing aid, not for applications: the public members (`kty`,
     /// then `n`/`e`, `crv`/`x`/`y` or `crv`/`x`) that libcrypto's own DER decoders
     /// (`d2i_PUBKEY`, `d2i_AutoPrivateKey`, `d2i_X509`) read from the first PEM
-    /// block, or `nil` when they refuse it. A PKCS#8 publicKey [1] field, which
-    /// OpenSSL 3.0 cannot read, is removed first. The Base64 body is decoded as
+    /// block, or `nil` when they refuse it. A PKCS#8 key is given to them without
+    /// its optional attributes [0] and publicKey [1] (which OpenSSL 3.0 cannot read). The Base64 body is decoded as
     /// `JWK(pem:)` decodes it; no key checks are made. Compare with ``publicJWK``.
     @_spi(Testing) public static func openSSLPublicJWK(pem: String) -> JSONObject? {
         guard let label = PEMBlock.firstLabel(in: pem), let format = PEMKeyFormat(label: label),
               var der = try? PEMBlock.der(of: pem, label: label) else { return nil }
-        if format == .privateKey { der = OpenSSLKeyDecoder.withoutPublicKeyField(der) }
+        if format == .privateKey { der = OpenSSLKeyDecoder.withoutOptionalFields(der) }
         return OpenSSLKeyDecoder.decode(der, format: format).flatMap(OpenSSLKeyDecoder.publicJWK)
     }
 }
