@@ -222,6 +222,18 @@ struct DERKeyReaderTests {
         expectCode(.invalidPEM) { _ = try JWK(pem: Self.pem("PRIVATE KEY", badAttribute.encoded)) }
     }
 
+    @Test("X.509 v3 certificates over EC and Ed25519 keys give their subject public key",
+          .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"), arguments: ["p384", "p521", "ed25519"])
+    func certificates(_ name: String) throws {
+        let directory = try Tool.temporaryDirectory()
+        defer { Tool.cleanUp(directory) }
+        let path = directory.appendingPathComponent("\(name).cert.pem").path
+        let output = try Tool.run("openssl", ["req", "-new", "-x509", "-key", TestKeys.directory.appendingPathComponent("\(name).pem").path,
+                                              "-subj", "/CN=der reader test", "-days", "2", "-out", path])
+        try #require(output.status == 0, "\(output.stderr)")
+        try Self.expectSameKey(String(contentsOfFile: path, encoding: .utf8), "\(name).pub.jwk", isPrivate: false)
+    }
+
     // MARK: Refused inputs
 
     /// Malformed or unsupported inputs, each with the error code it must give.
