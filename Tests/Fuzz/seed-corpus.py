@@ -201,6 +201,51 @@ for path in sorted(glob.glob(os.path.join(KEYS, "*.pem"))):
 add("fuzz-pem", "-----BEGIN PUBLIC KEY-----\nMA==\n-----END PUBLIC KEY-----\n")
 add("fuzz-pem", "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMA==\n-----END ENCRYPTED PRIVATE KEY-----\n")
 
+
+# DER variants the strict reader accepts besides plain OpenSSL output: a compressed EC
+# point, EC private keys without their public point (SEC1, PKCS#8), RFC 5958
+# OneAsymmetricKey with its publicKey [1], rsaEncryption without NULL parameters.
+def tlv(tag, body):
+    n = len(body)
+    length = bytes([n]) if n < 128 else bytes([0x80 | ((n.bit_length() + 7) // 8)]) + n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([tag]) + length + body
+
+
+def der_children(der):
+    out, i = [], 0
+    while i < len(der):
+        n, h = der[i + 1], 2
+        if n & 0x80:
+            n, h = int.from_bytes(der[i + 2:i + 2 + (n & 0x7F)], "big"), 2 + (n & 0x7F)
+        out.append((der[i], der[i + h:i + h + n], der[i:i + h + n]))
+        i += h + n
+    return out
+
+
+def pem_der(name):
+    return base64.b64decode("".join(line for line in key_text(name).splitlines() if not line.startswith("-----")))
+
+
+def to_pem(label, der):
+    body = base64.b64encode(der).decode()
+    return f"-----BEGIN {label}-----\n" + "\n".join(body[i:i + 64] for i in range(0, len(body), 64)) + f"\n-----END {label}-----\n"
+
+
+spki = der_children(der_children(pem_der("p256.pub.pem"))[0][1])
+point = spki[1][1][1:]
+add("fuzz-pem", to_pem("PUBLIC KEY", tlv(0x30, spki[0][2] + tlv(0x03, bytes([0, 2 | (point[-1] & 1)]) + point[1:33]))))
+sec1 = der_children(der_children(pem_der("p256.sec1.pem"))[0][1])
+add("fuzz-pem", to_pem("EC PRIVATE KEY", tlv(0x30, b"".join(c[2] for c in sec1[:3]))))
+pkcs8 = der_children(der_children(pem_der("p256.pem"))[0][1])
+inner = der_children(der_children(pkcs8[2][1])[0][1])
+add("fuzz-pem", to_pem("PRIVATE KEY", tlv(0x30, pkcs8[0][2] + pkcs8[1][2] + tlv(0x04, tlv(0x30, inner[0][2] + inner[1][2])))))
+add("fuzz-pem", to_pem("PRIVATE KEY", tlv(0x30, tlv(0x02, b"\x01") + pkcs8[1][2] + pkcs8[2][2] + tlv(0x81, spki[1][1]))))
+ed = der_children(der_children(pem_der("ed25519.pem"))[0][1])
+ed_spki = der_children(der_children(pem_der("ed25519.pub.pem"))[0][1])
+add("fuzz-pem", to_pem("PRIVATE KEY", tlv(0x30, tlv(0x02, b"\x01") + ed[1][2] + ed[2][2] + tlv(0x81, ed_spki[1][1]))))
+rsa_spki = der_children(der_children(pem_der("rsa2048.pub.pem"))[0][1])
+add("fuzz-pem", to_pem("PUBLIC KEY", tlv(0x30, tlv(0x30, der_children(rsa_spki[0][1])[0][2]) + rsa_spki[1][2])))
+
 # --- JSON ------------------------------------------------------------------------------
 for text in ['[]', '{}', 'null', '0', '-0.0e+1', '"\\u0000\\ud83d\\ude00"', '[1,[2,[3,[4,[5]]]]]',
              '{"a":1,"a":2}', '{"a":{"b":{"a":1}}}', '123456789012345678901234567890', '"\\ud800"', '1E400',

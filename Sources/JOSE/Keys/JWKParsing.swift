@@ -65,37 +65,17 @@ extension JWK {
         guard let n = try bytes(object, "n"), let e = try bytes(object, "e") else { throw JOSEError(.invalidKey, "RSA key without n or e") }
         if object["oth"] != nil { throw JOSEError(.unsupportedKey, "multi-prime RSA keys (\"oth\") are not supported", member: "oth") }
         let d = try bytes(object, "d", required: false)
-        var params: [KeyBuilder.Param] = [.bigNumber("n", n), .bigNumber("e", e)]
-        if let d {
-            params.append(.bigNumber("d", d))
+        var factors: RSAFactors? = nil
+        if d != nil {
             let crt = try ["p", "q", "dp", "dq", "qi"].map { try bytes(object, $0, required: false) }
             if crt.contains(where: { $0 != nil }) {
                 guard let p = crt[0], let q = crt[1], let dp = crt[2], let dq = crt[3], let qi = crt[4] else {
                     throw JOSEError(.invalidKey, "RSA private key has some but not all CRT parameters (p, q, dp, dq, qi)")
                 }
-                params += [.bigNumber("rsa-factor1", p), .bigNumber("rsa-factor2", q), .bigNumber("rsa-exponent1", dp),
-                           .bigNumber("rsa-exponent2", dq), .bigNumber("rsa-coefficient1", qi)]
+                factors = RSAFactors(p: p, q: q, dp: dp, dq: dq, qi: qi)
             }
         }
-        return try makeRSA(n: n, e: e, params: params, isPrivate: d != nil)
-    }
-
-    static func makeRSA(n: [UInt8], e: [UInt8], params: [KeyBuilder.Param], isPrivate: Bool) throws -> JWK {
-        let modulus = Array(n.drop(while: { $0 == 0 }))
-        let exponent = Array(e.drop(while: { $0 == 0 }))
-        guard let last = exponent.last, last & 1 == 1, exponent != [1] else {
-            throw JOSEError(.invalidKey, "RSA public exponent must be odd and greater than 1", member: "e")
-        }
-        guard modulus.count >= 64, modulus.last.map({ $0 & 1 == 1 }) == true else {
-            throw JOSEError(.invalidKey, "RSA modulus is too small or even", member: "n")
-        }
-        if ROCA.isVulnerable(modulus: modulus) {
-            throw JOSEError(.weakKey, "RSA modulus has the ROCA fingerprint (CVE-2017-15361); the key is breakable", member: "n")
-        }
-        let key = try KeyBuilder.fromData(type: "RSA", isPrivate: isPrivate, params: params)
-        try KeyBuilder.check(key, isPrivate: isPrivate, what: "RSA key")
-        return JWK(keyType: .rsa, isPrivate: isPrivate, sizeInBits: key.bits, storage: .asymmetric(key),
-                   publicMembers: [("e", Base64URL.encode(exponent)), ("kty", "RSA"), ("n", Base64URL.encode(modulus))])
+        return try makeRSA(n: n, e: e, d: d, factors: factors)
     }
 
     static func parseEC(_ object: JSONObject) throws -> JWK {
@@ -110,16 +90,7 @@ extension JWK {
         }
         let d = try bytes(object, "d", required: false)
         if let d, d.count != size { throw JOSEError(.invalidKey, "EC private scalar must be exactly \(size) bytes for \(crv)", member: "d") }
-        return try makeEC(curve: curve, x: x, y: y, d: d)
-    }
-
-    static func makeEC(curve: Curve, x: [UInt8], y: [UInt8], d: [UInt8]?) throws -> JWK {
-        var params: [KeyBuilder.Param] = [.utf8("group", curve.openSSLName), .octets("pub", [0x04] + x + y)]
-        if let d { params.append(.bigNumber("priv", d)) }
-        let key = try KeyBuilder.fromData(type: "EC", isPrivate: d != nil, params: params)
-        try KeyBuilder.check(key, isPrivate: d != nil, what: "EC key")
-        return JWK(keyType: .ec(curve), isPrivate: d != nil, sizeInBits: key.bits, storage: .asymmetric(key),
-                   publicMembers: [("crv", curve.rawValue), ("kty", "EC"), ("x", Base64URL.encode(x)), ("y", Base64URL.encode(y))])
+        return try makeEC(curve: curve, point: [0x04] + x + y, d: d)
     }
 
     static func parseOKP(_ object: JSONObject) throws -> JWK {
@@ -127,30 +98,8 @@ extension JWK {
         guard crv == "Ed25519" else { throw JOSEError(.unsupportedKey, "OKP curve \"\(crv.jsonSafePrefix)\" is not supported", member: "crv") }
         guard let x = try bytes(object, "x"), x.count == 32 else { throw JOSEError(.invalidKey, "Ed25519 public key must be 32 bytes", member: "x") }
         let d = try bytes(object, "d", required: false)
-        if let d {
-            guard d.count == 32 else { throw JOSEError(.invalidKey, "Ed25519 private key must be 32 bytes", member: "d") }
-            let key = try makeEd25519(raw: d, isPrivate: true)
-            guard KeyBuilder.rawKey(key, private: false) == x else {
-                throw JOSEError(.invalidKey, "Ed25519 private key does not match its public key")
-            }
-            return JWK(keyType: .ed25519, isPrivate: true, sizeInBits: 256, storage: .asymmetric(key),
-                       publicMembers: [("crv", "Ed25519"), ("kty", "OKP"), ("x", Base64URL.encode(x))])
-        }
-        let key = try makeEd25519(raw: x, isPrivate: false)
-        return JWK(keyType: .ed25519, isPrivate: false, sizeInBits: 256, storage: .asymmetric(key),
-                   publicMembers: [("crv", "Ed25519"), ("kty", "OKP"), ("x", Base64URL.encode(x))])
-    }
-
-    static func makeEd25519(raw: [UInt8], isPrivate: Bool) throws -> EVPKey {
-        let pointer = raw.withUnsafeBufferPointer { buffer in
-            isPrivate ? EVP_PKEY_new_raw_private_key_ex(nil, "ED25519", nil, buffer.baseAddress, buffer.count)
-                : EVP_PKEY_new_raw_public_key_ex(nil, "ED25519", nil, buffer.baseAddress, buffer.count)
-        }
-        guard let pointer else {
-            ERR_clear_error()
-            throw JOSEError(.invalidKey, "libcrypto refused the Ed25519 key")
-        }
-        return EVPKey(taking: pointer)
+        if let d, d.count != 32 { throw JOSEError(.invalidKey, "Ed25519 private key must be 32 bytes", member: "d") }
+        return try makeEd25519(publicKey: x, privateKey: d)
     }
 
     static func parseOct(_ object: JSONObject) throws -> JWK {
@@ -166,5 +115,3 @@ extension JWK {
                   publicMembers: [("kty", "oct")])
     }
 }
-
-import CLibCrypto

@@ -141,3 +141,15 @@ enum KeyBuilder {
         return ok == 1 ? out : nil
     }
 }
+
+extension KeyBuilder {
+    /// An octet-string parameter of a key (for EC, "pub": the encoded public point).
+    static func octets(_ key: EVPKey, _ name: String) -> [UInt8]? {
+        var length = 0
+        guard EVP_PKEY_get_octet_string_param(key.pointer, name, nil, 0, &length) == 1 else { ERR_clear_error(); return nil }
+        var out = [UInt8](repeating: 0, count: length)
+        let ok = out.withUnsafeMutableBufferPointer { EVP_PKEY_get_octet_string_param(key.pointer, name, $0.baseAddress, $0.count, &length) }
+        guard ok == 1 else { ERR_clear_error(); return nil }
+        return Array(out.prefix(length))
+    }
+}

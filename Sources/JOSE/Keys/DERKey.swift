@@ -1,0 +1,13 @@
+/// Key components read from DER, before libcrypto sees them. Integers are
+/// unsigned big-endian magnitudes; the EC point is the encoded point as stored.
+enum DERKey {
+    case rsa(n: [UInt8], e: [UInt8], d: [UInt8]?, factors: RSAFactors?)
+    case ec(JWK.Curve, point: [UInt8]?, d: [UInt8]?)
+    case ed25519(publicKey: [UInt8]?, privateKey: [UInt8]?)
+}
+
+/// The CRT members of a two-prime RSA private key: p, q, dp, dq, qi
+/// (PKCS#1 prime1, prime2, exponent1, exponent2, coefficient).
+struct RSAFactors {
+    let p: [UInt8], q: [UInt8], dp: [UInt8], dq: [UInt8], qi: [UInt8]
+}
