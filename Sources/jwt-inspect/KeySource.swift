@@ -26,7 +26,7 @@ enum KeySource {
         let text = String(decoding: bytes, as: UTF8.self)
         do {
             if text.contains("-----BEGIN ") {
-                return .single(try JWK(pem: text).publicKey)
+                return .single(try JWK(publicKeyFromPEM: text))
             }
             let object = try JSONParser.parseObject(bytes, what: "the key file")
             if object["keys"] != nil { return .set(try JWKSet(jsonBytes: bytes)) }

@@ -130,6 +130,29 @@ struct DERKeyReaderTests {
         #expect(JWK.openSSLPublicJWK(pem: Self.pem(Self.label(parts[0]), [0x30, 0x00])) == nil)
     }
 
+    @Test("JWK(publicKeyFromPEM:) gives the public key of every PEM form, never a private key",
+          arguments: files.map { "\($0.pem)|\($0.jwk)" })
+    func publicKeyFromPEM(_ row: String) throws {
+        let parts = row.split(separator: "|").map(String.init)
+        let key = try JWK(publicKeyFromPEM: TestKeys.text(parts[0]))
+        #expect(!key.isPrivate)
+        #expect(key.publicJWK == (try Self.publicJWK(parts[1])))
+        #expect(key.thumbprint() == (try TestKeys.jwk(parts[1]).thumbprint()))
+        #expect(throws: JOSEError.self) { try CompactJWS.sign(payload: "x", key: key, algorithm: Self.files.first { $0.pem == parts[0] }?.algorithm ?? .rs256) }
+    }
+
+    @Test("JWK(publicKeyFromPEM:) derives the point of an EC private key stored without it")
+    func publicKeyFromPEMWithoutPoint() throws {
+        let sec1 = try DERNode.parse(Self.der("p256.sec1.pem"))
+        let bare = DERNode.node(0x30, Array(sec1.children.prefix(3)))
+        let key = try JWK(publicKeyFromPEM: Self.pem("EC PRIVATE KEY", bare.encoded))
+        #expect(!key.isPrivate)
+        #expect(key.publicJWK == (try Self.publicJWK("p256.pub.jwk")))
+        // Structure errors in the private part are still refused.
+        let broken = DERNode.node(0x30, [sec1.children[0], .leaf(0x04, [])] + Array(sec1.children.dropFirst(2)))
+        #expect(throws: JOSEError.self) { try JWK(publicKeyFromPEM: Self.pem("EC PRIVATE KEY", broken.encoded)) }
+    }
+
     @Test("private PEM keys sign, and the signatures verify with the JWK public key",
           arguments: files.filter { label($0.pem).hasSuffix("PRIVATE KEY") }.map { "\($0.pem)|\($0.jwk)|\($0.algorithm.rawValue)" })
     func privateKeysSign(_ row: String) throws {

@@ -12,6 +12,29 @@ extension JWK {
     ///   `.invalidKey` (inconsistent or out-of-range components), `.unsupportedKey`
     ///   (algorithm, curve or structure version), `.weakKey` (ROCA).
     public init(pem: String) throws {
+        let (der, format) = try JWK.derBlock(of: pem)
+        self = try JWK(der: der, format: format, key: PEMKeyReader.read(der, format: format))
+    }
+
+    /// The public key of the first key in PEM text, of any of the forms
+    /// ``init(pem:)`` reads. When the PEM carries the public half (a public key,
+    /// a certificate, any RSA private key, an EC or Ed25519 private key stored
+    /// with its public key), only that half is read and built: the private
+    /// components are parsed for structure but never handed to libcrypto.
+    /// Otherwise the private key is built and its public half taken.
+    /// - Throws: as ``init(pem:)``.
+    public init(publicKeyFromPEM pem: String) throws {
+        let (der, format) = try JWK.derBlock(of: pem)
+        let key = try PEMKeyReader.read(der, format: format)
+        if let publicHalf = key.publicHalf {
+            self = try JWK(derKey: publicHalf)
+        } else {
+            self = try JWK(der: der, format: format, key: key).publicKey
+        }
+    }
+
+    /// The DER of the first PEM block and the key format its label names.
+    private static func derBlock(of pem: String) throws -> (der: [UInt8], format: PEMKeyFormat) {
         guard let label = PEMBlock.firstLabel(in: pem) else {
             throw JOSEError(.invalidPEM, "no \"-----BEGIN ...-----\" block found")
         }
@@ -21,8 +44,11 @@ extension JWK {
             }
             throw JOSEError(.invalidPEM, "PEM block \"\(label.jsonSafePrefix)\" is not a key or certificate")
         }
-        let der = try PEMBlock.der(of: pem, label: label)
-        let key = try PEMKeyReader.read(der, format: format)
+        return (try PEMBlock.der(of: pem, label: label), format)
+    }
+
+    /// Builds the key read from `der`.
+    private init(der: [UInt8], format: PEMKeyFormat, key: DERKey) throws {
         if case .ec(let curve, nil, let d?) = key {
             // An EC private key stored without its public point. OpenSSL 3.0's
             // EVP_PKEY_fromdata does not derive the point from "priv" alone, so
