@@ -37,6 +37,18 @@ struct Base64URLCoreTests {
         #expect { try Base64URL.decode(text) } throws: { ($0 as? JOSEError)?.code == .invalidBase64URL }
     }
 
+    @Test("a character outside the alphabet is found at every position of a long text")
+    func badCharacterAnywhere() {
+        let valid = Array(Base64URL.encode(Array(0..<30 as Range<UInt8>)).utf8)
+        for position in valid.indices {
+            for bad in [UInt8(ascii: "="), UInt8(ascii: "+"), 0x00, 0x80, 0xFF] {
+                var text = valid
+                text[position] = bad
+                #expect(throws: JOSEError.self, "byte \(bad) at \(position)") { try text.withUnsafeBufferPointer { try Base64URL.decode($0) } }
+            }
+        }
+    }
+
     @Test("canonical trailing characters decode", arguments: [("Zg", [UInt8(0x66)]), ("Zm8", [0x66, 0x6F]), ("", [])])
     func canonical(_ pair: (String, [UInt8])) throws {
         #expect(try Base64URL.decode(pair.0) == pair.1)

@@ -24,17 +24,16 @@ token="$(cat Samples/tokens/rs256.jwt)"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
-median_ms() { python3 -c 'import json,sys; print("%.2f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$1"; }
-
 # Both must succeed before anything is timed.
 jose jws ver -i "$token" -k Keys/rsa2048.pub.jwk
 "$bin" --key Keys/rsa2048.pem "$token" >/dev/null
 
-hyperfine -N --warmup 20 --runs "$runs" --export-json "$out/jose.json" "jose jws ver -i $token -k Keys/rsa2048.pub.jwk" >/dev/null
-jose_ms="$(median_ms "$out/jose.json")"
+# Each key form is timed right after its own jose run (one hyperfine call per
+# pair), so that a change in machine load between pairs does not skew a ratio.
 for key in rsa2048.pem rsa2048.pub.pem rsa2048.pub.jwk; do
-    hyperfine -N --warmup 20 --runs "$runs" --export-json "$out/$key.json" "$bin --key Keys/$key $token" >/dev/null
-    ours="$(median_ms "$out/$key.json")"
+    hyperfine -N --warmup 20 --runs "$runs" --export-json "$out/$key.json" \
+        "jose jws ver -i $token -k Keys/rsa2048.pub.jwk" "$bin --key Keys/$key $token" >/dev/null 2>&1
+    read -r jose_ms ours <<<"$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print("%.2f %.2f" % (r[0]["median"]*1000, r[1]["median"]*1000))' "$out/$key.json")"
     ratio="$(python3 -c "print('%.2f' % ($ours / $jose_ms))")"
     echo "startup key=$key jwt-inspect_ms=$ours jose_ms=$jose_ms ratio=$ratio"
 done
