@@ -45,15 +45,20 @@ final class EVPKey: @unchecked Sendable {
     }
 }
 
-/// A libcrypto context that may be pooled: a `EVP_PKEY_CTX`, `EVP_MD_CTX` or `EVP_MAC_CTX`.
+/// A libcrypto context that may be pooled: a `EVP_PKEY_CTX` (with the
+/// `EVP_MD_CTX` that hashes for it), an `EVP_MD_CTX` or an `EVP_MAC_CTX`.
 struct PooledContext: @unchecked Sendable {
     enum Kind { case pkey, md, mac }
     let kind: Kind
     let pointer: OpaquePointer
+    /// For `.pkey`: a digest context reused for every message it verifies.
+    var digest: OpaquePointer? = nil
 
     func free() {
         switch kind {
-        case .pkey: EVP_PKEY_CTX_free(pointer)
+        case .pkey:
+            EVP_PKEY_CTX_free(pointer)
+            EVP_MD_CTX_free(digest)
         case .md: EVP_MD_CTX_free(pointer)
         case .mac: EVP_MAC_CTX_free(pointer)
         }

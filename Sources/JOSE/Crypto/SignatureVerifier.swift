@@ -36,13 +36,16 @@ enum SignatureVerifier {
     /// prepared once with padding and digest.
     private static func verifyDigest(_ evp: EVPKey, algorithm: JWSAlgorithm, digest: DigestAlgorithm,
                                      signature: UnsafeRawBufferPointer, input: UnsafeRawBufferPointer) throws -> Bool {
-        // The hash lives on the stack: no array allocation on the hot path.
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { hash in
-            var length: UInt32 = 0
-            guard EVP_Digest(input.baseAddress, input.count, hash.baseAddress, &length, digest.md, nil) == 1 else {
-                throw cryptoFailure("hash the signing input")
-            }
-            return try evp.withContext(slot: algorithm.slot, make: { try makeVerifyContext(evp, algorithm: algorithm, digest: digest) }) { context in
+        // The hash lives on the stack, and the pooled context's own digest
+        // context is re-initialised rather than allocated for every message.
+        try evp.withContext(slot: algorithm.slot, make: { try makeVerifyContext(evp, algorithm: algorithm, digest: digest) }) { context in
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { hash in
+                var length: UInt32 = 0
+                guard EVP_DigestInit_ex2(context.digest, digest.md, nil) == 1,
+                      EVP_DigestUpdate(context.digest, input.baseAddress, input.count) == 1,
+                      EVP_DigestFinal_ex(context.digest, hash.baseAddress, &length) == 1 else {
+                    throw cryptoFailure("hash the signing input")
+                }
                 let result = EVP_PKEY_verify(context.pointer, signature.baseAddress?.assumingMemoryBound(to: UInt8.self), signature.count,
                                              hash.baseAddress, Int(length))
                 if result != 1 { ERR_clear_error() }
@@ -53,13 +56,18 @@ enum SignatureVerifier {
 
     static func makeVerifyContext(_ evp: EVPKey, algorithm: JWSAlgorithm, digest: DigestAlgorithm) throws -> PooledContext {
         guard let context = EVP_PKEY_CTX_new_from_pkey(nil, evp.pointer, nil) else { throw cryptoFailure("create a verification context") }
+        guard let digestContext = EVP_MD_CTX_new() else {
+            EVP_PKEY_CTX_free(context)
+            throw cryptoFailure("create a digest context")
+        }
         var ok = EVP_PKEY_verify_init(context) == 1
         ok = ok && configure(context, algorithm: algorithm, digest: digest)
         guard ok else {
             EVP_PKEY_CTX_free(context)
+            EVP_MD_CTX_free(digestContext)
             throw cryptoFailure("prepare \(algorithm) verification")
         }
-        return PooledContext(kind: .pkey, pointer: context)
+        return PooledContext(kind: .pkey, pointer: context, digest: digestContext)
     }
 
     /// Padding, digest, MGF1 digest and salt length as RFC 7518 fixes them.
