@@ -14,50 +14,40 @@ struct JSONStringScanTests {
         return (full, indexed)
     }
 
-    static func expected(_ middle: String, offset: Int) -> String {
-        String(repeating: "a", count: offset) + middle + String(repeating: "b", count: 11)
+    /// Each case at offsets 0...23, followed by `suffix` bytes: parsed both ways,
+    /// it must decode to the expected text (prefix, decoded, suffix) or fail in both.
+    static func expectBothWays(_ cases: [(bytes: [UInt8], decoded: String?)], suffix: Int,
+                               sourceLocation: SourceLocation = #_sourceLocation) {
+        for offset in 0..<24 {
+            for (bytes, decoded) in cases {
+                let (full, indexed) = parseBothWays(bytes, offset: offset, suffix: suffix)
+                if let decoded {
+                    let want = String(repeating: "a", count: offset) + decoded + String(repeating: "b", count: suffix)
+                    #expect((try? full.get()) == want, "full parse, bytes \(bytes) at \(offset)", sourceLocation: sourceLocation)
+                    #expect((try? indexed.get()) == want, "index parse, bytes \(bytes) at \(offset)", sourceLocation: sourceLocation)
+                } else {
+                    #expect(throws: JOSEError.self, "full parse accepted \(bytes) at \(offset)", sourceLocation: sourceLocation) { try full.get() }
+                    #expect(throws: JOSEError.self, "index parse accepted \(bytes) at \(offset)", sourceLocation: sourceLocation) { try indexed.get() }
+                }
+            }
+        }
     }
 
     @Test("escapes and UTF-8 decode, control bytes and invalid UTF-8 fail, at offsets 0...23")
     func everyOffset() {
-        for offset in 0..<24 {
-            let cases: [(bytes: [UInt8], decoded: String?)] = [
-                (Array(#"\""#.utf8), "\""), (Array(#"\\"#.utf8), "\\"), (Array(#"\u00e9"#.utf8), "é"),
-                (Array("é".utf8), "é"), (Array("€".utf8), "€"), ([0x7F], "\u{7F}"), ([0x5D], "]"),
-                ([0x01], nil), ([0x1F], nil), ([0x0A], nil), ([0xFF], nil), ([0xC3], nil),
-            ]
-            for (bytes, decoded) in cases {
-                let (full, indexed) = Self.parseBothWays(bytes, offset: offset)
-                if let decoded {
-                    #expect((try? full.get()) == Self.expected(decoded, offset: offset), "full parse, byte \(bytes) at \(offset)")
-                    #expect((try? indexed.get()) == Self.expected(decoded, offset: offset), "index parse, byte \(bytes) at \(offset)")
-                } else {
-                    #expect(throws: JOSEError.self, "full parse accepted \(bytes) at \(offset)") { try full.get() }
-                    #expect(throws: JOSEError.self, "index parse accepted \(bytes) at \(offset)") { try indexed.get() }
-                }
-            }
-        }
+        Self.expectBothWays([
+            (Array(#"\""#.utf8), "\""), (Array(#"\\"#.utf8), "\\"), (Array(#"\u00e9"#.utf8), "é"),
+            (Array("é".utf8), "é"), (Array("€".utf8), "€"), ([0x7F], "\u{7F}"), ([0x5D], "]"),
+            ([0x01], nil), ([0x1F], nil), ([0x0A], nil), ([0xFF], nil), ([0xC3], nil),
+        ], suffix: 11)
     }
 
     @Test("a non-ASCII byte in the same word as the closing quote or an escape is still validated")
     func nonASCIIBeforeTheStop() {
-        for offset in 0..<24 {
-            let cases: [(bytes: [UInt8], decoded: String?)] = [
-                ([0xFF], nil), ([0xC3], nil), ([0xE2, 0x82], nil), (Array("é".utf8), "é"), (Array("€".utf8), "€"),
-                ([0xFF, 0x5C, 0x6E], nil), (Array("é".utf8) + [0x5C, 0x6E], "é\n"),
-            ]
-            for (bytes, decoded) in cases {
-                let (full, indexed) = Self.parseBothWays(bytes, offset: offset, suffix: 0)
-                if let decoded {
-                    let want = String(repeating: "a", count: offset) + decoded
-                    #expect((try? full.get()) == want, "full parse, bytes \(bytes) at \(offset)")
-                    #expect((try? indexed.get()) == want, "index parse, bytes \(bytes) at \(offset)")
-                } else {
-                    #expect(throws: JOSEError.self, "full parse accepted \(bytes) at \(offset)") { try full.get() }
-                    #expect(throws: JOSEError.self, "index parse accepted \(bytes) at \(offset)") { try indexed.get() }
-                }
-            }
-        }
+        Self.expectBothWays([
+            ([0xFF], nil), ([0xC3], nil), ([0xE2, 0x82], nil), (Array("é".utf8), "é"), (Array("€".utf8), "€"),
+            ([0xFF, 0x5C, 0x6E], nil), (Array("é".utf8) + [0x5C, 0x6E], "é\n"),
+        ], suffix: 0)
     }
 
     @Test("a string ending exactly at a word boundary and an unterminated one")

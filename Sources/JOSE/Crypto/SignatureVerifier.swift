@@ -94,31 +94,32 @@ enum SignatureVerifier {
 
 /// HMAC over pooled keyed contexts.
 enum HMAC {
+    /// The HMAC of `input` (for signing).
     static func compute(secret: SecretBytes, digest: DigestAlgorithm, input: UnsafeRawBufferPointer) throws -> [UInt8] {
-        try secret.withMAC(digest) { context in
-            var tag = [UInt8](repeating: 0, count: digest.outputLength)
-            var length = 0
-            let ok = EVP_MAC_init(context, nil, 0, nil) == 1
-                && EVP_MAC_update(context, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count) == 1
-                && tag.withUnsafeMutableBufferPointer { EVP_MAC_final(context, $0.baseAddress, &length, $0.count) } == 1
-            guard ok, length == tag.count else { throw cryptoFailure("compute an HMAC") }
-            return tag
-        }
+        try withTag(secret: secret, digest: digest, input: input) { Array($0) }
     }
 
     /// Whether `tag` is the HMAC of `input`, compared in constant time; the
     /// computed tag stays on the stack.
     static func matches(_ tag: UnsafeRawBufferPointer, secret: SecretBytes, digest: DigestAlgorithm, input: UnsafeRawBufferPointer) throws -> Bool {
+        try withTag(secret: secret, digest: digest, input: input) { computed in
+            tag.count == computed.count && CRYPTO_memcmp(computed.baseAddress, tag.baseAddress, computed.count) == 0
+        }
+    }
+
+    /// Computes the tag into a stack buffer on a pooled keyed context, hands it
+    /// to `body`, then wipes it.
+    private static func withTag<R>(secret: SecretBytes, digest: DigestAlgorithm, input: UnsafeRawBufferPointer,
+                                   _ body: (UnsafeBufferPointer<UInt8>) -> R) throws -> R {
         try secret.withMAC(digest) { context in
-            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { computed in
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+                defer { OPENSSL_cleanse(buffer.baseAddress, buffer.count) }
                 var length = 0
                 let ok = EVP_MAC_init(context, nil, 0, nil) == 1
                     && EVP_MAC_update(context, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count) == 1
-                    && EVP_MAC_final(context, computed.baseAddress, &length, computed.count) == 1
+                    && EVP_MAC_final(context, buffer.baseAddress, &length, buffer.count) == 1
                 guard ok, length == digest.outputLength else { throw cryptoFailure("compute an HMAC") }
-                let equal = tag.count == length && CRYPTO_memcmp(computed.baseAddress, tag.baseAddress, length) == 0
-                OPENSSL_cleanse(computed.baseAddress, computed.count)
-                return equal
+                return body(UnsafeBufferPointer(rebasing: buffer[0..<length]))
             }
         }
     }

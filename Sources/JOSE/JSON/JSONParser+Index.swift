@@ -4,67 +4,10 @@ extension Parser {
     /// bytes (decoding only names that contain escapes), and records where the
     /// root object's members lie.
     mutating func indexObject() throws {
-        try enter()
-        let isRoot = depth == 1
-        index += 1
-        var object = JSONObjectIndex()
-        object.members.reserveCapacity(isRoot ? 24 : 4)
-        // One bit per (length, first byte, last byte) fingerprint of the raw names seen:
-        // equal raw names have equal fingerprints, so a clear bit rules out a duplicate.
-        var fingerprints: UInt64 = 0
-        skipWhitespace()
-        if index < buffer.count, buffer[index] == UInt8(ascii: "}") {
-            index += 1; depth -= 1
-            if isRoot { rootIndex = object }
-            return
-        }
-        while true {
-            skipWhitespace()
-            guard index < buffer.count, buffer[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
-            let nameOffset = index
-            try skipString()
-            let rawStart = nameOffset + 1, rawLength = index - nameOffset - 2
-            var entry = JSONMemberRange(nameStart: rawStart, nameLength: rawLength, decodedSlot: -1, valueStart: 0, valueEnd: 0)
-            if lastStringHadEscape {
-                let resume = index
-                index = nameOffset
-                materialize = true
-                let decoded = try parseString()
-                materialize = false
-                index = resume
-                entry.decodedSlot = object.decodedNames.count
-                object.decodedNames.append(decoded)
-            }
-            var mustCompare = entry.decodedSlot >= 0 || !object.decodedNames.isEmpty
-            if !mustCompare {
-                let first = rawLength > 0 ? Int(buffer[rawStart]) : 0
-                let last = rawLength > 0 ? Int(buffer[rawStart + rawLength - 1]) : 0
-                let bit = UInt64(1) << UInt64((rawLength &* 31 &+ first &* 7 &+ last) & 63)
-                mustCompare = fingerprints & bit != 0
-                fingerprints |= bit
-            }
-            if mustCompare {
-                for other in object.members where object.sameName(other, entry, in: buffer) {
-                    let name = object.name(of: entry, in: buffer)
-                    throw JOSEError(.duplicateJSONMember, "duplicate member name \"\(name.jsonSafePrefix)\" at offset \(nameOffset)", member: name)
-                }
-            }
-            skipWhitespace()
-            guard index < buffer.count, buffer[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
-            index += 1
-            skipWhitespace()
-            entry.valueStart = index
-            try skipValue()
-            entry.valueEnd = index
-            object.members.append(entry)
-            skipWhitespace()
-            guard index < buffer.count else { throw fail("unterminated object") }
-            if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
-            if buffer[index] == UInt8(ascii: "}") { index += 1; break }
-            throw fail("expected ',' or '}'")
-        }
-        depth -= 1
-        if isRoot { rootIndex = object }
+        let isRoot = depth == 0
+        var reader = MemberIndexer(isRoot: isRoot)
+        try forEachElement(closing: UInt8(ascii: "}"), what: "object", &reader)
+        if isRoot { rootIndex = reader.object }
     }
 
     /// Index mode: validates one value exactly as ``parseValue()`` would, without building it.
@@ -87,23 +30,8 @@ extension Parser {
 
     /// Index mode: validates an array without building it.
     mutating func skipArray() throws {
-        try enter()
-        index += 1
-        skipWhitespace()
-        if index < buffer.count, buffer[index] == UInt8(ascii: "]") {
-            index += 1; depth -= 1
-            return
-        }
-        while true {
-            skipWhitespace()
-            try skipValue()
-            skipWhitespace()
-            guard index < buffer.count else { throw fail("unterminated array") }
-            if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
-            if buffer[index] == UInt8(ascii: "]") { index += 1; break }
-            throw fail("expected ',' or ']'")
-        }
-        depth -= 1
+        var reader = ElementSkipper()
+        try forEachElement(closing: UInt8(ascii: "]"), what: "array", &reader)
     }
 
     /// Index mode: validates a string without building it; sets ``lastStringHadEscape``.
@@ -117,5 +45,54 @@ extension Parser {
             return
         }
         _ = try parseString()
+    }
+}
+
+/// Index mode: records where each member lies and refuses duplicate names,
+/// compared by raw bytes (names with escapes are decoded and compared decoded).
+struct MemberIndexer: ElementReader {
+    var object = JSONObjectIndex()
+    /// One bit per (length, first byte, last byte) fingerprint of the raw names seen:
+    /// equal raw names have equal fingerprints, so a clear bit rules out a duplicate.
+    private var fingerprints: UInt64 = 0
+
+    init(isRoot: Bool) {
+        object.members.reserveCapacity(isRoot ? 24 : 4)
+    }
+
+    @inline(__always) mutating func read(_ parser: inout Parser) throws {
+        let nameOffset = try parser.expectMemberName()
+        try parser.skipString()
+        let rawStart = nameOffset + 1, rawLength = parser.index - nameOffset - 2
+        var entry = JSONMemberRange(nameStart: rawStart, nameLength: rawLength, decodedSlot: -1, valueStart: 0, valueEnd: 0)
+        if parser.lastStringHadEscape {
+            let resume = parser.index
+            parser.index = nameOffset
+            parser.materialize = true
+            let decoded = try parser.parseString()
+            parser.materialize = false
+            parser.index = resume
+            entry.decodedSlot = object.decodedNames.count
+            object.decodedNames.append(decoded)
+        }
+        var mustCompare = entry.decodedSlot >= 0 || !object.decodedNames.isEmpty
+        if !mustCompare {
+            let first = rawLength > 0 ? Int(parser.buffer[rawStart]) : 0
+            let last = rawLength > 0 ? Int(parser.buffer[rawStart + rawLength - 1]) : 0
+            let bit = UInt64(1) << UInt64((rawLength &* 31 &+ first &* 7 &+ last) & 63)
+            mustCompare = fingerprints & bit != 0
+            fingerprints |= bit
+        }
+        if mustCompare {
+            for other in object.members where object.sameName(other, entry, in: parser.buffer) {
+                let name = object.name(of: entry, in: parser.buffer)
+                throw JOSEError(.duplicateJSONMember, "duplicate member name \"\(name.jsonSafePrefix)\" at offset \(nameOffset)", member: name)
+            }
+        }
+        try parser.expectNameSeparator()
+        entry.valueStart = parser.index
+        try parser.skipValue()
+        entry.valueEnd = parser.index
+        object.members.append(entry)
     }
 }

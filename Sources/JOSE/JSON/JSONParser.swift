@@ -148,212 +148,56 @@ struct Parser {
         }
     }
 
-    mutating func parseObject() throws -> JSONObject {
-        if !materialize {
-            try indexObject()
-            return JSONObject()
-        }
+    /// The grammar arrays and objects share, from the opening byte at `index`:
+    /// depth, separators, the closing byte and their errors. `reader` reads one
+    /// element (for an object, one member from its name to its value). A generic
+    /// reader rather than a closure: it is specialized and inlined per caller,
+    /// which the index mode's hot loop needs.
+    @inline(__always)
+    mutating func forEachElement<Reader: ElementReader>(closing: UInt8, what: StaticString, _ reader: inout Reader) throws {
         try enter()
         index += 1
-        var members: [JSONMember] = []
-        members.reserveCapacity(8)
         skipWhitespace()
-        if index < buffer.count, buffer[index] == UInt8(ascii: "}") {
+        if index < buffer.count, buffer[index] == closing {
             index += 1; depth -= 1
-            return JSONObject(uniqueMembers: members)
+            return
         }
         while true {
             skipWhitespace()
-            guard index < buffer.count, buffer[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
-            let nameOffset = index
-            let name = try parseName()
-            // Duplicate check: UTF-8 length first (O(1) on native strings), full comparison only on equal lengths.
-            let length = name.utf8.count
-            for member in members where member.name.utf8.count == length && member.name == name {
-                throw JOSEError(.duplicateJSONMember, "duplicate member name \"\(name.jsonSafePrefix)\" at offset \(nameOffset)", member: name)
-            }
+            try reader.read(&self)
             skipWhitespace()
-            guard index < buffer.count, buffer[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
-            index += 1
-            skipWhitespace()
-            let value = try parseValue()
-            members.append(JSONMember(name: name, value: value))
-            skipWhitespace()
-            guard index < buffer.count else { throw fail("unterminated object") }
+            guard index < buffer.count else { throw fail("unterminated \(what)") }
             if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
-            if buffer[index] == UInt8(ascii: "}") { index += 1; break }
-            throw fail("expected ',' or '}'")
+            if buffer[index] == closing { index += 1; break }
+            throw fail("expected ',' or '\(Character(Unicode.Scalar(closing)))'")
         }
         depth -= 1
-        return JSONObject(uniqueMembers: members)
+    }
+
+    /// At a member: checks for the opening quote of its name and returns its offset.
+    @inline(__always) func expectMemberName() throws -> Int {
+        guard index < buffer.count, buffer[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+        return index
+    }
+
+    /// After a member name: optional whitespace, ':' and optional whitespace.
+    @inline(__always) mutating func expectNameSeparator() throws {
+        skipWhitespace()
+        guard index < buffer.count, buffer[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+        index += 1
+        skipWhitespace()
+    }
+
+    mutating func parseObject() throws -> JSONObject {
+        var reader = MemberBuilder()
+        try forEachElement(closing: UInt8(ascii: "}"), what: "object", &reader)
+        return JSONObject(uniqueMembers: reader.members)
     }
 
     mutating func parseArray() throws -> [JSONValue] {
-        try enter()
-        index += 1
-        var elements: [JSONValue] = []
-        skipWhitespace()
-        if index < buffer.count, buffer[index] == UInt8(ascii: "]") {
-            index += 1; depth -= 1
-            return elements
-        }
-        while true {
-            skipWhitespace()
-            let element = try parseValue()
-            if materialize { elements.append(element) }
-            skipWhitespace()
-            guard index < buffer.count else { throw fail("unterminated array") }
-            if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
-            if buffer[index] == UInt8(ascii: "]") { index += 1; break }
-            throw fail("expected ',' or ']'")
-        }
-        depth -= 1
-        return elements
-    }
-
-    /// A member name: a known JOSE/JWT name is returned as a shared constant.
-    mutating func parseName() throws -> String {
-        if let base = buffer.baseAddress {
-            let start = index + 1
-            var i = start
-            let limit = min(buffer.count, start + 17)
-            // Stop at control characters too: they are invalid unescaped (parseString rejects them),
-            // and KnownNames packs names with zero padding, so "d\0" would otherwise match "d".
-            while i < limit, base[i] != UInt8(ascii: "\""), base[i] != UInt8(ascii: "\\"), base[i] >= 0x20 { i += 1 }
-            if i < limit, base[i] == UInt8(ascii: "\""), let known = KnownNames.name(base + start, count: i - start) {
-                index = i + 1
-                return known
-            }
-        }
-        return try parseString()
-    }
-
-    /// Scans the unescaped run of a string from `start` (just past the opening
-    /// quote) up to the first '"', '\\', control byte or the end of the text,
-    /// and tells whether every byte before that point is ASCII.
-    @inline(__always) func scanPlainRun(from start: Int) -> (stop: Int, isASCII: Bool) {
-        guard let base = buffer.baseAddress else { return (start, true) }
-        let end = buffer.count
-        var i = start
-        var isASCII = true
-        // Eight bytes at a time while none of them is '"', '\\', a control
-        // character or (for the ASCII flag) a byte >= 0x80: "has a zero byte"
-        // tests on the word, exact for whether such a byte exists.
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        while i + 8 <= end {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-            let quote = word ^ 0x2222_2222_2222_2222, backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-                | ((word &- 0x2020_2020_2020_2020) & ~word)
-            let flagged = special & highs
-            if flagged != 0 {
-                // A borrow can only flag bytes above a truly special one, so the
-                // lowest flagged byte is the first special byte (little-endian load).
-                let offset = flagged.trailingZeroBitCount >> 3
-                let before: UInt64 = offset == 0 ? 0 : UInt64.max >> UInt64(64 - 8 * offset)
-                if word & highs & before != 0 { isASCII = false }
-                return (i + offset, isASCII)
-            }
-            if word & highs != 0 { isASCII = false }
-            i += 8
-        }
-        // Bytes 0x5D...0xFF (lower-case letters, most punctuation) need one compare.
-        while i < end {
-            let byte = base[i]
-            if byte >= 0x5D {
-                if byte >= 0x80 { isASCII = false }
-                i += 1
-                continue
-            }
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            i += 1
-        }
-        return (i, isASCII)
-    }
-
-    mutating func parseString() throws -> String {
-        lastStringHadEscape = false
-        let start = index + 1
-        let (stop, isASCII) = scanPlainRun(from: start)
-        index = stop
-        if stop < buffer.count {
-            let byte = buffer[stop]
-            if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: buffer[start..<stop])
-                index = stop + 1
-                if isASCII { return materialize ? String(decoding: slice, as: UTF8.self) : "" }
-                guard let string = String(validating: slice, as: UTF8.self) else {
-                    throw JOSEError(.invalidJSON, "string at offset \(start) is not valid UTF-8")
-                }
-                return string
-            }
-            if byte < 0x20 { throw fail("unescaped control character in string") }
-        }
-        guard index < buffer.count else { throw fail("unterminated string") }
-        lastStringHadEscape = true
-        var bytes = Array(UnsafeBufferPointer(rebasing: buffer[start..<index]))
-        while index < buffer.count {
-            let byte = buffer[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                guard let string = String(validating: bytes, as: UTF8.self) else {
-                    throw JOSEError(.invalidJSON, "string at offset \(start) is not valid UTF-8")
-                }
-                return string
-            }
-            if byte < 0x20 { throw fail("unescaped control character in string") }
-            if byte != UInt8(ascii: "\\") { bytes.append(byte); index += 1; continue }
-            index += 1
-            guard index < buffer.count else { throw fail("unterminated escape") }
-            let escape = buffer[index]
-            index += 1
-            switch escape {
-            case UInt8(ascii: "\""): bytes.append(0x22)
-            case UInt8(ascii: "\\"): bytes.append(0x5C)
-            case UInt8(ascii: "/"): bytes.append(0x2F)
-            case UInt8(ascii: "b"): bytes.append(0x08)
-            case UInt8(ascii: "f"): bytes.append(0x0C)
-            case UInt8(ascii: "n"): bytes.append(0x0A)
-            case UInt8(ascii: "r"): bytes.append(0x0D)
-            case UInt8(ascii: "t"): bytes.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try parseHex4()
-                if (0xD800...0xDBFF).contains(scalar) {
-                    guard buffer.count - index >= 6, buffer[index] == UInt8(ascii: "\\"), buffer[index + 1] == UInt8(ascii: "u") else {
-                        throw fail("lone high surrogate in string")
-                    }
-                    index += 2
-                    let low = try parseHex4()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw fail("invalid surrogate pair in string") }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00...0xDFFF).contains(scalar) {
-                    throw fail("lone low surrogate in string")
-                }
-                guard let unicode = Unicode.Scalar(scalar) else { throw fail("invalid unicode escape") }
-                bytes.append(contentsOf: Array(String(Character(unicode)).utf8))
-            default:
-                throw fail("invalid escape sequence")
-            }
-        }
-        throw fail("unterminated string")
-    }
-
-    mutating func parseHex4() throws -> UInt32 {
-        guard buffer.count - index >= 4 else { throw fail("truncated unicode escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let c = buffer[index]
-            let digit: UInt32
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c - UInt8(ascii: "A") + 10)
-            default: throw fail("invalid hex digit in unicode escape")
-            }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
+        var reader = ElementBuilder()
+        try forEachElement(closing: UInt8(ascii: "]"), what: "array", &reader)
+        return reader.elements
     }
 
     mutating func parseNumber() throws -> JSONValue {
