@@ -20,6 +20,15 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
 
     var md: OpaquePointer { FetchedDigests.shared.md(self) }
 
+    /// Slot index for per-digest context pools.
+    var slot: Int {
+        switch self {
+        case .sha256: return 0
+        case .sha384: return 1
+        case .sha512: return 2
+        }
+    }
+
     /// Hashes `bytes`.
     public func hash<Bytes: ContiguousBytes>(_ bytes: Bytes) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: outputLength)

@@ -4,12 +4,12 @@ import CLibCrypto
 /// Holds pooled, keyed `EVP_MAC_CTX`s so a verification only re-initialises one.
 final class SecretBytes: @unchecked Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     private var storage: [UInt8]
-    private let idle = Locked<[[PooledContext]]>(Array(repeating: [], count: DigestAlgorithm.allCases.count))
+    /// Keyed HMAC contexts, by digest.
+    let pool = ContextPool()
 
     init(_ bytes: [UInt8]) { storage = bytes }
 
     deinit {
-        idle.withLock { pools in for list in pools { for context in list { context.free() } } }
         storage.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
     }
 
@@ -26,18 +26,7 @@ final class SecretBytes: @unchecked Sendable, CustomStringConvertible, CustomDeb
 
     /// A keyed HMAC context for `digest`, from the pool or new.
     func withMAC<R>(_ digest: DigestAlgorithm, _ body: (OpaquePointer) throws -> R) throws -> R {
-        let slot = DigestAlgorithm.allCases.firstIndex(of: digest) ?? 0
-        let reused = idle.withLock { $0[slot].popLast() }
-        let context = try reused ?? makeMAC(digest)
-        let result: R
-        do { result = try body(context.pointer) } catch { context.free(); throw error }
-        let kept = idle.withLock { pools -> Bool in
-            guard pools[slot].count < 16 else { return false }
-            pools[slot].append(context)
-            return true
-        }
-        if !kept { context.free() }
-        return result
+        try pool.withContext(slot: digest.slot, make: { try makeMAC(digest) }) { try body($0.pointer) }
     }
 
     private func makeMAC(_ digest: DigestAlgorithm) throws -> PooledContext {

@@ -63,51 +63,81 @@ public enum Base64URL {
     /// Decodes strict Base64URL from raw ASCII bytes.
     /// - Throws: ``JOSEError`` with code `.invalidBase64URL`.
     public static func decode(_ input: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
-        let count = input.count
-        if count % 4 == 1 {
-            throw JOSEError(.invalidBase64URL, "Base64URL text of length \(count) is impossible (length mod 4 is 1)")
-        }
-        let outputCount = count / 4 * 3 + (count % 4 == 0 ? 0 : count % 4 - 1)
-        var invalid: UInt32 = 0
-        var nonCanonical = false
+        let outputCount = try decodedCount(of: input.count)
         // One spare byte: each quantum is written with a single 4-byte store.
         // (`repeatElement` builds the array through the specialized allocation path;
         // `init(unsafeUninitializedCapacity:)` looks up the storage type at run time.)
         var out = Array(repeatElement(UInt8(0), count: outputCount + 1))
-        shiftedTables.withUnsafeBufferPointer { tables in
-            out.withUnsafeMutableBufferPointer { output in
-                guard let t = tables.baseAddress, let inBase = input.baseAddress, let outBase = output.baseAddress else { return }
-                let raw = UnsafeMutableRawPointer(outBase)
-                var i = 0, o = 0
-                // Two quanta per step; the second 4-byte store overwrites the
-                // spare fourth byte of the first.
-                while i + 8 <= count {
-                    let first = t[Int(inBase[i])] | t[256 + Int(inBase[i + 1])] | t[512 + Int(inBase[i + 2])] | t[768 + Int(inBase[i + 3])]
-                    let second = t[Int(inBase[i + 4])] | t[256 + Int(inBase[i + 5])] | t[512 + Int(inBase[i + 6])] | t[768 + Int(inBase[i + 7])]
-                    invalid |= first | second
-                    raw.storeBytes(of: (first << 8).bigEndian, toByteOffset: o, as: UInt32.self)
-                    raw.storeBytes(of: (second << 8).bigEndian, toByteOffset: o + 3, as: UInt32.self)
-                    i += 8; o += 6
-                }
-                while i + 4 <= count {
-                    let n = t[Int(inBase[i])] | t[256 + Int(inBase[i + 1])] | t[512 + Int(inBase[i + 2])] | t[768 + Int(inBase[i + 3])]
-                    invalid |= n
-                    raw.storeBytes(of: (n << 8).bigEndian, toByteOffset: o, as: UInt32.self)
-                    i += 4; o += 3
-                }
-                let rest = count - i
-                if rest >= 2 {
-                    var n = t[Int(inBase[i])] | t[256 + Int(inBase[i + 1])]
-                    if rest == 3 { n |= t[512 + Int(inBase[i + 2])] }
-                    invalid |= n
-                    outBase[o] = UInt8(truncatingIfNeeded: n >> 16)
-                    if rest == 3 { outBase[o + 1] = UInt8(truncatingIfNeeded: n >> 8) }
-                    // Non-canonical encodings leave bits set below the last output byte.
-                    nonCanonical = rest == 2 ? n & 0xFFFF != 0 : n & 0xFF != 0
-                }
-            }
+        try out.withUnsafeMutableBytes { output in
+            guard let base = output.baseAddress else { return }
+            _ = try decode(input, into: base)
         }
         out.removeLast()
+        return out
+    }
+
+    /// Calls `body` with the decoded bytes in a temporary buffer (on the stack
+    /// when small), for callers that only read them.
+    @inline(__always)
+    static func withDecoded<R>(_ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        let outputCount = try decodedCount(of: input.count)
+        return try withUnsafeTemporaryAllocation(byteCount: outputCount + 1, alignment: 1) { output in
+            guard let base = output.baseAddress else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+            let count = try decode(input, into: base)
+            return try body(UnsafeRawBufferPointer(start: base, count: count))
+        }
+    }
+
+    /// The number of bytes `count` characters decode to.
+    /// - Throws: `.invalidBase64URL` when no text has that length (`count % 4 == 1`).
+    static func decodedCount(of count: Int) throws -> Int {
+        if count % 4 == 1 {
+            throw JOSEError(.invalidBase64URL, "Base64URL text of length \(count) is impossible (length mod 4 is 1)")
+        }
+        return count / 4 * 3 + (count % 4 == 0 ? 0 : count % 4 - 1)
+    }
+
+    /// Decodes into `output`, which must have room for the decoded bytes plus
+    /// one spare byte; returns the decoded count.
+    private static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawPointer) throws -> Int {
+        let count = input.count
+        let outputCount = try decodedCount(of: count)
+        // The error flags are locals of the closure and returned at the end: held
+        // in a captured variable, they would go through memory on every step.
+        let (invalid, nonCanonical) = shiftedTables.withUnsafeBufferPointer { tables -> (UInt32, Bool) in
+            guard let t = tables.baseAddress, let inBase = input.baseAddress else { return (0, false) }
+            let outBase = output.assumingMemoryBound(to: UInt8.self)
+            var invalid: UInt32 = 0
+            var nonCanonical = false
+            var i = 0, o = 0
+            // Two quanta per step; the second 4-byte store overwrites the
+            // spare fourth byte of the first.
+            while i + 8 <= count {
+                let first = t[Int(inBase[i])] | t[256 + Int(inBase[i + 1])] | t[512 + Int(inBase[i + 2])] | t[768 + Int(inBase[i + 3])]
+                let second = t[Int(inBase[i + 4])] | t[256 + Int(inBase[i + 5])] | t[512 + Int(inBase[i + 6])] | t[768 + Int(inBase[i + 7])]
+                invalid |= first | second
+                output.storeBytes(of: (first << 8).bigEndian, toByteOffset: o, as: UInt32.self)
+                output.storeBytes(of: (second << 8).bigEndian, toByteOffset: o + 3, as: UInt32.self)
+                i += 8; o += 6
+            }
+            while i + 4 <= count {
+                let n = t[Int(inBase[i])] | t[256 + Int(inBase[i + 1])] | t[512 + Int(inBase[i + 2])] | t[768 + Int(inBase[i + 3])]
+                invalid |= n
+                output.storeBytes(of: (n << 8).bigEndian, toByteOffset: o, as: UInt32.self)
+                i += 4; o += 3
+            }
+            let rest = count - i
+            if rest >= 2 {
+                var n = t[Int(inBase[i])] | t[256 + Int(inBase[i + 1])]
+                if rest == 3 { n |= t[512 + Int(inBase[i + 2])] }
+                invalid |= n
+                outBase[o] = UInt8(truncatingIfNeeded: n >> 16)
+                if rest == 3 { outBase[o + 1] = UInt8(truncatingIfNeeded: n >> 8) }
+                // Non-canonical encodings leave bits set below the last output byte.
+                nonCanonical = rest == 2 ? n & 0xFFFF != 0 : n & 0xFF != 0
+            }
+            return (invalid, nonCanonical)
+        }
         if invalid & 0x8000_0000 != 0 {
             for index in 0..<count where decodeTable[Int(input[index])] == 0xFF {
                 let byte = input[index]
@@ -117,7 +147,7 @@ public enum Base64URL {
             }
         }
         if nonCanonical { throw nonZeroTrailingBits }
-        return out
+        return outputCount
     }
 
     private static var nonZeroTrailingBits: JOSEError {

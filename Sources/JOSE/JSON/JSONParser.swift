@@ -72,7 +72,12 @@ public enum JSONParser {
 
     /// Parses a JSON text that must be an object.
     public static func parseObject(_ bytes: [UInt8], limits: JSONLimits = .default, what: String) throws -> JSONObject {
-        guard case .object(let object) = try parse(bytes, limits: limits) else {
+        try bytes.withUnsafeBufferPointer { try parseObject(buffer: $0, limits: limits, what: what) }
+    }
+
+    /// Parses a JSON text in a buffer that must be an object.
+    static func parseObject(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits, what: String) throws -> JSONObject {
+        guard case .object(let object) = try parse(buffer: buffer, limits: limits) else {
             throw JOSEError(.invalidJSON, "\(what) is not a JSON object")
         }
         return object

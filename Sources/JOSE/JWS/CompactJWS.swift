@@ -27,59 +27,34 @@ public struct CompactJWS: Sendable {
     /// - Throws: ``JOSEError``: `.limitExceeded`, `.malformedToken`, `.invalidBase64URL`, `.invalidJSON`,
     ///   `.duplicateJSONMember`, `.invalidHeader`.
     public init(_ token: String, detachedPayload: [UInt8]? = nil, limits: JOSELimits = .default) throws {
-        var token = token
-        self = try token.withUTF8 { try CompactJWS(bytes: $0, detachedPayload: detachedPayload, limits: limits) }
+        // Read in place: a `var` copy for `withUTF8` would retain the string's
+        // storage, a shared atomic write when several threads verify one token.
+        if let parsed = try token.utf8.withContiguousStorageIfAvailable({
+            try CompactJWS(bytes: $0, detachedPayload: detachedPayload, limits: limits)
+        }) {
+            self = parsed
+        } else {
+            var token = token
+            self = try token.withUTF8 { try CompactJWS(bytes: $0, detachedPayload: detachedPayload, limits: limits) }
+        }
     }
 
     /// Parses a compact JWS from its ASCII bytes.
     public init(bytes: UnsafeBufferPointer<UInt8>, detachedPayload: [UInt8]? = nil, limits: JOSELimits = .default) throws {
-        guard bytes.count <= limits.maxTokenBytes else {
-            throw JOSEError(.limitExceeded, "token of \(bytes.count) bytes exceeds the limit of \(limits.maxTokenBytes)")
-        }
-        guard !bytes.isEmpty else { throw JOSEError(.malformedToken, "the token is empty") }
-        var firstDot = -1, secondDot = -1, extraDot = false
-        if let base = bytes.baseAddress {
-            // memchr finds the separators far faster than a byte loop over ~1 KB of Base64URL.
-            let raw = UnsafeRawPointer(base)
-            if let first = memchr(raw, Int32(UInt8(ascii: ".")), bytes.count) {
-                firstDot = raw.distance(to: first)
-                let afterFirst = firstDot + 1
-                if let second = memchr(raw + afterFirst, Int32(UInt8(ascii: ".")), bytes.count - afterFirst) {
-                    secondDot = raw.distance(to: second)
-                    let afterSecond = secondDot + 1
-                    extraDot = memchr(raw + afterSecond, Int32(UInt8(ascii: ".")), bytes.count - afterSecond) != nil
-                }
-            }
-        }
-        guard secondDot >= 0, !extraDot else {
-            let found = extraDot ? "more than three" : String(firstDot < 0 ? 1 : 2)
-            throw JOSEError(.malformedToken, "a compact JWS has exactly three dot-separated segments; found \(found)")
-        }
-        let headerSegment = UnsafeBufferPointer(rebasing: bytes[0..<firstDot])
-        let payloadSegment = UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot])
-        let signatureSegment = UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])
-        guard !headerSegment.isEmpty else { throw JOSEError(.malformedToken, "the header segment is empty") }
-
-        let headerBytes: [UInt8]
-        do { headerBytes = try Base64URL.decode(headerSegment) } catch let error as JOSEError {
-            throw JOSEError(.invalidBase64URL, "header segment: \(error.reason)")
-        }
-        let members = try JSONParser.parseObject(headerBytes, limits: limits.tokenJSON, what: "the protected header")
-        let header = try JOSEHeader(members: members)
-        guard header.algorithmName != nil else {
-            throw JOSEError(.invalidHeader, "the protected header has no \"alg\"", member: "alg")
-        }
-        do { signature = try Base64URL.decode(signatureSegment) } catch let error as JOSEError {
+        let segments = try CompactSegments(bytes, limits: limits)
+        let header = segments.header
+        do { signature = try Base64URL.decode(segments.signature) } catch let error as JOSEError {
             throw JOSEError(.invalidBase64URL, "signature segment: \(error.reason)")
         }
-
         if let detachedPayload {
-            guard payloadSegment.isEmpty else {
+            guard segments.payload.isEmpty else {
                 throw JOSEError(.malformedToken, "a detached payload was supplied but the token carries one")
             }
             isDetached = true
             payload = detachedPayload
-            var input = [UInt8](UnsafeBufferPointer(rebasing: bytes[0...firstDot]))
+            // The header segment and its dot, then the payload as it would have been written.
+            let headerAndDot = segments.signingInput.count - segments.payload.count
+            var input = [UInt8](UnsafeBufferPointer(rebasing: bytes[0..<headerAndDot]))
             if header.base64EncodedPayload {
                 input += Array(Base64URL.encode(detachedPayload).utf8)
             } else {
@@ -88,15 +63,8 @@ public struct CompactJWS: Sendable {
             signingInput = input
         } else {
             isDetached = false
-            // The signing input is the token up to the second dot: one copy.
-            signingInput = [UInt8](UnsafeBufferPointer(rebasing: bytes[0..<secondDot]))
-            if header.base64EncodedPayload {
-                do { payload = try Base64URL.decode(payloadSegment) } catch let error as JOSEError {
-                    throw JOSEError(.invalidBase64URL, "payload segment: \(error.reason)")
-                }
-            } else {
-                payload = Array(payloadSegment)
-            }
+            signingInput = Array(segments.signingInput)
+            payload = try segments.decodedPayload()
         }
         self.header = header
     }
@@ -104,14 +72,11 @@ public struct CompactJWS: Sendable {
     /// Verifies the signature with `key` under `policy`.
     /// - Throws: ``JOSEError`` naming the first rule the token breaks; `.invalidSignature` when the signature is wrong.
     public func verify(with key: JWK, policy: JWSVerificationPolicy = .default) throws {
-        try JWSVerification.check(header: header, protected: header.members, key: key, policy: policy)
-        let algorithm = try policy.algorithm(named: header.algorithmName, for: key)
-        let valid = try signature.withUnsafeBytes { signatureBytes in
+        try signature.withUnsafeBytes { signatureBytes in
             try signingInput.withUnsafeBytes { inputBytes in
-                try SignatureVerifier.isValid(signature: signatureBytes, input: inputBytes, key: key, algorithm: algorithm)
+                try JWSVerification.verify(header: header, signature: signatureBytes, input: inputBytes, key: key, policy: policy)
             }
         }
-        guard valid else { throw JOSEError(.invalidSignature, "the \(algorithm) signature does not verify with the \(key.keyType) key") }
     }
 
     /// Verifies with the one key of `keys` that fits the token (by `kid`, or
@@ -127,14 +92,28 @@ public struct CompactJWS: Sendable {
 
 /// Header rules shared by the compact and JSON serializations.
 enum JWSVerification {
-    static func check(header: JOSEHeader, protected: JSONObject, key: JWK, policy: JWSVerificationPolicy) throws {
-        if protected["crit"] != nil || header.members["crit"] != nil {
+    /// The header rules, the key's and the policy's choice of algorithm, then the signature.
+    static func verify(header: JOSEHeader, signature: UnsafeRawBufferPointer, input: UnsafeRawBufferPointer,
+                       key: JWK, policy: JWSVerificationPolicy) throws {
+        try check(header: header, protected: nil, key: key, policy: policy)
+        let algorithm = try policy.algorithm(named: header.algorithmName, for: key)
+        guard try SignatureVerifier.isValid(signature: signature, input: input, key: key, algorithm: algorithm) else {
+            throw JOSEError(.invalidSignature, "the \(algorithm) signature does not verify with the \(key.keyType) key")
+        }
+    }
+
+    /// `crit` and `b64` rules. `protected` is the protected header of a JSON
+    /// serialization; `nil` for a compact JWS, whose header is all protected.
+    static func check(header: JOSEHeader, protected: JSONObject?, key: JWK, policy: JWSVerificationPolicy) throws {
+        let protectedHasCritical = protected.map { $0["crit"] != nil } ?? header.hasCritical
+        if protectedHasCritical || header.hasCritical {
             var understood = policy.understoodCriticalHeaders
             if policy.allowsUnencodedPayload { understood.insert("b64") }
-            try header.checkCritical(protected: protected, understood: understood)
+            try header.checkCritical(protected: protected ?? header.members, understood: understood)
         }
-        if header.members["b64"] != nil {
-            guard protected["b64"] != nil, header.critical?.contains("b64") == true else {
+        if header.b64 != nil {
+            let protectedHasB64 = protected.map { $0["b64"] != nil } ?? true
+            guard protectedHasB64, header.critical?.contains("b64") == true else {
                 throw JOSEError(.invalidHeader, "\"b64\" must be in the protected header and listed in \"crit\" (RFC 7797 §6)", member: "b64")
             }
             if !header.base64EncodedPayload, !policy.allowsUnencodedPayload {

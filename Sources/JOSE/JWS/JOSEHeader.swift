@@ -9,9 +9,9 @@ public struct JOSEHeader: Sendable, Hashable {
     public let members: JSONObject
 
     /// `alg`, verbatim.
-    public var algorithmName: String? { members["alg"]?.stringValue }
+    public let algorithmName: String?
     /// `kid`
-    public var keyID: String? { members["kid"]?.stringValue }
+    public let keyID: String?
     /// `typ`
     public var type: String? { members["typ"]?.stringValue }
     /// `cty`
@@ -19,28 +19,43 @@ public struct JOSEHeader: Sendable, Hashable {
     /// `crit`, when present.
     public var critical: [String]? { members["crit"]?.arrayValue?.compactMap(\.stringValue) }
     /// `b64` (RFC 7797); `true` when absent.
-    public var base64EncodedPayload: Bool { members["b64"]?.boolValue ?? true }
+    public var base64EncodedPayload: Bool { b64 ?? true }
     /// Header members that name or carry other keys (`jwk`, `jku`, `x5u`, `x5c`).
     /// They are reported, never used to pick a key.
     public var embeddedKeyReferences: [String] { ["jwk", "jku", "x5u", "x5c"].filter { members[$0] != nil } }
 
+    /// Whether a `crit` member is present (noted while the members are checked,
+    /// so that verification does not search for it by name).
+    let hasCritical: Bool
+    /// The `b64` member, when present.
+    let b64: Bool?
+
     /// Wraps parsed members after checking the types of the registered ones.
     init(members: JSONObject) throws {
+        var algorithmName: String?, keyID: String?, hasCritical = false, b64: Bool?
         for member in members {
-            switch member.name {
-            case "alg", "kid", "typ", "cty", "jku", "x5u", "x5t", "x5t#S256":
-                if member.value.stringValue == nil {
-                    throw JOSEError(.invalidHeader, "header member \"\(member.name)\" must be a string", member: member.name)
-                }
-            case "b64":
-                if member.value.boolValue == nil {
+            guard let name = RegisteredHeader(member.name) else { continue }
+            switch name {
+            case .b64:
+                guard let value = member.value.boolValue else {
                     throw JOSEError(.invalidHeader, "header member \"b64\" must be a boolean", member: "b64")
                 }
-            default:
-                break
+                b64 = value
+            case .crit:
+                hasCritical = true
+            case .alg, .kid, .stringValued:
+                guard let value = member.value.stringValue else {
+                    throw JOSEError(.invalidHeader, "header member \"\(member.name)\" must be a string", member: member.name)
+                }
+                if name == .alg { algorithmName = value }
+                if name == .kid { keyID = value }
             }
         }
         self.members = members
+        self.algorithmName = algorithmName
+        self.keyID = keyID
+        self.hasCritical = hasCritical
+        self.b64 = b64
     }
 
     /// Checks `crit` (RFC 7515 §4.1.11): a non-empty array of distinct strings,
@@ -69,6 +84,33 @@ public struct JOSEHeader: Sendable, Hashable {
             guard understood.contains(name) else {
                 throw JOSEError(.unsupportedCriticalHeader, "critical header extension \"\(name.jsonSafePrefix)\" is not understood", member: name)
             }
+        }
+    }
+}
+
+/// The registered header names the header checks look at, recognised by their
+/// UTF-8 bytes packed into one integer (a string `switch` compares the name
+/// with each candidate in turn, on every token).
+enum RegisteredHeader: Equatable {
+    case alg, kid, b64, crit
+    /// `typ`, `cty`, `jku`, `x5u`, `x5t`, `x5t#S256`: must be strings.
+    case stringValued
+
+    init?(_ name: String) {
+        let utf8 = name.utf8
+        let count = utf8.count
+        guard count == 3 || count == 4 || count == 8 else { return nil }
+        var packed: UInt64 = 0
+        for byte in utf8 { packed = packed << 8 | UInt64(byte) }
+        switch (count, packed) {
+        case (3, 0x61_6C_67): self = .alg                    // alg
+        case (3, 0x6B_69_64): self = .kid                    // kid
+        case (3, 0x62_36_34): self = .b64                    // b64
+        case (4, 0x63_72_69_74): self = .crit                // crit
+        case (3, 0x74_79_70), (3, 0x63_74_79), (3, 0x6A_6B_75), (3, 0x78_35_75), (3, 0x78_35_74),
+             (8, 0x78_35_74_23_53_32_35_36):                 // typ cty jku x5u x5t x5t#S256
+            self = .stringValued
+        default: return nil
         }
     }
 }

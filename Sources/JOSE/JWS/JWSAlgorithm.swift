@@ -72,7 +72,7 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Codable, Cus
     /// Parses an `alg` header value.
     /// - Throws: ``JOSEError`` `.unsupportedAlgorithm`; `none` in any spelling is refused by name.
     public init(headerValue name: String) throws {
-        if let algorithm = JWSAlgorithm(rawValue: name) {
+        if let algorithm = JWSAlgorithm.named(name) {
             self = algorithm
             return
         }
@@ -82,6 +82,45 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Codable, Cus
         throw JOSEError(.unsupportedAlgorithm, "algorithm \"\(name.jsonSafePrefix)\" is not supported", member: "alg")
     }
 
-    /// Slot index for per-algorithm context pools.
-    var slot: Int { JWSAlgorithm.allCases.firstIndex(of: self) ?? 0 }
+    /// The case whose `alg` value is exactly `name`. Equivalent to `init(rawValue:)`,
+    /// which compares the string with each raw value in turn; this packs the
+    /// (at most seven) UTF-8 bytes and their count into one integer and compares that.
+    static func named(_ name: String) -> JWSAlgorithm? {
+        let packed = packedName(name)
+        guard packed != 0 else { return nil }
+        for (value, algorithm) in packedNames where value == packed { return algorithm }
+        return nil
+    }
+
+    private static let packedNames: [(UInt64, JWSAlgorithm)] = allCases.map { (packedName($0.rawValue), $0) }
+
+    /// The UTF-8 bytes in the low seven bytes and the count in the top one; 0 for longer or empty names.
+    private static func packedName(_ name: String) -> UInt64 {
+        let utf8 = name.utf8
+        let count = utf8.count
+        guard count > 0, count <= 7 else { return 0 }
+        var packed: UInt64 = 0
+        for byte in utf8 { packed = packed << 8 | UInt64(byte) }
+        return packed | UInt64(count) << 56
+    }
+
+    /// Slot index for per-algorithm context pools (a switch: `allCases` would build an array per call).
+    var slot: Int {
+        switch self {
+        case .hs256: return 0
+        case .hs384: return 1
+        case .hs512: return 2
+        case .rs256: return 3
+        case .rs384: return 4
+        case .rs512: return 5
+        case .ps256: return 6
+        case .ps384: return 7
+        case .ps512: return 8
+        case .es256: return 9
+        case .es384: return 10
+        case .es512: return 11
+        case .eddsa: return 12
+        case .ed25519: return 13
+        }
+    }
 }

@@ -11,24 +11,59 @@ public struct JWT: Sendable {
     /// applies `validation`: the one call a relying party needs.
     public static func verify(_ token: String, key: JWK, policy: JWSVerificationPolicy = .default,
                               validation: JWTValidationOptions = .default) throws -> JWT {
-        let jws = try CompactJWS(token, limits: policy.limits)
-        try jws.verify(with: key, policy: policy)
-        return try finish(jws, key: key, policy: policy, validation: validation)
+        try verify(token, policy: policy, validation: validation) { _ in key }
     }
 
     /// As ``verify(_:key:policy:validation:)``, choosing the key from a set by `kid`
     /// (or the single key fitting the algorithm when the token has no `kid`).
     public static func verify(_ token: String, keys: JWKSet, policy: JWSVerificationPolicy = .default,
                               validation: JWTValidationOptions = .default) throws -> JWT {
-        let jws = try CompactJWS(token, limits: policy.limits)
-        let key = try jws.verify(with: keys, policy: policy)
-        return try finish(jws, key: key, policy: policy, validation: validation)
+        try verify(token, policy: policy, validation: validation) { header in
+            let algorithm = try JWSAlgorithm(headerValue: header.algorithmName ?? "")
+            return try keys.selectKey(keyID: header.keyID, algorithm: algorithm, allowMixedKeySet: policy.allowsMixedKeySets)
+        }
     }
 
-    private static func finish(_ jws: CompactJWS, key: JWK, policy: JWSVerificationPolicy, validation: JWTValidationOptions) throws -> JWT {
-        let claims = try JWTClaims(payload: jws.payload, limits: policy.limits)
+    /// One pass over the token's bytes, read in place: the same checks, in the
+    /// same order, as ``CompactJWS/init(_:detachedPayload:limits:)`` followed by
+    /// ``CompactJWS/verify(with:policy:)``, but the signature is checked over
+    /// the token itself and decoded on the stack, so only the payload is copied.
+    private static func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
+                               selectKey: (JOSEHeader) throws -> JWK) throws -> JWT {
+        let parts: VerifiedParts
+        // Read in place: a `var` copy for `withUTF8` would retain the string's storage.
+        if let read = try token.utf8.withContiguousStorageIfAvailable({ try readVerified($0, policy: policy, selectKey: selectKey) }) {
+            parts = read
+        } else {
+            var token = token
+            parts = try token.withUTF8 { try readVerified($0, policy: policy, selectKey: selectKey) }
+        }
+        let (header, payload, key) = (parts.header, parts.payload, parts.key)
+        let claims = try JWTClaims(payload: payload, limits: policy.limits)
         try claims.validate(validation)
-        return JWT(header: jws.header, claims: claims, key: key)
+        return JWT(header: header, claims: claims, key: key)
+    }
+
+    private struct VerifiedParts {
+        let header: JOSEHeader
+        let payload: [UInt8]
+        let key: JWK
+    }
+
+    private static func readVerified(_ bytes: UnsafeBufferPointer<UInt8>, policy: JWSVerificationPolicy,
+                                     selectKey: (JOSEHeader) throws -> JWK) throws -> VerifiedParts {
+        let segments = try CompactSegments(bytes, limits: policy.limits)
+        var payload: [UInt8] = []
+        var key: JWK?
+        try segments.withDecodedSignature { signature in
+            payload = try segments.decodedPayload()
+            let chosen = try selectKey(segments.header)
+            try JWSVerification.verify(header: segments.header, signature: signature,
+                                       input: UnsafeRawBufferPointer(segments.signingInput), key: chosen, policy: policy)
+            key = chosen
+        }
+        guard let key else { throw JOSEError(.malformedToken, "the token could not be read") }
+        return VerifiedParts(header: segments.header, payload: payload, key: key)
     }
 
     /// Signs a claim set.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 
 /// A JWT claim set (RFC 7519 §4): typed getters for the registered claims and
 /// typed access to any other claim.
@@ -177,16 +178,46 @@ extension DecodingError {
 }
 
 /// The lazily built claims object, shared by copies of one ``JWTClaims``.
-final class MaterializedObject: @unchecked Sendable {
-    private let lock = Locked<JSONObject?>(nil)
+///
+/// One allocation per claim set (a lock would add two more): the built object
+/// is published with a compare-and-exchange, and a thread that loses the race
+/// drops its own copy and takes the winner's.
+final class MaterializedObject: Sendable {
+    private final class Box: Sendable {
+        let object: JSONObject
+        init(_ object: JSONObject) { self.object = object }
+    }
 
-    init(_ object: JSONObject? = nil) { lock.withLock { $0 = object } }
+    /// The address of a retained `Box`, or 0 until the object is first built.
+    private let published = Atomic<UInt>(0)
+
+    init(_ object: JSONObject? = nil) {
+        if let object { published.store(Self.retainedAddress(of: Box(object)), ordering: .releasing) }
+    }
+
+    deinit {
+        let address = published.load(ordering: .acquiring)
+        if address != 0 { Self.box(at: address).release() }
+    }
 
     func object(for payload: [UInt8]) -> JSONObject {
-        if let cached = lock.withLock({ $0 }) { return cached }
+        let address = published.load(ordering: .acquiring)
+        if address != 0 { return Self.box(at: address).takeUnretainedValue().object }
         // The payload was validated when the claims were created; parsing it again cannot fail.
         let built = (try? JSONParser.parseObject(payload, limits: JSONLimits(maxDepth: .max, maxBytes: .max), what: "claims")) ?? JSONObject()
-        lock.withLock { $0 = built }
-        return built
+        let mine = Self.retainedAddress(of: Box(built))
+        let (exchanged, winner) = published.compareExchange(expected: 0, desired: mine, ordering: .acquiringAndReleasing)
+        if exchanged { return built }
+        Self.box(at: mine).release()
+        return Self.box(at: winner).takeUnretainedValue().object
+    }
+
+    private static func retainedAddress(of box: Box) -> UInt {
+        UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())
+    }
+
+    private static func box(at address: UInt) -> Unmanaged<Box> {
+        // Only ever called with an address `retainedAddress` produced: never 0.
+        Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
     }
 }

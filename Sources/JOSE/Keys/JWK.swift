@@ -75,31 +75,81 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
         case symmetric(SecretBytes)
     }
 
-    /// The key type (and curve).
-    public let keyType: KeyType
-    /// `kid`
-    public var keyID: String?
-    /// `use` (`sig`, `enc`, or another value kept verbatim).
-    public var use: String?
-    /// `alg`, kept verbatim (it may name a non-JWS algorithm, which then admits nothing).
-    public var algorithm: String?
-    /// `key_ops`
-    public var keyOperations: [String]?
-    /// Whether private (or secret) material is present.
-    public let isPrivate: Bool
-    /// Size in bits: the RSA modulus, the curve order, 256 for Ed25519, the secret length for `oct`.
-    public let sizeInBits: Int
+    /// Everything a key holds, behind one reference: copying a `JWK` (into a
+    /// verified ``JWT``, say) is then one reference-count update, not one per
+    /// member. When many threads verify with one key, each such update is a
+    /// write to memory they share. The metadata is copied on write.
+    final class Core: @unchecked Sendable {
+        let keyType: KeyType
+        let isPrivate: Bool
+        let sizeInBits: Int
+        let storage: Storage
+        /// The public members that define the key (`kty` included), Base64URL values.
+        let publicMembers: [(name: String, value: String)]
+        var keyID: String?
+        var use: String?
+        var algorithm: String?
+        var keyOperations: [String]?
 
-    let storage: Storage
+        init(keyType: KeyType, isPrivate: Bool, sizeInBits: Int, storage: Storage, publicMembers: [(name: String, value: String)]) {
+            self.keyType = keyType
+            self.isPrivate = isPrivate
+            self.sizeInBits = sizeInBits
+            self.storage = storage
+            self.publicMembers = publicMembers
+        }
+
+        func copy() -> Core {
+            let core = Core(keyType: keyType, isPrivate: isPrivate, sizeInBits: sizeInBits, storage: storage, publicMembers: publicMembers)
+            core.keyID = keyID
+            core.use = use
+            core.algorithm = algorithm
+            core.keyOperations = keyOperations
+            return core
+        }
+    }
+
+    private var core: Core
+
+    /// The key type (and curve).
+    public var keyType: KeyType { core.keyType }
+    /// `kid`
+    public var keyID: String? {
+        get { core.keyID }
+        set { uniqueCore().keyID = newValue }
+    }
+    /// `use` (`sig`, `enc`, or another value kept verbatim).
+    public var use: String? {
+        get { core.use }
+        set { uniqueCore().use = newValue }
+    }
+    /// `alg`, kept verbatim (it may name a non-JWS algorithm, which then admits nothing).
+    public var algorithm: String? {
+        get { core.algorithm }
+        set { uniqueCore().algorithm = newValue }
+    }
+    /// `key_ops`
+    public var keyOperations: [String]? {
+        get { core.keyOperations }
+        set { uniqueCore().keyOperations = newValue }
+    }
+    /// Whether private (or secret) material is present.
+    public var isPrivate: Bool { core.isPrivate }
+    /// Size in bits: the RSA modulus, the curve order, 256 for Ed25519, the secret length for `oct`.
+    public var sizeInBits: Int { core.sizeInBits }
+
+    var storage: Storage { core.storage }
     /// The public members that define the key (`kty` included), Base64URL values.
-    let publicMembers: [(name: String, value: String)]
+    var publicMembers: [(name: String, value: String)] { core.publicMembers }
 
     init(keyType: KeyType, isPrivate: Bool, sizeInBits: Int, storage: Storage, publicMembers: [(String, String)]) {
-        self.keyType = keyType
-        self.isPrivate = isPrivate
-        self.sizeInBits = sizeInBits
-        self.storage = storage
-        self.publicMembers = publicMembers.map { (name: $0.0, value: $0.1) }
+        core = Core(keyType: keyType, isPrivate: isPrivate, sizeInBits: sizeInBits, storage: storage,
+                    publicMembers: publicMembers.map { (name: $0.0, value: $0.1) })
+    }
+
+    private mutating func uniqueCore() -> Core {
+        if !isKnownUniquelyReferenced(&core) { core = core.copy() }
+        return core
     }
 
     /// The algorithms this key can be used with: those of its type, narrowed by its `alg` member.
@@ -147,6 +197,6 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
     /// Same as ``description``.
     public var debugDescription: String { "JWK(\(description))" }
 
-    var evpKey: EVPKey? { if case .asymmetric(let key) = storage { return key }; return nil }
-    var secret: SecretBytes? { if case .symmetric(let secret) = storage { return secret }; return nil }
+    var evpKey: EVPKey? { if case .asymmetric(let key) = core.storage { return key }; return nil }
+    var secret: SecretBytes? { if case .symmetric(let secret) = core.storage { return secret }; return nil }
 }
