@@ -97,12 +97,8 @@ enum RegisteredHeader: Equatable {
     case stringValued
 
     init?(_ name: String) {
-        let utf8 = name.utf8
-        let count = utf8.count
-        guard count == 3 || count == 4 || count == 8 else { return nil }
-        var packed: UInt64 = 0
-        for byte in utf8 { packed = packed << 8 | UInt64(byte) }
-        switch (count, packed) {
+        guard let packed = PackedName(name) else { return nil }
+        switch (packed.count, packed.bytes) {
         case (3, 0x61_6C_67): self = .alg                    // alg
         case (3, 0x6B_69_64): self = .kid                    // kid
         case (3, 0x62_36_34): self = .b64                    // b64

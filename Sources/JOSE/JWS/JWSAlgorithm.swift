@@ -83,25 +83,16 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Codable, Cus
     }
 
     /// The case whose `alg` value is exactly `name`. Equivalent to `init(rawValue:)`,
-    /// which compares the string with each raw value in turn; this packs the
-    /// (at most seven) UTF-8 bytes and their count into one integer and compares that.
+    /// which compares the string with each raw value in turn; this compares the
+    /// name's packed bytes and count with each algorithm's.
     static func named(_ name: String) -> JWSAlgorithm? {
-        let packed = packedName(name)
-        guard packed != 0 else { return nil }
+        guard let packed = PackedName(name) else { return nil }
         for (value, algorithm) in packedNames where value == packed { return algorithm }
         return nil
     }
 
-    private static let packedNames: [(UInt64, JWSAlgorithm)] = allCases.map { (packedName($0.rawValue), $0) }
-
-    /// The UTF-8 bytes in the low seven bytes and the count in the top one; 0 for longer or empty names.
-    private static func packedName(_ name: String) -> UInt64 {
-        let utf8 = name.utf8
-        let count = utf8.count
-        guard count > 0, count <= 7 else { return 0 }
-        var packed: UInt64 = 0
-        for byte in utf8 { packed = packed << 8 | UInt64(byte) }
-        return packed | UInt64(count) << 56
+    private static let packedNames: [(PackedName, JWSAlgorithm)] = allCases.compactMap { algorithm in
+        PackedName(algorithm.rawValue).map { ($0, algorithm) }
     }
 
     /// Slot index for per-algorithm context pools (a switch: `allCases` would build an array per call).
