@@ -64,11 +64,16 @@ public enum Fuzz {
     nonisolated(unsafe) static var pinnedObjects: [AnyObject] = []
 
     static func pinned(_ key: JWK) -> JWK {
-        for member in Mirror(reflecting: key).children where member.label == "storage" {
-            for payload in Mirror(reflecting: member.value).children {
-                pinnedObjects.append(payload.value as AnyObject)
+        // A JWK is one reference to its core; the core holds `storage`.
+        let before = pinnedObjects.count
+        for core in Mirror(reflecting: key).children where core.label == "core" {
+            for member in Mirror(reflecting: core.value).children where member.label == "storage" {
+                for payload in Mirror(reflecting: member.value).children {
+                    pinnedObjects.append(payload.value as AnyObject)
+                }
             }
         }
+        if pinnedObjects.count == before { fatalError("fuzz: JWK no longer has core.storage; update Fuzz.pinned") }
         return key
     }
 
