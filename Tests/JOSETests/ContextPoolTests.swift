@@ -77,9 +77,12 @@ struct ContextPoolTests {
         }
         #expect(clashes.withLock { $0 } == 0)
         #expect(failures.withLock { $0 } == 0)
-        #expect(pool.idleCount <= 32)
+        #expect(pool.idleCount <= 64)
         #expect(pool.idleCount >= 1)
         #expect(maker.made >= pool.idleCount)
+        // Eight threads never need more than eight contexts at once, plus the few
+        // made while a shard was briefly locked by its neighbour: no churn.
+        #expect(maker.made <= 64, "\(maker.made) contexts made for 16,000 uses")
     }
 
     @Test("a copied JWK shares its key but not its metadata")

@@ -43,8 +43,9 @@ final class ContextPool: @unchecked Sendable {
 
     private static let shardBits = 3
     private static let shardCount = 1 << shardBits
-    /// Contexts one shard keeps; beyond that a returned context is freed.
-    private static let shardCapacity = 4
+    /// Contexts one shard keeps; beyond that a returned context is freed
+    /// (8 shards of 8: up to 64 idle contexts per key).
+    private static let shardCapacity = 8
     private static let countOffset = (MemoryLayout<pthread_mutex_t>.size + 7) & ~7
     private static let entriesOffset = countOffset + MemoryLayout<Int>.stride
     /// Bytes per shard: whole 64-byte lines, so no two shards share one.
@@ -92,8 +93,9 @@ final class ContextPool: @unchecked Sendable {
         return result
     }
 
-    /// The first idle context for `slot` in the first shard that is free to
-    /// lock, starting at `home`; `nil` when there is none (or every shard is busy).
+    /// An idle context for `slot`, from the first shard (starting at `home`)
+    /// that is free to lock and has one; `nil` when none has (a new context is
+    /// then made: only while the pool warms up, or beyond 64 concurrent users).
     private func take(slot: Int, from home: Int) -> PooledContext? {
         for probe in 0..<Self.shardCount {
             let shard = (home + probe) & (Self.shardCount - 1)
@@ -107,7 +109,6 @@ final class ContextPool: @unchecked Sendable {
                 entries[index] = entries[count.pointee]
                 return context
             }
-            return nil
         }
         return nil
     }
