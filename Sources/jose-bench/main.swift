@@ -47,6 +47,7 @@ do {
             // those: a burst of load from another tenant then spoils one pair, not the
             // whole line (the median rates can come from differently loaded moments).
             let ratio = Runner.median(zip(apiRates, rawRates).map { $0 / $1 })
+            // The benchmark's report on standard output (its only input is Keys/ and a fixed payload).
             print("\(algorithm.rawValue) threads=\(threads) api=\(Int(api)) raw=\(Int(raw)) ratio=\(String(format: "%.2f", ratio))")
             fflush(nil)
         }

@@ -63,7 +63,8 @@ final class FetchedDigests: @unchecked Sendable {
     private let sha512: OpaquePointer
 
     private init() {
-        // The default provider always has SHA-2; failing to fetch them means a broken libcrypto install.
+        // The default provider always has SHA-2; failing to fetch them means a broken libcrypto
+        // install. No input reaches this: it runs once, with fixed names, before any token is read.
         guard let a = EVP_MD_fetch(nil, "SHA256", nil), let b = EVP_MD_fetch(nil, "SHA384", nil),
               let c = EVP_MD_fetch(nil, "SHA512", nil) else {
             fatalError("libcrypto has no SHA-2 digests: the OpenSSL installation is broken")

@@ -17,12 +17,6 @@ final class EVPKey: @unchecked Sendable {
     deinit { EVP_PKEY_free(pointer) }
 
     var bits: Int { Int(EVP_PKEY_get_bits(pointer)) }
-
-    /// Runs `body` with a context made by `make` (or reused from the pool for `slot`).
-    /// A context whose operation failed at the libcrypto level is not returned to the pool.
-    func withContext<R>(slot: Int, make: () throws -> PooledContext, _ body: (PooledContext) throws -> R) throws -> R {
-        try pool.withContext(slot: slot, make: make, body)
-    }
 }
 
 /// Clears libcrypto's thread-local error queue and returns a generic failure.

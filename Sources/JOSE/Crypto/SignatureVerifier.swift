@@ -18,7 +18,7 @@ enum SignatureVerifier {
             return try der.withUnsafeBytes { try verifyDigest(evp, algorithm: algorithm, digest: digest, signature: $0, input: input) }
         case (.eddsa, .asymmetric(let evp)):
             guard signature.count == 64 else { return false }
-            return try evp.withContext(slot: algorithm.slot, make: { try makeEdDSAContext(evp) }) { context in
+            return try evp.pool.withContext(slot: algorithm.slot, make: { try makeEdDSAContext(evp) }) { context in
                 // A one-shot EdDSA verification leaves the context reusable only after re-initialisation.
                 guard EVP_DigestVerifyInit_ex(context.pointer, nil, nil, nil, nil, evp.pointer, nil) == 1 else {
                     throw cryptoFailure("initialise Ed25519 verification")
@@ -38,7 +38,7 @@ enum SignatureVerifier {
                                      signature: UnsafeRawBufferPointer, input: UnsafeRawBufferPointer) throws -> Bool {
         // The hash lives on the stack, and the pooled context's own digest
         // context is re-initialised rather than allocated for every message.
-        try evp.withContext(slot: algorithm.slot, make: { try makeVerifyContext(evp, algorithm: algorithm, digest: digest) }) { context in
+        try evp.pool.withContext(slot: algorithm.slot, make: { try makeVerifyContext(evp, algorithm: algorithm, digest: digest) }) { context in
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { hash in
                 var length: UInt32 = 0
                 guard EVP_DigestInit_ex2(context.digest, digest.md, nil) == 1,

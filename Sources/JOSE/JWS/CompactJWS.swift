@@ -27,16 +27,7 @@ public struct CompactJWS: Sendable {
     /// - Throws: ``JOSEError``: `.limitExceeded`, `.malformedToken`, `.invalidBase64URL`, `.invalidJSON`,
     ///   `.duplicateJSONMember`, `.invalidHeader`.
     public init(_ token: String, detachedPayload: [UInt8]? = nil, limits: JOSELimits = .default) throws {
-        // Read in place: a `var` copy for `withUTF8` would retain the string's
-        // storage, a shared atomic write when several threads verify one token.
-        if let parsed = try token.utf8.withContiguousStorageIfAvailable({
-            try CompactJWS(bytes: $0, detachedPayload: detachedPayload, limits: limits)
-        }) {
-            self = parsed
-        } else {
-            var token = token
-            self = try token.withUTF8 { try CompactJWS(bytes: $0, detachedPayload: detachedPayload, limits: limits) }
-        }
+        self = try token.withUTF8InPlace { try CompactJWS(bytes: $0, detachedPayload: detachedPayload, limits: limits) }
     }
 
     /// Parses a compact JWS from its ASCII bytes.
@@ -83,8 +74,7 @@ public struct CompactJWS: Sendable {
     /// the single key admitting the algorithm) and returns that key.
     @discardableResult
     public func verify(with keys: JWKSet, policy: JWSVerificationPolicy = .default) throws -> JWK {
-        let algorithm = try JWSAlgorithm(headerValue: header.algorithmName ?? "")
-        let key = try keys.selectKey(keyID: header.keyID, algorithm: algorithm, allowMixedKeySet: policy.allowsMixedKeySets)
+        let key = try keys.key(for: header, policy: policy)
         try verify(with: key, policy: policy)
         return key
     }
@@ -93,9 +83,10 @@ public struct CompactJWS: Sendable {
 /// Header rules shared by the compact and JSON serializations.
 enum JWSVerification {
     /// The header rules, the key's and the policy's choice of algorithm, then the signature.
-    static func verify(header: JOSEHeader, signature: UnsafeRawBufferPointer, input: UnsafeRawBufferPointer,
-                       key: JWK, policy: JWSVerificationPolicy) throws {
-        try check(header: header, protected: nil, key: key, policy: policy)
+    /// `protected` is the protected header of a JSON serialization; `nil` for a compact JWS.
+    static func verify(header: JOSEHeader, protected: JSONObject? = nil, signature: UnsafeRawBufferPointer,
+                       input: UnsafeRawBufferPointer, key: JWK, policy: JWSVerificationPolicy) throws {
+        try check(header: header, protected: protected, key: key, policy: policy)
         let algorithm = try policy.algorithm(named: header.algorithmName, for: key)
         guard try SignatureVerifier.isValid(signature: signature, input: input, key: key, algorithm: algorithm) else {
             throw JOSEError(.invalidSignature, "the \(algorithm) signature does not verify with the \(key.keyType) key")
@@ -104,7 +95,7 @@ enum JWSVerification {
 
     /// `crit` and `b64` rules. `protected` is the protected header of a JSON
     /// serialization; `nil` for a compact JWS, whose header is all protected.
-    static func check(header: JOSEHeader, protected: JSONObject?, key: JWK, policy: JWSVerificationPolicy) throws {
+    private static func check(header: JOSEHeader, protected: JSONObject?, key: JWK, policy: JWSVerificationPolicy) throws {
         let protectedHasCritical = protected.map { $0["crit"] != nil } ?? header.hasCritical
         if protectedHasCritical || header.hasCritical {
             var understood = policy.understoodCriticalHeaders

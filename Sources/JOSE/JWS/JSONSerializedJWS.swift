@@ -109,14 +109,12 @@ public struct JSONSerializedJWS: Sendable {
     public func verify(signatureAt index: Int, with key: JWK, policy: JWSVerificationPolicy = .default) throws {
         guard signatures.indices.contains(index) else { throw JOSEError(.malformedToken, "no signature at index \(index)") }
         let entry = signatures[index]
-        try JWSVerification.check(header: entry.header, protected: entry.protectedHeader, key: key, policy: policy)
-        let algorithm = try policy.algorithm(named: entry.header.algorithmName, for: key)
-        let valid = try entry.signature.withUnsafeBytes { signature in
+        try entry.signature.withUnsafeBytes { signature in
             try entry.signingInput.withUnsafeBytes { input in
-                try SignatureVerifier.isValid(signature: signature, input: input, key: key, algorithm: algorithm)
+                try JWSVerification.verify(header: entry.header, protected: entry.protectedHeader, signature: signature, input: input,
+                                           key: key, policy: policy)
             }
         }
-        guard valid else { throw JOSEError(.invalidSignature, "the \(algorithm) signature does not verify with the \(key.keyType) key") }
     }
 
     /// Verifies the first signature whose header fits `key` (by `kid` when both

@@ -18,10 +18,7 @@ public struct JWT: Sendable {
     /// (or the single key fitting the algorithm when the token has no `kid`).
     public static func verify(_ token: String, keys: JWKSet, policy: JWSVerificationPolicy = .default,
                               validation: JWTValidationOptions = .default) throws -> JWT {
-        try verify(token, policy: policy, validation: validation) { header in
-            let algorithm = try JWSAlgorithm(headerValue: header.algorithmName ?? "")
-            return try keys.selectKey(keyID: header.keyID, algorithm: algorithm, allowMixedKeySet: policy.allowsMixedKeySets)
-        }
+        try verify(token, policy: policy, validation: validation) { try keys.key(for: $0, policy: policy) }
     }
 
     /// One pass over the token's bytes, read in place: the same checks, in the
@@ -30,18 +27,10 @@ public struct JWT: Sendable {
     /// the token itself and decoded on the stack, so only the payload is copied.
     private static func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
                                selectKey: (JOSEHeader) throws -> JWK) throws -> JWT {
-        let parts: VerifiedParts
-        // Read in place: a `var` copy for `withUTF8` would retain the string's storage.
-        if let read = try token.utf8.withContiguousStorageIfAvailable({ try readVerified($0, policy: policy, selectKey: selectKey) }) {
-            parts = read
-        } else {
-            var token = token
-            parts = try token.withUTF8 { try readVerified($0, policy: policy, selectKey: selectKey) }
-        }
-        let (header, payload, key) = (parts.header, parts.payload, parts.key)
-        let claims = try JWTClaims(payload: payload, limits: policy.limits)
+        let parts = try token.withUTF8InPlace { try readVerified($0, policy: policy, selectKey: selectKey) }
+        let claims = try JWTClaims(payload: parts.payload, limits: policy.limits)
         try claims.validate(validation)
-        return JWT(header: header, claims: claims, key: key)
+        return JWT(header: parts.header, claims: claims, key: parts.key)
     }
 
     private struct VerifiedParts {

@@ -76,6 +76,12 @@ public struct JWKSet: Sendable, CustomStringConvertible {
         return symmetric && keys.contains { $0.keyType != .oct }
     }
 
+    /// The key for a JWS header: ``selectKey(keyID:algorithm:allowMixedKeySet:)`` with the header's `kid` and `alg`.
+    func key(for header: JOSEHeader, policy: JWSVerificationPolicy) throws -> JWK {
+        let algorithm = try JWSAlgorithm(headerValue: header.algorithmName ?? "")
+        return try selectKey(keyID: header.keyID, algorithm: algorithm, allowMixedKeySet: policy.allowsMixedKeySets)
+    }
+
     /// Chooses the one key for a token: by `kid` when the header has one,
     /// otherwise the single key that fits the algorithm.
     /// - Throws: `.keyNotFound`, `.ambiguousKey`, `.invalidKeySet`.
