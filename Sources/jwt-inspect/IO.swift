@@ -50,7 +50,7 @@ enum IO {
             guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(fd, base + offset, buffer.count - offset)
+                let written = fileWrite(fd, base + offset, buffer.count - offset)
                 if written < 0, errno == EINTR { continue }
                 if written <= 0 { return }
                 offset += written
@@ -70,6 +70,11 @@ enum IO {
         clock_gettime(CLOCK_REALTIME, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
+}
+
+/// The C `write`, reachable by name here (inside ``IO`` its own `write` shadows it).
+private func fileWrite(_ fd: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    write(fd, bytes, count)
 }
 
 /// A setup error (key file, network, discovery): exit status 2.
