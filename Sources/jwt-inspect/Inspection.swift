@@ -132,6 +132,11 @@ struct Inspector {
             inspection.claimsFailure = Self.check("claims", error)
         }
         inspection.checks = lines(claims)
+        // The verdict keeps the library's reason; its line, when there is one, words it for the reader.
+        if let failure = inspection.claimsFailure,
+           let line = inspection.checks.first(where: { $0.name == failure.name && $0.status == .fail && $0.reason == failure.reason }) {
+            inspection.claimsFailure = line
+        }
         if inspection.claimsFailure == nil, let nonceLine = inspection.checks.first(where: { $0.name == "nonce" }), nonceLine.status == .fail {
             inspection.claimsFailure = nonceLine
         }
