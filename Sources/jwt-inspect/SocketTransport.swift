@@ -17,7 +17,11 @@ struct SocketTransport: HTTPTransport {
             throw TransportError.connectionFailed("jwt-inspect only sends GET requests")
         }
         // The last gate before the socket: the same rule as every caller applies.
-        _ = try FetchURL.check(request.url.absoluteString, what: "the URL")
+        do {
+            _ = try FetchURL.check(request.url.absoluteString, what: "the URL")
+        } catch {
+            throw TransportError.connectionFailed(error.message)
+        }
         do {
             let response = try HTTPFetch.get(request.url.absoluteString)
             var headers = HTTPHeaders()
