@@ -171,43 +171,55 @@ enum HTTPFetch {
     }
 
     private static func exchangeTLS(socket: Int32, host: String, request: String, deadline: Deadline) throws(FetchError) -> [UInt8] {
-        guard let context = SSL_CTX_new(TLS_client_method()) else { throw .connectionFailed("cannot initialise TLS") }
-        defer { SSL_CTX_free(context) }
-        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-        guard jose_ssl_ctx_require_tls12(context) == 1, SSL_CTX_set_default_verify_paths(context) == 1, let ssl = SSL_new(context) else {
+        guard let api = jose_ssl_load()?.pointee else { throw .connectionFailed("libssl (OpenSSL 3) could not be loaded") }
+        guard let method = api.TLS_client_method?(), let context = api.SSL_CTX_new?(method) else {
+            throw .connectionFailed("cannot initialise TLS")
+        }
+        defer { api.SSL_CTX_free?(context) }
+        api.SSL_CTX_set_verify?(context, SSL_VERIFY_PEER, nil)
+        withUnsafePointer(to: api) { jose_ssl_ctx_allow_plain_close($0, context) }
+        guard withUnsafePointer(to: api, { jose_ssl_ctx_require_tls12($0, context) }) == 1, api.SSL_CTX_set_default_verify_paths?(context) == 1,
+              let ssl = api.SSL_new?(context) else {
             ERR_clear_error()
             throw .connectionFailed("cannot set up TLS 1.2+ with the system's trusted certificates")
         }
-        defer { SSL_free(ssl) }
-        SSL_set_fd(ssl, socket)
+        defer { api.SSL_free?(ssl) }
+        _ = api.SSL_set_fd?(ssl, socket)
         let isAddress = host.contains(":") || host.allSatisfy { $0.isNumber || $0 == "." }
-        if !isAddress, jose_ssl_set_sni(ssl, host) != 1 {
+        if !isAddress, withUnsafePointer(to: api, { jose_ssl_set_sni($0, ssl, host) }) != 1 {
             ERR_clear_error()
             throw .connectionFailed("cannot set the TLS server name \(host)")
         }
         // Fail closed: without the expected name set, any valid certificate would be accepted.
-        guard SSL_set1_host(ssl, host) == 1 else {
+        guard api.SSL_set1_host?(ssl, host) == 1 else {
             ERR_clear_error()
             throw .connectionFailed("cannot set the expected certificate name \(host)")
         }
-        try tlsStep(ssl, deadline: deadline, failure: "TLS handshake with \(host) failed") { SSL_connect(ssl) }
-        guard SSL_get_verify_result(ssl) == X509_V_OK else {
-            let reason = String(cString: X509_verify_cert_error_string(SSL_get_verify_result(ssl)))
-            throw .connectionFailed("TLS with \(host) failed: \(reason)")
+        let steps = TLSSteps(api: api, ssl: ssl, deadline: deadline)
+        func verificationFailure() -> FetchError? {
+            let verification = api.SSL_get_verify_result?(ssl) ?? -1
+            guard verification != X509_V_OK else { return nil }
+            return .connectionFailed("TLS with \(host) failed: \(String(cString: X509_verify_cert_error_string(verification)))")
         }
+        do {
+            try steps.run(failure: "TLS handshake with \(host) failed") { api.SSL_connect?(ssl) ?? -1 }
+        } catch {
+            throw verificationFailure() ?? error
+        }
+        if let failure = verificationFailure() { throw failure }
         let bytes = Array(request.utf8)
         var sent = 0
         while sent < bytes.count {
-            let count = try tlsStep(ssl, deadline: deadline, failure: "sending the request failed") {
-                bytes[sent...].withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
+            let count = try steps.run(failure: "sending the request failed") {
+                bytes[sent...].withUnsafeBytes { api.SSL_write?(ssl, $0.baseAddress, Int32($0.count)) ?? -1 }
             }
             sent += Int(count)
         }
         var response: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
-            let count = try tlsStep(ssl, deadline: deadline, failure: "reading failed", endOfStream: true) {
-                chunk.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+            let count = try steps.run(failure: "reading failed", endOfStream: true) {
+                chunk.withUnsafeMutableBytes { api.SSL_read?(ssl, $0.baseAddress, Int32($0.count)) ?? -1 }
             }
             if count == 0 { break }
             response += chunk[0..<Int(count)]
@@ -215,23 +227,29 @@ enum HTTPFetch {
         }
         return response
     }
+}
 
-    /// Runs one libssl call on the non-blocking socket until it completes, waiting
-    /// for the socket as libssl asks, within the deadline. Returns its positive
-    /// result, or 0 at a clean end of stream when `endOfStream` allows one.
+/// Runs libssl calls on the non-blocking socket until each completes, waiting for the
+/// socket as libssl asks, within the deadline.
+private struct TLSSteps {
+    let api: jose_ssl_table
+    let ssl: OpaquePointer
+    let deadline: Deadline
+
+    /// Returns the call's positive result, or 0 at a clean end of stream when `endOfStream` allows one.
     @discardableResult
-    private static func tlsStep(_ ssl: OpaquePointer, deadline: Deadline, failure: String, endOfStream: Bool = false,
-                                _ call: () -> Int32) throws(FetchError) -> Int32 {
+    func run(failure: String, endOfStream: Bool = false, _ call: () -> Int32) throws(FetchError) -> Int32 {
+        let fd = api.SSL_get_fd?(ssl) ?? -1
         while true {
             let result = call()
             if result > 0 { return result }
-            let error = SSL_get_error(ssl, result)
+            let error = api.SSL_get_error?(ssl, result) ?? SSL_ERROR_SSL
             ERR_clear_error()
             switch error {
             case SSL_ERROR_WANT_READ:
-                guard deadline.wait(SSL_get_fd(ssl), for: Int16(POLLIN)) else { throw .timedOut }
+                guard deadline.wait(fd, for: Int16(POLLIN)) else { throw .timedOut }
             case SSL_ERROR_WANT_WRITE:
-                guard deadline.wait(SSL_get_fd(ssl), for: Int16(POLLOUT)) else { throw .timedOut }
+                guard deadline.wait(fd, for: Int16(POLLOUT)) else { throw .timedOut }
             case SSL_ERROR_ZERO_RETURN where endOfStream:
                 return 0
             case SSL_ERROR_SYSCALL where endOfStream && result == 0:

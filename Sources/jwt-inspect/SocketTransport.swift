@@ -77,8 +77,8 @@ enum Network {
     /// One line for an error from OIDC or the transport.
     static func describe(_ error: any Error) -> String {
         if let error = error as? OIDCError {
-            let underneath = error.transportError.map { " (\($0))" } ?? error.joseError.map { " (\($0))" } ?? ""
-            return error.description + underneath
+            let underneath = error.transportError.map { "\($0)" } ?? error.joseError.map { "\($0)" } ?? ""
+            return error.description.contains(underneath) ? error.description : error.description + " (\(underneath))"
         }
         if let error = error as? SetupError { return error.message }
         return "\(error)"
