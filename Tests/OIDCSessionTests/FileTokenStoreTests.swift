@@ -59,7 +59,7 @@ struct FileTokenStoreTests {
         #expect(try await store.load()?.refreshToken == "RT-last")
     }
 
-    @Test("a FIFO at the path is refused at once, not opened for a blocking read")
+    @Test("a FIFO at the path is refused at once, not opened for a blocking read", .timeLimit(.minutes(1)))
     func refusesFIFO() async throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }

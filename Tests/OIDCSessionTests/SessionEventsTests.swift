@@ -6,7 +6,7 @@ import Testing
 /// The event stream ends, and store failures reach the caller.
 @Suite("AuthenticatedSession: events and store failures")
 struct SessionEventsTests {
-    @Test("a for-await over events ends after finishEvents()")
+    @Test("a for-await over events ends after finishEvents()", .timeLimit(.minutes(1)))
     func finishEnds() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
         let session = AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
@@ -21,7 +21,7 @@ struct SessionEventsTests {
         #expect(await listener.value == ["tokens refreshed"])
     }
 
-    @Test("a for-await over events ends when the session goes away")
+    @Test("a for-await over events ends when the session goes away", .timeLimit(.minutes(1)))
     func deinitEnds() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
         var session: AuthenticatedSession? = AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),

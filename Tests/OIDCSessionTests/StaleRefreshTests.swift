@@ -64,10 +64,25 @@ struct StaleRefreshTests {
         let session = AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api])
         let first = await requestInRefresh(session, refresher)
         try await session.inject(Self.newLogin)
-        var entered = refresher.entered.makeAsyncIterator()
         let second = Task { try await session.send(HTTPRequest(url: Fixtures.api)).status }
         refresher.complete(.failure(.refused("invalid_grant")))  // the stale one
-        await entered.next()  // the second refresh, from the new login
+        // The second refresh (from the new login) starts — unless the second request already ended.
+        // (Two watchers feed one stream: a task group would wait for the loser, which waits for this test.)
+        let (signals, signal) = AsyncStream.makeStream(of: Bool.self)
+        Task {
+            var entered = refresher.entered.makeAsyncIterator()
+            if await entered.next() != nil { signal.yield(true) }
+        }
+        Task {
+            _ = await second.result
+            signal.yield(false)
+        }
+        var firstSignal = signals.makeAsyncIterator()
+        let refreshedAgain = await firstSignal.next() ?? false
+        guard refreshedAgain else {
+            Issue.record("the second request ended without a refresh of the new login: \(await second.result)")
+            return
+        }
         refresher.complete(.success(TokenResponse(accessToken: "AT-from-new-grant")))
         #expect(try await second.value == 200)
         #expect((try? await first.value.get()) != nil)  // 200 or 401 by timing; never logged out
