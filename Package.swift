@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "OIDC", targets: ["OIDC"]),
         .library(name: "OIDCNetworking", targets: ["OIDCNetworking"]),
         .library(name: "OIDCSession", targets: ["OIDCSession"]),
+        .library(name: "OIDCResourceServer", targets: ["OIDCResourceServer"]),
         .executable(name: "jwt-inspect", targets: ["jwt-inspect"]),
     ],
     targets: [
@@ -44,6 +45,8 @@ let package = Package(
         .target(name: "OIDCNetworking", dependencies: ["OIDC"], swiftSettings: strict),
         // Bearer-injecting, refresh-once-on-401 session and token stores.
         .target(name: "OIDCSession", dependencies: ["OIDC"], swiftSettings: strict),
+        // The receiving side: RFC 9068 access tokens, introspection, bearer parsing, back-channel logout.
+        .target(name: "OIDCResourceServer", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
         // libssl, for the jwt-inspect's own small HTTPS client (URL options only).
         .systemLibrary(name: "CLibSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         // Offline decode/verify must not load FoundationNetworking: FoundationEssentials only.

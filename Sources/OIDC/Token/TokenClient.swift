@@ -78,7 +78,7 @@ public struct TokenClient: Sendable {
         }
     }
 
-    private func requestTokens(_ parameters: [(name: String, value: String)], extra: [(name: String, value: String)],
+    func requestTokens(_ parameters: [(name: String, value: String)], extra: [(name: String, value: String)],
                                headers: HTTPHeaders) async throws -> TokenResponse {
         for (name, _) in extra where Self.standardParameters.contains(name) {
             throw OIDCError(.invalidTokenRequest, "additional parameter \"\(name)\" would override a standard one")
@@ -94,7 +94,7 @@ public struct TokenClient: Sendable {
         }
     }
 
-    private func post(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HTTPHeaders) async throws -> HTTPResponse {
+    func post(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HTTPHeaders) async throws -> HTTPResponse {
         var parameters = parameters
         var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
         try authentication.apply(to: &parameters, headers: &headers, audience: endpoint, now: clock())
@@ -103,7 +103,7 @@ public struct TokenClient: Sendable {
         return try await send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: .bytes(body), timeout: timeout))
     }
 
-    private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
         request.followsRedirects = false
         do {

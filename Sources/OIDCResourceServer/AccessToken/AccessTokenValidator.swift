@@ -1,0 +1,106 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+import OIDC
+
+/// Validates JWT access tokens as RFC 9068 §4 requires, for one resource server.
+///
+/// Checks, in order: the signature with an allowed asymmetric algorithm and the issuer's
+/// keys, the time claims (`exp` required; `nbf`, `iat` with the leeway), `typ` (`at+jwt`
+/// or `application/at+jwt`: an ID Token or any other JWT is refused), `iss` (exact), `aud`
+/// (must contain ``audience``), the presence of `sub`, `client_id`, `iat`, `jti`, and
+/// the required scopes. JOSE's `JWT.verify` and `JWTValidationOptions` apply the
+/// signature, time, issuer and audience rules; this type adds only what RFC 9068 adds.
+public struct AccessTokenValidator: Sendable {
+    /// The issuer identifier `iss` must equal.
+    public let issuer: String
+    /// This resource server's identifier, which `aud` must contain.
+    public let audience: String
+    /// Where the issuer's keys come from.
+    public let keys: IssuerKeys
+    /// The algorithms accepted (default: every asymmetric one; never HMAC, never `none`).
+    public let allowedAlgorithms: Set<JWSAlgorithm>
+    /// Allowed clock skew in seconds (default 60).
+    public let leeway: TimeInterval
+    /// The current time.
+    public let clock: @Sendable () -> Date
+    /// Input limits for the token.
+    public let limits: JOSELimits
+
+    private let policy: JWSVerificationPolicy
+    private let timeRules: JWTValidationOptions
+    private let identityRules: JWTValidationOptions
+
+    /// Creates a validator.
+    /// - Parameters:
+    ///   - issuer: the authorization server's issuer identifier.
+    ///   - audience: this resource server's identifier (its `resource` URI or configured audience).
+    ///   - keys: the issuer's key cache or a fixed key set.
+    ///   - allowedAlgorithms: a subset of the asymmetric algorithms; HMAC entries are dropped.
+    public init(issuer: String, audience: String, keys: IssuerKeys,
+                allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
+                clock: @escaping @Sendable () -> Date = { Date() }, limits: JOSELimits = .default) {
+        self.issuer = issuer
+        self.audience = audience
+        self.keys = keys
+        self.allowedAlgorithms = allowedAlgorithms.intersection(IssuerKeys.asymmetricAlgorithms)
+        self.leeway = leeway
+        self.clock = clock
+        self.limits = limits
+        policy = JWSVerificationPolicy(allowedAlgorithms: self.allowedAlgorithms, limits: limits)
+        timeRules = JWTValidationOptions(clock: clock, leeway: leeway, requiresExpiration: true)
+        identityRules = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: audience,
+                                             requiredClaims: ["sub", "client_id", "iat", "jti"], requiresExpiration: true)
+    }
+
+    /// A validator whose keys come from the issuer's discovery document and a shared key cache.
+    /// - Throws: discovery errors, `.jwksURIMissing`, and `.insecureURL` for a non-https `jwks_uri`.
+    public static func discover(issuer: String, audience: String, discovery: Discovery, keyCaches: JWKSetCacheRegistry,
+                                leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }) async throws -> AccessTokenValidator {
+        let metadata = try await discovery.metadata(for: issuer)
+        guard let jwksURI = metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the issuer publishes no jwks_uri") }
+        let cache = try await keyCaches.cache(for: jwksURI)
+        return AccessTokenValidator(issuer: issuer, audience: audience, keys: .cache(cache), leeway: leeway, clock: clock)
+    }
+
+    /// Whether a `typ` header value names an RFC 9068 access token (case-insensitively,
+    /// with or without the `application/` prefix, RFC 7515 §4.1.9).
+    public static func isAccessTokenType(_ type: String?) -> Bool {
+        guard let type = type?.lowercased() else { return false }
+        return type == "at+jwt" || type == "application/at+jwt"
+    }
+
+    /// Validates `token` and checks it carries every scope in `requiredScopes`.
+    /// - Returns: the validated token.
+    /// - Throws: ``OIDCError``: signature and key codes, `.expired`, `.notYetValid`,
+    ///   `.issuedInFuture`, `.unexpectedTokenType`, `.issuerMismatch`, `.audienceMismatch`,
+    ///   `.missingAccessTokenClaim`, `.claimTypeMismatch`, and `.insufficientScope` (naming the
+    ///   missing scopes) — map them to a challenge with ``BearerChallenge/init(error:requiredScopes:realm:)``.
+    public func validate(_ token: String, requiredScopes: Set<String> = []) async throws -> AccessToken {
+        let jwt = try await keys.verify(token, policy: policy, validation: timeRules)
+        guard Self.isAccessTokenType(jwt.header.type) else {
+            throw OIDCError(.unexpectedTokenType, "the token's typ is not at+jwt (RFC 9068 §4): it is not an access token")
+        }
+        do {
+            try jwt.claims.validate(identityRules)
+        } catch let error as JOSEError {
+            throw ClaimErrors.map(error)
+        }
+        let accessToken = try AccessToken(jwt: jwt)
+        try ScopeCheck.require(requiredScopes, granted: accessToken.scopes)
+        return accessToken
+    }
+}
+
+/// The required-scope rule, shared by JWT validation and introspection.
+enum ScopeCheck {
+    static func require(_ required: Set<String>, granted: Set<String>) throws {
+        let missing = required.subtracting(granted)
+        guard missing.isEmpty else {
+            throw OIDCError(.insufficientScope, "the token lacks the scope(s) \(missing.sorted().joined(separator: " "))")
+        }
+    }
+}
