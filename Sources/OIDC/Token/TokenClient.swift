@@ -98,6 +98,7 @@ public struct TokenClient: Sendable {
         var parameters = parameters
         var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
         try authentication.apply(to: &parameters, headers: &headers, audience: endpoint, now: clock())
+        for field in extra where field.name.lowercased() == "accept" { headers["Accept"] = field.value }  // e.g. a JWT introspection answer
         for field in extra where headers[field.name] == nil { headers.add(field.name, field.value) }
         let body = Array(FormURLEncoding.encode(parameters).utf8)
         return try await send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: .bytes(body), timeout: timeout))
