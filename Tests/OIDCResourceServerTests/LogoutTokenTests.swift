@@ -50,6 +50,19 @@ struct LogoutTokenTests {
         }
     }
 
+    @Test("typ JWT only with the explicit opt-in, and an ID Token still fails there")
+    func plainJWTType() async throws {
+        let lenient = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
+                                           replays: LogoutReplayCache(clock: Fixtures.clock), typeRule: .alsoAcceptingPlainJWT, clock: Fixtures.clock)
+        _ = try await lenient.validate(try Fixtures.sign(Self.claims(), typ: "JWT"))
+        await expectCode(.unexpectedTokenType) { _ = try await Self.validator().validate(try Fixtures.sign(Self.claims(["jti": "x"]), typ: "JWT")) }
+        let idToken = try Fixtures.sign(Self.claims(["events": nil, "nonce": "n", "jti": "y"]), typ: "JWT")
+        do {
+            _ = try await lenient.validate(idToken)
+            Issue.record("an ID Token passed as a logout token")
+        } catch is OIDCError {}
+    }
+
     @Test("a replayed jti within the window is refused; a refused token does not consume its jti")
     func replay() async throws {
         let replays = LogoutReplayCache(window: 600, clock: Fixtures.clock)

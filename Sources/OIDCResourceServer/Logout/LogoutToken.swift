@@ -46,6 +46,15 @@ public struct LogoutToken: Sendable, CustomStringConvertible {
 /// member (itself an object); `sub` and/or `sid`; no `nonce`; and last, `jti` not seen from
 /// this issuer within the window (recorded only once every other check passed).
 public struct LogoutTokenValidator: Sendable {
+    /// Which `typ` header values are accepted.
+    public enum TypeRule: Sendable, Hashable {
+        /// `logout+jwt` (or `application/logout+jwt`) when `typ` is present (the default, §2.4).
+        case logoutJWTWhenPresent
+        /// Also `JWT`, as providers built on the drafts send (glewlwyd 2.7.5): an explicit opt-in.
+        /// Such a token still needs the logout `events` member and no `nonce`, so an ID Token cannot pass.
+        case alsoAcceptingPlainJWT
+    }
+
     /// The issuer identifier `iss` must equal.
     public let issuer: String
     /// This client's id, which `aud` must contain.
@@ -58,19 +67,22 @@ public struct LogoutTokenValidator: Sendable {
     public let allowedAlgorithms: Set<JWSAlgorithm>
     /// Allowed clock skew in seconds.
     public let leeway: TimeInterval
+    /// The `typ` rule.
+    public let typeRule: TypeRule
     /// The current time.
     public let clock: @Sendable () -> Date
 
     /// Creates a validator.
     public init(issuer: String, clientID: String, keys: IssuerKeys, replays: LogoutReplayCache = LogoutReplayCache(),
                 allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+                typeRule: TypeRule = .logoutJWTWhenPresent, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.issuer = issuer
         self.clientID = clientID
         self.keys = keys
         self.replays = replays
         self.allowedAlgorithms = allowedAlgorithms.intersection(IssuerKeys.asymmetricAlgorithms)
         self.leeway = leeway
+        self.typeRule = typeRule
         self.clock = clock
     }
 
@@ -82,7 +94,8 @@ public struct LogoutTokenValidator: Sendable {
         let validation = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
                                               requiredClaims: ["iat", "jti", "events"])
         let jwt = try await keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: allowedAlgorithms), validation: validation)
-        if let type = jwt.header.type?.lowercased(), type != "logout+jwt", type != "application/logout+jwt" {
+        if let type = jwt.header.type?.lowercased(), type != "logout+jwt", type != "application/logout+jwt",
+           !(typeRule == .alsoAcceptingPlainJWT && type == "jwt") {
             throw OIDCError(.unexpectedTokenType, "the logout token's typ is not logout+jwt")
         }
         let claims = jwt.claims
