@@ -73,7 +73,8 @@ public struct TokenIntrospector: Sendable {
         var parameters: [(name: String, value: String)] = [("token", token)]
         if let hint { parameters.append(("token_type_hint", hint)) }
         var headers: HTTPHeaders = [:]
-        if jwtResponse != nil { headers["Accept"] = "application/token-introspection+jwt, application/json;q=0.5" }
+        // RFC 9701 §4; glewlwyd 2.7.5 answers JSON unless the value is exactly this.
+        if jwtResponse != nil { headers["Accept"] = "application/token-introspection+jwt" }
         let response = try await client.postForm(parameters, to: endpoint, headers: headers)
         guard response.status == 200 else { throw TokenClient.endpointError(for: response, what: "introspection") }
         let result = try await read(response)
