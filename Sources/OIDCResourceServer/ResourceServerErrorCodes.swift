@@ -4,6 +4,8 @@ extension OIDCError.Code {
     /// The JWT's `typ` header is not the one its kind requires (`at+jwt` for RFC 9068 access
     /// tokens, `logout+jwt` for logout tokens, `token-introspection+jwt` for introspection answers).
     public static let unexpectedTokenType = OIDCError.Code(rawValue: "unexpected_token_type")
+    /// The token is not a well-formed signed JWT (segments, Base64URL, JSON, header).
+    public static let malformedJWT = OIDCError.Code(rawValue: "malformed_jwt")
     /// A claim an RFC 9068 access token must carry is missing (`member` is in the reason).
     public static let missingAccessTokenClaim = OIDCError.Code(rawValue: "missing_access_token_claim")
     /// The access token lacks a scope the resource requires (RFC 6750 `insufficient_scope`).

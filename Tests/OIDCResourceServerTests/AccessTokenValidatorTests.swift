@@ -83,6 +83,13 @@ struct AccessTokenValidatorTests {
         }
     }
 
+    @Test("garbage is malformed_jwt, not an ID Token error")
+    func garbage() async throws {
+        for text in ["garbage", "a.b.c", "e30.e30.AAAA"] {
+            await expectCode(.malformedJWT) { _ = try await Fixtures.validator().validate(text) }
+        }
+    }
+
     @Test("HMAC and unknown keys are refused; a tampered signature fails")
     func signatures() async throws {
         let hmac = try JWT.sign(Fixtures.accessTokenClaims(), key: try Fixtures.key("hmac"), algorithm: .hs256, header: ["typ": "at+jwt"])

@@ -58,7 +58,13 @@ enum ClaimErrors {
         case .audienceMismatch: return OIDCError(.audienceMismatch, error.reason, joseError: error)
         case .missingClaim: return OIDCError(.missingAccessTokenClaim, error.reason, joseError: error)
         case .claimTypeMismatch: return OIDCError(.claimTypeMismatch, error.reason, joseError: error)
-        default: return VerificationErrors.map(error, header: nil)
+        default:
+            let mapped = VerificationErrors.map(error, header: nil)
+            // OIDC's mapping names ID Tokens; these tokens are access, logout or introspection JWTs.
+            if mapped.code == .malformedIDToken || mapped.code == .invalidIDTokenHeader {
+                return OIDCError(.malformedJWT, "the token is not a well-formed signed JWT", joseError: error)
+            }
+            return mapped
         }
     }
 
