@@ -57,7 +57,7 @@ let package = Package(
             name: "jwt-inspect", dependencies: ["JOSE", "CLibSSL"], swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))]
         ),
-        .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto"], swiftSettings: strict),
+        .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto", "OIDC", "OIDCResourceServer"], swiftSettings: strict),
         .executableTarget(name: "jose-leak-check", dependencies: ["JOSE"], swiftSettings: strict),
         .executableTarget(name: "session-bench", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
         sample("sample-authorize-url", ["OIDC", "JOSE"]),

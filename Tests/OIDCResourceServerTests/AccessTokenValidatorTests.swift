@@ -14,9 +14,9 @@ struct AccessTokenValidatorTests {
         let accessToken = try await Fixtures.validator().validate(token, requiredScopes: ["read"])
         #expect(accessToken.subject == "alice" && accessToken.clientID == "app" && accessToken.jwtID == "jti-1")
         #expect(accessToken.scopes == ["read", "write"])
-        #expect(accessToken.authTime == Date(timeIntervalSince1970: 1_800_000_000 - 100))
-        #expect(accessToken.authenticationContextClass == "urn:acr:2fa")
-        #expect(accessToken.authenticationMethods == ["pwd", "otp"])
+        #expect(try accessToken.authTime == Date(timeIntervalSince1970: 1_800_000_000 - 100))
+        #expect(try accessToken.authenticationContextClass == "urn:acr:2fa")
+        #expect(try accessToken.authenticationMethods == ["pwd", "otp"])
         #expect(accessToken.audience == [Fixtures.audience])
         #expect(!String(describing: accessToken).contains(token))
     }
@@ -69,6 +69,15 @@ struct AccessTokenValidatorTests {
         } catch let error as OIDCError {
             #expect([.missingAccessTokenClaim, .issuerMismatch, .audienceMismatch].contains(error.code), "\(error)")
         }
+    }
+
+    @Test("auth_time, acr and amr of the wrong type are typed errors when read")
+    func optionalClaimTypes() async throws {
+        let token = try Fixtures.sign(Fixtures.accessTokenClaims(["auth_time": "yesterday", "acr": .integer(2), "amr": "pwd"]))
+        let accessToken = try await Fixtures.validator().validate(token)
+        #expect(throws: OIDCError.self) { _ = try accessToken.authTime }
+        #expect(throws: OIDCError.self) { _ = try accessToken.authenticationContextClass }
+        #expect(throws: OIDCError.self) { _ = try accessToken.authenticationMethods }
     }
 
     @Test("a missing scope is insufficient_scope naming it")

@@ -23,45 +23,63 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     public let issuedAt: Date
     /// `jti`
     public let jwtID: String
-    /// `scope`, split on spaces (empty when the token has no `scope`).
-    public let scopes: Set<String>
-    /// `auth_time`, when present.
-    public let authTime: Date?
-    /// `acr`, when present.
-    public let authenticationContextClass: String?
-    /// `amr`, when present.
-    public let authenticationMethods: [String]?
+    /// `scope` as sent (space-separated), if any.
+    public let scope: String?
+    /// `scope`, split on spaces (empty when the token has no `scope`); built on use.
+    public var scopes: Set<String> { Set(scopeTokens.map(String.init)) }
+    /// The `scope` values without building a set (the validation's hot path).
+    var scopeTokens: [Substring] { scope?.split(separator: " ") ?? [] }
+    /// `auth_time`, when present (read on use).
+    /// - Throws: ``OIDCError`` `.claimTypeMismatch` when it is not a NumericDate.
+    public var authTime: Date? { get throws { try ClaimErrors.read { try claims.date("auth_time") } } }
+    /// `acr`, when present (read on use).
+    /// - Throws: ``OIDCError`` `.claimTypeMismatch` when it is not a string.
+    public var authenticationContextClass: String? { get throws { try ClaimErrors.read { try claims.string("acr") } } }
+    /// `amr`, when present (read on use).
+    /// - Throws: ``OIDCError`` `.claimTypeMismatch` when it is not an array of strings.
+    public var authenticationMethods: [String]? { get throws { try ClaimErrors.read { try claims.claim("amr", as: [String].self) } } }
     /// The JWS header (`typ`, `alg`, `kid`).
     public let header: JOSEHeader
     /// Every claim, for the ones not typed here (`groups`, `roles`, `entitlements`, ...).
     public let claims: JWTClaims
 
     /// Whether the token carries every scope in `required`.
-    public func hasScopes(_ required: Set<String>) -> Bool { required.isSubset(of: scopes) }
+    public func hasScopes(_ required: Set<String>) -> Bool {
+        let granted = scopeTokens
+        return required.allSatisfy { scope in granted.contains { $0 == scope } }
+    }
 
     /// e.g. `AccessToken(iss: "https://as", sub: "alice", client_id: "app", scopes: ["read"])`.
     public var description: String {
         "AccessToken(iss: \"\(issuer)\", sub: \"\(subject)\", client_id: \"\(clientID)\", scopes: \(scopes.sorted()))"
     }
 
-    init(jwt: JWT) throws {
+    /// Reads the claims of a token whose signature, times, `iss` and `aud` were checked;
+    /// `issuer` is the value `iss` was found equal to (not read again).
+    init(jwt: JWT, issuer: String) throws {
         let claims = jwt.claims
-        func required<T>(_ name: String, _ value: T?) throws -> T {
-            guard let value else { throw OIDCError(.missingAccessTokenClaim, "the access token has no \"\(name)\" (RFC 9068 §2.2)") }
-            return value
+        func missing(_ name: String) -> OIDCError {
+            OIDCError(.missingAccessTokenClaim, "the access token has no \"\(name)\" (RFC 9068 §2.2)")
         }
-        issuer = try required("iss", ClaimErrors.read { try claims.issuer })
-        subject = try required("sub", ClaimErrors.read { try claims.subject })
-        clientID = try required("client_id", ClaimErrors.read { try claims.string("client_id") })
-        audience = try required("aud", ClaimErrors.read { try claims.audience })
-        expiresAt = try required("exp", ClaimErrors.read { try claims.expiresAt })
-        issuedAt = try required("iat", ClaimErrors.read { try claims.issuedAt })
-        jwtID = try required("jti", ClaimErrors.read { try claims.jwtID })
-        let scope = try ClaimErrors.read { try claims.string("scope") }
-        scopes = Set((scope ?? "").split(separator: " ", omittingEmptySubsequences: true).map(String.init))
-        authTime = try ClaimErrors.read { try claims.date("auth_time") }
-        authenticationContextClass = try ClaimErrors.read { try claims.string("acr") }
-        authenticationMethods = try ClaimErrors.read { try claims.claim("amr", as: [String].self) }
+        do {
+            guard let subject = try claims.subject else { throw missing("sub") }
+            guard let clientID = try claims.string("client_id") else { throw missing("client_id") }
+            guard let audience = try claims.audience else { throw missing("aud") }
+            guard let expiresAt = try claims.expiresAt else { throw missing("exp") }
+            guard let issuedAt = try claims.issuedAt else { throw missing("iat") }
+            guard let jwtID = try claims.jwtID else { throw missing("jti") }
+            let scope = try claims.string("scope")  // kept as text: a Set per token costs more than the rest of this
+            self.subject = subject
+            self.clientID = clientID
+            self.audience = audience
+            self.expiresAt = expiresAt
+            self.issuedAt = issuedAt
+            self.jwtID = jwtID
+            self.scope = scope
+        } catch let error as JOSEError {
+            throw ClaimErrors.map(error)
+        }
+        self.issuer = issuer
         header = jwt.header
         self.claims = claims
     }

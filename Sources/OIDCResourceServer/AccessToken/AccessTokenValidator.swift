@@ -31,8 +31,8 @@ public struct AccessTokenValidator: Sendable {
     public let limits: JOSELimits
 
     private let policy: JWSVerificationPolicy
+    private let rules: JWTValidationOptions
     private let timeRules: JWTValidationOptions
-    private let identityRules: JWTValidationOptions
 
     /// Creates a validator.
     /// - Parameters:
@@ -51,9 +51,9 @@ public struct AccessTokenValidator: Sendable {
         self.clock = clock
         self.limits = limits
         policy = JWSVerificationPolicy(allowedAlgorithms: self.allowedAlgorithms, limits: limits)
+        // sub, client_id, iat and jti are required by AccessToken(jwt:issuer:), which reads them anyway.
+        rules = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: audience, requiresExpiration: true)
         timeRules = JWTValidationOptions(clock: clock, leeway: leeway, requiresExpiration: true)
-        identityRules = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: audience,
-                                             requiredClaims: ["sub", "client_id", "iat", "jti"], requiresExpiration: true)
     }
 
     /// A validator whose keys come from the issuer's discovery document and a shared key cache.
@@ -80,18 +80,28 @@ public struct AccessTokenValidator: Sendable {
     ///   `.missingAccessTokenClaim`, `.claimTypeMismatch`, and `.insufficientScope` (naming the
     ///   missing scopes) — map them to a challenge with ``BearerChallenge/init(error:requiredScopes:realm:)``.
     public func validate(_ token: String, requiredScopes: Set<String> = []) async throws -> AccessToken {
-        let jwt = try await keys.verify(token, policy: policy, validation: timeRules)
-        guard Self.isAccessTokenType(jwt.header.type) else {
+        let jwt: JWT
+        do {
+            jwt = try await keys.verify(token, policy: policy, validation: rules)
+        } catch let error as OIDCError where [.issuerMismatch, .audienceMismatch, .missingAccessTokenClaim].contains(error.code) {
+            // Say "not an access token" rather than "wrong audience" for an ID Token: the typ
+            // decides first. Failures only: one verification on the success path.
+            let verified = try await keys.verify(token, policy: policy, validation: timeRules)
+            try Self.checkType(verified.header)
+            throw error
+        }
+        try Self.checkType(jwt.header)
+        let accessToken = try AccessToken(jwt: jwt, issuer: issuer)
+        if !requiredScopes.isEmpty, !accessToken.hasScopes(requiredScopes) {
+            try ScopeCheck.require(requiredScopes, granted: accessToken.scopes)  // names the missing ones
+        }
+        return accessToken
+    }
+
+    private static func checkType(_ header: JOSEHeader) throws {
+        guard isAccessTokenType(header.type) else {
             throw OIDCError(.unexpectedTokenType, "the token's typ is not at+jwt (RFC 9068 §4): it is not an access token")
         }
-        do {
-            try jwt.claims.validate(identityRules)
-        } catch let error as JOSEError {
-            throw ClaimErrors.map(error)
-        }
-        let accessToken = try AccessToken(jwt: jwt)
-        try ScopeCheck.require(requiredScopes, granted: accessToken.scopes)
-        return accessToken
     }
 }
 
