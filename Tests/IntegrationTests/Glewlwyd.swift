@@ -30,15 +30,7 @@ enum Glewlwyd {
 
     /// Runs `Tests/Glewlwyd/<script>` with python3: its trimmed standard output and exit status.
     static func runScript(_ script: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Glewlwyd/\(script)").path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), process.terminationStatus)
+        try Provider.runScript(script, arguments, directory: "Tests/Glewlwyd")
     }
 
     /// alice's login for the `SECRET` client (code flow with PKCE and nonce, the resource
