@@ -149,3 +149,25 @@ struct IntrospectionTests {
         await expectCode(.invalidIntrospectionResponse) { _ = try await Self.introspector(Self.json(Self.active), jwt: required).introspect("T") }
     }
 }
+
+@Suite("No secret in dump")
+struct RedactionTests {
+    @Test("dump of an introspector, a token source and a JWT bearer assertion shows no secret or key")
+    func dumps() throws {
+        let introspector = try TokenIntrospector(endpoint: URL(string: "https://as.example/introspect")!,
+                                                 authentication: .clientSecretBasic(clientID: "rs", secret: "TOP-SECRET-1"),
+                                                 transport: ScriptedTransport { _ in HTTPResponse(status: 500) })
+        let source = ClientCredentialsTokenSource(client: TokenClient(tokenEndpoint: URL(string: "https://as.example/token")!,
+                                                                      authentication: .clientSecretPost(clientID: "svc", secret: "TOP-SECRET-2"),
+                                                                      transport: ScriptedTransport { _ in HTTPResponse(status: 500) }))
+        let key = try Fixtures.key("p256")
+        let assertion = JWTBearerAssertion(issuer: "svc", subject: "alice", audience: "https://as.example", key: key, algorithm: .es256)
+        var text = ""
+        dump(introspector, to: &text)
+        dump(source, to: &text)
+        dump(assertion, to: &text)
+        #expect(text.contains("rs") && text.contains("svc"))
+        #expect(!text.contains("TOP-SECRET"))
+        #expect(!text.contains("H1MdGXGN1m2Mjn1tTRuEUdSa"))  // the p256 test key's d
+    }
+}

@@ -17,7 +17,7 @@ import JOSE
 /// - A response without `expires_in` is kept for ``assumedLifetime`` seconds.
 ///
 /// Keep one source per (client, scope, resources, audience) and share it.
-public actor ClientCredentialsTokenSource {
+public actor ClientCredentialsTokenSource: CustomReflectable {
     /// The client that requests the tokens (its authentication and transport).
     public nonisolated let client: TokenClient
     /// `scope`, if any.
@@ -63,6 +63,12 @@ public actor ClientCredentialsTokenSource {
         current = fresh
         validUntil = fresh.expiresAt ?? client.clock().addingTimeInterval(assumedLifetime)
         return fresh
+    }
+
+    /// Only the non-secret settings: `dump` shows neither the token nor the client's credentials.
+    public nonisolated var customMirror: Mirror {
+        Mirror(self, children: ["client_id": client.authentication.clientID, "scope": scope as Any, "resources": resources,
+                                "audience": audience as Any, "refreshMargin": refreshMargin])
     }
 
     /// The access token of ``token()``.

@@ -7,7 +7,7 @@ import JOSE
 
 /// A JWT authorization grant (RFC 7523 §2.1): an assertion that the client presents as
 /// the grant, signed with a JOSE key. `description` never shows key material.
-public struct JWTBearerAssertion: Sendable, CustomStringConvertible {
+public struct JWTBearerAssertion: Sendable, CustomStringConvertible, CustomReflectable {
     /// `iss`: who issued the assertion (often the client id).
     public var issuer: String
     /// `sub`: the principal the token is requested for.
@@ -59,6 +59,11 @@ public struct JWTBearerAssertion: Sendable, CustomStringConvertible {
         } catch let error as JOSEError {
             throw OIDCError(.invalidTokenRequest, "the JWT bearer assertion could not be signed", joseError: error)
         }
+    }
+
+    /// The claims and the algorithm, never the key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["issuer": issuer, "subject": subject, "audience": audience, "algorithm": algorithm, "lifetime": lifetime])
     }
 
     /// e.g. `JWTBearerAssertion(ES256, iss: "svc", sub: "alice", aud: "https://as.example")`.

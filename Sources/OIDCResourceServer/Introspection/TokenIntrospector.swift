@@ -15,7 +15,7 @@ import OIDC
 /// `aud` containing the resource server's identifier (its client id by default), `iat` present, and a `token_introspection` object. A
 /// JWT answer without that configuration is refused; ``JWTResponse/isRequired`` also
 /// refuses a plain JSON answer.
-public struct TokenIntrospector: Sendable {
+public struct TokenIntrospector: Sendable, CustomReflectable {
     /// How the JWT form of the answer is verified.
     public struct JWTResponse: Sendable {
         /// The issuer identifier the JWT's `iss` must equal.
@@ -62,6 +62,11 @@ public struct TokenIntrospector: Sendable {
         self.cache = cache
         self.expectedAudience = expectedAudience
         self.leeway = leeway
+    }
+
+    /// The endpoint and the client id, never the client's credentials.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["endpoint": endpoint, "client_id": client.authentication.clientID, "caches": cache != nil])
     }
 
     /// The answer for `token` (from the cache when fresh there).
