@@ -67,6 +67,7 @@ let package = Package(
         sample("sample-port-token", ["OIDC", "OIDCNetworking"]),
         sample("sample-client-credentials", ["OIDC", "OIDCNetworking", "JOSE"]),
         sample("sample-resource-server", ["OIDC", "OIDCNetworking", "OIDCResourceServer", "JOSE"]),
+        sample("sample-bearer-server", ["OIDC", "OIDCNetworking", "OIDCResourceServer", "JOSE"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "OIDCTests", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
         .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC"], swiftSettings: strict),
