@@ -51,13 +51,15 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     public let leeway: TimeInterval
 
     /// Creates an introspector.
-    /// - Throws: ``OIDCError`` `.insecureURL` for an endpoint that is neither https nor loopback http.
-    public init(endpoint: URL, authentication: ClientAuthentication, transport: any HTTPTransport,
+    /// - Parameter issuer: the provider's issuer, when known: `http` is then allowed only for an
+    ///   `http` loopback issuer (``SecureURLPolicy/checkEndpoint(_:_:issuer:)``).
+    /// - Throws: ``OIDCError`` `.insecureURL` for an endpoint the URL policy refuses.
+    public init(endpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
                 jwtResponse: JWTResponse? = nil, cache: IntrospectionCache? = nil, expectedAudience: String? = nil,
                 leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }) throws {
-        try SecureURLPolicy.check(endpoint, what: "introspection_endpoint")
+        try SecureURLPolicy.checkEndpoint(endpoint, .introspection, issuer: issuer)
         self.endpoint = endpoint
-        self.client = TokenClient(tokenEndpoint: endpoint, authentication: authentication, transport: transport, clock: clock)
+        self.client = TokenClient(tokenEndpoint: endpoint, issuer: issuer, authentication: authentication, transport: transport, clock: clock)
         self.jwtResponse = jwtResponse
         self.cache = cache
         self.expectedAudience = expectedAudience
@@ -80,8 +82,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         var headers: HTTPHeaders = [:]
         // RFC 9701 §4; glewlwyd 2.7.5 answers JSON unless the value is exactly this.
         if jwtResponse != nil { headers["Accept"] = "application/token-introspection+jwt" }
-        let response = try await client.postForm(parameters, to: endpoint, headers: headers)
-        guard response.status == 200 else { throw TokenClient.endpointError(for: response, what: "introspection") }
+        let response = try await client.postForm(parameters, to: endpoint, name: .introspection, what: "introspection", headers: headers)
         let result = try await read(response)
         await cache?.store(result, for: token)
         return result
@@ -121,7 +122,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         }
         let object: JSONObject
         do {
-            object = try TokenClient.endpointObject(from: response, what: "introspection")
+            object = try TokenClient.endpointObject(from: response, name: .introspection)
         } catch let error as OIDCError {
             throw OIDCError(.invalidIntrospectionResponse, error.reason, httpStatus: response.status)
         }
