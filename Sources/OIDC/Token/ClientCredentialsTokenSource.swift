@@ -71,6 +71,16 @@ public actor ClientCredentialsTokenSource: CustomReflectable {
                                 "audience": audience as Any, "refreshMargin": refreshMargin])
     }
 
+    /// A new token now, whatever the cached one's expiry (after a resource server refused it):
+    /// joins the request in flight when there is one, else sends one.
+    public func refreshNow() async throws -> TokenResponse {
+        if inFlight == nil {
+            current = nil
+            validUntil = .distantPast
+        }
+        return try await token()
+    }
+
     /// The access token of ``token()``.
     public func accessToken() async throws -> String { try await token().accessToken }
 
