@@ -33,6 +33,25 @@ struct AccessTokenValidatorTests {
         }
     }
 
+    @Test("typ names: at+jwt with or without application/, any case; nothing else")
+    func typeNames() {
+        for yes in ["at+jwt", "AT+JWT", "application/at+jwt", "Application/At+Jwt"] { #expect(AccessTokenValidator.isAccessTokenType(yes), "\(yes)") }
+        for no in [nil, "", "jwt", "at+jwtx", "xat+jwt", "application/", "application/jwt", "application/at+jwt ", "applicationat+jwt",
+                   "application/application/at+jwt"] as [String?] {
+            #expect(!AccessTokenValidator.isAccessTokenType(no), "\(no ?? "nil")")
+        }
+    }
+
+    @Test("scope matching is by whole space-separated values", arguments: [
+        ("read write", ["read"], true), ("read write", ["write", "read"], true), ("read write", ["rea"], false),
+        ("readwrite", ["read"], false), ("read  write", ["write"], true), ("", ["read"], false), ("read", [], true),
+    ] as [(String, Set<String>, Bool)])
+    func scopeMatching(scope: String, required: Set<String>, expected: Bool) async throws {
+        let token = try await Fixtures.validator().validate(try Fixtures.sign(Fixtures.accessTokenClaims(["scope": .string(scope)])))
+        #expect(token.hasScopes(required) == expected)
+        #expect(token.hasScopes(required) == required.isSubset(of: token.scopes))
+    }
+
     @Test("an ID Token is never an access token, even with this audience")
     func idTokenRefused() async throws {
         // Shaped like an ID Token (typ JWT, aud = client id, nonce): refused on typ.

@@ -15,8 +15,8 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     public let subject: String
     /// `client_id`
     public let clientID: String
-    /// `aud`, always as an array.
-    public let audience: [String]
+    /// `aud`, always as an array (read on use; validation found this resource server in it).
+    public var audience: [String] { (try? claims.audience) ?? [] }
     /// `exp`
     public let expiresAt: Date
     /// `iat`
@@ -43,10 +43,18 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     /// Every claim, for the ones not typed here (`groups`, `roles`, `entitlements`, ...).
     public let claims: JWTClaims
 
-    /// Whether the token carries every scope in `required`.
+    /// Whether the token carries every scope in `required` (a scan of the `scope` text, no allocation).
     public func hasScopes(_ required: Set<String>) -> Bool {
-        let granted = scopeTokens
-        return required.allSatisfy { scope in granted.contains { $0 == scope } }
+        guard let scope else { return required.isEmpty }
+        return required.allSatisfy { wanted in
+            var rest = Substring(scope)
+            while !rest.isEmpty {
+                let end = rest.firstIndex(of: " ") ?? rest.endIndex
+                if rest[rest.startIndex..<end] == wanted { return true }
+                rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
+            }
+            return false
+        }
     }
 
     /// e.g. `AccessToken(iss: "https://as", sub: "alice", client_id: "app", scopes: ["read"])`.
@@ -64,14 +72,12 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         do {
             guard let subject = try claims.subject else { throw missing("sub") }
             guard let clientID = try claims.string("client_id") else { throw missing("client_id") }
-            guard let audience = try claims.audience else { throw missing("aud") }
             guard let expiresAt = try claims.expiresAt else { throw missing("exp") }
             guard let issuedAt = try claims.issuedAt else { throw missing("iat") }
             guard let jwtID = try claims.jwtID else { throw missing("jti") }
             let scope = try claims.string("scope")  // kept as text: a Set per token costs more than the rest of this
             self.subject = subject
             self.clientID = clientID
-            self.audience = audience
             self.expiresAt = expiresAt
             self.issuedAt = issuedAt
             self.jwtID = jwtID

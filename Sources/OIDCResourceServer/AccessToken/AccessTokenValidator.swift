@@ -69,9 +69,13 @@ public struct AccessTokenValidator: Sendable {
     /// Whether a `typ` header value names an RFC 9068 access token (case-insensitively,
     /// with or without the `application/` prefix, RFC 7515 §4.1.9).
     public static func isAccessTokenType(_ type: String?) -> Bool {
-        guard let type = type?.lowercased() else { return false }
-        return type == "at+jwt" || type == "application/at+jwt"
+        guard var type = type?.utf8[...] else { return false }
+        let prefix = "application/".utf8
+        if type.count > prefix.count, zip(type, prefix).allSatisfy({ lowercased($0) == $1 }) { type = type.dropFirst(prefix.count) }
+        return type.count == 6 && zip(type, "at+jwt".utf8).allSatisfy { lowercased($0) == $1 }
     }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
 
     /// Validates `token` and checks it carries every scope in `requiredScopes`.
     /// - Returns: the validated token.
