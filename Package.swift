@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "OIDC", targets: ["OIDC"]),
         .library(name: "OIDCNetworking", targets: ["OIDCNetworking"]),
         .library(name: "OIDCSession", targets: ["OIDCSession"]),
+        .library(name: "OIDCPostgres", targets: ["OIDCPostgres"]),
         .executable(name: "jwt-inspect", targets: ["jwt-inspect"]),
     ],
     targets: [
@@ -44,6 +45,10 @@ let package = Package(
         .target(name: "OIDCNetworking", dependencies: ["OIDC"], swiftSettings: strict),
         // Bearer-injecting, refresh-once-on-401 session and token stores.
         .target(name: "OIDCSession", dependencies: ["OIDC"], swiftSettings: strict),
+        // PostgreSQL's libpq: needed only by consumers of OIDCPostgres.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        // PostgreSQL token and pending-login stores with cross-replica single-flight refresh.
+        .target(name: "OIDCPostgres", dependencies: ["OIDCSession", "CLibPQ", "CLibCrypto"], swiftSettings: strict),
         // libssl, for the jwt-inspect's own small HTTPS client (URL options only).
         .systemLibrary(name: "CLibSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         // Offline decode/verify must not load FoundationNetworking: FoundationEssentials only.
@@ -65,6 +70,7 @@ let package = Package(
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "OIDCTests", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
         .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC"], swiftSettings: strict),
+        .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDC"], swiftSettings: strict),
         .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
         .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "JOSE"], swiftSettings: strict),
     ]
