@@ -8,6 +8,8 @@
 #
 # Without Python the provider cannot start: the integration tests are then
 # skipped (unit tests still run), except under CI=true, where that is an error.
+# Likewise PostgreSQL (Tests/Postgres/start.sh on 127.0.0.1:$PG_PORT, default
+# 5440) for OIDCPostgres's tests, which read PG_URL; set PG_URL to use a running server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -18,6 +20,8 @@ install_packages() {
     local missing=()
     pkg-config --exists libcrypto 2>/dev/null || missing+=(libssl-dev)
     pkg-config --exists libssl 2>/dev/null || missing+=(libssl-dev)
+    pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
+    ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || missing+=(postgresql)
     command -v pkg-config >/dev/null || missing+=(pkg-config)
     command -v openssl >/dev/null || missing+=(openssl)
     command -v python3 >/dev/null || missing+=(python3 python3-venv)
@@ -41,13 +45,34 @@ log "building (debug, with tests)"
 swift build --build-tests
 
 IDP_PORT=${IDP_PORT:-9400}
+PG_PORT=${PG_PORT:-5440}
 started_idp=0
+started_pg=0
 cleanup() {
     if [ "$started_idp" = 1 ]; then
         bash "$root/Tests/IdP/stop.sh" "$IDP_PORT" >/dev/null 2>&1 || true
     fi
+    if [ "$started_pg" = 1 ]; then
+        bash "$root/Tests/Postgres/stop.sh" "$PG_PORT" >/dev/null 2>&1 || true
+    fi
 }
 trap cleanup EXIT
+
+# PostgreSQL for OIDCPostgres's tests (Tests/Postgres/start.sh): PG_URL, unless given.
+if [ -z "${PG_URL:-}" ]; then
+    log "starting PostgreSQL on 127.0.0.1:$PG_PORT"
+    if out=$(bash Tests/Postgres/start.sh "$PG_PORT"); then
+        started_pg=1
+        PG_URL=$(printf '%s\n' "$out" | sed -n 's/^PG_URL=//p')
+        export PG_URL
+        log "PostgreSQL up: $PG_URL"
+    elif [ "${CI:-}" = true ]; then
+        log "PostgreSQL did not start (required under CI)"
+        exit 1
+    else
+        log "PostgreSQL did not start: its tests will be skipped"
+    fi
+fi
 
 if [ -z "${IDP_ISSUER:-}" ]; then
     if command -v python3 >/dev/null; then
