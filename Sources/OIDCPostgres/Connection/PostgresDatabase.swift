@@ -28,6 +28,10 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
     private let conninfo: String
     private let maximumConnections: Int
     private let state = Locked(State())
+    private let statements = Locked(0)
+
+    /// Statements sent so far (for benchmarks and tests: "no database round trip on this path").
+    package var statementsSent: Int { statements.withLock { $0 } }
 
     /// A pool for `url` of at most `maximumConnections` connections (opened on demand).
     /// - Throws: `database_error` when libpq cannot parse the connection string
@@ -104,7 +108,8 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
     /// Leases one connection for `body`, then returns it to the pool.
     private func withConnection<T: Sendable>(_ body: (PGLease) async throws -> T) async throws -> T {
         let worker = try await acquire()
-        let lease = PGLease(worker: worker)
+        let statements = self.statements
+        let lease = PGLease(worker: worker, count: { statements.withLock { $0 += 1 } })
         do {
             let value = try await body(lease)
             await release(worker)
@@ -170,9 +175,12 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
 package struct PGLease: Sendable {
     fileprivate let worker: PGWorker
 
+    fileprivate let count: @Sendable () -> Void
+
     /// Runs one parameterized statement on the leased connection's thread.
     package func execute(_ sql: String, _ parameters: [PGParameter] = []) async throws -> PGRows {
-        try await worker.run { try $0.execute(sql, parameters) }
+        count()
+        return try await worker.run { try $0.execute(sql, parameters) }
     }
 
     /// Ends an open transaction; a connection that cannot is closed (the server rolls back).
