@@ -69,6 +69,7 @@ let package = Package(
         sample("sample-read-claims", ["OIDC"]),
         sample("sample-port-token", ["OIDC", "OIDCNetworking"]),
         sample("sample-replica", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres"]),
+        sample("sample-pending-login", ["OIDC", "OIDCNetworking", "OIDCPostgres", "JOSE"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "OIDCTests", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
         .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC"], swiftSettings: strict),

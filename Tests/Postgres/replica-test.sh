@@ -13,6 +13,8 @@
 #      tokens trip reuse protection and the user ends logged out.
 #   3. crash: SAMPLE_REPLICA_REFRESH_DELAY_MS holds the refresh lock; the process holding it is
 #      killed (SIGKILL); the 3 others finish with every request 2xx, 1 refresh, not logged out.
+#   4. pending logins (sample-pending-login): started in one process, finished in a second,
+#      the same callback replayed in a third fails with pending_login_not_found.
 # Prints "OBSERVED ..." lines and "REPLICA TEST PASSED"; exits non-zero on any failure.
 # PG_URL / IDP_ISSUER set in the environment are NOT used: the test needs its own provider
 # settings (2 s access tokens), and starts its own PostgreSQL.
@@ -35,6 +37,7 @@ trap cleanup EXIT
 swift build --product sample-replica >&2
 swift build --product sample-exchange-code >&2
 swift build --product sample-authorize-url >&2
+swift build --product sample-pending-login >&2
 bin=$(swift build --show-bin-path)
 
 PG_URL=$(bash Tests/Postgres/start.sh "$PG_PORT" | sed -n 's/^PG_URL=//p')
@@ -147,4 +150,17 @@ provider=$(( $(token_requests) - before ))
 echo "OBSERVED after the kill: refreshes sent by the survivors: $refreshes; token requests at the provider: $provider"
 [ "$refreshes" = 1 ] && [ "$provider" = 1 ] || fail "expected exactly 1 refresh after the kill"
 for f in "$work"/p3-*.out; do [ -s "$f" ] || continue; grep -q "status_2xx=$REQUESTS .*logged_out=false" "$f" || fail "$(cat "$f")"; done
+
+# --- 4. a login started in one process, finished in another, replayed in a third -----------
+log "phase 4: pending login across processes"
+export TOKEN_ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64)
+pending() { "$bin/sample-pending-login" "$@" --database "$PG_URL" --issuer "$ISS" --client-id client-basic; }
+authorize=$(pending start --redirect-uri http://127.0.0.1:8765/callback --scope "openid profile")
+callback=$(python3 Tests/IdP/login.py --authorize-url "$authorize")
+finished=$(pending finish --client-secret secret-basic --callback "$callback") || fail "the second process could not finish the login"
+echo "OBSERVED finished in a second process: $finished"
+[[ "$finished" == *'"sub":"1"'* ]] || fail "unexpected result $finished"
+if replayed=$(pending finish --client-secret secret-basic --callback "$callback" 2>&1); then fail "the replayed callback was accepted"; fi
+echo "OBSERVED replayed in a third process: $replayed"
+[[ "$replayed" == *pending_login_not_found* ]] || fail "the replay failed for another reason: $replayed"
 echo "REPLICA TEST PASSED"
