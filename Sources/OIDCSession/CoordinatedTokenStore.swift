@@ -32,7 +32,13 @@ public enum CoordinatedRefreshResult: Sendable {
 /// A caller that dies while holding the lock releases it (the lock belongs to its
 /// connection, file descriptor or process), and the next waiter proceeds with
 /// the tokens as stored. ``AuthenticatedSession`` uses this path whenever its
-/// store conforms.
+/// store conforms; the store is then the source of truth: give a session its
+/// tokens through the store (`resume(from:)`, or `inject`, which saves), since a
+/// refresh finds "no stored tokens" to mean that someone logged the user out.
+///
+/// "Unchanged" means the same access and refresh tokens, compared in constant
+/// time: a stronger version check than a counter, and one the caller can make
+/// without knowing the store's internals.
 public protocol CoordinatedTokenStore: TokenStore {
     /// Takes the store's lock, compares the stored tokens with `stale`, and:
     /// - stored tokens differ from `stale` → returns them (`alreadyRefreshed`), no refresh;

@@ -48,6 +48,8 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
         self.maximumConnections = maximumConnections
     }
 
+    deinit { close() }
+
     /// `PostgresDatabase(connections: N)`: never the connection string (it may hold a password).
     public var description: String { "PostgresDatabase(connections: \(maximumConnections))" }
     /// Only the pool size: the connection string may hold a password.
