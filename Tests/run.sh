@@ -46,48 +46,38 @@ swift build --build-tests
 
 IDP_PORT=${IDP_PORT:-9400}
 PG_PORT=${PG_PORT:-5440}
-started_idp=0
-started_pg=0
+started=()
 cleanup() {
-    if [ "$started_idp" = 1 ]; then
-        bash "$root/Tests/IdP/stop.sh" "$IDP_PORT" >/dev/null 2>&1 || true
-    fi
-    if [ "$started_pg" = 1 ]; then
-        bash "$root/Tests/Postgres/stop.sh" "$PG_PORT" >/dev/null 2>&1 || true
-    fi
+    local server
+    for server in "${started[@]}"; do bash "$root/Tests/${server%%:*}/stop.sh" "${server##*:}" >/dev/null 2>&1 || true; done
 }
 trap cleanup EXIT
 
-# PostgreSQL for OIDCPostgres's tests (Tests/Postgres/start.sh): PG_URL, unless given.
-if [ -z "${PG_URL:-}" ]; then
-    log "starting PostgreSQL on 127.0.0.1:$PG_PORT"
-    if out=$(bash Tests/Postgres/start.sh "$PG_PORT"); then
-        started_pg=1
-        PG_URL=$(printf '%s\n' "$out" | sed -n 's/^PG_URL=//p')
-        export PG_URL
-        log "PostgreSQL up: $PG_URL"
+# start_server WHAT DIR PORT VARIABLE: runs Tests/DIR/start.sh PORT and exports the
+# VARIABLE=value line it prints. A server that does not start is an error under
+# CI=true; otherwise the tests that need it are skipped.
+start_server() {
+    local what=$1 dir=$2 port=$3 variable=$4 out
+    log "starting $what on 127.0.0.1:$port"
+    if out=$(bash "Tests/$dir/start.sh" "$port"); then
+        started+=("$dir:$port")
+        printf -v "$variable" '%s' "$(printf '%s\n' "$out" | sed -n "s/^$variable=//p")"
+        export "${variable?}"
+        log "$what up: ${!variable}"
     elif [ "${CI:-}" = true ]; then
-        log "PostgreSQL did not start (required under CI)"
+        log "$what did not start (required under CI)"
         exit 1
     else
-        log "PostgreSQL did not start: its tests will be skipped"
+        log "$what did not start: the tests that need it will be skipped"
     fi
-fi
+}
+
+# PostgreSQL for OIDCPostgres's tests, unless PG_URL is given.
+[ -n "${PG_URL:-}" ] || start_server PostgreSQL Postgres "$PG_PORT" PG_URL
 
 if [ -z "${IDP_ISSUER:-}" ]; then
     if command -v python3 >/dev/null; then
-        log "starting the test OpenID provider on 127.0.0.1:$IDP_PORT"
-        if out=$(bash Tests/IdP/start.sh "$IDP_PORT"); then
-            started_idp=1
-            IDP_ISSUER=$(printf '%s\n' "$out" | sed -n 's/^IDP_ISSUER=//p')
-            export IDP_ISSUER
-            log "provider up: $IDP_ISSUER"
-        elif [ "${CI:-}" = true ]; then
-            log "the test OpenID provider did not start (required under CI)"
-            exit 1
-        else
-            log "the test OpenID provider did not start: integration tests will be skipped"
-        fi
+        start_server "the test OpenID provider" IdP "$IDP_PORT" IDP_ISSUER
     elif [ "${CI:-}" = true ]; then
         log "python3 is required under CI for the integration tests"
         exit 1
