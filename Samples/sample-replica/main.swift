@@ -100,13 +100,19 @@ do {
         }
         try await sharedStore.save(tokens)
     }
-    let metadata = try await Discovery(transport: transport).metadata(for: values["--issuer"]!)
+    let discovery = Discovery(transport: transport)
+    let metadata = try await discovery.metadata(for: values["--issuer"]!)
     guard let tokenEndpoint = metadata.tokenEndpoint else { throw OIDCError(.discoveryMissingField, "the provider has no token_endpoint") }
     refresher = CountingRefresher(TokenClient(tokenEndpoint: tokenEndpoint,
                                               authentication: .clientSecretBasic(clientID: values["--client-id"]!, secret: values["--client-secret"]!),
                                               transport: transport))
+    // An ID Token from a refresh is validated and checked against the stored one before it is kept.
+    let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: values["--client-id"]!,
+                                                        clientSecret: values["--client-secret"], discovery: discovery,
+                                                        keyCaches: JWKSetCacheRegistry(transport: transport))
     let store: any TokenStore = perProcess ? InMemoryTokenStore(try await sharedStore.load()) : sharedStore
-    session = try await AuthenticatedSession.resume(from: store, refresher: refresher, transport: transport, allowedOrigins: [url])
+    session = try await AuthenticatedSession.resume(from: store, refresher: refresher, transport: transport, allowedOrigins: [url],
+                                                    refreshedIDTokens: .validate(with: validator))
     guard await session.currentTokens != nil || requests == 0 else {
         throw OIDCError(.notAuthenticated, "no tokens stored under this user: seed them with --seed-tokens")
     }

@@ -17,6 +17,9 @@ public enum CoordinatedRefreshResult: Sendable {
     /// Someone else (another session, process or replica) already replaced the
     /// caller's tokens: use these; nothing was sent to the provider.
     case alreadyRefreshed(TokenResponse)
+    /// This caller refreshed but storing the new tokens failed (the error says why): the
+    /// caller should use them, and report the failure; other sharers still see the old tokens.
+    case refreshedNotStored(TokenResponse, OIDCError)
     /// The tokens are gone: refused by this caller's refresh (the error says why)
     /// or cleared by someone else before (`nil`). Nothing further was sent.
     case loggedOut(OIDCError?)
@@ -44,8 +47,9 @@ public protocol CoordinatedTokenStore: TokenStore {
     /// - stored tokens differ from `stale` → returns them (`alreadyRefreshed`), no refresh;
     /// - no stored tokens → `loggedOut(nil)`, no refresh;
     /// - unchanged → runs `refresh` with the stored tokens while holding the lock;
-    ///   `.refreshed` saves its tokens, `.refused` clears the store; a thrown error
-    ///   (transport, 5xx) leaves the stored tokens as they were and is rethrown.
+    ///   `.refreshed` saves its tokens (`refreshedNotStored` when that fails: the provider
+    ///   has issued them, so they are not dropped), `.refused` clears the store; a thrown
+    ///   error (transport, 5xx) leaves the stored tokens as they were and is rethrown.
     func coordinatedRefresh(replacing stale: TokenResponse,
                             _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult) async throws
         -> CoordinatedRefreshResult

@@ -25,7 +25,9 @@ extension FileTokenStore: CoordinatedTokenStore {
         guard stored.hasSameTokens(as: stale) else { return .alreadyRefreshed(stored) }
         switch try await refresh(stored) {
         case .refreshed(let fresh):
-            try await save(fresh)
+            do { try await save(fresh) } catch {
+                return .refreshedNotStored(fresh, error as? OIDCError ?? OIDCError(.tokenStoreFailure, "the token file could not be written"))
+            }
             return .refreshed(fresh)
         case .refused(let error):
             try await clear()

@@ -191,7 +191,11 @@ struct PostgresTokenStoreTests {
         _ = try await admin.execute("SELECT pg_terminate_backend($1::int)", [.text(holderPID)])
         guard case .refreshed(let tokens) = try await waiting.value else { Issue.record("the waiter did not refresh"); return }
         #expect(tokens.accessToken == "AT-waiter")
-        await expectError(.databaseUnavailable) { _ = try await holding.value }
+        // The holder's provider answer is not dropped: it gets it back, with the store's error.
+        guard case .refreshedNotStored(let lost, let error) = try await holding.value else {
+            Issue.record("the holder should get its tokens back as not stored"); return
+        }
+        #expect(lost.accessToken == "AT-lost" && error.code == .databaseUnavailable)
         #expect(try await waiter.load()?.accessToken == "AT-waiter")
     }
 

@@ -34,7 +34,7 @@ struct FileTokenStoreCoordinationTests {
                         return .refreshed(TokenResponse(accessToken: "AT-\(n)", refreshToken: "RT-\(n)"))
                     }
                     switch result {
-                    case .refreshed(let t), .alreadyRefreshed(let t): return t.accessToken
+                    case .refreshed(let t), .alreadyRefreshed(let t), .refreshedNotStored(let t, _): return t.accessToken
                     case .loggedOut: return "logged out"
                     }
                 }
@@ -67,6 +67,22 @@ struct FileTokenStoreCoordinationTests {
         guard case .alreadyRefreshed(let tokens) = result else { Issue.record("expected alreadyRefreshed, got \(result)"); return }
         #expect(tokens.accessToken == "AT-other")
         #expect(counter.value == 0)
+    }
+
+    @Test("tokens issued while the file cannot be written come back as refreshedNotStored, with the error")
+    func notStored() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/tokens.json"
+        try await FileTokenStore(path: path).save(Self.stale)
+        let result = try await FileTokenStore(path: path).coordinatedRefresh(replacing: Self.stale) { _ in
+            try FileManager.default.removeItem(atPath: folder)  // the save that follows cannot create its temporary file
+            return .refreshed(TokenResponse(accessToken: "AT-new", refreshToken: "RT-new"))
+        }
+        guard case .refreshedNotStored(let tokens, let error) = result else { Issue.record("expected refreshedNotStored, got \(result)"); return }
+        #expect(tokens.accessToken == "AT-new")
+        #expect(error.code == .tokenStoreFailure)
     }
 
     @Test("a refused refresh empties the file once; later callers are logged out without a refresh")

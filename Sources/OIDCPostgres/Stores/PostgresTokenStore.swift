@@ -90,6 +90,19 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
     public func coordinatedRefresh(replacing stale: TokenResponse,
                                    _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult) async throws
         -> CoordinatedRefreshResult {
+        // Tokens the provider issued are never dropped: if storing them fails, the caller still gets them.
+        let issued = Locked<TokenResponse?>(nil)
+        do {
+            return try await refreshUnderLock(replacing: stale, refresh) { fresh in issued.withLock { $0 = fresh } }
+        } catch let error as OIDCError {
+            guard let fresh = issued.withLock({ $0 }) else { throw error }
+            return .refreshedNotStored(fresh, error)
+        }
+    }
+
+    private func refreshUnderLock(replacing stale: TokenResponse,
+                                  _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult,
+                                  issued: @Sendable (TokenResponse) -> Void) async throws -> CoordinatedRefreshResult {
         try await database.transaction { connection in
             _ = try await connection.execute("SELECT set_config('lock_timeout', $1, true)", [.text("\(lockTimeoutMilliseconds)ms")])
             let rows = try await connection.execute(
@@ -98,6 +111,7 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
             guard stored.hasSameTokens(as: stale) else { return .alreadyRefreshed(stored) }
             switch try await refresh(stored) {
             case .refreshed(let fresh):
+                issued(fresh)
                 let (keyID, payload) = try sealing.seal(Self.encode(fresh), rowKey: Array(key.utf8))
                 _ = try await connection.execute("""
                     UPDATE \(table.quoted) SET generation = generation + 1, key_id = $2, payload = $3, updated_at = now()
