@@ -58,6 +58,23 @@ struct PostgresDatabaseTests {
         #expect(!dumped.contains("nobody"))
     }
 
+    @Test("TLS options reach libpq: sslmode=require against the test server (no TLS) is refused, disable works")
+    func tlsPassThrough() async throws {
+        let url = try #require(TestDatabase.url)
+        let required = try PostgresDatabase(url: url + "?sslmode=require")
+        defer { required.close() }
+        do {
+            _ = try await required.execute("SELECT 1")
+            Issue.record("sslmode=require connected to a server without TLS")
+        } catch let error as OIDCError {
+            #expect(error.code == .databaseUnavailable)
+            #expect(error.reason.contains("SSL"), "\(error)")
+        }
+        let plain = try PostgresDatabase(url: url + "?sslmode=disable")
+        defer { plain.close() }
+        #expect(try await plain.execute("SELECT 1").values == [["1"]])
+    }
+
     @Test("more concurrent statements than connections all complete")
     func pool() async throws {
         let database = try TestDatabase.open(connections: 2)
