@@ -53,16 +53,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# start_server WHAT DIR PORT VARIABLE: runs Tests/DIR/start.sh PORT and exports the
-# VARIABLE=value line it prints. A server that does not start is an error under
-# CI=true; otherwise the tests that need it are skipped.
+# start_server WHAT DIR PORT VARIABLE: runs Tests/DIR/start.sh PORT and exports every
+# NAME=value line it prints (VARIABLE among them). A server that does not start is an
+# error under CI=true; otherwise the tests that need it are skipped.
 start_server() {
-    local what=$1 dir=$2 port=$3 variable=$4 out
+    local what=$1 dir=$2 port=$3 variable=$4 out name value
     log "starting $what on 127.0.0.1:$port"
     if out=$(bash "Tests/$dir/start.sh" "$port"); then
         started+=("$dir:$port")
-        printf -v "$variable" '%s' "$(printf '%s\n' "$out" | sed -n "s/^$variable=//p")"
-        export "${variable?}"
+        while IFS='=' read -r name value; do
+            [[ "$name" =~ ^[A-Z][A-Z0-9_]*$ ]] && export "$name=$value"
+        done <<< "$out"
         log "$what up: ${!variable}"
     elif [ "${CI:-}" = true ]; then
         log "$what did not start (required under CI)"

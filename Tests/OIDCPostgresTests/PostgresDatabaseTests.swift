@@ -58,21 +58,27 @@ struct PostgresDatabaseTests {
         #expect(!dumped.contains("nobody"))
     }
 
-    @Test("TLS options reach libpq: sslmode=require against the test server (no TLS) is refused, disable works")
+    /// Whether the connection of `database` is encrypted (pg_stat_ssl).
+    func encrypted(_ database: PostgresDatabase) async throws -> Bool {
+        try await database.execute("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()").text(0, 0, "ssl") == "t"
+    }
+
+    @Test("TLS options reach libpq: verify-full with the server's CA is encrypted; a wrong CA and disable are honoured",
+          .enabled(if: TestDatabase.rootCertificate != nil))
     func tlsPassThrough() async throws {
-        let url = try #require(TestDatabase.url)
-        let required = try PostgresDatabase(url: url + "?sslmode=require")
-        defer { required.close() }
-        do {
-            _ = try await required.execute("SELECT 1")
-            Issue.record("sslmode=require connected to a server without TLS")
-        } catch let error as OIDCError {
-            #expect(error.code == .databaseUnavailable)
-            #expect(error.reason.contains("SSL"), "\(error)")
-        }
+        let url = try #require(TestDatabase.url), ca = try #require(TestDatabase.rootCertificate)
+        let verified = try PostgresDatabase(url: url + "?sslmode=verify-full&sslrootcert=" + ca)
+        defer { verified.close() }
+        #expect(try await encrypted(verified))
         let plain = try PostgresDatabase(url: url + "?sslmode=disable")
         defer { plain.close() }
-        #expect(try await plain.execute("SELECT 1").values == [["1"]])
+        #expect(try await !encrypted(plain))
+        // Another CA (the repository's test certificate) does not vouch for the server: refused.
+        let otherCA = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Keys/rsa2048.cert.pem").path
+        let wrong = try PostgresDatabase(url: url + "?sslmode=verify-full&sslrootcert=" + otherCA)
+        defer { wrong.close() }
+        await expectError(.databaseUnavailable) { _ = try await wrong.execute("SELECT 1") }
     }
 
     @Test("more concurrent statements than connections all complete")

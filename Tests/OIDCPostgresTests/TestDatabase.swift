@@ -6,6 +6,8 @@ import Testing
 /// The PostgreSQL server started by `Tests/run.sh` (Tests/Postgres/start.sh); tests skip when unset.
 enum TestDatabase {
     static let url = ProcessInfo.processInfo.environment["PG_URL"]
+    /// The CA of the test server's TLS certificate (Tests/Postgres/start.sh), when given.
+    static let rootCertificate = ProcessInfo.processInfo.environment["PG_SSLROOTCERT"]
     static var isRunning: Bool { url != nil }
 
     /// A new pool on the test server (each pool stands for one replica).

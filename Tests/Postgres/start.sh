@@ -5,8 +5,11 @@
 # initialises a cluster in a temporary directory owned by the `postgres` user
 # (initdb refuses root), starts it listening on 127.0.0.1:PORT only, with its
 # Unix socket in that directory, and creates a role and a database for the tests.
-# On success prints exactly one stdout line:
+# The server also speaks TLS, with a certificate for 127.0.0.1 from a throwaway CA
+# made here (openssl), so clients can test sslmode=verify-full.
+# On success prints two stdout lines:
 #   PG_URL=postgresql://oidc_test@127.0.0.1:PORT/oidc_test
+#   PG_SSLROOTCERT=DIR/ca.pem        (the CA to pass as sslrootcert)
 # Everything else goes to stderr. The directory is recorded in
 # ${TMPDIR:-/tmp}/oidc-pg-PORT.dir for stop.sh. Authentication is `trust` on
 # loopback only (a throwaway test server; never a template for production).
@@ -71,10 +74,23 @@ fail() {
 
 as_owner "$BIN/initdb" -D "$DIR/data" -U "$OWNER" --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null 2>"$DIR/initdb.err" \
     || { cat "$DIR/initdb.err" >&2; fail "initdb failed"; }
+# A throwaway CA and a server certificate for 127.0.0.1 (P-256), owned by the server's user.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "/CN=oidc-test-ca" \
+    -keyout "$DIR/ca.key" -out "$DIR/ca.pem" 2>/dev/null || fail "openssl could not make the test CA"
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=127.0.0.1" \
+    -keyout "$DIR/server.key" -out "$DIR/server.csr" 2>/dev/null || fail "openssl could not make the server key"
+printf 'subjectAltName=IP:127.0.0.1\n' > "$DIR/san.ext"
+openssl x509 -req -in "$DIR/server.csr" -CA "$DIR/ca.pem" -CAkey "$DIR/ca.key" -CAcreateserial -days 2 \
+    -extfile "$DIR/san.ext" -out "$DIR/server.pem" 2>/dev/null || fail "openssl could not sign the server certificate"
+rm -f "$DIR/ca.key" "$DIR/server.csr" "$DIR/san.ext"
+chmod 600 "$DIR/server.key"
+chmod 644 "$DIR/ca.pem"
+chown "$OWNER" "$DIR/server.key" "$DIR/server.pem" "$DIR/ca.pem"
 as_owner "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 30 \
-    -o "-k $DIR -p $PORT -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off" start >/dev/null \
+    -o "-k $DIR -p $PORT -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off -c ssl=on -c ssl_cert_file=$DIR/server.pem -c ssl_key_file=$DIR/server.key" start >/dev/null \
     || fail "pg_ctl start failed on 127.0.0.1:$PORT"
 as_owner "$BIN/psql" -h "$DIR" -p "$PORT" -U "$OWNER" -d postgres -v ON_ERROR_STOP=1 -q \
     -c "CREATE ROLE $ROLE LOGIN" -c "CREATE DATABASE $DB OWNER $ROLE" >/dev/null \
     || fail "creating the role and database failed"
 echo "PG_URL=postgresql://$ROLE@127.0.0.1:$PORT/$DB"
+echo "PG_SSLROOTCERT=$DIR/ca.pem"
