@@ -101,8 +101,12 @@ struct GlewlwydServiceTests {
         await expectOIDCError(.unexpectedTokenType) {
             _ = try await LogoutTokenValidator(issuer: issuer, clientID: clientID, keys: keys).validate(token)
         }
-        // ...and accepted with the explicit opt-in; a second delivery of the same jti is a replay.
-        let validator = LogoutTokenValidator(issuer: issuer, clientID: clientID, keys: keys, typeRule: .alsoAcceptingPlainJWT)
+        // ...and accepted with the explicit opt-ins (draft 06 has no exp either); a second delivery of the same jti is a replay.
+        await expectOIDCError(.invalidLogoutToken) {
+            _ = try await LogoutTokenValidator(issuer: issuer, clientID: clientID, keys: keys, typeRule: .alsoAcceptingPlainJWT).validate(token)
+        }
+        let validator = LogoutTokenValidator(issuer: issuer, clientID: clientID, keys: keys, typeRule: .alsoAcceptingPlainJWT,
+                                             expirationRule: .optionalForDraftProviders)
         let logout = try await validator.validate(token)
         #expect(logout.subject == request["sub"]?.stringValue)
         #expect(logout.events[LogoutToken.backChannelLogoutEvent] != nil)
