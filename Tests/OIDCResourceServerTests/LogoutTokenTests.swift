@@ -88,6 +88,14 @@ struct LogoutTokenTests {
         _ = try await validator.validate(try Fixtures.sign(Self.claims(["jti": "logout-2"]), typ: "logout+jwt"))
     }
 
+    @Test("an unbounded replay window (infinity) still reports a replay instead of trapping on Int(infinity)")
+    func infiniteWindow() async throws {
+        let validator = try Self.validator(replays: LogoutReplayCache(window: .infinity, clock: Fixtures.clock))
+        let token = try Fixtures.sign(Self.claims(["jti": "forever"]), typ: "logout+jwt")
+        _ = try await validator.validate(token)
+        await expectCode(.replayedLogoutToken) { _ = try await validator.validate(token) }
+    }
+
     @Test("the form body: exactly one logout_token, form content type")
     func formBody() async throws {
         let form = "application/x-www-form-urlencoded"
