@@ -62,7 +62,7 @@ struct GlewlwydServiceTests {
         let cache = try await Glewlwyd.keyCaches.cache(for: try #require(metadata.jwksURI))
         // glewlwyd lets a client introspect only its own tokens, with client_secret_basic.
         let introspector = try TokenIntrospector(endpoint: endpoint, authentication: try Glewlwyd.authentication("SECRET"),
-                                                 transport: Glewlwyd.transport, expectedAudience: try Glewlwyd.resource.absoluteString)
+                                                 transport: Glewlwyd.transport, audience: .contains(try Glewlwyd.resource.absoluteString))
         let info = try await introspector.validate(tokens.accessToken, requiredScopes: ["api.read"])
         #expect(info.clientID == (try Glewlwyd.value("GLEWLWYD_SECRET_CLIENT_ID")) && info.scopes == ["api.read"])
         #expect(info.expiresAt != nil)
@@ -70,6 +70,7 @@ struct GlewlwydServiceTests {
         // RFC 9701: glewlwyd puts the token's audience (the resource) in the JWT answer's aud.
         let jwtIntrospector = try TokenIntrospector(
             endpoint: endpoint, authentication: try Glewlwyd.authentication("SECRET"), transport: Glewlwyd.transport,
+            audience: .contains(try Glewlwyd.resource.absoluteString),
             jwtResponse: .init(issuer: metadata.issuer, keys: .cache(cache), audience: try Glewlwyd.resource.absoluteString, isRequired: true))
         #expect(try await jwtIntrospector.introspect(tokens.accessToken).activeToken?.jwtID == info.jwtID)
 
