@@ -49,7 +49,7 @@ public struct DPoPBinding: Sendable, CustomStringConvertible {
     /// - Throws: ``OIDCError`` `.transport` when no response came, `.dpopProofFailed`
     ///   or `.dpopInvalidTarget` when no proof could be made, or what `makeRequest` throws.
     public func send(role: DPoPNonceStore.Role, accessToken: String? = nil, transport: any HTTPTransport,
-                     request makeRequest: () throws -> HTTPRequest) async throws -> HTTPResponse {
+                     request makeRequest: @Sendable () throws -> HTTPRequest) async throws -> HTTPResponse {
         var request = try makeRequest()
         let sentNonce = try sign(&request, role: role, accessToken: accessToken)
         let response = try await DPoPBinding.transmit(request, transport: transport)

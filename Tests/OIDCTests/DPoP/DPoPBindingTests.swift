@@ -21,13 +21,13 @@ struct DPoPBindingTests {
                                 body: Array(#"{"error":"use_dpop_nonce","error_description":"nonce required"}"#.utf8))
         }
         let binding = DPoPBinding(key: try DPoPKey.generate())
-        var built = 0
+        let built = Locked(0)
         let response = try await binding.send(role: .authorizationServer, transport: transport) {
-            built += 1
+            built.withLock { $0 += 1 }
             return HTTPRequest(method: "POST", url: Self.token, body: .bytes(Array("grant_type=x".utf8)))
         }
         #expect(response.status == 200)
-        #expect(built == 2)
+        #expect(built.withLock { $0 } == 2)
         let requests = transport.requests
         #expect(requests.count == 2)
         #expect(try nonceOf(requests[0]) == nil)
