@@ -1,0 +1,58 @@
+// dpop-bench: DPoP proof creation per second (ES256, EdDSA) and the cost a
+// proof adds to one request through DPoPBinding, against a transport that
+// answers at once (so the figure is the client-side overhead only).
+// A benchmark, not a test: it prints figures and never fails on them.
+//
+//   swift run -c release dpop-bench [seconds per line, default 1]
+import Foundation
+import JOSE
+import OIDC
+
+struct InstantTransport: HTTPTransport {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { HTTPResponse(status: 200) }
+}
+
+let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 1.0
+let url = URL(string: "https://rs.example/api/accounts?page=2")!
+let accessToken = String(repeating: "a", count: 800)
+
+func nowNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// Runs `body` for about `seconds`; returns operations per second and nanoseconds per operation.
+func measure(_ body: () async throws -> Void) async rethrows -> (perSecond: Double, nanoseconds: Double) {
+    for _ in 0..<50 { try await body() }  // warm up
+    let start = nowNanoseconds()
+    let deadline = start + UInt64(seconds * 1e9)
+    var count = 0
+    while nowNanoseconds() < deadline {
+        for _ in 0..<20 { try await body() }
+        count += 20
+    }
+    let elapsed = Double(nowNanoseconds() - start)
+    return (Double(count) / (elapsed / 1e9), elapsed / Double(count))
+}
+
+func line(_ label: String, _ result: (perSecond: Double, nanoseconds: Double)) {
+    print("\(label): \(Int(result.perSecond.rounded())) /s (\(String(format: "%.1f", result.nanoseconds / 1000)) µs each)")
+}
+
+for spec in [JWK.GenerationSpec.ec(.p256), .ed25519] {
+    let key = try DPoPKey.generate(spec)
+    line("dpop-proof \(key.algorithm.rawValue)", try await measure { _ = try key.proof(method: "GET", url: url, accessToken: accessToken) })
+}
+
+let transport = InstantTransport()
+let bearer = try await measure {
+    var request = HTTPRequest(method: "GET", url: url)
+    request.headers["Authorization"] = "Bearer " + accessToken
+    _ = try await transport.send(request)
+}
+line("request Bearer (no proof)", bearer)
+for spec in [JWK.GenerationSpec.ec(.p256), .ed25519] {
+    let binding = DPoPBinding(key: try DPoPKey.generate(spec))
+    let dpop = try await measure {
+        _ = try await binding.send(role: .resourceServer, accessToken: accessToken, transport: transport) { HTTPRequest(method: "GET", url: url) }
+    }
+    line("request DPoP \(binding.key.algorithm.rawValue)", dpop)
+    print("  overhead per request: \(String(format: "%.1f", (dpop.nanoseconds - bearer.nanoseconds) / 1000)) µs")
+}

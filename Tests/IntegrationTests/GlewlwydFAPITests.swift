@@ -1,0 +1,137 @@
+import Foundation
+import JOSE
+import OIDC
+import OIDCNetworking
+import Testing
+
+/// FAPI 2.0 pieces against glewlwyd 2.7.5: PAR + PKCE + private_key_jwt (ES256, endpoint
+/// audience: glewlwyd refuses the issuer identifier) + DPoP-bound tokens, userinfo with
+/// DPoP, a refresh of DPoP-bound tokens; CIBA poll to success and denial; the device grant.
+@Suite("glewlwyd: PAR, DPoP, private_key_jwt, CIBA, device grant", .enabled(if: Glewlwyd.isRunning, "GLEWLWYD_ISSUER is not set"), .serialized)
+struct GlewlwydFAPITests {
+    func pkjwtClient(_ metadata: ProviderMetadata, dpop: DPoPBinding?) throws -> BackChannelClient {
+        let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
+        return try BackChannelClient(issuer: metadata.issuer,
+                                     authentication: .privateKeyJWT(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
+                                     assertionAudience: .endpointURL, transport: Glewlwyd.transport, dpop: dpop)
+    }
+
+    func userInfo(_ endpoint: URL, token: String, dpop: DPoPBinding) async throws -> HTTPResponse {
+        try await dpop.send(role: .resourceServer, accessToken: token, transport: Glewlwyd.transport) {
+            HTTPRequest(method: "GET", url: endpoint, headers: ["Accept": "application/json"])
+        }
+    }
+
+    @Test("PAR + PKCE + private_key_jwt (ES256) + DPoP login, DPoP userinfo (Bearer refused), refresh of the DPoP-bound tokens")
+    func fapiLogin() async throws {
+        let metadata = try await Glewlwyd.metadata()
+        let clientID = try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID")
+        let dpop = DPoPBinding(key: try DPoPKey.generate())
+        let client = try pkjwtClient(metadata, dpop: dpop)
+        let request = try OAuthRequest(clientID: clientID, redirectURI: try Glewlwyd.redirectURI)
+        #expect(request.pkce?.method == .s256)
+
+        let pushed = try await client.pushAuthorizationRequest(try request.authorizationParameters(),
+                                                               endpoint: try #require(metadata.pushedAuthorizationRequestEndpoint))
+        #expect(pushed.requestURI.hasPrefix("urn:ietf:params:oauth:request_uri:") && pushed.expiresIn > 0)
+        let authorizationEndpoint = try #require(metadata.authorizationEndpoint)
+        let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID, requestURI: pushed.requestURI)
+        let callback = try Glewlwyd.login(url, scope: "openid")
+
+        let pending = try PendingAuthorization(request: request, authorizationEndpoint: authorizationEndpoint, issuer: metadata.issuer,
+                                               issuerParameterSupported: true)
+        let code = try #require(try pending.parseRedirect(callback).code)
+        let verifier = try #require(request.pkce?.verifier.value)
+        let tokens = try await client.requestTokens([("grant_type", "authorization_code"), ("code", code),
+                                                     ("redirect_uri", request.redirectURI.absoluteString), ("code_verifier", verifier)],
+                                                    at: try #require(metadata.tokenEndpoint))
+        #expect(tokens.tokenType.lowercased() == "dpop")
+        let idToken = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID,
+                                                         nonce: request.nonce?.value)
+        // The access token is bound to the DPoP key (cnf.jkt, RFC 9449 §6.1).
+        let accessClaims = try JSONParser.parseObject(try CompactJWS(tokens.accessToken).payload, what: "access token")
+        #expect(accessClaims["cnf"]?.objectValue?["jkt"]?.stringValue == dpop.key.thumbprint)
+
+        let userinfoEndpoint = try #require(metadata.userinfoEndpoint)
+        let info = try await userInfo(userinfoEndpoint, token: tokens.accessToken, dpop: dpop)
+        #expect(info.status == 200)
+        let claims = try JSONParser.parseObject(info.body, what: "userinfo")
+        #expect(claims["sub"]?.stringValue == idToken.subject)
+        // The same token as Bearer is refused.
+        let bearer = try await Glewlwyd.transport.send(HTTPRequest(url: userinfoEndpoint, headers: ["Authorization": "Bearer " + tokens.accessToken]))
+        #expect(bearer.status == 401)
+        // Not asserted: glewlwyd 2.7.5 also accepts a valid proof signed by another key here
+        // (it does not compare the proof's key with the token's cnf.jkt at userinfo).
+
+        // Refresh: a new DPoP-bound token, accepted at userinfo with a fresh proof.
+        let refreshed = try await client.requestTokens([("grant_type", "refresh_token"), ("refresh_token", try #require(tokens.refreshToken))],
+                                                       at: try #require(metadata.tokenEndpoint))
+        #expect(refreshed.tokenType.lowercased() == "dpop" && refreshed.accessToken != tokens.accessToken)
+        #expect(try await userInfo(userinfoEndpoint, token: refreshed.accessToken, dpop: dpop).status == 200)
+    }
+
+    @Test("private_key_jwt with the issuer as audience (the library's default) is refused by glewlwyd 2.7.5")
+    func issuerAudienceRefused() async throws {
+        let metadata = try await Glewlwyd.metadata()
+        var client = try pkjwtClient(metadata, dpop: nil)
+        client.assertionAudience = .issuer
+        let request = try OAuthRequest(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), redirectURI: try Glewlwyd.redirectURI)
+        await #expect(throws: OIDCError.self) {
+            _ = try await client.pushAuthorizationRequest(try request.authorizationParameters(),
+                                                          endpoint: try #require(metadata.pushedAuthorizationRequestEndpoint))
+        }
+    }
+
+    func cibaClient(_ metadata: ProviderMetadata) throws -> BackChannelClient {
+        try BackChannelClient(issuer: metadata.issuer,
+                              authentication: .clientSecretBasic(clientID: try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_ID"),
+                                                                 secret: try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_SECRET")),
+                              transport: Glewlwyd.transport)
+    }
+
+    func cibaEndpoint(_ metadata: ProviderMetadata) throws -> URL {
+        try #require(metadata.additionalFields["backchannel_authentication_endpoint"]?.stringValue.flatMap(URL.init(string:)))
+    }
+
+    @Test("CIBA poll: authorization_pending, then alice approves, then tokens with a valid ID Token", arguments: [false, true])
+    func cibaPoll(deny: Bool) async throws {
+        let metadata = try await Glewlwyd.metadata()
+        let client = try cibaClient(metadata)
+        let clientID = try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_ID")
+        let started = try await client.startBackchannelAuthentication(
+            BackchannelAuthenticationRequest(scope: "openid", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: "W4SCT"),
+            endpoint: try cibaEndpoint(metadata))
+        #expect(started.expiresIn > 0)
+        let (sleeper, waits) = Glewlwyd.sleeper(actAt: 2) {
+            try Glewlwyd.user(["ciba", "--client-id", clientID, "--scope", "openid"] + (deny ? ["--deny"] : []))
+        }
+        let outcome = try await client.pollBackchannelAuthentication(started, tokenEndpoint: try #require(metadata.tokenEndpoint), sleeper: sleeper)
+        #expect(waits.withLock { $0.count } >= 2, "at least one poll before the decision")
+        switch (outcome, deny) {
+        case (.granted(let tokens), false):
+            let idToken = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID, nonce: nil)
+            #expect(idToken.subject != nil)
+        case (.denied(let error), true):
+            #expect(error.error == "access_denied")
+        default:
+            Issue.record("unexpected outcome \(outcome) (deny: \(deny))")
+        }
+    }
+
+    @Test("device grant: user code entered by alice, polled to tokens")
+    func deviceFlow() async throws {
+        let metadata = try await Glewlwyd.metadata()
+        let clientID = try Glewlwyd.value("GLEWLWYD_DEVICE_CLIENT_ID")
+        let client = try BackChannelClient(issuer: metadata.issuer,
+                                           authentication: .clientSecretBasic(clientID: clientID, secret: try Glewlwyd.value("GLEWLWYD_DEVICE_CLIENT_SECRET")),
+                                           transport: Glewlwyd.transport)
+        let started = try await client.requestDeviceAuthorization(scope: "openid", endpoint: try #require(metadata.deviceAuthorizationEndpoint))
+        #expect(!started.userCode.isEmpty && started.verificationURI.hasPrefix(Glewlwyd.base))
+        let (sleeper, _) = Glewlwyd.sleeper(actAt: 2) {
+            try Glewlwyd.user(["device", "--client-id", clientID, "--scope", "openid", "--user-code", started.userCode])
+        }
+        let outcome = try await client.pollDeviceAuthorization(started, tokenEndpoint: try #require(metadata.tokenEndpoint), sleeper: sleeper)
+        guard case .granted(let tokens) = outcome else { Issue.record("expected tokens, got \(outcome)"); return }
+        #expect(!tokens.accessToken.isEmpty)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import JOSE
+import OIDC
+import OIDCNetworking
+import Testing
+
+/// The glewlwyd 2.7.5 instance started by `Tests/Glewlwyd/start.sh` (its KEY=VALUE
+/// lines in the environment, e.g. through Tests/run.sh); the tests skip when
+/// `GLEWLWYD_ISSUER` is unset.
+enum Glewlwyd {
+    static let environment = ProcessInfo.processInfo.environment
+    static let issuer = environment["GLEWLWYD_ISSUER"]
+    static var isRunning: Bool { issuer != nil }
+    static let transport = URLSessionTransport()
+    static let discovery = Discovery(transport: transport)
+    static let keyCaches = JWKSetCacheRegistry(transport: transport)
+
+    static func value(_ name: String) throws -> String { try #require(environment[name], "\(name) is not set") }
+    static func metadata() async throws -> ProviderMetadata { try await discovery.metadata(for: try #require(issuer)) }
+    static var base: String { environment["GLEWLWYD_BASE"] ?? "" }
+    static var redirectURI: URL { get throws { try #require(URL(string: try value("GLEWLWYD_REDIRECT_URI"))) } }
+
+    /// Runs a python3 script of the repository: its trimmed standard output and exit status.
+    static func python(_ path: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Provider.repository.appendingPathComponent(path).path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), process.terminationStatus)
+    }
+
+    /// Logs alice in (Tests/Glewlwyd/login.py) and returns the redirect back to the client.
+    static func login(_ url: URL, scope: String) throws -> URL {
+        let (line, status) = try python("Tests/Glewlwyd/login.py", ["--authorize-url", url.absoluteString, "--scope", scope])
+        try #require(status == 0, "login.py exited \(status): \(line)")
+        return try #require(URL(string: line))
+    }
+
+    /// alice approves (or denies) the client's pending CIBA request, or enters a device user code.
+    static func user(_ arguments: [String]) throws {
+        let (line, status) = try python("Tests/Support/glewlwyd_user.py", arguments + ["--base", base])
+        try #require(status == 0, "glewlwyd_user.py \(arguments.first ?? "") exited \(status): \(line)")
+    }
+
+    /// Validates an ID Token against the provider's keys (one place for the validator's call shape).
+    static func validateIDToken(_ token: String, metadata: ProviderMetadata, clientID: String, nonce: String?) async throws -> IDToken {
+        let config = IDTokenValidationConfig(metadata: metadata, clientID: clientID)
+        let validator = IDTokenValidator(config: config, keyCache: try await keyCaches.cache(for: try #require(metadata.jwksURI)))
+        return try await validator.validate(token, expecting: IDTokenExpectations(nonce: nonce))
+    }
+
+    /// Sleeps as asked (glewlwyd answers `slow_down` to early polls), and before the
+    /// `actAt`-th wait runs `action` (the user's approval): so the polls before it see
+    /// `authorization_pending` and the ones after it the decision.
+    static func sleeper(actAt: Int, _ action: @escaping @Sendable () throws -> Void) -> (PollingSleeper, Locked<[Int]>) {
+        let waits = Locked([Int]())
+        let sleeper = PollingSleeper { seconds in
+            let count = waits.withLock { $0.append(seconds); return $0.count }
+            if count == actAt { try action() }
+            try await PollingSleeper.task.sleep(seconds)
+        }
+        return (sleeper, waits)
+    }
+}
