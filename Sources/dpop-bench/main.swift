@@ -12,7 +12,17 @@ struct InstantTransport: HTTPTransport {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse { HTTPResponse(status: 200) }
 }
 
-let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 1.0
+// `dpop-bench count ES256|EdDSA N`: makes N proofs and exits, for instruction
+// counting (valgrind --tool=callgrind), which a loaded machine does not disturb.
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "count", arguments.count == 3, let n = Int(arguments[2]) {
+    let key = try DPoPKey.generate(arguments[1] == "EdDSA" ? .ed25519 : .ec(.p256))
+    let target = URL(string: "https://rs.example/api/accounts?page=2")!
+    let token = String(repeating: "a", count: 800)
+    for _ in 0..<n { _ = try key.proof(method: "GET", url: target, accessToken: token) }
+    exit(0)
+}
+let seconds = arguments.first.flatMap(Double.init) ?? 1.0
 let url = URL(string: "https://rs.example/api/accounts?page=2")!
 let accessToken = String(repeating: "a", count: 800)
 

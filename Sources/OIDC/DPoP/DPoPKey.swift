@@ -20,6 +20,8 @@ public struct DPoPKey: Sendable, CustomStringConvertible, CustomDebugStringConve
     public let thumbprint: String
     /// The `jwk` header member: the key's defining public members only.
     let publicJWKHeader: JSONObject
+    /// The key, algorithm and `typ`/`alg`/`jwk` header, checked and encoded once.
+    let signer: PreparedJWSSigner
 
     /// Uses `key` for DPoP. The algorithm is `algorithm` or, when `nil`, the
     /// key's own: ES256/ES384/ES512 by curve, EdDSA for Ed25519, PS256 for RSA.
@@ -45,6 +47,13 @@ public struct DPoPKey: Sendable, CustomStringConvertible, CustomDebugStringConve
         var header = JSONObject()
         let jwk = key.publicJWK
         for name in ["kty", "crv", "x", "y", "n", "e"] { if let value = jwk[name] { header[name] = value } }
+        var signingKey = key
+        signingKey.keyID = nil  // the proof header carries the key itself, not a kid
+        do {
+            signer = try PreparedJWSSigner(key: signingKey, algorithm: chosen, header: ["typ": "dpop+jwt", "jwk": .object(header)])
+        } catch let error as JOSEError {
+            throw OIDCError(.dpopProofFailed, "the key cannot sign \(chosen) DPoP proofs", joseError: error)
+        }
         privateKey = key
         self.algorithm = chosen
         publicJWKHeader = header

@@ -20,9 +20,8 @@ extension DPoPKey {
                                   "htu": .string(htu), "iat": .integer(TokenResponse.unixSeconds(issuedAt))]
         if let accessToken { claims["ath"] = .string(DPoPKey.accessTokenHash(accessToken)) }
         if let nonce { claims["nonce"] = .string(nonce) }
-        let header: JSONObject = ["typ": "dpop+jwt", "jwk": .object(publicJWKHeader)]
         do {
-            return try CompactJWS.sign(payload: Array(claims.jsonString().utf8), header: header, key: privateKey, algorithm: algorithm)
+            return try signer.sign(payload: Array(claims.jsonString().utf8))
         } catch let error as JOSEError {
             throw OIDCError(.dpopProofFailed, "the DPoP proof could not be signed", joseError: error)
         }
