@@ -2,6 +2,7 @@ import Foundation
 import JOSE
 import OIDC
 import OIDCNetworking
+import OIDCSession
 import Testing
 
 /// FAPI 2.0 pieces against glewlwyd 2.7.5: PAR + PKCE + private_key_jwt (ES256, endpoint
@@ -68,6 +69,19 @@ struct GlewlwydFAPITests {
                                                        at: try #require(metadata.tokenEndpoint))
         #expect(refreshed.tokenType.lowercased() == "dpop" && refreshed.accessToken != tokens.accessToken)
         #expect(try await userInfo(userinfoEndpoint, token: refreshed.accessToken, dpop: dpop).status == 200)
+
+        // Through the session: the proactive margin makes it refresh (with a DPoP proof) before
+        // its first request, which then carries Authorization: DPoP and a proof for the new token.
+        var held = refreshed
+        if held.refreshToken == nil { held.refreshToken = tokens.refreshToken }  // glewlwyd's rolling refresh keeps the old one
+        let session = try AuthenticatedSession.dpop(tokens: held, client: client, tokenEndpoint: try #require(metadata.tokenEndpoint),
+                                                     transport: Glewlwyd.transport, allowedOrigins: [userinfoEndpoint],
+                                                     proactiveRefreshMargin: 1_000_000)
+        let viaSession = try await session.send(HTTPRequest(url: userinfoEndpoint, headers: ["Accept": "application/json"]))
+        #expect(viaSession.status == 200)
+        #expect(await session.refreshes == 1)
+        let current = try #require(await session.currentTokens)
+        #expect(current.tokenType.lowercased() == "dpop" && current.accessToken != refreshed.accessToken)
     }
 
     @Test("private_key_jwt with the issuer as audience (the library's default) is refused by glewlwyd 2.7.5")
