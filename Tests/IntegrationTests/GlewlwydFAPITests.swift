@@ -10,15 +10,15 @@ import Testing
 /// DPoP, a refresh of DPoP-bound tokens; CIBA poll to success and denial; the device grant.
 @Suite("glewlwyd: PAR, DPoP, private_key_jwt, CIBA, device grant", .enabled(if: Glewlwyd.isRunning, "GLEWLWYD_ISSUER is not set"), .serialized)
 struct GlewlwydFAPITests {
-    func pkjwtClient(_ metadata: ProviderMetadata, dpop: DPoPBinding?) throws -> BackChannelClient {
+    func pkjwtClient(_ metadata: ProviderMetadata, dpop: DPoPBinding?, transport: any HTTPTransport = Glewlwyd.transport) throws -> BackChannelClient {
         let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
         return try BackChannelClient(issuer: metadata.issuer,
                                      authentication: .privateKeyJWT(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
-                                     assertionAudience: .endpointURL, transport: Glewlwyd.transport, dpop: dpop)
+                                     assertionAudience: .endpointURL, transport: transport, dpop: dpop)
     }
 
-    func userInfo(_ endpoint: URL, token: String, dpop: DPoPBinding) async throws -> HTTPResponse {
-        try await dpop.send(role: .resourceServer, accessToken: token, transport: Glewlwyd.transport) {
+    func userInfo(_ endpoint: URL, token: String, dpop: DPoPBinding, transport: any HTTPTransport = Glewlwyd.transport) async throws -> HTTPResponse {
+        try await dpop.send(role: .resourceServer, accessToken: token, transport: transport) {
             HTTPRequest(method: "GET", url: endpoint, headers: ["Accept": "application/json"])
         }
     }
@@ -28,7 +28,8 @@ struct GlewlwydFAPITests {
         let metadata = try await Glewlwyd.metadata()
         let clientID = try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID")
         let dpop = DPoPBinding(key: try DPoPKey.generate())
-        let client = try pkjwtClient(metadata, dpop: dpop)
+        let recording = RecordingTransport(Glewlwyd.transport)
+        let client = try pkjwtClient(metadata, dpop: dpop, transport: recording)
         let request = try OAuthRequest(clientID: clientID, redirectURI: try Glewlwyd.redirectURI)
         #expect(request.pkce?.method == .s256)
 
@@ -47,6 +48,11 @@ struct GlewlwydFAPITests {
                                                      ("redirect_uri", request.redirectURI.absoluteString), ("code_verifier", verifier)],
                                                     at: try #require(metadata.tokenEndpoint))
         #expect(tokens.tokenType.lowercased() == "dpop")
+        // start.sh sets oauth-dpop-nonce-mandatory: the first token request is challenged
+        // (400 use_dpop_nonce + DPoP-Nonce) and answered by exactly one retry with the nonce.
+        let tokenCalls = recording.exchanges.filter { $0.path.hasSuffix("/token") }
+        #expect(tokenCalls.map(\.status) == [400, 200] && tokenCalls.first?.nonceChallenge == true && tokenCalls.last?.sentNonce == true,
+                "\(tokenCalls)")
         let idToken = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID,
                                                          nonce: request.nonce?.value)
         // The access token is bound to the DPoP key (cnf.jkt, RFC 9449 §6.1).
@@ -54,8 +60,12 @@ struct GlewlwydFAPITests {
         #expect(accessClaims["cnf"]?.objectValue?["jkt"]?.stringValue == dpop.key.thumbprint)
 
         let userinfoEndpoint = try #require(metadata.userinfoEndpoint)
-        let info = try await userInfo(userinfoEndpoint, token: tokens.accessToken, dpop: dpop)
+        let info = try await userInfo(userinfoEndpoint, token: tokens.accessToken, dpop: dpop, transport: recording)
         #expect(info.status == 200)
+        // userinfo (a resource server: its own nonce) challenged too: 401 DPoP use_dpop_nonce, one retry.
+        let userinfoCalls = recording.exchanges.filter { $0.path.hasSuffix("/userinfo") }
+        #expect(userinfoCalls.map(\.status) == [401, 200] && userinfoCalls.first?.nonceChallenge == true && userinfoCalls.last?.sentNonce == true,
+                "\(userinfoCalls)")
         let claims = try JSONParser.parseObject(info.body, what: "userinfo")
         #expect(claims["sub"]?.stringValue == idToken.subject)
         // The same token as Bearer is refused.
@@ -68,6 +78,8 @@ struct GlewlwydFAPITests {
         let refreshed = try await client.requestTokens([("grant_type", "refresh_token"), ("refresh_token", try #require(tokens.refreshToken))],
                                                        at: try #require(metadata.tokenEndpoint))
         #expect(refreshed.tokenType.lowercased() == "dpop" && refreshed.accessToken != tokens.accessToken)
+        // The refresh reused the nonce of the last token answer: no second challenge.
+        #expect(recording.exchanges.last.map { $0.path.hasSuffix("/token") && $0.status == 200 && $0.sentNonce } == true)
         #expect(try await userInfo(userinfoEndpoint, token: refreshed.accessToken, dpop: dpop).status == 200)
 
         // Through the session: the proactive margin makes it refresh (with a DPoP proof) before

@@ -4,6 +4,25 @@ import OIDC
 import OIDCNetworking
 import Testing
 
+/// Records each exchange's path, status and whether the answer carried a DPoP nonce.
+final class RecordingTransport: HTTPTransport, Sendable {
+    struct Exchange: Sendable { var path: String; var status: Int; var nonceChallenge: Bool; var sentNonce: Bool }
+    let inner: any HTTPTransport
+    private let log = Locked([Exchange]())
+    init(_ inner: any HTTPTransport) { self.inner = inner }
+    var exchanges: [Exchange] { log.withLock { $0 } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let response = try await inner.send(request)
+        let sentNonce = (try? request.headers["DPoP"].map { try JSONParser.parseObject(try CompactJWS($0).payload, what: "proof")["nonce"] != nil }) ?? nil
+        log.withLock {
+            $0.append(Exchange(path: request.url.path, status: response.status, nonceChallenge: DPoPBinding.isNonceChallenge(response),
+                               sentNonce: sentNonce ?? false))
+        }
+        return response
+    }
+}
+
 /// The glewlwyd 2.7.5 instance started by `Tests/Glewlwyd/start.sh` (its KEY=VALUE
 /// lines in the environment, e.g. through Tests/run.sh); the tests skip when
 /// `GLEWLWYD_ISSUER` is unset.
