@@ -96,6 +96,32 @@ struct GlewlwydFAPITests {
         #expect(current.tokenType.lowercased() == "dpop" && current.accessToken != refreshed.accessToken)
     }
 
+    @Test("JAR through PAR: the request object (ES256, aud = issuer) pushed, login, code exchanged with DPoP")
+    func requestObjectThroughPAR() async throws {
+        let metadata = try await Glewlwyd.metadata()
+        let clientID = try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID")
+        let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
+        let dpop = DPoPBinding(key: try DPoPKey.generate(.ed25519))
+        let client = try pkjwtClient(metadata, dpop: dpop)
+        let request = try OAuthRequest(clientID: clientID, redirectURI: try Glewlwyd.redirectURI)
+        let requestObject = try RequestObject.sign(parameters: try request.authorizationParameters(), clientID: clientID, issuer: metadata.issuer,
+                                                   key: key, algorithm: .es256)
+        let pushed = try await client.pushAuthorizationRequest([("client_id", clientID), ("request", requestObject)],
+                                                               endpoint: try #require(metadata.pushedAuthorizationRequestEndpoint))
+        let authorizationEndpoint = try #require(metadata.authorizationEndpoint)
+        let callback = try Glewlwyd.login(try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
+                                                                                   requestURI: pushed.requestURI), scope: "openid")
+        let pending = try PendingAuthorization(request: request, authorizationEndpoint: authorizationEndpoint, issuer: metadata.issuer,
+                                               issuerParameterSupported: true)
+        let code = try #require(try pending.parseRedirect(callback).code)
+        let tokens = try await client.requestTokens([("grant_type", "authorization_code"), ("code", code),
+                                                     ("redirect_uri", request.redirectURI.absoluteString),
+                                                     ("code_verifier", try #require(request.pkce?.verifier.value))],
+                                                    at: try #require(metadata.tokenEndpoint))
+        #expect(tokens.tokenType.lowercased() == "dpop")
+        _ = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID, nonce: request.nonce?.value)
+    }
+
     @Test("private_key_jwt with the issuer as audience (the library's default) is refused by glewlwyd 2.7.5")
     func issuerAudienceRefused() async throws {
         let metadata = try await Glewlwyd.metadata()
