@@ -26,7 +26,7 @@ final class RecordingTransport: HTTPTransport, Sendable {
 /// The glewlwyd 2.7.5 instance started by `Tests/Glewlwyd/start.sh` (its KEY=VALUE
 /// lines in the environment, e.g. through Tests/run.sh); the tests skip when
 /// `GLEWLWYD_ISSUER` is unset.
-enum Glewlwyd {
+enum GlewlwydFAPI {
     static let environment = ProcessInfo.processInfo.environment
     static let issuer = environment["GLEWLWYD_ISSUER"]
     static var isRunning: Bool { issuer != nil }
