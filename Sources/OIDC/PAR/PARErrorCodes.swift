@@ -2,5 +2,5 @@ extension OIDCError.Code {
     /// The pushed authorization request endpoint answered without a usable `request_uri` / `expires_in` (RFC 9126 §2.2).
     public static let invalidPushedAuthorizationResponse = OIDCError.Code(rawValue: "invalid_pushed_authorization_response")
     /// A request object could not be built or signed (RFC 9101).
-    public static let invalidRequestObject = OIDCError.Code(rawValue: "invalid_request_object")
+    public static let requestObjectFailed = OIDCError.Code(rawValue: "request_object_failed")
 }

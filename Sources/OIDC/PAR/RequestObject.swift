@@ -20,24 +20,24 @@ public enum RequestObject {
     /// the rest as strings), `iss` = `client_id` = `clientID`, `aud` = `issuer`,
     /// `iat` = `nbf` = now, `exp` = now + `lifetime`, a fresh 128-bit `jti`.
     /// Header: `typ: oauth-authz-req+jwt`, `alg`, and `kid` when the key has one.
-    /// - Throws: ``OIDCError`` `.invalidRequestObject` when a parameter is `request` or
+    /// - Throws: ``OIDCError`` `.requestObjectFailed` when a parameter is `request` or
     ///   `request_uri`, the `claims` parameter is not a JSON object, `client_id`
     ///   differs from `clientID`, the lifetime is not in (0, 3600] seconds, or signing fails.
     public static func sign(parameters: [(name: String, value: String)], clientID: String, issuer: String, key: JWK,
                             algorithm: JWSAlgorithm, lifetime: TimeInterval = 300, now: Date = Date()) throws -> String {
         guard lifetime > 0, lifetime <= maximumLifetime else {
-            throw OIDCError(.invalidRequestObject, "a request object's lifetime must be between 1 and \(Int(maximumLifetime)) seconds")
+            throw OIDCError(.requestObjectFailed, "a request object's lifetime must be between 1 and \(Int(maximumLifetime)) seconds")
         }
         var claims = JSONObject()
         for (name, value) in parameters {
             switch name {
             case "request", "request_uri":
-                throw OIDCError(.invalidRequestObject, "a request object cannot carry \"\(name)\"")
+                throw OIDCError(.requestObjectFailed, "a request object cannot carry \"\(name)\"")
             case "client_id" where value != clientID:
-                throw OIDCError(.invalidRequestObject, "the client_id parameter differs from the request object's client")
+                throw OIDCError(.requestObjectFailed, "the client_id parameter differs from the request object's client")
             case "claims":
                 guard let object = try? JSONParser.parseObject(Array(value.utf8), what: "claims") else {
-                    throw OIDCError(.invalidRequestObject, "the claims parameter is not a JSON object")
+                    throw OIDCError(.requestObjectFailed, "the claims parameter is not a JSON object")
                 }
                 claims[name] = .object(object)
             case "max_age":
@@ -57,7 +57,7 @@ public enum RequestObject {
         do {
             return try JWT.sign(claims, key: key, algorithm: algorithm, header: ["typ": .string(mediaType)])
         } catch let error as JOSEError {
-            throw OIDCError(.invalidRequestObject, "the request object could not be signed", joseError: error)
+            throw OIDCError(.requestObjectFailed, "the request object could not be signed", joseError: error)
         }
     }
 
