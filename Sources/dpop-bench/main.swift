@@ -3,7 +3,7 @@
 // answers at once (so the figure is the client-side overhead only).
 // A benchmark, not a test: it prints figures and never fails on them.
 //
-//   swift run -c release dpop-bench [seconds per line, default 1]
+//   swift run -c release dpop-bench [seconds per line, default 1]   (fastest of 10 slices)
 import Foundation
 import JOSE
 import OIDC
@@ -28,18 +28,23 @@ let accessToken = String(repeating: "a", count: 800)
 
 func nowNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-/// Runs `body` for about `seconds`; returns operations per second and nanoseconds per operation.
+/// Runs `body` in 10 slices of `seconds / 10` each and keeps the fastest slice: on a
+/// shared, loaded machine the other tenants only ever slow a slice down, so the
+/// fastest one is the closest to the code's own cost.
 func measure(_ body: () async throws -> Void) async rethrows -> (perSecond: Double, nanoseconds: Double) {
     for _ in 0..<50 { try await body() }  // warm up
-    let start = nowNanoseconds()
-    let deadline = start + UInt64(seconds * 1e9)
-    var count = 0
-    while nowNanoseconds() < deadline {
-        for _ in 0..<20 { try await body() }
-        count += 20
+    var best = Double.infinity
+    for _ in 0..<10 {
+        let start = nowNanoseconds()
+        let deadline = start + UInt64(seconds * 1e8)
+        var count = 0
+        while nowNanoseconds() < deadline {
+            for _ in 0..<20 { try await body() }
+            count += 20
+        }
+        best = min(best, Double(nowNanoseconds() - start) / Double(count))
     }
-    let elapsed = Double(nowNanoseconds() - start)
-    return (Double(count) / (elapsed / 1e9), elapsed / Double(count))
+    return (1e9 / best, best)
 }
 
 func line(_ label: String, _ result: (perSecond: Double, nanoseconds: Double)) {
