@@ -10,8 +10,9 @@ import JOSE
 /// authentication, a fresh client assertion on every attempt, and a DPoP proof
 /// (with the nonce retry) when a ``DPoPBinding`` is set.
 ///
-/// Every endpoint URL must be https (http only on loopback). Requests never
-/// follow redirects. `description` never shows a secret or key.
+/// Every endpoint URL must pass the library's URL policy (https; http only on
+/// loopback for a loopback issuer). Requests never follow redirects. `description`
+/// never shows a secret or key.
 public struct BackChannelClient: Sendable, CustomStringConvertible {
     /// The issuer identifier (the default client-assertion audience).
     public let issuer: String
@@ -57,10 +58,13 @@ public struct BackChannelClient: Sendable, CustomStringConvertible {
     }
 
     /// POSTs `parameters` (form-encoded) with the client's authentication to
-    /// `endpoint`; with a DPoP binding (and `proof` left on), with a proof and the one
-    /// nonce retry. `what` names the endpoint in errors. The response is returned whatever its status.
-    public func post(_ parameters: [(name: String, value: String)], to endpoint: URL, what: String, proof: Bool = true) async throws -> HTTPResponse {
-        try SecureURLPolicy.check(endpoint, what: "the \(what) endpoint")
+    /// `endpoint` (the provider's `name` endpoint) through the library's endpoint fetch
+    /// (URL policy, no redirects, typed transport errors, bounded body); with a DPoP
+    /// binding (and `proof` left on), with a proof and the one nonce retry. The
+    /// response is returned whatever its status: see ``answer(_:from:accepting:)``.
+    public func post(_ parameters: [(name: String, value: String)], to endpoint: URL, as name: ProviderEndpoint,
+                     proof: Bool = true) async throws -> HTTPResponse {
+        try SecureURLPolicy.checkEndpoint(endpoint, name, issuer: issuer)
         let audience = try audience(for: endpoint)
         let build: @Sendable () throws -> HTTPRequest = { [authentication, clock, timeout] in
             var form = parameters
@@ -69,27 +73,42 @@ public struct BackChannelClient: Sendable, CustomStringConvertible {
             return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: .bytes(Array(FormURLEncoding.encode(form).utf8)),
                                timeout: timeout)
         }
-        if let dpop, proof { return try await dpop.send(role: .authorizationServer, transport: transport, request: build) }
-        return try await DPoPBinding.transmit(try build(), transport: transport)
+        let via = FetchingTransport(fetch: Self.fetch(name, issuer: issuer), transport: transport)
+        if let dpop, proof { return try await dpop.send(role: .authorizationServer, transport: via, request: build) }
+        return try await via.send(try build())
+    }
+
+    /// The JSON object of an answer from the provider's `name` endpoint whose status is in
+    /// `accepting`; otherwise the typed error (`.oauthError` with the provider's code, ...).
+    public func answer(_ response: HTTPResponse, from name: ProviderEndpoint, accepting: Set<Int> = [200]) throws -> JSONObject {
+        guard accepting.contains(response.status) else { throw EndpointResponse.error(for: response, what: name.rawValue).naming(name) }
+        let object = try Self.fetch(name, issuer: issuer).object(from: response)
+        if object["error"] != nil { throw EndpointResponse.error(for: response, what: name.rawValue).naming(name) }
+        return object
+    }
+
+    /// The endpoint fetch for the provider's `name` endpoint; every status is handed back
+    /// (the DPoP nonce challenge and the callers' own status rules need the answer).
+    static func fetch(_ name: ProviderEndpoint, issuer: String) -> EndpointFetch {
+        EndpointFetch(endpoint: name, issuer: issuer, transportFailure: .transport, invalidBody: .invalidEndpointResponse,
+                      emptyBody: .emptyEndpointResponse, accepted: 100...599)
     }
 
     /// Calls the token endpoint with a grant's `parameters` and reads the tokens.
     ///
     /// The `token_type` must be `DPoP` when a DPoP binding is set (a sender-constrained
     /// token was asked for) and `Bearer` otherwise (case-insensitively); anything
-    /// else is `.dpopTokenTypeMismatch` or `.unsupportedTokenType`.
+    /// else is `.dpopTokenTypeMismatch` or `unsupported_token_type`.
     /// - Throws: ``OIDCError`` `.oauthError` (``OIDCError/oauthError`` has the provider's code), the endpoint errors of
-    ///   ``post(_:to:what:)``, `.invalidTokenResponse`.
+    ///   ``post(_:to:as:proof:)``, `.invalidTokenResponse`.
     public func requestTokens(_ parameters: [(name: String, value: String)], at tokenEndpoint: URL) async throws -> TokenResponse {
-        let response = try await post(parameters, to: tokenEndpoint, what: "token")
-        guard response.status == 200 else { throw EndpointResponse.error(for: response, what: "token") }
-        let object = try EndpointResponse.object(from: response, what: "token")
-        if object["error"] != nil { throw EndpointResponse.error(for: response, what: "token") }
+        let response = try await post(parameters, to: tokenEndpoint, as: .token)
+        let object = try answer(response, from: .token)
         let tokens: TokenResponse
         do {
             tokens = try TokenResponse(json: object, receivedAt: clock())
         } catch let error as OIDCError {
-            throw OIDCError(error.code, error.reason, httpStatus: response.status)
+            throw OIDCError(error.code, error.reason, httpStatus: response.status, endpoint: .token)
         }
         try Self.checkTokenType(tokens, dpopUsed: dpop != nil)
         return tokens
@@ -108,4 +127,16 @@ public struct BackChannelClient: Sendable, CustomStringConvertible {
             throw OIDCError(OIDCError.Code(rawValue: "unsupported_token_type"), "token_type \"\(tokens.tokenType.prefix(32))\" is not supported")
         }
     }
+}
+
+/// Sends through an ``EndpointFetch`` (so a DPoP retry goes through the same rules).
+struct FetchingTransport: HTTPTransport {
+    let fetch: EndpointFetch
+    let transport: any HTTPTransport
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { try await fetch.send(request, via: transport) }
+}
+
+extension ProviderEndpoint {
+    /// `backchannel_authentication_endpoint` (OpenID Connect CIBA Core 1.0)
+    public static let backchannelAuthentication = ProviderEndpoint(rawValue: "backchannel_authentication_endpoint")
 }

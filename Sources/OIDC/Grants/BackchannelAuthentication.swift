@@ -118,9 +118,8 @@ extension BackChannelClient {
     /// - Throws: ``OIDCError`` `.invalidDecoupledRequest`, the endpoint errors
     ///   (`.oauthError` with the provider's code ...), `.invalidDecoupledResponse`.
     public func startBackchannelAuthentication(_ request: BackchannelAuthenticationRequest, endpoint: URL) async throws -> BackchannelAuthenticationResponse {
-        let response = try await post(try request.parameters(), to: endpoint, what: "backchannel authentication")
-        guard response.status == 200 else { throw EndpointResponse.error(for: response, what: "backchannel authentication") }
-        let object = try EndpointResponse.object(from: response, what: "backchannel authentication")
+        let response = try await post(try request.parameters(), to: endpoint, as: .backchannelAuthentication)
+        let object = try answer(response, from: .backchannelAuthentication)
         guard let id = object["auth_req_id"]?.stringValue, !id.isEmpty else {
             throw OIDCError(.invalidDecoupledResponse, "the backchannel authentication response has no string \"auth_req_id\"", httpStatus: response.status)
         }

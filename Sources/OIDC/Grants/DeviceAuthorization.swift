@@ -52,9 +52,8 @@ extension BackChannelClient {
         for (name, _) in additionalParameters where ["scope", "client_id", "grant_type", "device_code"].contains(name) {
             throw OIDCError(.invalidDecoupledRequest, "additional parameter \"\(name)\" would override a standard one")
         }
-        let response = try await post(form + additionalParameters, to: endpoint, what: "device authorization")
-        guard response.status == 200 else { throw EndpointResponse.error(for: response, what: "device authorization") }
-        let object = try EndpointResponse.object(from: response, what: "device authorization")
+        let response = try await post(form + additionalParameters, to: endpoint, as: .deviceAuthorization)
+        let object = try answer(response, from: .deviceAuthorization)
         func string(_ name: String) throws -> String {
             guard let value = object[name]?.stringValue, !value.isEmpty else {
                 throw OIDCError(.invalidDecoupledResponse, "the device authorization response has no string \"\(name)\"", httpStatus: response.status)

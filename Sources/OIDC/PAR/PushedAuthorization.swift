@@ -39,13 +39,8 @@ public enum PushedAuthorization {
         return url
     }
 
-    /// Parses the endpoint's answer: HTTP 201 (or 200) with a string `request_uri`
-    /// and a positive integer `expires_in`.
-    static func parse(_ response: HTTPResponse) throws -> PushedAuthorizationResponse {
-        guard response.status == 201 || response.status == 200 else {
-            throw EndpointResponse.error(for: response, what: "pushed authorization request")
-        }
-        let object = try EndpointResponse.object(from: response, what: "pushed authorization request")
+    /// Reads the endpoint's answer (HTTP 201 or 200): a string `request_uri` and a positive integer `expires_in`.
+    static func parse(_ object: JSONObject, response: HTTPResponse) throws -> PushedAuthorizationResponse {
         guard let requestURI = object["request_uri"]?.stringValue, !requestURI.isEmpty else {
             throw OIDCError(.invalidPushedAuthorizationResponse, "the PAR response has no string \"request_uri\"", httpStatus: response.status)
         }
@@ -82,6 +77,7 @@ extension BackChannelClient {
         }
         // Every method but client_secret_basic adds client_id to the body itself; a duplicate would be ambiguous.
         if case .clientSecretBasic = authentication {} else { form.removeAll { $0.name == "client_id" } }
-        return try PushedAuthorization.parse(try await post(form, to: endpoint, what: "pushed authorization request", proof: false))
+        let response = try await post(form, to: endpoint, as: .pushedAuthorizationRequest, proof: false)
+        return try PushedAuthorization.parse(try answer(response, from: .pushedAuthorizationRequest, accepting: [200, 201]), response: response)
     }
 }
