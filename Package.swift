@@ -63,6 +63,11 @@ let package = Package(
         sample("sample-call-api", ["OIDC", "OIDCNetworking", "OIDCSession"]),
         sample("sample-read-claims", ["OIDC"]),
         sample("sample-port-token", ["OIDC", "OIDCNetworking"]),
+        // What the FAPI samples share (arguments, key files, the client setup); not a product.
+        .target(name: "FAPISampleSupport", dependencies: ["OIDC", "JOSE"], path: "Samples/FAPISampleSupport", swiftSettings: strict),
+        sample("sample-fapi-login", ["FAPISampleSupport", "OIDC", "OIDCNetworking", "JOSE"]),
+        sample("sample-fapi-finish", ["FAPISampleSupport", "OIDC", "OIDCNetworking", "OIDCSession", "JOSE"]),
+        sample("sample-ciba", ["FAPISampleSupport", "OIDC", "OIDCNetworking", "JOSE"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "OIDCTests", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
         .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC"], swiftSettings: strict),

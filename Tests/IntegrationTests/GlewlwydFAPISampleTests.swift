@@ -1,0 +1,83 @@
+import Foundation
+import JOSE
+import OIDC
+import Testing
+
+/// The FAPI samples, run as a script would run them, against glewlwyd (built by
+/// `swift build`; skipped when glewlwyd is not running or the samples are not built).
+@Suite("glewlwyd: sample-fapi-login, sample-fapi-finish, sample-ciba", .enabled(if: GlewlwydFAPI.isRunning, "GLEWLWYD_ISSUER is not set"),
+       .serialized)
+struct GlewlwydFAPISampleTests {
+    static let binaries = Provider.repository.appendingPathComponent(".build/debug")
+
+    /// Runs a built sample: exit status, standard output, standard error.
+    static func run(_ sample: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let path = binaries.appendingPathComponent(sample).path
+        try #require(FileManager.default.isExecutableFile(atPath: path), "\(sample) is not built")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile(), error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+    }
+
+    @Test("login in one process (PAR, new DPoP key file), finish in another (DPoP tokens, userinfo); usage errors exit 2")
+    func loginAndFinish() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fapi-samples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let issuer = try GlewlwydFAPI.value("GLEWLWYD_ISSUER"), clientID = try GlewlwydFAPI.value("GLEWLWYD_PKJWT_CLIENT_ID")
+        let key = try GlewlwydFAPI.value("GLEWLWYD_PKJWT_KEY_FILE")
+        let dpop = directory.appendingPathComponent("dpop.jwk").path, pending = directory.appendingPathComponent("pending.json").path
+        let tokens = directory.appendingPathComponent("tokens.json").path
+        let login = try Self.run("sample-fapi-login", ["--issuer", issuer, "--client-id", clientID, "--client-key", key,
+                                                       "--redirect-uri", try GlewlwydFAPI.value("GLEWLWYD_REDIRECT_URI"), "--dpop-key", dpop,
+                                                       "--pending", pending, "--assertion-audience", "endpoint"])
+        try #require(login.status == 0, "sample-fapi-login: \(login.err)")
+        let printed = try JSONParser.parseObject(Array(login.out.utf8), what: "output")
+        #expect(Set(printed.map(\.name)) == ["url", "state"])
+        #expect(try DPoPKey(key: JWK(json: String(contentsOfFile: dpop, encoding: .utf8))).algorithm == .es256)
+        let url = try #require(printed["url"]?.stringValue.flatMap(URL.init(string:)))
+        let query = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
+        #expect(query == ["client_id", "request_uri"])
+        let callback = try GlewlwydFAPI.login(url, scope: "openid")
+
+        let finish = try Self.run("sample-fapi-finish", ["--issuer", issuer, "--client-id", clientID, "--client-key", key, "--dpop-key", dpop,
+                                                         "--pending", pending, "--callback", callback.absoluteString, "--save-tokens", tokens,
+                                                         "--assertion-audience", "endpoint"])
+        try #require(finish.status == 0, "sample-fapi-finish: \(finish.err)")
+        let result = try JSONParser.parseObject(Array(finish.out.utf8), what: "output")
+        #expect(result["token_type"] == "DPoP")
+        #expect(result["id_token_claims"]?.objectValue?["sub"] != nil && result["userinfo"]?.objectValue?["sub"] == result["id_token_claims"]?.objectValue?["sub"])
+        let saved = try TokenResponse(storedJSON: JSONParser.parseObject(Array(try String(contentsOfFile: tokens, encoding: .utf8).utf8), what: "tokens"))
+        #expect(!finish.out.contains(saved.accessToken))
+
+        #expect(try Self.run("sample-fapi-finish", ["--issuer", issuer]).status == 2)
+        #expect(try Self.run("sample-fapi-login", ["--issuer", issuer, "--client-id", clientID, "--client-key", key, "--redirect-uri", "x",
+                                                   "--dpop-key", dpop, "--pending", pending, "--assertion-audience", "both"]).status == 2)
+    }
+
+    @Test("sample-ciba: approval prints the ID Token's claims; denial prints access_denied and exits 1", arguments: [false, true])
+    func ciba(deny: Bool) async throws {
+        let clientID = try GlewlwydFAPI.value("GLEWLWYD_CIBA_CLIENT_ID")
+        let arguments = ["--issuer", try GlewlwydFAPI.value("GLEWLWYD_ISSUER"), "--client-id", clientID,
+                         "--client-secret", try GlewlwydFAPI.value("GLEWLWYD_CIBA_CLIENT_SECRET"), "--login-hint", #"{"username":"alice"}"#,
+                         "--binding-message", "W4SCT"]
+        let running = Task.detached { try Self.run("sample-ciba", arguments) }
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        try GlewlwydFAPI.user(["ciba", "--client-id", clientID, "--scope", "openid"] + (deny ? ["--deny"] : []))
+        let result = try await running.value
+        if deny {
+            #expect(result.status == 1 && result.err.contains("access_denied") && result.out.isEmpty)
+        } else {
+            #expect(result.status == 0, "\(result.err)")
+            let claims = try JSONParser.parseObject(Array(result.out.utf8), what: "output")["id_token_claims"]?.objectValue
+            #expect(claims?["aud"]?.stringValue == clientID)
+        }
+    }
+}
