@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto"], swiftSettings: strict),
         .executableTarget(name: "jose-leak-check", dependencies: ["JOSE"], swiftSettings: strict),
-        .executableTarget(name: "dpop-bench", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
+        .executableTarget(name: "dpop-bench", dependencies: ["OIDC", "OIDCSession", "JOSE"], swiftSettings: strict),
         .executableTarget(name: "session-bench", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
         sample("sample-authorize-url", ["OIDC", "JOSE"]),
         sample("sample-exchange-code", ["OIDC", "OIDCNetworking", "OIDCSession"]),

@@ -7,6 +7,7 @@
 import Foundation
 import JOSE
 import OIDC
+import OIDCSession
 
 struct InstantTransport: HTTPTransport {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse { HTTPResponse(status: 200) }
@@ -70,4 +71,24 @@ for spec in [JWK.GenerationSpec.ec(.p256), .ed25519] {
     }
     line("request DPoP \(binding.key.algorithm.rawValue)", dpop)
     print("  overhead per request: \(String(format: "%.1f", (dpop.nanoseconds - bearer.nanoseconds) / 1000)) µs")
+}
+
+// The authenticated session: Bearer against DPoP (AuthenticatedSession.dpop), same transport.
+struct NoRefresh: TokenRefresher {
+    func refreshTokens(using refreshToken: String) async throws -> TokenResponse { throw OIDCError(.refreshFailed, "not in the bench") }
+}
+let origin = URL(string: "https://rs.example")!
+let bearerSession = AuthenticatedSession(tokens: TokenResponse(accessToken: accessToken), refresher: NoRefresh(), transport: transport,
+                                         allowedOrigins: [origin])
+let sessionBearer = try await measure { _ = try await bearerSession.send(HTTPRequest(method: "GET", url: url)) }
+line("session Bearer", sessionBearer)
+for spec in [JWK.GenerationSpec.ec(.p256), .ed25519] {
+    let client = try BackChannelClient(issuer: "https://as.example", authentication: .none(clientID: "bench"), transport: transport,
+                                       dpop: DPoPBinding(key: try DPoPKey.generate(spec)))
+    let session = try AuthenticatedSession.dpop(tokens: TokenResponse(accessToken: accessToken, tokenType: "DPoP"), client: client,
+                                                tokenEndpoint: URL(string: "https://as.example/token")!, transport: transport,
+                                                allowedOrigins: [origin])
+    let dpop = try await measure { _ = try await session.send(HTTPRequest(method: "GET", url: url)) }
+    line("session DPoP \(client.dpop?.key.algorithm.rawValue ?? "")", dpop)
+    print("  overhead per request: \(String(format: "%.1f", (dpop.nanoseconds - sessionBearer.nanoseconds) / 1000)) µs")
 }
