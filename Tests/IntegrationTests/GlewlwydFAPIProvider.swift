@@ -39,17 +39,8 @@ enum GlewlwydFAPI {
     static var base: String { environment["GLEWLWYD_BASE"] ?? "" }
     static var redirectURI: URL { get throws { try #require(URL(string: try value("GLEWLWYD_REDIRECT_URI"))) } }
 
-    /// Runs a python3 script of the repository: its trimmed standard output and exit status.
     static func python(_ path: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Provider.repository.appendingPathComponent(path).path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), process.terminationStatus)
+        try Provider.runPython(path, arguments)
     }
 
     /// Logs alice in (Tests/Glewlwyd/login.py) and returns the redirect back to the client.

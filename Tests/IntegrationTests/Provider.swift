@@ -39,9 +39,14 @@ enum Provider {
 
     /// Runs `Tests/IdP/<script>` with python3: its trimmed standard output and exit status.
     private static func runScript(_ script: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
+        try runPython("Tests/IdP/\(script)", arguments)
+    }
+
+    /// Runs the repository's python3 script at `path`: its trimmed standard output and exit status.
+    static func runPython(_ path: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("Tests/IdP/\(script)").path] + arguments
+        process.arguments = ["python3", repository.appendingPathComponent(path).path] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
