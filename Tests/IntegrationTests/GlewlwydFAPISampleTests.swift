@@ -4,15 +4,14 @@ import OIDC
 import Testing
 
 /// The FAPI samples, run as a script would run them, against glewlwyd (built by
-/// `swift build`; skipped when glewlwyd is not running or the samples are not built).
-@Suite("glewlwyd: sample-fapi-login, sample-fapi-finish, sample-ciba", .enabled(if: GlewlwydFAPI.isRunning, "GLEWLWYD_ISSUER is not set"),
-       .serialized)
-struct GlewlwydFAPISampleTests {
-    static let binaries = Provider.repository.appendingPathComponent(".build/debug")
+/// `swift build`). In the serialized glewlwyd FAPI suite: glewlwyd lists only a client's
+/// newest CIBA request to the user, so two CIBA logins of one client must not overlap.
+extension GlewlwydFAPITests {
+    static let sampleBinaries = Provider.repository.appendingPathComponent(".build/debug")
 
     /// Runs a built sample: exit status, standard output, standard error.
-    static func run(_ sample: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let path = binaries.appendingPathComponent(sample).path
+    static func runSample(_ sample: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let path = sampleBinaries.appendingPathComponent(sample).path
         try #require(FileManager.default.isExecutableFile(atPath: path), "\(sample) is not built")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
@@ -26,8 +25,8 @@ struct GlewlwydFAPISampleTests {
         return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
     }
 
-    @Test("login in one process (PAR, new DPoP key file), finish in another (DPoP tokens, userinfo); usage errors exit 2")
-    func loginAndFinish() throws {
+    @Test("samples: login in one process (PAR, new DPoP key file), finish in another (DPoP tokens, userinfo); usage errors exit 2")
+    func samplesLoginAndFinish() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fapi-samples-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -35,7 +34,7 @@ struct GlewlwydFAPISampleTests {
         let key = try GlewlwydFAPI.value("GLEWLWYD_PKJWT_KEY_FILE")
         let dpop = directory.appendingPathComponent("dpop.jwk").path, pending = directory.appendingPathComponent("pending.json").path
         let tokens = directory.appendingPathComponent("tokens.json").path
-        let login = try Self.run("sample-fapi-login", ["--issuer", issuer, "--client-id", clientID, "--client-key", key,
+        let login = try Self.runSample("sample-fapi-login", ["--issuer", issuer, "--client-id", clientID, "--client-key", key,
                                                        "--redirect-uri", try GlewlwydFAPI.value("GLEWLWYD_REDIRECT_URI"), "--dpop-key", dpop,
                                                        "--pending", pending, "--assertion-audience", "endpoint"])
         try #require(login.status == 0, "sample-fapi-login: \(login.err)")
@@ -47,7 +46,7 @@ struct GlewlwydFAPISampleTests {
         #expect(query == ["client_id", "request_uri"])
         let callback = try GlewlwydFAPI.login(url, scope: "openid")
 
-        let finish = try Self.run("sample-fapi-finish", ["--issuer", issuer, "--client-id", clientID, "--client-key", key, "--dpop-key", dpop,
+        let finish = try Self.runSample("sample-fapi-finish", ["--issuer", issuer, "--client-id", clientID, "--client-key", key, "--dpop-key", dpop,
                                                          "--pending", pending, "--callback", callback.absoluteString, "--save-tokens", tokens,
                                                          "--assertion-audience", "endpoint"])
         try #require(finish.status == 0, "sample-fapi-finish: \(finish.err)")
@@ -57,20 +56,21 @@ struct GlewlwydFAPISampleTests {
         let saved = try TokenResponse(storedJSON: JSONParser.parseObject(Array(try String(contentsOfFile: tokens, encoding: .utf8).utf8), what: "tokens"))
         #expect(!finish.out.contains(saved.accessToken))
 
-        #expect(try Self.run("sample-fapi-finish", ["--issuer", issuer]).status == 2)
-        #expect(try Self.run("sample-fapi-login", ["--issuer", issuer, "--client-id", clientID, "--client-key", key, "--redirect-uri", "x",
+        #expect(try Self.runSample("sample-fapi-finish", ["--issuer", issuer]).status == 2)
+        #expect(try Self.runSample("sample-fapi-login", ["--issuer", issuer, "--client-id", clientID, "--client-key", key, "--redirect-uri", "x",
                                                    "--dpop-key", dpop, "--pending", pending, "--assertion-audience", "both"]).status == 2)
     }
 
-    @Test("sample-ciba: approval prints the ID Token's claims; denial prints access_denied and exits 1", arguments: [false, true])
-    func ciba(deny: Bool) async throws {
+    @Test("samples: sample-ciba: approval prints the ID Token's claims; denial prints access_denied and exits 1", arguments: [false, true])
+    func sampleCIBA(deny: Bool) async throws {
         let clientID = try GlewlwydFAPI.value("GLEWLWYD_CIBA_CLIENT_ID")
+        let message = "S" + String(UUID().uuidString.prefix(8))  // alice's approval picks this request
         let arguments = ["--issuer", try GlewlwydFAPI.value("GLEWLWYD_ISSUER"), "--client-id", clientID,
                          "--client-secret", try GlewlwydFAPI.value("GLEWLWYD_CIBA_CLIENT_SECRET"), "--login-hint", #"{"username":"alice"}"#,
-                         "--binding-message", "W4SCT"]
-        let running = Task.detached { try Self.run("sample-ciba", arguments) }
+                         "--binding-message", message]
+        let running = Task.detached { try Self.runSample("sample-ciba", arguments) }
         try await Task.sleep(nanoseconds: 1_500_000_000)
-        try GlewlwydFAPI.user(["ciba", "--client-id", clientID, "--scope", "openid"] + (deny ? ["--deny"] : []))
+        try GlewlwydFAPI.user(["ciba", "--client-id", clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
         let result = try await running.value
         if deny {
             #expect(result.status == 1 && result.err.contains("access_denied") && result.out.isEmpty)

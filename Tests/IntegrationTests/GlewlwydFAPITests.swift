@@ -150,12 +150,14 @@ struct GlewlwydFAPITests {
         let metadata = try await GlewlwydFAPI.metadata()
         let client = try cibaClient(metadata)
         let clientID = try GlewlwydFAPI.value("GLEWLWYD_CIBA_CLIENT_ID")
+        // A message of its own, so alice's approval picks this request (other tests use the client too).
+        let message = "T" + String(UUID().uuidString.prefix(8))
         let started = try await client.startBackchannelAuthentication(
-            BackchannelAuthenticationRequest(scope: "openid", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: "W4SCT"),
+            BackchannelAuthenticationRequest(scope: "openid", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: message),
             endpoint: try cibaEndpoint(metadata))
         #expect(started.expiresIn > 0)
         let (sleeper, waits) = GlewlwydFAPI.sleeper(actAt: 2) {
-            try GlewlwydFAPI.user(["ciba", "--client-id", clientID, "--scope", "openid"] + (deny ? ["--deny"] : []))
+            try GlewlwydFAPI.user(["ciba", "--client-id", clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
         }
         let outcome = try await client.pollBackchannelAuthentication(started, tokenEndpoint: try #require(metadata.tokenEndpoint), sleeper: sleeper)
         #expect(waits.withLock { $0.count } >= 2, "at least one poll before the decision")

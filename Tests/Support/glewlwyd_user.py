@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The user's side of glewlwyd's decoupled flows, over plain HTTP as its web pages do it (stdlib only).
 
-    python3 glewlwyd_user.py ciba   --base BASE --client-id ID --scope S [--deny] [--username alice] [--password password]
+    python3 glewlwyd_user.py ciba   --base BASE --client-id ID --scope S [--binding-message M] [--deny] [--username alice] [--password password]
     python3 glewlwyd_user.py device --base BASE --client-id ID --scope S --user-code CODE [--username ...]
 
 Both log the user in (POST BASE/api/auth/, session cookie) and consent to the scopes for the
 client (PUT BASE/api/auth/grant/ID/). `ciba` then lists the user's pending CIBA requests
-(GET BASE/api/oidc/ciba_user_list), takes the newest one for the client and approves it
+(GET BASE/api/oidc/ciba_user_list), takes the newest one for the client (and with
+--binding-message, the one carrying that message: tests running side by side each pick their own) and approves it
 (GET .../ciba_user_check?user_req_id=...&g_continue) or, with --deny, cancels it (&cancel).
 `device` opens the verification page with the user code (GET BASE/api/oidc/device?code=CODE&g_continue).
 Exit 0 when glewlwyd accepted the step; 1 otherwise (message on stderr); 2 usage.
@@ -69,7 +70,8 @@ def ciba(a):
         if status == 200 and text.strip():
             items = json.loads(text)
             items = items if isinstance(items, list) else [items]
-            mine = [i for i in items if i.get("client_id") == a.client_id]
+            mine = [i for i in items if i.get("client_id") == a.client_id
+                    and (a.binding_message is None or i.get("binding_message") == a.binding_message)]
             if mine:
                 request_id = mine[-1]["user_req_id"]
                 break
@@ -100,6 +102,7 @@ def main():
     ap.add_argument("--client-id", required=True)
     ap.add_argument("--scope", required=True)
     ap.add_argument("--user-code")
+    ap.add_argument("--binding-message")
     ap.add_argument("--deny", action="store_true")
     ap.add_argument("--username", default="alice")
     ap.add_argument("--password", default="password")
