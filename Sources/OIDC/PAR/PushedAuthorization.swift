@@ -21,6 +21,16 @@ public struct PushedAuthorizationResponse: Sendable, Hashable, Codable {
 
 /// Pushed authorization requests (PAR, RFC 9126).
 public enum PushedAuthorization {
+    /// Refuses a front-channel request (all parameters in the URL) to a provider whose
+    /// metadata says `require_pushed_authorization_requests` (RFC 9126 §5): call it before
+    /// building a plain authorization URL.
+    /// - Throws: ``OIDCError`` `.pushedAuthorizationRequired`.
+    public static func checkFrontChannelAllowed(by metadata: ProviderMetadata) throws {
+        if metadata.requirePushedAuthorizationRequests == true {
+            throw OIDCError(.pushedAuthorizationRequired, "the provider requires pushed authorization requests (require_pushed_authorization_requests)")
+        }
+    }
+
     /// The authorization URL after a push: `client_id` and `request_uri` only (RFC 9126 §4).
     /// - Throws: ``OIDCError`` `.invalidIssuerURL` / `.insecureURL` for an endpoint that is not https (or loopback http).
     public static func authorizationURL(authorizationEndpoint: URL, clientID: String, requestURI: String) throws -> URL {

@@ -103,6 +103,21 @@ struct PushedAuthorizationTests {
         #expect(throws: OIDCError.self) { try sign([], key: key.publicKey) }
     }
 
+    @Test("require_pushed_authorization_requests refuses a front-channel request")
+    func parRequired() throws {
+        var metadata = ProviderMetadata(issuer: Self.issuer)
+        #expect(throws: Never.self) { try PushedAuthorization.checkFrontChannelAllowed(by: metadata) }
+        metadata.requirePushedAuthorizationRequests = false
+        #expect(throws: Never.self) { try PushedAuthorization.checkFrontChannelAllowed(by: metadata) }
+        metadata.requirePushedAuthorizationRequests = true
+        do {
+            try PushedAuthorization.checkFrontChannelAllowed(by: metadata)
+            Issue.record("expected pushed_authorization_required")
+        } catch let error as OIDCError {
+            #expect(error.code == .pushedAuthorizationRequired)
+        }
+    }
+
     @Test("request object by value: the URL carries client_id and request (and the outer parameters asked for)")
     func byValue() throws {
         let url = try RequestObject.authorizationURL(authorizationEndpoint: URL(string: "https://as.example/authorize?tenant=t1")!, clientID: "app",
