@@ -63,13 +63,16 @@ public struct DPoPTokenRefresher: TokenRefresher {
 extension AuthenticatedSession {
     /// A session whose requests to `allowedOrigins` carry `Authorization: DPoP` with a
     /// fresh proof from `client`'s DPoP binding, and whose refreshes go through `client`.
+    /// The other parameters are those of ``init(tokens:refresher:transport:allowedOrigins:store:refreshedIDTokens:proactiveRefreshMargin:refreshBackoff:clock:)``.
     /// - Throws: ``OIDCError`` `.dpopProofFailed` when `client` has no DPoP binding.
     public static func dpop(tokens: TokenResponse?, client: BackChannelClient, tokenEndpoint: URL, transport: any HTTPTransport,
-                            allowedOrigins: [URL], store: (any TokenStore)? = nil, proactiveRefreshMargin: TimeInterval? = nil,
+                            allowedOrigins: [URL], store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
+                            proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
                             clock: @escaping @Sendable () -> Date = { Date() }) throws -> AuthenticatedSession {
         guard let binding = client.dpop else { throw OIDCError(.dpopProofFailed, "a DPoP session needs a client with a DPoP binding") }
         return AuthenticatedSession(tokens: tokens, refresher: DPoPTokenRefresher(client: client, tokenEndpoint: tokenEndpoint),
                                     transport: DPoPSessionTransport(binding: binding, transport: transport, origins: allowedOrigins),
-                                    allowedOrigins: allowedOrigins, store: store, proactiveRefreshMargin: proactiveRefreshMargin, clock: clock)
+                                    allowedOrigins: allowedOrigins, store: store, refreshedIDTokens: refreshedIDTokens,
+                                    proactiveRefreshMargin: proactiveRefreshMargin, refreshBackoff: refreshBackoff, clock: clock)
     }
 }

@@ -56,11 +56,15 @@ enum GlewlwydFAPI {
         try #require(status == 0, "glewlwyd_user.py \(arguments.first ?? "") exited \(status): \(line)")
     }
 
+    /// The provider's ID Token validator for `clientID`.
+    static func validator(metadata: ProviderMetadata, clientID: String) async throws -> IDTokenValidator {
+        IDTokenValidator(config: IDTokenValidationConfig(metadata: metadata, clientID: clientID),
+                         keyCache: try await keyCaches.cache(for: try #require(metadata.jwksURI)))
+    }
+
     /// Validates an ID Token against the provider's keys (one place for the validator's call shape).
     static func validateIDToken(_ token: String, metadata: ProviderMetadata, clientID: String, nonce: String?) async throws -> IDToken {
-        let config = IDTokenValidationConfig(metadata: metadata, clientID: clientID)
-        let validator = IDTokenValidator(config: config, keyCache: try await keyCaches.cache(for: try #require(metadata.jwksURI)))
-        return try await validator.validate(token, expecting: IDTokenExpectations(nonce: nonce))
+        try await validator(metadata: metadata, clientID: clientID).validate(token, expecting: IDTokenExpectations(nonce: nonce))
     }
 
     /// Sleeps as asked (glewlwyd answers `slow_down` to early polls), and before the

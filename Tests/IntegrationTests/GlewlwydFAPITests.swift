@@ -88,6 +88,7 @@ struct GlewlwydFAPITests {
         if held.refreshToken == nil { held.refreshToken = tokens.refreshToken }  // glewlwyd's rolling refresh keeps the old one
         let session = try AuthenticatedSession.dpop(tokens: held, client: client, tokenEndpoint: try #require(metadata.tokenEndpoint),
                                                      transport: GlewlwydFAPI.transport, allowedOrigins: [userinfoEndpoint],
+                                                     refreshedIDTokens: .validate(with: try await GlewlwydFAPI.validator(metadata: metadata, clientID: clientID)),
                                                      proactiveRefreshMargin: 1_000_000)
         let viaSession = try await session.send(HTTPRequest(url: userinfoEndpoint, headers: ["Accept": "application/json"]))
         #expect(viaSession.status == 200)
