@@ -40,7 +40,8 @@ enum GlewlwydFAPI {
     static var redirectURI: URL { get throws { try #require(URL(string: try value("GLEWLWYD_REDIRECT_URI"))) } }
 
     static func python(_ path: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
-        try Provider.runPython(path, arguments)
+        let parts = path.split(separator: "/")
+        return try Provider.runScript(String(parts.last ?? ""), arguments, directory: parts.dropLast().joined(separator: "/"))
     }
 
     /// Logs alice in (Tests/Glewlwyd/login.py) and returns the redirect back to the client.
