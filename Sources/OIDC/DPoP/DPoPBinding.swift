@@ -12,7 +12,7 @@ import JOSE
 /// Used for authorization-server requests (token, PAR, CIBA, device) and for
 /// resource requests (`Authorization: DPoP <token>` with `ath`). `Sendable`;
 /// share one per client (or per session).
-public struct DPoPBinding: Sendable, CustomStringConvertible {
+public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable {
     /// The key proofs are signed with.
     public let key: DPoPKey
     /// The nonces servers gave.
@@ -29,6 +29,8 @@ public struct DPoPBinding: Sendable, CustomStringConvertible {
 
     /// e.g. `DPoPBinding(ES256, jkt: ...)`.
     public var description: String { "DPoPBinding(\(key.algorithm.rawValue), jkt: \(key.thumbprint))" }
+    /// The algorithm and thumbprint only: `dump` shows no key material and no nonce.
+    public var customMirror: Mirror { Mirror(self, children: ["algorithm": key.algorithm.rawValue, "jkt": key.thumbprint]) }
 
     /// Adds the `DPoP` header (and, with `accessToken`, `Authorization: DPoP <token>`)
     /// for the nonce remembered for the request's origin in `role`; returns the nonce used.

@@ -13,7 +13,7 @@ import JOSE
 /// Every endpoint URL must pass the library's URL policy (https; http only on
 /// loopback for a loopback issuer). Requests never follow redirects. `description`
 /// never shows a secret or key.
-public struct BackChannelClient: Sendable, CustomStringConvertible {
+public struct BackChannelClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// The issuer identifier (the default client-assertion audience).
     public let issuer: String
     /// How the client authenticates.
@@ -45,6 +45,12 @@ public struct BackChannelClient: Sendable, CustomStringConvertible {
     /// e.g. `BackChannelClient(private_key_jwt(client_id: "app"), aud: issuer, dpop: ES256)`.
     public var description: String {
         "BackChannelClient(\(authentication), aud: \(assertionAudience.rawValue), dpop: \(dpop.map { $0.key.algorithm.rawValue } ?? "none"))"
+    }
+
+    /// Issuer, authentication method, audience setting and DPoP algorithm: `dump` shows no secret or key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["issuer": issuer, "authentication": authentication.methodName, "assertionAudience": assertionAudience.rawValue,
+                                "dpop": dpop.map { $0.key.algorithm.rawValue } ?? "none"])
     }
 
     /// The client-assertion audience for a call to `endpoint`.

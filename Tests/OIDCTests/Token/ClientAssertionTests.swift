@@ -89,6 +89,25 @@ struct ClientAssertionTests {
         }
     }
 
+    @Test("description and dump of a back-channel client show no secret, private key or nonce")
+    func redaction() throws {
+        let key = try JWK.generate(.ec(.p256))
+        let dpop = DPoPBinding(key: try DPoPKey.generate())
+        dpop.nonces.record("secret-nonce-value", for: Self.tokenEndpoint, role: .authorizationServer)
+        let secrets = [try #require(try key.privateJWK()["d"]?.stringValue), try #require(try dpop.key.privateKey.privateJWK()["d"]?.stringValue),
+                       "s3cret-client-secret", "secret-nonce-value"]
+        for authentication in [ClientAuthentication.privateKeyJWT(clientID: "app", key: key, algorithm: .es256),
+                               .clientSecretPost(clientID: "app", secret: "s3cret-client-secret")] {
+            let client = try BackChannelClient(issuer: Self.issuer, authentication: authentication, transport: CannedTransport(status: 200, body: "{}"),
+                                               dpop: dpop)
+            var dumped = ""
+            dump(client, to: &dumped)
+            for text in [client.description, String(reflecting: client), dumped] {
+                for secret in secrets { #expect(!text.contains(secret)) }
+            }
+        }
+    }
+
     @Test("a non-https issuer or endpoint is refused before anything is sent")
     func insecure() async throws {
         let transport = CannedTransport(status: 200, body: "{}")
