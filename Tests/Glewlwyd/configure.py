@@ -121,6 +121,8 @@ def main() -> None:
     ap.add_argument("--pid", type=int, required=True)
     ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("--access-token-seconds", type=int, default=3600)
+    ap.add_argument("--logout-uri", default="http://127.0.0.1:9452/backchannel-logout",
+                    help="the back-channel logout URI of the LOGOUT client (logout.py listens there)")
     a = ap.parse_args()
     base = a.base.rstrip("/")
     issuer = base + "/api/oidc"
@@ -189,6 +191,9 @@ def main() -> None:
     # CIBA poll.
     client("CIBA", "ciba-poll", ["urn:openid:params:grant-type:ciba", "refresh_token"],
            {"backchannel_token_delivery_mode": "poll"})
+    # Back-channel logout: glewlwyd POSTs a logout token to this URI when the user's session ends.
+    client("LOGOUT", "rp-logout", ["code"], {"backchannel_logout_uri": a.logout_uri})
+    env["GLEWLWYD_LOGOUT_URI"] = a.logout_uri
     # Device authorization grant.
     client("DEVICE", "device-client", ["device_authorization", "refresh_token"])
 

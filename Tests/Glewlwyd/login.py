@@ -61,7 +61,8 @@ class Browser:
             return e.code, dict(e.headers), e.read().decode(errors="replace")
 
 
-def login(authorize_url: str, username: str, password: str, base: str, scope, timeout: float) -> str:
+def login(authorize_url: str, username: str, password: str, base: str, scope, timeout: float, browser=None) -> str:
+    """The redirect URL after a login; `browser` keeps the session cookie for the caller."""
     query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(authorize_url).query))
     client_id = query.get("client_id")
     if not client_id:
@@ -69,7 +70,7 @@ def login(authorize_url: str, username: str, password: str, base: str, scope, ti
     scope = scope or query.get("scope")
     if not scope:
         raise Fail("no scope in the authorization URL: pass --scope")
-    b = Browser(base, timeout)
+    b = browser or Browser(base, timeout)
     status, headers, _ = b.request("GET", authorize_url)
     if status not in (302, 303):
         raise Fail(f"authorization URL answered {status}, expected a redirect to the login page")

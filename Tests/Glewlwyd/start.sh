@@ -12,7 +12,8 @@
 # keys/, glewlwyd.log, glewlwyd.pid. An instance this script started on PORT is stopped
 # first. Installs `glewlwyd sqlite3` with apt-get when missing and running as root.
 # Env: GLEWLWYD_LOG_LEVEL (default INFO; DEBUG says why a request is refused),
-#      GLEWLWYD_ACCESS_TOKEN_SECONDS (default 3600), GLEWLWYD_START_TIMEOUT (default 30 s).
+#      GLEWLWYD_ACCESS_TOKEN_SECONDS (default 3600), GLEWLWYD_START_TIMEOUT (default 30 s),
+#      GLEWLWYD_LOGOUT_PORT (default 9452: the back-channel logout URI of the LOGOUT client).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 HERE="$(pwd)"
@@ -68,7 +69,8 @@ echo "$!" > "$RUN/glewlwyd.pid"
 
 if python3 "$HERE/configure.py" --base "$BASE" --run "$RUN" --pid "$(cat "$RUN/glewlwyd.pid")" \
         --timeout "${GLEWLWYD_START_TIMEOUT:-30}" \
-        --access-token-seconds "${GLEWLWYD_ACCESS_TOKEN_SECONDS:-3600}" > "$RUN/env.tmp"; then
+        --access-token-seconds "${GLEWLWYD_ACCESS_TOKEN_SECONDS:-3600}" \
+        --logout-uri "http://127.0.0.1:${GLEWLWYD_LOGOUT_PORT:-9452}/backchannel-logout" > "$RUN/env.tmp"; then
     mv "$RUN/env.tmp" "$RUN/env"
     cat "$RUN/env"
 else
