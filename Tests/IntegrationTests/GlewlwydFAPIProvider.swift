@@ -23,37 +23,21 @@ final class RecordingTransport: HTTPTransport, Sendable {
     }
 }
 
-/// The glewlwyd 2.7.5 instance started by `Tests/Glewlwyd/start.sh` (its KEY=VALUE
-/// lines in the environment, e.g. through Tests/run.sh); the tests skip when
-/// `GLEWLWYD_ISSUER` is unset.
-enum GlewlwydFAPI {
-    static let environment = ProcessInfo.processInfo.environment
-    static let issuer = environment["GLEWLWYD_ISSUER"]
-    static var isRunning: Bool { issuer != nil }
-    static let transport = URLSessionTransport()
-    static let discovery = Discovery(transport: transport)
-    static let keyCaches = JWKSetCacheRegistry(transport: transport)
-
-    static func value(_ name: String) throws -> String { try #require(environment[name], "\(name) is not set") }
-    static func metadata() async throws -> ProviderMetadata { try await discovery.metadata(for: try #require(issuer)) }
+/// What the FAPI tests add to ``Glewlwyd`` (the instance of `Tests/Glewlwyd/start.sh`).
+extension Glewlwyd {
     static var base: String { environment["GLEWLWYD_BASE"] ?? "" }
-    static var redirectURI: URL { get throws { try #require(URL(string: try value("GLEWLWYD_REDIRECT_URI"))) } }
 
-    static func python(_ path: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
-        let parts = path.split(separator: "/")
-        return try Provider.runScript(String(parts.last ?? ""), arguments, directory: parts.dropLast().joined(separator: "/"))
-    }
-
-    /// Logs alice in (Tests/Glewlwyd/login.py) and returns the redirect back to the client.
+    /// Logs alice in for a PAR URL (Tests/Glewlwyd/login.py with the scope to consent to)
+    /// and returns the redirect back to the client.
     static func login(_ url: URL, scope: String) throws -> URL {
-        let (line, status) = try python("Tests/Glewlwyd/login.py", ["--authorize-url", url.absoluteString, "--scope", scope])
+        let (line, status) = try runScript("login.py", ["--authorize-url", url.absoluteString, "--scope", scope])
         try #require(status == 0, "login.py exited \(status): \(line)")
         return try #require(URL(string: line))
     }
 
     /// alice approves (or denies) the client's pending CIBA request, or enters a device user code.
     static func user(_ arguments: [String]) throws {
-        let (line, status) = try python("Tests/Support/glewlwyd_user.py", arguments + ["--base", base])
+        let (line, status) = try Provider.runScript("glewlwyd_user.py", arguments + ["--base", base], directory: "Tests/Support")
         try #require(status == 0, "glewlwyd_user.py \(arguments.first ?? "") exited \(status): \(line)")
     }
 

@@ -30,12 +30,12 @@ extension GlewlwydFAPITests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fapi-samples-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let issuer = try GlewlwydFAPI.value("GLEWLWYD_ISSUER"), clientID = try GlewlwydFAPI.value("GLEWLWYD_PKJWT_CLIENT_ID")
-        let key = try GlewlwydFAPI.value("GLEWLWYD_PKJWT_KEY_FILE")
+        let issuer = try Glewlwyd.value("GLEWLWYD_ISSUER"), clientID = try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID")
+        let key = try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE")
         let dpop = directory.appendingPathComponent("dpop.jwk").path, pending = directory.appendingPathComponent("pending.json").path
         let tokens = directory.appendingPathComponent("tokens.json").path
         let login = try Self.runSample("sample-fapi-login", ["--issuer", issuer, "--client-id", clientID, "--client-key", key,
-                                                       "--redirect-uri", try GlewlwydFAPI.value("GLEWLWYD_REDIRECT_URI"), "--dpop-key", dpop,
+                                                       "--redirect-uri", try Glewlwyd.value("GLEWLWYD_REDIRECT_URI"), "--dpop-key", dpop,
                                                        "--pending", pending, "--assertion-audience", "endpoint"])
         try #require(login.status == 0, "sample-fapi-login: \(login.err)")
         let printed = try JSONParser.parseObject(Array(login.out.utf8), what: "output")
@@ -44,7 +44,7 @@ extension GlewlwydFAPITests {
         let url = try #require(printed["url"]?.stringValue.flatMap(URL.init(string:)))
         let query = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
         #expect(query == ["client_id", "request_uri"])
-        let callback = try GlewlwydFAPI.login(url, scope: "openid")
+        let callback = try Glewlwyd.login(url, scope: "openid")
 
         let finish = try Self.runSample("sample-fapi-finish", ["--issuer", issuer, "--client-id", clientID, "--client-key", key, "--dpop-key", dpop,
                                                          "--pending", pending, "--callback", callback.absoluteString, "--save-tokens", tokens,
@@ -63,14 +63,14 @@ extension GlewlwydFAPITests {
 
     @Test("samples: sample-ciba: approval prints the ID Token's claims; denial prints access_denied and exits 1", arguments: [false, true])
     func sampleCIBA(deny: Bool) async throws {
-        let clientID = try GlewlwydFAPI.value("GLEWLWYD_CIBA_CLIENT_ID")
+        let clientID = try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_ID")
         let message = "S" + String(UUID().uuidString.prefix(8))  // alice's approval picks this request
-        let arguments = ["--issuer", try GlewlwydFAPI.value("GLEWLWYD_ISSUER"), "--client-id", clientID,
-                         "--client-secret", try GlewlwydFAPI.value("GLEWLWYD_CIBA_CLIENT_SECRET"), "--login-hint", #"{"username":"alice"}"#,
+        let arguments = ["--issuer", try Glewlwyd.value("GLEWLWYD_ISSUER"), "--client-id", clientID,
+                         "--client-secret", try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_SECRET"), "--login-hint", #"{"username":"alice"}"#,
                          "--binding-message", message]
         let running = Task.detached { try Self.runSample("sample-ciba", arguments) }
         try await Task.sleep(nanoseconds: 1_500_000_000)
-        try GlewlwydFAPI.user(["ciba", "--client-id", clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
+        try Glewlwyd.user(["ciba", "--client-id", clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
         let result = try await running.value
         if deny {
             #expect(result.status == 1 && result.err.contains("access_denied") && result.out.isEmpty)

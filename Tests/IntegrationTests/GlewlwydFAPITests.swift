@@ -8,16 +8,16 @@ import Testing
 /// FAPI 2.0 pieces against glewlwyd 2.7.5: PAR + PKCE + private_key_jwt (ES256, endpoint
 /// audience: glewlwyd refuses the issuer identifier) + DPoP-bound tokens, userinfo with
 /// DPoP, a refresh of DPoP-bound tokens; CIBA poll to success and denial; the device grant.
-@Suite("glewlwyd: PAR, DPoP, private_key_jwt, CIBA, device grant", .enabled(if: GlewlwydFAPI.isRunning, "GLEWLWYD_ISSUER is not set"), .serialized)
+@Suite("glewlwyd: PAR, DPoP, private_key_jwt, CIBA, device grant", .enabled(if: Glewlwyd.isRunning, "GLEWLWYD_ISSUER is not set"), .serialized)
 struct GlewlwydFAPITests {
-    func pkjwtClient(_ metadata: ProviderMetadata, dpop: DPoPBinding?, transport: any HTTPTransport = GlewlwydFAPI.transport) throws -> BackChannelClient {
-        let key = try JWK(pem: String(contentsOfFile: try GlewlwydFAPI.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
+    func pkjwtClient(_ metadata: ProviderMetadata, dpop: DPoPBinding?, transport: any HTTPTransport = Glewlwyd.transport) throws -> BackChannelClient {
+        let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
         return try BackChannelClient(issuer: metadata.issuer,
-                                     authentication: .privateKeyJWT(clientID: try GlewlwydFAPI.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
+                                     authentication: .privateKeyJWT(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
                                      assertionAudience: .endpointURL, transport: transport, dpop: dpop)
     }
 
-    func userInfo(_ endpoint: URL, token: String, dpop: DPoPBinding, transport: any HTTPTransport = GlewlwydFAPI.transport) async throws -> HTTPResponse {
+    func userInfo(_ endpoint: URL, token: String, dpop: DPoPBinding, transport: any HTTPTransport = Glewlwyd.transport) async throws -> HTTPResponse {
         try await dpop.send(role: .resourceServer, accessToken: token, transport: transport) {
             HTTPRequest(method: "GET", url: endpoint, headers: ["Accept": "application/json"])
         }
@@ -25,12 +25,12 @@ struct GlewlwydFAPITests {
 
     @Test("PAR + PKCE + private_key_jwt (ES256) + DPoP login, DPoP userinfo (Bearer refused), refresh of the DPoP-bound tokens")
     func fapiLogin() async throws {
-        let metadata = try await GlewlwydFAPI.metadata()
-        let clientID = try GlewlwydFAPI.value("GLEWLWYD_PKJWT_CLIENT_ID")
+        let metadata = try await Glewlwyd.metadata()
+        let clientID = try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID")
         let dpop = DPoPBinding(key: try DPoPKey.generate())
-        let recording = RecordingTransport(GlewlwydFAPI.transport)
+        let recording = RecordingTransport(Glewlwyd.transport)
         let client = try pkjwtClient(metadata, dpop: dpop, transport: recording)
-        let request = try OAuthRequest(clientID: clientID, redirectURI: try GlewlwydFAPI.redirectURI)
+        let request = try OAuthRequest(clientID: clientID, redirectURI: try Glewlwyd.redirectURI)
         #expect(request.pkce?.method == .s256)
 
         let pushed = try await client.pushAuthorizationRequest(try request.authorizationParameters(),
@@ -38,7 +38,7 @@ struct GlewlwydFAPITests {
         #expect(pushed.requestURI.hasPrefix("urn:ietf:params:oauth:request_uri:") && pushed.expiresIn > 0)
         let authorizationEndpoint = try #require(metadata.authorizationEndpoint)
         let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID, requestURI: pushed.requestURI)
-        let callback = try GlewlwydFAPI.login(url, scope: "openid")
+        let callback = try Glewlwyd.login(url, scope: "openid")
 
         let pending = try PendingAuthorization(request: request, authorizationEndpoint: authorizationEndpoint, issuer: metadata.issuer,
                                                issuerParameterSupported: true)
@@ -53,7 +53,7 @@ struct GlewlwydFAPITests {
         let tokenCalls = recording.exchanges.filter { $0.path.hasSuffix("/token") }
         #expect(tokenCalls.map(\.status) == [400, 200] && tokenCalls.first?.nonceChallenge == true && tokenCalls.last?.sentNonce == true,
                 "\(tokenCalls)")
-        let idToken = try await GlewlwydFAPI.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID,
+        let idToken = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID,
                                                          nonce: request.nonce?.value)
         // The access token is bound to the DPoP key (cnf.jkt, RFC 9449 §6.1).
         let accessClaims = try JSONParser.parseObject(try CompactJWS(tokens.accessToken).payload, what: "access token")
@@ -69,7 +69,7 @@ struct GlewlwydFAPITests {
         let claims = try JSONParser.parseObject(info.body, what: "userinfo")
         #expect(claims["sub"]?.stringValue == idToken.subject)
         // The same token as Bearer is refused.
-        let bearer = try await GlewlwydFAPI.transport.send(HTTPRequest(url: userinfoEndpoint, headers: ["Authorization": "Bearer " + tokens.accessToken]))
+        let bearer = try await Glewlwyd.transport.send(HTTPRequest(url: userinfoEndpoint, headers: ["Authorization": "Bearer " + tokens.accessToken]))
         #expect(bearer.status == 401)
         // Not asserted: glewlwyd 2.7.5 also accepts a valid proof signed by another key here
         // (it does not compare the proof's key with the token's cnf.jkt at userinfo).
@@ -87,8 +87,8 @@ struct GlewlwydFAPITests {
         var held = refreshed
         if held.refreshToken == nil { held.refreshToken = tokens.refreshToken }  // glewlwyd's rolling refresh keeps the old one
         let session = try AuthenticatedSession.dpop(tokens: held, client: client, tokenEndpoint: try #require(metadata.tokenEndpoint),
-                                                     transport: GlewlwydFAPI.transport, allowedOrigins: [userinfoEndpoint],
-                                                     refreshedIDTokens: .validate(with: try await GlewlwydFAPI.validator(metadata: metadata, clientID: clientID)),
+                                                     transport: Glewlwyd.transport, allowedOrigins: [userinfoEndpoint],
+                                                     refreshedIDTokens: .validate(with: try await Glewlwyd.validator(metadata: metadata, clientID: clientID)),
                                                      proactiveRefreshMargin: 1_000_000)
         let viaSession = try await session.send(HTTPRequest(url: userinfoEndpoint, headers: ["Accept": "application/json"]))
         #expect(viaSession.status == 200)
@@ -99,18 +99,18 @@ struct GlewlwydFAPITests {
 
     @Test("JAR through PAR: the request object (ES256, aud = issuer) pushed, login, code exchanged with DPoP")
     func requestObjectThroughPAR() async throws {
-        let metadata = try await GlewlwydFAPI.metadata()
-        let clientID = try GlewlwydFAPI.value("GLEWLWYD_PKJWT_CLIENT_ID")
-        let key = try JWK(pem: String(contentsOfFile: try GlewlwydFAPI.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
+        let metadata = try await Glewlwyd.metadata()
+        let clientID = try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID")
+        let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
         let dpop = DPoPBinding(key: try DPoPKey.generate(.ed25519))
         let client = try pkjwtClient(metadata, dpop: dpop)
-        let request = try OAuthRequest(clientID: clientID, redirectURI: try GlewlwydFAPI.redirectURI)
+        let request = try OAuthRequest(clientID: clientID, redirectURI: try Glewlwyd.redirectURI)
         let requestObject = try RequestObject.sign(parameters: try request.authorizationParameters(), clientID: clientID, issuer: metadata.issuer,
                                                    key: key, algorithm: .es256)
         let pushed = try await client.pushAuthorizationRequest([("client_id", clientID), ("request", requestObject)],
                                                                endpoint: try #require(metadata.pushedAuthorizationRequestEndpoint))
         let authorizationEndpoint = try #require(metadata.authorizationEndpoint)
-        let callback = try GlewlwydFAPI.login(try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
+        let callback = try Glewlwyd.login(try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
                                                                                    requestURI: pushed.requestURI), scope: "openid")
         let pending = try PendingAuthorization(request: request, authorizationEndpoint: authorizationEndpoint, issuer: metadata.issuer,
                                                issuerParameterSupported: true)
@@ -120,15 +120,15 @@ struct GlewlwydFAPITests {
                                                      ("code_verifier", try #require(request.pkce?.verifier.value))],
                                                     at: try #require(metadata.tokenEndpoint))
         #expect(tokens.tokenType.lowercased() == "dpop")
-        _ = try await GlewlwydFAPI.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID, nonce: request.nonce?.value)
+        _ = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID, nonce: request.nonce?.value)
     }
 
     @Test("private_key_jwt with the issuer as audience (the library's default) is refused by glewlwyd 2.7.5")
     func issuerAudienceRefused() async throws {
-        let metadata = try await GlewlwydFAPI.metadata()
+        let metadata = try await Glewlwyd.metadata()
         var client = try pkjwtClient(metadata, dpop: nil)
         client.assertionAudience = .issuer
-        let request = try OAuthRequest(clientID: try GlewlwydFAPI.value("GLEWLWYD_PKJWT_CLIENT_ID"), redirectURI: try GlewlwydFAPI.redirectURI)
+        let request = try OAuthRequest(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), redirectURI: try Glewlwyd.redirectURI)
         await #expect(throws: OIDCError.self) {
             _ = try await client.pushAuthorizationRequest(try request.authorizationParameters(),
                                                           endpoint: try #require(metadata.pushedAuthorizationRequestEndpoint))
@@ -137,9 +137,9 @@ struct GlewlwydFAPITests {
 
     func cibaClient(_ metadata: ProviderMetadata) throws -> BackChannelClient {
         try BackChannelClient(issuer: metadata.issuer,
-                              authentication: .clientSecretBasic(clientID: try GlewlwydFAPI.value("GLEWLWYD_CIBA_CLIENT_ID"),
-                                                                 secret: try GlewlwydFAPI.value("GLEWLWYD_CIBA_CLIENT_SECRET")),
-                              transport: GlewlwydFAPI.transport)
+                              authentication: .clientSecretBasic(clientID: try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_ID"),
+                                                                 secret: try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_SECRET")),
+                              transport: Glewlwyd.transport)
     }
 
     func cibaEndpoint(_ metadata: ProviderMetadata) throws -> URL {
@@ -148,23 +148,23 @@ struct GlewlwydFAPITests {
 
     @Test("CIBA poll: authorization_pending, then alice approves, then tokens with a valid ID Token", arguments: [false, true])
     func cibaPoll(deny: Bool) async throws {
-        let metadata = try await GlewlwydFAPI.metadata()
+        let metadata = try await Glewlwyd.metadata()
         let client = try cibaClient(metadata)
-        let clientID = try GlewlwydFAPI.value("GLEWLWYD_CIBA_CLIENT_ID")
+        let clientID = try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_ID")
         // A message of its own, so alice's approval picks this request (other tests use the client too).
         let message = "T" + String(UUID().uuidString.prefix(8))
         let started = try await client.startBackchannelAuthentication(
             BackchannelAuthenticationRequest(scope: "openid", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: message),
             endpoint: try cibaEndpoint(metadata))
         #expect(started.expiresIn > 0)
-        let (sleeper, waits) = GlewlwydFAPI.sleeper(actAt: 2) {
-            try GlewlwydFAPI.user(["ciba", "--client-id", clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
+        let (sleeper, waits) = Glewlwyd.sleeper(actAt: 2) {
+            try Glewlwyd.user(["ciba", "--client-id", clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
         }
         let outcome = try await client.pollBackchannelAuthentication(started, tokenEndpoint: try #require(metadata.tokenEndpoint), sleeper: sleeper)
         #expect(waits.withLock { $0.count } >= 2, "at least one poll before the decision")
         switch (outcome, deny) {
         case (.granted(let tokens), false):
-            let idToken = try await GlewlwydFAPI.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID, nonce: nil)
+            let idToken = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID, nonce: nil)
             #expect(idToken.subject != nil)
         case (.denied(let error), true):
             #expect(error.error == "access_denied")
@@ -175,15 +175,15 @@ struct GlewlwydFAPITests {
 
     @Test("device grant: user code entered by alice, polled to tokens")
     func deviceFlow() async throws {
-        let metadata = try await GlewlwydFAPI.metadata()
-        let clientID = try GlewlwydFAPI.value("GLEWLWYD_DEVICE_CLIENT_ID")
+        let metadata = try await Glewlwyd.metadata()
+        let clientID = try Glewlwyd.value("GLEWLWYD_DEVICE_CLIENT_ID")
         let client = try BackChannelClient(issuer: metadata.issuer,
-                                           authentication: .clientSecretBasic(clientID: clientID, secret: try GlewlwydFAPI.value("GLEWLWYD_DEVICE_CLIENT_SECRET")),
-                                           transport: GlewlwydFAPI.transport)
+                                           authentication: .clientSecretBasic(clientID: clientID, secret: try Glewlwyd.value("GLEWLWYD_DEVICE_CLIENT_SECRET")),
+                                           transport: Glewlwyd.transport)
         let started = try await client.requestDeviceAuthorization(scope: "openid", endpoint: try #require(metadata.deviceAuthorizationEndpoint))
-        #expect(!started.userCode.isEmpty && started.verificationURI.hasPrefix(GlewlwydFAPI.base))
-        let (sleeper, _) = GlewlwydFAPI.sleeper(actAt: 2) {
-            try GlewlwydFAPI.user(["device", "--client-id", clientID, "--scope", "openid", "--user-code", started.userCode])
+        #expect(!started.userCode.isEmpty && started.verificationURI.hasPrefix(Glewlwyd.base))
+        let (sleeper, _) = Glewlwyd.sleeper(actAt: 2) {
+            try Glewlwyd.user(["device", "--client-id", clientID, "--scope", "openid", "--user-code", started.userCode])
         }
         let outcome = try await client.pollDeviceAuthorization(started, tokenEndpoint: try #require(metadata.tokenEndpoint), sleeper: sleeper)
         guard case .granted(let tokens) = outcome else { Issue.record("expected tokens, got \(outcome)"); return }
