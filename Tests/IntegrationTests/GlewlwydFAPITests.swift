@@ -80,7 +80,8 @@ struct GlewlwydFAPITests {
         #expect(refreshed.tokenType.lowercased() == "dpop" && refreshed.accessToken != tokens.accessToken)
         // The refresh reused the nonce of the last token answer: no second challenge.
         #expect(recording.exchanges.last.map { $0.path.hasSuffix("/token") && $0.status == 200 && $0.sentNonce } == true)
-        #expect(try await userInfo(userinfoEndpoint, token: refreshed.accessToken, dpop: dpop).status == 200)
+        let afterRefresh = try await userInfo(userinfoEndpoint, token: refreshed.accessToken, dpop: dpop, transport: recording)
+        #expect(afterRefresh.status == 200, "\(afterRefresh.status) \(afterRefresh.headers.fields.map { "\($0.name): \($0.value)" }) \(recording.exchanges)")
 
         // Through the session: the proactive margin makes it refresh (with a DPoP proof) before
         // its first request, which then carries Authorization: DPoP and a proof for the new token.
