@@ -6,7 +6,7 @@ import Testing
 
 /// Records each exchange's path, status and whether the answer carried a DPoP nonce.
 final class RecordingTransport: HTTPTransport, Sendable {
-    struct Exchange: Sendable { var path: String; var status: Int; var nonceChallenge: Bool; var sentNonce: Bool }
+    struct Exchange: Sendable { var path: String; var status: Int; var nonceChallenge: Bool; var sentNonce: Bool; var challenge: String? = nil }
     let inner: any HTTPTransport
     private let log = Locked([Exchange]())
     init(_ inner: any HTTPTransport) { self.inner = inner }
@@ -17,7 +17,7 @@ final class RecordingTransport: HTTPTransport, Sendable {
         let sentNonce = (try? request.headers["DPoP"].map { try JSONParser.parseObject(try CompactJWS($0).payload, what: "proof")["nonce"] != nil }) ?? nil
         log.withLock {
             $0.append(Exchange(path: request.url.path, status: response.status, nonceChallenge: DPoPBinding.isNonceChallenge(response),
-                               sentNonce: sentNonce ?? false))
+                               sentNonce: sentNonce ?? false, challenge: response.headers["WWW-Authenticate"].map { String($0.prefix(120)) }))
         }
         return response
     }
