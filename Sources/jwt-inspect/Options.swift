@@ -24,6 +24,7 @@ struct Options {
 
     static let usage = """
     Usage: jwt-inspect [OPTIONS] [TOKEN]
+           jwt-inspect sign --key PATH [--claim NAME=VALUE]... (see jwt-inspect sign --help)
 
     Decode a JWS/JWT, show its header and claims, and verify it.
     TOKEN is the compact token; absent or "-" reads it from standard input.

@@ -92,9 +92,24 @@ func inspectToken() throws(Exit) {
     }
 }
 
+/// The subcommands; anything else is a token to inspect (a token never equals these names).
+/// Each subcommand's code runs only when named, so a plain decode pays nothing for it.
+func runCommand() throws(Exit) {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let rest = Array(arguments.dropFirst())
+    switch arguments.first {
+    case "sign":
+        let command: SignCommand
+        do { command = try SignCommand.parse(rest) } catch { throw fail(2, "\(error.message)\nTry 'jwt-inspect sign --help'.") }
+        try command.run()
+    default:
+        try inspectToken()
+    }
+}
+
 let status: Int32
 do {
-    try inspectToken()
+    try runCommand()
     status = 0
 } catch {
     status = error.status
