@@ -21,10 +21,12 @@ struct Options {
     var color: ColorMode = .auto
     var showHelp = false
     var showVersion = false
+    var showManPage = false
 
     static let usage = """
     Usage: jwt-inspect [OPTIONS] [TOKEN]
            jwt-inspect sign --key PATH [--claim NAME=VALUE]... (see jwt-inspect sign --help)
+           jwt-inspect completions bash|zsh
 
     Decode a JWS/JWT, show its header and claims, and verify it.
     TOKEN is the compact token; absent or "-" reads it from standard input.
@@ -47,6 +49,7 @@ struct Options {
       --json               one JSON object instead of the human view
       --color auto|always|never   (default auto: only on a terminal, never with NO_COLOR)
       --help, --version
+      --help-man           the manual page (roff: jwt-inspect --help-man | man -l -)
 
     Exit status: 0 decoded and every requested check passed (without a key: decoded),
     1 malformed token or a failed check, 2 usage or setup error.
@@ -92,6 +95,7 @@ struct Options {
                 options.color = mode
             case "--help", "-h": options.showHelp = true
             case "--version": options.showVersion = true
+            case "--help-man": options.showManPage = true
             case "-": positional.append(argument)
             default:
                 if argument.hasPrefix("--") { throw UsageError("unknown option \(argument)") }

@@ -31,6 +31,7 @@ func inspectToken() throws(Exit) {
     }
     if options.showHelp { IO.write(Options.usage + "\n", to: 1); return }
     if options.showVersion { IO.write(version + "\n", to: 1); return }
+    if options.showManPage { IO.write(CommandLineReference.manPage, to: 1); return }
 
     // The token: argument or standard input, whitespace around it ignored.
     var rawToken: [UInt8]
@@ -102,6 +103,8 @@ func runCommand() throws(Exit) {
         let command: SignCommand
         do { command = try SignCommand.parse(rest) } catch { throw fail(2, "\(error.message)\nTry 'jwt-inspect sign --help'.") }
         try command.run()
+    case "completions":
+        try CommandLineReference.run(rest)
     default:
         try inspectToken()
     }
