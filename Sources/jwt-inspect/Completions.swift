@@ -24,6 +24,7 @@ enum CommandLineReference {
     static let commands: [Command] = [
         Command(name: "", usage: Options.usage),
         Command(name: "sign", usage: SignCommand.usage),
+        Command(name: "key", usage: KeyCommand.usage),
         Command(name: "completions", usage: completionsUsage),
     ]
 

@@ -26,6 +26,7 @@ struct Options {
     static let usage = """
     Usage: jwt-inspect [OPTIONS] [TOKEN]
            jwt-inspect sign --key PATH [--claim NAME=VALUE]... (see jwt-inspect sign --help)
+           jwt-inspect key (--kty KTY | --key PATH | --table ...) (see jwt-inspect key --help)
            jwt-inspect completions bash|zsh
 
     Decode a JWS/JWT, show its header and claims, and verify it.

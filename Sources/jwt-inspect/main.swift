@@ -103,6 +103,10 @@ func runCommand() throws(Exit) {
         let command: SignCommand
         do { command = try SignCommand.parse(rest) } catch { throw fail(2, "\(error.message)\nTry 'jwt-inspect sign --help'.") }
         try command.run()
+    case "key":
+        let command: KeyCommand
+        do { command = try KeyCommand.parse(rest) } catch { throw fail(2, "\(error.message)\nTry 'jwt-inspect key --help'.") }
+        try command.run()
     case "completions":
         try CommandLineReference.run(rest)
     default:

@@ -5,7 +5,7 @@ import Testing
 @Suite("jwt-inspect man page and completions")
 struct CLIReferenceTests {
     /// The subcommands (plus the inspection itself, "") whose usage is checked.
-    static let commands = ["", "sign", "completions"]
+    static let commands = ["", "sign", "key", "completions"]
 
     /// `--flags` in a text, found independently of the tool's own extraction.
     static func flags(in text: String) -> Set<String> {
