@@ -16,6 +16,8 @@ struct Options {
     var expectedNonce: String?
     var requiredClaims: [String] = []
     var leeway: Double = 60
+    var kind: TokenKind?
+    var requiredScopes: [String] = []
     var now: Double?
     var json = false
     var color: ColorMode = .auto
@@ -44,6 +46,10 @@ struct Options {
       --aud AUD            required audience
       --nonce NONCE        required nonce
       --require CLAIM      required claim (repeatable)
+      --as KIND            judge it with the library's validator for KIND: id-token (--iss, --aud,
+                           --nonce), access-token (--iss, --aud, --require-scope), logout-token
+                           (--iss, --aud); without --as the kind is guessed from typ and named
+      --require-scope SCOPE  access-token: required scope (repeatable)
       --leeway SECONDS     clock skew allowed for exp/nbf/iat (default 60)
       --now UNIX_SECONDS   check times as of this moment (default: now)
     Output:
@@ -83,6 +89,13 @@ struct Options {
             case "--aud": options.expectedAudience = try value(argument)
             case "--nonce": options.expectedNonce = try value(argument)
             case "--require": options.requiredClaims.append(try value(argument))
+            case "--require-scope": options.requiredScopes.append(try value(argument))
+            case "--as":
+                let text = try value(argument)
+                guard let kind = TokenKind(rawValue: text) else {
+                    throw UsageError("--as takes \(TokenKind.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\"")
+                }
+                options.kind = kind
             case "--leeway":
                 options.leeway = try number(argument)
                 guard options.leeway >= 0, options.leeway <= Leeway.maximum else {

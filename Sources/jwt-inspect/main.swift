@@ -73,11 +73,25 @@ func inspectToken() throws(Exit) {
     }
 
     let now = options.now ?? IO.currentTime()
-    let inspection: Inspection
+    var inspection: Inspection
     do {
         inspection = try Inspector(options: options, keys: keys, now: now).inspect(jws)
     } catch {
         throw fail(2, error.message)
+    }
+
+    if let kind = options.kind {
+        let line: Check
+        do {
+            line = try kind.judge(String(decoding: trimmed, as: UTF8.self), options: options, keys: keys, now: now)
+        } catch {
+            throw fail(2, "\(error.message)\nTry 'jwt-inspect --help'.")
+        }
+        inspection.checks.append(line)
+        if line.status == .fail, inspection.firstFailure == nil { inspection.claimsFailure = line }
+    } else if let guessed = TokenKind.guess(type: jws.header.type) {
+        inspection.checks.append(Check(name: "kind", status: .info, reason: nil,
+                                       message: "typ says \(guessed.rawValue) (a guess from typ: judge it with --as \(guessed.rawValue))"))
     }
 
     let useColor: Bool
