@@ -81,7 +81,7 @@ enum TokenKind: String, CaseIterable {
                     try await body()
                     return nil
                 } catch let error as OIDCError {
-                    return (error.code.rawValue, Network.describe(error))
+                    return (error.code.rawValue, error.reason)
                 } catch {
                     return ("invalid_token", Network.describe(error))
                 }
