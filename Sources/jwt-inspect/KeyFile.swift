@@ -10,8 +10,7 @@ enum KeyFile {
     /// Reads and classifies `path`; throws a setup error naming the file.
     static func read(_ path: String) throws(SetupError) -> KeyFile {
         let bytes = try IO.readFile(path)
-        let text = String(decoding: bytes, as: UTF8.self)
-        if text.contains("-----BEGIN ") { return .pem(text) }
+        if contains(bytes, "-----BEGIN ") { return .pem(String(decoding: bytes, as: UTF8.self)) }
         do {
             let object = try JSONParser.parseObject(bytes, what: "the key file")
             if object["keys"] != nil { return .set(try JWKSet(jsonBytes: bytes)) }
@@ -37,6 +36,19 @@ enum KeyFile {
         } catch {
             throw KeyFile.unusable(path, error)
         }
+    }
+
+    /// A plain byte search: `String.contains` instantiates the generic string searcher of
+    /// _StringProcessing on every run, which the start-up budget notices.
+    static func contains(_ bytes: [UInt8], _ marker: StaticString) -> Bool {
+        let pattern = UnsafeBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)
+        guard bytes.count >= pattern.count, let first = pattern.first else { return false }
+        for start in 0...(bytes.count - pattern.count) where bytes[start] == first {
+            var index = 1
+            while index < pattern.count, bytes[start + index] == pattern[index] { index += 1 }
+            if index == pattern.count { return true }
+        }
+        return false
     }
 
     static func unusable(_ path: String, _ error: any Error) -> SetupError {

@@ -33,11 +33,15 @@ struct SignCommand {
     var keyPath: String?
     var secretFile: String?
     var claimsPath: String?
-    var claims: [(name: String, value: JSONValue)] = []
-    var times: [(name: String, text: String)] = []
+    /// One `NAME=VALUE` (a struct, not a tuple: tuple metadata is built at run time).
+    struct Member { let name: String; let value: JSONValue }
+    struct TimeClaim { let name: String; let text: String }
+
+    var claims: [Member] = []
+    var times: [TimeClaim] = []
     var now: Double?
     var algorithm: String?
-    var header: [(name: String, value: JSONValue)] = []
+    var header: [Member] = []
     var showHelp = false
 
     static let preference: [JWSAlgorithm] = [.es256, .eddsa, .ps256, .rs256, .hs256]
@@ -57,7 +61,7 @@ struct SignCommand {
             case "--secret-file": command.secretFile = try value(argument)
             case "--claims": command.claimsPath = try value(argument)
             case "--claim": command.claims.append(try member(try value(argument), flag: argument))
-            case "--exp", "--nbf", "--iat": command.times.append((String(argument.dropFirst(2)), try value(argument)))
+            case "--exp", "--nbf", "--iat": command.times.append(TimeClaim(name: String(argument.dropFirst(2)), text: try value(argument)))
             case "--now":
                 let text = try value(argument)
                 guard let number = Double(text), number.isFinite, abs(number) <= Double(TimeArgument.limit) else {
@@ -65,8 +69,8 @@ struct SignCommand {
                 }
                 command.now = number
             case "--alg": command.algorithm = try value(argument)
-            case "--kid": command.header.append(("kid", .string(try value(argument))))
-            case "--typ": command.header.append(("typ", .string(try value(argument))))
+            case "--kid": command.header.append(Member(name: "kid", value: .string(try value(argument))))
+            case "--typ": command.header.append(Member(name: "typ", value: .string(try value(argument))))
             case "--header":
                 let item = try member(try value(argument), flag: argument)
                 guard item.name != "alg" else { throw UsageError("set the algorithm with --alg, not --header alg=...") }
@@ -84,13 +88,13 @@ struct SignCommand {
     }
 
     /// `NAME=VALUE`: VALUE as JSON when it parses as JSON, otherwise as a string.
-    static func member(_ text: String, flag: String) throws(UsageError) -> (name: String, value: JSONValue) {
+    static func member(_ text: String, flag: String) throws(UsageError) -> Member {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
             throw UsageError("\(flag) takes NAME=VALUE, not \"\(text)\"")
         }
         let raw = String(text[text.index(after: equals)...])
         let value = (try? JSONParser.parse(raw)) ?? .string(raw)
-        return (String(text[..<equals]), value)
+        return Member(name: String(text[..<equals]), value: value)
     }
 
     func run() throws(Exit) {
