@@ -106,7 +106,7 @@ struct KeyCommand {
             } else if let keyPath {
                 try convert(keyPath)
             } else {
-                throw SetupError("key generation needs JOSE's JWK.generate (not in this build yet)")
+                try generate()
             }
         } catch let error as UsageError {
             throw fail(2, "\(error.message)\nTry 'jwt-inspect key --help'.")
@@ -134,7 +134,9 @@ struct KeyCommand {
     static func text(_ key: JWK, _ format: Format, publicOnly: Bool) throws -> String {
         switch (format, publicOnly) {
         case (.jwk, true): return key.publicJWKString + "\n"
-        default: throw SetupError("PEM output and private JWK output need JOSE's key export (not in this build yet)")
+        case (.jwk, false): return try key.privateJWKString() + "\n"
+        case (.pem, true): return try key.publicKeyPEM()
+        case (.pem, false): return try key.privateKeyPEM()
         }
     }
 }
