@@ -43,6 +43,7 @@ enum CommandLineReference {
     static let choices: [(flag: String, values: String)] = [
         ("--alg", algorithms), ("--color", "auto always never"), ("--kty", "EC OKP RSA oct"),
         ("--crv", "P-256 P-384 P-521 Ed25519"), ("--size", "256 2048 3072 4096"), ("--format", "jwk pem"),
+        ("--as", TokenKind.allCases.map(\.rawValue).joined(separator: " ")),
     ]
 
     static var subcommands: [String] { commands.map(\.name).filter { !$0.isEmpty } }

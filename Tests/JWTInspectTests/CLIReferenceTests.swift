@@ -78,6 +78,8 @@ struct CLIReferenceTests {
         #expect(try Self.complete(["jwt-inspect", "--jw"]) == ["--jwks-url"])
         #expect(Set(try Self.complete(["jwt-inspect", "sign", "--alg", "PS"])) == ["PS256", "PS384", "PS512"])
         #expect(try Self.complete(["jwt-inspect", "completions", "z"]) == ["zsh"])
+        #expect(try Self.complete(["jwt-inspect", "--as", "acc"]) == ["access-token"])
+        #expect(Set(try Self.complete(["jwt-inspect", "key", "--kty", "EC", "--crv", "P-"])) == ["P-256", "P-384", "P-521"])
         #expect(try Self.complete(["jwt-inspect", "--key", "Keys/p256.pub.j"]) == ["Keys/p256.pub.jwk"])
     }
 
