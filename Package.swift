@@ -58,7 +58,7 @@ let package = Package(
         .systemLibrary(name: "CLibSSL"),
         // Offline decode/verify must not load FoundationNetworking: JOSE and OIDC use FoundationEssentials only.
         // Position-independent like every other executable (ASLR): it parses untrusted tokens and speaks TLS.
-        .executableTarget(name: "jwt-inspect", dependencies: ["JOSE", "OIDC", "CLibCrypto", "CLibSSL"], swiftSettings: strict),
+        .executableTarget(name: "jwt-inspect", dependencies: ["JOSE", "OIDC", "OIDCResourceServer", "CLibCrypto", "CLibSSL"], swiftSettings: strict),
         .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto", "OIDC", "OIDCResourceServer"], swiftSettings: strict),
         .executableTarget(name: "jose-leak-check", dependencies: ["JOSE"], swiftSettings: strict),
         .executableTarget(name: "dpop-bench", dependencies: ["OIDC", "OIDCSession", "JOSE"], swiftSettings: strict),
