@@ -42,7 +42,7 @@ extension IDTokenExpectations {
             if let value = acr?.value?.stringValue { return [value] }
             return request.acrValues
         }()
-        self.init(flow: flow, nonce: request.nonce?.value, maxAge: request.maxAge.map(TimeInterval.init),
+        self.init(flow: flow, nonce: ExpectedNonce(request.nonce), maxAge: request.maxAge.map(TimeInterval.init),
                   authTimeEssential: request.claims?.idToken["auth_time"]?.essential == true,
                   acrValues: requestedACR.isEmpty ? nil : requestedACR, acrEssential: acr?.essential == true)
     }

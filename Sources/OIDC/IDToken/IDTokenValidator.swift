@@ -35,6 +35,13 @@ public struct IDTokenValidator: Sendable {
         self.keySource = .keySet(keySet)
     }
 
+    /// A validator with one pinned key (e.g. read from a PEM, offline): the token is verified with this key
+    /// whatever `kid` its header names, unless the key itself has a `kid` that differs.
+    public init(config: IDTokenValidationConfig, key: JWK) {
+        self.config = config
+        self.keySource = .keySet(JWKSet(keys: [key]))
+    }
+
     /// A validator for HS* tokens only (verified with ``IDTokenValidationConfig/clientSecret``).
     public init(config: IDTokenValidationConfig) {
         self.config = config
@@ -42,10 +49,11 @@ public struct IDTokenValidator: Sendable {
     }
 
     /// Parses and validates `token`.
-    /// - Parameter expectations: what the authentication request asked for (nonce, flow, `max_age`, `acr`).
+    /// - Parameter expectations: what the authentication request asked for (nonce, flow, `max_age`, `acr`);
+    ///   required, so the nonce check cannot be left out by omission (``ExpectedNonce/noNonceSent`` says so explicitly).
     /// - Returns: the validated token.
     /// - Throws: ``OIDCError``; see ``OIDCError/Code`` for the ID Token codes.
-    public func validate(_ token: String, expecting expectations: IDTokenExpectations = IDTokenExpectations()) async throws -> IDToken {
+    public func validate(_ token: String, expecting expectations: IDTokenExpectations) async throws -> IDToken {
         let jws: CompactJWS
         do {
             jws = try CompactJWS(token, limits: config.limits)
@@ -86,12 +94,7 @@ public struct IDTokenValidator: Sendable {
         case .cache(let cache):
             try await cache.verify(jws, policy: policy)
         case .keySet(let set):
-            let usable = JWKSet(keys: set.keys.filter { $0.keyType != .oct })
-            do {
-                try jws.verify(with: usable, policy: policy)
-            } catch let error as JOSEError {
-                throw VerificationErrors.map(error, header: jws.header)
-            }
+            try GivenKeyVerification.verify(jws, with: set, policy: policy)
         case .none:
             throw OIDCError(.signingKeyNotFound, "no key set is configured for \(algorithm) ID Tokens")
         }

@@ -24,8 +24,9 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
     /// Builds the authorization URL and keeps what the redirect check needs.
     /// - Throws: as ``OAuthRequest/authorizationURL(at:)``; `.invalidRequestParameter` when
     ///   `issuerParameterSupported` is set without an issuer.
-    public init(request: OAuthRequest, authorizationEndpoint: URL, issuer: String? = nil,
-                issuerParameterSupported: Bool = false) throws {
+    /// `issuer` and `issuerParameterSupported` have no default: `nil` / `false` must be stated.
+    public init(request: OAuthRequest, authorizationEndpoint: URL, issuer: String?,
+                issuerParameterSupported: Bool) throws {
         if issuerParameterSupported && (issuer ?? "").isEmpty {
             throw OIDCError(.invalidRequestParameter, "checking the iss parameter (RFC 9207) needs the issuer")
         }

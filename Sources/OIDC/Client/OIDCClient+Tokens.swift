@@ -1,0 +1,83 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+extension OIDCClient {
+    /// Uses the refresh token of `tokens`. A returned ID Token is validated (signature and claims) and must
+    /// identify the same session as the one in `tokens` (OpenID Connect Core §12.2); a missing refresh token
+    /// or ID Token in the answer is carried over from `tokens` (RFC 6749 §6).
+    /// - Parameter scope: narrows the granted scope, when given.
+    /// - Throws: ``OIDCError``: `.invalidTokenRequest` when `tokens` has no refresh token, token-endpoint errors
+    ///   (`invalid_grant` in ``OIDCError/oauthError`` means the grant is gone), `.unsupportedTokenType`,
+    ///   ID Token codes, `.refreshIssuerChanged` ... `.refreshAuthTimeChanged`.
+    public func refresh(_ tokens: TokenResponse, scope: String? = nil) async throws -> TokenResponse {
+        guard let refreshToken = tokens.refreshToken else {
+            throw OIDCError(.invalidTokenRequest, "the tokens have no refresh token")
+        }
+        var fresh = try await tokenClient.refresh(refreshToken, scope: scope)
+        try requireAcceptedTokenType(fresh)
+        try await validateRefreshedIDToken(fresh, previous: tokens)
+        if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
+        if fresh.idToken == nil { fresh.idToken = tokens.idToken }
+        return fresh
+    }
+
+    /// Validates the ID Token of a refresh answer (when it has one) and checks it against the previous one.
+    func validateRefreshedIDToken(_ fresh: TokenResponse, previous: TokenResponse) async throws {
+        guard let text = fresh.idToken else { return }
+        let idToken = try await validator.validate(
+            text, expecting: IDTokenExpectations(flow: .tokenEndpoint(accessToken: fresh.accessToken), nonce: .noNonceSent))
+        if let previousText = previous.idToken {
+            try idToken.checkIsRefresh(of: try IDToken(previousText))
+        }
+    }
+
+    /// Calls UserInfo with the access token of `tokens` and checks that its `sub` equals the ID Token's
+    /// (OpenID Connect Core §5.3.2).
+    /// - Throws: ``OIDCError`` `.missingIDToken` when `tokens` has no ID Token to compare with,
+    ///   `.endpointNotAdvertised`, endpoint errors, `.userInfoSubjectMismatch`.
+    public func userInfo(_ tokens: TokenResponse) async throws -> JSONObject {
+        guard let idTokenText = tokens.idToken else {
+            throw OIDCError(.missingIDToken, "the tokens have no ID Token to check UserInfo's \"sub\" against")
+        }
+        let subject = try IDToken(idTokenText).subject
+        let claims = try await tokenClient.userInfo(accessToken: tokens.accessToken,
+                                                    endpoint: try endpoint(metadata.userinfoEndpoint, "userinfo_endpoint"))
+        try TokenClient.checkUserInfoSubject(claims, idTokenSubject: subject)
+        return claims
+    }
+
+    /// Revokes a token at the provider's `revocation_endpoint` (RFC 7009).
+    /// - Parameter hint: `access_token` or `refresh_token`, when known.
+    /// - Throws: ``OIDCError`` `.endpointNotAdvertised`, endpoint errors.
+    public func revoke(_ token: String, hint: String? = nil) async throws {
+        try await tokenClient.revoke(token, hint: hint, endpoint: try endpoint(metadata.revocationEndpoint, "revocation_endpoint"))
+    }
+
+    /// The URL that ends the user's session at the provider (OpenID Connect RP-Initiated Logout 1.0):
+    /// the `end_session_endpoint` with `id_token_hint`, `client_id`, `post_logout_redirect_uri` and `state`
+    /// (each only when given; `client_id` always).
+    /// - Throws: ``OIDCError`` `.endpointNotAdvertised`, `.insecureURL` / `.invalidIssuerURL` for the endpoint,
+    ///   `.invalidAuthorizationEndpoint` when a URL cannot be formed.
+    public func logoutURL(idTokenHint: String?, postLogoutRedirectURI: URL?, state: String?) throws -> URL {
+        let base = try endpoint(metadata.endSessionEndpoint, "end_session_endpoint")
+        try SecureURLPolicy.check(base, what: "the end_session_endpoint")
+        var parameters: [(name: String, value: String)] = []
+        if let idTokenHint { parameters.append(("id_token_hint", idTokenHint)) }
+        parameters.append(("client_id", clientID))
+        if let postLogoutRedirectURI { parameters.append(("post_logout_redirect_uri", postLogoutRedirectURI.absoluteString)) }
+        if let state { parameters.append(("state", state)) }
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else {
+            throw OIDCError(.invalidAuthorizationEndpoint, "the end_session_endpoint is not a valid URL")
+        }
+        let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
+        components.percentEncodedQuery = existing + FormURLEncoding.encode(parameters)
+        guard let url = components.url else {
+            throw OIDCError(.invalidAuthorizationEndpoint, "the logout URL cannot be formed from the end_session_endpoint")
+        }
+        return url
+    }
+}
