@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto"], swiftSettings: strict),
         .executableTarget(name: "jose-leak-check", dependencies: ["JOSE"], swiftSettings: strict),
         .executableTarget(name: "session-bench", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
-        sample("sample-authorize-url", ["OIDC", "JOSE"]),
+        sample("sample-authorize-url", ["OIDC", "OIDCNetworking", "JOSE"]),
         sample("sample-exchange-code", ["OIDC", "OIDCNetworking", "OIDCSession"]),
         sample("sample-call-api", ["OIDC", "OIDCNetworking", "OIDCSession"]),
         sample("sample-read-claims", ["OIDC"]),
