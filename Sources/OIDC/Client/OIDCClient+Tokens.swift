@@ -17,22 +17,24 @@ extension OIDCClient {
         guard let refreshToken = tokens.refreshToken else {
             throw OIDCError(.invalidTokenRequest, "the tokens have no refresh token")
         }
-        var fresh = try await tokenClient.refresh(refreshToken, scope: scope)
-        try requireAcceptedTokenType(fresh)
-        try await validateRefreshedIDToken(fresh, previous: tokens)
-        if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
+        var fresh = try await refresh(refreshToken: refreshToken, previousIDToken: tokens.idToken, scope: scope)
         if fresh.idToken == nil { fresh.idToken = tokens.idToken }
         return fresh
     }
 
-    /// Validates the ID Token of a refresh answer (when it has one) and checks it against the previous one.
-    func validateRefreshedIDToken(_ fresh: TokenResponse, previous: TokenResponse) async throws {
-        guard let text = fresh.idToken else { return }
-        let idToken = try await validator.validate(
-            text, expecting: IDTokenExpectations(flow: .tokenEndpoint(accessToken: fresh.accessToken), nonce: .noNonceSent))
-        if let previousText = previous.idToken {
-            try idToken.checkIsRefresh(of: try IDToken(previousText))
+    /// The `refresh_token` grant with every check: the token type, and a returned ID Token validated and,
+    /// when `previousIDToken` is given, checked against it (§12.2). A missing refresh token in the answer is
+    /// the one sent (RFC 6749 §6).
+    package func refresh(refreshToken: String, previousIDToken: String?, scope: String? = nil) async throws -> TokenResponse {
+        var fresh = try await tokenClient.refresh(refreshToken, scope: scope)
+        try requireAcceptedTokenType(fresh)
+        if let text = fresh.idToken {
+            let idToken = try await validator.validate(
+                text, expecting: IDTokenExpectations(flow: .tokenEndpoint(accessToken: fresh.accessToken), nonce: .noNonceSent))
+            if let previousIDToken { try idToken.checkIsRefresh(of: try IDToken(previousIDToken)) }
         }
+        if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
+        return fresh
     }
 
     /// Calls UserInfo with the access token of `tokens` and checks that its `sub` equals the ID Token's
