@@ -66,6 +66,8 @@ let package = Package(
         .testTarget(name: "OIDCTests", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
         .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC"], swiftSettings: strict),
         .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
+        // The README's partner back end, compiled as written (ReadmeListingTests checks the README shows it).
+        .testTarget(name: "ReadmeListing", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
         .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "JOSE"], swiftSettings: strict),
     ]
 )
