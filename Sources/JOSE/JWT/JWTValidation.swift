@@ -44,19 +44,7 @@ extension JWTClaims {
         for name in options.requiredClaims where self[name] == nil {
             throw JOSEError(.missingClaim, "required claim \"\(name.jsonSafePrefix)\" is missing", member: name)
         }
-        if let expiresAt = try expiresAt {
-            if now.timeIntervalSince(expiresAt) >= options.leeway {
-                throw JOSEError(.expired, "the token expired at \(unixSecondsText(expiresAt)) (leeway \(Int(options.leeway)) s)", member: "exp")
-            }
-        } else if options.requiresExpiration {
-            throw JOSEError(.missingClaim, "the token has no \"exp\"", member: "exp")
-        }
-        if let notBefore = try notBefore, notBefore.timeIntervalSince(now) > options.leeway {
-            throw JOSEError(.notYetValid, "the token is not valid before \(unixSecondsText(notBefore)) (leeway \(Int(options.leeway)) s)", member: "nbf")
-        }
-        if let issuedAt = try issuedAt, issuedAt.timeIntervalSince(now) > options.leeway {
-            throw JOSEError(.issuedInFuture, "the token was issued in the future, at \(unixSecondsText(issuedAt))", member: "iat")
-        }
+        try validateTimes(now: now, leeway: options.leeway, requiresExpiration: options.requiresExpiration, requiresIssuedAt: false)
         if let expected = options.issuer {
             guard let issuer = try issuer else { throw JOSEError(.missingClaim, "the token has no \"iss\"", member: "iss") }
             guard issuer == expected else {
@@ -70,12 +58,4 @@ extension JWTClaims {
             }
         }
     }
-}
-
-/// A NumericDate for error messages: whole seconds when they fit in `Int64`, else the
-/// number as given (`Int64(_:)` traps on values such as `1e300`, which JSON allows).
-private func unixSecondsText(_ date: Date) -> String {
-    let seconds = date.timeIntervalSince1970
-    guard let whole = Int64(exactly: seconds.rounded(.towardZero)) else { return "\(seconds)" }
-    return String(whole)
 }

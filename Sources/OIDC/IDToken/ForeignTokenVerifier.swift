@@ -112,15 +112,8 @@ public struct ForeignTokenVerifier: Sendable {
             try GivenKeyVerification.verify(jws, with: set,
                                             policy: JWSVerificationPolicy(allowedAlgorithms: Set(JWSAlgorithm.allCases.filter { $0.family != .hmac })))
         }
-        let now = clock()
-        guard let expiresAt = parsed.expiresAt else { throw OIDCError(.missingExpiry, "the token has no \"exp\"") }
-        guard now.timeIntervalSince(expiresAt) < leeway else { throw OIDCError(.expired, "the token has expired") }
-        if let issuedAt = parsed.issuedAt, issuedAt.timeIntervalSince(now) > leeway {
-            throw OIDCError(.issuedInFuture, "the token was issued in the future")
-        }
-        if let notBefore = parsed.notBefore, notBefore.timeIntervalSince(now) > leeway {
-            throw OIDCError(.notYetValid, "the token is not valid yet")
-        }
+        try TimeClaims.check(parsed.claims, now: clock(), leeway: leeway, requiresExpiration: true, requiresIssuedAt: false,
+                             what: "the token")
         if case .contains(let audience) = audience {
             guard parsed.hasAudience else { throw OIDCError(.missingAudience, "the token has no \"aud\"") }
             guard parsed.audience.contains(audience) else { throw OIDCError(.audienceMismatch, "the token's \"aud\" does not contain the expected audience") }

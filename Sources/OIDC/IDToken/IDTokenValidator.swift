@@ -119,21 +119,11 @@ public struct IDTokenValidator: Sendable {
                 throw OIDCError(.authorizedPartyMismatch, "the ID Token's \"azp\" is not the client id")
             }
         }
-        if !config.insecureSkipExpiryCheck {
-            guard let expiresAt = token.expiresAt else { throw OIDCError(.missingExpiry, "the ID Token has no \"exp\"") }
-            guard now.timeIntervalSince(expiresAt) < leeway else {
-                throw OIDCError(.expired, "the ID Token expired (leeway \(Int(leeway)) s)")
-            }
-        }
-        guard let issuedAt = token.issuedAt else { throw OIDCError(.missingIssuedAt, "the ID Token has no \"iat\"") }
-        guard issuedAt.timeIntervalSince(now) <= leeway else {
-            throw OIDCError(.issuedInFuture, "the ID Token was issued in the future (leeway \(Int(leeway)) s)")
-        }
-        if let maximumTokenAge = config.maximumTokenAge, now.timeIntervalSince(issuedAt) > maximumTokenAge + leeway {
-            throw OIDCError(.issuedTooLongAgo, "the ID Token was issued more than \(Int(maximumTokenAge)) s ago")
-        }
-        if let notBefore = token.notBefore, notBefore.timeIntervalSince(now) > leeway {
-            throw OIDCError(.notYetValid, "the ID Token is not valid yet (leeway \(Int(leeway)) s)")
+        try TimeClaims.check(token.claims, now: now, leeway: leeway, requiresExpiration: true, requiresIssuedAt: true,
+                             checksExpiration: !config.insecureSkipExpiryCheck, what: "the ID Token")
+        if let maximumTokenAge = config.maximumTokenAge, let issuedAt = token.issuedAt,
+           now.timeIntervalSince(issuedAt) > maximumTokenAge + leeway {
+            throw OIDCError(.issuedTooLongAgo, "the ID Token was issued more than \(Int64(exactly: maximumTokenAge.rounded(.towardZero)).map(String.init) ?? "\(maximumTokenAge)") s ago")
         }
         guard let subject = token.subject, !subject.isEmpty else { throw OIDCError(.missingSubject, "the ID Token has no \"sub\"") }
 
