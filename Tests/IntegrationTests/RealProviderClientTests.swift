@@ -102,22 +102,13 @@ struct Client {
     @Test("sample-authorize-url --issuer prints the same JSON object as with --authorization-endpoint")
     func sampleAuthorizeURL() async throws {
         let issuer = try #require(Provider.issuer)
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sample-authorize-url")
-        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the samples first (swift build --build-tests)")
         let metadata = try await Provider.metadata()
         let endpoint = try #require(metadata.authorizationEndpoint).absoluteString
         let common = ["--client-id", "client-basic", "--redirect-uri", Provider.redirectURI.absoluteString, "--scope", "openid profile"]
         func run(_ arguments: [String]) throws -> JSONObject {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = arguments + common
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            return try JSONParser.parseObject(Array(data), what: "the sample's output")
+            let result = try SampleRunner.run("sample-authorize-url", arguments + common)
+            #expect(result.status == 0, "\(result.error)")
+            return try JSONParser.parseObject(Array(result.output.utf8), what: "the sample's output")
         }
         let discovered = try run(["--issuer", issuer])
         let given = try run(["--authorization-endpoint", endpoint])
