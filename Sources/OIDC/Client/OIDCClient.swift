@@ -22,7 +22,7 @@ import JOSE
 ///
 /// Every check is on by default: the redirect (state, RFC 9207 `iss` when the provider
 /// advertises it), the token type, and the ID Token with everything the pending login implies.
-public struct OIDCClient: Sendable {
+public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// The provider's metadata.
     public let metadata: ProviderMetadata
     /// How the client authenticates at the token, revocation and introspection endpoints.
@@ -75,6 +75,16 @@ public struct OIDCClient: Sendable {
         self.validator = IDTokenValidator(config: config,
                                           keyCache: try JWKSetCache(jwksURI: jwksURI, transport: transport,
                                                                     configuration: configuration.keyCache))
+    }
+
+    /// `OIDCClient(issuer: ..., client_id: ..., auth: client_secret_basic)`: no secret.
+    public var description: String {
+        "OIDCClient(issuer: \(issuer), client_id: \(clientID), auth: \(authentication.methodName))"
+    }
+
+    /// Only the issuer, client id and authentication method: `dump` shows no secret or key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["issuer": issuer, "clientID": clientID, "authentication": authentication.methodName])
     }
 
     /// Refuses a token response whose `token_type` this client cannot use (RFC 6749 §7.1).

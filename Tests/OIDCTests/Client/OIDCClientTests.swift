@@ -183,6 +183,17 @@ struct OIDCClientTests {
         await expectOIDCError(.missingIDToken) { try await client.userInfo(TokenResponse(accessToken: "a")) }
     }
 
+    @Test("description and dump of the client show no secret")
+    func redaction() throws {
+        let (client, _) = try Self.client()
+        var dumped = ""
+        dump(client, to: &dumped)
+        for text in [client.description, dumped, "\(client)"] {
+            #expect(!text.contains("s3cret"), "\(text)")
+            #expect(text.contains(F.clientID))
+        }
+    }
+
     @Test("logoutURL: end_session_endpoint with the hint, client id, post-logout URI and state; absent endpoint is typed")
     func logout() throws {
         let (client, _) = try Self.client()
