@@ -97,6 +97,11 @@ struct Client {
         var refused = HTTPRequest(url: unknown)
         refused.followsRedirects = false
         #expect(try await Provider.transport.send(refused).status == 400)
+        // ... and so is an ID Token hint whose signature does not verify.
+        var tampered = HTTPRequest(url: try client.logoutURL(idTokenHint: try #require(login.tokens.idToken) + "x",
+                                                             postLogoutRedirectURI: Self.postLogoutRedirectURI, state: nil))
+        tampered.followsRedirects = false
+        #expect(try await Provider.transport.send(tampered).status == 400)
     }
 
     @Test("sample-authorize-url --issuer prints the same JSON object as with --authorization-endpoint")
