@@ -23,6 +23,7 @@ extension PendingAuthorization {
     /// Parses and checks an authorization response given as its parameters only (see
     /// ``AuthorizationCallback/parameters(_:)``): every check of ``parseRedirect(_:)`` except the URL
     /// comparison and where the parameters were found.
+    /// - Parameter encoded: the parameters, percent-encoded (a leading `?` or `#` is ignored).
     /// - Throws: as ``parseRedirect(_:)``.
     public func parseResponseParameters(_ encoded: String) throws -> AuthorizationResponse {
         var text = Substring(encoded)
@@ -33,6 +34,7 @@ extension PendingAuthorization {
     }
 
     /// Parses and checks the callback in whichever form the back end has it.
+    /// - Parameter callback: the redirect URL or its parameters.
     /// - Throws: as ``parseRedirect(_:)``.
     public func parse(_ callback: AuthorizationCallback) throws -> AuthorizationResponse {
         switch callback {

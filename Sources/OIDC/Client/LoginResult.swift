@@ -11,6 +11,10 @@ public struct LoginResult: Sendable, CustomStringConvertible, CustomReflectable 
     public let authorizationResponse: AuthorizationResponse
 
     /// Creates a result.
+    /// - Parameters:
+    ///   - tokens: the tokens.
+    ///   - idToken: the validated ID Token.
+    ///   - authorizationResponse: the checked authorization response.
     public init(tokens: TokenResponse, idToken: IDToken, authorizationResponse: AuthorizationResponse) {
         self.tokens = tokens
         self.idToken = idToken

@@ -9,6 +9,9 @@ extension OIDCClient {
     /// provider's authorization endpoint and issuer (RFC 9207 `iss` required when the provider advertises
     /// `authorization_response_iss_parameter_supported`).
     /// - Parameters:
+    ///   - redirectURI: where the provider sends the browser back (registered with the provider).
+    ///   - scopes: the scopes to ask for (`openid` is put first when missing).
+    ///   - responseType: `code` (default) or a hybrid or implicit type that returns tokens.
     ///   - configure: sets anything else ``OAuthRequest`` offers (prompt, `max_age`, `acr_values`, claims
     ///     request, login hint, extra parameters and their length caps, response mode ...).
     /// - Throws: ``OIDCError``: as ``startLogin(_:)``.
@@ -20,6 +23,7 @@ extension OIDCClient {
     }
 
     /// Starts a login with a request built by the caller.
+    /// - Parameter request: the request, for this client's id.
     /// - Throws: ``OIDCError`` `.pendingLoginMismatch` when the request is for another client id;
     ///   `.invalidRequestParameter` for `response_type=id_token` (no token to return: validate such an ID Token
     ///   with ``validator``); any error of ``OAuthRequest/authorizationURL(at:)``.
@@ -40,7 +44,9 @@ extension OIDCClient {
     /// response), validates a front-channel ID Token, exchanges the code with the PKCE verifier, refuses a
     /// `token_type` the client does not use, and validates the ID Token with everything `pending` implies
     /// (signature, `iss`, `aud`/`azp`, times, nonce, `max_age`/`auth_time`, essential `acr`, `at_hash`/`c_hash`).
-    /// - Parameter callback: the full redirect URL, or only its parameters (see ``AuthorizationCallback``).
+    /// - Parameters:
+    ///   - pending: the login started by ``startLogin(_:)``, possibly restored from storage.
+    ///   - callback: the full redirect URL, or only its parameters (see ``AuthorizationCallback``).
     /// - Throws: ``OIDCError``: `.authorizationError` (the provider's error, in ``OIDCError/oauthError``),
     ///   every redirect, token-endpoint and ID Token code, `.unsupportedTokenType`, `.missingIDToken`,
     ///   `.pendingLoginMismatch`, `.hybridIDTokenMismatch`.
@@ -72,6 +78,9 @@ extension OIDCClient {
     /// and sends the code): exchanges it with the PKCE verifier of `pending`, refuses a `token_type` the
     /// client does not use, and validates the ID Token with everything `pending` implies (nonce, `max_age`,
     /// essential `acr`, `at_hash`). ``finishLogin(_:callback:)`` checks the redirect first, then does this.
+    /// - Parameters:
+    ///   - code: the authorization code.
+    ///   - pending: the login the code answers (its verifier, nonce and what was asked).
     /// - Throws: ``OIDCError``: token-endpoint codes, `.unsupportedTokenType`, `.missingIDToken`, ID Token codes,
     ///   `.pendingLoginMismatch`.
     public func redeemCode(_ code: String, for pending: PendingLogin) async throws -> LoginResult {

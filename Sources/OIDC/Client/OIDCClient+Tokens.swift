@@ -9,7 +9,9 @@ extension OIDCClient {
     /// Uses the refresh token of `tokens`. A returned ID Token is validated (signature and claims) and must
     /// identify the same session as the one in `tokens` (OpenID Connect Core §12.2); a missing refresh token
     /// or ID Token in the answer is carried over from `tokens` (RFC 6749 §6).
-    /// - Parameter scope: narrows the granted scope, when given.
+    /// - Parameters:
+    ///   - tokens: the current tokens (their refresh token is used, their ID Token compared with the new one).
+    ///   - scope: narrows the granted scope, when given.
     /// - Throws: ``OIDCError``: `.invalidTokenRequest` when `tokens` has no refresh token, token-endpoint errors
     ///   (`invalid_grant` in ``OIDCError/oauthError`` means the grant is gone), `.unsupportedTokenType`,
     ///   ID Token codes, `.refreshIssuerChanged` ... `.refreshAuthTimeChanged`.
@@ -39,6 +41,7 @@ extension OIDCClient {
 
     /// Calls UserInfo with the access token of `tokens` and checks that its `sub` equals the ID Token's
     /// (OpenID Connect Core §5.3.2).
+    /// - Parameter tokens: the tokens of a login (their access token is sent, their ID Token's `sub` compared).
     /// - Throws: ``OIDCError`` `.missingIDToken` when `tokens` has no ID Token to compare with,
     ///   `.endpointNotAdvertised`, endpoint errors, `.userInfoSubjectMismatch`.
     public func userInfo(_ tokens: TokenResponse) async throws -> JSONObject {
@@ -53,7 +56,9 @@ extension OIDCClient {
     }
 
     /// Revokes a token at the provider's `revocation_endpoint` (RFC 7009).
-    /// - Parameter hint: `access_token` or `refresh_token`, when known.
+    /// - Parameters:
+    ///   - token: the access or refresh token to revoke.
+    ///   - hint: `access_token` or `refresh_token`, when known.
     /// - Throws: ``OIDCError`` `.endpointNotAdvertised`, endpoint errors.
     public func revoke(_ token: String, hint: String? = nil) async throws {
         try await tokenClient.revoke(token, hint: hint, endpoint: try endpoint(metadata.revocationEndpoint, "revocation_endpoint"))
@@ -62,6 +67,10 @@ extension OIDCClient {
     /// The URL that ends the user's session at the provider (OpenID Connect RP-Initiated Logout 1.0):
     /// the `end_session_endpoint` with `id_token_hint`, `client_id`, `post_logout_redirect_uri` and `state`
     /// (each only when given; `client_id` always).
+    /// - Parameters:
+    ///   - idTokenHint: the user's ID Token (compact form), so the provider knows whom to log out.
+    ///   - postLogoutRedirectURI: where the provider sends the browser afterwards (registered with the provider).
+    ///   - state: a value the provider returns with that redirect.
     /// - Throws: ``OIDCError`` `.endpointNotAdvertised`, `.insecureURL` / `.invalidIssuerURL` for the endpoint,
     ///   `.invalidAuthorizationEndpoint` when a URL cannot be formed.
     public func logoutURL(idTokenHint: String?, postLogoutRedirectURI: URL?, state: String?) throws -> URL {

@@ -43,6 +43,11 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
 
     /// A client for the provider at `issuer`, found through its discovery document
     /// (`issuer` checked exactly, https unless loopback).
+    /// - Parameters:
+    ///   - issuer: the issuer identifier, exactly as the provider states it.
+    ///   - authentication: how the client authenticates at the token endpoint.
+    ///   - transport: the HTTP transport (`URLSessionTransport`, or your own).
+    ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
     /// - Throws: ``OIDCError``: discovery errors, `.jwksURIMissing`, `.discoveryMissingField`, `.insecureURL`.
     public static func discover(issuer: String, authentication: ClientAuthentication, transport: any HTTPTransport,
                                 configuration: Configuration = Configuration()) async throws -> OIDCClient {
@@ -51,6 +56,11 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     }
 
     /// A client for a provider whose metadata the caller already has (fetched earlier, or configured).
+    /// - Parameters:
+    ///   - metadata: the provider's metadata (its issuer, endpoints and `jwks_uri`).
+    ///   - authentication: how the client authenticates at the token endpoint.
+    ///   - transport: the HTTP transport.
+    ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
     /// - Throws: ``OIDCError`` `.discoveryMissingField` (no `authorization_endpoint` or `token_endpoint`),
     ///   `.jwksURIMissing`, `.insecureURL` / `.invalidIssuerURL` for the `jwks_uri`.
     public init(metadata: ProviderMetadata, authentication: ClientAuthentication, transport: any HTTPTransport,

@@ -22,6 +22,12 @@ extension OIDCClient {
         public var keyCache: JWKSetCache.Configuration
 
         /// The defaults: system clock, 60 s leeway, `Bearer` tokens only, the provider's algorithms.
+        /// - Parameters:
+        ///   - clock: the current time.
+        ///   - leeway: allowed clock skew in seconds.
+        ///   - acceptedTokenTypes: `token_type` values the client uses (compared case-insensitively).
+        ///   - allowedAlgorithms: ID Token algorithms; `nil` for the provider's.
+        ///   - keyCache: JWK Set cache timing.
         public init(clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60,
                     acceptedTokenTypes: Set<String> = ["bearer"], allowedAlgorithms: Set<JWSAlgorithm>? = nil,
                     keyCache: JWKSetCache.Configuration = .default) {

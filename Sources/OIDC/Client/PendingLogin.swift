@@ -18,6 +18,7 @@ public struct PendingLogin: Sendable, Hashable, Codable, CustomStringConvertible
     public let authorization: PendingAuthorization
 
     /// Wraps a pending authorization of the lower layer.
+    /// - Parameter authorization: the request, its URL and the redirect checks.
     public init(_ authorization: PendingAuthorization) { self.authorization = authorization }
 
     /// The URL to send the browser to.

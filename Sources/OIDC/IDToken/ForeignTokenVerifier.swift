@@ -78,7 +78,9 @@ public struct ForeignTokenVerifier: Sendable {
     }
 
     /// Verifies `token` and returns it parsed.
-    /// - Parameter audience: a value `aud` must contain, or the explicit ``ExpectedAudience/anyAudience``.
+    /// - Parameters:
+    ///   - token: the compact JWS.
+    ///   - audience: a value `aud` must contain, or the explicit ``ExpectedAudience/anyAudience``.
     /// - Throws: ``OIDCError`` `.untrustedIssuer`, `.missingIssuer`, discovery and key-set errors,
     ///   signature errors, `.missingExpiry`, `.expired`, `.issuedInFuture`, `.notYetValid`,
     ///   `.missingAudience`, `.audienceMismatch`.

@@ -30,7 +30,9 @@ extension IDTokenExpectations {
     }
 
     /// What an ID Token from the token endpoint must reflect, from the request that was sent.
-    /// - Parameter accessToken: the access token of the same response, checked against `at_hash` when present.
+    /// - Parameters:
+    ///   - request: the authentication request that was sent.
+    ///   - accessToken: the access token of the same response, checked against `at_hash` when present.
     public init(request: OAuthRequest, tokenEndpointAccessToken accessToken: String?) {
         self.init(request: request, flow: .tokenEndpoint(accessToken: accessToken))
     }

@@ -25,6 +25,7 @@ public enum ExpectedNonce: Sendable, Hashable {
     case noNonceSent
 
     /// `.sent` for the nonce of a request, `.noNonceSent` when the request had none.
+    /// - Parameter nonce: the request's nonce.
     public init(_ nonce: Nonce?) { self = nonce.map { .sent($0.value) } ?? .noNonceSent }
 }
 

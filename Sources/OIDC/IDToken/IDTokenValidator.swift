@@ -37,6 +37,9 @@ public struct IDTokenValidator: Sendable {
 
     /// A validator with one pinned key (e.g. read from a PEM, offline): the token is verified with this key
     /// whatever `kid` its header names, unless the key itself has a `kid` that differs.
+    /// - Parameters:
+    ///   - config: what is checked.
+    ///   - key: the provider's public key.
     public init(config: IDTokenValidationConfig, key: JWK) {
         self.config = config
         self.keySource = .keySet(JWKSet(keys: [key]))
@@ -49,8 +52,10 @@ public struct IDTokenValidator: Sendable {
     }
 
     /// Parses and validates `token`.
-    /// - Parameter expectations: what the authentication request asked for (nonce, flow, `max_age`, `acr`);
-    ///   required, so the nonce check cannot be left out by omission (``ExpectedNonce/noNonceSent`` says so explicitly).
+    /// - Parameters:
+    ///   - token: the compact ID Token.
+    ///   - expectations: what the authentication request asked for (nonce, flow, `max_age`, `acr`); required,
+    ///     so the nonce check cannot be left out by omission (``ExpectedNonce/noNonceSent`` says so explicitly).
     /// - Returns: the validated token.
     /// - Throws: ``OIDCError``; see ``OIDCError/Code`` for the ID Token codes.
     public func validate(_ token: String, expecting expectations: IDTokenExpectations) async throws -> IDToken {

@@ -53,6 +53,7 @@ extension OAuthRequest {
     /// ``PendingAuthorization/parseRedirect(_:)`` needs to check the answer.
     ///
     /// - Parameters:
+    ///   - authorizationEndpoint: the provider's authorization endpoint (or an app link).
     ///   - issuer: the provider's issuer identifier, for the RFC 9207 `iss` check.
     ///   - issuerParameterSupported: the provider always sends `iss` (metadata
     ///     `authorization_response_iss_parameter_supported`); a redirect without it is then rejected.
@@ -70,6 +71,7 @@ extension OAuthRequest {
     /// A pending login that does not check the redirect's `iss` (RFC 9207): only for a provider whose issuer
     /// identifier is unknown (no discovery, a bare authorization endpoint). Prefer
     /// ``pendingAuthorization(at:issuer:issuerParameterSupported:)``, or ``OIDCClient``, which binds the issuer.
+    /// - Parameter authorizationEndpoint: the provider's authorization endpoint (or an app link).
     /// - Throws: as ``authorizationURL(at:)``.
     public func pendingAuthorizationWithoutIssuerCheck(at authorizationEndpoint: URL) throws -> PendingAuthorization {
         try PendingAuthorization(request: self, authorizationEndpoint: authorizationEndpoint, issuer: nil,

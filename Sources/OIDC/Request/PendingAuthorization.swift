@@ -25,6 +25,11 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
     /// - Throws: as ``OAuthRequest/authorizationURL(at:)``; `.invalidRequestParameter` when
     ///   `issuerParameterSupported` is set without an issuer.
     /// `issuer` and `issuerParameterSupported` have no default: `nil` / `false` must be stated.
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - authorizationEndpoint: the provider's authorization endpoint (or an app link).
+    ///   - issuer: the provider's issuer identifier, for the RFC 9207 `iss` check; `nil` when unknown.
+    ///   - issuerParameterSupported: the provider always sends `iss`; a redirect without it is then refused.
     public init(request: OAuthRequest, authorizationEndpoint: URL, issuer: String?,
                 issuerParameterSupported: Bool) throws {
         if issuerParameterSupported && (issuer ?? "").isEmpty {
