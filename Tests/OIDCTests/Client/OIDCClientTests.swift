@@ -183,6 +183,47 @@ struct OIDCClientTests {
         await expectOIDCError(.missingIDToken) { try await client.userInfo(TokenResponse(accessToken: "a")) }
     }
 
+    @Test("hybrid code id_token: the front-channel ID Token's c_hash and nonce checked, both ID Tokens the same user")
+    func hybrid() async throws {
+        let (client, transport) = try Self.client()
+        let pending = try client.startLogin(redirectURI: Self.redirectURI, responseType: .codeIDToken)
+        let nonce = JSONValue.string(try #require(pending.nonce).value)
+        let cHash = JSONValue.string(TokenHash.compute("the-code", algorithm: .rs256))
+        func callback(_ idToken: String) -> AuthorizationCallback {
+            .url(URL(string: "https://app.example.com/callback#code=the-code&state=\(pending.state.value)&id_token=\(idToken)")!)
+        }
+        Self.tokens(transport, idToken: try Self.idToken([("nonce", nonce)]))
+        _ = try await client.finishLogin(pending, callback: callback(try Self.idToken([("nonce", nonce), ("c_hash", cHash)])))
+        await expectOIDCError(.missingCodeHash) {
+            try await client.finishLogin(pending, callback: callback(try Self.idToken([("nonce", nonce)])))
+        }
+        await expectOIDCError(.codeHashMismatch) {
+            try await client.finishLogin(pending, callback: callback(try Self.idToken([("nonce", nonce), ("c_hash", "AAAAAAAAAAAAAAAAAAAAAA")])))
+        }
+        Self.tokens(transport, idToken: try Self.idToken([("nonce", nonce), ("sub", "mallory")]))
+        await expectOIDCError(.hybridIDTokenMismatch) {
+            try await client.finishLogin(pending, callback: callback(try Self.idToken([("nonce", nonce), ("c_hash", cHash)])))
+        }
+    }
+
+    @Test("essential acr and azp: what the request asked for is what the ID Token must show")
+    func acrAndAzp() async throws {
+        let (client, transport) = try Self.client()
+        let pending = try client.startLogin(redirectURI: Self.redirectURI) {
+            $0.claims = ClaimsRequest(idToken: ["acr": .values(["gold"], essential: true)])
+        }
+        let nonce = JSONValue.string(try #require(pending.nonce).value)
+        Self.tokens(transport, idToken: try Self.idToken([("nonce", nonce), ("acr", "silver")]))
+        await expectOIDCError(.acrNotSatisfied) { try await client.finishLogin(pending, callback: .url(Self.callback(pending))) }
+        Self.tokens(transport, idToken: try Self.idToken([("nonce", nonce)]))
+        await expectOIDCError(.missingACR) { try await client.finishLogin(pending, callback: .url(Self.callback(pending))) }
+        Self.tokens(transport, idToken: try Self.idToken([("nonce", nonce), ("acr", "gold"), ("aud", [.string(F.clientID), "other"])]))
+        await expectOIDCError(.missingAuthorizedParty) { try await client.finishLogin(pending, callback: .url(Self.callback(pending))) }
+        Self.tokens(transport, idToken: try Self.idToken([("nonce", nonce), ("acr", "gold"), ("aud", [.string(F.clientID), "other"]),
+                                                          ("azp", .string(F.clientID))]))
+        _ = try await client.finishLogin(pending, callback: .url(Self.callback(pending)))
+    }
+
     @Test("description and dump of the client show no secret")
     func redaction() throws {
         let (client, _) = try Self.client()
