@@ -75,7 +75,7 @@ extension OIDCClient {
     ///   `.invalidAuthorizationEndpoint` when a URL cannot be formed.
     public func logoutURL(idTokenHint: String?, postLogoutRedirectURI: URL?, state: String?) throws -> URL {
         let base = try endpoint(metadata.endSessionEndpoint, "end_session_endpoint")
-        try SecureURLPolicy.check(base, what: "the end_session_endpoint")
+        try SecureURLPolicy.checkEndpoint(base, .endSession, issuer: issuer)
         var parameters: [(name: String, value: String)] = []
         if let idTokenHint { parameters.append(("id_token_hint", idTokenHint)) }
         parameters.append(("client_id", clientID))

@@ -62,22 +62,21 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     ///   - transport: the HTTP transport.
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
     /// - Throws: ``OIDCError`` `.discoveryMissingField` (no `authorization_endpoint` or `token_endpoint`),
-    ///   `.jwksURIMissing`, `.insecureURL` / `.invalidIssuerURL` for the `jwks_uri`.
+    ///   `.jwksURIMissing`, `.insecureURL` / `.invalidIssuerURL` for any endpoint of the metadata
+    ///   (``ProviderMetadata/checkEndpointSecurity()``).
     public init(metadata: ProviderMetadata, authentication: ClientAuthentication, transport: any HTTPTransport,
                 configuration: Configuration = Configuration()) throws {
         guard metadata.authorizationEndpoint != nil else {
             throw OIDCError(.discoveryMissingField, "the provider metadata has no authorization_endpoint")
-        }
-        guard let tokenEndpoint = metadata.tokenEndpoint else {
-            throw OIDCError(.discoveryMissingField, "the provider metadata has no token_endpoint")
         }
         guard let jwksURI = metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
         self.metadata = metadata
         self.authentication = authentication
         self.transport = transport
         self.configuration = configuration
-        self.tokenClient = TokenClient(tokenEndpoint: tokenEndpoint, authentication: authentication, transport: transport,
-                                       clock: configuration.clock)
+        // Checks every endpoint of the metadata against the issuer (https; http only for a loopback issuer).
+        self.tokenClient = try TokenClient(metadata: metadata, authentication: authentication, transport: transport,
+                                           clock: configuration.clock)
         var config = IDTokenValidationConfig(metadata: metadata, clientID: authentication.clientID,
                                              clientSecret: authentication.sharedSecret, clock: configuration.clock,
                                              leeway: configuration.leeway)

@@ -224,6 +224,22 @@ struct OIDCClientTests {
         _ = try await client.finishLogin(pending, callback: .url(Self.callback(pending)))
     }
 
+    @Test("metadata that would send secrets in cleartext is refused when the client is made")
+    func cleartextEndpoints() throws {
+        for field in ["token", "end_session", "revocation"] {
+            var metadata = Self.metadata()
+            let cleartext = URL(string: "http://127.0.0.1:8080/\(field)")
+            switch field {
+            case "token": metadata.tokenEndpoint = cleartext
+            case "end_session": metadata.endSessionEndpoint = cleartext
+            default: metadata.revocationEndpoint = cleartext
+            }
+            #expect(throws: OIDCError.self, "\(field)") {
+                try OIDCClient(metadata: metadata, authentication: .none(clientID: F.clientID), transport: ScriptedTransport())
+            }
+        }
+    }
+
     @Test("description and dump of the client show no secret")
     func redaction() throws {
         let (client, _) = try Self.client()
