@@ -6,15 +6,18 @@ import Foundation
 import OIDC
 
 extension OIDCClient: TokenRefresher {
-    /// The `refresh_token` grant with the client's checks: the token type, and a returned ID Token validated.
+    /// The `refresh_token` grant with the client's token-type check. A returned ID Token is left to the
+    /// session's `RefreshedIDTokenPolicy`: ``session(tokens:store:origins:proactiveRefreshMargin:)`` gives it
+    /// `OIDCClient.refreshedIDTokens` (validated, §12.2 checked).
     public func refreshTokens(using refreshToken: String) async throws -> TokenResponse {
-        try await refresh(refreshToken: refreshToken, previousIDToken: nil)
+        try await refreshGrant(refreshToken)
     }
 }
 
 extension OIDCClient {
     /// An authenticated session on this client: `Authorization: Bearer` only to `origins`, refresh once on a
-    /// 401 through this client (token type and refreshed ID Token checked).
+    /// 401 through this client (token type checked; a refreshed ID Token validated and checked against the
+    /// previous one by `OIDCClient.refreshedIDTokens`, the same rule as `OIDCClient.refresh(_:scope:)`).
     /// - Parameters:
     ///   - tokens: the tokens of a login just finished (saved to `store` first), or `nil` to resume from `store`.
     ///   - store: where the tokens live between requests and runs (`nil`: memory only).
@@ -26,6 +29,7 @@ extension OIDCClient {
         var current = tokens
         if let tokens { try await store?.save(tokens) } else { current = try await store?.load() }
         return AuthenticatedSession(tokens: current, refresher: self, transport: transport, allowedOrigins: origins, store: store,
-                                    proactiveRefreshMargin: proactiveRefreshMargin, clock: configuration.clock)
+                                    refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
+                                    clock: configuration.clock)
     }
 }

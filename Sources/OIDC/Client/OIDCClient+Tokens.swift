@@ -19,23 +19,18 @@ extension OIDCClient {
         guard let refreshToken = tokens.refreshToken else {
             throw OIDCError(.invalidTokenRequest, "the tokens have no refresh token")
         }
-        var fresh = try await refresh(refreshToken: refreshToken, previousIDToken: tokens.idToken, scope: scope)
-        if fresh.idToken == nil { fresh.idToken = tokens.idToken }
-        return fresh
+        let fresh = try await refreshGrant(refreshToken, scope: scope)
+        return try await refreshedIDTokens.tokens(afterRefresh: fresh, of: tokens)
     }
 
-    /// The `refresh_token` grant with every check: the token type, and a returned ID Token validated and,
-    /// when `previousIDToken` is given, checked against it (§12.2). A missing refresh token in the answer is
-    /// the one sent (RFC 6749 §6).
-    package func refresh(refreshToken: String, previousIDToken: String?, scope: String? = nil) async throws -> TokenResponse {
-        var fresh = try await tokenClient.refresh(refreshToken, scope: scope)
+    /// How this client treats an ID Token in a refresh response: validated by ``validator`` and checked
+    /// against the previous one (§12.2), through the one implementation the session uses too.
+    public var refreshedIDTokens: RefreshedIDTokenPolicy { .validate(with: validator) }
+
+    /// The `refresh_token` grant and the token-type check; the ID Token is left to ``refreshedIDTokens``.
+    package func refreshGrant(_ refreshToken: String, scope: String? = nil) async throws -> TokenResponse {
+        let fresh = try await tokenClient.refresh(refreshToken, scope: scope)
         try requireAcceptedTokenType(fresh)
-        if let text = fresh.idToken {
-            let idToken = try await validator.validate(
-                text, expecting: IDTokenExpectations(flow: .tokenEndpoint(accessToken: fresh.accessToken), nonce: .noNonceSent))
-            if let previousIDToken { try idToken.checkIsRefresh(of: try IDToken(previousIDToken)) }
-        }
-        if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
         return fresh
     }
 
