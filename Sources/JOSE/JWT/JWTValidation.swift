@@ -9,7 +9,9 @@ import Foundation
 public struct JWTValidationOptions: Sendable {
     /// The current time; inject a fixed clock in tests or to replay a check.
     public var clock: @Sendable () -> Date
-    /// Allowed clock skew, in seconds, for `exp`, `nbf` and `iat`.
+    /// Allowed clock skew, in seconds, for `exp`, `nbf` and `iat`. NaN or a negative value
+    /// counts as 0 and a value above one day (86 400 s) as one day, so no value can switch
+    /// the time checks off.
     public var leeway: TimeInterval
     /// The `iss` the token must carry, when set.
     public var issuer: String?

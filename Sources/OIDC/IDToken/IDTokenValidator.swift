@@ -107,7 +107,7 @@ public struct IDTokenValidator: Sendable {
 
     func checkClaims(_ token: IDToken, algorithm: JWSAlgorithm, expectations: IDTokenExpectations) throws {
         let now = config.clock()
-        let leeway = config.leeway
+        let leeway = Leeway.effective(config.leeway)  // NaN/negative -> 0, above a day -> a day
         if !config.insecureSkipIssuerCheck {
             guard let issuer = token.issuer else { throw OIDCError(.missingIssuer, "the ID Token has no \"iss\"") }
             guard issuer == config.issuer else { throw OIDCError(.issuerMismatch, "the ID Token's \"iss\" is not the expected issuer") }
@@ -128,7 +128,7 @@ public struct IDTokenValidator: Sendable {
                              checksExpiration: !config.insecureSkipExpiryCheck, what: "the ID Token")
         if let maximumTokenAge = config.maximumTokenAge, let issuedAt = token.issuedAt,
            now.timeIntervalSince(issuedAt) > maximumTokenAge + leeway {
-            throw OIDCError(.issuedTooLongAgo, "the ID Token was issued more than \(Int64(exactly: maximumTokenAge.rounded(.towardZero)).map(String.init) ?? "\(maximumTokenAge)") s ago")
+            throw OIDCError(.issuedTooLongAgo, "the ID Token was issued more than \(maximumTokenAge.wholeText) s ago")
         }
         guard let subject = token.subject, !subject.isEmpty else { throw OIDCError(.missingSubject, "the ID Token has no \"sub\"") }
 
@@ -155,7 +155,7 @@ public struct IDTokenValidator: Sendable {
                 throw OIDCError(.missingAuthTime, "\"auth_time\" is required (max_age or an essential auth_time was requested)")
             }
             if let maxAge = expectations.maxAge, now.timeIntervalSince(authTime) > maxAge + leeway {
-                throw OIDCError(.authenticationTooOld, "the end-user authenticated more than max_age (\(Int(maxAge)) s) ago")
+                throw OIDCError(.authenticationTooOld, "the end-user authenticated more than max_age (\(maxAge.wholeText) s) ago")
             }
         }
 
