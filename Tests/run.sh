@@ -42,9 +42,14 @@ swift build --build-tests
 
 IDP_PORT=${IDP_PORT:-9400}
 started_idp=0
+GLEWLWYD_PORT=${GLEWLWYD_PORT:-4593}
+started_glewlwyd=0
 cleanup() {
     if [ "$started_idp" = 1 ]; then
         bash "$root/Tests/IdP/stop.sh" "$IDP_PORT" >/dev/null 2>&1 || true
+    fi
+    if [ "$started_glewlwyd" = 1 ]; then
+        bash "$root/Tests/Glewlwyd/stop.sh" "$GLEWLWYD_PORT" >/dev/null 2>&1 || true
     fi
 }
 trap cleanup EXIT
@@ -66,6 +71,24 @@ if [ -z "${IDP_ISSUER:-}" ]; then
     elif [ "${CI:-}" = true ]; then
         log "python3 is required under CI for the integration tests"
         exit 1
+    fi
+fi
+
+# The second, independent provider (glewlwyd, Tests/Glewlwyd): its start.sh installs
+# `glewlwyd sqlite3` when missing (as root) and prints GLEWLWYD_* lines, exported here.
+if [ -z "${GLEWLWYD_ISSUER:-}" ]; then
+    log "starting glewlwyd on 127.0.0.1:$GLEWLWYD_PORT"
+    if out=$(bash Tests/Glewlwyd/start.sh "$GLEWLWYD_PORT"); then
+        started_glewlwyd=1
+        while IFS= read -r line; do
+            case "$line" in GLEWLWYD_[A-Z0-9_]*=*) export "${line?}" ;; esac
+        done <<< "$out"
+        log "glewlwyd up: $GLEWLWYD_ISSUER"
+    elif [ "${CI:-}" = true ]; then
+        log "glewlwyd did not start (required under CI)"
+        exit 1
+    else
+        log "glewlwyd did not start: its integration tests will be skipped"
     fi
 fi
 
