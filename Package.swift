@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "OIDCNetworking", targets: ["OIDCNetworking"]),
         .library(name: "OIDCSession", targets: ["OIDCSession"]),
         .library(name: "OIDCResourceServer", targets: ["OIDCResourceServer"]),
+        .library(name: "OIDCPostgres", targets: ["OIDCPostgres"]),
         .executable(name: "jwt-inspect", targets: ["jwt-inspect"]),
     ],
     targets: [
@@ -47,6 +48,10 @@ let package = Package(
         .target(name: "OIDCSession", dependencies: ["OIDC"], swiftSettings: strict),
         // The receiving side: RFC 9068 access tokens, introspection, bearer parsing, back-channel logout.
         .target(name: "OIDCResourceServer", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
+        // PostgreSQL's libpq: needed only by consumers of OIDCPostgres.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        // PostgreSQL token and pending-login stores with cross-replica single-flight refresh.
+        .target(name: "OIDCPostgres", dependencies: ["OIDCSession", "CLibPQ", "CLibCrypto"], swiftSettings: strict),
         // libssl, for the jwt-inspect's own small HTTPS client (URL options only).
         // (libssl itself is loaded with dlopen on the first https fetch, so offline runs never map it;
         // its headers come with libcrypto's, through CLibCrypto's pkg-config flags.)
@@ -57,6 +62,7 @@ let package = Package(
         .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto", "OIDC", "OIDCResourceServer"], swiftSettings: strict),
         .executableTarget(name: "jose-leak-check", dependencies: ["JOSE"], swiftSettings: strict),
         .executableTarget(name: "session-bench", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
+        .executableTarget(name: "postgres-bench", dependencies: ["OIDC", "OIDCSession", "OIDCPostgres"], swiftSettings: strict),
         sample("sample-authorize-url", ["OIDC", "OIDCNetworking", "JOSE"]),
         sample("sample-exchange-code", ["OIDC", "OIDCNetworking", "OIDCSession"]),
         sample("sample-call-api", ["OIDC", "OIDCNetworking", "OIDCSession"]),
@@ -69,6 +75,9 @@ let package = Package(
         .testTarget(name: "OIDCTests", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
         .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC"], swiftSettings: strict),
         .testTarget(name: "OIDCResourceServerTests", dependencies: ["OIDCResourceServer", "OIDC", "JOSE"], swiftSettings: strict),
+        sample("sample-replica", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres"]),
+        sample("sample-pending-login", ["OIDC", "OIDCNetworking", "OIDCPostgres", "JOSE"]),
+        .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDC"], swiftSettings: strict),
         .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
         // The README's partner back end, compiled as written (ReadmeListingTests checks the README shows it).
         .testTarget(name: "ReadmeListing", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
