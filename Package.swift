@@ -69,7 +69,7 @@ let package = Package(
         sample("sample-ciba", ["FAPISampleSupport", "OIDC", "OIDCNetworking", "JOSE"]),
         .executableTarget(name: "session-bench", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
         .executableTarget(name: "postgres-bench", dependencies: ["OIDC", "OIDCSession", "OIDCPostgres"], swiftSettings: strict),
-        sample("sample-authorize-url", ["OIDC", "JOSE"]),
+        sample("sample-authorize-url", ["OIDC", "OIDCNetworking", "JOSE"]),
         sample("sample-exchange-code", ["OIDC", "OIDCNetworking", "OIDCSession"]),
         sample("sample-call-api", ["OIDC", "OIDCNetworking", "OIDCSession"]),
         sample("sample-read-claims", ["OIDC"]),
@@ -85,6 +85,8 @@ let package = Package(
         sample("sample-pending-login", ["OIDC", "OIDCNetworking", "OIDCPostgres", "JOSE"]),
         .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDC"], swiftSettings: strict),
         .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
+        // The README's partner back end, compiled as written (ReadmeListingTests checks the README shows it).
+        .testTarget(name: "ReadmeListing", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
         .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "JOSE"], swiftSettings: strict),
     ]
 )

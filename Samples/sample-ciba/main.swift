@@ -41,7 +41,7 @@ await command.run {
         guard let idTokenText = tokens.idToken else { throw OIDCError(.invalidTokenResponse, "the token response has no id_token") }
         let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: clientID, discovery: discovery,
                                                             keyCaches: JWKSetCacheRegistry(transport: transport))
-        let idToken = try await validator.validate(idTokenText, expecting: IDTokenExpectations(nonce: nil))
+        let idToken = try await validator.validate(idTokenText, expecting: IDTokenExpectations(nonce: .noNonceSent))
         print(JSONValue.object(["id_token_claims": .object(idToken.claims.object)]).jsonString())
     case .denied(let error), .expired(let error):
         command.fail(error.error)

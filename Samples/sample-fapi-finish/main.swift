@@ -48,7 +48,7 @@ await command.run {
     guard let idTokenText = tokens.idToken else { throw OIDCError(.invalidTokenResponse, "the token response has no id_token") }
     let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: clientID, discovery: discovery,
                                                         keyCaches: JWKSetCacheRegistry(transport: transport))
-    let idToken = try await validator.validate(idTokenText, expecting: IDTokenExpectations(nonce: pending.request.nonce?.value))
+    let idToken = try await validator.validate(idTokenText, expecting: IDTokenExpectations(nonce: ExpectedNonce(pending.request.nonce)))
 
     guard let dpop = client.dpop else { throw OIDCError(.dpopProofFailed, "no DPoP key") }
     let response = try await dpop.send(role: .resourceServer, accessToken: tokens.accessToken, transport: transport) {

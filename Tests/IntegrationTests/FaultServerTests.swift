@@ -103,4 +103,16 @@ struct FaultServerTests {
         let followed = try await transport.send(HTTPRequest(url: server.url("/redirect"), followsRedirects: true))
         #expect(followed.status == 200)
     }
+
+    @Test("sample-exchange-code refuses a token response whose token_type is not Bearer (RFC 6749 §7.1)")
+    func sampleRefusesDPoP() throws {
+        let server = try FaultServer.start()
+        defer { server.stop() }
+        let result = try SampleRunner.run("sample-exchange-code", [
+            "--issuer", server.base + "/dpop", "--client-id", "c", "--client-secret", "s", "--redirect-uri", Provider.redirectURI.absoluteString,
+            "--code", "the-code", "--code-verifier", String(repeating: "v", count: 43)])
+        #expect(result.status == 1)
+        #expect(result.error.contains("unsupported_token_type"), "\(result.error)")
+        #expect(result.output.isEmpty)
+    }
 }

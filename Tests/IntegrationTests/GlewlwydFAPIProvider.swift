@@ -48,7 +48,7 @@ extension Glewlwyd {
     }
 
     /// Validates an ID Token against the provider's keys (one place for the validator's call shape).
-    static func validateIDToken(_ token: String, metadata: ProviderMetadata, clientID: String, nonce: String?) async throws -> IDToken {
+    static func validateIDToken(_ token: String, metadata: ProviderMetadata, clientID: String, nonce: ExpectedNonce) async throws -> IDToken {
         try await validator(metadata: metadata, clientID: clientID).validate(token, expecting: IDTokenExpectations(nonce: nonce))
     }
 

@@ -54,7 +54,7 @@ struct GlewlwydFAPITests {
         #expect(tokenCalls.map(\.status) == [400, 200] && tokenCalls.first?.nonceChallenge == true && tokenCalls.last?.sentNonce == true,
                 "\(tokenCalls)")
         let idToken = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID,
-                                                         nonce: request.nonce?.value)
+                                                         nonce: ExpectedNonce(request.nonce))
         // The access token is bound to the DPoP key (cnf.jkt, RFC 9449 §6.1).
         let accessClaims = try JSONParser.parseObject(try CompactJWS(tokens.accessToken).payload, what: "access token")
         #expect(accessClaims["cnf"]?.objectValue?["jkt"]?.stringValue == dpop.key.thumbprint)
@@ -128,7 +128,7 @@ struct GlewlwydFAPITests {
                                                      ("code_verifier", try #require(request.pkce?.verifier.value))],
                                                     at: try #require(metadata.tokenEndpoint))
         #expect(tokens.tokenType.lowercased() == "dpop")
-        _ = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID, nonce: request.nonce?.value)
+        _ = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID, nonce: ExpectedNonce(request.nonce))
     }
 
     @Test("private_key_jwt with the issuer as audience (the library's default) is refused by glewlwyd 2.7.5")
@@ -172,7 +172,7 @@ struct GlewlwydFAPITests {
         #expect(waits.withLock { $0.count } >= 2, "at least one poll before the decision")
         switch (outcome, deny) {
         case (.granted(let tokens), false):
-            let idToken = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID, nonce: nil)
+            let idToken = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID, nonce: .noNonceSent)
             #expect(idToken.subject != nil)
         case (.denied(let error), true):
             #expect(error.error == "access_denied")

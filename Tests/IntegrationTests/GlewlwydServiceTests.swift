@@ -47,10 +47,10 @@ struct GlewlwydServiceTests {
         let idTokenValidator = try await IDTokenValidator.discover(issuer: try #require(Glewlwyd.issuer),
                                                                    clientID: try Glewlwyd.value("GLEWLWYD_SECRET_CLIENT_ID"),
                                                                    discovery: Glewlwyd.discovery, keyCaches: Glewlwyd.keyCaches)
-        let idToken = try await idTokenValidator.validate(idTokenText, expecting: IDTokenExpectations(nonce: pending.nonce?.value))
+        let idToken = try await idTokenValidator.validate(idTokenText, expecting: IDTokenExpectations(nonce: ExpectedNonce(pending.nonce)))
         #expect(idToken.subject == accessToken.subject)
         await expectOIDCError(.unexpectedTokenType) { _ = try await validator.validate(idTokenText) }
-        await expectOIDCError(.invalidIDTokenHeader) { _ = try await idTokenValidator.validate(tokens.accessToken) }
+        await expectOIDCError(.invalidIDTokenHeader) { _ = try await idTokenValidator.validate(tokens.accessToken, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
     }
 
     @Test("introspection: an active token, then the same token revoked; the JWT answer verified with the provider's keys")
