@@ -43,7 +43,7 @@ let package = Package(
         // URLSession-based HTTPTransport (pulls in FoundationNetworking on Linux).
         .target(name: "OIDCNetworking", dependencies: ["OIDC"], swiftSettings: strict),
         // Bearer-injecting, refresh-once-on-401 session and token stores.
-        .target(name: "OIDCSession", dependencies: ["OIDC"], swiftSettings: strict),
+        .target(name: "OIDCSession", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
         // libssl, for the jwt-inspect's own small HTTPS client (URL options only).
         .systemLibrary(name: "CLibSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         // Offline decode/verify must not load FoundationNetworking: FoundationEssentials only.
@@ -58,13 +58,13 @@ let package = Package(
         .executableTarget(name: "jose-leak-check", dependencies: ["JOSE"], swiftSettings: strict),
         .executableTarget(name: "session-bench", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
         sample("sample-authorize-url", ["OIDC", "JOSE"]),
-        sample("sample-exchange-code", ["OIDC", "OIDCNetworking", "OIDCSession"]),
+        sample("sample-exchange-code", ["OIDC", "JOSE", "OIDCNetworking", "OIDCSession"]),
         sample("sample-call-api", ["OIDC", "OIDCNetworking", "OIDCSession"]),
         sample("sample-read-claims", ["OIDC"]),
         sample("sample-port-token", ["OIDC", "OIDCNetworking"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "OIDCTests", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
-        .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC"], swiftSettings: strict),
+        .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC", "JOSE"], swiftSettings: strict),
         .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
         .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "JOSE"], swiftSettings: strict),
     ]
