@@ -1,9 +1,9 @@
 import OIDC
 
-/// Something that turns a refresh token into new tokens: a ``TokenClient``,
+/// Something that turns a refresh token into new tokens: a ``OIDC/TokenClient``,
 /// or a test double.
 public protocol TokenRefresher: Sendable {
-    /// Uses `refreshToken`; throws an ``OIDCError`` (an `invalid_grant` OAuth
+    /// Uses `refreshToken`; throws an ``OIDC/OIDCError`` (an `invalid_grant` OAuth
     /// error means the grant is gone and the user must log in again).
     func refreshTokens(using refreshToken: String) async throws -> TokenResponse
 }

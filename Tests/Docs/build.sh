@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds the documentation (the catalog Sources/OIDC/OIDC.docc and the public API of
+# JOSE, OIDC, OIDCNetworking and OIDCSession, in one archive) with the toolchain's own
+# `docc`: no plugin, the package has no dependencies. Fails on any DocC warning.
+#
+#   bash Tests/Docs/build.sh [OUTPUT_DIR]    # default .build/docs/swift-oidc-toolkit.doccarchive
+#
+# Symbol graphs come from `swift package dump-symbol-graph`, which reuses the debug
+# build in .build (Tests/run.sh calls this after building, so it takes seconds).
+# Preview: `docc preview Sources/OIDC/OIDC.docc --additional-symbol-graph-dir
+# .build/docs/symbol-graphs --fallback-display-name OIDC --fallback-bundle-identifier
+# swift-oidc-toolkit`.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+modules=(JOSE OIDC OIDCNetworking OIDCSession)
+output=${1:-.build/docs/swift-oidc-toolkit.doccarchive}
+graphs=.build/docs/symbol-graphs
+
+docc=$(command -v docc || true)
+if [ -z "$docc" ]; then
+    # Toolchains put docc next to swift (xcrun finds it on macOS).
+    docc=$(dirname "$(readlink -f "$(command -v swift)")")/docc
+    [ -x "$docc" ] || docc=$(xcrun --find docc 2>/dev/null || true)
+fi
+[ -x "$docc" ] || { echo "docs: no docc in the toolchain" >&2; exit 2; }
+
+dump=$(swift package dump-symbol-graph --minimum-access-level public \
+    --emit-extension-block-symbols 2>&1) || { echo "$dump" >&2; exit 2; }
+source_dir=$(printf '%s\n' "$dump" | sed -n 's/^Files written to //p' | tail -1)
+[ -d "$source_dir" ] || { echo "docs: symbol graphs not found" >&2; echo "$dump" >&2; exit 2; }
+rm -rf "$graphs" && mkdir -p "$graphs"
+for module in "${modules[@]}"; do
+    # The module's own graph plus its extensions of other modules' types (OIDCSession@OIDC).
+    cp "$source_dir/$module.symbols.json" "$graphs/"
+    for extension in "$source_dir/$module@"*.symbols.json; do
+        [ -e "$extension" ] && cp "$extension" "$graphs/"
+    done
+done
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+rm -rf "$output"
+status=0
+"$docc" convert Sources/OIDC/OIDC.docc --additional-symbol-graph-dir "$graphs" --output-path "$output" \
+    --fallback-display-name OIDC --fallback-bundle-identifier swift-oidc-toolkit \
+    --transform-for-static-hosting >"$log" 2>&1 || status=$?
+warnings=$(grep -cE '^(warning|error):' "$log" || true)
+if [ "$warnings" != 0 ] || [ "$status" != 0 ]; then
+    cat "$log" >&2
+    echo "docs: $warnings warnings/errors (docc exit $status): the documentation must build without any" >&2
+    exit 1
+fi
+echo "docs: ${modules[*]} + $(ls Sources/OIDC/OIDC.docc/*.md | wc -l) catalog pages -> $output, 0 warnings" >&2
