@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the documentation (the catalog Sources/OIDC/OIDC.docc and the public API of
 # JOSE, OIDC, OIDCNetworking and OIDCSession, in one archive) with the toolchain's own
-# `docc`: no plugin, the package has no dependencies. Fails on any DocC warning.
+# `docc`: no plugin, the package has no dependencies. Fails on any DocC warning, and
+# when a package-scoped internal (Base64URL, JSONParser, ...) shows up in the public API.
 #
 #   bash Tests/Docs/build.sh [OUTPUT_DIR]    # default .build/docs/swift-oidc-toolkit.doccarchive
 #
@@ -37,6 +38,25 @@ for module in "${modules[@]}"; do
         [ -e "$extension" ] && cp "$extension" "$graphs/"
     done
 done
+
+# What the modules share internally is `package`-scoped (issue 14): none of it may
+# reappear in the public API (JOSE's own ContiguousBytes shadowed Foundation's).
+leaked=$(python3 - "$graphs" <<'PY'
+import glob, json, os, sys
+internal = {"Base64URL", "JSONParser", "SecureRandom", "ConstantTime", "ContiguousBytes",
+            "FormURLEncoding", "TokenHash", "Locked"}
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.symbols.json"))):
+    for symbol in json.load(open(path))["symbols"]:
+        components = symbol["pathComponents"]
+        if components[0] in internal or components[-1] == "hash(_:)":
+            print(f"{os.path.basename(path)}: {'.'.join(components)}")
+PY
+)
+if [ -n "$leaked" ]; then
+    echo "docs: package internals in the public API:" >&2
+    echo "$leaked" >&2
+    exit 1
+fi
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
