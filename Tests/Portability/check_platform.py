@@ -23,8 +23,8 @@ look for what Linux accepts and macOS does not (and a few of the converse):
                        use must sit in a platform branch
 
 A "Linux-only branch" is a `#if`/`#elseif` whose condition holds only off Darwin
-(a positive `canImport(Glibc)`, `canImport(Musl)`, `os(Linux)`, ... or a negated
-`canImport(Darwin)`, with no `||`), or any later branch of a chain whose earlier
+(each `||` alternative has a positive `canImport(Glibc)`, `canImport(Musl)`,
+`os(Linux)`, ... or a negated `canImport(Darwin)`), or any later branch of a chain whose earlier
 condition holds on every Darwin platform (`#if canImport(Darwin) ... #else`).
 A "Darwin-only branch" is the mirror image. Comments and string literals are
 ignored.
@@ -99,9 +99,11 @@ def strip_comments_and_strings(text):
 
 
 def excludes(condition, own_atoms, other_atoms):
-    """Whether `condition` can only hold off the `other` platform family."""
-    if "||" in condition:
-        return False
+    """Whether `condition` can only hold off the `other` platform family: each of its
+    `||` alternatives has a positive atom of its own family or a negated one of the other."""
+    alternatives = condition.split("||")
+    if len(alternatives) > 1:
+        return all(excludes(part, own_atoms, other_atoms) for part in alternatives)
     for negated, _ in own_atoms.findall(condition):
         if not negated:
             return True

@@ -55,3 +55,7 @@ func modified(_ info: stat) -> Int {
 #if !canImport(Darwin)
 let epoll = epoll_create1(0)
 #endif
+
+#if canImport(Glibc) || canImport(Musl)
+let noSignal = Int32(MSG_NOSIGNAL)
+#endif
