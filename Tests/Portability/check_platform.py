@@ -21,6 +21,8 @@ look for what Linux accepts and macOS does not (and a few of the converse):
   socket-type          SOCK_STREAM/SOCK_DGRAM/...: an enum on Glibc
                        (`Int32(SOCK_STREAM.rawValue)`), an Int32 on Darwin, so every
                        use must sit in a platform branch
+  platform-signature   C functions whose signature differs (strerror_r,
+                       pthread_setname_np) outside a platform branch
 
 A "Linux-only branch" is a `#if`/`#elseif` whose condition holds only off Darwin
 (each `||` alternative has a positive `canImport(Glibc)`, `canImport(Musl)`,
@@ -45,15 +47,19 @@ LINUX_ONLY_API = [
     "getrandom", "sendfile", "prctl", "gettid", "secure_getenv", "sched_getaffinity",
     "malloc_usable_size", "mallinfo", "mallinfo2", "__errno_location", "CLOCK_BOOTTIME",
     "CLOCK_MONOTONIC_COARSE", "CLOCK_REALTIME_COARSE", "st_mtim", "st_atim", "st_ctim",
-    "TCP_KEEPIDLE", "SO_PEERCRED", "SYS_getrandom", "posix_fadvise",
+    "TCP_KEEPIDLE", "SO_PEERCRED", "SYS_getrandom", "posix_fadvise", "SOL_TCP", "sem_init",
 ]
 DARWIN_ONLY_API = [
     "SO_NOSIGPIPE", "st_mtimespec", "st_atimespec", "st_ctimespec", "st_birthtimespec",
     "mach_absolute_time", "mach_timebase_info", "kqueue", "kevent", "os_unfair_lock",
-    "os_unfair_lock_lock", "malloc_size", "TCP_KEEPALIVE", "F_FULLFSYNC",
+    "os_unfair_lock_lock", "malloc_size", "TCP_KEEPALIVE", "F_FULLFSYNC", "sin_len", "sin6_len",
+    "sun_len", "d_namlen",
     "CCRandomGenerateBytes", "SecRandomCopyBytes",
 ]
 SOCKET_TYPES = ["SOCK_STREAM", "SOCK_DGRAM", "SOCK_RAW", "SOCK_SEQPACKET", "SOCK_RDM"]
+# Same name, different C signature: GNU strerror_r returns the text, XSI (Darwin) an
+# Int32; pthread_setname_np takes (thread, name) on Linux and (name) on Darwin.
+DIFFERENT_SIGNATURES = ["strerror_r", "pthread_setname_np"]
 
 
 def strip_comments_and_strings(text):
@@ -144,6 +150,7 @@ def check(path, text):
     # (A C name may follow a dot: `info.st_mtim`.)
     word = lambda names: re.compile(r"(?<!\w)(" + "|".join(map(re.escape, names)) + r")\b")
     linux_api, darwin_api, socket_types = word(LINUX_ONLY_API), word(DARWIN_ONLY_API), word(SOCKET_TYPES)
+    signatures = word(DIFFERENT_SIGNATURES)
     for number, line in enumerate(code.split("\n"), start=1):
         stripped = line.strip()
         directive = re.match(r"#(if|elseif|else|endif)\b\s*(.*)", stripped)
@@ -192,6 +199,8 @@ def check(path, text):
         if not off_darwin and not off_linux:
             for match in socket_types.finditer(line):
                 report("socket-type", f"{match.group(1)} has a different type on Glibc (enum) and Darwin (Int32): use it in a platform branch")
+            for match in signatures.finditer(line):
+                report("platform-signature", f"{match.group(1)} has a different signature on Glibc and Darwin: call it in a platform branch")
     if glibc_import_line and not ({"Darwin", "Foundation"} & imports):
         findings.append((path, glibc_import_line, "glibc-only-import",
                          "imports Glibc but neither Darwin nor Foundation: its C calls do not resolve on macOS"))

@@ -32,3 +32,12 @@ let epoll = epoll_create1(0) // expect: linux-only-api
 #endif
 
 let now = Darwin.time(nil) // expect: darwin-qualified
+
+func message(_ code: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    _ = strerror_r(code, &buffer, buffer.count) // expect: platform-signature
+    _ = setsockopt(0, SOL_TCP, 0, nil, 0) // expect: linux-only-api
+    return String(cString: buffer)
+}
+
+func family(_ address: sockaddr_in) -> Int { Int(address.sin_len) } // expect: darwin-only-api

@@ -59,3 +59,13 @@ let epoll = epoll_create1(0)
 #if canImport(Glibc) || canImport(Musl)
 let noSignal = Int32(MSG_NOSIGNAL)
 #endif
+
+func message(_ code: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    #if canImport(Darwin)
+    _ = strerror_r(code, &buffer, buffer.count)
+    #else
+    _ = setsockopt(0, SOL_TCP, 0, nil, 0)
+    #endif
+    return String(cString: buffer)
+}
