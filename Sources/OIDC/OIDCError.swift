@@ -28,16 +28,19 @@ public struct OIDCError: Error, Sendable, Hashable, CustomStringConvertible {
     public let joseError: JOSEError?
     /// The transport error underneath, when there was one.
     public let transportError: TransportError?
+    /// The provider endpoint the error is about (e.g. `token_endpoint` for an `http` token endpoint), when there is one.
+    public let endpoint: ProviderEndpoint?
 
     /// Creates an error.
     public init(_ code: Code, _ reason: String, oauthError: OAuthErrorResponse? = nil, httpStatus: Int? = nil,
-                joseError: JOSEError? = nil, transportError: TransportError? = nil) {
+                joseError: JOSEError? = nil, transportError: TransportError? = nil, endpoint: ProviderEndpoint? = nil) {
         self.code = code
         self.reason = reason
         self.oauthError = oauthError
         self.httpStatus = httpStatus
         self.joseError = joseError
         self.transportError = transportError
+        self.endpoint = endpoint
     }
 
     /// `code: reason`.

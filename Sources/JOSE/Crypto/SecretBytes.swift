@@ -2,27 +2,42 @@ import CLibCrypto
 
 /// Secret key bytes (HMAC), wiped on release, never printed.
 /// Holds pooled, keyed `EVP_MAC_CTX`s so a verification only re-initialises one.
+///
+/// The bytes live in a buffer this object allocates and owns (never an array's
+/// storage shared, copy-on-write, with the caller): `deinit` cleanses exactly that
+/// buffer, and nothing else ever holds it.
 final class SecretBytes: @unchecked Sendable, CustomStringConvertible, CustomDebugStringConvertible {
-    private var storage: [UInt8]
+    /// Owned; `count` bytes, at least one byte allocated so the address is never null.
+    private let storage: UnsafeMutableRawBufferPointer
+    /// The number of secret bytes.
+    let count: Int
     /// Keyed HMAC contexts, by digest.
     let pool = ContextPool()
 
-    init(_ bytes: [UInt8]) { storage = bytes }
-
-    deinit {
-        storage.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
+    /// Copies `bytes` into a buffer of its own; the caller's array is neither kept nor changed.
+    init(_ bytes: [UInt8]) {
+        count = bytes.count
+        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        storage.initializeMemory(as: UInt8.self, repeating: 0)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress, let target = storage.baseAddress { target.copyMemory(from: base, byteCount: source.count) }
+        }
     }
 
-    var count: Int { storage.count }
-    var description: String { "SecretBytes(\(storage.count) bytes, redacted)" }
+    deinit {
+        OPENSSL_cleanse(storage.baseAddress, storage.count)
+        storage.deallocate()
+    }
+
+    var description: String { "SecretBytes(\(count) bytes, redacted)" }
     var debugDescription: String { description }
 
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try storage.withUnsafeBytes(body)
+        try body(UnsafeRawBufferPointer(start: storage.baseAddress, count: count))
     }
 
     /// The secret as an array (for export by explicit request only).
-    var exposedCopy: [UInt8] { storage }
+    var exposedCopy: [UInt8] { withBytes { Array($0) } }
 
     /// A keyed HMAC context for `digest`, from the pool or new.
     func withMAC<R>(_ digest: DigestAlgorithm, _ body: (OpaquePointer) throws -> R) throws -> R {
@@ -40,7 +55,7 @@ final class SecretBytes: @unchecked Sendable, CustomStringConvertible, CustomDeb
                 OSSL_PARAM_construct_utf8_string(("digest" as StaticString).cString, UnsafeMutablePointer(mutating: name), 0),
                 OSSL_PARAM_construct_end(),
             ]
-            return storage.withUnsafeBytes { key in
+            return withBytes { key in
                 EVP_MAC_init(context, key.baseAddress?.assumingMemoryBound(to: UInt8.self), key.count, &params)
             }
         }

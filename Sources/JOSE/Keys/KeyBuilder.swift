@@ -12,6 +12,23 @@ enum KeyBuilder {
         case octets(StaticString, [UInt8])
     }
 
+    /// A `BIGNUM` holding `bytes` (big-endian). For a private key it is made with
+    /// `BN_secure_new` (secure heap when initialised, `BN_FLG_SECURE` always): then
+    /// `OSSL_PARAM_BLD_to_param` puts the components in a block that `OSSL_PARAM_free`
+    /// cleanses, and `BN_clear_free` (the caller's) cleanses the number itself.
+    static func makeNumber(_ bytes: [UInt8], secure: Bool) -> OpaquePointer? {
+        guard bytes.count <= Int(Int32.max), let number = secure ? BN_secure_new() : BN_new() else { return nil }
+        let converted = bytes.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, Int32($0.count), number) }
+        guard converted != nil else {
+            BN_clear_free(number)
+            return nil
+        }
+        return number
+    }
+
+    /// Builds a key from `params`. With `isPrivate`, every component goes through
+    /// secure `BIGNUM`s (``makeNumber(_:secure:)``) and every buffer this function
+    /// allocates is cleansed before it is freed.
     static func fromData(type: StaticString, isPrivate: Bool, params: [Param]) throws -> EVPKey {
         guard let builder = OSSL_PARAM_BLD_new() else { throw cryptoFailure("allocate a parameter builder") }
         defer { OSSL_PARAM_BLD_free(builder) }
@@ -35,9 +52,7 @@ enum KeyBuilder {
             let ok: Int32
             switch param {
             case .bigNumber(let key, let bytes):
-                guard let number = bytes.withUnsafeBufferPointer({ BN_bin2bn($0.baseAddress, Int32($0.count), nil) }) else {
-                    throw cryptoFailure("convert a key component")
-                }
+                guard let number = makeNumber(bytes, secure: isPrivate) else { throw cryptoFailure("convert a key component") }
                 numbers.append(number)
                 ok = OSSL_PARAM_BLD_push_BN(builder, key.cString, number)
             case .utf8(let key, let value):

@@ -9,8 +9,9 @@ import JOSE
 /// from `ISSUER/.well-known/openid-configuration`, through an ``HTTPTransport``.
 ///
 /// The document's `issuer` must equal the requested issuer exactly (§4.3), the
-/// issuer must be `https` (or `http` on a loopback host), and the fields
-/// OpenID Connect requires must be present. Documents are cached per issuer
+/// issuer must be `https` (or `http` on a loopback host), the fields
+/// OpenID Connect requires must be present, and every endpoint it publishes must pass
+/// ``ProviderMetadata/checkEndpointSecurity()`` (no `http` endpoint from an `https` issuer). Documents are cached per issuer
 /// for ``timeToLive`` seconds; concurrent first requests share one fetch.
 public actor Discovery {
     /// The transport requests go through.
@@ -36,7 +37,10 @@ public actor Discovery {
     /// The metadata of `issuer`, from the cache or fetched.
     /// - Throws: ``OIDCError`` `.invalidIssuerURL`, `.insecureURL`, `.discoveryTransportFailed`,
     ///   `.discoveryHTTPStatus`, `.discoveryInvalidDocument`, `.discoveryMissingField`,
-    ///   `.discoveryIssuerMismatch`.
+    ///   `.discoveryIssuerMismatch`; `.insecureURL` / `.invalidIssuerURL` naming the endpoint
+    ///   (``OIDCError/endpoint``) when the document publishes an endpoint that
+    ///   ``ProviderMetadata/checkEndpointSecurity()`` refuses (e.g. an `http` token endpoint, or an
+    ///   `http://127.0.0.1` `jwks_uri`, from an `https` issuer).
     public func metadata(for issuer: String) async throws -> ProviderMetadata {
         if let entry = entries[issuer], entry.expires > clock() { return entry.metadata }
         if let task = inFlight[issuer] { return try await task.value }
@@ -70,18 +74,11 @@ public actor Discovery {
             throw OIDCError(.invalidIssuerURL, "an issuer has no query or fragment (OpenID Connect Core §2)")
         }
         let url = try configurationURL(for: issuer)
-        let response: HTTPResponse
-        do {
-            response = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
-        } catch let error as TransportError {
-            throw OIDCError(.discoveryTransportFailed, "the discovery document could not be fetched", transportError: error)
-        } catch {
-            throw OIDCError(.discoveryTransportFailed, "the discovery document could not be fetched")
+        let fetch = EndpointFetch(endpoint: .discoveryDocument, issuer: issuer, transportFailure: .discoveryTransportFailed,
+                                  invalidBody: .discoveryInvalidDocument, statusCode: .discoveryHTTPStatus)
+        let metadata = try await fetch.fetch(HTTPRequest(url: url, headers: ["Accept": "application/json"]), via: transport) {
+            try ProviderMetadata(jsonBytes: $0.body)
         }
-        guard response.status == 200 else {
-            throw OIDCError(.discoveryHTTPStatus, "the discovery document was answered with HTTP \(response.status)", httpStatus: response.status)
-        }
-        let metadata = try ProviderMetadata(jsonBytes: response.body)
         guard metadata.issuer == issuer else {
             throw OIDCError(.discoveryIssuerMismatch, "the discovery document's issuer is not exactly the requested issuer")
         }
@@ -89,7 +86,7 @@ public actor Discovery {
         guard missing.isEmpty else {
             throw OIDCError(.discoveryMissingField, "the discovery document lacks \(missing.joined(separator: ", "))")
         }
-        if let jwksURI = metadata.jwksURI { try SecureURLPolicy.check(jwksURI, what: "jwks_uri") }
+        try metadata.checkEndpointSecurity()
         return metadata
     }
 }

@@ -24,32 +24,49 @@ public enum SecureURLPolicy {
     /// - Parameter what: what the URL is, for the error reason (e.g. "the issuer").
     /// - Throws: ``OIDCError`` `.invalidIssuerURL` or `.insecureURL`.
     public static func check(_ text: String, what: String) throws -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host(percentEncoded: false), !host.isEmpty else {
+        guard let url = URL(string: text) else {
             throw OIDCError(.invalidIssuerURL, "\(what) is not an absolute URL with a host")
         }
-        try check(url, scheme: scheme, host: host, what: what)
+        try check(url, what: what)
         return url
     }
 
     /// Checks an already parsed URL.
     /// - Throws: ``OIDCError`` `.invalidIssuerURL` or `.insecureURL`.
     public static func check(_ url: URL, what: String) throws {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host(percentEncoded: false), !host.isEmpty else {
-            throw OIDCError(.invalidIssuerURL, "\(what) is not an absolute URL with a host")
-        }
-        try check(url, scheme: scheme, host: host, what: what)
+        if let error = verdict(url).error(what: what, endpoint: nil) { throw error }
     }
 
-    private static func check(_ url: URL, scheme: String, host: String, what: String) throws {
+    /// What the rule says about a URL, before any issuer is considered.
+    enum Verdict {
+        case https
+        case loopbackHTTP
+        case remoteHTTP
+        case otherScheme(String)
+        case notAbsolute
+
+        /// The error for a URL the rule refuses on its own (`nil` for https and loopback http).
+        func error(what: String, endpoint: ProviderEndpoint?) -> OIDCError? {
+            switch self {
+            case .https, .loopbackHTTP:
+                return nil
+            case .remoteHTTP:
+                return OIDCError(.insecureURL, "\(what) uses http for a host that is not loopback; https is required", endpoint: endpoint)
+            case .otherScheme(let scheme):
+                return OIDCError(.invalidIssuerURL, "\(what) has the scheme \"\(scheme.prefix(16))\"; https is required", endpoint: endpoint)
+            case .notAbsolute:
+                return OIDCError(.invalidIssuerURL, "\(what) is not an absolute URL with a host", endpoint: endpoint)
+            }
+        }
+    }
+
+    /// The one place the scheme and host of a URL are judged.
+    static func verdict(_ url: URL) -> Verdict {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host(percentEncoded: false), !host.isEmpty else { return .notAbsolute }
         switch scheme {
-        case "https":
-            return
-        case "http" where isLoopback(host: host):
-            return
-        case "http":
-            throw OIDCError(.insecureURL, "\(what) uses http for a host that is not loopback; https is required")
-        default:
-            throw OIDCError(.invalidIssuerURL, "\(what) has the scheme \"\(scheme.prefix(16))\"; https is required")
+        case "https": return .https
+        case "http": return isLoopback(host: host) ? .loopbackHTTP : .remoteHTTP
+        default: return .otherScheme(scheme)
         }
     }
 }

@@ -61,6 +61,9 @@ public actor JWKSetCache {
 
     /// Where the set is fetched from.
     public nonisolated let jwksURI: URL
+    /// The issuer whose set this is, when known: the URL policy then allows `http`
+    /// only if this issuer is itself an `http` loopback issuer.
+    public nonisolated let issuer: String?
     /// The transport requests go through.
     public nonisolated let transport: any HTTPTransport
     /// Timing and limits.
@@ -75,11 +78,14 @@ public actor JWKSetCache {
     /// How many fetches completed successfully (for diagnostics).
     public private(set) var successfulFetches = 0
 
-    /// Creates a cache for `jwksURI` (which must be `https`, or `http` on loopback).
-    /// - Throws: ``OIDCError`` `.insecureURL` / `.invalidIssuerURL`.
-    public init(jwksURI: URL, transport: any HTTPTransport, configuration: Configuration = .default) throws {
-        try SecureURLPolicy.check(jwksURI, what: "jwks_uri")
+    /// Creates a cache for `jwksURI`, which must be `https`, or `http` on a loopback host
+    /// (and then, when `issuer` is given, only for an `http` loopback issuer: see
+    /// ``SecureURLPolicy/checkEndpoint(_:_:issuer:)``). Every fetch checks the URL again.
+    /// - Throws: ``OIDCError`` `.insecureURL` / `.invalidIssuerURL` with ``OIDCError/endpoint`` `jwks_uri`.
+    public init(jwksURI: URL, issuer: String? = nil, transport: any HTTPTransport, configuration: Configuration = .default) throws {
+        try SecureURLPolicy.checkEndpoint(jwksURI, .jwks, issuer: issuer)
         self.jwksURI = jwksURI
+        self.issuer = issuer
         self.transport = transport
         self.configuration = configuration
     }
@@ -148,7 +154,7 @@ public actor JWKSetCache {
         if let inFlight { return try await inFlight.value }
         let task = Task<JWKSet, any Error> {
             defer { self.inFlight = nil }
-            let (fetched, skipped, lifetime) = try await Self.download(jwksURI, transport: transport, configuration: configuration)
+            let (fetched, skipped, lifetime) = try await Self.download(jwksURI, issuer: issuer, transport: transport, configuration: configuration)
             self.current = fetched
             self.skippedKeyCount = skipped
             self.expiry = configuration.clock().addingTimeInterval(lifetime)
@@ -159,24 +165,16 @@ public actor JWKSetCache {
         return try await task.value
     }
 
-    private static func download(_ url: URL, transport: any HTTPTransport, configuration: Configuration) async throws -> (JWKSet, Int, TimeInterval) {
-        let response: HTTPResponse
-        do {
-            response = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/jwk-set+json, application/json"],
-                                                            timeout: configuration.requestTimeout))
-        } catch let error as TransportError {
-            throw OIDCError(.jwksTransportFailed, "the JWK Set could not be fetched", transportError: error)
-        } catch {
-            throw OIDCError(.jwksTransportFailed, "the JWK Set could not be fetched")
-        }
-        guard response.status == 200 else {
-            throw OIDCError(.jwksHTTPStatus, "the JWK Set was answered with HTTP \(response.status)", httpStatus: response.status)
-        }
-        let parsed: JWKSet
-        do {
-            parsed = try JWKSet(jsonBytes: response.body, limits: configuration.limits)
-        } catch let error as JOSEError {
-            throw OIDCError(.jwksInvalidDocument, "the JWK Set document is not usable", joseError: error)
+    private static func download(_ url: URL, issuer: String?, transport: any HTTPTransport, configuration: Configuration) async throws -> (JWKSet, Int, TimeInterval) {
+        let fetch = EndpointFetch(endpoint: .jwks, issuer: issuer, transportFailure: .jwksTransportFailed, invalidBody: .jwksInvalidDocument,
+                                  maxBodyBytes: configuration.limits.maxKeySetBytes, statusCode: .jwksHTTPStatus)
+        let request = HTTPRequest(url: url, headers: ["Accept": "application/jwk-set+json, application/json"], timeout: configuration.requestTimeout)
+        let (parsed, response) = try await fetch.fetch(request, via: transport) { response in
+            do {
+                return (try JWKSet(jsonBytes: response.body, limits: configuration.limits), response)
+            } catch let error as JOSEError {
+                throw OIDCError(.jwksInvalidDocument, "the JWK Set document is not usable", joseError: error, endpoint: .jwks)
+            }
         }
         let usable = parsed.keys.filter { $0.keyType != .oct && $0.permits(operation: "verify") }
         let skipped = parsed.skipped.count + parsed.keys.count - usable.count

@@ -19,11 +19,14 @@ public actor JWKSetCacheRegistry {
         self.configuration = configuration
     }
 
-    /// The cache for `jwksURI`.
+    /// The cache for `jwksURI` of `issuer` (when known: see ``JWKSetCache/init(jwksURI:issuer:transport:configuration:)``).
     /// - Throws: ``OIDCError`` `.insecureURL` / `.invalidIssuerURL` for an unacceptable URL.
-    public func cache(for jwksURI: URL) throws -> JWKSetCache {
-        if let cache = caches[jwksURI] { return cache }
-        let cache = try JWKSetCache(jwksURI: jwksURI, transport: transport, configuration: configuration)
+    public func cache(for jwksURI: URL, issuer: String? = nil) throws -> JWKSetCache {
+        if let cache = caches[jwksURI] {
+            try SecureURLPolicy.checkEndpoint(jwksURI, .jwks, issuer: issuer)
+            return cache
+        }
+        let cache = try JWKSetCache(jwksURI: jwksURI, issuer: issuer, transport: transport, configuration: configuration)
         caches[jwksURI] = cache
         return cache
     }

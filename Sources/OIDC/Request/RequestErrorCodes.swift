@@ -30,7 +30,8 @@ extension OIDCError.Code {
     /// The redirect's `state` is missing or differs from the request's.
     public static let stateMismatch = OIDCError.Code(rawValue: "state_mismatch")
     /// The redirect's `iss` (RFC 9207) is missing where required or differs from the issuer.
-    public static let responseIssuerMismatch = OIDCError.Code(rawValue: "issuer_mismatch")
+    /// (Distinct from ``issuerMismatch``, the ID Token's `iss` claim.)
+    public static let responseIssuerMismatch = OIDCError.Code(rawValue: "response_issuer_mismatch")
     /// The redirect URL's scheme, host, port or path differs from the request's redirect URI.
     public static let redirectURIMismatch = OIDCError.Code(rawValue: "redirect_uri_mismatch")
     /// The response arrived in another place than the response mode says (query, fragment, form post).

@@ -6,8 +6,8 @@ import Foundation
 import JOSE
 
 /// How the client authenticates at the token endpoint (RFC 6749 §2.3, OpenID
-/// Connect Core §9, RFC 7523). `description` never shows a secret or key.
-public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+/// Connect Core §9, RFC 7523). `description`, `dump` and `Mirror` never show a secret or key.
+public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// `client_secret_basic`: HTTP Basic with the form-encoded id and secret (RFC 6749 §2.3.1).
     case clientSecretBasic(clientID: String, secret: String)
     /// `client_secret_post`: id and secret in the form body.
@@ -43,6 +43,10 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
     public var description: String { "\(methodName)(client_id: \"\(clientID)\")" }
     /// Same as ``description``.
     public var debugDescription: String { description }
+    /// The method and client id only: `dump` shows no secret or private key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["method": methodName, "clientID": clientID], displayStyle: .enum)
+    }
 
     /// Adds the authentication to a token-endpoint request.
     func apply(to parameters: inout [(name: String, value: String)], headers: inout HTTPHeaders, audience: URL,

@@ -1,20 +1,8 @@
 import JOSE
 
-/// Turns an endpoint's HTTP response into JSON or into the right typed error.
+/// Turns an OAuth endpoint's failed HTTP response into the right typed error
+/// (the fetch itself is ``EndpointFetch``).
 enum EndpointResponse {
-    /// The body as a JSON object; typed errors for empty or non-JSON bodies.
-    static func object(from response: HTTPResponse, what: String) throws -> JSONObject {
-        guard !response.body.isEmpty else {
-            throw OIDCError(.emptyEndpointResponse, "the \(what) endpoint answered HTTP \(response.status) with an empty body",
-                            httpStatus: response.status)
-        }
-        guard let object = try? JSONParser.parseObject(response.body, what: "the \(what) response") else {
-            throw OIDCError(.invalidEndpointResponse, "the \(what) endpoint answered HTTP \(response.status) with \(kind(of: response)): \(excerpt(response.body))",
-                            httpStatus: response.status)
-        }
-        return object
-    }
-
     /// The typed error for a non-success response. An OAuth error object is
     /// recognised whatever the Content-Type says (some providers label JSON `text/html`).
     static func error(for response: HTTPResponse, what: String) -> OIDCError {

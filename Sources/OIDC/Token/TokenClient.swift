@@ -8,13 +8,20 @@ import JOSE
 /// Talks to a provider's token endpoint: the `authorization_code` and
 /// `refresh_token` grants, revocation (RFC 7009) and UserInfo.
 ///
-/// Requests never follow redirects. Every failure is an ``OIDCError``: the
+/// Every request goes through the library's one endpoint fetch: the URL must pass
+/// ``SecureURLPolicy/checkEndpoint(_:_:issuer:)`` (`https`; `http` only on loopback,
+/// and with an ``issuer`` only for an `http` loopback issuer) before anything, the
+/// code, verifier, client secret or token, is sent; redirects are never followed.
+/// Every failure is an ``OIDCError``: the
 /// provider's OAuth error (`oauth_error`, with ``OIDCError/oauthError``), an
 /// unusable body, a 5xx, or a transport failure, each with the HTTP status and a
 /// short excerpt that never contains a secret.
 public struct TokenClient: Sendable {
     /// The token endpoint.
     public let tokenEndpoint: URL
+    /// The provider's issuer, when known: endpoints may then use `http` only if the
+    /// issuer is itself an `http` loopback issuer. `nil`: the endpoint's own host decides.
+    public let issuer: String?
     /// How the client authenticates.
     public let authentication: ClientAuthentication
     /// The HTTP transport.
@@ -24,13 +31,29 @@ public struct TokenClient: Sendable {
     /// Seconds before a request is abandoned.
     public var timeout: TimeInterval = 30
 
-    /// Creates a client.
-    public init(tokenEndpoint: URL, authentication: ClientAuthentication, transport: any HTTPTransport,
+    /// Creates a client. The endpoint is checked (``SecureURLPolicy``) before every request.
+    /// - Parameter issuer: the provider's issuer, when known (see ``issuer``).
+    public init(tokenEndpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
         self.tokenEndpoint = tokenEndpoint
+        self.issuer = issuer
         self.authentication = authentication
         self.transport = transport
         self.clock = clock
+    }
+
+    /// Creates a client for a provider's metadata: its `token_endpoint`, with its issuer
+    /// for the URL policy.
+    /// - Throws: ``OIDCError`` `.discoveryMissingField` without a `token_endpoint`;
+    ///   `.insecureURL` / `.invalidIssuerURL` when any endpoint of the metadata fails
+    ///   ``ProviderMetadata/checkEndpointSecurity()``.
+    public init(metadata: ProviderMetadata, authentication: ClientAuthentication, transport: any HTTPTransport,
+                clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        guard let tokenEndpoint = metadata.tokenEndpoint else {
+            throw OIDCError(.discoveryMissingField, "the provider metadata has no token_endpoint", endpoint: .token)
+        }
+        try metadata.checkEndpointSecurity()
+        self.init(tokenEndpoint: tokenEndpoint, issuer: metadata.issuer, authentication: authentication, transport: transport, clock: clock)
     }
 
     static let standardParameters: Set<String> = ["grant_type", "code", "redirect_uri", "code_verifier", "refresh_token", "scope",
@@ -58,17 +81,16 @@ public struct TokenClient: Sendable {
     public func revoke(_ token: String, hint: String? = nil, endpoint: URL) async throws {
         var parameters: [(name: String, value: String)] = [("token", token)]
         if let hint { parameters.append(("token_type_hint", hint)) }
-        let response = try await post(parameters, to: endpoint, headers: [:])
-        guard (200..<300).contains(response.status) else { throw EndpointResponse.error(for: response, what: "revocation") }
+        _ = try await fetch(.revocation, accepted: 200...299).send(try formRequest(parameters, to: endpoint, headers: [:], for: .revocation),
+                                                                  via: transport)
     }
 
     /// Calls UserInfo with the access token (Bearer) and returns its claims.
     public func userInfo(accessToken: String, endpoint: URL) async throws -> JSONObject {
         var headers: HTTPHeaders = ["Authorization": "Bearer " + accessToken, "Accept": "application/json"]
         headers["User-Agent"] = "swift-oidc-toolkit"
-        let response = try await send(HTTPRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout))
-        guard response.status == 200 else { throw EndpointResponse.error(for: response, what: "userinfo") }
-        return try EndpointResponse.object(from: response, what: "userinfo")
+        let request = HTTPRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
+        return try await fetch(.userinfo).jsonObject(request, via: transport).object
     }
 
     /// Checks that UserInfo's `sub` equals the ID Token's (OpenID Connect Core §5.3.2).
@@ -83,33 +105,35 @@ public struct TokenClient: Sendable {
         for (name, _) in extra where Self.standardParameters.contains(name) {
             throw OIDCError(.invalidTokenRequest, "additional parameter \"\(name)\" would override a standard one")
         }
-        let response = try await post(parameters + extra, to: tokenEndpoint, headers: headers)
-        guard response.status == 200 else { throw EndpointResponse.error(for: response, what: "token") }
-        let object = try EndpointResponse.object(from: response, what: "token")
-        if object["error"] != nil { throw EndpointResponse.error(for: response, what: "token") }
+        let request = try formRequest(parameters + extra, to: tokenEndpoint, headers: headers, for: .token)
+        let (object, response) = try await fetch(.token).jsonObject(request, via: transport)
+        if object["error"] != nil { throw EndpointResponse.error(for: response, what: "token").naming(.token) }
         do {
             return try TokenResponse(json: object, receivedAt: clock())
         } catch let error as OIDCError {
-            throw OIDCError(error.code, error.reason, httpStatus: response.status)
+            throw OIDCError(error.code, error.reason, httpStatus: response.status, endpoint: .token)
         }
     }
 
-    private func post(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HTTPHeaders) async throws -> HTTPResponse {
+    /// The library's endpoint fetch for `endpoint` of this client's provider: OAuth errors
+    /// mapped by ``EndpointResponse``, `transport` for no response.
+    private func fetch(_ endpoint: ProviderEndpoint, accepted: ClosedRange<Int> = 200...200) -> EndpointFetch {
+        let what = endpoint == .token ? "token" : endpoint == .userinfo ? "userinfo" : "revocation"
+        return EndpointFetch(endpoint: endpoint, issuer: issuer, transportFailure: .transport, invalidBody: .invalidEndpointResponse,
+                             emptyBody: .emptyEndpointResponse, accepted: accepted,
+                             statusFailure: { EndpointResponse.error(for: $0, what: what).naming(endpoint) })
+    }
+
+    /// The form POST with the client authentication, built only once the endpoint passed
+    /// the URL policy (a client assertion names the endpoint as its audience).
+    private func formRequest(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HTTPHeaders,
+                             for name: ProviderEndpoint) throws -> HTTPRequest {
+        try SecureURLPolicy.checkEndpoint(endpoint, name, issuer: issuer)
         var parameters = parameters
         var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
         try authentication.apply(to: &parameters, headers: &headers, audience: endpoint, now: clock())
         for field in extra where headers[field.name] == nil { headers.add(field.name, field.value) }
         let body = Array(FormURLEncoding.encode(parameters).utf8)
-        return try await send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: .bytes(body), timeout: timeout))
-    }
-
-    private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var request = request
-        request.followsRedirects = false
-        do {
-            return try await transport.send(request)
-        } catch let error as TransportError {
-            throw OIDCError(.transport, "\(request.method) \(request.url.host ?? "?") failed: \(error)", transportError: error)
-        }
+        return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: .bytes(body), timeout: timeout)
     }
 }
