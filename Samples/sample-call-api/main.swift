@@ -43,12 +43,18 @@ default: usage("--client-auth takes basic or post")
 
 let transport = URLSessionTransport()
 let store = FileTokenStore(path: values["--tokens"]!)
+let discovery = Discovery(transport: transport)
 let session: AuthenticatedSession
 do {
-    let metadata = try await Discovery(transport: transport).metadata(for: values["--issuer"]!)
+    let metadata = try await discovery.metadata(for: values["--issuer"]!)
     guard let tokenEndpoint = metadata.tokenEndpoint else { throw OIDCError(.discoveryMissingField, "the provider has no token_endpoint") }
     let client = TokenClient(tokenEndpoint: tokenEndpoint, authentication: authentication, transport: transport)
-    session = try await AuthenticatedSession.resume(from: store, refresher: client, transport: transport, allowedOrigins: [url])
+    // An ID Token from a refresh is validated and checked against the saved one before it is kept.
+    let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: clientID, clientSecret: secret,
+                                                        discovery: discovery,
+                                                        keyCaches: JWKSetCacheRegistry(transport: transport))
+    session = try await AuthenticatedSession.resume(from: store, refresher: client, transport: transport, allowedOrigins: [url],
+                                                    refreshedIDTokens: .validate(with: validator))
     guard await session.currentTokens != nil else { throw OIDCError(.notAuthenticated, "\(store.path) holds no tokens: log in first") }
 } catch {
     FileHandle.standardError.write(Data("sample-call-api: \(error)\n".utf8))

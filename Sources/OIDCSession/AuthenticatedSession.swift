@@ -14,57 +14,106 @@ import OIDC
 ///   returned as it is. Concurrent requests failing with the same token share
 ///   one refresh; a request that started with an older token retries with the
 ///   current one without refreshing again.
-/// - A refused refresh (`invalid_grant`, or no refresh token) clears the tokens
-///   (and the store), emits ``SessionEvent/loggedOut(_:)`` and fails the request
-///   with `logged_out`; a transport failure keeps the tokens (`refresh_failed`).
+/// - Stale results never win: every change of the tokens (``inject(_:)``, an applied
+///   refresh, a logout) starts a new generation, and a refresh's result — success,
+///   refusal or logout — is applied only if the generation it started from is still
+///   current. Otherwise it is dropped and the request retries with the current tokens.
+/// - Only a dead grant logs out: `invalid_grant`, or no refresh token, clears the
+///   tokens (and the store), emits ``SessionEvent/loggedOut(_:)`` and fails the
+///   request with `logged_out`. Any other OAuth refusal (`invalid_client`,
+///   `unauthorized_client`, ...) fails the request with `refresh_rejected`, a transport
+///   failure with `refresh_failed`, a refreshed ID Token that fails the
+///   ``RefreshedIDTokenPolicy`` with its own code; in each case the tokens are kept.
+/// - After a failed refresh, no new one starts for `refreshBackoff` seconds (by
+///   `clock`): a 401 in that time fails with the last refresh error's code.
+/// - Proactive refresh (`proactiveRefreshMargin`): when it fails (without a logout)
+///   and the current access token has not expired yet, the request is sent with it.
+/// - Store writes happen in the order of the token changes. A failed save or clear
+///   during a refresh or logout is reported as ``SessionEvent/storeFailed(_:)`` (the
+///   request itself goes on with the tokens in memory); ``inject(_:)`` throws it.
+/// - Lifetime of ``events``: the stream finishes when ``finishEvents()`` is called or
+///   the session is deinitialized, so a `for await` over it then ends. Keep the stream,
+///   not the session, in a long-lived listener, or the session never goes away.
 public actor AuthenticatedSession {
     private var tokens: TokenResponse?
+    /// Bumped by every change of `tokens`; a refresh applies its result only in the generation it started in.
+    private var generation: UInt64 = 0
     private let refresher: any TokenRefresher
     private let transport: any HTTPTransport
     private let allowedOrigins: Set<Origin>
     private let store: (any TokenStore)?
     private let clock: @Sendable () -> Date
     private let refreshMargin: TimeInterval?
-    private var refreshTask: Task<TokenResponse, any Error>?
+    private let refreshedIDTokens: RefreshedIDTokenPolicy
+    private let refreshBackoff: TimeInterval
+    /// The refresh in flight and the generation it started from.
+    private var refreshTask: (task: Task<String, any Error>, generation: UInt64)?
+    /// The last failed refresh and until when no new one starts.
+    private var backoff: (error: OIDCError, until: Date)?
+    /// The last store operation: each new one waits for it, so writes land in order.
+    private var lastStoreOperation: Task<OIDCError?, Never>?
     private var refreshCount = 0
     private let continuation: AsyncStream<SessionEvent>.Continuation
 
-    /// Token events: refreshes and the logged-out event.
+    /// Token events: refreshes, logouts and store failures. Finishes with
+    /// ``finishEvents()`` or when the session is deinitialized.
     public nonisolated let events: AsyncStream<SessionEvent>
 
     /// Creates a session.
     /// - Parameters:
+    ///   - refreshedIDTokens: what to do with an ID Token in a refresh response; by default
+    ///     such a refresh is refused (`.refreshIDTokenNotExpected`). A session whose provider
+    ///     returns ID Tokens from refreshes needs ``RefreshedIDTokenPolicy/validate(with:)``
+    ///     (or the explicit opt-out ``RefreshedIDTokenPolicy/discardIDTokens``).
     ///   - proactiveRefreshMargin: refresh before sending when the access token expires within this many seconds.
+    ///   - refreshBackoff: seconds after a failed refresh during which no new refresh starts
+    ///     (negative or NaN counts as 0).
+    ///   - clock: the time source for expiry and back-off.
     public init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
-                store: (any TokenStore)? = nil, proactiveRefreshMargin: TimeInterval? = nil,
+                store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
+                proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
         self.tokens = tokens
         self.refresher = refresher
         self.transport = transport
         self.allowedOrigins = Set(allowedOrigins.compactMap(Origin.init))
         self.store = store
+        self.refreshedIDTokens = refreshedIDTokens
         self.refreshMargin = proactiveRefreshMargin
+        self.refreshBackoff = refreshBackoff > 0 ? refreshBackoff : 0
         self.clock = clock
         (events, continuation) = AsyncStream.makeStream(of: SessionEvent.self)
     }
 
+    deinit { continuation.finish() }
+
     /// A session resumed from the last tokens in `store` (none if the store is empty).
     public static func resume(from store: any TokenStore, refresher: any TokenRefresher, transport: any HTTPTransport,
-                              allowedOrigins: [URL], proactiveRefreshMargin: TimeInterval? = nil,
+                              allowedOrigins: [URL], refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
+                              proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
                               clock: @escaping @Sendable () -> Date = { Date() }) async throws -> AuthenticatedSession {
         AuthenticatedSession(tokens: try await store.load(), refresher: refresher, transport: transport, allowedOrigins: allowedOrigins,
-                             store: store, proactiveRefreshMargin: proactiveRefreshMargin, clock: clock)
+                             store: store, refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
+                             refreshBackoff: refreshBackoff, clock: clock)
     }
 
-    /// Replaces the tokens with ones obtained elsewhere (and saves them).
+    /// Replaces the tokens with ones obtained elsewhere (a new login) and saves them.
+    /// A refresh still in flight from the old tokens is then ignored.
+    /// - Throws: the store's error when the save fails (the tokens are in use anyway).
     public func inject(_ tokens: TokenResponse) async throws {
         self.tokens = tokens
-        try await store?.save(tokens)
+        generation &+= 1
+        backoff = nil
+        if let error = await storeOperation({ try await $0.save(tokens) }) { throw error }
     }
+
+    /// Finishes ``events``: a `for await` over it ends. The session keeps working
+    /// and emits nothing more.
+    public nonisolated func finishEvents() { continuation.finish() }
 
     /// The current tokens (for inspection; they are secrets).
     public var currentTokens: TokenResponse? { tokens }
-    /// How many refreshes this session has performed.
+    /// How many refreshes this session has applied.
     public var refreshes: Int { refreshCount }
 
     /// Sends `request`, with the access token when its origin is allowed.
@@ -87,69 +136,129 @@ public actor AuthenticatedSession {
         return try await transport.send(authorized)
     }
 
-    /// The access token to use now, refreshed first when it expires within the margin.
+    /// The access token to use now, refreshed first when it expires within the margin;
+    /// the current one when that refresh fails but the token has not expired.
     private func accessToken() async throws -> String {
         guard let current = tokens else { throw OIDCError(.notAuthenticated, "the session has no tokens") }
-        if let margin = refreshMargin, let expiresAt = current.expiresAt, expiresAt.timeIntervalSince(clock()) <= margin,
-           current.refreshToken != nil {
+        guard let margin = refreshMargin, let expiresAt = current.expiresAt, expiresAt.timeIntervalSince(clock()) <= margin,
+              current.refreshToken != nil else { return current.accessToken }
+        do {
             return try await freshToken(replacing: current.accessToken)
+        } catch let error as OIDCError where error.code != .loggedOut {
+            guard let latest = tokens, let expiry = latest.expiresAt, expiry > clock() else { throw error }
+            return latest.accessToken
         }
-        return current.accessToken
     }
 
-    /// A token newer than `stale`: the current one if someone already refreshed,
+    /// A token newer than `stale`: the current one if the tokens changed since,
     /// else the result of the one shared refresh.
     private func freshToken(replacing stale: String) async throws -> String {
-        if let current = tokens, current.accessToken != stale { return current.accessToken }
-        if let running = refreshTask { return try await Self.awaitShared(running).accessToken }
-        guard let current = tokens, let refreshToken = current.refreshToken else {
+        guard let current = tokens else { throw OIDCError(.notAuthenticated, "the session has no tokens") }
+        if current.accessToken != stale { return current.accessToken }
+        if let running = refreshTask {
+            if running.generation == generation { return try await running.task.value }
+            _ = try? await running.task.value  // an older refresh: its result will be dropped; then start from the current tokens
+            return try await freshToken(replacing: stale)
+        }
+        if let backoff, clock() < backoff.until {
+            let last = backoff.error
+            throw OIDCError(last.code, "no new refresh within \(refreshBackoff) s of a failed one; it failed with: \(last.reason)",
+                            oauthError: last.oauthError, httpStatus: last.httpStatus, joseError: last.joseError,
+                            transportError: last.transportError)
+        }
+        guard let refreshToken = current.refreshToken else {
             let error = OIDCError(.loggedOut, "the access token was refused and there is no refresh token")
             await logOut(error)
             throw error
         }
-        let refresher = self.refresher
-        let task = Task { try await refresher.refreshTokens(using: refreshToken) }
-        refreshTask = task
+        let started = generation
+        let task = Task { try await self.refresh(from: current, using: refreshToken, generation: started) }
+        refreshTask = (task, started)
+        return try await task.value
+    }
+
+    /// Runs one refresh and applies its result only if `generation` is still current.
+    private func refresh(from start: TokenResponse, using refreshToken: String, generation started: UInt64) async throws -> String {
         defer { refreshTask = nil }
+        let fresh: TokenResponse
         do {
-            var fresh = try await task.value
-            if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }  // RFC 6749 §6: may keep the old one
-            if fresh.idToken == nil { fresh.idToken = current.idToken }
-            tokens = fresh
-            refreshCount += 1
-            try? await store?.save(fresh)
-            continuation.yield(.refreshed)
-            return fresh.accessToken
+            let response = try await refresher.refreshTokens(using: refreshToken)
+            fresh = try await refreshedIDTokens.tokens(afterRefresh: response, of: start)
         } catch {
             let mapped = Self.classify(error)
-            if mapped.code == .loggedOut { await logOut(mapped) }
+            guard generation == started else { return try currentAccessToken() }
+            if mapped.code == .loggedOut {
+                await logOut(mapped)
+            } else {
+                backoff = (mapped, clock().addingTimeInterval(refreshBackoff))
+            }
             throw mapped
         }
+        guard generation == started else { return try currentAccessToken() }
+        tokens = fresh
+        generation &+= 1
+        backoff = nil
+        refreshCount += 1
+        continuation.yield(.refreshed)
+        if let error = await storeOperation({ try await $0.save(fresh) }) { continuation.yield(.storeFailed(error)) }
+        return fresh.accessToken
     }
 
-    /// Waiters of someone else's refresh see the same typed error, without side effects.
-    private static func awaitShared(_ task: Task<TokenResponse, any Error>) async throws -> TokenResponse {
-        do { return try await task.value } catch { throw classify(error) }
+    /// The access token of the tokens that replaced a refresh's starting point.
+    private func currentAccessToken() throws -> String {
+        guard let current = tokens else { throw OIDCError(.notAuthenticated, "the session was logged out during the refresh") }
+        return current.accessToken
     }
 
-    /// `invalid_grant` (or an unusable grant) logs out; anything else may pass.
+    /// `invalid_grant` (or an unusable grant) logs out; another OAuth refusal is
+    /// `refresh_rejected`; a refreshed ID Token's own error code is kept; anything
+    /// else is `refresh_failed`. The tokens are kept in every case but the first.
     static func classify(_ error: any Error) -> OIDCError {
         guard let error = error as? OIDCError else {
             return OIDCError(.refreshFailed, "the refresh failed: \(error)")
         }
         if error.code == .loggedOut { return error }
-        if let oauth = error.oauthError, oauth.code == .invalidGrant || oauth.code == .unauthorizedClient || oauth.code == .invalidClient {
-            return OIDCError(.loggedOut, "the refresh was refused: \(oauth)", oauthError: oauth, httpStatus: error.httpStatus)
+        if let oauth = error.oauthError {
+            if oauth.code == .invalidGrant {
+                return OIDCError(.loggedOut, "the refresh was refused: \(oauth)", oauthError: oauth, httpStatus: error.httpStatus)
+            }
+            return OIDCError(.refreshRejected, "the provider refused the refresh (tokens kept): \(oauth)", oauthError: oauth,
+                             httpStatus: error.httpStatus)
+        }
+        if error.httpStatus == nil, error.transportError == nil, error.code != .refreshFailed {
+            return error  // the refresh response was refused here (e.g. its ID Token): keep the specific code
         }
         return OIDCError(.refreshFailed, "the refresh failed (tokens kept): \(error.reason)", oauthError: error.oauthError,
-                         httpStatus: error.httpStatus, transportError: error.transportError)
+                         httpStatus: error.httpStatus, joseError: error.joseError, transportError: error.transportError)
     }
 
     private func logOut(_ error: OIDCError) async {
         guard tokens != nil else { return }
         tokens = nil
-        try? await store?.clear()
+        generation &+= 1
+        backoff = nil
         continuation.yield(.loggedOut(error))
+        if let failure = await storeOperation({ try await $0.clear() }) { continuation.yield(.storeFailed(failure)) }
+    }
+
+    /// Runs `operation` on the store after every earlier one (creation order is the
+    /// order of the token changes); returns its error, typed.
+    private func storeOperation(_ operation: @escaping @Sendable (any TokenStore) async throws -> Void) async -> OIDCError? {
+        guard let store else { return nil }
+        let previous = lastStoreOperation
+        let task = Task<OIDCError?, Never> {
+            _ = await previous?.value
+            do {
+                try await operation(store)
+                return nil
+            } catch let error as OIDCError {
+                return error
+            } catch {
+                return OIDCError(.tokenStoreFailure, "the token store failed: \(error)")
+            }
+        }
+        lastStoreOperation = task
+        return await task.value
     }
 }
 

@@ -5,18 +5,29 @@ import Darwin
 #endif
 import JOSE
 import OIDC
+import Synchronization
 
 extension OIDCError.Code {
     /// The token file could not be read or written.
     public static let tokenStoreFailure = OIDCError.Code(rawValue: "token_store_failure")
     /// The token file is readable or writable by other users.
     public static let tokenFileTooOpen = OIDCError.Code(rawValue: "token_file_too_open")
+    /// The token path is not a regular file owned by the current user (a FIFO, device,
+    /// directory, symbolic link or someone else's file).
+    public static let tokenFileNotRegular = OIDCError.Code(rawValue: "token_file_not_regular")
 }
 
-/// Tokens in a JSON file (the ``TokenResponse`` stored form), written
-/// atomically (a temporary file in the same folder, then `rename`) with mode
-/// 0600 set before any content is written. A file that group or others can
-/// read or write is refused, not read. An empty file means "no tokens".
+/// Tokens in a JSON file (the ``TokenResponse`` stored form).
+///
+/// - Writes are atomic and durable: a new temporary file with a random name in the same
+///   folder (created with `O_EXCL|O_NOFOLLOW|O_CLOEXEC`, mode 0600 before any content),
+///   written and `fsync`ed, then `rename`d over the file, then the folder `fsync`ed.
+///   Writes within the process are serialized, so of concurrent saves the last to run wins
+///   and none fails because of another. Every failure is thrown (`.tokenStoreFailure`).
+/// - Reads refuse anything but a regular file owned by the current user
+///   (`.tokenFileNotRegular`; opened with `O_NONBLOCK|O_NOFOLLOW`, so a FIFO or a symbolic
+///   link never blocks or redirects), and a file that group or others can read or write
+///   (`.tokenFileTooOpen`). An empty file means "no tokens".
 public struct FileTokenStore: TokenStore {
     /// The file's path.
     public let path: String
@@ -25,20 +36,28 @@ public struct FileTokenStore: TokenStore {
     public init(path: String) { self.path = path }
 
     /// Writes the tokens atomically with mode 0600.
+    /// - Throws: ``OIDCError`` `.tokenStoreFailure` naming the step that failed.
     public func save(_ tokens: TokenResponse) async throws {
-        try write(Array(tokens.jsonObject.jsonString(sortedKeys: true).utf8) + [0x0A])
+        try replaceContents(with: Array(tokens.jsonObject.jsonString(sortedKeys: true).utf8) + [0x0A])
     }
 
     /// Reads the tokens; `nil` when the file is missing or empty.
     public func load() async throws -> TokenResponse? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
-            throw OIDCError(.tokenStoreFailure, "cannot open the token file \(path): \(String(cString: strerror(errno)))")
+            if errno == ELOOP { throw OIDCError(.tokenFileNotRegular, "the token file \(path) is a symbolic link") }
+            throw OIDCError(.tokenStoreFailure, "cannot open the token file \(path): \(Self.lastError())")
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw OIDCError(.tokenStoreFailure, "cannot inspect the token file \(path)") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw OIDCError(.tokenFileNotRegular, "the token file \(path) is not a regular file")
+        }
+        guard info.st_uid == geteuid() else {
+            throw OIDCError(.tokenFileNotRegular, "the token file \(path) belongs to another user")
+        }
         guard info.st_mode & 0o077 == 0 else {
             throw OIDCError(.tokenFileTooOpen, "the token file \(path) is accessible to other users; run: chmod 600 \(path)")
         }
@@ -62,25 +81,66 @@ public struct FileTokenStore: TokenStore {
     }
 
     /// Empties the file (keeping it, with mode 0600), so a later run sees "no tokens".
-    public func clear() async throws { try write([]) }
+    public func clear() async throws { try replaceContents(with: []) }
 
-    private func write(_ bytes: [UInt8]) throws {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw OIDCError(.tokenStoreFailure, "cannot create \(temporary): \(String(cString: strerror(errno)))") }
-        var ok = fchmod(fd, 0o600) == 0
-        var offset = 0
-        while ok, offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            ok = written > 0
-            offset += max(written, 0)
-        }
-        ok = ok && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw OIDCError(.tokenStoreFailure, "cannot write the token file \(path): \(String(cString: strerror(errno)))")
+    /// One writer at a time in this process (any path: writes are short).
+    private static let writeLock = Mutex<Void>(())
+
+    private func replaceContents(with bytes: [UInt8]) throws {
+        try Self.writeLock.withLock { _ in
+            let (temporary, fd) = try createTemporary()
+            var ok = fchmod(fd, 0o600) == 0
+            var offset = 0
+            while ok, offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if written < 0, errno == EINTR { continue }
+                ok = written > 0
+                offset += max(written, 0)
+            }
+            ok = ok && fsync(fd) == 0
+            let failure = ok ? "" : Self.lastError()
+            close(fd)
+            guard ok else {
+                unlink(temporary)
+                throw OIDCError(.tokenStoreFailure, "cannot write the token file \(path): \(failure)")
+            }
+            guard rename(temporary, path) == 0 else {
+                let failure = Self.lastError()
+                unlink(temporary)
+                throw OIDCError(.tokenStoreFailure, "cannot replace the token file \(path): \(failure)")
+            }
+            try syncFolder()
         }
     }
+
+    /// A new file next to `path` with a random name, created exclusively (never an existing file or link).
+    private func createTemporary() throws -> (String, Int32) {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<8 {
+            let suffix = String(generator.next() as UInt64, radix: 16)
+            let temporary = path + ".tmp-" + suffix
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if fd >= 0 { return (temporary, fd) }
+            if errno != EEXIST {
+                throw OIDCError(.tokenStoreFailure, "cannot create a temporary file next to \(path): \(Self.lastError())")
+            }
+        }
+        throw OIDCError(.tokenStoreFailure, "cannot create a temporary file next to \(path): every random name was taken")
+    }
+
+    /// Makes the rename durable: `fsync` of the folder holding `path`.
+    private func syncFolder() throws {
+        let folder: String
+        if let slash = path.lastIndex(of: "/") {
+            folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        } else {
+            folder = "."
+        }
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw OIDCError(.tokenStoreFailure, "cannot open the folder of \(path): \(Self.lastError())") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw OIDCError(.tokenStoreFailure, "cannot sync the folder of \(path): \(Self.lastError())") }
+    }
+
+    private static func lastError() -> String { String(cString: strerror(errno)) }
 }

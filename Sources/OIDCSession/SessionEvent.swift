@@ -5,6 +5,10 @@ extension OIDCError.Code {
     public static let loggedOut = OIDCError.Code(rawValue: "logged_out")
     /// The refresh failed for a reason that may pass (transport, 5xx); the tokens were kept.
     public static let refreshFailed = OIDCError.Code(rawValue: "refresh_failed")
+    /// The provider refused the refresh with an OAuth error other than `invalid_grant`
+    /// (e.g. `invalid_client`, `unauthorized_client`: a client-side or server-side
+    /// configuration problem, not a dead grant); the tokens were kept.
+    public static let refreshRejected = OIDCError.Code(rawValue: "refresh_rejected")
     /// A request needing a retry had a one-shot body that cannot be sent again.
     public static let bodyNotReplayable = OIDCError.Code(rawValue: "body_not_replayable")
     /// The session has no tokens (never given, or cleared after a logout).
@@ -13,16 +17,21 @@ extension OIDCError.Code {
 
 /// What happened to a session's tokens.
 public enum SessionEvent: Sendable, CustomStringConvertible {
-    /// The tokens were refreshed (and saved).
+    /// The tokens were refreshed (and handed to the store).
     case refreshed
     /// The refresh was refused; the tokens were cleared. The error says why.
     case loggedOut(OIDCError)
+    /// The token store failed to save refreshed tokens or to clear them after a
+    /// logout (`.tokenStoreFailure` and the like). The session goes on with the tokens
+    /// in memory; the stored copy is stale, so a later run may start logged out.
+    case storeFailed(OIDCError)
 
     /// e.g. `logged out: invalid_grant`.
     public var description: String {
         switch self {
         case .refreshed: return "tokens refreshed"
         case .loggedOut(let error): return "logged out: \(error.oauthError?.error ?? error.code.rawValue)"
+        case .storeFailed(let error): return "token store failed: \(error.code.rawValue)"
         }
     }
 }

@@ -22,7 +22,7 @@ extension RealProviderTests {
 
         @Test("a token signed with a new kid validates after exactly one re-fetch; the old key stays published as inactive")
         func rotation() async throws {
-            let port = 9420
+            let port = ShortLivedProvider.defaultPort  // IDP_PORT+1: never the main provider's port
             let oldKey = Provider.repository.appendingPathComponent("Keys/rsa2048.pem").path
             let newKey = FileManager.default.temporaryDirectory.appendingPathComponent("idp-rotated-\(getpid()).pem").path
             defer { try? FileManager.default.removeItem(atPath: newKey) }

@@ -10,7 +10,10 @@ final class ShortLivedProvider {
     let port: Int
     let issuer: String
 
-    init(port: Int = 9410, environment extra: [String: String] = ["IDP_ACCESS_TOKEN_SECONDS": "1"]) throws {
+    /// The default port: the one after `IDP_PORT` (each developer's own range), else 9410.
+    static let defaultPort = ProcessInfo.processInfo.environment["IDP_PORT"].flatMap { Int($0) }.map { $0 + 1 } ?? 9410
+
+    init(port: Int = ShortLivedProvider.defaultPort, environment extra: [String: String] = ["IDP_ACCESS_TOKEN_SECONDS": "1"]) throws {
         self.port = port
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -72,7 +75,12 @@ extension RealProviderTests {
 
             let userinfo = try #require(metadata.userinfoEndpoint)
             let store = InMemoryTokenStore()
-            let session = AuthenticatedSession(tokens: tokens, refresher: client, transport: transport, allowedOrigins: [userinfo], store: store)
+            // The provider returns an ID Token with every refresh: the session validates it and checks it against the first.
+            let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: "client-basic",
+                                                                discovery: Discovery(transport: transport),
+                                                                keyCaches: JWKSetCacheRegistry(transport: transport))
+            let session = AuthenticatedSession(tokens: tokens, refresher: client, transport: transport, allowedOrigins: [userinfo], store: store,
+                                               refreshedIDTokens: .validate(with: validator))
             #expect(try await session.send(HTTPRequest(url: userinfo)).status == 200)
 
             try await Task.sleep(nanoseconds: 2_500_000_000)  // let the one-second access token expire
@@ -80,6 +88,8 @@ extension RealProviderTests {
             #expect(afterExpiry.status == 200)
             #expect(await session.refreshes == 1)
             #expect(await store.load()?.accessToken != tokens.accessToken)
+            let refreshedIDToken = try #require(await session.currentTokens?.idToken)
+            #expect(refreshedIDToken != tokens.idToken)
 
             let current = try #require(await session.currentTokens)
             let revocation = try metadata.revocationEndpoint ?? #require(URL(string: metadata.issuer + "/revoke_token/"))
@@ -92,6 +102,25 @@ extension RealProviderTests {
             guard case .loggedOut(let error) = last else { Issue.record("expected the logged-out event, got \(String(describing: last))"); return }
             #expect(error.oauthError?.code == .invalidGrant)
             #expect(await store.load() == nil)
+        }
+
+        @Test("a refresh refused with invalid_client (a wrong client secret) keeps the tokens; the kept refresh token still works")
+        func invalidClientKeepsTokens() async throws {
+            let (pending, code) = try await Provider.authorize(clientID: "client-basic")
+            let (client, metadata) = try await Provider.client(.clientSecretBasic(clientID: "client-basic", secret: "secret-basic"))
+            let tokens = try await client.exchangeCode(code, redirectURI: Provider.redirectURI, codeVerifier: pending.codeVerifier?.value)
+            let (misconfigured, _) = try await Provider.client(.clientSecretBasic(clientID: "client-basic", secret: "not-the-secret"))
+            let userinfo = try #require(metadata.userinfoEndpoint)
+            var stale = tokens
+            stale.accessToken = "an-access-token-the-provider-refuses"
+            let store = InMemoryTokenStore(stale)
+            let session = AuthenticatedSession(tokens: stale, refresher: misconfigured, transport: Provider.transport, allowedOrigins: [userinfo],
+                                               store: store, refreshedIDTokens: .discardIDTokens)
+            await expectOIDCError(.refreshRejected, oauth: .invalidClient) { _ = try await session.send(HTTPRequest(url: userinfo)) }
+            #expect(await session.currentTokens?.refreshToken == tokens.refreshToken)
+            #expect(await store.load()?.refreshToken == tokens.refreshToken)
+            let refreshed = try await client.refresh(try #require(tokens.refreshToken))
+            #expect(!refreshed.accessToken.isEmpty)
         }
     }
 }

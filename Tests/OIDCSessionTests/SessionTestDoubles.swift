@@ -62,3 +62,70 @@ enum Fixtures {
     static let api = URL(string: "https://api.example.com/v1/me")!
     static let start = TokenResponse(accessToken: "AT-1", refreshToken: "RT-1")
 }
+
+/// A refresher that parks every call until the test completes it: `entered` yields
+/// once per call (so a test knows a refresh is in flight), `complete` answers the
+/// oldest waiting call. Orders events without sleeping.
+final class GatedRefresher: TokenRefresher, Sendable {
+    private let waiting = Locked<[CheckedContinuation<Result<TokenResponse, OIDCError>, Never>]>([])
+    private let calls = Atomic<Int>(0)
+    private let enteredContinuation: AsyncStream<Void>.Continuation
+    /// One element per call, when it starts waiting.
+    let entered: AsyncStream<Void>
+
+    init() { (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self) }
+
+    var callCount: Int { calls.load(ordering: .sequentiallyConsistent) }
+
+    func refreshTokens(using refreshToken: String) async throws -> TokenResponse {
+        calls.add(1, ordering: .sequentiallyConsistent)
+        let result = await withCheckedContinuation { continuation in
+            waiting.withLock { $0.append(continuation) }
+            enteredContinuation.yield()
+        }
+        return try result.get()
+    }
+
+    /// Answers the oldest waiting call.
+    func complete(_ result: Result<TokenResponse, OIDCError>) {
+        let continuation = waiting.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        continuation?.resume(returning: result)
+    }
+}
+
+/// A refresher that answers every call at once with the same result.
+final class ScriptedRefresher: TokenRefresher, Sendable {
+    let result: @Sendable () -> Result<TokenResponse, OIDCError>
+    let calls = Atomic<Int>(0)
+
+    init(_ result: @escaping @Sendable () -> Result<TokenResponse, OIDCError>) { self.result = result }
+
+    var callCount: Int { calls.load(ordering: .sequentiallyConsistent) }
+
+    func refreshTokens(using refreshToken: String) async throws -> TokenResponse {
+        calls.add(1, ordering: .sequentiallyConsistent)
+        return try result().get()
+    }
+}
+
+/// A store whose saves and clears always fail (a full disk, a read-only folder).
+struct FailingStore: TokenStore {
+    func save(_ tokens: TokenResponse) async throws { throw OIDCError(.tokenStoreFailure, "disk full") }
+    func load() async throws -> TokenResponse? { nil }
+    func clear() async throws { throw OIDCError(.tokenStoreFailure, "disk full") }
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let current = Locked<Date>(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { current.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    var read: @Sendable () -> Date { { [self] in self.now } }
+}
+
+extension OIDCError {
+    /// An OAuth refusal as the token endpoint returns it.
+    static func refused(_ code: String) -> OIDCError {
+        OIDCError(.oauthError, "refused", oauthError: OAuthErrorResponse(error: code), httpStatus: 400)
+    }
+}

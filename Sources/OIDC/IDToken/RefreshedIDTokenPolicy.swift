@@ -1,0 +1,75 @@
+extension OIDCError.Code {
+    /// A refresh response carried an ID Token, and the policy in use
+    /// (``RefreshedIDTokenPolicy/refuseIDTokens``) accepts none: give a validator.
+    public static let refreshIDTokenNotExpected = OIDCError.Code(rawValue: "refresh_id_token_not_expected")
+}
+
+/// What to do with an ID Token that comes back from a refresh (OpenID Connect Core §12.2),
+/// and the one place that turns a refresh response into the tokens to keep:
+/// ``tokens(afterRefresh:of:)``. Every refresh path of the library (the session,
+/// a client's refresh) calls it, so the rule exists once.
+///
+/// There is no silent default that stores an unchecked ID Token: either a validator
+/// is given (``validate(with:)``), or ID Tokens are refused (``refuseIDTokens``), or
+/// they are explicitly dropped unchecked (``discardIDTokens``).
+public struct RefreshedIDTokenPolicy: Sendable {
+    enum Mode: Sendable {
+        case validate(IDTokenValidator)
+        case refuse
+        case discard
+    }
+
+    let mode: Mode
+
+    /// A refreshed ID Token is validated by `validator` (signature, `iss`, `aud`, `azp`,
+    /// `exp`, `iat`, `sub`, `at_hash` against the new access token) and must then identify
+    /// the same session as the previous ID Token (``IDToken/checkIsRefresh(of:)``:
+    /// same `iss`, `sub`, `aud`, `azp`, `auth_time`). When there is no previous
+    /// ID Token, only the validation applies.
+    public static func validate(with validator: IDTokenValidator) -> RefreshedIDTokenPolicy {
+        RefreshedIDTokenPolicy(mode: .validate(validator))
+    }
+
+    /// No ID Token is expected from a refresh (a plain OAuth 2.0 grant): a refresh
+    /// response that carries one is refused with `.refreshIDTokenNotExpected`
+    /// and nothing of it is kept.
+    public static let refuseIDTokens = RefreshedIDTokenPolicy(mode: .refuse)
+
+    /// Explicit opt-out: a refreshed ID Token is neither validated nor kept; the
+    /// previous ID Token (if any) stays. The new access and refresh tokens are kept.
+    public static let discardIDTokens = RefreshedIDTokenPolicy(mode: .discard)
+
+    /// The tokens to keep after a refresh that started from `previous`.
+    ///
+    /// The refresh token and ID Token of `previous` are carried over when the response
+    /// has none (RFC 6749 §6 allows keeping the refresh token; OIDC Core §12.2 makes
+    /// the ID Token optional). A new ID Token is handled as this policy says.
+    /// - Throws: ``OIDCError``: the validator's codes (`.expired`, `.issuerMismatch`,
+    ///   signature errors...), `.refreshIssuerChanged`, `.refreshSubjectChanged`,
+    ///   `.refreshAudienceChanged`, `.refreshAuthorizedPartyChanged`,
+    ///   `.refreshAuthTimeChanged`, `.malformedIDToken` (the previous ID Token cannot
+    ///   be read), or `.refreshIDTokenNotExpected`. Nothing of `refreshed` may be kept then.
+    public func tokens(afterRefresh refreshed: TokenResponse, of previous: TokenResponse) async throws -> TokenResponse {
+        var kept = refreshed
+        if kept.refreshToken == nil { kept.refreshToken = previous.refreshToken }
+        guard let idToken = refreshed.idToken else {
+            kept.idToken = previous.idToken
+            return kept
+        }
+        switch mode {
+        case .refuse:
+            throw OIDCError(.refreshIDTokenNotExpected,
+                            "the refresh response carries an ID Token and no validator was given (use RefreshedIDTokenPolicy.validate(with:))")
+        case .discard:
+            kept.idToken = previous.idToken
+            return kept
+        case .validate(let validator):
+            let expectations = IDTokenExpectations(flow: .tokenEndpoint(accessToken: refreshed.accessToken))
+            let validated = try await validator.validate(idToken, expecting: expectations)
+            if let original = previous.idToken {
+                try validated.checkIsRefresh(of: try IDToken(original, limits: validator.config.limits))
+            }
+            return kept
+        }
+    }
+}
