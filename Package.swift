@@ -45,15 +45,12 @@ let package = Package(
         // Bearer-injecting, refresh-once-on-401 session and token stores.
         .target(name: "OIDCSession", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
         // libssl, for the jwt-inspect's own small HTTPS client (URL options only).
-        .systemLibrary(name: "CLibSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
-        // Offline decode/verify must not load FoundationNetworking: FoundationEssentials only.
-        // Release builds link as a fixed-address (non-PIE) executable: with the Swift
-        // runtime linked in (`--static-swift-stdlib`), the loader then has no metadata
-        // to relocate at start-up (about 100 fewer page faults per run).
-        .executableTarget(
-            name: "jwt-inspect", dependencies: ["JOSE", "CLibSSL"], swiftSettings: strict,
-            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))]
-        ),
+        // (libssl itself is loaded with dlopen on the first https fetch, so offline runs never map it;
+        // its headers come with libcrypto's, through CLibCrypto's pkg-config flags.)
+        .systemLibrary(name: "CLibSSL"),
+        // Offline decode/verify must not load FoundationNetworking: JOSE and OIDC use FoundationEssentials only.
+        // Position-independent like every other executable (ASLR): it parses untrusted tokens and speaks TLS.
+        .executableTarget(name: "jwt-inspect", dependencies: ["JOSE", "OIDC", "CLibCrypto", "CLibSSL"], swiftSettings: strict),
         .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto"], swiftSettings: strict),
         .executableTarget(name: "jose-leak-check", dependencies: ["JOSE"], swiftSettings: strict),
         .executableTarget(name: "session-bench", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),

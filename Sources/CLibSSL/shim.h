@@ -1,11 +1,82 @@
 #ifndef CLIBSSL_SHIM_H
 #define CLIBSSL_SHIM_H
+// libssl is loaded with dlopen on the first https fetch, not linked: an offline run of
+// jwt-inspect (most runs) then never maps it or resolves its symbols at start-up.
+// libcrypto (errors, certificate messages) is linked as usual.
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <openssl/ssl.h>
 #include <openssl/err.h>
 #include <openssl/x509_vfy.h>
 
-// SSL_set_tlsext_host_name is a macro Swift cannot import.
-static inline int jose_ssl_set_sni(SSL *ssl, const char *name) {
-    return (int)SSL_set_tlsext_host_name(ssl, name);
+// (return type, name, parameters, arguments) of every libssl function the tool calls.
+#define JOSE_SSL_FUNCTIONS(X) \
+    X(const SSL_METHOD *, TLS_client_method, (void), ()) \
+    X(SSL_CTX *, SSL_CTX_new, (const SSL_METHOD *method), (method)) \
+    X(int, SSL_CTX_set_default_verify_paths, (SSL_CTX *context), (context)) \
+    X(uint64_t, SSL_CTX_set_options, (SSL_CTX *context, uint64_t options), (context, options)) \
+    X(long, SSL_CTX_ctrl, (SSL_CTX *context, int command, long value, void *pointer), (context, command, value, pointer)) \
+    X(SSL *, SSL_new, (SSL_CTX *context), (context)) \
+    X(int, SSL_set_fd, (SSL *ssl, int fd), (ssl, fd)) \
+    X(int, SSL_get_fd, (const SSL *ssl), (ssl)) \
+    X(long, SSL_ctrl, (SSL *ssl, int command, long value, void *pointer), (ssl, command, value, pointer)) \
+    X(int, SSL_set1_host, (SSL *ssl, const char *host), (ssl, host)) \
+    X(int, SSL_connect, (SSL *ssl), (ssl)) \
+    X(long, SSL_get_verify_result, (const SSL *ssl), (ssl)) \
+    X(int, SSL_write, (SSL *ssl, const void *bytes, int count), (ssl, bytes, count)) \
+    X(int, SSL_read, (SSL *ssl, void *bytes, int count), (ssl, bytes, count)) \
+    X(int, SSL_get_error, (const SSL *ssl, int result), (ssl, result))
+
+typedef struct {
+#define JOSE_SSL_POINTER(type, name, parameters, arguments) type (*name) parameters;
+    JOSE_SSL_FUNCTIONS(JOSE_SSL_POINTER)
+#undef JOSE_SSL_POINTER
+    void (*SSL_CTX_set_verify)(SSL_CTX *context, int mode, SSL_verify_cb callback);
+    void (*SSL_CTX_free)(SSL_CTX *context);
+    void (*SSL_free)(SSL *ssl);
+} jose_ssl_table;
+
+// The loaded table, or NULL when libssl (OpenSSL 3) cannot be loaded. Loaded once; the
+// tool calls it from one thread at a time.
+static inline const jose_ssl_table *jose_ssl_load(void) {
+    static jose_ssl_table table;
+    static int state = 0;  // 0 not tried, 1 loaded, -1 unavailable
+    if (state != 0) return state == 1 ? &table : NULL;
+    state = -1;
+    static const char *const names[] = {
+        "libssl.so.3", "libssl.3.dylib", "/opt/homebrew/opt/openssl@3/lib/libssl.3.dylib",
+        "/usr/local/opt/openssl@3/lib/libssl.3.dylib", NULL,
+    };
+    void *handle = NULL;
+    for (int i = 0; names[i] != NULL && handle == NULL; i++) handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) return NULL;
+    int complete = 1;
+#define JOSE_SSL_RESOLVE(type, name, parameters, arguments) \
+    table.name = (type (*) parameters)dlsym(handle, #name); complete = complete && table.name != NULL;
+    JOSE_SSL_FUNCTIONS(JOSE_SSL_RESOLVE)
+    JOSE_SSL_RESOLVE(void, SSL_CTX_set_verify, (SSL_CTX *, int, SSL_verify_cb), ())
+    JOSE_SSL_RESOLVE(void, SSL_CTX_free, (SSL_CTX *), ())
+    JOSE_SSL_RESOLVE(void, SSL_free, (SSL *), ())
+#undef JOSE_SSL_RESOLVE
+    if (!complete) return NULL;
+    state = 1;
+    return &table;
+}
+
+// SSL_set_tlsext_host_name and SSL_CTX_set_min_proto_version are macros over the ctrl calls.
+static inline int jose_ssl_set_sni(const jose_ssl_table *api, SSL *ssl, const char *name) {
+    return (int)api->SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name, (void *)name);
+}
+
+// A peer that closes without close_notify ends the stream (OpenSSL 3 otherwise reports an
+// error); the HTTP reader checks that a Content-Length or chunked body is complete.
+static inline void jose_ssl_ctx_allow_plain_close(const jose_ssl_table *api, SSL_CTX *context) {
+    api->SSL_CTX_set_options(context, SSL_OP_IGNORE_UNEXPECTED_EOF);
+}
+
+// TLS 1.2 is the lowest version offered.
+static inline int jose_ssl_ctx_require_tls12(const jose_ssl_table *api, SSL_CTX *context) {
+    return (int)api->SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, TLS1_2_VERSION, NULL);
 }
 #endif

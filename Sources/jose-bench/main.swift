@@ -13,7 +13,7 @@ let payload = BenchSupport.idTokenPayload()
 // Many short alternating slices rather than a few long ones: on a shared VM the
 // speed of the machine drifts over seconds, and fine interleaving exposes the raw
 // and API loops to the same drift. 25 × 2 × 0.05 s = 2.5 s per line, as before.
-let seconds = Double(ProcessInfo.processInfo.environment["JOSE_BENCH_SECONDS"] ?? "") ?? 0.05
+let seconds = Double(ProcessInfo.processInfo.environment["JOSE_BENCH_SECONDS"] ?? "").flatMap { (0.001...3600).contains($0) ? $0 : nil } ?? 0.05
 let rounds = Int(ProcessInfo.processInfo.environment["JOSE_BENCH_ROUNDS"] ?? "") ?? 25
 let partsMode = CommandLine.arguments.contains("--parts")
 let selected = Set(CommandLine.arguments.dropFirst().filter { $0 != "--parts" })

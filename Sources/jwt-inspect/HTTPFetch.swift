@@ -1,4 +1,5 @@
 import CLibSSL
+import JOSE
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,11 +7,20 @@ import Darwin
 #endif
 
 /// A minimal HTTP/1.1 GET client over POSIX sockets, with TLS through libssl
-/// (system trust store, SNI, host name verification). Enough to fetch a JWK Set
-/// or a discovery document without loading FoundationNetworking: the offline
-/// path of the tool stays fast to start. Redirects are not followed.
+/// (system trust store, SNI, host name verification, TLS 1.2 at least). Enough to
+/// fetch a JWK Set or a discovery document without loading FoundationNetworking, so
+/// the offline path of the tool stays fast to start. Redirects are not followed.
+///
+/// One deadline covers the whole fetch (resolving aside): connecting, the TLS
+/// handshake, sending and reading; a server that sends one byte every few seconds
+/// is cut off when it passes. The socket is non-blocking and every wait is a `poll`
+/// bounded by the time left.
 enum HTTPFetch {
-    static let timeoutSeconds: Int32 = 10
+    /// The whole-fetch deadline in seconds: `JWT_INSPECT_TIMEOUT` (0.1 to 300), else 10.
+    static var deadlineSeconds: Double {
+        guard let text = IO.environment("JWT_INSPECT_TIMEOUT"), let value = Double(text), value >= 0.1, value <= 300 else { return 10 }
+        return value
+    }
     static let maxResponseBytes = 2 << 20
 
     struct Target {
@@ -25,41 +35,48 @@ enum HTTPFetch {
         }
     }
 
-    /// GETs `url` and returns the body of a 200 response.
-    static func get(_ url: String) throws(SetupError) -> [UInt8] {
+    /// GETs `url` (already checked by ``FetchURL/check(_:what:)``) and returns the response, whatever its status.
+    static func get(_ url: String) throws(FetchError) -> ParsedHTTPResponse {
+        let deadline = Deadline(seconds: deadlineSeconds)
         let target = try parse(url)
-        let socket = try connect(target, url: url)
+        let socket = try connect(target, deadline: deadline)
         defer { close(socket) }
         let request = "GET \(target.path) HTTP/1.1\r\nHost: \(target.hostHeader)\r\nUser-Agent: jwt-inspect\r\n"
             + "Accept: application/json\r\nConnection: close\r\n\r\n"
-        let raw = target.isTLS ? try exchangeTLS(socket: socket, host: target.host, request: request, url: url)
-            : try exchangePlain(socket: socket, request: request, url: url)
-        return try HTTPResponseParser.body(of: raw, url: url)
+        let raw = target.isTLS ? try exchangeTLS(socket: socket, host: target.host, request: request, deadline: deadline)
+            : try exchangePlain(socket: socket, request: request, deadline: deadline)
+        do {
+            return try HTTPResponseParser.parse(raw, limit: maxResponseBytes)
+        } catch {
+            throw .invalidResponse(error.message)
+        }
     }
 
-    static func parse(_ url: String) throws(SetupError) -> Target {
+    /// Splits an absolute http(s) URL whose text ``FetchURL/check(_:what:)`` accepted.
+    static func parse(_ url: String) throws(FetchError) -> Target {
+        guard FetchURL.hasOnlyURLCharacters(url) else { throw .badURL("the URL contains spaces, control or non-ASCII characters") }
         let isTLS: Bool
         let rest: Substring
-        if url.hasPrefix("https://") {
+        if url.lowercased().hasPrefix("https://") {
             isTLS = true; rest = url.dropFirst(8)
-        } else if url.hasPrefix("http://") {
+        } else if url.lowercased().hasPrefix("http://") {
             isTLS = false; rest = url.dropFirst(7)
         } else {
-            throw SetupError("\(url) is not an http:// or https:// URL")
+            throw .badURL("not an http:// or https:// URL")
         }
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
         let authority = rest[rest.startIndex..<authorityEnd]
         var path = String(rest[authorityEnd...])
         if let hash = path.firstIndex(of: "#") { path = String(path[path.startIndex..<hash]) }
         if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
-        guard !authority.isEmpty, !authority.contains("@") else { throw SetupError("\(url) has no usable host") }
+        guard !authority.isEmpty, !authority.contains("@") else { throw .badURL("the URL has no usable host") }
         var host: String
         var port = isTLS ? "443" : "80"
         if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw SetupError("\(url) has a malformed IPv6 host") }
+            guard let close = authority.firstIndex(of: "]") else { throw .badURL("the URL has a malformed IPv6 host") }
             host = String(authority[authority.index(after: authority.startIndex)..<close])
             let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") { port = String(after.dropFirst()) }
+            if after.hasPrefix(":") { port = String(after.dropFirst()) } else if !after.isEmpty { throw .badURL("the URL has a malformed IPv6 host") }
         } else if let colon = authority.lastIndex(of: ":") {
             host = String(authority[authority.startIndex..<colon])
             port = String(authority[authority.index(after: colon)...])
@@ -67,20 +84,20 @@ enum HTTPFetch {
             host = String(authority)
         }
         guard !host.isEmpty, let portNumber = Int(port), (1...65535).contains(portNumber) else {
-            throw SetupError("\(url) has an invalid host or port")
+            throw .badURL("the URL has an invalid host or port")
         }
         host = host.lowercased()
         return Target(isTLS: isTLS, host: host, port: port, path: path)
     }
 
-    static func connect(_ target: Target, url: String) throws(SetupError) -> Int32 {
+    static func connect(_ target: Target, deadline: Deadline) throws(FetchError) -> Int32 {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
         var results: UnsafeMutablePointer<addrinfo>? = nil
         let status = getaddrinfo(target.host, target.port, &hints, &results)
         guard status == 0, let first = results else {
-            throw SetupError("cannot resolve \(target.host): \(String(cString: gai_strerror(status)))")
+            throw .connectionFailed("cannot resolve \(target.host): \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(results) }
         var lastError = "no address"
@@ -89,26 +106,25 @@ enum HTTPFetch {
             candidate = info.pointee.ai_next
             let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
             if fd < 0 { continue }
-            if connectWithTimeout(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) {
-                var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: 0)
-                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                return fd
-            }
-            lastError = String(cString: strerror(errno))
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK)
+            #if canImport(Darwin)
+            var on: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            if connectNonBlocking(fd, info.pointee.ai_addr, info.pointee.ai_addrlen, deadline: deadline) { return fd }
+            lastError = errno == ETIMEDOUT ? "timed out" : String(cString: strerror(errno))
             close(fd)
+            if deadline.hasPassed { throw .timedOut }
         }
-        throw SetupError("cannot connect to \(target.host):\(target.port): \(lastError)")
+        throw .connectionFailed("cannot connect to \(target.host):\(target.port): \(lastError)")
     }
 
-    private static func connectWithTimeout(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t) -> Bool {
-        let flags = fcntl(fd, F_GETFL, 0)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        defer { _ = fcntl(fd, F_SETFL, flags) }
-        if Glibc.connect(fd, address, length) == 0 { return true }
+    private static func connectNonBlocking(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t,
+                                           deadline: Deadline) -> Bool {
+        guard let address else { return false }
+        if socketConnect(fd, address, length) == 0 { return true }
         guard errno == EINPROGRESS else { return false }
-        var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        guard poll(&descriptor, 1, timeoutSeconds * 1000) == 1 else { errno = ETIMEDOUT; return false }
+        guard deadline.wait(fd, for: Int16(POLLOUT)) else { errno = ETIMEDOUT; return false }
         var error: Int32 = 0
         var size = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size)
@@ -116,13 +132,17 @@ enum HTTPFetch {
         return error == 0
     }
 
-    private static func exchangePlain(socket: Int32, request: String, url: String) throws(SetupError) -> [UInt8] {
+    private static func exchangePlain(socket: Int32, request: String, deadline: Deadline) throws(FetchError) -> [UInt8] {
         let bytes = Array(request.utf8)
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes[sent...].withUnsafeBytes { sendBytes(socket, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw SetupError("sending the request to \(url) failed: \(String(cString: strerror(errno)))") }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                guard deadline.wait(socket, for: Int16(POLLOUT)) else { throw .timedOut }
+                continue
+            }
+            guard count > 0 else { throw .connectionFailed("sending the request failed: \(String(cString: strerror(errno)))") }
             sent += count
         }
         var response: [UInt8] = []
@@ -130,116 +150,165 @@ enum HTTPFetch {
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             if count < 0, errno == EINTR { continue }
-            if count < 0 {
-                throw SetupError(errno == EAGAIN || errno == EWOULDBLOCK ? "\(url) did not answer within \(timeoutSeconds) s"
-                    : "reading from \(url) failed: \(String(cString: strerror(errno)))")
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                guard deadline.wait(socket, for: Int16(POLLIN)) else { throw .timedOut }
+                continue
             }
+            if count < 0 { throw .connectionFailed("reading failed: \(String(cString: strerror(errno)))") }
             if count == 0 { break }
             response += chunk[0..<count]
-            guard response.count <= maxResponseBytes else { throw SetupError("the response from \(url) exceeds \(maxResponseBytes) bytes") }
+            guard response.count <= maxResponseBytes + HTTPResponseParser.maxHeadBytes else { throw .responseTooLarge(maxResponseBytes) }
         }
         return response
     }
 
-    private static func exchangeTLS(socket: Int32, host: String, request: String, url: String) throws(SetupError) -> [UInt8] {
-        guard let context = SSL_CTX_new(TLS_client_method()) else { throw SetupError("cannot initialise TLS") }
-        defer { SSL_CTX_free(context) }
-        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-        guard SSL_CTX_set_default_verify_paths(context) == 1, let ssl = SSL_new(context) else {
-            ERR_clear_error()
-            throw SetupError("cannot load the system's trusted certificates")
+    private static func sendBytes(_ socket: Int32, _ base: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        return send(socket, base, count, Int32(MSG_NOSIGNAL))
+        #else
+        return send(socket, base, count, 0)  // SO_NOSIGPIPE is set in connect on Darwin
+        #endif
+    }
+
+    private static func exchangeTLS(socket: Int32, host: String, request: String, deadline: Deadline) throws(FetchError) -> [UInt8] {
+        guard let api = jose_ssl_load()?.pointee else { throw .connectionFailed("libssl (OpenSSL 3) could not be loaded") }
+        guard let method = api.TLS_client_method?(), let context = api.SSL_CTX_new?(method) else {
+            throw .connectionFailed("cannot initialise TLS")
         }
-        defer { SSL_free(ssl) }
-        SSL_set_fd(ssl, socket)
+        defer { api.SSL_CTX_free?(context) }
+        api.SSL_CTX_set_verify?(context, SSL_VERIFY_PEER, nil)
+        withUnsafePointer(to: api) { jose_ssl_ctx_allow_plain_close($0, context) }
+        guard withUnsafePointer(to: api, { jose_ssl_ctx_require_tls12($0, context) }) == 1, api.SSL_CTX_set_default_verify_paths?(context) == 1,
+              let ssl = api.SSL_new?(context) else {
+            ERR_clear_error()
+            throw .connectionFailed("cannot set up TLS 1.2+ with the system's trusted certificates")
+        }
+        defer { api.SSL_free?(ssl) }
+        _ = api.SSL_set_fd?(ssl, socket)
         let isAddress = host.contains(":") || host.allSatisfy { $0.isNumber || $0 == "." }
-        if !isAddress { _ = jose_ssl_set_sni(ssl, host) }
-        _ = SSL_set1_host(ssl, host)
-        guard SSL_connect(ssl) == 1, SSL_get_verify_result(ssl) == X509_V_OK else {
-            let verify = SSL_get_verify_result(ssl)
-            let reason = verify != X509_V_OK ? String(cString: X509_verify_cert_error_string(verify)) : "handshake failed"
+        if !isAddress, withUnsafePointer(to: api, { jose_ssl_set_sni($0, ssl, host) }) != 1 {
             ERR_clear_error()
-            throw SetupError("TLS with \(host) failed: \(reason)")
+            throw .connectionFailed("cannot set the TLS server name \(host)")
         }
-        let bytes = Array(request.utf8)
-        guard bytes.withUnsafeBytes({ SSL_write(ssl, $0.baseAddress, Int32($0.count)) }) == Int32(bytes.count) else {
+        // Fail closed: without the expected name set, any valid certificate would be accepted.
+        guard api.SSL_set1_host?(ssl, host) == 1 else {
             ERR_clear_error()
-            throw SetupError("sending the request to \(url) failed")
+            throw .connectionFailed("cannot set the expected certificate name \(host)")
+        }
+        let steps = TLSSteps(api: api, ssl: ssl, deadline: deadline)
+        func verificationFailure() -> FetchError? {
+            let verification = api.SSL_get_verify_result?(ssl) ?? -1
+            guard verification != X509_V_OK else { return nil }
+            return .connectionFailed("TLS with \(host) failed: \(String(cString: X509_verify_cert_error_string(verification)))")
+        }
+        do {
+            try steps.run(failure: "TLS handshake with \(host) failed") { api.SSL_connect?(ssl) ?? -1 }
+        } catch {
+            throw verificationFailure() ?? error
+        }
+        if let failure = verificationFailure() { throw failure }
+        let bytes = Array(request.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = try steps.run(failure: "sending the request failed") {
+                bytes[sent...].withUnsafeBytes { api.SSL_write?(ssl, $0.baseAddress, Int32($0.count)) ?? -1 }
+            }
+            sent += Int(count)
         }
         var response: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
-            let count = chunk.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
-            if count <= 0 {
-                let error = SSL_get_error(ssl, count)
-                ERR_clear_error()
-                if error == SSL_ERROR_ZERO_RETURN || (error == SSL_ERROR_SYSCALL && errno == 0) { break }
-                throw SetupError("reading from \(url) failed or timed out")
+            let count = try steps.run(failure: "reading failed", endOfStream: true) {
+                chunk.withUnsafeMutableBytes { api.SSL_read?(ssl, $0.baseAddress, Int32($0.count)) ?? -1 }
             }
+            if count == 0 { break }
             response += chunk[0..<Int(count)]
-            guard response.count <= maxResponseBytes else { throw SetupError("the response from \(url) exceeds \(maxResponseBytes) bytes") }
+            guard response.count <= maxResponseBytes + HTTPResponseParser.maxHeadBytes else { throw .responseTooLarge(maxResponseBytes) }
         }
         return response
     }
 }
 
-/// Splits a raw HTTP/1.1 response into status, headers and body.
-enum HTTPResponseParser {
-    static func body(of raw: [UInt8], url: String) throws(SetupError) -> [UInt8] {
-        let separator: [UInt8] = [13, 10, 13, 10]
-        guard let headerEnd = find(separator, in: raw) else { throw SetupError("\(url) sent no complete HTTP response") }
-        let head = String(decoding: raw[0..<headerEnd], as: UTF8.self)
-        let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
-        let statusParts = lines.first?.split(separator: " ") ?? []
-        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
-            throw SetupError("\(url) did not answer with HTTP/1.x")
-        }
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[line.startIndex..<colon].lowercased()
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
-        }
-        if (300..<400).contains(status) {
-            throw SetupError("\(url) answered HTTP \(status) (redirect to \(headers["location"] ?? "?")); redirects are not followed")
-        }
-        guard status == 200 else { throw SetupError("\(url) answered HTTP \(status)") }
-        var body = Array(raw[(headerEnd + 4)...])
-        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
-            body = try dechunk(body, url: url)
-        } else if let lengthText = headers["content-length"], let length = Int(lengthText) {
-            guard body.count >= length else { throw SetupError("\(url) sent a truncated body") }
-            body = Array(body.prefix(length))
-        }
-        return body
-    }
+/// Runs libssl calls on the non-blocking socket until each completes, waiting for the
+/// socket as libssl asks, within the deadline.
+private struct TLSSteps {
+    let api: jose_ssl_table
+    let ssl: OpaquePointer
+    let deadline: Deadline
 
-    static func dechunk(_ body: [UInt8], url: String) throws(SetupError) -> [UInt8] {
-        var out: [UInt8] = []
-        var index = 0
-        while index < body.count {
-            guard let lineEnd = find([13, 10], in: Array(body[index...])) else { throw SetupError("\(url) sent a malformed chunked body") }
-            let sizeText = String(decoding: body[index..<index + lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
-            guard let size = Int(sizeText.trimmingCharacters(in: " "), radix: 16) else { throw SetupError("\(url) sent a malformed chunk size") }
-            index += lineEnd + 2
-            if size == 0 { break }
-            guard index + size <= body.count else { throw SetupError("\(url) sent a truncated chunk") }
-            out += body[index..<index + size]
-            index += size + 2
+    /// Returns the call's positive result, or 0 at a clean end of stream when `endOfStream` allows one.
+    @discardableResult
+    func run(failure: String, endOfStream: Bool = false, _ call: () -> Int32) throws(FetchError) -> Int32 {
+        let fd = api.SSL_get_fd?(ssl) ?? -1
+        while true {
+            let result = call()
+            if result > 0 { return result }
+            let error = api.SSL_get_error?(ssl, result) ?? SSL_ERROR_SSL
+            ERR_clear_error()
+            switch error {
+            case SSL_ERROR_WANT_READ:
+                guard deadline.wait(fd, for: Int16(POLLIN)) else { throw .timedOut }
+            case SSL_ERROR_WANT_WRITE:
+                guard deadline.wait(fd, for: Int16(POLLOUT)) else { throw .timedOut }
+            case SSL_ERROR_ZERO_RETURN where endOfStream:
+                return 0
+            case SSL_ERROR_SYSCALL where endOfStream && result == 0:
+                return 0  // the peer closed without close_notify; the parser checks the length
+            default:
+                throw .connectionFailed(failure)
+            }
         }
-        return out
-    }
-
-    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where haystack[start..<start + needle.count].elementsEqual(needle) {
-            return start
-        }
-        return nil
     }
 }
 
-extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        String(self.drop(while: { set.contains($0) }).reversed().drop(while: { set.contains($0) }).reversed())
+/// The one deadline of a fetch, on the monotonic clock.
+struct Deadline {
+    let end: Double
+
+    init(seconds: Double) { end = Deadline.now() + seconds }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
+
+    var hasPassed: Bool { Deadline.now() >= end }
+
+    /// Waits until `fd` is ready for `events`; `false` when the deadline passes first.
+    func wait(_ fd: Int32, for events: Int16) -> Bool {
+        while true {
+            let left = end - Deadline.now()
+            guard left > 0 else { return false }
+            var descriptor = pollfd(fd: fd, events: events, revents: 0)
+            let milliseconds = Int32(Swift.min(left * 1000, 60_000).rounded(.up))
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready > 0 { return true }
+            if ready < 0, errno != EINTR { return false }
+        }
+    }
+}
+
+/// Why a fetch got no usable response; the message never contains unescaped server text.
+enum FetchError: Error {
+    case badURL(String)
+    case timedOut
+    case connectionFailed(String)
+    case invalidResponse(String)
+    case responseTooLarge(Int)
+
+    var message: String {
+        switch self {
+        case .badURL(let reason): return reason
+        case .timedOut: return "no complete answer within the \(HTTPFetch.deadlineSeconds.wholeText) s deadline"
+        case .connectionFailed(let reason): return reason
+        case .invalidResponse(let reason): return "invalid HTTP response: \(reason)"
+        case .responseTooLarge(let limit): return "the response exceeds \(limit) bytes"
+        }
+    }
+}
+
+/// The C `connect`, reachable by name here (inside ``HTTPFetch`` its own `connect` shadows it).
+private func socketConnect(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    connect(fd, address, length)
 }

@@ -1,3 +1,5 @@
+import JOSE
+
 /// The command line of `jwt-inspect` (see `usage`). Names are a contract:
 /// scripts and tests depend on them.
 struct Options {
@@ -78,7 +80,9 @@ struct Options {
             case "--require": options.requiredClaims.append(try value(argument))
             case "--leeway":
                 options.leeway = try number(argument)
-                guard options.leeway >= 0 else { throw UsageError("--leeway must not be negative") }
+                guard options.leeway >= 0, options.leeway <= Leeway.maximum else {
+                    throw UsageError("--leeway must be between 0 and \(Leeway.maximum.wholeText) seconds")
+                }
             case "--now": options.now = try number(argument)
             case "--json": options.json = true
             case "--color":

@@ -12,11 +12,13 @@ struct Renderer {
     private func yellow(_ text: String) -> String { paint(text, "33") }
     private func dim(_ text: String) -> String { paint(text, "2") }
 
+    /// Every text from the token or a server passes through ``TerminalText/escape(_:keepingNewlines:)``.
     func human(_ inspection: Inspection, keys: KeySource?) -> String {
-        var out = bold("Header") + "\n" + JSONValue.object(inspection.header).prettyJSONString(sortedKeys: true) + "\n\n"
+        func safe(_ text: String) -> String { TerminalText.escape(text, keepingNewlines: true) }
+        var out = bold("Header") + "\n" + safe(JSONValue.object(inspection.header).prettyJSONString(sortedKeys: true)) + "\n\n"
         out += bold("Payload") + "\n"
         if let payload = inspection.payload {
-            out += payload.prettyJSONString(sortedKeys: true) + "\n"
+            out += safe(payload.prettyJSONString(sortedKeys: true)) + "\n"
             if let claims = payload.objectValue {
                 let times = ["exp", "nbf", "iat", "auth_time"].compactMap { name in claims[name]?.doubleValue.map { (name, $0) } }
                 if !times.isEmpty {
@@ -27,7 +29,7 @@ struct Renderer {
                 }
             }
         } else if let text = inspection.payloadText {
-            out += text + "\n" + dim("(not JSON)") + "\n"
+            out += safe(text) + "\n" + dim("(not JSON)") + "\n"
         } else {
             out += dim("(binary, not UTF-8)") + "\n"
         }
@@ -39,11 +41,12 @@ struct Renderer {
             case .fail: mark = red("✘")
             case .info: mark = yellow("!")
             }
-            out += "  \(mark) " + check.name.padding(10) + check.message + (check.reason.map { check.status == .fail ? dim("  [\($0)]") : "" } ?? "") + "\n"
+            out += "  \(mark) " + TerminalText.escape(check.name).padding(10) + TerminalText.escape(check.message)
+                + (check.reason.map { check.status == .fail ? dim("  [\($0)]") : "" } ?? "") + "\n"
         }
         out += "\n"
         if let failure = inspection.firstFailure {
-            out += red(bold("INVALID")) + ": \(failure.name): \(failure.message) [\(failure.reason ?? "failed")]\n"
+            out += red(bold("INVALID")) + ": \(TerminalText.escape(failure.name)): \(TerminalText.escape(failure.message)) [\(failure.reason ?? "failed")]\n"
         } else if keys == nil {
             out += yellow(bold("DECODED")) + ": the signature was NOT verified (no key given)\n"
         } else {

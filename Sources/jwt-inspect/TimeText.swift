@@ -1,14 +1,17 @@
+import JOSE
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// UTC dates and "expires in 4 min" / "expired 2 h ago" phrases.
+/// UTC dates and "expires in 4 min" / "expired 2 h ago" phrases. Presentation only:
+/// whether a time is acceptable is decided by JOSE's `JWTClaims.validate`. Every
+/// number is converted with JOSE's checked conversions (a token may carry `1e300`).
 enum TimeText {
     static func utc(_ seconds: Double) -> String {
-        guard seconds.isFinite, abs(seconds) < 1e11 else { return "out of range" }
-        var time = time_t(seconds.rounded(.down))
+        guard abs(seconds) < 1e11, let whole = seconds.rounded(.down).wholeInt else { return "out of range" }
+        var time = time_t(whole)
         var parts = tm()
         gmtime_r(&time, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
@@ -18,19 +21,20 @@ enum TimeText {
     /// "in 4 min" or "2 h ago".
     static func relative(_ seconds: Double, now: Double) -> String {
         let delta = seconds - now
+        guard !delta.isNaN else { return "at an unknown time" }
         let span = abs(delta)
         let amount: String
         switch span {
-        case ..<60: amount = "\(Int(span)) s"
-        case ..<3600: amount = "\(Int(span / 60)) min"
-        case ..<172_800: amount = "\(Int(span / 3600)) h"
-        case ..<(86_400 * 730): amount = "\(Int(span / 86_400)) d"
-        default: amount = "\(Int(span / (86_400 * 365.25))) years"
+        case ..<60: amount = "\(span.wholeText) s"
+        case ..<3600: amount = "\((span / 60).wholeText) min"
+        case ..<172_800: amount = "\((span / 3600).wholeText) h"
+        case ..<(86_400 * 730): amount = "\((span / 86_400).wholeText) d"
+        default: amount = "\((span / (86_400 * 365.25)).wholeText) years"
         }
         return delta >= 0 ? "in \(amount)" : "\(amount) ago"
     }
 
-    /// The human phrase for a time claim.
+    /// The human phrase for a time claim in the Times section.
     static func phrase(for name: String, _ seconds: Double, now: Double) -> String {
         let relative = relative(seconds, now: now)
         switch name {
@@ -39,6 +43,24 @@ enum TimeText {
         case "iat": return "issued \(relative)"
         case "auth_time": return "authenticated \(relative)"
         default: return relative
+        }
+    }
+
+    /// The check line of a time claim the library accepted.
+    static func passing(_ name: String, _ seconds: Double, now: Double) -> String {
+        switch name {
+        case "exp": return "not expired (\(relative(seconds, now: now)))"
+        case "nbf": return "valid since \(relative(seconds, now: now))"
+        default: return "issued \(relative(seconds, now: now))"
+        }
+    }
+
+    /// The check line of a time claim the library refused.
+    static func failing(_ name: String, _ seconds: Double, now: Double) -> String {
+        switch name {
+        case "exp": return "expired \(relative(seconds, now: now))"
+        case "nbf": return "not valid until \(relative(seconds, now: now))"
+        default: return "issued in the future (\(relative(seconds, now: now)))"
         }
     }
 }

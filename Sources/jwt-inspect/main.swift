@@ -18,7 +18,7 @@ struct Exit: Error { let status: Int32 }
 
 /// Writes `message` to standard error and returns the matching ``Exit``.
 func fail(_ status: Int32, _ message: String) -> Exit {
-    IO.write("jwt-inspect: \(message)\n", to: 2)
+    IO.write("jwt-inspect: \(TerminalText.escape(message, keepingNewlines: true))\n", to: 2)
     return Exit(status: status)
 }
 
@@ -66,7 +66,7 @@ func inspectToken() throws(Exit) {
 
     let keys: KeySource?
     do {
-        keys = try KeySource.load(options, fetcher: HTTPFetch.get)
+        keys = try KeySource.load(options)
     } catch {
         throw fail(2, error.message)
     }
@@ -88,8 +88,7 @@ func inspectToken() throws(Exit) {
     let renderer = Renderer(color: useColor, now: now)
     IO.write(options.json ? renderer.json(inspection) : renderer.human(inspection, keys: keys), to: 1)
     if let failure = inspection.firstFailure {
-        IO.write("jwt-inspect: \(failure.name) check failed: \(failure.message)\n", to: 2)
-        throw Exit(status: 1)
+        throw fail(1, "\(failure.name) check failed: \(failure.message)")
     }
 }
 

@@ -21,6 +21,7 @@ let fuzzTargets: [(name: String, modules: [String])] = [
     ("fuzz-oidc-token-response", ["OIDC", "JOSE"]),
     ("fuzz-oidc-discovery", ["OIDC", "JOSE"]),
     ("fuzz-oidc-id-token", ["OIDC", "JOSE"]),
+    ("fuzz-http-response", []),
 ]
 
 let root = "swift-oidc-toolkit"

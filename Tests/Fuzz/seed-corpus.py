@@ -282,6 +282,24 @@ add("fuzz-oidc-discovery", json.dumps({"issuer": "http://127.0.0.1:9400/", "jwks
 add("fuzz-oidc-discovery", json.dumps({"issuer": "https://issuer.example", "response_types_supported": "code"}))
 add("fuzz-json", json.dumps(meta))
 
+# --- jwt-inspect's HTTP response reader ------------------------------------------------------
+jwks_body = json.dumps({"keys": []}).encode()
+for response in [
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(jwks_body) + jwks_body,
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"key\r\n8;ext=1\r\ns\": []}\n\r\n0\r\nX-Trailer: 1\r\n\r\n",
+        b"HTTP/1.0 200 OK\r\nServer: x\r\n\r\n" + json.dumps(meta).encode(),
+        b"HTTP/1.1 302 Found\r\nLocation: https://elsewhere.example/\r\nContent-Length: 0\r\n\r\n",
+        b"HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\n\r\nnot found",
+        # The shapes that crashed or were accepted before: negative and huge sizes, conflicting lengths.
+        b"HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n{}",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n{}\r\n0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\n{}\r\n0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\n folded: x\r\n\r\n",
+        b"HTTP/1.1 500 \x1b[31mboom\r\nTransfer-Encoding: gzip\x1b]0;t\x07\r\n\r\n"]:
+    add("fuzz-http-response", response)
+
 # --- write ------------------------------------------------------------------------------
 for target, items in sorted(corpus.items()):
     directory = os.path.join(OUT, target)

@@ -27,16 +27,7 @@ final class LocalFileServer {
             import time; deadline = time.time() + 60
             while time.time() < deadline: server.handle_request()
             """, directory.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        let line = String(decoding: output.fileHandleForReading.availableDataOrLine(), as: UTF8.self)
-        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
-            throw CLIError("the local HTTP server did not start: \(line)")
-        }
-        self.port = port
+        port = try startServer(process, input: input, what: "the local HTTP server")
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
@@ -51,6 +42,20 @@ final class LocalFileServer {
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }
+}
+
+/// Runs `process` (a server that prints its port on its first line) and returns that port.
+func startServer(_ process: Process, input: Pipe, what: String) throws -> Int {
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardInput = input
+    try process.run()
+    let line = String(decoding: output.fileHandleForReading.availableDataOrLine(), as: UTF8.self)
+    guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        process.terminate()
+        throw CLIError("\(what) did not start: \(line)")
+    }
+    return port
 }
 
 extension FileHandle {
@@ -92,8 +97,7 @@ struct CLINetworkTests {
         let server = try LocalFileServer()
         try server.write("jwks.json", Self.publicSet())
         try server.write(".well-known/openid-configuration",
-                         #"{"issuer":"\#(server.base)","jwks_uri":"\#(server.base)/jwks.json","#
-                         + #""authorization_endpoint":"\#(server.base)/authorize"}"#)
+                         CLIServerHardeningTests.discovery(server.base, jwksURI: "\(server.base)/jwks.json"))
         let kid = try Tokens.key("p256.pub.jwk").keyID
         let good = try Tokens.sign(.es256, key: "p256.pem", claims: Tokens.claims([("iss", .string(server.base))]), kid: kid)
         let ok = try CLI.run(["--json", "--now", "\(Tokens.now)", "--issuer", server.base, good])
@@ -109,11 +113,11 @@ struct CLINetworkTests {
     @Test("discovery naming another issuer is a setup error (exit 2)")
     func discoveryIssuerMismatch() throws {
         let server = try LocalFileServer()
-        try server.write(".well-known/openid-configuration", #"{"issuer":"https://elsewhere.example","jwks_uri":"\#(server.base)/jwks.json"}"#)
+        try server.write(".well-known/openid-configuration", CLIServerHardeningTests.discovery("https://elsewhere.example", jwksURI: "\(server.base)/jwks.json"))
         let token = try Tokens.sign(.rs256, key: "rsa2048.pem")
         let run = try CLI.run(["--issuer", server.base, token])
         #expect(run.status == 2)
-        #expect(run.stderr.contains("issuer mismatch"))
+        #expect(run.stderr.contains("discovery_issuer_mismatch"), "\(run.stderr)")
     }
 
     @Test("an unreachable URL is a setup error (exit 2)", arguments: ["http://127.0.0.1:1/jwks.json", "ftp://example.com/jwks.json"])

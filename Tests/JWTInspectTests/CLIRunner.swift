@@ -28,7 +28,7 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+    static func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) throws -> Result {
         guard let executable else {
             throw CLIError("jwt-inspect is not built: run `swift build` (Tests/run.sh does) before the tests")
         }
@@ -38,6 +38,7 @@ enum CLI {
         process.currentDirectoryURL = repository
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        environment.merge(extra) { $1 }
         process.environment = environment
         let output = Pipe(), errors = Pipe(), input = Pipe()
         process.standardOutput = output

@@ -9,7 +9,9 @@ import Foundation
 public struct JWTValidationOptions: Sendable {
     /// The current time; inject a fixed clock in tests or to replay a check.
     public var clock: @Sendable () -> Date
-    /// Allowed clock skew, in seconds, for `exp`, `nbf` and `iat`.
+    /// Allowed clock skew, in seconds, for `exp`, `nbf` and `iat`. NaN or a negative value
+    /// counts as 0 and a value above one day (86 400 s) as one day, so no value can switch
+    /// the time checks off.
     public var leeway: TimeInterval
     /// The `iss` the token must carry, when set.
     public var issuer: String?
@@ -41,20 +43,21 @@ extension JWTClaims {
     /// `.audienceMismatch`, `.missingClaim`, `.claimTypeMismatch`).
     public func validate(_ options: JWTValidationOptions = .default) throws {
         let now = options.clock()
+        let leeway = Leeway.effective(options.leeway)
         for name in options.requiredClaims where self[name] == nil {
             throw JOSEError(.missingClaim, "required claim \"\(name.jsonSafePrefix)\" is missing", member: name)
         }
         if let expiresAt = try expiresAt {
-            if now.timeIntervalSince(expiresAt) >= options.leeway {
-                throw JOSEError(.expired, "the token expired at \(unixSecondsText(expiresAt)) (leeway \(Int(options.leeway)) s)", member: "exp")
+            if now.timeIntervalSince(expiresAt) >= leeway {
+                throw JOSEError(.expired, "the token expired at \(unixSecondsText(expiresAt)) (leeway \(leeway.wholeText) s)", member: "exp")
             }
         } else if options.requiresExpiration {
             throw JOSEError(.missingClaim, "the token has no \"exp\"", member: "exp")
         }
-        if let notBefore = try notBefore, notBefore.timeIntervalSince(now) > options.leeway {
-            throw JOSEError(.notYetValid, "the token is not valid before \(unixSecondsText(notBefore)) (leeway \(Int(options.leeway)) s)", member: "nbf")
+        if let notBefore = try notBefore, notBefore.timeIntervalSince(now) > leeway {
+            throw JOSEError(.notYetValid, "the token is not valid before \(unixSecondsText(notBefore)) (leeway \(leeway.wholeText) s)", member: "nbf")
         }
-        if let issuedAt = try issuedAt, issuedAt.timeIntervalSince(now) > options.leeway {
+        if let issuedAt = try issuedAt, issuedAt.timeIntervalSince(now) > leeway {
             throw JOSEError(.issuedInFuture, "the token was issued in the future, at \(unixSecondsText(issuedAt))", member: "iat")
         }
         if let expected = options.issuer {
@@ -72,10 +75,5 @@ extension JWTClaims {
     }
 }
 
-/// A NumericDate for error messages: whole seconds when they fit in `Int64`, else the
-/// number as given (`Int64(_:)` traps on values such as `1e300`, which JSON allows).
-private func unixSecondsText(_ date: Date) -> String {
-    let seconds = date.timeIntervalSince1970
-    guard let whole = Int64(exactly: seconds.rounded(.towardZero)) else { return "\(seconds)" }
-    return String(whole)
-}
+/// A NumericDate for error messages (whole seconds, or the number as given when it is out of range).
+private func unixSecondsText(_ date: Date) -> String { date.timeIntervalSince1970.wholeText }

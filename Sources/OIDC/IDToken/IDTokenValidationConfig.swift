@@ -21,7 +21,8 @@ public struct IDTokenValidationConfig: Sendable, CustomStringConvertible {
     public var clientSecret: String?
     /// The current time; inject a fixed clock in tests.
     public var clock: @Sendable () -> Date
-    /// Allowed clock skew for `exp`, `iat`, `nbf` and `auth_time`, in seconds (default 60).
+    /// Allowed clock skew for `exp`, `iat`, `nbf` and `auth_time`, in seconds (default 60); NaN or
+    /// negative counts as 0, above one day as one day (the rule of JOSE's `JWTValidationOptions.leeway`).
     public var leeway: TimeInterval
     /// Reject tokens whose `iat` is older than this many seconds (default `nil`: no limit).
     public var maximumTokenAge: TimeInterval?
@@ -80,7 +81,7 @@ public struct IDTokenValidationConfig: Sendable, CustomStringConvertible {
         if insecureSkipExpiryCheck { flags.append("INSECURE-skip-expiry") }
         let algorithms = effectiveAlgorithms.map(\.rawValue).sorted().joined(separator: ",")
         return "IDTokenValidationConfig(issuer: \(issuer), clientID: \(clientID), algorithms: \(algorithms), "
-            + "clientSecret: \(clientSecret == nil ? "none" : "set"), leeway: \(Int(leeway))s"
+            + "clientSecret: \(clientSecret == nil ? "none" : "set"), leeway: \(leeway.wholeText)s"
             + (flags.isEmpty ? ")" : ", " + flags.joined(separator: ", ") + ")")
     }
 }

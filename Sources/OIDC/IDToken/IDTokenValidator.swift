@@ -99,7 +99,7 @@ public struct IDTokenValidator: Sendable {
 
     func checkClaims(_ token: IDToken, algorithm: JWSAlgorithm, expectations: IDTokenExpectations) throws {
         let now = config.clock()
-        let leeway = config.leeway
+        let leeway = Leeway.effective(config.leeway)  // NaN/negative -> 0, above a day -> a day
         if !config.insecureSkipIssuerCheck {
             guard let issuer = token.issuer else { throw OIDCError(.missingIssuer, "the ID Token has no \"iss\"") }
             guard issuer == config.issuer else { throw OIDCError(.issuerMismatch, "the ID Token's \"iss\" is not the expected issuer") }
@@ -119,18 +119,18 @@ public struct IDTokenValidator: Sendable {
         if !config.insecureSkipExpiryCheck {
             guard let expiresAt = token.expiresAt else { throw OIDCError(.missingExpiry, "the ID Token has no \"exp\"") }
             guard now.timeIntervalSince(expiresAt) < leeway else {
-                throw OIDCError(.expired, "the ID Token expired (leeway \(Int(leeway)) s)")
+                throw OIDCError(.expired, "the ID Token expired (leeway \(leeway.wholeText) s)")
             }
         }
         guard let issuedAt = token.issuedAt else { throw OIDCError(.missingIssuedAt, "the ID Token has no \"iat\"") }
         guard issuedAt.timeIntervalSince(now) <= leeway else {
-            throw OIDCError(.issuedInFuture, "the ID Token was issued in the future (leeway \(Int(leeway)) s)")
+            throw OIDCError(.issuedInFuture, "the ID Token was issued in the future (leeway \(leeway.wholeText) s)")
         }
         if let maximumTokenAge = config.maximumTokenAge, now.timeIntervalSince(issuedAt) > maximumTokenAge + leeway {
-            throw OIDCError(.issuedTooLongAgo, "the ID Token was issued more than \(Int(maximumTokenAge)) s ago")
+            throw OIDCError(.issuedTooLongAgo, "the ID Token was issued more than \(maximumTokenAge.wholeText) s ago")
         }
         if let notBefore = token.notBefore, notBefore.timeIntervalSince(now) > leeway {
-            throw OIDCError(.notYetValid, "the ID Token is not valid yet (leeway \(Int(leeway)) s)")
+            throw OIDCError(.notYetValid, "the ID Token is not valid yet (leeway \(leeway.wholeText) s)")
         }
         guard let subject = token.subject, !subject.isEmpty else { throw OIDCError(.missingSubject, "the ID Token has no \"sub\"") }
 
@@ -157,7 +157,7 @@ public struct IDTokenValidator: Sendable {
                 throw OIDCError(.missingAuthTime, "\"auth_time\" is required (max_age or an essential auth_time was requested)")
             }
             if let maxAge = expectations.maxAge, now.timeIntervalSince(authTime) > maxAge + leeway {
-                throw OIDCError(.authenticationTooOld, "the end-user authenticated more than max_age (\(Int(maxAge)) s) ago")
+                throw OIDCError(.authenticationTooOld, "the end-user authenticated more than max_age (\(maxAge.wholeText) s) ago")
             }
         }
 

@@ -70,7 +70,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
 
     private static func addAssertion(to parameters: inout [(name: String, value: String)], clientID: String, key: JWK,
                                      algorithm: JWSAlgorithm, audience: URL, now: Date) throws {
-        let issuedAt = Int64(now.timeIntervalSince1970)
+        let issuedAt = now.timeIntervalSince1970.wholeInt64 ?? 0  // a clock far outside Int64 cannot trap
         let jti: String
         do { jti = Base64URL.encode(try SecureRandom.bytes(16)) } catch {
             throw OIDCError(.randomGenerationFailed, "could not generate a unique jti for the client assertion")

@@ -1,0 +1,108 @@
+import Dispatch
+import JOSE
+import OIDC
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The tool's own HTTP client (``HTTPFetch``) in OIDC's ``HTTPTransport`` shape, so
+/// OIDC's ``Discovery`` and ``JWKSetCache`` run over it: the issuer-equality rule, the
+/// required discovery fields and the https rule for the issuer and its `jwks_uri` live
+/// in the library only. (URLSession would load FoundationNetworking; this does not.)
+struct SocketTransport: HTTPTransport {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard request.method == "GET", request.body == nil else {
+            throw TransportError.connectionFailed("jwt-inspect only sends GET requests")
+        }
+        // The last gate before the socket: the same rule as every caller applies.
+        do {
+            _ = try FetchURL.check(request.url.absoluteString, what: "the URL")
+        } catch {
+            throw TransportError.connectionFailed(error.message)
+        }
+        do {
+            let response = try HTTPFetch.get(request.url.absoluteString)
+            var headers = HTTPHeaders()
+            for field in response.headers { headers.add(field.name, field.value) }
+            return HTTPResponse(status: response.status, headers: headers, body: response.body)
+        } catch {
+            switch error {
+            case .timedOut: throw TransportError.timedOut
+            case .responseTooLarge(let limit): throw TransportError.responseTooLarge(limit)
+            case .invalidResponse: throw TransportError.invalidResponse(error.message)
+            case .badURL, .connectionFailed: throw TransportError.connectionFailed(error.message)
+            }
+        }
+    }
+}
+
+/// What the tool accepts as a URL to fetch.
+enum FetchURL {
+    /// Printable ASCII only: no blanks, no controls (so no CR/LF can reach the request line).
+    static func hasOnlyURLCharacters(_ text: String) -> Bool { text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } }
+
+    /// `text` as a URL the tool may fetch: printable ASCII, then OIDC's ``SecureURLPolicy``
+    /// (https, or http on a loopback host).
+    static func check(_ text: String, what: String) throws(SetupError) -> URL {
+        guard hasOnlyURLCharacters(text) else {
+            throw SetupError("\(what) \(TerminalText.escape(text)) contains spaces, control or non-ASCII characters")
+        }
+        do {
+            return try SecureURLPolicy.check(text, what: "\(what) \(text)")
+        } catch {
+            throw SetupError(Network.describe(error))
+        }
+    }
+}
+
+/// The network half of the key sources, over ``SocketTransport``.
+enum Network {
+    /// The usable keys of the JWK Set at `url`.
+    static func keySet(at url: URL) throws(SetupError) -> JWKSet {
+        try blocking {
+            try await JWKSetCache(jwksURI: url, transport: SocketTransport()).keys()
+        }
+    }
+
+    /// The JWK Set of `issuer`, found through OpenID Connect Discovery (OIDC's ``Discovery``).
+    static func keySet(issuer: String) throws(SetupError) -> JWKSet {
+        _ = try FetchURL.check(issuer, what: "--issuer")
+        let metadata = try blocking { try await Discovery.fetch(issuer: issuer, transport: SocketTransport()) }
+        guard let jwksURI = metadata.jwksURI else { throw SetupError("the discovery document of \(issuer) has no \"jwks_uri\"") }
+        return try keySet(at: FetchURL.check(jwksURI.absoluteString, what: "the jwks_uri"))
+    }
+
+    /// One line for an error from OIDC or the transport.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? OIDCError {
+            let underneath = error.transportError.map { "\($0)" } ?? error.joseError.map { "\($0)" } ?? ""
+            return error.description.contains(underneath) ? error.description : error.description + " (\(underneath))"
+        }
+        if let error = error as? SetupError { return error.message }
+        return "\(error)"
+    }
+
+    /// Runs async library code to completion from the synchronous tool (network path only:
+    /// the offline path never starts a task).
+    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws(SetupError) -> T {
+        let box = BlockingResult<T>()
+        Task {
+            do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+            box.done.signal()
+        }
+        box.done.wait()
+        switch box.result {
+        case .success(let value): return value
+        case .failure(let error): throw SetupError(describe(error))
+        case nil: throw SetupError("the fetch did not complete")
+        }
+    }
+}
+
+/// The result of a task a synchronous caller waits for (written once, before `done` is signalled).
+private final class BlockingResult<T: Sendable>: @unchecked Sendable {
+    var result: Result<T, any Error>?
+    let done = DispatchSemaphore(value: 0)
+}

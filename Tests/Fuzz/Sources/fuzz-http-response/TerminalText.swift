@@ -1,0 +1,1 @@
+../../../../Sources/jwt-inspect/TerminalText.swift

@@ -1,0 +1,89 @@
+import Foundation
+import JOSE
+import Testing
+
+/// An HTTPS server on 127.0.0.1 (Python's http.server over TLS) with a certificate made
+/// here by the `openssl` command line, serving a JWK Set.
+final class LocalTLSServer {
+    let directory: URL
+    let process = Process()
+    let input = Pipe()
+    let port: Int
+    var certificate: String { directory.appendingPathComponent("cert.pem").path }
+
+    /// - Parameter names: the certificate's subjectAltName entries, e.g. `DNS:localhost`.
+    init(names: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("jwt-inspect-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                             "-keyout", directory.appendingPathComponent("key.pem").path, "-out", directory.appendingPathComponent("cert.pem").path,
+                             "-days", "1", "-subj", "/CN=jwt-inspect test", "-addext", "subjectAltName=\(names)"]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        guard openssl.terminationStatus == 0 else { throw CLIError("openssl could not make a test certificate") }
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", "-c", """
+            import http.server, os, ssl, sys, threading
+            os.chdir(sys.argv[1])
+            threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+            threading.Timer(60, lambda: os._exit(0)).start()
+            class Quiet(http.server.SimpleHTTPRequestHandler):
+                def log_message(self, *args): pass
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain("cert.pem", "key.pem")
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+            print(server.server_address[1], flush=True)
+            server.serve_forever()
+            """, directory.path]
+        port = try startServer(process, input: input, what: "the local HTTPS server")
+    }
+
+    func write(_ path: String, _ text: String) throws { try Data(text.utf8).write(to: directory.appendingPathComponent(path)) }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+@Suite("jwt-inspect over TLS (issue 13)",
+       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
+struct CLITLSTests {
+    static func run(_ server: LocalTLSServer, host: String, trusting: Bool) throws -> CLI.Result {
+        try server.write("jwks.json", CLINetworkTests.publicSet())
+        let token = try Tokens.sign(.rs256, key: "rsa2048.pem", kid: Tokens.key("rsa2048.pub.jwk").keyID)
+        // OpenSSL's default verify paths honour SSL_CERT_FILE: the test certificate becomes the only trust anchor.
+        return try CLI.run(["--json", "--now", "\(Tokens.now)", "--jwks-url", "https://\(host):\(server.port)/jwks.json", token],
+                           environment: ["SSL_CERT_FILE": trusting ? server.certificate : "/nonexistent"])
+    }
+
+    @Test("https with a trusted certificate for the host: the key set is fetched (libssl loaded on demand)")
+    func trusted() throws {
+        let server = try LocalTLSServer(names: "DNS:localhost,IP:127.0.0.1")
+        for host in ["localhost", "127.0.0.1"] {
+            let run = try Self.run(server, host: host, trusting: true)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.result == "valid")
+        }
+    }
+
+    @Test("an untrusted certificate is refused (exit 2, the verification error named)")
+    func untrusted() throws {
+        let run = try Self.run(try LocalTLSServer(names: "DNS:localhost"), host: "localhost", trusting: false)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("certificate"), "\(run.stderr)")
+    }
+
+    @Test("a trusted certificate for another name is refused: host name verification is on")
+    func wrongName() throws {
+        let run = try Self.run(try LocalTLSServer(names: "DNS:other.example"), host: "localhost", trusting: true)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("mismatch") || run.stderr.contains("certificate"), "\(run.stderr)")
+    }
+}
