@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "OIDC", targets: ["OIDC"]),
         .library(name: "OIDCNetworking", targets: ["OIDCNetworking"]),
         .library(name: "OIDCSession", targets: ["OIDCSession"]),
+        .library(name: "OIDCResourceServer", targets: ["OIDCResourceServer"]),
+        .library(name: "OIDCPostgres", targets: ["OIDCPostgres"]),
         .executable(name: "jwt-inspect", targets: ["jwt-inspect"]),
     ],
     targets: [
@@ -44,6 +46,12 @@ let package = Package(
         .target(name: "OIDCNetworking", dependencies: ["OIDC"], swiftSettings: strict),
         // Bearer-injecting, refresh-once-on-401 session and token stores.
         .target(name: "OIDCSession", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
+        // The receiving side: RFC 9068 access tokens, introspection, bearer parsing, back-channel logout.
+        .target(name: "OIDCResourceServer", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
+        // PostgreSQL's libpq: needed only by consumers of OIDCPostgres.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        // PostgreSQL token and pending-login stores with cross-replica single-flight refresh.
+        .target(name: "OIDCPostgres", dependencies: ["OIDCSession", "OIDC", "JOSE", "CLibPQ", "CLibCrypto"], swiftSettings: strict),
         // libssl, for the jwt-inspect's own small HTTPS client (URL options only).
         // (libssl itself is loaded with dlopen on the first https fetch, so offline runs never map it;
         // its headers come with libcrypto's, through CLibCrypto's pkg-config flags.)
@@ -51,18 +59,26 @@ let package = Package(
         // Offline decode/verify must not load FoundationNetworking: JOSE and OIDC use FoundationEssentials only.
         // Position-independent like every other executable (ASLR): it parses untrusted tokens and speaks TLS.
         .executableTarget(name: "jwt-inspect", dependencies: ["JOSE", "OIDC", "CLibCrypto", "CLibSSL"], swiftSettings: strict),
-        .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto"], swiftSettings: strict),
+        .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto", "OIDC", "OIDCResourceServer"], swiftSettings: strict),
         .executableTarget(name: "jose-leak-check", dependencies: ["JOSE"], swiftSettings: strict),
         .executableTarget(name: "session-bench", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
+        .executableTarget(name: "postgres-bench", dependencies: ["OIDC", "OIDCSession", "OIDCPostgres"], swiftSettings: strict),
         sample("sample-authorize-url", ["OIDC", "JOSE"]),
         sample("sample-exchange-code", ["OIDC", "JOSE", "OIDCNetworking", "OIDCSession"]),
         sample("sample-call-api", ["OIDC", "OIDCNetworking", "OIDCSession"]),
         sample("sample-read-claims", ["OIDC"]),
         sample("sample-port-token", ["OIDC", "OIDCNetworking"]),
+        sample("sample-client-credentials", ["OIDC", "OIDCNetworking", "JOSE"]),
+        sample("sample-resource-server", ["OIDC", "OIDCNetworking", "OIDCResourceServer", "JOSE"]),
+        sample("sample-bearer-server", ["OIDC", "OIDCNetworking", "OIDCResourceServer", "JOSE"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "OIDCTests", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
         .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC", "JOSE"], swiftSettings: strict),
+        .testTarget(name: "OIDCResourceServerTests", dependencies: ["OIDCResourceServer", "OIDC", "JOSE"], swiftSettings: strict),
+        sample("sample-replica", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres"]),
+        sample("sample-pending-login", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres", "JOSE"]),
+        .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDC"], swiftSettings: strict),
         .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
-        .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "JOSE"], swiftSettings: strict),
+        .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "JOSE"], swiftSettings: strict),
     ]
 )

@@ -18,6 +18,9 @@ import OIDC
 ///   refresh, a logout) starts a new generation, and a refresh's result — success,
 ///   refusal or logout — is applied only if the generation it started from is still
 ///   current. Otherwise it is dropped and the request retries with the current tokens.
+/// - With a ``CoordinatedTokenStore`` (``FileTokenStore``, `OIDCPostgres`'s store) the
+///   refresh runs under the store's lock: among every session, process and replica
+///   sharing it, one refresh reaches the provider and the others use its stored result.
 /// - Only a dead grant logs out: `invalid_grant`, or no refresh token, clears the
 ///   tokens (and the store), emits ``SessionEvent/loggedOut(_:)`` and fails the
 ///   request with `logged_out`. Any other OAuth refusal (`invalid_client`,
@@ -172,24 +175,24 @@ public actor AuthenticatedSession {
                             oauthError: last.oauthError, httpStatus: last.httpStatus, joseError: last.joseError,
                             transportError: last.transportError)
         }
-        guard let refreshToken = current.refreshToken else {
+        // A coordinated store decides under its lock (it may hold newer tokens).
+        guard current.refreshToken != nil || Self.storeIsCoordinated(store) else {
             let error = OIDCError(.loggedOut, "the access token was refused and there is no refresh token")
             await logOut(error)
             throw error
         }
         let started = generation
-        let task = Task { try await self.refresh(from: current, using: refreshToken, generation: started) }
+        let task = Task { try await self.refresh(from: current, generation: started) }
         refreshTask = (task, started)
         return try await task.value
     }
 
     /// Runs one refresh and applies its result only if `generation` is still current.
-    private func refresh(from start: TokenResponse, using refreshToken: String, generation started: UInt64) async throws -> String {
+    private func refresh(from start: TokenResponse, generation started: UInt64) async throws -> String {
         defer { refreshTask = nil }
-        let fresh: TokenResponse
+        let fresh: TokenResponse, stored: Bool, storeError: OIDCError?
         do {
-            let response = try await refresher.refreshTokens(using: refreshToken)
-            fresh = try await refreshedIDTokens.tokens(afterRefresh: response, of: start)
+            (fresh, stored, storeError) = try await Self.refreshGrant(from: start, refresher: refresher, policy: refreshedIDTokens, store: store)
         } catch {
             let mapped = Self.classify(error)
             guard generation == started else { return try currentAccessToken() }
@@ -206,7 +209,7 @@ public actor AuthenticatedSession {
         backoff = nil
         refreshCount += 1
         continuation.yield(.refreshed)
-        if let error = await storeOperation({ try await $0.save(fresh) }) { continuation.yield(.storeFailed(error)) }
+        if let error = stored ? storeError : await storeOperation({ try await $0.save(fresh) }) { continuation.yield(.storeFailed(error)) }
         return fresh.accessToken
     }
 
@@ -244,7 +247,11 @@ public actor AuthenticatedSession {
         generation &+= 1
         backoff = nil
         continuation.yield(.loggedOut(error))
-        if let failure = await storeOperation({ try await $0.clear() }) { continuation.yield(.storeFailed(failure)) }
+        // A coordinated store was cleared under its lock, once for everyone: clearing it again
+        // here could delete a newer login saved by another replica since.
+        if !Self.storeIsCoordinated(store), let failure = await storeOperation({ try await $0.clear() }) {
+            continuation.yield(.storeFailed(failure))
+        }
     }
 
     /// Runs `operation` on the store after every earlier one (creation order is the

@@ -1,6 +1,7 @@
 // jose-bench: full JWT verifications per second through the public JOSE API
 // against the raw libcrypto ceiling for the same signature over the same bytes,
-// in one process, with 1 and 2 threads. One line per algorithm and thread count:
+// in one process, with 1 and 2 threads (`--access-token`: RFC 9068 validations through
+// OIDCResourceServer instead, AccessTokenBench.swift). One line per algorithm and thread count:
 //   RS256 threads=1 api=43120 raw=51480 ratio=0.84
 // api and raw are the medians of the slices' rates; ratio is the median of the
 // per-pair ratios. JOSE_BENCH_SLICES=1 prints every pair (api:raw) to stderr.
@@ -16,11 +17,24 @@ let payload = BenchSupport.idTokenPayload()
 let seconds = Double(ProcessInfo.processInfo.environment["JOSE_BENCH_SECONDS"] ?? "").flatMap { (0.001...3600).contains($0) ? $0 : nil } ?? 0.05
 let rounds = Int(ProcessInfo.processInfo.environment["JOSE_BENCH_ROUNDS"] ?? "") ?? 25
 let partsMode = CommandLine.arguments.contains("--parts")
-let selected = Set(CommandLine.arguments.dropFirst().filter { $0 != "--parts" })
+let accessTokenMode = CommandLine.arguments.contains("--access-token")
+let selected = Set(CommandLine.arguments.dropFirst().filter { $0 != "--parts" && $0 != "--access-token" })
 
 let cases: [(JWSAlgorithm, String)] = [
     (.rs256, "rsa2048"), (.ps256, "rsa2048"), (.es256, "p256"), (.es384, "p384"), (.eddsa, "ed25519"), (.hs256, "hmac"),
 ]
+
+if accessTokenMode {
+    // RFC 9068 validations through OIDCResourceServer's public API (AccessTokenBench.swift).
+    do {
+        try await AccessTokenBench.run(cases: cases.filter { selected.isEmpty || selected.contains($0.0.rawValue) },
+                                       keysDirectory: keysDirectory, seconds: seconds, rounds: rounds)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("jose-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
 
 do {
     for (algorithm, keyName) in cases where selected.isEmpty || selected.contains(algorithm.rawValue) {

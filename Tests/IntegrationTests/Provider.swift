@@ -37,11 +37,11 @@ enum Provider {
         return json
     }
 
-    /// Runs `Tests/IdP/<script>` with python3: its trimmed standard output and exit status.
-    private static func runScript(_ script: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
+    /// Runs `<directory>/<script>` (default `Tests/IdP`) with python3: its trimmed standard output and exit status.
+    static func runScript(_ script: String, _ arguments: [String], directory: String = "Tests/IdP") throws -> (output: String, status: Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("Tests/IdP/\(script)").path] + arguments
+        process.arguments = ["python3", repository.appendingPathComponent("\(directory)/\(script)").path] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -53,12 +53,23 @@ public struct IDTokenValidator: Sendable {
             throw OIDCError(.malformedIDToken, "the ID Token is not a compact JWS", joseError: error)
         }
         let algorithm = try VerificationErrors.algorithm(of: jws.header)
+        try Self.refuseOtherTokenTypes(jws.header)
         let idToken = try IDToken(jws: jws, compact: token, limits: config.limits)
         if !config.insecureSkipSignatureCheck {
             try await verifySignature(jws, algorithm: algorithm)
         }
         try checkClaims(idToken, algorithm: algorithm, expectations: expectations)
         return idToken
+    }
+
+    /// Explicitly typed JWTs of other kinds are never ID Tokens: an RFC 9068 access token
+    /// (`at+jwt`), a logout token, a JWT introspection answer, a request object, a DPoP proof.
+    static func refuseOtherTokenTypes(_ header: JOSEHeader) throws {
+        guard var type = header.type?.lowercased() else { return }
+        if type.hasPrefix("application/") { type.removeFirst("application/".count) }
+        if ["at+jwt", "logout+jwt", "token-introspection+jwt", "oauth-authz-req+jwt", "dpop+jwt", "secevent+jwt"].contains(type) {
+            throw OIDCError(.invalidIDTokenHeader, "the token's typ says it is not an ID Token")
+        }
     }
 
     func policy(allowing algorithms: Set<JWSAlgorithm>) -> JWSVerificationPolicy {

@@ -1,9 +1,9 @@
 import JOSE
 
 /// Maps JOSE verification failures onto the OIDC error codes.
-enum VerificationErrors {
+package enum VerificationErrors {
     /// The token's algorithm, refusing `none` with its own code.
-    static func algorithm(of header: JOSEHeader) throws -> JWSAlgorithm {
+    package static func algorithm(of header: JOSEHeader) throws -> JWSAlgorithm {
         do {
             return try JWSAlgorithm(headerValue: header.algorithmName ?? "")
         } catch let error as JOSEError {
@@ -11,7 +11,7 @@ enum VerificationErrors {
         }
     }
 
-    static func map(_ error: JOSEError, header: JOSEHeader?) -> OIDCError {
+    package static func map(_ error: JOSEError, header: JOSEHeader?) -> OIDCError {
         switch error.code {
         case .unsupportedAlgorithm:
             if header?.algorithmName?.lowercased() == "none" {

@@ -100,7 +100,7 @@ public struct TokenClient: Sendable {
         }
     }
 
-    private func requestTokens(_ parameters: [(name: String, value: String)], extra: [(name: String, value: String)],
+    func requestTokens(_ parameters: [(name: String, value: String)], extra: [(name: String, value: String)],
                                headers: HTTPHeaders) async throws -> TokenResponse {
         for (name, _) in extra where Self.standardParameters.contains(name) {
             throw OIDCError(.invalidTokenRequest, "additional parameter \"\(name)\" would override a standard one")
@@ -126,12 +126,13 @@ public struct TokenClient: Sendable {
 
     /// The form POST with the client authentication, built only once the endpoint passed
     /// the URL policy (a client assertion names the endpoint as its audience).
-    private func formRequest(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HTTPHeaders,
+    func formRequest(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HTTPHeaders,
                              for name: ProviderEndpoint) throws -> HTTPRequest {
         try SecureURLPolicy.checkEndpoint(endpoint, name, issuer: issuer)
         var parameters = parameters
         var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
         try authentication.apply(to: &parameters, headers: &headers, audience: endpoint, now: clock())
+        for field in extra where field.name.lowercased() == "accept" { headers["Accept"] = field.value }  // e.g. a JWT introspection answer
         for field in extra where headers[field.name] == nil { headers.add(field.name, field.value) }
         let body = Array(FormURLEncoding.encode(parameters).utf8)
         return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: .bytes(body), timeout: timeout)

@@ -1,0 +1,157 @@
+// sample-bearer-server: the few lines a server framework adapter needs, on a plain socket.
+//
+//   swift run sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N]
+//
+// Listens on 127.0.0.1:PORT (HTTP/1.1, one request per connection, no framework). For each
+// request: the bearer token from the Authorization header (BearerTokenExtractor), validated
+// as an RFC 9068 access token for AUD with the required scopes (AccessTokenValidator), then
+//   200 {"sub": ..., "client_id": ..., "scope": [...]}
+// or the RFC 6750 answer built by BearerChallenge: 400 / 401 / 403 with WWW-Authenticate.
+// Stops after N requests when --requests is given. Prints "listening on URL" on standard error.
+// Exit 0 after N requests, 1 when the socket cannot be opened, 2 on usage errors.
+import Foundation
+import JOSE
+import OIDC
+import OIDCNetworking
+import OIDCResourceServer
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+func usage(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("sample-bearer-server: \(message)\nusage: sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N]\n".utf8))
+    exit(2)
+}
+
+var values: [String: String] = [:]
+var requiredScopes: Set<String> = []
+var arguments = CommandLine.arguments.dropFirst()
+while let flag = arguments.popFirst() {
+    guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
+    switch flag {
+    case "--require-scope": requiredScopes.insert(value)
+    case "--issuer", "--audience", "--port", "--requests": values[flag] = value
+    default: usage("unknown argument \(flag)")
+    }
+}
+guard let issuer = values["--issuer"], let audience = values["--audience"] else { usage("--issuer and --audience are required") }
+guard let port = values["--port"].flatMap({ UInt16($0) }), port > 0 else { usage("--port must be 1-65535") }
+let limit = values["--requests"].map { Int($0) ?? -1 }
+if let limit, limit < 1 { usage("--requests must be a positive number") }
+
+/// One parsed request: what the adapter hands to the toolkit.
+struct Request {
+    var method = ""
+    var query: String?
+    var headers = HTTPHeaders()
+    var body: [UInt8] = []
+}
+
+/// Reads one HTTP/1.1 request (head up to 16 KiB, body up to 64 KiB by Content-Length).
+func readRequest(_ socket: Int32) -> Request? {
+    var data: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let separator: [UInt8] = [13, 10, 13, 10]
+    var headEnd: Int?
+    while headEnd == nil {
+        let count = read(socket, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        data += buffer[0..<count]
+        guard data.count <= 16_384 + 65_536 else { return nil }
+        if data.count >= 4 { headEnd = (0...(data.count - 4)).first { Array(data[$0..<$0 + 4]) == separator } }
+        if headEnd == nil, data.count > 16_384 { return nil }
+    }
+    guard let headEnd, let head = String(validating: data[0..<headEnd], as: UTF8.self) else { return nil }
+    var lines = head.components(separatedBy: "\r\n")
+    let requestLine = lines.removeFirst().split(separator: " ")
+    guard requestLine.count == 3 else { return nil }
+    var request = Request()
+    request.method = String(requestLine[0])
+    let target = requestLine[1].split(separator: "?", maxSplits: 1)
+    request.query = target.count == 2 ? String(target[1]) : nil
+    for line in lines {
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        request.headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+    let length = request.headers["Content-Length"].flatMap { Int($0) } ?? 0
+    guard (0...65_536).contains(length) else { return nil }
+    request.body = Array(data[(headEnd + 4)...])
+    while request.body.count < length {
+        let count = read(socket, &buffer, min(buffer.count, length - request.body.count))
+        guard count > 0 else { return nil }
+        request.body += buffer[0..<count]
+    }
+    return request
+}
+
+func respond(_ socket: Int32, status: Int, headers: [(String, String)] = [], json: String) {
+    let reason = [200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden"][status] ?? "Error"
+    var text = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nConnection: close\r\n"
+    for (name, value) in headers { text += "\(name): \(value)\r\n" }
+    let body = Array(json.utf8)
+    text += "Content-Length: \(body.count)\r\n\r\n"
+    let bytes = Array(text.utf8) + body
+    _ = bytes.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
+}
+
+let transport = URLSessionTransport()
+let validator: AccessTokenValidator
+do {
+    validator = try await AccessTokenValidator.discover(issuer: issuer, audience: audience, discovery: Discovery(transport: transport),
+                                                        keyCaches: JWKSetCacheRegistry(transport: transport))
+} catch {
+    FileHandle.standardError.write(Data("sample-bearer-server: \(error)\n".utf8))
+    exit(1)
+}
+let extractor = BearerTokenExtractor()
+
+#if canImport(Glibc)
+let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+#else
+let listener = socket(AF_INET, SOCK_STREAM, 0)
+#endif
+var yes: Int32 = 1
+setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+var address = sockaddr_in()
+address.sin_family = sa_family_t(AF_INET)
+address.sin_port = port.bigEndian
+address.sin_addr.s_addr = inet_addr("127.0.0.1")
+let bound = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+}
+guard listener >= 0, bound == 0, listen(listener, 16) == 0 else {
+    FileHandle.standardError.write(Data("sample-bearer-server: cannot listen on 127.0.0.1:\(port)\n".utf8))
+    exit(1)
+}
+FileHandle.standardError.write(Data("listening on http://127.0.0.1:\(port)\n".utf8))
+
+var served = 0
+while limit.map({ served < $0 }) ?? true {
+    let connection = accept(listener, nil, nil)
+    guard connection >= 0 else { continue }
+    defer { close(connection) }
+    served += 1
+    guard let request = readRequest(connection) else {
+        respond(connection, status: 400, json: #"{"error":"malformed HTTP request"}"#)
+        continue
+    }
+    // The adapter: headers in, token out; errors to the challenge.
+    do {
+        let token = try extractor.token(headers: request.headers, method: request.method, query: request.query, body: request.body)
+        let accessToken = try await validator.validate(token, requiredScopes: requiredScopes)
+        var object = JSONObject()
+        object["sub"] = .string(accessToken.subject)
+        object["client_id"] = .string(accessToken.clientID)
+        object["scope"] = .array(accessToken.scopes.sorted().map { .string($0) })
+        respond(connection, status: 200, json: JSONValue.object(object).jsonString())
+    } catch let error as OIDCError {
+        let challenge = BearerChallenge(error: error, requiredScopes: requiredScopes)
+        respond(connection, status: challenge.status, headers: [("WWW-Authenticate", challenge.headerValue)],
+                json: JSONValue.object(["error": .string(challenge.error?.rawValue ?? "unauthorized")]).jsonString())
+    } catch {
+        respond(connection, status: 401, headers: [("WWW-Authenticate", "Bearer")], json: #"{"error":"unauthorized"}"#)
+    }
+}
+close(listener)

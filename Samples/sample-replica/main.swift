@@ -1,0 +1,148 @@
+// sample-replica: one replica of a back end whose user tokens live in PostgreSQL, so that
+// many replicas share one login and refresh it once between them.
+//
+//   swift run sample-replica --database URL --issuer URL --client-id ID --client-secret SECRET --user KEY
+//       [--seed-tokens FILE] [--per-process-store] --requests N URL
+//
+// --database takes a libpq connection URI (postgresql://user@127.0.0.1:PORT/db; TLS options such as
+// ?sslmode=verify-full&sslrootcert=... pass through). --seed-tokens first stores, under KEY, the tokens
+// that `sample-exchange-code --save-tokens` wrote to FILE. Then N concurrent GETs go to URL through an
+// AuthenticatedSession backed by the PostgreSQL store (the URL's origin is the only allowed origin);
+// on a 401 the session refreshes through the store's row lock: one refresh among all replicas.
+// stdout, one line:  status_2xx=N refreshes=N logged_out=false|true
+// (refreshes: refresh requests this process sent to the provider). Exit 0 when every request got a
+// 2xx, 1 otherwise, 2 on usage or setup errors.
+//
+// --per-process-store (the contrast, not for production): tokens are read from PostgreSQL once and then
+// kept in this process only, as a per-process store would: concurrent replicas each refresh.
+// Environment: TOKEN_ENCRYPTION_KEY (base64 of 32 bytes) seals the tokens at rest with AES-256-GCM
+// (key id "k1"); SAMPLE_REPLICA_REFRESH_DELAY_MS waits that long inside the refresh lock before the
+// provider is called, after printing "refresh-lock-held pid=PID" on stderr (for the crash test).
+import Foundation
+import OIDC
+import OIDCNetworking
+import OIDCPostgres
+import OIDCSession
+
+func usage(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("""
+        sample-replica: \(message)
+        usage: sample-replica --database URL --issuer URL --client-id ID --client-secret SECRET --user KEY [--seed-tokens FILE] [--per-process-store] --requests N URL
+
+        """.utf8))
+    exit(2)
+}
+
+func fail(_ error: any Error, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("sample-replica: \(error)\n".utf8))
+    exit(status)
+}
+
+var values: [String: String] = [:]
+var target: String?
+var perProcess = false
+var arguments = CommandLine.arguments.dropFirst()
+let known: Set<String> = ["--database", "--issuer", "--client-id", "--client-secret", "--user", "--seed-tokens", "--requests"]
+while let argument = arguments.popFirst() {
+    if known.contains(argument) {
+        guard let value = arguments.popFirst() else { usage("\(argument) needs a value") }
+        values[argument] = value
+    } else if argument == "--per-process-store" {
+        perProcess = true
+    } else if argument.hasPrefix("--") || target != nil {
+        usage("unexpected argument \(argument)")
+    } else {
+        target = argument
+    }
+}
+for required in ["--database", "--issuer", "--client-id", "--client-secret", "--user", "--requests"] where values[required] == nil {
+    usage("\(required) is required")
+}
+guard let target, let url = URL(string: target), url.scheme != nil, url.host != nil else { usage("the URL to call is required") }
+guard let requests = Int(values["--requests"] ?? ""), (0...100_000).contains(requests) else { usage("--requests takes 0...100000") }
+let delayMilliseconds = ProcessInfo.processInfo.environment["SAMPLE_REPLICA_REFRESH_DELAY_MS"].flatMap { UInt64($0) } ?? 0
+
+/// The provider's refresh grant, counted (and optionally delayed inside the lock).
+final class CountingRefresher: TokenRefresher, @unchecked Sendable {
+    private let client: TokenClient
+    private let lock = NSLock()
+    private var sent = 0
+    init(_ client: TokenClient) { self.client = client }
+    var count: Int { lock.withLock { sent } }
+
+    func refreshTokens(using refreshToken: String) async throws -> TokenResponse {
+        if delayMilliseconds > 0 {
+            FileHandle.standardError.write(Data("refresh-lock-held pid=\(getpid())\n".utf8))
+            try await Task.sleep(nanoseconds: delayMilliseconds * 1_000_000)
+        }
+        lock.withLock { sent += 1 }
+        return try await client.refreshTokens(using: refreshToken)
+    }
+}
+
+let database: PostgresDatabase
+let sharedStore: PostgresTokenStore
+let refresher: CountingRefresher
+let session: AuthenticatedSession
+let transport = URLSessionTransport()
+do {
+    database = try PostgresDatabase(url: values["--database"]!, maximumConnections: 2)
+    var encryption: TokenEncryption?
+    if let text = ProcessInfo.processInfo.environment["TOKEN_ENCRYPTION_KEY"] {
+        guard let key = Data(base64Encoded: text) else { usage("TOKEN_ENCRYPTION_KEY is not base64") }
+        encryption = try TokenEncryption(current: TokenEncryptionKey(id: "k1", bytes: Array(key)))
+    }
+    sharedStore = try PostgresTokenStore(database: database, key: values["--user"]!, encryption: encryption)
+    try await sharedStore.createTable()
+    if let file = values["--seed-tokens"] {
+        guard let tokens = try await FileTokenStore(path: file).load() else {
+            throw OIDCError(.notAuthenticated, "\(file) holds no tokens: run sample-exchange-code --save-tokens first")
+        }
+        try await sharedStore.save(tokens)
+    }
+    let discovery = Discovery(transport: transport)
+    let metadata = try await discovery.metadata(for: values["--issuer"]!)
+    guard let tokenEndpoint = metadata.tokenEndpoint else { throw OIDCError(.discoveryMissingField, "the provider has no token_endpoint") }
+    refresher = CountingRefresher(TokenClient(tokenEndpoint: tokenEndpoint,
+                                              authentication: .clientSecretBasic(clientID: values["--client-id"]!, secret: values["--client-secret"]!),
+                                              transport: transport))
+    // An ID Token from a refresh is validated and checked against the stored one before it is kept.
+    let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: values["--client-id"]!,
+                                                        clientSecret: values["--client-secret"], discovery: discovery,
+                                                        keyCaches: JWKSetCacheRegistry(transport: transport))
+    let store: any TokenStore = perProcess ? InMemoryTokenStore(try await sharedStore.load()) : sharedStore
+    session = try await AuthenticatedSession.resume(from: store, refresher: refresher, transport: transport, allowedOrigins: [url],
+                                                    refreshedIDTokens: .validate(with: validator))
+    guard await session.currentTokens != nil || requests == 0 else {
+        throw OIDCError(.notAuthenticated, "no tokens stored under this user: seed them with --seed-tokens")
+    }
+} catch {
+    fail(error, status: 2)
+}
+
+let successes = await withTaskGroup(of: Bool.self) { group in
+    for _ in 0..<requests {
+        group.addTask {
+            do {
+                let response = try await session.send(HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"]))
+                if !(200..<300).contains(response.status), ProcessInfo.processInfo.environment["SAMPLE_REPLICA_VERBOSE"] != nil {
+                    FileHandle.standardError.write(Data("sample-replica: HTTP \(response.status)\n".utf8))
+                }
+                return (200..<300).contains(response.status)
+            } catch {
+                if ProcessInfo.processInfo.environment["SAMPLE_REPLICA_VERBOSE"] != nil {
+                    FileHandle.standardError.write(Data("sample-replica: \(error)\n".utf8))
+                }
+                return false
+            }
+        }
+    }
+    var count = 0
+    for await succeeded in group where succeeded { count += 1 }
+    return count
+}
+let remaining = await session.currentTokens
+let loggedOut = requests > 0 && remaining == nil
+print("status_2xx=\(successes) refreshes=\(refresher.count) logged_out=\(loggedOut)")
+database.close()
+exit(successes == requests ? 0 : 1)

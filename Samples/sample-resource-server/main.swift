@@ -1,0 +1,92 @@
+// sample-resource-server: the check an API does on the access token of each request.
+//
+//   swift run sample-resource-server --issuer URL --audience AUD
+//       [--introspect --client-id ID --client-secret SECRET] [--require-scope S]...
+//
+// Reads one access token on standard input. Without --introspect it is validated locally as an
+// RFC 9068 JWT access token (signature with the issuer's keys from discovery, typ at+jwt, iss,
+// aud = AUD, exp, iat, client_id, sub, jti); with --introspect it is sent to the issuer's
+// introspection endpoint (RFC 7662, client_secret_basic) and must be active, current and, when
+// the answer has an aud, for AUD. Every --require-scope must be granted. Prints one JSON object:
+//   {"active": true|false, "sub": ..., "client_id": ..., "scope": [...]}
+// Exit 0 for a valid token, 1 for an invalid one (the typed reason and the RFC 6750 challenge on
+// standard error), 2 on usage errors.
+import Foundation
+import JOSE
+import OIDC
+import OIDCNetworking
+import OIDCResourceServer
+
+func usage(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("sample-resource-server: \(message)\nusage: sample-resource-server --issuer URL --audience AUD [--introspect --client-id ID --client-secret SECRET] [--require-scope S]...\n".utf8))
+    exit(2)
+}
+
+func output(active: Bool, subject: String?, clientID: String?, scopes: Set<String>) {
+    var object = JSONObject()
+    object["active"] = .bool(active)
+    object["sub"] = subject.map { .string($0) } ?? .null
+    object["client_id"] = clientID.map { .string($0) } ?? .null
+    object["scope"] = .array(scopes.sorted().map { .string($0) })
+    print(JSONValue.object(object).jsonString())
+}
+
+var values: [String: String] = [:]
+var requiredScopes: Set<String> = []
+var introspect = false
+var arguments = CommandLine.arguments.dropFirst()
+while let flag = arguments.popFirst() {
+    switch flag {
+    case "--introspect":
+        introspect = true
+    case "--require-scope":
+        guard let scope = arguments.popFirst(), !scope.isEmpty else { usage("--require-scope needs a value") }
+        requiredScopes.insert(scope)
+    case "--issuer", "--audience", "--client-id", "--client-secret":
+        guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
+        guard values[flag] == nil else { usage("\(flag) is given twice") }
+        values[flag] = value
+    default:
+        usage("unknown argument \(flag)")
+    }
+}
+guard let issuer = values["--issuer"], let audience = values["--audience"] else { usage("--issuer and --audience are required") }
+if introspect, values["--client-id"] == nil || values["--client-secret"] == nil {
+    usage("--introspect needs --client-id and --client-secret")
+}
+if !introspect, values["--client-id"] != nil || values["--client-secret"] != nil {
+    usage("--client-id and --client-secret go with --introspect")
+}
+let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+let token = input.trimmingCharacters(in: .whitespacesAndNewlines)
+guard !token.isEmpty, !token.contains(where: \.isWhitespace) else { usage("standard input must hold exactly one access token") }
+
+let transport = URLSessionTransport()
+let discovery = Discovery(transport: transport)
+do {
+    if introspect {
+        let metadata = try await discovery.metadata(for: issuer)
+        guard let endpoint = metadata.introspectionEndpoint else {
+            throw OIDCError(.discoveryMissingField, "the provider has no introspection_endpoint")
+        }
+        let introspector = try TokenIntrospector(
+            endpoint: endpoint, authentication: .clientSecretBasic(clientID: values["--client-id"] ?? "", secret: values["--client-secret"] ?? ""),
+            transport: transport, expectedAudience: audience)
+        let info = try await introspector.validate(token, requiredScopes: requiredScopes)
+        output(active: true, subject: info.subject, clientID: info.clientID, scopes: info.scopes)
+    } else {
+        let validator = try await AccessTokenValidator.discover(issuer: issuer, audience: audience, discovery: discovery,
+                                                                keyCaches: JWKSetCacheRegistry(transport: transport))
+        let accessToken = try await validator.validate(token, requiredScopes: requiredScopes)
+        output(active: true, subject: accessToken.subject, clientID: accessToken.clientID, scopes: accessToken.scopes)
+    }
+} catch let error as OIDCError {
+    let challenge = BearerChallenge(error: error, requiredScopes: requiredScopes)
+    FileHandle.standardError.write(Data("sample-resource-server: \(error)\nHTTP \(challenge.status), WWW-Authenticate: \(challenge.headerValue)\n".utf8))
+    output(active: false, subject: nil, clientID: nil, scopes: [])
+    exit(1)
+} catch {
+    FileHandle.standardError.write(Data("sample-resource-server: \(error)\n".utf8))
+    output(active: false, subject: nil, clientID: nil, scopes: [])
+    exit(1)
+}

@@ -1,0 +1,93 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// A cached access token for one (client, scope, resources, audience), obtained with the
+/// client credentials grant (RFC 6749 §4.4).
+///
+/// - ``token()`` hands out the cached token while it is valid for more than
+///   ``refreshMargin`` seconds, and otherwise requests a new one.
+/// - Single-flight: however many callers ask while a request is running, they all
+///   wait for that one request (and all get its error, when it fails; the next call tries again).
+/// - ``invalidate(_:)`` drops a token a resource server refused (a 401), so the next
+///   call gets a new one; a token already replaced is left alone.
+/// - A response without `expires_in` is kept for ``assumedLifetime`` seconds.
+///
+/// Keep one source per (client, scope, resources, audience) and share it.
+public actor ClientCredentialsTokenSource: CustomReflectable {
+    /// The client that requests the tokens (its authentication and transport).
+    public nonisolated let client: TokenClient
+    /// `scope`, if any.
+    public nonisolated let scope: String?
+    /// RFC 8707 `resource` indicators.
+    public nonisolated let resources: [URL]
+    /// `audience`, for providers that use it instead of `resource`.
+    public nonisolated let audience: String?
+    /// Seconds before expiry when a new token is requested (default 60).
+    public nonisolated let refreshMargin: TimeInterval
+    /// How long a token without `expires_in` is kept (default 300 s).
+    public nonisolated let assumedLifetime: TimeInterval
+
+    private var current: TokenResponse?
+    private var validUntil: Date = .distantPast
+    private var inFlight: Task<TokenResponse, any Error>?
+    /// How many token requests this source has sent (for diagnostics and tests).
+    public private(set) var requestCount = 0
+
+    /// Creates a source; nothing is requested until the first ``token()``.
+    public init(client: TokenClient, scope: String? = nil, resources: [URL] = [], audience: String? = nil,
+                refreshMargin: TimeInterval = 60, assumedLifetime: TimeInterval = 300) {
+        self.client = client
+        self.scope = scope
+        self.resources = resources
+        self.audience = audience
+        self.refreshMargin = max(0, refreshMargin)
+        self.assumedLifetime = max(0, assumedLifetime)
+    }
+
+    /// A valid token response (cached, or the result of the one request in flight).
+    /// - Throws: every ``TokenClient`` error of the client credentials grant.
+    public func token() async throws -> TokenResponse {
+        if let current, validUntil.timeIntervalSince(client.clock()) > refreshMargin { return current }
+        if let inFlight { return try await inFlight.value }
+        let task = Task { [client, scope, resources, audience] in
+            try await client.clientCredentials(scope: scope, resources: resources, audience: audience)
+        }
+        inFlight = task
+        requestCount += 1
+        defer { inFlight = nil }
+        let fresh = try await task.value
+        current = fresh
+        validUntil = fresh.expiresAt ?? client.clock().addingTimeInterval(assumedLifetime)
+        return fresh
+    }
+
+    /// Only the non-secret settings: `dump` shows neither the token nor the client's credentials.
+    public nonisolated var customMirror: Mirror {
+        Mirror(self, children: ["client_id": client.authentication.clientID, "scope": scope as Any, "resources": resources,
+                                "audience": audience as Any, "refreshMargin": refreshMargin])
+    }
+
+    /// A new token now, whatever the cached one's expiry (after a resource server refused it):
+    /// joins the request in flight when there is one, else sends one.
+    public func refreshNow() async throws -> TokenResponse {
+        if inFlight == nil {
+            current = nil
+            validUntil = .distantPast
+        }
+        return try await token()
+    }
+
+    /// The access token of ``token()``.
+    public func accessToken() async throws -> String { try await token().accessToken }
+
+    /// Forgets `accessToken` if it is the cached one (e.g. after a resource server refused it).
+    public func invalidate(_ accessToken: String) {
+        guard let current, ConstantTime.equals(current.accessToken, accessToken) else { return }
+        self.current = nil
+        validUntil = .distantPast
+    }
+}

@@ -1,0 +1,189 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibPQ
+import OIDC
+
+extension OIDCError.Code {
+    /// PostgreSQL could not be reached (connect failed, or the connection dropped mid-statement).
+    public static let databaseUnavailable = OIDCError.Code(rawValue: "database_unavailable")
+    /// PostgreSQL refused a statement; the reason carries its SQLSTATE and primary message.
+    public static let databaseError = OIDCError.Code(rawValue: "database_error")
+    /// A lock (e.g. another replica's refresh lock) was not granted within the lock timeout.
+    public static let databaseLockTimeout = OIDCError.Code(rawValue: "database_lock_timeout")
+    /// A row read from the database is not in the form this module writes.
+    public static let invalidDatabaseRow = OIDCError.Code(rawValue: "invalid_database_row")
+}
+
+/// One statement parameter, sent out of band (`PQexecParams`): never spliced into SQL.
+package enum PGParameter: Sendable {
+    /// Text (format 0). Must not contain NUL.
+    case text(String)
+    /// Raw bytes (format 1), e.g. for `bytea`.
+    case bytes([UInt8])
+    /// SQL `NULL`.
+    case null
+}
+
+/// The rows of a result, every value in PostgreSQL's text form (`nil` for `NULL`).
+package struct PGRows: Sendable {
+    /// Rows, then columns.
+    package let values: [[String?]]
+    /// Rows affected (`PQcmdTuples`), 0 when not reported.
+    package let affected: Int
+
+    /// The text of `column` in `row`, or a typed error naming `what` when missing or `NULL`.
+    package func text(_ row: Int, _ column: Int, _ what: String) throws -> String {
+        guard row < values.count, column < values[row].count, let value = values[row][column] else {
+            throw OIDCError(.invalidDatabaseRow, "the database row has no \(what)")
+        }
+        return value
+    }
+
+    /// A `bytea` column in `row`, decoded from its text form by libpq (`PQunescapeBytea`).
+    package func bytes(_ row: Int, _ column: Int, _ what: String) throws -> [UInt8] {
+        let text = try self.text(row, column, what)
+        guard text.hasPrefix("\\x") else { throw OIDCError(.invalidDatabaseRow, "the \(what) in the database is not hex bytea") }
+        var length = 0
+        guard let decoded = PQunescapeBytea(text, &length) else {
+            throw OIDCError(.invalidDatabaseRow, "the \(what) in the database does not decode")
+        }
+        defer { PQfreemem(decoded) }
+        return Array(UnsafeBufferPointer(start: decoded, count: length))
+    }
+}
+
+/// Runs `body` with a NULL-terminated array of C strings.
+private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+    var pointers: [UnsafePointer<CChar>?] = strings.map { UnsafePointer(strdup($0)) }
+    pointers.append(nil)
+    defer { for pointer in pointers { free(UnsafeMutablePointer(mutating: pointer)) } }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+}
+
+/// One libpq connection. Not thread-safe: it lives on one ``PGWorker`` thread,
+/// which is the only caller of its blocking functions.
+package final class PGConnection {
+    private let conninfo: String
+    private var handle: OpaquePointer?
+    /// Whether a transaction was begun and not yet ended (no silent reconnect then).
+    package private(set) var inTransaction = false
+
+    init(conninfo: String) { self.conninfo = conninfo }
+
+    deinit { if let handle { PQfinish(handle) } }
+
+    /// Whether the connection is open and usable.
+    package var isOpen: Bool { handle.map { PQstatus($0) == CONNECTION_OK } ?? false }
+
+    /// Connects, or reconnects after a dropped connection.
+    func connectIfNeeded() throws {
+        if let handle, PQstatus(handle) == CONNECTION_OK { return }
+        close()
+        // Defaults first: a later keyword wins, so the caller's string overrides them.
+        let keywords = ["connect_timeout", "application_name", "dbname"], values = ["10", "oidc-toolkit", conninfo]
+        let opened: OpaquePointer? = withCStrings(keywords) { keywords in
+            withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
+        }
+        guard let fresh = opened else {
+            throw OIDCError(.databaseUnavailable, "cannot connect to PostgreSQL: out of memory")
+        }
+        guard PQstatus(fresh) == CONNECTION_OK else {
+            let message = Self.text(PQerrorMessage(fresh))
+            PQfinish(fresh)
+            throw OIDCError(.databaseUnavailable, "cannot connect to PostgreSQL: \(message)")
+        }
+        handle = fresh
+    }
+
+    /// Closes the connection (the server ends any open transaction, releasing its locks).
+    func close() {
+        if let handle { PQfinish(handle) }
+        handle = nil
+        inTransaction = false
+    }
+
+    /// Runs one parameterized statement (`PQexecParams`, text results).
+    /// - Throws: `database_unavailable` when the connection is lost, `database_error` when the server refuses.
+    package func execute(_ sql: String, _ parameters: [PGParameter] = []) throws -> PGRows {
+        try connectIfNeeded()
+        guard let handle else { throw OIDCError(.databaseUnavailable, "no PostgreSQL connection") }
+        guard parameters.count <= Int(Int16.max) else { throw OIDCError(.databaseError, "too many statement parameters") }
+        var buffers: [UnsafeMutablePointer<CChar>?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        defer { for buffer in buffers { free(buffer) } }
+        for parameter in parameters {
+            switch parameter {
+            case .text(let text):
+                guard !text.utf8.contains(0) else { throw OIDCError(.databaseError, "a text parameter contains NUL") }
+                buffers.append(strdup(text))
+                lengths.append(0)
+                formats.append(0)
+            case .bytes(let bytes):
+                guard bytes.count < Int(Int32.max) else { throw OIDCError(.databaseError, "a bytes parameter is too large") }
+                let buffer = malloc(max(bytes.count, 1))?.assumingMemoryBound(to: CChar.self)
+                bytes.withUnsafeBytes { source in
+                    if let buffer, let base = source.baseAddress { memcpy(buffer, base, source.count) }
+                }
+                buffers.append(buffer)
+                lengths.append(Int32(bytes.count))
+                formats.append(1)
+            case .null:
+                buffers.append(nil)
+                lengths.append(0)
+                formats.append(0)
+            }
+        }
+        let result: OpaquePointer? = buffers.withUnsafeBufferPointer { values in
+            values.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
+                PQexecParams(handle, sql, Int32(parameters.count), nil, values.baseAddress, lengths, formats, 0)
+            }
+        }
+        defer { PQclear(result) }
+        let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK, let result else {
+            if PQstatus(handle) != CONNECTION_OK {
+                let message = Self.text(PQerrorMessage(handle))
+                close()
+                throw OIDCError(.databaseUnavailable, "the PostgreSQL connection was lost: \(message)")
+            }
+            // SQLSTATE and the primary message only: the DETAIL of an error may quote row values.
+            let state = result.map { Self.text(PQresultErrorField($0, Int32(UInt8(ascii: "C")))) } ?? ""
+            let primary = result.map { Self.text(PQresultErrorField($0, Int32(UInt8(ascii: "M")))) } ?? Self.text(PQerrorMessage(handle))
+            if state == "55P03" { throw OIDCError(.databaseLockTimeout, "a lock was not granted within lock_timeout: \(primary)") }
+            throw OIDCError(.databaseError, "PostgreSQL refused the statement (SQLSTATE \(state.isEmpty ? "unknown" : state)): \(primary)")
+        }
+        let upper = sql.prefix(8).uppercased()
+        if upper.hasPrefix("BEGIN") { inTransaction = true }
+        if upper.hasPrefix("COMMIT") || upper.hasPrefix("ROLLBACK") { inTransaction = false }
+        var rows: [[String?]] = []
+        let rowCount = Int(PQntuples(result)), columnCount = Int(PQnfields(result))
+        rows.reserveCapacity(rowCount)
+        for row in 0..<rowCount {
+            var values: [String?] = []
+            for column in 0..<columnCount {
+                if PQgetisnull(result, Int32(row), Int32(column)) == 1 {
+                    values.append(nil)
+                } else {
+                    values.append(Self.text(PQgetvalue(result, Int32(row), Int32(column))))
+                }
+            }
+            rows.append(values)
+        }
+        return PGRows(values: rows, affected: Int(Self.text(PQcmdTuples(result))) ?? 0)
+    }
+
+    /// A C string from libpq as Swift text (invalid UTF-8 repaired, trailing newline dropped).
+    private static func text(_ pointer: UnsafePointer<CChar>?) -> String {
+        guard let pointer else { return "" }
+        var text = String(decoding: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self)
+            .withMemoryRebound(to: UInt8.self, capacity: strlen(pointer)) { UnsafeBufferPointer(start: $0, count: strlen(pointer)) },
+            as: UTF8.self)
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+    private static func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String { text(UnsafePointer(pointer)) }
+}

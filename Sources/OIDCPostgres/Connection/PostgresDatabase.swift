@@ -1,0 +1,195 @@
+import CLibPQ
+import JOSE
+import OIDC
+
+/// A small pool of PostgreSQL connections, each on its own thread.
+///
+/// - Connection string: anything libpq accepts, a URI
+///   (`postgresql://user@127.0.0.1:5432/db?sslmode=verify-full&sslrootcert=/path/ca.pem`)
+///   or `key=value` pairs. Every libpq option passes through unchanged, TLS included:
+///   `sslmode` (use `verify-full` across a network), `sslrootcert`, `sslcert`,
+///   `sslkey`, `sslcrl`, `ssl_min_protocol_version`; passwords may also come from
+///   `PGPASSWORD` or `~/.pgpass`. A `connect_timeout` of 10 s applies unless the
+///   string sets its own. The string is never put into errors or descriptions.
+/// - Blocking libpq calls run only on the pool's threads, never on Swift's
+///   cooperative pool; a caller waiting for a connection is a suspended task.
+/// - A connection that dropped (server restart, `pg_terminate_backend`, network)
+///   is reopened on its next use; a single statement outside a transaction that
+///   failed because the connection dropped is retried once on a new connection.
+/// - Only parameterized statements (`PQexecParams`) are sent.
+public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomReflectable {
+    private struct State {
+        var idle: [PGWorker] = []
+        var created = 0
+        var waiters: [CheckedContinuation<PGWorker, any Error>] = []
+        var closed = false
+    }
+
+    private let conninfo: String
+    private let maximumConnections: Int
+    private let state = Locked(State())
+    private let statements = Locked(0)
+
+    /// Statements sent so far (for benchmarks and tests: "no database round trip on this path").
+    package var statementsSent: Int { statements.withLock { $0 } }
+
+    /// A pool for `url` of at most `maximumConnections` connections (opened on demand).
+    /// - Throws: `database_error` when libpq cannot parse the connection string
+    ///   (nothing is connected yet), or when `maximumConnections` is below 1.
+    public init(url: String, maximumConnections: Int = 4) throws {
+        guard maximumConnections >= 1 else { throw OIDCError(.databaseError, "maximumConnections must be at least 1") }
+        var message: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &message) else {
+            if let message { PQfreemem(message) }
+            throw OIDCError(.databaseError, "the database URL is not a valid libpq connection string or URI")
+        }
+        PQconninfoFree(options)
+        conninfo = url
+        self.maximumConnections = maximumConnections
+    }
+
+    deinit { close() }
+
+    /// `PostgresDatabase(connections: N)`: never the connection string (it may hold a password).
+    public var description: String { "PostgresDatabase(connections: \(maximumConnections))" }
+    /// Only the pool size: the connection string may hold a password.
+    public var customMirror: Mirror { Mirror(self, children: ["maximumConnections": maximumConnections]) }
+
+    /// Closes every connection and ends the pool's threads. Later calls fail with `database_unavailable`.
+    public func close() {
+        let (idle, waiters) = state.withLock { state -> ([PGWorker], [CheckedContinuation<PGWorker, any Error>]) in
+            state.closed = true
+            defer { state.idle = []; state.waiters = [] }
+            return (state.idle, state.waiters)
+        }
+        for worker in idle { worker.stop() }
+        for waiter in waiters { waiter.resume(throwing: OIDCError(.databaseUnavailable, "the database pool was closed")) }
+    }
+
+    /// Runs one statement in its own implicit transaction; retried once if the connection had dropped.
+    package func execute(_ sql: String, _ parameters: [PGParameter] = []) async throws -> PGRows {
+        try await withConnection { connection in
+            do {
+                return try await connection.execute(sql, parameters)
+            } catch let error as OIDCError where error.code == .databaseUnavailable {
+                return try await connection.execute(sql, parameters)
+            }
+        }
+    }
+
+    /// Runs `body` inside `BEGIN` … `COMMIT` on one connection; `ROLLBACK` when it throws.
+    /// Row locks taken inside end with the transaction, or with the connection if the process dies.
+    package func transaction<T: Sendable>(_ body: (PGLease) async throws -> T) async throws -> T {
+        try await withConnection { connection in
+            do {
+                _ = try await connection.execute("BEGIN")
+            } catch let error as OIDCError where error.code == .databaseUnavailable {
+                _ = try await connection.execute("BEGIN")  // a connection found dead: reopened once
+            }
+            do {
+                let value = try await body(connection)
+                _ = try await connection.execute("COMMIT")
+                return value
+            } catch {
+                await connection.rollback()
+                throw error
+            }
+        }
+    }
+
+    /// Runs schema statements (`CREATE … IF NOT EXISTS`) in one transaction under an
+    /// advisory lock, so replicas starting together do not race on the catalog.
+    package func createSchema(_ statements: [String]) async throws {
+        try await transaction { connection in
+            _ = try await connection.execute("SELECT set_config('client_min_messages', 'warning', true)")  // no "already exists" notices
+            _ = try await connection.execute("SELECT pg_advisory_xact_lock(hashtext('oidc-toolkit-schema'))")
+            for statement in statements { _ = try await connection.execute(statement) }
+        }
+    }
+
+    /// Leases one connection for `body`, then returns it to the pool.
+    private func withConnection<T: Sendable>(_ body: (PGLease) async throws -> T) async throws -> T {
+        let worker = try await acquire()
+        let statements = self.statements
+        let lease = PGLease(worker: worker, count: { statements.withLock { $0 += 1 } })
+        do {
+            let value = try await body(lease)
+            await release(worker)
+            return value
+        } catch {
+            await release(worker)
+            throw error
+        }
+    }
+
+    private func acquire() async throws -> PGWorker {
+        enum Next { case worker(PGWorker), create, wait, closed }
+        let next = state.withLock { state -> Next in
+            if state.closed { return .closed }
+            if let worker = state.idle.popLast() { return .worker(worker) }
+            if state.created < maximumConnections {
+                state.created += 1
+                return .create
+            }
+            return .wait
+        }
+        switch next {
+        case .worker(let worker): return worker
+        case .create: return PGWorker(conninfo: conninfo)
+        case .closed: throw OIDCError(.databaseUnavailable, "the database pool was closed")
+        case .wait:
+            return try await withCheckedThrowingContinuation { continuation in
+                let resumeNow = state.withLock { state -> PGWorker?? in
+                    if state.closed { return .some(nil) }
+                    if let worker = state.idle.popLast() { return .some(worker) }
+                    state.waiters.append(continuation)
+                    return .none
+                }
+                switch resumeNow {
+                case .none: break
+                case .some(.none): continuation.resume(throwing: OIDCError(.databaseUnavailable, "the database pool was closed"))
+                case .some(.some(let worker)): continuation.resume(returning: worker)
+                }
+            }
+        }
+    }
+
+    private func release(_ worker: PGWorker) async {
+        // A connection must come back outside any transaction.
+        if (try? await worker.run({ $0.inTransaction })) == true {
+            _ = try? await worker.run { connection in connection.close() }
+        }
+        let waiter = state.withLock { state -> CheckedContinuation<PGWorker, any Error>?? in
+            if state.closed { return .none }
+            if !state.waiters.isEmpty { return .some(state.waiters.removeFirst()) }
+            state.idle.append(worker)
+            return .some(nil)
+        }
+        switch waiter {
+        case .none: worker.stop()
+        case .some(.none): break
+        case .some(.some(let continuation)): continuation.resume(returning: worker)
+        }
+    }
+}
+
+/// A connection leased from ``PostgresDatabase`` for a sequence of statements.
+package struct PGLease: Sendable {
+    fileprivate let worker: PGWorker
+
+    fileprivate let count: @Sendable () -> Void
+
+    /// Runs one parameterized statement on the leased connection's thread.
+    package func execute(_ sql: String, _ parameters: [PGParameter] = []) async throws -> PGRows {
+        count()
+        return try await worker.run { try $0.execute(sql, parameters) }
+    }
+
+    /// Ends an open transaction; a connection that cannot is closed (the server rolls back).
+    fileprivate func rollback() async {
+        _ = try? await worker.run { connection in
+            guard connection.inTransaction else { return }
+            do { _ = try connection.execute("ROLLBACK") } catch { connection.close() }
+        }
+    }
+}

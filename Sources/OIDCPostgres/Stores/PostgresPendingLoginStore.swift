@@ -1,0 +1,124 @@
+import Foundation
+import JOSE
+import OIDC
+
+extension OIDCError.Code {
+    /// No pending login for this `state`: never started, already finished (a replayed
+    /// callback), or purged after expiry.
+    public static let pendingLoginNotFound = OIDCError.Code(rawValue: "pending_login_not_found")
+    /// The pending login for this `state` had expired (it is now deleted).
+    public static let pendingLoginExpired = OIDCError.Code(rawValue: "pending_login_expired")
+    /// A pending login with this `state` already exists (a `state` must be fresh per login).
+    public static let pendingLoginExists = OIDCError.Code(rawValue: "pending_login_exists")
+    /// A pending login could not be encoded or decoded as the caller's type.
+    public static let pendingLoginUnreadable = OIDCError.Code(rawValue: "pending_login_unreadable")
+}
+
+/// Logins in progress, shared by every replica: saved by `state` when the login
+/// starts, consumed exactly once when the provider's redirect comes back to any replica.
+///
+/// - Values are any `Codable` type (e.g. `PendingAuthorization`, or the client's
+///   pending login), stored as JSON bytes, sealed with AES-256-GCM when
+///   ``TokenEncryption`` is given (they hold the PKCE verifier and nonce).
+/// - The row key is the SHA-256 of `state`, not `state` itself.
+/// - ``consume(state:as:)`` is one `DELETE … RETURNING` statement: of any number of
+///   callbacks with the same `state`, on any replicas, exactly one gets the value and
+///   every other fails with `pending_login_not_found`.
+/// - Expiry is judged by the database's clock (one clock for every replica); expired
+///   rows are deleted by every ``save(_:state:expiresIn:)`` and by ``purgeExpired()``.
+public struct PostgresPendingLoginStore: Sendable, CustomStringConvertible {
+    /// The pool the store uses.
+    public let database: PostgresDatabase
+    /// The table (default `oidc_pending_logins`).
+    public let table: TableName
+    private let sealing: RowSealing
+
+    /// A store in `table`; `encryption` seals the values at rest (recommended).
+    public init(database: PostgresDatabase, table: TableName? = nil, encryption: TokenEncryption? = nil) throws {
+        self.database = database
+        self.table = try table ?? TableName("oidc_pending_logins")
+        sealing = RowSealing(encryption: encryption, purpose: "oidc-pending-login")
+    }
+
+    /// `PostgresPendingLoginStore(table: NAME)`.
+    public var description: String { "PostgresPendingLoginStore(table: \(table))" }
+
+    /// Creates the table and its expiry index if they do not exist.
+    public func createTable() async throws {
+        try await database.createSchema([
+            """
+            CREATE TABLE IF NOT EXISTS \(table.quoted) (
+                state_hash bytea PRIMARY KEY,
+                key_id text,
+                payload bytea NOT NULL,
+                expires_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS \(table.derived("expires_at")) ON \(table.quoted) (expires_at)",
+        ])
+    }
+
+    /// Saves `value` (as JSON) under `state` for `expiresIn` seconds, deleting expired rows in the same statement.
+    /// - Throws: `pending_login_exists` when `state` is already saved.
+    public func save<Value: Encodable>(_ value: Value, state: String, expiresIn: Double) async throws {
+        let bytes: [UInt8]
+        do { bytes = Array(try JSONEncoder().encode(value)) } catch {
+            throw OIDCError(.pendingLoginUnreadable, "the pending login cannot be encoded as JSON: \(type(of: error))")
+        }
+        try await saveBytes(bytes, state: state, expiresIn: expiresIn)
+    }
+
+    /// Saves raw bytes under `state` (see ``save(_:state:expiresIn:)``).
+    public func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double) async throws {
+        guard expiresIn.isFinite, expiresIn > 0, expiresIn <= 86_400 else {
+            throw OIDCError(.pendingLoginUnreadable, "expiresIn must be between 0 and 86400 seconds")
+        }
+        let hash = try Self.stateHash(state)
+        let (keyID, payload) = try sealing.seal(bytes, rowKey: hash)
+        let rows = try await database.execute("""
+            WITH purged AS (DELETE FROM \(table.quoted) WHERE expires_at <= now())
+            INSERT INTO \(table.quoted) (state_hash, key_id, payload, expires_at)
+            VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision))
+            ON CONFLICT (state_hash) DO NOTHING RETURNING 1
+            """, [.bytes(hash), keyID, .bytes(payload), .text(String(expiresIn))])
+        guard rows.values.count == 1 else { throw OIDCError(.pendingLoginExists, "a pending login with this state already exists") }
+    }
+
+    /// Takes the pending login saved under `state`, decoded as `Value`: at most once, on any replica.
+    /// - Throws: `pending_login_not_found` (unknown, replayed or purged), `pending_login_expired`,
+    ///   `decryption_failed`, `pending_login_unreadable`.
+    public func consume<Value: Decodable>(state: String, as type: Value.Type = Value.self) async throws -> Value {
+        let bytes = try await consumeBytes(state: state)
+        do { return try JSONDecoder().decode(Value.self, from: Data(bytes)) } catch {
+            throw OIDCError(.pendingLoginUnreadable, "the pending login does not decode as \(Value.self)")
+        }
+    }
+
+    /// Takes the raw bytes saved under `state` (see ``consume(state:as:)``).
+    public func consumeBytes(state: String) async throws -> [UInt8] {
+        let hash = try Self.stateHash(state)
+        let rows = try await database.execute(
+            "DELETE FROM \(table.quoted) WHERE state_hash = $1 RETURNING key_id, payload, (expires_at > now())::text", [.bytes(hash)])
+        guard !rows.values.isEmpty else {
+            throw OIDCError(.pendingLoginNotFound, "no pending login for this state (unknown, already used, or expired and purged)")
+        }
+        guard try rows.text(0, 2, "expiry flag") == "true" else {
+            throw OIDCError(.pendingLoginExpired, "the pending login for this state has expired")
+        }
+        return try sealing.open(try rows.bytes(0, 1, "pending login payload"), keyID: rows.values[0][0], rowKey: hash)
+    }
+
+    /// Deletes expired rows; returns how many.
+    @discardableResult
+    public func purgeExpired() async throws -> Int {
+        try await database.execute("DELETE FROM \(table.quoted) WHERE expires_at <= now()").affected
+    }
+
+    /// SHA-256 of `state`.
+    private static func stateHash(_ state: String) throws -> [UInt8] {
+        guard !state.isEmpty, state.utf8.count <= 2048 else {
+            throw OIDCError(.pendingLoginNotFound, "a state is 1-2048 bytes")
+        }
+        return DigestAlgorithm.sha256.hash(Array(state.utf8))
+    }
+}

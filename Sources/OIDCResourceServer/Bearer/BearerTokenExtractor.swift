@@ -1,0 +1,127 @@
+import OIDC
+
+/// Reads the bearer token of a request the way RFC 6750 §2 allows.
+///
+/// - `Authorization: Bearer <b64token>` (§2.1): exactly one `Authorization` field, the
+///   scheme `Bearer` (any case), one or more spaces, then one `b64token`
+///   (`ALPHA DIGIT - . _ ~ + /` followed by `=` padding only) and nothing else.
+/// - The form body (§2.2) or the query (§2.3) only when ``source`` enables it — never
+///   both — and a request that uses more than one method is refused (§3.1 `invalid_request`).
+public struct BearerTokenExtractor: Sendable {
+    /// Where a token may be besides the `Authorization` header.
+    public enum Source: Sendable, Hashable {
+        /// The `Authorization` header only (the default, and RFC 6750's recommendation).
+        case headerOnly
+        /// Also an `access_token` member of an `application/x-www-form-urlencoded` body of a
+        /// request other than GET (RFC 6750 §2.2).
+        case headerOrFormBody
+        /// Also an `access_token` query parameter (RFC 6750 §2.3; exposes the token to logs).
+        case headerOrQuery
+    }
+
+    /// The enabled sources.
+    public let source: Source
+
+    /// Creates an extractor.
+    public init(source: Source = .headerOnly) { self.source = source }
+
+    /// The token of a request.
+    /// - Parameters:
+    ///   - headers: the request's header fields.
+    ///   - method: the HTTP method (`GET` bodies are never read).
+    ///   - query: the raw query string (without `?`), if any.
+    ///   - body: the raw body, if any.
+    /// - Throws: ``OIDCError`` `.missingBearerToken` (RFC 6750 §3.1: answer with a challenge without
+    ///   an error code), `.invalidBearerRequest` (`invalid_request`, 400) for a malformed or repeated token.
+    public func token(headers: HTTPHeaders, method: String = "GET", query: String? = nil, body: [UInt8]? = nil) throws -> String {
+        var found: [String] = []
+        let authorizations = headers.values(for: "Authorization")
+        if authorizations.count > 1 {
+            throw OIDCError(.invalidBearerRequest, "the request has \(authorizations.count) Authorization header fields")
+        }
+        if let authorization = authorizations.first, let token = try Self.headerToken(authorization) {
+            found.append(token)
+        }
+        switch source {
+        case .headerOnly:
+            break
+        case .headerOrFormBody:
+            if method.uppercased() != "GET", let body, Self.isFormBody(headers) {
+                found += try Self.accessTokenParameters(String(decoding: body, as: UTF8.self), where: "body")
+            }
+        case .headerOrQuery:
+            if let query { found += try Self.accessTokenParameters(query, where: "query") }
+        }
+        guard found.count <= 1 else {
+            throw OIDCError(.invalidBearerRequest, "the request carries the access token more than once (RFC 6750 §3.1)")
+        }
+        guard let token = found.first else { throw OIDCError(.missingBearerToken, "the request carries no bearer token") }
+        return token
+    }
+
+    /// The token of an `Authorization` value with the Bearer scheme; `nil` for another scheme.
+    static func headerToken(_ value: String) throws -> String? {
+        let bytes = Array(value.utf8)
+        let scheme = Array("bearer".utf8)
+        guard bytes.count >= scheme.count, zip(bytes, scheme).allSatisfy({ lower($0) == $1 }) else { return nil }
+        let rest = bytes.dropFirst(scheme.count)
+        guard let first = rest.first else {
+            throw OIDCError(.invalidBearerRequest, "the Authorization header has the Bearer scheme and no token")
+        }
+        guard first == 0x20 else { return nil }  // another scheme starting with "Bearer", e.g. "BearerX"
+        let token = rest.drop(while: { $0 == 0x20 })
+        guard isB64Token(token) else {
+            throw OIDCError(.invalidBearerRequest, "the Bearer credentials are not a single b64token (RFC 6750 §2.1)")
+        }
+        return String(decoding: token, as: UTF8.self)
+    }
+
+    /// `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`
+    public static func isB64Token<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+        var sawPadding = false
+        var count = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "=") {
+                guard count > 0 else { return false }
+                sawPadding = true
+                continue
+            }
+            guard !sawPadding, isTokenCharacter(byte) else { return false }
+            count += 1
+        }
+        return count > 0
+    }
+
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+    }
+
+    private static func isFormBody(_ headers: HTTPHeaders) -> Bool {
+        MediaType.essence(of: headers["Content-Type"]) == MediaType.form
+    }
+
+    private static func accessTokenParameters(_ text: String, where place: String) throws -> [String] {
+        let pairs: [(name: String, value: String)]
+        do {
+            pairs = try FormURLEncoding.parse(text)
+        } catch let error as OIDCError {
+            throw OIDCError(.invalidBearerRequest, "the request \(place) is not form-encoded: \(error.reason)")
+        }
+        return try pairs.filter { $0.name == "access_token" }.map { pair in
+            guard isB64Token(pair.value.utf8) else {
+                throw OIDCError(.invalidBearerRequest, "the access_token in the \(place) is not a b64token")
+            }
+            return pair.value
+        }
+    }
+}

@@ -1,0 +1,153 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+import OIDC
+
+/// Asks an authorization server about a token (RFC 7662), authenticating as the
+/// resource server's client, with an optional ``IntrospectionCache``.
+///
+/// When ``jwtResponse`` is set, the request asks for the JWT form
+/// (`Accept: application/token-introspection+jwt`, RFC 9701) and such an answer is verified:
+/// signature with the issuer's keys, `typ` `token-introspection+jwt`, `iss` = the issuer,
+/// `aud` containing the resource server's identifier (its client id by default), `iat` present, and a `token_introspection` object. A
+/// JWT answer without that configuration is refused; ``JWTResponse/isRequired`` also
+/// refuses a plain JSON answer.
+public struct TokenIntrospector: Sendable, CustomReflectable {
+    /// How the JWT form of the answer is verified.
+    public struct JWTResponse: Sendable {
+        /// The issuer identifier the JWT's `iss` must equal.
+        public let issuer: String
+        /// The issuer's keys.
+        public let keys: IssuerKeys
+        /// The value the JWT's `aud` must contain: this resource server's identifier
+        /// (`nil`: its client id; glewlwyd 2.7.5 puts the introspected token's audience there).
+        public let audience: String?
+        /// Whether a plain JSON answer is refused (default `false`).
+        public let isRequired: Bool
+
+        /// Creates the verification settings.
+        public init(issuer: String, keys: IssuerKeys, audience: String? = nil, isRequired: Bool = false) {
+            self.issuer = issuer
+            self.keys = keys
+            self.audience = audience
+            self.isRequired = isRequired
+        }
+    }
+
+    /// The introspection endpoint.
+    public let endpoint: URL
+    /// The client that authenticates the requests (its authentication and transport).
+    public let client: TokenClient
+    /// JWT answer verification, if wanted.
+    public let jwtResponse: JWTResponse?
+    /// The cache, if any.
+    public let cache: IntrospectionCache?
+    /// When set, an active token's `aud` (if it has one) must contain this value.
+    public let expectedAudience: String?
+    /// Allowed clock skew for the JWT answer and the active token's `exp`/`nbf`.
+    public let leeway: TimeInterval
+
+    /// Creates an introspector.
+    /// - Parameter issuer: the provider's issuer, when known: `http` is then allowed only for an
+    ///   `http` loopback issuer (``SecureURLPolicy/checkEndpoint(_:_:issuer:)``).
+    /// - Throws: ``OIDCError`` `.insecureURL` for an endpoint the URL policy refuses.
+    public init(endpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
+                jwtResponse: JWTResponse? = nil, cache: IntrospectionCache? = nil, expectedAudience: String? = nil,
+                leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        try SecureURLPolicy.checkEndpoint(endpoint, .introspection, issuer: issuer)
+        self.endpoint = endpoint
+        self.client = TokenClient(tokenEndpoint: endpoint, issuer: issuer, authentication: authentication, transport: transport, clock: clock)
+        self.jwtResponse = jwtResponse
+        self.cache = cache
+        self.expectedAudience = expectedAudience
+        self.leeway = leeway
+    }
+
+    /// The endpoint and the client id, never the client's credentials.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["endpoint": endpoint, "client_id": client.authentication.clientID, "caches": cache != nil])
+    }
+
+    /// The answer for `token` (from the cache when fresh there).
+    /// - Parameter hint: `token_type_hint` (`access_token`, `refresh_token`).
+    /// - Throws: ``OIDCError``: endpoint errors (`oauth_error`, `transport`, ...),
+    ///   `.invalidIntrospectionResponse`, JWT-answer verification errors.
+    public func introspect(_ token: String, hint: String? = nil) async throws -> IntrospectionResult {
+        if let cached = await cache?.result(for: token) { return cached }
+        var parameters: [(name: String, value: String)] = [("token", token)]
+        if let hint { parameters.append(("token_type_hint", hint)) }
+        var headers: HTTPHeaders = [:]
+        // RFC 9701 §4; glewlwyd 2.7.5 answers JSON unless the value is exactly this.
+        if jwtResponse != nil { headers["Accept"] = "application/token-introspection+jwt" }
+        let response = try await client.postForm(parameters, to: endpoint, name: .introspection, what: "introspection", headers: headers)
+        let result = try await read(response)
+        await cache?.store(result, for: token)
+        return result
+    }
+
+    /// Introspects `token` and requires it active, current and carrying `requiredScopes`.
+    /// - Throws: ``OIDCError`` `.inactiveToken`, `.expired`, `.notYetValid`, `.audienceMismatch`,
+    ///   `.insufficientScope`, and the errors of ``introspect(_:hint:)``.
+    public func validate(_ token: String, requiredScopes: Set<String> = []) async throws -> TokenIntrospection {
+        guard case .active(let info) = try await introspect(token, hint: "access_token") else {
+            throw OIDCError(.inactiveToken, "the introspection endpoint says the token is not active")
+        }
+        let now = client.clock()
+        if let expiresAt = info.expiresAt, now.timeIntervalSince(expiresAt) >= leeway {
+            throw OIDCError(.expired, "the introspected token expired")
+        }
+        if let notBefore = info.notBefore, notBefore.timeIntervalSince(now) > leeway {
+            throw OIDCError(.notYetValid, "the introspected token is not valid yet")
+        }
+        if let expectedAudience, !info.audience.isEmpty, !info.audience.contains(expectedAudience) {
+            throw OIDCError(.audienceMismatch, "the introspected token's \"aud\" does not contain this resource server")
+        }
+        try ScopeCheck.require(requiredScopes, granted: info.scopes)
+        return info
+    }
+
+    private func read(_ response: HTTPResponse) async throws -> IntrospectionResult {
+        if MediaType.essence(of: response.headers["Content-Type"]) == "application/token-introspection+jwt" {
+            guard let jwtResponse else {
+                throw OIDCError(.invalidIntrospectionResponse, "the introspection endpoint answered with a JWT, and no key is configured to verify it")
+            }
+            return try await IntrospectionJWT.read(response.body, settings: jwtResponse, clientID: client.authentication.clientID,
+                                                    leeway: leeway, clock: client.clock)
+        }
+        if jwtResponse?.isRequired == true {
+            throw OIDCError(.invalidIntrospectionResponse, "the introspection endpoint answered with plain JSON where a signed JWT is required")
+        }
+        let object: JSONObject
+        do {
+            object = try TokenClient.endpointObject(from: response, name: .introspection)
+        } catch let error as OIDCError {
+            throw OIDCError(.invalidIntrospectionResponse, error.reason, httpStatus: response.status)
+        }
+        return try TokenIntrospection.read(object)
+    }
+}
+
+/// The JWT form of an introspection answer (RFC 9701 §5).
+enum IntrospectionJWT {
+    static let type = "token-introspection+jwt"
+
+    static func read(_ body: [UInt8], settings: TokenIntrospector.JWTResponse, clientID: String, leeway: TimeInterval,
+                     clock: @escaping @Sendable () -> Date) async throws -> IntrospectionResult {
+        let token = String(decoding: body, as: UTF8.self).filter { !$0.isWhitespace }
+        let validation = JWTValidationOptions(clock: clock, leeway: leeway, issuer: settings.issuer, audience: settings.audience ?? clientID,
+                                              requiredClaims: ["iat", "token_introspection"])
+        let jwt = try await settings.keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: IssuerKeys.asymmetricAlgorithms),
+                                                 validation: validation)
+        let typ = jwt.header.type?.lowercased()
+        guard typ == type || typ == "application/" + type else {
+            throw OIDCError(.unexpectedTokenType, "the introspection JWT's typ is not \(type) (RFC 9701 §5)")
+        }
+        guard let object = jwt.claims["token_introspection"]?.objectValue else {
+            throw OIDCError(.invalidIntrospectionResponse, "\"token_introspection\" in the introspection JWT is not an object")
+        }
+        return try TokenIntrospection.read(object)
+    }
+}

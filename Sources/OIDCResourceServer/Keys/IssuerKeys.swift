@@ -1,0 +1,75 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+import OIDC
+
+/// Where an issuer's verification keys come from: its JWK Set cache (following
+/// rotation) or a fixed set. The one place the resource-server validators verify a
+/// JWT's signature and time claims, through JOSE's `JWT.verify`.
+public enum IssuerKeys: Sendable {
+    /// The issuer's ``JWKSetCache``: the cached set, and one re-fetch for an unknown `kid`
+    /// (rate-limited by the cache).
+    case cache(JWKSetCache)
+    /// A fixed set (offline use, tests). `oct` keys are never used.
+    case keySet(JWKSet)
+
+    /// Verifies `token`'s signature with an allowed algorithm and applies `validation`
+    /// (JOSE's time, issuer and audience rules).
+    /// - Throws: ``OIDCError`` with the JOSE error attached: signature and key codes as for ID
+    ///   Tokens, and `.expired`, `.notYetValid`, `.issuedInFuture`, `.issuerMismatch`,
+    ///   `.audienceMismatch`, `.missingAccessTokenClaim`, `.claimTypeMismatch` for claims.
+    func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions) async throws -> JWT {
+        do {
+            switch self {
+            case .cache(let cache):
+                let set = try await cache.keys()
+                do {
+                    return try JWT.verify(token, keys: set, policy: policy, validation: validation)
+                } catch let error as JOSEError where error.code == .keyNotFound {
+                    // An unknown kid: let the cache re-fetch (at most once per cool-down), then verify with that key.
+                    let jws = try CompactJWS(token, limits: policy.limits)
+                    let key = try await cache.key(for: jws)
+                    return try JWT.verify(token, key: key, policy: policy, validation: validation)
+                }
+            case .keySet(let set):
+                let usable = set.keys.contains { $0.keyType == .oct } ? JWKSet(keys: set.keys.filter { $0.keyType != .oct }) : set
+                return try JWT.verify(token, keys: usable, policy: policy, validation: validation)
+            }
+        } catch let error as JOSEError {
+            throw ClaimErrors.map(error)
+        }
+    }
+
+    /// The asymmetric algorithms (never HMAC: a resource server shares no secret with the issuer).
+    public static let asymmetricAlgorithms: Set<JWSAlgorithm> = Set(JWSAlgorithm.allCases.filter { $0.family != .hmac })
+}
+
+/// JOSE failures as ``OIDCError``s: claim rules here, signature and key rules through OIDC's mapping.
+enum ClaimErrors {
+    static func map(_ error: JOSEError) -> OIDCError {
+        switch error.code {
+        case .expired: return OIDCError(.expired, error.reason, joseError: error)
+        case .notYetValid: return OIDCError(.notYetValid, error.reason, joseError: error)
+        case .issuedInFuture: return OIDCError(.issuedInFuture, error.reason, joseError: error)
+        case .issuerMismatch: return OIDCError(.issuerMismatch, error.reason, joseError: error)
+        case .audienceMismatch: return OIDCError(.audienceMismatch, error.reason, joseError: error)
+        case .missingClaim: return OIDCError(.missingAccessTokenClaim, error.reason, joseError: error)
+        case .claimTypeMismatch: return OIDCError(.claimTypeMismatch, error.reason, joseError: error)
+        default:
+            let mapped = VerificationErrors.map(error, header: nil)
+            // OIDC's mapping names ID Tokens; these tokens are access, logout or introspection JWTs.
+            if mapped.code == .malformedIDToken || mapped.code == .invalidIDTokenHeader {
+                return OIDCError(.malformedJWT, "the token is not a well-formed signed JWT", joseError: error)
+            }
+            return mapped
+        }
+    }
+
+    /// A typed claim getter's failure as an ``OIDCError``.
+    static func read<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as JOSEError { throw map(error) }
+    }
+}

@@ -1,0 +1,124 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+import OIDC
+
+/// A validated back-channel logout token (OpenID Connect Back-Channel Logout 1.0 §2.4):
+/// who logged out (``subject`` and/or ``sessionID``) at which issuer. Holds no token text.
+public struct LogoutToken: Sendable, CustomStringConvertible {
+    /// The `events` member that makes a JWT a logout token.
+    public static let backChannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
+
+    /// `iss`
+    public let issuer: String
+    /// `sub`, when present.
+    public let subject: String?
+    /// `sid`, when present (at least one of ``subject`` and ``sessionID`` is).
+    public let sessionID: String?
+    /// `aud`, always as an array.
+    public let audience: [String]
+    /// `iat`
+    public let issuedAt: Date
+    /// `exp`, when present.
+    public let expiresAt: Date?
+    /// `jti`
+    public let jwtID: String
+    /// `events`, the whole object.
+    public let events: JSONObject
+    /// Every claim.
+    public let claims: JWTClaims
+
+    /// e.g. `LogoutToken(iss: "https://as", sub: "alice", sid: "s1")`.
+    public var description: String {
+        "LogoutToken(iss: \"\(issuer)\", sub: \(subject.map { "\"\($0)\"" } ?? "none"), sid: \(sessionID.map { "\"\($0)\"" } ?? "none"))"
+    }
+}
+
+/// Validates logout tokens as Back-Channel Logout 1.0 §2.6 requires, for one client.
+///
+/// In order: signature (allowed asymmetric algorithm, the issuer's keys) and the time
+/// claims through JOSE (`exp` when present, `iat` not in the future); `typ`, when present,
+/// `logout+jwt`; `iss` exact; `aud` containing the client id; `iat` present and not older
+/// than the replay window; `jti` present; `events` an object with the back-channel logout
+/// member (itself an object); `sub` and/or `sid`; no `nonce`; and last, `jti` not seen from
+/// this issuer within the window (recorded only once every other check passed).
+public struct LogoutTokenValidator: Sendable {
+    /// Which `typ` header values are accepted.
+    public enum TypeRule: Sendable, Hashable {
+        /// `logout+jwt` (or `application/logout+jwt`) when `typ` is present (the default, §2.4).
+        case logoutJWTWhenPresent
+        /// Also `JWT`, as providers built on the drafts send (glewlwyd 2.7.5): an explicit opt-in.
+        /// Such a token still needs the logout `events` member and no `nonce`, so an ID Token cannot pass.
+        case alsoAcceptingPlainJWT
+    }
+
+    /// The issuer identifier `iss` must equal.
+    public let issuer: String
+    /// This client's id, which `aud` must contain.
+    public let clientID: String
+    /// The issuer's keys.
+    public let keys: IssuerKeys
+    /// Seen `jti` values; its window also bounds the token's age.
+    public let replays: LogoutReplayCache
+    /// Allowed algorithms (default every asymmetric one).
+    public let allowedAlgorithms: Set<JWSAlgorithm>
+    /// Allowed clock skew in seconds.
+    public let leeway: TimeInterval
+    /// The `typ` rule.
+    public let typeRule: TypeRule
+    /// The current time.
+    public let clock: @Sendable () -> Date
+
+    /// Creates a validator.
+    public init(issuer: String, clientID: String, keys: IssuerKeys, replays: LogoutReplayCache = LogoutReplayCache(),
+                allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
+                typeRule: TypeRule = .logoutJWTWhenPresent, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.keys = keys
+        self.replays = replays
+        self.allowedAlgorithms = allowedAlgorithms.intersection(IssuerKeys.asymmetricAlgorithms)
+        self.leeway = leeway
+        self.typeRule = typeRule
+        self.clock = clock
+    }
+
+    /// Validates `token`.
+    /// - Throws: ``OIDCError``: signature and key codes, `.expired`, `.issuedInFuture`,
+    ///   `.issuerMismatch`, `.audienceMismatch`, `.unexpectedTokenType`, `.invalidLogoutToken`
+    ///   (the reason names the rule), `.replayedLogoutToken`.
+    public func validate(_ token: String) async throws -> LogoutToken {
+        let validation = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
+                                              requiredClaims: ["iat", "jti", "events"])
+        let jwt = try await keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: allowedAlgorithms), validation: validation)
+        if let type = jwt.header.type?.lowercased(), type != "logout+jwt", type != "application/logout+jwt",
+           !(typeRule == .alsoAcceptingPlainJWT && type == "jwt") {
+            throw OIDCError(.unexpectedTokenType, "the logout token's typ is not logout+jwt")
+        }
+        let claims = jwt.claims
+        func invalid(_ reason: String) -> OIDCError { OIDCError(.invalidLogoutToken, reason) }
+        guard let issuedAt = try ClaimErrors.read({ try claims.issuedAt }) else { throw invalid("the logout token has no \"iat\"") }
+        guard clock().timeIntervalSince(issuedAt) <= replays.window + leeway else {
+            throw invalid("the logout token was issued longer ago than the replay window (\(Int(replays.window)) s)")
+        }
+        guard let jti = try ClaimErrors.read({ try claims.jwtID }), !jti.isEmpty else { throw invalid("the logout token has no \"jti\"") }
+        guard let events = claims["events"]?.objectValue else { throw invalid("the logout token's \"events\" is not an object") }
+        guard events[LogoutToken.backChannelLogoutEvent]?.objectValue != nil else {
+            throw invalid("the logout token's \"events\" has no back-channel logout member (an object)")
+        }
+        let subject = try ClaimErrors.read { try claims.subject }
+        let sessionID = try ClaimErrors.read { try claims.string("sid") }
+        guard subject != nil || sessionID != nil else { throw invalid("the logout token has neither \"sub\" nor \"sid\"") }
+        guard claims["nonce"] == nil else { throw invalid("the logout token has a \"nonce\", which is forbidden (§2.4)") }
+        let audience = try ClaimErrors.read { try claims.audience } ?? []
+        let expiresAt = try ClaimErrors.read { try claims.expiresAt }
+        guard await replays.record(issuer: issuer, jwtID: jti) else {
+            throw OIDCError(.replayedLogoutToken, "a logout token with this jti was already received within \(Int(replays.window)) s")
+        }
+        return LogoutToken(issuer: issuer, subject: subject, sessionID: sessionID, audience: audience, issuedAt: issuedAt,
+                           expiresAt: expiresAt, jwtID: jti, events: events, claims: claims)
+    }
+}

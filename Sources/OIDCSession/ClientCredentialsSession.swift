@@ -1,0 +1,48 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import OIDC
+
+/// A service's own session: ``AuthenticatedSession`` over a ``ClientCredentialsTokenSource``,
+/// so calls made as the client itself get the same handling as a user's — the token only to
+/// the allowed origins, one shared renewal on a 401 and one retry, proactive renewal before expiry.
+///
+/// The client credentials grant issues no refresh token: the session's "refresh" is a new
+/// grant through the source (``ClientCredentialsTokenSource/refreshNow()``), and the tokens
+/// the session holds carry ``ClientCredentialsRenewal/marker`` in place of a refresh token.
+public struct ClientCredentialsRenewal: TokenRefresher {
+    /// The value the session holds as its "refresh token": not a secret, never sent anywhere.
+    public static let marker = "client_credentials"
+
+    /// The source that obtains the tokens.
+    public let source: ClientCredentialsTokenSource
+
+    /// Wraps a source.
+    public init(source: ClientCredentialsTokenSource) { self.source = source }
+
+    /// A new client credentials token (the argument, the marker, is ignored).
+    public func refreshTokens(using refreshToken: String) async throws -> TokenResponse {
+        var fresh = try await source.refreshNow()
+        fresh.refreshToken = Self.marker
+        return fresh
+    }
+}
+
+extension AuthenticatedSession {
+    /// A session for calls made as the client itself, with a token from `source` (obtained now).
+    /// - Parameters:
+    ///   - proactiveRefreshMargin: renew before sending when the token expires within this many
+    ///     seconds (default: the source's own margin).
+    /// - Throws: the source's first token request's error.
+    public static func clientCredentials(source: ClientCredentialsTokenSource, transport: any HTTPTransport, allowedOrigins: [URL],
+                                         proactiveRefreshMargin: TimeInterval? = nil,
+                                         clock: @escaping @Sendable () -> Date = { Date() }) async throws -> AuthenticatedSession {
+        var tokens = try await source.token()
+        tokens.refreshToken = ClientCredentialsRenewal.marker
+        return AuthenticatedSession(tokens: tokens, refresher: ClientCredentialsRenewal(source: source), transport: transport,
+                                    allowedOrigins: allowedOrigins, proactiveRefreshMargin: proactiveRefreshMargin ?? source.refreshMargin,
+                                    clock: clock)
+    }
+}

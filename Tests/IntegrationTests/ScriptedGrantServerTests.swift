@@ -1,0 +1,82 @@
+import Foundation
+import JOSE
+import OIDC
+import OIDCNetworking
+import Testing
+
+/// Tests/Support/grant_server.py on 127.0.0.1:9454: token exchange (RFC 8693) and the JWT
+/// bearer grant (RFC 7523), which glewlwyd 2.7.5 does not implement, over real HTTP.
+@Suite("Scripted server: token exchange and JWT bearer over HTTP", .serialized,
+       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
+struct ScriptedGrantServerTests {
+    static let keys = Provider.repository.appendingPathComponent("Keys")
+
+    /// Starts the server (port from GRANT_SERVER_PORT, default 9454), runs `body`, stops it.
+    func withServer(_ body: (TokenClient, URL) async throws -> Void) async throws {
+        let port = ProcessInfo.processInfo.environment["GRANT_SERVER_PORT"] ?? "9454"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Support/grant_server.py").path,
+                             "--port", port, "--assertion-key", Self.keys.appendingPathComponent("p256.pub.pem").path]
+        let output = Pipe(), input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8), line.count < 8 {
+            line.append(byte)
+        }
+        try #require(String(decoding: line, as: UTF8.self) == port, "the grant server did not start on \(port)")
+        let endpoint = try #require(URL(string: "http://127.0.0.1:\(port)/token"))
+        let client = TokenClient(tokenEndpoint: endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "svc-secret"),
+                                 transport: URLSessionTransport())
+        try await body(client, endpoint)
+    }
+
+    @Test("token exchange: parameters arrive, issued_token_type comes back typed; a refused subject token is invalid_grant")
+    func tokenExchange() async throws {
+        try await withServer { client, _ in
+            let request = TokenExchangeRequest(subjectToken: "user-access-token", subjectTokenType: .accessToken, actorToken: "svc-token",
+                                               actorTokenType: .jwt, resources: [URL(string: "https://backend.example/api")!],
+                                               audiences: ["backend", "audit"], scope: "read", requestedTokenType: .jwt)
+            let answer = try await client.exchangeToken(request)
+            #expect(answer.issuedTokenType == .jwt)
+            #expect(answer.tokens.accessToken == "exchanged-for-access_token")
+            #expect(answer.tokens.additionalFields["received_audience"] == .array(["backend", "audit"]))
+            #expect(answer.tokens.additionalFields["received_resource"] == .array(["https://backend.example/api"]))
+            #expect(answer.tokens.additionalFields["received_actor_token_type"]?.stringValue == TokenTypeIdentifier.jwt.rawValue)
+            await expectOIDCError(.oauthError, oauth: .invalidGrant, status: 400) {
+                _ = try await client.exchangeToken(TokenExchangeRequest(subjectToken: "revoked", subjectTokenType: .accessToken))
+            }
+        }
+    }
+
+    @Test("JWT bearer grant: an ES256 assertion for the token endpoint is accepted once; another key is refused")
+    func jwtBearer() async throws {
+        try await withServer { client, endpoint in
+            let key = try JWK(json: String(contentsOf: Self.keys.appendingPathComponent("p256.jwk"), encoding: .utf8))
+            let assertion = JWTBearerAssertion(issuer: "svc", subject: "alice", audience: endpoint.absoluteString, key: key, algorithm: .es256)
+            let tokens = try await client.jwtBearerGrant(assertion, scope: "read")
+            #expect(tokens.accessToken == "jwt-bearer-for-alice")
+            let signed = try assertion.sign(now: Date())
+            _ = try await client.jwtBearerGrant(assertion: signed)
+            await expectOIDCError(.oauthError, oauth: .invalidGrant) { _ = try await client.jwtBearerGrant(assertion: signed) }  // jti replay
+            // The same assertion with another sub: the signature no longer matches.
+            var parts = try assertion.sign(now: Date()).split(separator: ".").map(String.init)
+            let claims = try JSONParser.parseObject(try Base64URL.decode(parts[1]), what: "claims")
+            var forged = claims
+            forged["sub"] = "mallory"
+            parts[1] = Base64URL.encode(Array(forged.jsonString().utf8))
+            await expectOIDCError(.oauthError, oauth: .invalidGrant) { _ = try await client.jwtBearerGrant(assertion: parts.joined(separator: ".")) }
+            let other = try JWK(json: String(contentsOf: Self.keys.appendingPathComponent("p384.jwk"), encoding: .utf8))
+            await expectOIDCError(.oauthError, oauth: .invalidGrant) {
+                _ = try await client.jwtBearerGrant(JWTBearerAssertion(issuer: "svc", subject: "alice", audience: endpoint.absoluteString,
+                                                                       key: other, algorithm: .es384))
+            }
+        }
+    }
+}

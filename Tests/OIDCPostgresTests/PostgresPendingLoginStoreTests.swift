@@ -1,0 +1,102 @@
+import Foundation
+import OIDC
+@testable import OIDCPostgres
+import Testing
+
+@Suite("PostgresPendingLoginStore against a real server (PG_URL)", .enabled(if: TestDatabase.isRunning))
+struct PostgresPendingLoginStoreTests {
+    struct Pending: Codable, Equatable { var verifier: String; var nonce: String }
+
+    func makeStore(_ database: PostgresDatabase, _ table: TableName, encrypted: Bool = true) throws -> PostgresPendingLoginStore {
+        try PostgresPendingLoginStore(database: database, table: table,
+                                      encryption: encrypted ? TokenEncryption(current: TestDatabase.key("k1", 3)) : nil)
+    }
+
+    @Test("saved on one replica, consumed on another; the replay fails on a third")
+    func acrossReplicas() async throws {
+        let a = try TestDatabase.open(), b = try TestDatabase.open(), c = try TestDatabase.open()
+        defer { a.close(); b.close(); c.close() }
+        let table = try TestDatabase.uniqueTable("pending")
+        try await makeStore(a, table).createTable()
+        let value = Pending(verifier: "verifier-secret", nonce: "nonce-secret")
+        try await makeStore(a, table).save(value, state: "state-1", expiresIn: 600)
+        let raw = try await a.execute("SELECT encode(state_hash, 'escape'), encode(payload, 'escape') FROM \(table.quoted)")
+        #expect(!(try raw.text(0, 0, "hash")).contains("state-1"))
+        #expect(!(try raw.text(0, 1, "payload")).contains("verifier-secret"))
+        #expect(try await makeStore(b, table).consume(state: "state-1", as: Pending.self) == value)
+        await expectError(.pendingLoginNotFound) { _ = try await makeStore(c, table).consume(state: "state-1", as: Pending.self) }
+        await expectError(.pendingLoginNotFound) { _ = try await makeStore(c, table).consume(state: "never", as: Pending.self) }
+    }
+
+    @Test("20 concurrent callbacks with one state on 4 replicas: exactly one gets the login")
+    func exactlyOnce() async throws {
+        let pools = try (0..<4).map { _ in try TestDatabase.open(connections: 3) }
+        defer { for pool in pools { pool.close() } }
+        let table = try TestDatabase.uniqueTable("pending")
+        let stores = try pools.map { try makeStore($0, table) }
+        try await stores[0].createTable()
+        try await stores[0].save(Pending(verifier: "v", nonce: "n"), state: "s", expiresIn: 60)
+        let outcomes = await withTaskGroup(of: OIDCError.Code?.self) { group in
+            for i in 0..<20 {
+                group.addTask {
+                    do { _ = try await stores[i % 4].consume(state: "s", as: Pending.self); return nil } catch let error as OIDCError {
+                        return error.code
+                    } catch { return OIDCError.Code(rawValue: "other") }
+                }
+            }
+            return await group.reduce(into: [OIDCError.Code?]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == nil }.count == 1)
+        #expect(outcomes.filter { $0 == .pendingLoginNotFound }.count == 19)
+    }
+
+    @Test("expired logins fail as expired once, and are purged by save and purgeExpired")
+    func expiry() async throws {
+        let database = try TestDatabase.open()
+        defer { database.close() }
+        let table = try TestDatabase.uniqueTable("pending")
+        let store = try makeStore(database, table, encrypted: false)
+        try await store.createTable()
+        try await store.save(Pending(verifier: "v", nonce: "n"), state: "old-1", expiresIn: 0.05)
+        try await store.save(Pending(verifier: "v", nonce: "n"), state: "old-2", expiresIn: 0.05)
+        try await Task.sleep(nanoseconds: 200_000_000)
+        await expectError(.pendingLoginExpired) { _ = try await store.consume(state: "old-1", as: Pending.self) }
+        await expectError(.pendingLoginNotFound) { _ = try await store.consume(state: "old-1", as: Pending.self) }
+        try await store.save(Pending(verifier: "v", nonce: "n"), state: "new", expiresIn: 600)  // purges old-2
+        #expect(try await database.execute("SELECT count(*) FROM \(table.quoted)").values == [["1"]])
+        try await store.save(Pending(verifier: "v", nonce: "n"), state: "short", expiresIn: 0.05)
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(try await store.purgeExpired() == 1)
+        await expectError(.pendingLoginNotFound) { _ = try await store.consume(state: "short", as: Pending.self) }
+    }
+
+    @Test("a duplicate state, a bad expiry, a row of another type and garbage rows are typed errors")
+    func errors() async throws {
+        let database = try TestDatabase.open()
+        defer { database.close() }
+        let table = try TestDatabase.uniqueTable("pending")
+        let store = try makeStore(database, table)
+        try await store.createTable()
+        try await store.save(Pending(verifier: "v", nonce: "n"), state: "dup", expiresIn: 60)
+        await expectError(.pendingLoginExists) { try await store.save(Pending(verifier: "v", nonce: "n"), state: "dup", expiresIn: 60) }
+        await expectError(.pendingLoginUnreadable) { try await store.save(Pending(verifier: "v", nonce: "n"), state: "x", expiresIn: .nan) }
+        await expectError(.pendingLoginUnreadable) { _ = try await store.consume(state: "dup", as: [Int].self) }
+        try await store.save(Pending(verifier: "v", nonce: "n"), state: "bad", expiresIn: 60)
+        _ = try await database.execute("UPDATE \(table.quoted) SET payload = '\\x01'::bytea")
+        await expectError(.decryptionFailed) { _ = try await store.consume(state: "bad", as: Pending.self) }
+    }
+
+    @Test("the library's own PendingAuthorization round-trips")
+    func pendingAuthorization() async throws {
+        let database = try TestDatabase.open()
+        defer { database.close() }
+        let table = try TestDatabase.uniqueTable("pending")
+        let store = try makeStore(database, table)
+        try await store.createTable()
+        let request = try OAuthRequest(clientID: "client", redirectURI: URL(string: "https://app.example.com/cb")!)
+        let pending = try request.pendingAuthorization(at: URL(string: "https://op.example.com/authorize")!, issuer: "https://op.example.com")
+        try await store.save(pending, state: pending.state.value, expiresIn: 600)
+        let back = try await store.consume(state: pending.state.value, as: PendingAuthorization.self)
+        #expect(back == pending)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import OIDC
+import Testing
+@testable import OIDCResourceServer
+
+@Suite("RFC 6750 bearer extraction and challenges")
+struct BearerTests {
+    let header = BearerTokenExtractor()
+
+    @Test("Authorization: Bearer with any scheme case, spaces, padding")
+    func headerForms() throws {
+        #expect(try header.token(headers: ["Authorization": "Bearer abc.DEF-_~+/=="]) == "abc.DEF-_~+/==")
+        #expect(try header.token(headers: ["authorization": "bEaReR   tok"]) == "tok")
+    }
+
+    @Test("malformed credentials are invalid_request", arguments: [
+        "Bearer", "Bearer ", "Bearer a b", "Bearer a=b", "Bearer =abc", "Bearer a,b", "Bearer tok\u{0}", "Bearer  ",
+    ])
+    func malformed(value: String) async {
+        await expectCode(.invalidBearerRequest) { _ = try header.token(headers: ["Authorization": value]) }
+    }
+
+    @Test("another scheme or no header is a missing token; two Authorization fields are invalid_request")
+    func missingAndRepeated() async {
+        await expectCode(.missingBearerToken) { _ = try header.token(headers: ["Authorization": "Basic dXNlcjpwYXNz"]) }
+        await expectCode(.missingBearerToken) { _ = try header.token(headers: ["Authorization": "BearerX tok"]) }
+        await expectCode(.missingBearerToken) { _ = try header.token(headers: [:]) }
+        var two = HTTPHeaders()
+        two.add("Authorization", "Bearer a")
+        two.add("Authorization", "Bearer b")
+        await expectCode(.invalidBearerRequest) { _ = try header.token(headers: two) }
+    }
+
+    @Test("form body and query only when enabled, and never two methods at once")
+    func otherSources() async throws {
+        let form: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded; charset=utf-8"]
+        let body = Array("x=1&access_token=tok%2B1".utf8)
+        // Not enabled: ignored.
+        await expectCode(.missingBearerToken) { _ = try header.token(headers: form, method: "POST", query: "access_token=q", body: body) }
+        let formSource = BearerTokenExtractor(source: .headerOrFormBody)
+        #expect(try formSource.token(headers: form, method: "POST", body: body) == "tok+1")
+        await expectCode(.missingBearerToken) { _ = try formSource.token(headers: form, method: "GET", body: body) }
+        await expectCode(.missingBearerToken) { _ = try formSource.token(headers: ["Content-Type": "application/json"], method: "POST", body: body) }
+        await expectCode(.missingBearerToken) { _ = try formSource.token(headers: [:], method: "GET", query: "access_token=q") }
+        var both = form
+        both["Authorization"] = "Bearer h"
+        await expectCode(.invalidBearerRequest) { _ = try formSource.token(headers: both, method: "POST", body: body) }
+        await expectCode(.invalidBearerRequest) {
+            _ = try formSource.token(headers: form, method: "POST", body: Array("access_token=a&access_token=b".utf8))
+        }
+        let querySource = BearerTokenExtractor(source: .headerOrQuery)
+        #expect(try querySource.token(headers: [:], query: "a=1&access_token=q") == "q")
+        await expectCode(.invalidBearerRequest) { _ = try querySource.token(headers: ["Authorization": "Bearer h"], query: "access_token=q") }
+        await expectCode(.invalidBearerRequest) { _ = try querySource.token(headers: [:], query: "access_token=a%20b") }
+    }
+
+    @Test("challenges: status, error, description, scope, realm")
+    func challenges() {
+        let missing = BearerChallenge(error: OIDCError(.missingBearerToken, "none"), realm: "api")
+        #expect(missing.status == 401 && missing.headerValue == #"Bearer realm="api""#)
+        let bad = BearerChallenge(error: OIDCError(.invalidBearerRequest, "two \"Authorization\" fields"))
+        #expect(bad.status == 400 && bad.headerValue == #"Bearer error="invalid_request", error_description="two Authorization fields""#)
+        let expired = BearerChallenge(error: OIDCError(.expired, "the token expired at 1800000000"))
+        #expect(expired.status == 401 && expired.headerValue == #"Bearer error="invalid_token", error_description="the access token expired""#)
+        let scope = BearerChallenge(error: OIDCError(.insufficientScope, "lacks admin"), requiredScopes: ["write", "admin"])
+        #expect(scope.status == 403)
+        #expect(scope.headerValue == #"Bearer error="insufficient_scope", error_description="lacks admin", scope="admin write""#)
+        #expect(BearerChallenge(error: OIDCError(.inactiveToken, "x")).headerValue.contains("invalid_token"))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import JOSE
+import OIDC
+import OIDCSession
+import Testing
+
+/// One transport for both sides: the token endpoint issues CC-1, CC-2, ... (counting grants)
+/// and the API accepts only the newest token.
+final class ServiceWorld: HTTPTransport, Sendable {
+    static let tokenEndpoint = URL(string: "https://as.example/token")!
+    static let api = URL(string: "https://api.example/v1/things")!
+    private let state = Locked<(grants: Int, valid: String, expiresIn: Int, elsewhere: [String?])>((0, "", 3600, []))
+    var grants: Int { state.withLock { $0.grants } }
+    var authorizationsElsewhere: [String?] { state.withLock { $0.elsewhere } }
+    func revokeCurrent() { state.withLock { $0.valid = "" } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if request.url == Self.tokenEndpoint {
+            try await Task.sleep(nanoseconds: 20_000_000)
+            let (token, expiresIn) = state.withLock { state -> (String, Int) in
+                state.grants += 1
+                state.valid = "CC-\(state.grants)"
+                return (state.valid, state.expiresIn)
+            }
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                body: Array(#"{"access_token":"\#(token)","token_type":"Bearer","expires_in":\#(expiresIn)}"#.utf8))
+        }
+        await Task.yield()
+        if request.url.host != ServiceWorld.api.host {
+            state.withLock { $0.elsewhere.append(request.headers["Authorization"]) }
+            return HTTPResponse(status: 200)
+        }
+        let ok = state.withLock { request.headers["Authorization"] == "Bearer " + $0.valid }
+        return HTTPResponse(status: ok ? 200 : 401, headers: ok ? [:] : ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+    }
+}
+
+@Suite("AuthenticatedSession over client credentials")
+struct ClientCredentialsSessionTests {
+    func session(_ world: ServiceWorld) async throws -> (AuthenticatedSession, ClientCredentialsTokenSource) {
+        let client = TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+                                 transport: world)
+        let source = ClientCredentialsTokenSource(client: client, scope: "api.read")
+        return (try await AuthenticatedSession.clientCredentials(source: source, transport: world, allowedOrigins: [ServiceWorld.api]), source)
+    }
+
+    @Test("calls carry the client's token; a 401 makes one new grant shared by 50 concurrent calls, each retried once")
+    func renewalOn401() async throws {
+        let world = ServiceWorld()
+        let (session, source) = try await session(world)
+        #expect(try await session.send(HTTPRequest(url: ServiceWorld.api)).status == 200)
+        #expect(world.grants == 1)
+        world.revokeCurrent()
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<50 { group.addTask { try await session.send(HTTPRequest(url: ServiceWorld.api)).status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 200 })
+        #expect(world.grants == 2)
+        #expect(try await source.accessToken() == "CC-2")  // the source and the session agree
+        #expect(await session.currentTokens?.refreshToken == ClientCredentialsRenewal.marker)
+    }
+
+    @Test("the token is not sent to other origins")
+    func otherOrigins() async throws {
+        let world = ServiceWorld()
+        let (session, _) = try await session(world)
+        #expect(try await session.send(HTTPRequest(url: URL(string: "https://elsewhere.example/x")!)).status == 200)
+        #expect(world.authorizationsElsewhere == [nil])
+        #expect(world.grants == 1)
+    }
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# The replica test (issue 16): 4 processes of sample-replica share one user's tokens through
+# PostgreSQL, against django-oauth-toolkit with refresh-token rotation and reuse protection.
+#
+#   bash Tests/Postgres/replica-test.sh        # PG_PORT (5472) and IDP_PORT (9471) may be set
+#
+# Phases (each starts from a fresh login with a 2-second access token, seeded with --seed-tokens;
+# once it expired the provider restarts with 1-hour tokens, and every one of the 4 x 250
+# requests first gets a 401):
+#   1. shared store: every process exits 0 with status_2xx=250 and logged_out=false; the
+#      processes sent 1 refresh in total, and the provider's log shows exactly 1 token request.
+#   2. contrast, --per-process-store: each process refreshes on its own; the replayed refresh
+#      tokens trip reuse protection and the user ends logged out.
+#   3. crash: SAMPLE_REPLICA_REFRESH_DELAY_MS holds the refresh lock; the process holding it is
+#      killed (SIGKILL); the 3 others finish with every request 2xx, 1 refresh, not logged out.
+#   4. pending logins (sample-pending-login): started in one process, finished in a second,
+#      the same callback replayed in a third fails with pending_login_not_found.
+# Prints "OBSERVED ..." lines and "REPLICA TEST PASSED"; exits non-zero on any failure.
+# PG_URL / IDP_ISSUER set in the environment are NOT used: the test needs its own provider
+# settings (2 s access tokens), and starts its own PostgreSQL.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+root=$(pwd)
+PG_PORT=${PG_PORT:-5472}
+IDP_PORT=${IDP_PORT:-9471}
+REQUESTS=${REPLICA_REQUESTS:-250}
+work=$(mktemp -d)
+log() { printf '==> %s\n' "$*" >&2; }
+fail() { echo "REPLICA TEST FAILED: $*" >&2; exit 1; }
+cleanup() {
+    bash "$root/Tests/IdP/stop.sh" "$IDP_PORT" >/dev/null 2>&1 || true
+    bash "$root/Tests/Postgres/stop.sh" "$PG_PORT" >/dev/null 2>&1 || true
+    if [ -n "${KEEP_WORK:-}" ]; then echo "kept: $work" >&2; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+swift build --product sample-replica >&2
+swift build --product sample-exchange-code >&2
+swift build --product sample-authorize-url >&2
+swift build --product sample-pending-login >&2
+bin=$(swift build --show-bin-path)
+
+PG_URL=$(bash Tests/Postgres/start.sh "$PG_PORT" | sed -n 's/^PG_URL=//p')
+[ -n "$PG_URL" ] || fail "PostgreSQL did not start"
+# The provider's access-token lifetime: short while a login is seeded (so it expires), long
+# while the replicas run (a refreshed token must outlive 1000 retries on a 2-core machine).
+# Tokens live in the provider's database, so they survive the restart.
+provider() {
+    ISS=$(IDP_ACCESS_TOKEN_SECONDS=$1 IDP_REFRESH_REUSE_PROTECTION=1 IDP_WORKERS=${IDP_WORKERS:-4} \
+        bash Tests/IdP/start.sh "$IDP_PORT" | sed -n 's/^IDP_ISSUER=//p')
+    [ -n "$ISS" ] || fail "the provider did not start"
+}
+provider 2
+idp_log="$root/Tests/IdP/run/idp-$IDP_PORT.log"
+userinfo="$ISS/userinfo/"
+json() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
+token_requests() { grep -c 'POST /o/token/' "$idp_log" || true; }
+
+# A fresh login of alice: writes the tokens to $1 (sample-exchange-code --save-tokens).
+login() {
+    "$bin/sample-authorize-url" --authorization-endpoint "$ISS/authorize/" --client-id client-basic \
+        --redirect-uri http://127.0.0.1:8765/callback --scope "openid profile email" > "$work/pending.json"
+    local redirect code
+    redirect=$(python3 Tests/IdP/login.py --authorize-url "$(json "$work/pending.json" url)")
+    code=$(python3 -c 'import sys,urllib.parse as u; print(u.parse_qs(u.urlparse(sys.argv[1]).query)["code"][0])' "$redirect")
+    rm -f "$1"
+    "$bin/sample-exchange-code" --issuer "$ISS" --client-id client-basic --client-secret secret-basic \
+        --redirect-uri http://127.0.0.1:8765/callback --code "$code" --code-verifier "$(json "$work/pending.json" code_verifier)" \
+        --nonce "$(json "$work/pending.json" nonce)" --save-tokens "$1" >/dev/null
+}
+
+replica() {  # replica USER [extra args...]: one process, N requests, no seeding
+    local user=$1; shift
+    "$bin/sample-replica" --database "$PG_URL" --issuer "$ISS" --client-id client-basic --client-secret secret-basic \
+        --user "$user" "$@" --requests "$REQUESTS" "$userinfo"
+}
+
+seed() {  # seed USER: fresh login (2 s access token) stored under USER; wait until it expired
+    provider 2
+    login "$work/tokens-$1.json"
+    "$bin/sample-replica" --database "$PG_URL" --issuer "$ISS" --client-id client-basic --client-secret secret-basic \
+        --user "$1" --seed-tokens "$work/tokens-$1.json" --requests 0 "$userinfo" >/dev/null
+    sleep 3
+    provider 3600
+}
+
+
+# --- 1. shared store --------------------------------------------------------------------
+log "phase 1: 4 processes x $REQUESTS requests, shared PostgreSQL store"
+seed alice-1
+before=$(token_requests)
+start=$(date +%s.%N)
+pids=()
+for i in 1 2 3 4; do replica alice-1 > "$work/p1-$i.out" 2> "$work/p1-$i.err" & pids+=($!); done
+status=0
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+end=$(date +%s.%N)
+cat "$work"/p1-*.out
+[ "$status" = 0 ] || { cat "$work"/p1-*.err >&2; fail "a process did not get $REQUESTS x 2xx"; }
+grep -q "status_2xx=$REQUESTS refreshes=[01] logged_out=false" "$work/p1-1.out" || fail "process 1: $(cat "$work/p1-1.out")"
+for i in 1 2 3 4; do grep -q "status_2xx=$REQUESTS .*logged_out=false" "$work/p1-$i.out" || fail "process $i: $(cat "$work/p1-$i.out")"; done
+refreshes=$(cat "$work"/p1-*.out | sed -n 's/.*refreshes=\([0-9]*\).*/\1/p' | paste -sd+ | bc)
+provider=$(( $(token_requests) - before ))
+echo "OBSERVED shared store: refreshes sent by the 4 processes: $refreshes; token requests at the provider: $provider; wall time $(python3 -c "print(f'{$end-$start:.2f}s')")"
+[ "$refreshes" = 1 ] || fail "expected 1 refresh in total, got $refreshes"
+[ "$provider" = 1 ] || fail "the provider saw $provider token requests, expected 1"
+
+# --- 2. contrast: per-process stores ------------------------------------------------------
+log "phase 2: the same with per-process stores"
+seed alice-2
+before=$(token_requests)
+pids=()
+for i in 1 2 3 4; do replica alice-2 --per-process-store > "$work/p2-$i.out" 2> "$work/p2-$i.err" & pids+=($!); done
+for pid in "${pids[@]}"; do wait "$pid" || true; done
+cat "$work"/p2-*.out
+refreshes=$(cat "$work"/p2-*.out | sed -n 's/.*refreshes=\([0-9]*\).*/\1/p' | paste -sd+ | bc)
+echo "OBSERVED per-process stores: refreshes sent: $refreshes; token requests at the provider: $(( $(token_requests) - before ))"
+grep -q "logged_out=true" "$work"/p2-*.out || fail "expected the user to end logged out with per-process stores"
+# And the grant is dead for everyone: one more (shared-store) run cannot refresh.
+if replica alice-2 > "$work/p2-after.out" 2>/dev/null; then fail "the token family survived reuse: $(cat "$work/p2-after.out")"; fi
+echo "OBSERVED after the per-process run, a shared-store run: $(cat "$work/p2-after.out")"
+
+# --- 3. a process dies holding the refresh lock --------------------------------------------
+log "phase 3: kill the process holding the refresh lock"
+seed alice-3
+before=$(token_requests)
+pids=()
+for i in 1 2 3 4; do
+    SAMPLE_REPLICA_REFRESH_DELAY_MS=1500 replica alice-3 > "$work/p3-$i.out" 2> "$work/p3-$i.err" & pids+=($!)
+done
+holder=""
+for _ in $(seq 1 200); do
+    holder=$(grep -h -o 'refresh-lock-held pid=[0-9]*' "$work"/p3-*.err 2>/dev/null | head -n 1 | sed 's/.*pid=//') || true
+    [ -n "$holder" ] && break
+    sleep 0.05
+done
+[ -n "$holder" ] || fail "no process took the refresh lock"
+kill -KILL "$holder"
+echo "OBSERVED killed pid $holder while it held the refresh lock"
+survivors=0
+for i in 1 2 3 4; do
+    if grep -q "refresh-lock-held pid=$holder\$" "$work/p3-$i.err"; then wait "${pids[$((i - 1))]}" 2>/dev/null || true; continue; fi
+    wait "${pids[$((i - 1))]}" || { cat "$work"/p3-*.err >&2; fail "surviving process $i failed"; }
+    survivors=$((survivors + 1))
+done
+cat "$work"/p3-*.out
+[ "$survivors" = 3 ] || fail "expected 3 surviving processes"
+refreshes=$(cat "$work"/p3-*.out | sed -n 's/.*refreshes=\([0-9]*\).*/\1/p' | paste -sd+ | bc)
+provider=$(( $(token_requests) - before ))
+echo "OBSERVED after the kill: refreshes sent by the survivors: $refreshes; token requests at the provider: $provider"
+[ "$refreshes" = 1 ] && [ "$provider" = 1 ] || fail "expected exactly 1 refresh after the kill"
+for f in "$work"/p3-*.out; do [ -s "$f" ] || continue; grep -q "status_2xx=$REQUESTS .*logged_out=false" "$f" || fail "$(cat "$f")"; done
+
+# --- 4. a login started in one process, finished in another, replayed in a third -----------
+log "phase 4: pending login across processes"
+export TOKEN_ENCRYPTION_KEY=$(head -c 32 /dev/urandom | base64)
+pending() { "$bin/sample-pending-login" "$@" --database "$PG_URL" --issuer "$ISS" --client-id client-basic; }
+authorize=$(pending start --redirect-uri http://127.0.0.1:8765/callback --scope "openid profile")
+callback=$(python3 Tests/IdP/login.py --authorize-url "$authorize")
+finished=$(pending finish --client-secret secret-basic --callback "$callback") || fail "the second process could not finish the login"
+echo "OBSERVED finished in a second process: $finished"
+[[ "$finished" == *'"sub":"1"'* ]] || fail "unexpected result $finished"
+if replayed=$(pending finish --client-secret secret-basic --callback "$callback" 2>&1); then fail "the replayed callback was accepted"; fi
+echo "OBSERVED replayed in a third process: $replayed"
+[[ "$replayed" == *pending_login_not_found* ]] || fail "the replay failed for another reason: $replayed"
+echo "REPLICA TEST PASSED"

@@ -1,0 +1,81 @@
+# Sourced by Tests/run.sh and .ci/run: starts the test servers on 127.0.0.1, each
+# only when its variable is not already set, exports what they print, and stops
+# what it started on exit. Each server starts once per run: .ci/run starts them
+# before Tests/run.sh and the sanitizer stage, which then find the variables set.
+#
+#   PostgreSQL      Tests/Postgres  $PG_PORT (5440)        -> PG_URL, PG_SSLROOTCERT
+#   django-oauth-   Tests/IdP       $IDP_PORT (9400)       -> IDP_ISSUER
+#     toolkit
+#   glewlwyd        Tests/Glewlwyd  $GLEWLWYD_PORT (4593)  -> GLEWLWYD_ISSUER, GLEWLWYD_*
+#
+# A server that does not start is an error under CI=true; otherwise the tests that
+# need it are skipped.
+
+# install_packages: what the build and the servers need, with apt-get when root.
+install_packages() {
+    local missing=()
+    pkg-config --exists libcrypto 2>/dev/null || missing+=(libssl-dev)
+    pkg-config --exists libssl 2>/dev/null || missing+=(libssl-dev)
+    pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
+    ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || missing+=(postgresql)
+    command -v pkg-config >/dev/null || missing+=(pkg-config)
+    command -v glewlwyd >/dev/null || missing+=(glewlwyd)
+    command -v sqlite3 >/dev/null || missing+=(sqlite3)
+    command -v openssl >/dev/null || missing+=(openssl)
+    command -v python3 >/dev/null || missing+=(python3 python3-venv)
+    if command -v python3 >/dev/null && ! python3 -c 'import venv, ensurepip' 2>/dev/null; then missing+=(python3-venv); fi
+    [ ${#missing[@]} -eq 0 ] && return 0
+    # De-duplicate.
+    mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        printf '==> %s\n' "installing: ${missing[*]}" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        printf '==> %s\n' "missing packages: ${missing[*]} (install them, e.g. sudo apt-get install ${missing[*]})" >&2
+        return 1
+    fi
+}
+
+providers_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+started_servers=()
+
+stop_providers() {
+    local server
+    for server in "${started_servers[@]}"; do
+        bash "$providers_root/Tests/${server%%:*}/stop.sh" "${server##*:}" >/dev/null 2>&1 || true
+    done
+    started_servers=()
+}
+
+# start_server WHAT DIR PORT VARIABLE: runs Tests/DIR/start.sh PORT and exports every
+# NAME=value line it prints (VARIABLE among them).
+start_server() {
+    local what=$1 dir=$2 port=$3 variable=$4 out name value
+    printf '==> starting %s on 127.0.0.1:%s\n' "$what" "$port" >&2
+    if out=$(bash "$providers_root/Tests/$dir/start.sh" "$port"); then
+        started_servers+=("$dir:$port")
+        while IFS='=' read -r name value; do
+            [[ "$name" =~ ^[A-Z][A-Z0-9_]*$ ]] && export "$name=$value"
+        done <<< "$out"
+        printf '==> %s up: %s\n' "$what" "${!variable}" >&2
+    elif [ "${CI:-}" = true ]; then
+        printf '==> %s did not start (required under CI)\n' "$what" >&2
+        exit 1
+    else
+        printf '==> %s did not start: the tests that need it will be skipped\n' "$what" >&2
+    fi
+}
+
+start_providers() {
+    [ -n "${PG_URL:-}" ] || start_server PostgreSQL Postgres "${PG_PORT:-5440}" PG_URL
+    if [ -z "${IDP_ISSUER:-}" ]; then
+        if command -v python3 >/dev/null; then
+            start_server "the test OpenID provider (django-oauth-toolkit)" IdP "${IDP_PORT:-9400}" IDP_ISSUER
+        elif [ "${CI:-}" = true ]; then
+            printf '==> python3 is required under CI for the integration tests\n' >&2
+            exit 1
+        fi
+    fi
+    [ -n "${GLEWLWYD_ISSUER:-}" ] || start_server glewlwyd Glewlwyd "${GLEWLWYD_PORT:-4593}" GLEWLWYD_ISSUER
+}
