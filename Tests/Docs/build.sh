@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the documentation (the catalog Sources/OIDC/OIDC.docc and the public API of
-# JOSE, OIDC, OIDCNetworking and OIDCSession, in one archive) with the toolchain's own
+# every library product's modules, in one archive) with the toolchain's own
 # `docc`: no plugin, the package has no dependencies. Fails on any DocC warning, and
 # when a package-scoped internal (Base64URL, JSONParser, ...) shows up in the public API.
 #
@@ -14,7 +14,16 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
-modules=(JOSE OIDC OIDCNetworking OIDCSession)
+# Every library product's modules (JOSE, OIDC, OIDCNetworking, OIDCSession, ...).
+mapfile -t modules < <(swift package dump-package | python3 -c '
+import json, sys
+manifest = json.load(sys.stdin)
+seen = []
+for product in manifest["products"]:
+    if "library" in product["type"]:
+        seen += [t for t in product["targets"] if t not in seen]
+print("\n".join(seen))')
+[ ${#modules[@]} -gt 0 ] || { echo "docs: no library products found" >&2; exit 2; }
 output=${1:-.build/docs/swift-oidc-toolkit.doccarchive}
 graphs=.build/docs/symbol-graphs
 
