@@ -61,6 +61,12 @@ let package = Package(
         .executableTarget(name: "jwt-inspect", dependencies: ["JOSE", "OIDC", "CLibCrypto", "CLibSSL"], swiftSettings: strict),
         .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto", "OIDC", "OIDCResourceServer"], swiftSettings: strict),
         .executableTarget(name: "jose-leak-check", dependencies: ["JOSE"], swiftSettings: strict),
+        .executableTarget(name: "dpop-bench", dependencies: ["OIDC", "OIDCSession", "JOSE"], swiftSettings: strict),
+        // What the FAPI samples share (arguments, key files, the client setup); not a product.
+        .target(name: "FAPISampleSupport", dependencies: ["OIDC", "JOSE"], path: "Samples/FAPISampleSupport", swiftSettings: strict),
+        sample("sample-fapi-login", ["FAPISampleSupport", "OIDC", "OIDCNetworking", "JOSE"]),
+        sample("sample-fapi-finish", ["FAPISampleSupport", "OIDC", "OIDCNetworking", "OIDCSession", "JOSE"]),
+        sample("sample-ciba", ["FAPISampleSupport", "OIDC", "OIDCNetworking", "JOSE"]),
         .executableTarget(name: "session-bench", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
         .executableTarget(name: "postgres-bench", dependencies: ["OIDC", "OIDCSession", "OIDCPostgres"], swiftSettings: strict),
         sample("sample-authorize-url", ["OIDC", "JOSE"]),

@@ -10,10 +10,11 @@ struct FaultServer {
     let stdin: Pipe
     let base: String
 
-    static func start() throws -> FaultServer {
+    /// Starts `Tests/Support/<script>` (a server that prints its port and serves until stdin closes).
+    static func start(script: String = "fault_server.py") throws -> FaultServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Support/fault_server.py").path]
+        process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Support/\(script)").path]
         let output = Pipe(), input = Pipe()
         process.standardOutput = output
         process.standardInput = input
