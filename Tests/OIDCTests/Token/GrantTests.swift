@@ -180,6 +180,22 @@ struct ClientCredentialsTokenSourceTests {
         #expect(transport.requests.count == 2)
     }
 
+    @Test("a token living less than twice the margin is still reused, for half its lifetime (not one request per call)")
+    func shortLivedToken() async throws {
+        let clock = Clock()
+        let transport = Self.counting(expiresIn: 30)
+        let client = TokenClient(tokenEndpoint: GrantTests.endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+                                 transport: transport, clock: clock.read)
+        let source = ClientCredentialsTokenSource(client: client, refreshMargin: 60)
+        #expect(try await source.accessToken() == "AT1")
+        #expect(try await source.accessToken() == "AT1")
+        clock.advance(14)
+        #expect(try await source.accessToken() == "AT1")
+        clock.advance(1)  // 15 s left: half the lifetime
+        #expect(try await source.accessToken() == "AT2")
+        #expect(transport.requests.count == 2)
+    }
+
     @Test("invalidate drops only the current token; a failed request is not cached")
     func invalidateAndFailure() async throws {
         let transport = Self.counting()
