@@ -19,6 +19,17 @@ log() { printf '==> %s\n' "$*" >&2; }
 source Tests/providers.sh
 install_packages
 
+# Seconds, no build: platform guards (macOS must compile) and declared imports.
+if command -v python3 >/dev/null; then
+    log "portability check"
+    bash Tests/Portability/check.sh
+elif [ "${CI:-}" = true ]; then
+    log "python3 is required under CI for the portability check"
+    exit 1
+else
+    log "python3 missing: portability check skipped"
+fi
+
 log "building (debug, with tests)"
 swift build --build-tests
 

@@ -32,7 +32,12 @@ public struct TokenClient: Sendable {
     public var timeout: TimeInterval = 30
 
     /// Creates a client. The endpoint is checked (``SecureURLPolicy``) before every request.
-    /// - Parameter issuer: the provider's issuer, when known (see ``issuer``).
+    /// - Parameters:
+    ///   - tokenEndpoint: the provider's token endpoint.
+    ///   - issuer: the provider's issuer, when known (see ``issuer``).
+    ///   - authentication: how the client authenticates at the endpoint.
+    ///   - transport: what sends the requests.
+    ///   - clock: the time for `expires_at` and client assertions.
     public init(tokenEndpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
         self.tokenEndpoint = tokenEndpoint

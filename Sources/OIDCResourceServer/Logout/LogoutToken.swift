@@ -101,7 +101,7 @@ public struct LogoutTokenValidator: Sendable {
     }
 
     /// Validates `token`.
-    /// - Throws: ``OIDCError``: signature and key codes, `.expired`, `.issuedInFuture`,
+    /// - Throws: ``OIDC/OIDCError``: signature and key codes, `.expired`, `.issuedInFuture`,
     ///   `.issuerMismatch`, `.audienceMismatch`, `.unexpectedTokenType`, `.invalidLogoutToken`
     ///   (the reason names the rule), `.replayedLogoutToken`.
     public func validate(_ token: String) async throws -> LogoutToken {
