@@ -120,26 +120,28 @@ do {
     fail(error, status: 2)
 }
 
-let successes = await withTaskGroup(of: Bool.self) { group in
+// Each request's outcome: nil for a 2xx, otherwise why it failed (the HTTP status, or the error's
+// code and reason: OIDCError never carries a token). Failures are summarised on stderr, always.
+let outcomes = await withTaskGroup(of: String?.self) { group in
     for _ in 0..<requests {
         group.addTask {
             do {
                 let response = try await session.send(HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"]))
-                if !(200..<300).contains(response.status), ProcessInfo.processInfo.environment["SAMPLE_REPLICA_VERBOSE"] != nil {
-                    FileHandle.standardError.write(Data("sample-replica: HTTP \(response.status)\n".utf8))
-                }
-                return (200..<300).contains(response.status)
+                return (200..<300).contains(response.status) ? nil : "HTTP \(response.status)"
+            } catch let error as OIDCError {
+                return "\(error)" + (error.httpStatus.map { " (HTTP \($0))" } ?? "") + (error.oauthError.map { " [\($0)]" } ?? "")
             } catch {
-                if ProcessInfo.processInfo.environment["SAMPLE_REPLICA_VERBOSE"] != nil {
-                    FileHandle.standardError.write(Data("sample-replica: \(error)\n".utf8))
-                }
-                return false
+                return "\(type(of: error))"
             }
         }
     }
-    var count = 0
-    for await succeeded in group where succeeded { count += 1 }
-    return count
+    var failures: [String: Int] = [:]
+    for await outcome in group { failures[outcome ?? "", default: 0] += 1 }
+    return failures
+}
+let successes = outcomes[""] ?? 0
+for (reason, count) in outcomes.sorted(by: { $0.value > $1.value }) where !reason.isEmpty {
+    FileHandle.standardError.write(Data("sample-replica: \(count) of \(requests) requests failed: \(reason)\n".utf8))
 }
 let remaining = await session.currentTokens
 let loggedOut = requests > 0 && remaining == nil

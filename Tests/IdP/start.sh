@@ -36,7 +36,7 @@ PIDFILE="$RUN/idp-$PORT.pid"
 mkdir -p "$RUN"
 
 want="$(cat "$HERE/requirements.txt" "$HERE/idp/management/commands/idp_fixtures.py" | sha256sum | cut -d' ' -f1)"
-if [[ ! -x "$HERE/.venv/bin/gunicorn" || ! -f "$RUN/idp.sqlite3" \
+if [[ ! -x "$HERE/.venv/bin/gunicorn" || ! -f "${IDP_DB:-$RUN/idp.sqlite3}" \
       || "$(cat "$HERE/.venv/.requirements.sha256" 2>/dev/null)" != "$want" ]]; then
     echo "start.sh: running setup.sh (venv, DB or requirements out of date)" >&2
     "$HERE/setup.sh" >&2

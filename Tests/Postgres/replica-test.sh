@@ -17,7 +17,9 @@
 #      the same callback replayed in a third fails with pending_login_not_found.
 # Prints "OBSERVED ..." lines and "REPLICA TEST PASSED"; exits non-zero on any failure.
 # PG_URL / IDP_ISSUER set in the environment are NOT used: the test needs its own provider
-# settings (2 s access tokens), and starts its own PostgreSQL.
+# settings (2 s access tokens), and starts its own PostgreSQL and its own provider database
+# (IDP_DB in the temporary directory: another provider sharing Tests/IdP/run/idp.sqlite3, such as
+# the one .ci/run keeps on 9400, must not hold SQLite's write lock while this run refreshes).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$(pwd)
@@ -39,6 +41,8 @@ swift build --product sample-exchange-code >&2
 swift build --product sample-authorize-url >&2
 swift build --product sample-pending-login >&2
 bin=$(swift build --show-bin-path)
+export IDP_DB="$work/idp.sqlite3"
+bash Tests/IdP/setup.sh >&2
 
 PG_URL=$(bash Tests/Postgres/start.sh "$PG_PORT" | sed -n 's/^PG_URL=//p')
 [ -n "$PG_URL" ] || fail "PostgreSQL did not start"
