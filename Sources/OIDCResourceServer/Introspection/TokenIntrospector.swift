@@ -47,7 +47,8 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     public let cache: IntrospectionCache?
     /// When set, an active token's `aud` (if it has one) must contain this value.
     public let expectedAudience: String?
-    /// Allowed clock skew for the JWT answer and the active token's `exp`/`nbf`.
+    /// Allowed clock skew for the JWT answer and the active token's `exp`/`nbf`, as the checks
+    /// use it: NaN or negative counts as 0, above one day as one day (the JWT validation's rule).
     public let leeway: TimeInterval
 
     /// Creates an introspector.
@@ -63,7 +64,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         self.jwtResponse = jwtResponse
         self.cache = cache
         self.expectedAudience = expectedAudience
-        self.leeway = leeway
+        self.leeway = Leeway.effective(leeway)
     }
 
     /// The endpoint and the client id, never the client's credentials.

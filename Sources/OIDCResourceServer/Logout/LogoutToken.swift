@@ -65,7 +65,8 @@ public struct LogoutTokenValidator: Sendable {
     public let replays: LogoutReplayCache
     /// Allowed algorithms (default every asymmetric one).
     public let allowedAlgorithms: Set<JWSAlgorithm>
-    /// Allowed clock skew in seconds.
+    /// Allowed clock skew in seconds, as the time checks use it: NaN or negative counts as 0,
+    /// above one day as one day (the JWT validation's leeway rule).
     public let leeway: TimeInterval
     /// The `typ` rule.
     public let typeRule: TypeRule
@@ -81,7 +82,7 @@ public struct LogoutTokenValidator: Sendable {
         self.keys = keys
         self.replays = replays
         self.allowedAlgorithms = allowedAlgorithms.intersection(IssuerKeys.asymmetricAlgorithms)
-        self.leeway = leeway
+        self.leeway = Leeway.effective(leeway)
         self.typeRule = typeRule
         self.clock = clock
     }
@@ -102,7 +103,7 @@ public struct LogoutTokenValidator: Sendable {
         func invalid(_ reason: String) -> OIDCError { OIDCError(.invalidLogoutToken, reason) }
         guard let issuedAt = try ClaimErrors.read({ try claims.issuedAt }) else { throw invalid("the logout token has no \"iat\"") }
         guard clock().timeIntervalSince(issuedAt) <= replays.window + leeway else {
-            throw invalid("the logout token was issued longer ago than the replay window (\(Int(replays.window)) s)")
+            throw invalid("the logout token was issued longer ago than the replay window (\(replays.window.wholeText) s)")
         }
         guard let jti = try ClaimErrors.read({ try claims.jwtID }), !jti.isEmpty else { throw invalid("the logout token has no \"jti\"") }
         guard let events = claims["events"]?.objectValue else { throw invalid("the logout token's \"events\" is not an object") }
@@ -116,7 +117,7 @@ public struct LogoutTokenValidator: Sendable {
         let audience = try ClaimErrors.read { try claims.audience } ?? []
         let expiresAt = try ClaimErrors.read { try claims.expiresAt }
         guard await replays.record(issuer: issuer, jwtID: jti) else {
-            throw OIDCError(.replayedLogoutToken, "a logout token with this jti was already received within \(Int(replays.window)) s")
+            throw OIDCError(.replayedLogoutToken, "a logout token with this jti was already received within \(replays.window.wholeText) s")
         }
         return LogoutToken(issuer: issuer, subject: subject, sessionID: sessionID, audience: audience, issuedAt: issuedAt,
                            expiresAt: expiresAt, jwtID: jti, events: events, claims: claims)
