@@ -58,12 +58,18 @@ let package = Package(
         .systemLibrary(name: "CLibSSL"),
         // Offline decode/verify must not load FoundationNetworking: JOSE and OIDC use FoundationEssentials only.
         // Position-independent like every other executable (ASLR): it parses untrusted tokens and speaks TLS.
-        .executableTarget(name: "jwt-inspect", dependencies: ["JOSE", "OIDC", "CLibCrypto", "CLibSSL"], swiftSettings: strict),
+        .executableTarget(name: "jwt-inspect", dependencies: ["JOSE", "OIDC", "OIDCResourceServer", "CLibCrypto", "CLibSSL"], swiftSettings: strict),
         .executableTarget(name: "jose-bench", dependencies: ["JOSE", "CLibCrypto", "OIDC", "OIDCResourceServer"], swiftSettings: strict),
         .executableTarget(name: "jose-leak-check", dependencies: ["JOSE"], swiftSettings: strict),
+        .executableTarget(name: "dpop-bench", dependencies: ["OIDC", "OIDCSession", "JOSE"], swiftSettings: strict),
+        // What the FAPI samples share (arguments, key files, the client setup); not a product.
+        .target(name: "FAPISampleSupport", dependencies: ["OIDC", "JOSE"], path: "Samples/FAPISampleSupport", swiftSettings: strict),
+        sample("sample-fapi-login", ["FAPISampleSupport", "OIDC", "OIDCNetworking", "JOSE"]),
+        sample("sample-fapi-finish", ["FAPISampleSupport", "OIDC", "OIDCNetworking", "OIDCSession", "JOSE"]),
+        sample("sample-ciba", ["FAPISampleSupport", "OIDC", "OIDCNetworking", "JOSE"]),
         .executableTarget(name: "session-bench", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
         .executableTarget(name: "postgres-bench", dependencies: ["OIDC", "OIDCSession", "OIDCPostgres"], swiftSettings: strict),
-        sample("sample-authorize-url", ["OIDC", "JOSE"]),
+        sample("sample-authorize-url", ["OIDC", "OIDCNetworking", "JOSE"]),
         sample("sample-exchange-code", ["OIDC", "OIDCNetworking", "OIDCSession"]),
         sample("sample-call-api", ["OIDC", "OIDCNetworking", "OIDCSession"]),
         sample("sample-read-claims", ["OIDC"]),
@@ -79,6 +85,8 @@ let package = Package(
         sample("sample-pending-login", ["OIDC", "OIDCNetworking", "OIDCPostgres", "JOSE"]),
         .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDC"], swiftSettings: strict),
         .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
+        // The README's partner back end, compiled as written (ReadmeListingTests checks the README shows it).
+        .testTarget(name: "ReadmeListing", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
         .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "JOSE"], swiftSettings: strict),
     ]
 )

@@ -21,6 +21,7 @@ install_packages() {
     command -v pkg-config >/dev/null || missing+=(pkg-config)
     command -v glewlwyd >/dev/null || missing+=(glewlwyd)
     command -v sqlite3 >/dev/null || missing+=(sqlite3)
+    command -v jose >/dev/null || missing+=(jose)          # jwt-inspect interop tests (sign/verify/keys)
     command -v openssl >/dev/null || missing+=(openssl)
     command -v python3 >/dev/null || missing+=(python3 python3-venv)
     if command -v python3 >/dev/null && ! python3 -c 'import venv, ensurepip' 2>/dev/null; then missing+=(python3-venv); fi

@@ -3,22 +3,24 @@
 //   swift run sample-authorize-url --authorization-endpoint URL --client-id ID --redirect-uri URI
 //       [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]... [--response-type TYPE]
 //       [--limit NAME=N]...
+//   swift run sample-authorize-url --issuer URL ...      (discovery: an OIDCClient starts the login)
 //
 // stdout: exactly one JSON object {"url": ..., "state": ..., "nonce": ..., "code_verifier": ...}
 // (code_verifier is null for response types without code). Exit 2 on bad arguments (usage on stderr).
 import Foundation
 import JOSE
 import OIDC
+import OIDCNetworking
 
 let usage = """
-    usage: sample-authorize-url --authorization-endpoint URL --client-id ID --redirect-uri URI
+    usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL) --client-id ID --redirect-uri URI
                                 [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]...
                                 [--response-type "code"] [--limit NAME=MAX_CHARACTERS]...
 
       --param sets a provider-specific parameter; the standard names prompt, max_age, login_hint,
       id_token_hint, acr_values, ui_locales, claims_locales, display and response_mode are mapped
       to the request's typed properties (and checked). --limit caps a parameter's length.
-      --issuer (discovery) is not supported yet.
+      --issuer finds the authorization endpoint through discovery (the issuer is checked exactly).
     """
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
@@ -29,6 +31,7 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 
 struct Arguments {
     var endpoint: URL?
+    var issuer: String?
     var clientID: String?
     var redirectURI: URL?
     var scope = "openid"
@@ -72,9 +75,7 @@ func parseArguments(_ argv: [String]) -> Arguments {
             let (name, text) = nameValue(value(option), option)
             guard let limit = Int(text), limit >= 0 else { fail("--limit \(name) needs a non-negative number") }
             arguments.limits[name] = limit
-        case "--issuer":
-            _ = value(option)
-            fail("--issuer (discovery) is not supported yet; pass --authorization-endpoint")
+        case "--issuer": arguments.issuer = value(option)
         case "-h", "--help":
             print(usage)
             exit(0)
@@ -119,7 +120,9 @@ func jsonString(_ text: String?) -> String {
 }
 
 let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))
-guard let endpoint = arguments.endpoint else { fail("--authorization-endpoint is required") }
+guard (arguments.endpoint == nil) != (arguments.issuer == nil) else {
+    fail("give either --authorization-endpoint or --issuer")
+}
 guard let clientID = arguments.clientID else { fail("--client-id is required") }
 guard let redirectURI = arguments.redirectURI else { fail("--redirect-uri is required") }
 
@@ -129,7 +132,15 @@ do {
     if let claims = arguments.claims { request.claims = try ClaimsRequest.parse(claims) }
     for (name, value) in arguments.parameters { try apply(name, value, to: &request) }
     request.parameterLengthLimits = arguments.limits
-    let url = try request.authorizationURL(at: endpoint)
+    let url: URL
+    if let issuer = arguments.issuer {
+        // One client per provider: discovery once, then startLogin binds the issuer (RFC 9207) to the login.
+        let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID),
+                                                   transport: URLSessionTransport())
+        url = try client.startLogin(request).url
+    } else {
+        url = try request.authorizationURL(at: arguments.endpoint!)
+    }
     print("{\"url\": \(jsonString(url.absoluteString)), \"state\": \(jsonString(request.state.value)), "
         + "\"nonce\": \(jsonString(request.nonce?.value)), \"code_verifier\": \(jsonString(request.pkce?.verifier.value))}")
 } catch let error as OIDCError {

@@ -1,5 +1,5 @@
-// sample-call-api: calls an API with the tokens saved by sample-exchange-code, through an
-// AuthenticatedSession that refreshes once on a 401.
+// sample-call-api: calls an API with the tokens saved by sample-exchange-code, through the
+// OIDCClient's AuthenticatedSession, which refreshes once on a 401 (token type and refreshed ID Token checked).
 //
 //   swift run sample-call-api --issuer URL --client-id ID --client-secret SECRET [--client-auth basic|post] --tokens FILE URL
 //
@@ -43,18 +43,10 @@ default: usage("--client-auth takes basic or post")
 
 let transport = URLSessionTransport()
 let store = FileTokenStore(path: values["--tokens"]!)
-let discovery = Discovery(transport: transport)
 let session: AuthenticatedSession
 do {
-    let metadata = try await discovery.metadata(for: values["--issuer"]!)
-    guard let tokenEndpoint = metadata.tokenEndpoint else { throw OIDCError(.discoveryMissingField, "the provider has no token_endpoint") }
-    let client = TokenClient(tokenEndpoint: tokenEndpoint, authentication: authentication, transport: transport)
-    // An ID Token from a refresh is validated and checked against the saved one before it is kept.
-    let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: clientID, clientSecret: secret,
-                                                        discovery: discovery,
-                                                        keyCaches: JWKSetCacheRegistry(transport: transport))
-    session = try await AuthenticatedSession.resume(from: store, refresher: client, transport: transport, allowedOrigins: [url],
-                                                    refreshedIDTokens: .validate(with: validator))
+    let client = try await OIDCClient.discover(issuer: values["--issuer"]!, authentication: authentication, transport: transport)
+    session = try await client.session(store: store, origins: [url], proactiveRefreshMargin: nil)
     guard await session.currentTokens != nil else { throw OIDCError(.notAuthenticated, "\(store.path) holds no tokens: log in first") }
 } catch {
     FileHandle.standardError.write(Data("sample-call-api: \(error)\n".utf8))

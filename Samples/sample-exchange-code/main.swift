@@ -3,9 +3,10 @@
 //   swift run sample-exchange-code --issuer URL --client-id ID --client-secret SECRET [--client-auth basic|post]
 //       --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE]
 //
-// Discovers the provider, exchanges the code (PKCE), validates the ID Token (signature with the
-// provider's keys, iss, aud, exp, iat, nonce when given), calls UserInfo (its sub must match), and
-// prints one JSON object — never the tokens themselves:
+// One OIDCClient (discovery once): the code is redeemed with the PKCE verifier, a token_type other than
+// Bearer is refused (unsupported_token_type), the ID Token is validated (signature with the provider's
+// keys, iss, aud, exp, iat, nonce when given), UserInfo is called (its sub must match), and one JSON object
+// is printed — never the tokens themselves:
 //   {"id_token_claims": {...}, "userinfo": {...}, "access_token_expires_at": <unix seconds or null>,
 //    "has_refresh_token": true|false}
 // --save-tokens writes the tokens to FILE (mode 0600, atomically) for sample-call-api.
@@ -43,31 +44,20 @@ default: usage("--client-auth takes basic or post")
 }
 
 do {
-    let transport = URLSessionTransport()
-    let discovery = Discovery(transport: transport)
-    let metadata = try await discovery.metadata(for: issuer)
-    guard let tokenEndpoint = metadata.tokenEndpoint else { throw OIDCError(.discoveryMissingField, "the provider has no token_endpoint") }
-    let client = TokenClient(tokenEndpoint: tokenEndpoint, authentication: authentication, transport: transport)
-    let tokens = try await client.exchangeCode(values["--code"]!, redirectURI: redirectURI, codeVerifier: values["--code-verifier"]!)
-    guard let idTokenText = tokens.idToken else { throw OIDCError(.invalidTokenResponse, "the token response has no id_token") }
-    let validator = try await IDTokenValidator.discover(issuer: issuer, clientID: clientID, clientSecret: secret, discovery: discovery,
-                                                        keyCaches: JWKSetCacheRegistry(transport: transport))
-    let idToken = try await validator.validate(idTokenText, expecting: IDTokenExpectations(nonce: values["--nonce"]))
-    var userInfo = JSONObject()
-    if let endpoint = metadata.userinfoEndpoint {
-        userInfo = try await client.userInfo(accessToken: tokens.accessToken, endpoint: endpoint)
-        try TokenClient.checkUserInfoSubject(userInfo, idTokenSubject: idToken.subject)
-    }
-    if let path = values["--save-tokens"] { try await FileTokenStore(path: path).save(tokens) }
+    let client = try await OIDCClient.discover(issuer: issuer, authentication: authentication, transport: URLSessionTransport())
+    // The login the app started, rebuilt from what it handed over: the verifier and the nonce it sent.
+    let request = OAuthRequest(clientID: clientID, redirectURI: redirectURI, state: try .random(),
+                               nonce: try values["--nonce"].map(Nonce.init),
+                               pkce: PKCE(verifier: try CodeVerifier(values["--code-verifier"]!)))
+    let login = try await client.redeemCode(values["--code"]!, for: try client.startLogin(request))
+    let userInfo = client.metadata.userinfoEndpoint == nil ? JSONObject() : try await client.userInfo(login.tokens)
+    if let path = values["--save-tokens"] { try await FileTokenStore(path: path).save(login.tokens) }
     var output = JSONObject()
-    output["id_token_claims"] = .object(idToken.claims.object)
+    output["id_token_claims"] = .object(login.idToken.claims.object)
     output["userinfo"] = .object(userInfo)
-    output["access_token_expires_at"] = tokens.expiresAt.map { .integer(Int64($0.timeIntervalSince1970)) } ?? .null
-    output["has_refresh_token"] = .bool(tokens.refreshToken != nil)
+    output["access_token_expires_at"] = login.tokens.expiresAt.flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded(.towardZero)) }.map(JSONValue.integer) ?? .null
+    output["has_refresh_token"] = .bool(login.tokens.refreshToken != nil)
     print(JSONValue.object(output).jsonString())
-} catch let error as OIDCError {
-    FileHandle.standardError.write(Data("sample-exchange-code: \(error)\n".utf8))
-    exit(1)
 } catch {
     FileHandle.standardError.write(Data("sample-exchange-code: \(error)\n".utf8))
     exit(1)

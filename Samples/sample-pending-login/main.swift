@@ -6,8 +6,8 @@
 //
 // start: saves the pending login under its state (10 minutes) and prints the authorization URL.
 // finish: takes the pending login named by the callback's state (at most once, on any replica),
-// checks the callback against it, exchanges the code (PKCE), validates the ID Token (nonce
-// included) and prints {"sub": ..., "has_refresh_token": true|false}.
+// finishes it through OIDCClient.finishLogin (callback, code exchange with PKCE, token type, ID Token
+// with the nonce) and prints {"sub": ..., "has_refresh_token": true|false}.
 // A replayed callback fails with "pending_login_not_found" on standard error, exit 1; 2 on usage errors.
 // TOKEN_ENCRYPTION_KEY (base64 of 32 bytes) seals the pending logins at rest (AES-256-GCM, key id "k1").
 import Foundation
@@ -51,38 +51,26 @@ do {
     let logins = try PostgresPendingLoginStore(database: database, encryption: encryption)
     try await logins.createTable()
     let transport = URLSessionTransport()
-    let discovery = Discovery(transport: transport)
-    let metadata = try await discovery.metadata(for: values["--issuer"]!)
+    let issuer = values["--issuer"]!, clientID = values["--client-id"]!
 
     if command == "start" {
         guard let redirectURI = URL(string: values["--redirect-uri"]!) else { usage("--redirect-uri is not a URL") }
-        guard let endpoint = metadata.authorizationEndpoint else {
-            throw OIDCError(.discoveryMissingField, "the provider has no authorization_endpoint")
-        }
-        var request = try OAuthRequest(clientID: values["--client-id"]!, redirectURI: redirectURI)
-        request.scopes = (values["--scope"] ?? "openid").split(separator: " ").map(String.init)
-        let pending = try request.pendingAuthorization(at: endpoint, issuer: metadata.issuer)
+        // Starting a login needs no secret: the client id is enough.
+        let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID), transport: transport)
+        let pending = try client.startLogin(redirectURI: redirectURI,
+                                            scopes: (values["--scope"] ?? "openid").split(separator: " ").map(String.init))
         try await logins.save(pending, state: pending.state.value, expiresIn: 600)
-        print(pending.authorizationURL.absoluteString)
+        print(pending.url.absoluteString)
     } else {
         guard let callback = URL(string: values["--callback"]!),
               let state = URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "state" })?.value
         else { throw OIDCError(.pendingLoginNotFound, "the callback carries no state") }
-        let pending = try await logins.consume(state: state, as: PendingAuthorization.self)
-        let response = try pending.parseRedirect(callback)
-        guard let code = response.code else { throw OIDCError(.invalidTokenResponse, "the callback carries no code") }
-        guard let tokenEndpoint = metadata.tokenEndpoint else {
-            throw OIDCError(.discoveryMissingField, "the provider has no token_endpoint")
-        }
-        let client = TokenClient(tokenEndpoint: tokenEndpoint,
-                                 authentication: .clientSecretBasic(clientID: values["--client-id"]!, secret: values["--client-secret"]!),
-                                 transport: transport)
-        let tokens = try await client.exchangeCode(code, redirectURI: pending.request.redirectURI, codeVerifier: pending.codeVerifier?.value)
-        guard let idToken = tokens.idToken else { throw OIDCError(.invalidTokenResponse, "the token response has no id_token") }
-        let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: values["--client-id"]!,
-                                                            clientSecret: values["--client-secret"], discovery: discovery,
-                                                            keyCaches: JWKSetCacheRegistry(transport: transport))
-        let validated = try await validator.validate(idToken, expecting: IDTokenExpectations(nonce: pending.nonce?.value))
+        let pending = try await logins.consume(state: state, as: PendingLogin.self)
+        let client = try await OIDCClient.discover(issuer: issuer,
+                                                   authentication: .clientSecretBasic(clientID: clientID, secret: values["--client-secret"]!),
+                                                   transport: transport)
+        let login = try await client.finishLogin(pending, callback: .url(callback))  // every check, one call
+        let validated = login.idToken, tokens = login.tokens
         var output = JSONObject()
         output["sub"] = validated.subject.map { .string($0) } ?? .null
         output["has_refresh_token"] = .bool(tokens.refreshToken != nil)

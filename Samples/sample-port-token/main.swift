@@ -8,8 +8,9 @@
 //   swift run sample-port-token --trusted-issuer URL [--trusted-issuer URL ...] [--audience AUD] [--jwks ...] TOKEN|-
 //
 // TOKEN is either the port_token itself or an ID Token carrying `aka.port_token`.
-// Without --jwks the keys would be found through each issuer's discovery over the
-// network, which needs URLSessionTransport from the OIDCNetworking module (not available yet).
+// Without --jwks (online mode) each trusted issuer's keys are found through its discovery
+// document and jwks_uri over the network (URLSessionTransport; https, or http on loopback).
+// Without --audience any audience is accepted (ExpectedAudience.anyAudience, stated explicitly).
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -21,6 +22,7 @@ import Glibc
 import Darwin
 #endif
 import OIDC
+import OIDCNetworking
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
     print(message)
@@ -90,12 +92,9 @@ do {
 
 let verifier: ForeignTokenVerifier
 if jwksArguments.isEmpty {
-    // Online mode: discovery + jwks_uri over HTTP. Needs an HTTPTransport.
-    fail("""
-    Online verification needs URLSessionTransport from the OIDCNetworking module, which is not available yet.
-    Use the offline mode: --jwks FILE (a JWK Set or JWK of the trusted issuer), e.g.
-      swift run sample-port-token --trusted-issuer https://old-carrier.example --jwks Keys/p256.pub.jwk
-    """)
+    // Online mode: each trusted issuer's discovery document, then its jwks_uri (cached, rotation followed).
+    print("(online: keys from each trusted issuer's discovery document and jwks_uri)")
+    verifier = ForeignTokenVerifier(trustedIssuers: Set(trusted), transport: URLSessionTransport())
 } else {
     var documents: [String: String] = [:]
     for argument in jwksArguments {
@@ -117,7 +116,7 @@ if jwksArguments.isEmpty {
 }
 
 do {
-    let verified = try await verifier.verify(portToken, audience: audience)
+    let verified = try await verifier.verify(portToken, audience: audience.map(ExpectedAudience.contains) ?? .anyAudience)
     print("port_token VERIFIED")
     print("  issuer (previous carrier)  \(verified.issuer ?? "-")")
     print("  subject there              \(verified.subject ?? "-")")

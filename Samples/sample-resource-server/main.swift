@@ -71,7 +71,7 @@ do {
         }
         let introspector = try TokenIntrospector(
             endpoint: endpoint, authentication: .clientSecretBasic(clientID: values["--client-id"] ?? "", secret: values["--client-secret"] ?? ""),
-            transport: transport, expectedAudience: audience)
+            transport: transport, audience: .contains(audience))
         let info = try await introspector.validate(token, requiredScopes: requiredScopes)
         output(active: true, subject: info.subject, clientID: info.clientID, scopes: info.scopes)
     } else {

@@ -44,7 +44,7 @@ struct BenchFixture: @unchecked Sendable {
         let token = self.token, key = self.key
         let options = JWTValidationOptions(leeway: 60)
         return {
-            let jwt = try JWT.verify(token, key: key, validation: options)
+            let jwt = try JWT.verifyIgnoringIssuerAndAudience(token, key: key, validation: options)
             return try jwt.claims.subject != nil
         }
     }

@@ -26,7 +26,7 @@ enum Parts {
         try time("JWTClaims.init") { _ = try JWTClaims(payload: payload) }
         try time("claims.validate") { try JWTClaims(payload: payload).validate() }
         try time("jws.verify") { try jws.verify(with: key) }
-        try time("JWT.verify") { _ = try JWT.verify(token, key: key) }
+        try time("JWT.verify") { _ = try JWT.verifyIgnoringIssuerAndAudience(token, key: key) }
         let raw = try fixture.makeRawLoop()
         try time("raw") { _ = try raw() }
     }

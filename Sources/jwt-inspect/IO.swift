@@ -62,6 +62,24 @@ enum IO {
         }
     }
 
+    /// Creates `path` (never replacing an existing file or following a symbolic link) with `mode`, and writes `contents`.
+    static func createFile(_ path: String, contents: String, mode: mode_t) throws(SetupError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw SetupError("cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var offset = 0
+        let bytes = Array(contents.utf8)
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBufferPointer { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return fileWrite(fd, base + offset, buffer.count - offset)
+            }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw SetupError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     static func environment(_ name: String) -> String? {

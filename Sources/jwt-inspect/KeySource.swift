@@ -20,20 +20,9 @@ enum KeySource {
     }
 
     static func fromKeyFile(_ path: String) throws(SetupError) -> KeySource {
-        let bytes = try IO.readFile(path)
-        let text = String(decoding: bytes, as: UTF8.self)
-        do {
-            if text.contains("-----BEGIN ") {
-                return .single(try JWK(publicKeyFromPEM: text))
-            }
-            let object = try JSONParser.parseObject(bytes, what: "the key file")
-            if object["keys"] != nil { return .set(try JWKSet(jsonBytes: bytes)) }
-            return .single(try JWK(jsonObject: object).publicKey)
-        } catch let error as JOSEError {
-            throw SetupError("the key file \(path) is not usable: \(error) (expected PEM, a JWK or a JWK Set)")
-        } catch {
-            throw SetupError("the key file \(path) is not usable")
-        }
+        let file = try KeyFile.read(path)
+        if case .set(let set) = file { return .set(set) }
+        return .single(try file.key(path, privateHalf: false))
     }
 
     /// One line for the verdict, e.g. `RSA 2048-bit public key kid="abc"`.

@@ -16,14 +16,20 @@ struct Options {
     var expectedNonce: String?
     var requiredClaims: [String] = []
     var leeway: Double = 60
+    var kind: TokenKind?
+    var requiredScopes: [String] = []
     var now: Double?
     var json = false
     var color: ColorMode = .auto
     var showHelp = false
     var showVersion = false
+    var showManPage = false
 
     static let usage = """
     Usage: jwt-inspect [OPTIONS] [TOKEN]
+           jwt-inspect sign --key PATH [--claim NAME=VALUE]... (see jwt-inspect sign --help)
+           jwt-inspect key (--kty KTY | --key PATH | --table ...) (see jwt-inspect key --help)
+           jwt-inspect completions bash|zsh
 
     Decode a JWS/JWT, show its header and claims, and verify it.
     TOKEN is the compact token; absent or "-" reads it from standard input.
@@ -40,12 +46,17 @@ struct Options {
       --aud AUD            required audience
       --nonce NONCE        required nonce
       --require CLAIM      required claim (repeatable)
+      --as KIND            judge it with the library's validator for KIND: id-token (--iss, --aud,
+                           --nonce), access-token (--iss, --aud, --require-scope), logout-token
+                           (--iss, --aud); without --as the kind is guessed from typ and named
+      --require-scope SCOPE  access-token: required scope (repeatable)
       --leeway SECONDS     clock skew allowed for exp/nbf/iat (default 60)
       --now UNIX_SECONDS   check times as of this moment (default: now)
     Output:
       --json               one JSON object instead of the human view
       --color auto|always|never   (default auto: only on a terminal, never with NO_COLOR)
       --help, --version
+      --help-man           the manual page (roff: jwt-inspect --help-man | man -l -)
 
     Exit status: 0 decoded and every requested check passed (without a key: decoded),
     1 malformed token or a failed check, 2 usage or setup error.
@@ -78,6 +89,13 @@ struct Options {
             case "--aud": options.expectedAudience = try value(argument)
             case "--nonce": options.expectedNonce = try value(argument)
             case "--require": options.requiredClaims.append(try value(argument))
+            case "--require-scope": options.requiredScopes.append(try value(argument))
+            case "--as":
+                let text = try value(argument)
+                guard let kind = TokenKind(rawValue: text) else {
+                    throw UsageError("--as takes \(TokenKind.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\"")
+                }
+                options.kind = kind
             case "--leeway":
                 options.leeway = try number(argument)
                 guard options.leeway >= 0, options.leeway <= Leeway.maximum else {
@@ -91,6 +109,7 @@ struct Options {
                 options.color = mode
             case "--help", "-h": options.showHelp = true
             case "--version": options.showVersion = true
+            case "--help-man": options.showManPage = true
             case "-": positional.append(argument)
             default:
                 if argument.hasPrefix("--") { throw UsageError("unknown option \(argument)") }

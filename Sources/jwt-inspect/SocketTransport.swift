@@ -84,9 +84,9 @@ enum Network {
         return "\(error)"
     }
 
-    /// Runs async library code to completion from the synchronous tool (network path only:
+    /// Runs async library code to completion from the synchronous tool (network and --as paths only:
     /// the offline path never starts a task).
-    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws(SetupError) -> T {
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws(SetupError) -> T {
         let box = BlockingResult<T>()
         Task {
             do { box.result = .success(try await body()) } catch { box.result = .failure(error) }

@@ -31,6 +31,7 @@ func inspectToken() throws(Exit) {
     }
     if options.showHelp { IO.write(Options.usage + "\n", to: 1); return }
     if options.showVersion { IO.write(version + "\n", to: 1); return }
+    if options.showManPage { IO.write(CommandLineReference.manPage, to: 1); return }
 
     // The token: argument or standard input, whitespace around it ignored.
     var rawToken: [UInt8]
@@ -72,11 +73,25 @@ func inspectToken() throws(Exit) {
     }
 
     let now = options.now ?? IO.currentTime()
-    let inspection: Inspection
+    var inspection: Inspection
     do {
         inspection = try Inspector(options: options, keys: keys, now: now).inspect(jws)
     } catch {
         throw fail(2, error.message)
+    }
+
+    if let kind = options.kind {
+        let line: Check
+        do {
+            line = try kind.judge(String(decoding: trimmed, as: UTF8.self), options: options, keys: keys, now: now)
+        } catch {
+            throw fail(2, "\(error.message)\nTry 'jwt-inspect --help'.")
+        }
+        inspection.checks.append(line)
+        if line.status == .fail, inspection.firstFailure == nil { inspection.claimsFailure = line }
+    } else if let guessed = TokenKind.guess(type: jws.header.type) {
+        inspection.checks.append(Check(name: "kind", status: .info, reason: nil,
+                                       message: "typ says \(guessed.rawValue) (a guess from typ: judge it with --as \(guessed.rawValue))"))
     }
 
     let useColor: Bool
@@ -92,9 +107,30 @@ func inspectToken() throws(Exit) {
     }
 }
 
+/// The subcommands; anything else is a token to inspect (a token never equals these names).
+/// Each subcommand's code runs only when named, so a plain decode pays nothing for it.
+func runCommand() throws(Exit) {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let rest = Array(arguments.dropFirst())
+    switch arguments.first {
+    case "sign":
+        let command: SignCommand
+        do { command = try SignCommand.parse(rest) } catch { throw fail(2, "\(error.message)\nTry 'jwt-inspect sign --help'.") }
+        try command.run()
+    case "key":
+        let command: KeyCommand
+        do { command = try KeyCommand.parse(rest) } catch { throw fail(2, "\(error.message)\nTry 'jwt-inspect key --help'.") }
+        try command.run()
+    case "completions":
+        try CommandLineReference.run(rest)
+    default:
+        try inspectToken()
+    }
+}
+
 let status: Int32
 do {
-    try inspectToken()
+    try runCommand()
     status = 0
 } catch {
     status = error.status

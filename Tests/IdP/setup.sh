@@ -47,9 +47,9 @@ if [[ ! -x "$VENV/bin/python" ]] || ! "$VENV/bin/python" -c 'import sys' >/dev/n
     fi
 fi
 
-# Reinstall only when requirements.txt changed since the last successful install.
+# Reinstall only when requirements.txt (or the fixtures, which start.sh then re-applies) changed since the last install.
 STAMP="$VENV/.requirements.sha256"
-want="$(sha256sum requirements.txt | cut -d' ' -f1)"
+want="$(cat requirements.txt idp/management/commands/idp_fixtures.py | sha256sum | cut -d' ' -f1)"
 if [[ ! -f "$STAMP" || "$(cat "$STAMP")" != "$want" ]]; then
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r requirements.txt
     echo "$want" > "$STAMP"

@@ -35,7 +35,7 @@ LOG="$RUN/idp-$PORT.log"
 PIDFILE="$RUN/idp-$PORT.pid"
 mkdir -p "$RUN"
 
-want="$(sha256sum "$HERE/requirements.txt" | cut -d' ' -f1)"
+want="$(cat "$HERE/requirements.txt" "$HERE/idp/management/commands/idp_fixtures.py" | sha256sum | cut -d' ' -f1)"
 if [[ ! -x "$HERE/.venv/bin/gunicorn" || ! -f "$RUN/idp.sqlite3" \
       || "$(cat "$HERE/.venv/.requirements.sha256" 2>/dev/null)" != "$want" ]]; then
     echo "start.sh: running setup.sh (venv, DB or requirements out of date)" >&2

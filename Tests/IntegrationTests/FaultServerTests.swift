@@ -10,10 +10,11 @@ struct FaultServer {
     let stdin: Pipe
     let base: String
 
-    static func start() throws -> FaultServer {
+    /// Starts `Tests/Support/<script>` (a server that prints its port and serves until stdin closes).
+    static func start(script: String = "fault_server.py") throws -> FaultServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Support/fault_server.py").path]
+        process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Support/\(script)").path]
         let output = Pipe(), input = Pipe()
         process.standardOutput = output
         process.standardInput = input
@@ -101,5 +102,17 @@ struct FaultServerTests {
         #expect(try await transport.send(HTTPRequest(url: server.url("/redirect"))).status == 302)
         let followed = try await transport.send(HTTPRequest(url: server.url("/redirect"), followsRedirects: true))
         #expect(followed.status == 200)
+    }
+
+    @Test("sample-exchange-code refuses a token response whose token_type is not Bearer (RFC 6749 §7.1)")
+    func sampleRefusesDPoP() throws {
+        let server = try FaultServer.start()
+        defer { server.stop() }
+        let result = try SampleRunner.run("sample-exchange-code", [
+            "--issuer", server.base + "/dpop", "--client-id", "c", "--client-secret", "s", "--redirect-uri", Provider.redirectURI.absoluteString,
+            "--code", "the-code", "--code-verifier", String(repeating: "v", count: 43)])
+        #expect(result.status == 1)
+        #expect(result.error.contains("unsupported_token_type"), "\(result.error)")
+        #expect(result.output.isEmpty)
     }
 }

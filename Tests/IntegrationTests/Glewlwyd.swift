@@ -40,7 +40,7 @@ enum Glewlwyd {
         let clientID = try value("GLEWLWYD_SECRET_CLIENT_ID")
         var request = try OAuthRequest(clientID: clientID, redirectURI: try redirectURI)
         request.scopes = scopes
-        request.additionalParameters["resource"] = try resource.absoluteString
+        request.resources = [try resource]
         let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
                                                        issuerParameterSupported: true)
         let (line, status) = try runScript("login.py", ["--authorize-url", pending.authorizationURL.absoluteString])

@@ -56,7 +56,8 @@ enum Provider {
         var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI)
         request.scopes = ["openid", "profile", "email"]
         request.claims = claims
-        let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer)
+        let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
+                                                      issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true)
         let response = try pending.parseRedirect(try login(pending.authorizationURL))
         return (pending, try #require(response.code))
     }

@@ -43,7 +43,7 @@ struct Flow {
         let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: clientID,
                                                             discovery: Provider.discovery, keyCaches: Provider.keyCaches)
         let idToken = try await validator.validate(try #require(tokens.idToken),
-                                                   expecting: IDTokenExpectations(nonce: pending.nonce?.value))
+                                                   expecting: IDTokenExpectations(nonce: ExpectedNonce(pending.nonce)))
         #expect(idToken.issuer == metadata.issuer)
         #expect(idToken.email == "alice@example.com")
 
@@ -54,7 +54,7 @@ struct Flow {
         let oldRefresh = try #require(tokens.refreshToken)
         let refreshed = try await client.refresh(oldRefresh)
         #expect(refreshed.accessToken != tokens.accessToken)
-        let newIDToken = try await validator.validate(try #require(refreshed.idToken))
+        let newIDToken = try await validator.validate(try #require(refreshed.idToken), expecting: IDTokenExpectations(nonce: .noNonceSent))
         try newIDToken.checkIsRefresh(of: idToken)
         // The provider rotates refresh tokens: the old one is now refused.
         await expectOIDCError(.oauthError, oauth: .invalidGrant, status: 400) { _ = try await client.refresh(oldRefresh) }

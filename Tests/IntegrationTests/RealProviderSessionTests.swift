@@ -66,7 +66,8 @@ extension RealProviderTests {
             let metadata = try await Discovery(transport: transport).metadata(for: provider.issuer)
             var request = try OAuthRequest(clientID: "client-basic", redirectURI: Provider.redirectURI)
             request.scopes = ["openid", "email"]
-            let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer)
+            let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
+                                                      issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true)
             let code = try #require(try pending.parseRedirect(try Provider.login(pending.authorizationURL)).code)
             let client = TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint),
                                      authentication: .clientSecretBasic(clientID: "client-basic", secret: "secret-basic"), transport: transport)

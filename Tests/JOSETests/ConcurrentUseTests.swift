@@ -24,9 +24,9 @@ struct ConcurrentUseTests {
                     for round in 0..<20 {
                         // Alternate good and forged tokens so a failed context is dropped mid-run.
                         if (task + round) % 3 == 0 {
-                            badRejected = badRejected && ((try? JWT.verify(bad, key: verificationKey)) == nil)
+                            badRejected = badRejected && ((try? JWT.verifyIgnoringIssuerAndAudience(bad, key: verificationKey)) == nil)
                         } else {
-                            let subject = try JWT.verify(token, key: verificationKey).claims.subject
+                            let subject = try JWT.verifyIgnoringIssuerAndAudience(token, key: verificationKey).claims.subject
                             goodOK = goodOK && subject == "shared"
                         }
                     }
@@ -46,7 +46,7 @@ struct ConcurrentUseTests {
     func sharedClaims() async throws {
         let key = try TestKeys.jwk("hmac.jwk")
         let token = try JWT.sign(["sub": "lazy", "aud": ["a", "b"]], key: key, algorithm: .hs256)
-        let claims = try JWT.verify(token, key: key).claims
+        let claims = try JWT.verifyIgnoringIssuerAndAudience(token, key: key).claims
         let subjects = await withTaskGroup(of: String?.self) { group in
             for _ in 0..<64 { group.addTask { claims.object["sub"]?.stringValue } }
             var seen: [String?] = []

@@ -82,10 +82,10 @@ struct OnePassVerificationTests {
         for (name, token) in try Self.tokens() {
             for policy in [JWSVerificationPolicy.default, permissive] {
                 outcomes.insert(agreed(name, token, policy: policy,
-                                       onePass: { _ = try JWT.verify(token, key: key, policy: policy, validation: Self.validation) },
+                                       onePass: { _ = try JWT.verifyIgnoringIssuerAndAudience(token, key: key, policy: policy, validation: Self.validation) },
                                        verifyParsed: { try $0.verify(with: key, policy: policy) }))
                 outcomes.insert(agreed(name + " (key set)", token, policy: policy,
-                                       onePass: { _ = try JWT.verify(token, keys: set, policy: policy, validation: Self.validation) },
+                                       onePass: { _ = try JWT.verifyIgnoringIssuerAndAudience(token, keys: set, policy: policy, validation: Self.validation) },
                                        verifyParsed: { try $0.verify(with: set, policy: policy) }))
             }
         }

@@ -94,7 +94,8 @@ struct PostgresPendingLoginStoreTests {
         let store = try makeStore(database, table)
         try await store.createTable()
         let request = try OAuthRequest(clientID: "client", redirectURI: URL(string: "https://app.example.com/cb")!)
-        let pending = try request.pendingAuthorization(at: URL(string: "https://op.example.com/authorize")!, issuer: "https://op.example.com")
+        let pending = try request.pendingAuthorization(at: URL(string: "https://op.example.com/authorize")!, issuer: "https://op.example.com",
+                                                       issuerParameterSupported: false)
         try await store.save(pending, state: pending.state.value, expiresIn: 600)
         let back = try await store.consume(state: pending.state.value, as: PendingAuthorization.self)
         #expect(back == pending)

@@ -11,7 +11,7 @@ import Testing
 struct ConfiguredIntervalTests {
     static func logoutClaims(_ changes: [String: JSONValue] = [:]) -> JSONObject {
         var claims: JSONObject = ["iss": .string(Fixtures.issuer), "aud": .string(Fixtures.clientID), "iat": .integer(1_800_000_000 - 5),
-                                  "jti": "logout-1", "sub": "alice",
+                                  "exp": .integer(1_800_000_000 + 120), "jti": "logout-1", "sub": "alice",
                                   "events": .object([LogoutToken.backChannelLogoutEvent: .object([:])])]
         for (name, value) in changes { claims[name] = value }
         return claims
@@ -48,7 +48,7 @@ struct ConfiguredIntervalTests {
         }
         let introspector = try TokenIntrospector(endpoint: URL(string: "https://as.example/introspect")!,
                                                  authentication: .clientSecretBasic(clientID: Fixtures.clientID, secret: "s"),
-                                                 transport: transport, leeway: leeway, clock: Fixtures.clock)
+                                                 transport: transport, audience: .anyAudience, leeway: leeway, clock: Fixtures.clock)
         await expectCode(.expired) { _ = try await introspector.validate("T") }
     }
 }

@@ -21,7 +21,7 @@ struct IntrospectionTests {
     static func introspector(_ transport: ScriptedTransport, cache: IntrospectionCache? = nil, jwt: TokenIntrospector.JWTResponse? = nil,
                              clock: @escaping @Sendable () -> Date = Fixtures.clock) throws -> TokenIntrospector {
         try TokenIntrospector(endpoint: endpoint, authentication: .clientSecretBasic(clientID: Fixtures.clientID, secret: "s"),
-                              transport: transport, jwtResponse: jwt, cache: cache, expectedAudience: Fixtures.audience, clock: clock)
+                              transport: transport, audience: .contains(Fixtures.audience), jwtResponse: jwt, cache: cache, clock: clock)
     }
 
     static let active = #"{"active":true,"scope":"read write","client_id":"app","username":"alice","token_type":"Bearer","exp":1800000300,"iat":1799999990,"sub":"u1","aud":["https://api.example"],"iss":"https://as.example","jti":"j1","tenant":"t9"}"#
@@ -56,6 +56,17 @@ struct IntrospectionTests {
             _ = try await Self.introspector(Self.json(#"{"active":true,"aud":"https://other.example"}"#)).validate("T")
         }
         await expectCode(.expired) { _ = try await Self.introspector(Self.json(#"{"active":true,"exp":1799990000}"#)).validate("T") }
+    }
+
+    @Test("the audience rule is required: .contains refuses a token for another resource server, only .anyAudience lets it through")
+    func audienceRule() async throws {
+        let other = #"{"active":true,"aud":["https://other.example"],"scope":"read"}"#
+        await expectCode(.audienceMismatch) { _ = try await Self.introspector(Self.json(other)).validate("T") }
+        let any = try TokenIntrospector(endpoint: Self.endpoint, authentication: .clientSecretBasic(clientID: Fixtures.clientID, secret: "s"),
+                                        transport: Self.json(other), audience: .anyAudience, clock: Fixtures.clock)
+        #expect(try await any.validate("T", requiredScopes: ["read"]).audience == ["https://other.example"])
+        let contains = try Self.introspector(Self.json(other))
+        #expect(contains.audience == .contains(Fixtures.audience))
     }
 
     @Test("malformed answers are typed errors", arguments: [
@@ -156,7 +167,7 @@ struct RedactionTests {
     func dumps() throws {
         let introspector = try TokenIntrospector(endpoint: URL(string: "https://as.example/introspect")!,
                                                  authentication: .clientSecretBasic(clientID: "rs", secret: "TOP-SECRET-1"),
-                                                 transport: ScriptedTransport { _ in HTTPResponse(status: 500) })
+                                                 transport: ScriptedTransport { _ in HTTPResponse(status: 500) }, audience: .anyAudience)
         let source = ClientCredentialsTokenSource(client: TokenClient(tokenEndpoint: URL(string: "https://as.example/token")!,
                                                                       authentication: .clientSecretPost(clientID: "svc", secret: "TOP-SECRET-2"),
                                                                       transport: ScriptedTransport { _ in HTTPResponse(status: 500) }))

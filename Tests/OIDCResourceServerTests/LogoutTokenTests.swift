@@ -50,6 +50,20 @@ struct LogoutTokenTests {
         }
     }
 
+    @Test("exp is required (Back-Channel Logout 1.0 §2.4, final with errata 1); a draft-era token without it only with the explicit opt-out")
+    func expirationRequired() async throws {
+        await expectCode(.invalidLogoutToken) {
+            _ = try await Self.validator().validate(try Fixtures.sign(Self.claims(["exp": nil]), typ: "logout+jwt"))
+        }
+        let draft = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
+                                         replays: LogoutReplayCache(clock: Fixtures.clock), expirationRule: .optionalForDraftProviders,
+                                         clock: Fixtures.clock)
+        let token = try await draft.validate(try Fixtures.sign(Self.claims(["exp": nil]), typ: "logout+jwt"))
+        #expect(token.expiresAt == nil && token.jwtID == "logout-1")
+        // exp, when present, is still checked under the opt-out.
+        await expectCode(.expired) { _ = try await draft.validate(try Fixtures.sign(Self.claims(["exp": .integer(1_800_000_000 - 120), "jti": "z"]), typ: "logout+jwt")) }
+    }
+
     @Test("typ JWT only with the explicit opt-in, and an ID Token still fails there")
     func plainJWTType() async throws {
         let lenient = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
@@ -72,6 +86,14 @@ struct LogoutTokenTests {
         _ = try await validator.validate(token)
         await expectCode(.replayedLogoutToken) { _ = try await validator.validate(token) }
         _ = try await validator.validate(try Fixtures.sign(Self.claims(["jti": "logout-2"]), typ: "logout+jwt"))
+    }
+
+    @Test("an unbounded replay window (infinity) still reports a replay instead of trapping on Int(infinity)")
+    func infiniteWindow() async throws {
+        let validator = try Self.validator(replays: LogoutReplayCache(window: .infinity, clock: Fixtures.clock))
+        let token = try Fixtures.sign(Self.claims(["jti": "forever"]), typ: "logout+jwt")
+        _ = try await validator.validate(token)
+        await expectCode(.replayedLogoutToken) { _ = try await validator.validate(token) }
     }
 
     @Test("the form body: exactly one logout_token, form content type")

@@ -7,7 +7,9 @@ stdin closes (the test process ends) or it is killed. Paths:
   /empty         200 empty body          /garbage  200 bytes that are not JSON
   /slow          answers after 10 s      /redirect 302 to /ok
   /big           200 with a 2 MiB body   /ok       200 token response JSON
+  /dpop/...      a provider (issuer http://127.0.0.1:PORT/dpop) whose token endpoint answers token_type DPoP
 """
+import json
 import http.server, os, sys, threading, time
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -43,6 +45,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(302, b"", extra=[("Location", "/ok")])
         elif path == "/big":
             self.send(200, b"{\"pad\":\"" + b"a" * (2 << 20) + b"\"}", "application/json")
+        elif path == "/dpop/.well-known/openid-configuration":
+            issuer = "http://127.0.0.1:%d/dpop" % self.server.server_address[1]
+            document = {"issuer": issuer, "authorization_endpoint": issuer + "/authorize", "token_endpoint": issuer + "/token",
+                        "jwks_uri": issuer + "/jwks", "response_types_supported": ["code"],
+                        "subject_types_supported": ["public"], "id_token_signing_alg_values_supported": ["RS256"]}
+            self.send(200, json.dumps(document).encode(), "application/json")
+        elif path == "/dpop/token":
+            self.send(200, b'{"access_token":"x","token_type":"DPoP","id_token":"a.b.c"}', "application/json")
         elif path == "/ok":
             self.send(200, b'{"access_token":"x","token_type":"Bearer"}', "application/json")
         else:

@@ -7,18 +7,43 @@ public struct JWT: Sendable {
     /// The key the signature was verified with.
     public let key: JWK
 
-    /// Parses, verifies the signature with `key`, decodes the claims and
-    /// applies `validation`: the one call a relying party needs.
-    public static func verify(_ token: String, key: JWK, policy: JWSVerificationPolicy = .default,
+    /// Parses, verifies the signature with `key`, decodes the claims and applies `validation`, and
+    /// requires `iss` to equal `issuer` and `aud` to contain `audience`: the one call a relying party needs.
+    /// The identity expectations are arguments without defaults, so they cannot be forgotten; they replace
+    /// any `issuer`/`audience` set in `validation`.
+    /// - Throws: ``JOSEError``: signature and key codes, `.expired`, `.notYetValid`, `.issuedInFuture`,
+    ///   `.issuerMismatch`, `.audienceMismatch`, `.missingClaim`.
+    public static func verify(_ token: String, key: JWK, issuer: String, audience: String, policy: JWSVerificationPolicy = .default,
                               validation: JWTValidationOptions = .default) throws -> JWT {
+        try verify(token, policy: policy, validation: identified(validation, issuer, audience)) { _ in key }
+    }
+
+    /// As ``verify(_:key:issuer:audience:policy:validation:)``, choosing the key from a set by `kid`
+    /// (or the single key fitting the algorithm when the token has no `kid`).
+    public static func verify(_ token: String, keys: JWKSet, issuer: String, audience: String,
+                              policy: JWSVerificationPolicy = .default, validation: JWTValidationOptions = .default) throws -> JWT {
+        try verify(token, policy: policy, validation: identified(validation, issuer, audience)) { try keys.key(for: $0, policy: policy) }
+    }
+
+    /// Verifies the signature with `key` and applies `validation` (the time claims, and `iss`/`aud` **only
+    /// when `validation` names them**): for tokens whose issuer and audience are checked by other means,
+    /// or a tool that shows a token. A relying party wants ``verify(_:key:issuer:audience:policy:validation:)``.
+    public static func verifyIgnoringIssuerAndAudience(_ token: String, key: JWK, policy: JWSVerificationPolicy = .default,
+                                                       validation: JWTValidationOptions = .default) throws -> JWT {
         try verify(token, policy: policy, validation: validation) { _ in key }
     }
 
-    /// As ``verify(_:key:policy:validation:)``, choosing the key from a set by `kid`
-    /// (or the single key fitting the algorithm when the token has no `kid`).
-    public static func verify(_ token: String, keys: JWKSet, policy: JWSVerificationPolicy = .default,
-                              validation: JWTValidationOptions = .default) throws -> JWT {
+    /// As ``verifyIgnoringIssuerAndAudience(_:key:policy:validation:)``, choosing the key from a set by `kid`.
+    public static func verifyIgnoringIssuerAndAudience(_ token: String, keys: JWKSet, policy: JWSVerificationPolicy = .default,
+                                                       validation: JWTValidationOptions = .default) throws -> JWT {
         try verify(token, policy: policy, validation: validation) { try keys.key(for: $0, policy: policy) }
+    }
+
+    private static func identified(_ validation: JWTValidationOptions, _ issuer: String, _ audience: String) -> JWTValidationOptions {
+        var options = validation
+        options.issuer = issuer
+        options.audience = audience
+        return options
     }
 
     /// One pass over the token's bytes, read in place: the same checks, in the

@@ -43,23 +43,10 @@ extension JWTClaims {
     /// `.audienceMismatch`, `.missingClaim`, `.claimTypeMismatch`).
     public func validate(_ options: JWTValidationOptions = .default) throws {
         let now = options.clock()
-        let leeway = Leeway.effective(options.leeway)
         for name in options.requiredClaims where self[name] == nil {
             throw JOSEError(.missingClaim, "required claim \"\(name.jsonSafePrefix)\" is missing", member: name)
         }
-        if let expiresAt = try expiresAt {
-            if now.timeIntervalSince(expiresAt) >= leeway {
-                throw JOSEError(.expired, "the token expired at \(unixSecondsText(expiresAt)) (leeway \(leeway.wholeText) s)", member: "exp")
-            }
-        } else if options.requiresExpiration {
-            throw JOSEError(.missingClaim, "the token has no \"exp\"", member: "exp")
-        }
-        if let notBefore = try notBefore, notBefore.timeIntervalSince(now) > leeway {
-            throw JOSEError(.notYetValid, "the token is not valid before \(unixSecondsText(notBefore)) (leeway \(leeway.wholeText) s)", member: "nbf")
-        }
-        if let issuedAt = try issuedAt, issuedAt.timeIntervalSince(now) > leeway {
-            throw JOSEError(.issuedInFuture, "the token was issued in the future, at \(unixSecondsText(issuedAt))", member: "iat")
-        }
+        try validateTimes(now: now, leeway: options.leeway, requiresExpiration: options.requiresExpiration, requiresIssuedAt: false)
         if let expected = options.issuer {
             guard let issuer = try issuer else { throw JOSEError(.missingClaim, "the token has no \"iss\"", member: "iss") }
             guard issuer == expected else {
@@ -74,6 +61,3 @@ extension JWTClaims {
         }
     }
 }
-
-/// A NumericDate for error messages (whole seconds, or the number as given when it is out of range).
-private func unixSecondsText(_ date: Date) -> String { date.timeIntervalSince1970.wholeText }

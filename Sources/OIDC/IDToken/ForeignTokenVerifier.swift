@@ -13,7 +13,8 @@ import JOSE
 /// found by `kid` in that issuer's JWK Set, located through the issuer's discovery
 /// document (or given directly, for offline use), and only asymmetric algorithms
 /// the issuer advertises are accepted (`RS256` when it advertises none).
-/// `exp` is required; `iat`/`nbf` are checked when present; `aud` when asked.
+/// `exp` is required; `iat`/`nbf` are checked when present; `aud` always, unless the caller
+/// says ``ExpectedAudience/anyAudience``.
 public struct ForeignTokenVerifier: Sendable {
     enum Keys: Sendable {
         case discovery(Discovery, JWKSetCacheRegistry)
@@ -77,11 +78,13 @@ public struct ForeignTokenVerifier: Sendable {
     }
 
     /// Verifies `token` and returns it parsed.
-    /// - Parameter audience: a value `aud` must contain, when given.
+    /// - Parameters:
+    ///   - token: the compact JWS.
+    ///   - audience: a value `aud` must contain, or the explicit ``ExpectedAudience/anyAudience``.
     /// - Throws: ``OIDCError`` `.untrustedIssuer`, `.missingIssuer`, discovery and key-set errors,
     ///   signature errors, `.missingExpiry`, `.expired`, `.issuedInFuture`, `.notYetValid`,
     ///   `.missingAudience`, `.audienceMismatch`.
-    public func verify(_ token: String, audience: String? = nil) async throws -> IDToken {
+    public func verify(_ token: String, audience: ExpectedAudience) async throws -> IDToken {
         let jws: CompactJWS
         do {
             jws = try CompactJWS(token)
@@ -108,23 +111,12 @@ public struct ForeignTokenVerifier: Sendable {
             try await cache.verify(jws, policy: JWSVerificationPolicy(allowedAlgorithms: allowed))
         case .fixed(let sets):
             guard let set = sets[issuer] else { throw OIDCError(.untrustedIssuer, "no key set for the token's issuer") }
-            do {
-                try jws.verify(with: JWKSet(keys: set.keys.filter { $0.keyType != .oct }),
-                               policy: JWSVerificationPolicy(allowedAlgorithms: Set(JWSAlgorithm.allCases.filter { $0.family != .hmac })))
-            } catch let error as JOSEError {
-                throw VerificationErrors.map(error, header: jws.header)
-            }
+            try GivenKeyVerification.verify(jws, with: set,
+                                            policy: JWSVerificationPolicy(allowedAlgorithms: Set(JWSAlgorithm.allCases.filter { $0.family != .hmac })))
         }
-        let now = clock()
-        guard let expiresAt = parsed.expiresAt else { throw OIDCError(.missingExpiry, "the token has no \"exp\"") }
-        guard now.timeIntervalSince(expiresAt) < leeway else { throw OIDCError(.expired, "the token has expired") }
-        if let issuedAt = parsed.issuedAt, issuedAt.timeIntervalSince(now) > leeway {
-            throw OIDCError(.issuedInFuture, "the token was issued in the future")
-        }
-        if let notBefore = parsed.notBefore, notBefore.timeIntervalSince(now) > leeway {
-            throw OIDCError(.notYetValid, "the token is not valid yet")
-        }
-        if let audience {
+        try TimeClaims.check(parsed.claims, now: clock(), leeway: leeway, requiresExpiration: true, requiresIssuedAt: false,
+                             what: "the token")
+        if case .contains(let audience) = audience {
             guard parsed.hasAudience else { throw OIDCError(.missingAudience, "the token has no \"aud\"") }
             guard parsed.audience.contains(audience) else { throw OIDCError(.audienceMismatch, "the token's \"aud\" does not contain the expected audience") }
         }

@@ -30,7 +30,9 @@ extension IDTokenExpectations {
     }
 
     /// What an ID Token from the token endpoint must reflect, from the request that was sent.
-    /// - Parameter accessToken: the access token of the same response, checked against `at_hash` when present.
+    /// - Parameters:
+    ///   - request: the authentication request that was sent.
+    ///   - accessToken: the access token of the same response, checked against `at_hash` when present.
     public init(request: OAuthRequest, tokenEndpointAccessToken accessToken: String?) {
         self.init(request: request, flow: .tokenEndpoint(accessToken: accessToken))
     }
@@ -42,7 +44,7 @@ extension IDTokenExpectations {
             if let value = acr?.value?.stringValue { return [value] }
             return request.acrValues
         }()
-        self.init(flow: flow, nonce: request.nonce?.value, maxAge: request.maxAge.map(TimeInterval.init),
+        self.init(flow: flow, nonce: ExpectedNonce(request.nonce), maxAge: request.maxAge.map(TimeInterval.init),
                   authTimeEssential: request.claims?.idToken["auth_time"]?.essential == true,
                   acrValues: requestedACR.isEmpty ? nil : requestedACR, acrEssential: acr?.essential == true)
     }

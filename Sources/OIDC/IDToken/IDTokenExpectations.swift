@@ -17,7 +17,23 @@ public enum IDTokenFlow: Sendable, Hashable {
     case hybrid(code: String, accessToken: String? = nil)
 }
 
+/// The nonce the authentication request carried, stated explicitly: leaving it out never skips the check.
+public enum ExpectedNonce: Sendable, Hashable {
+    /// This nonce was sent: the ID Token must carry exactly it (compared in constant time).
+    case sent(String)
+    /// No nonce was sent (e.g. the ID Token of a refresh); the token's `nonce` claim is then not compared.
+    case noNonceSent
+
+    /// `.sent` for the nonce of a request, `.noNonceSent` when the request had none.
+    /// - Parameter nonce: the request's nonce.
+    public init(_ nonce: Nonce?) { self = nonce.map { .sent($0.value) } ?? .noNonceSent }
+}
+
 /// What the relying party asked for in the authentication request, which the ID Token must reflect.
+///
+/// There is no default value: the nonce is always stated (``ExpectedNonce/noNonceSent`` when none was sent),
+/// so forgetting it cannot turn the nonce check off. Build it from the request with
+/// ``init(request:authorizationResponse:)`` or ``init(request:tokenEndpointAccessToken:)``.
 public struct IDTokenExpectations: Sendable {
     /// How the token was obtained (default: from the token endpoint).
     public var flow: IDTokenFlow
@@ -32,11 +48,11 @@ public struct IDTokenExpectations: Sendable {
     /// Whether `acr` is essential: the token must then carry one of ``acrValues``.
     public var acrEssential: Bool
 
-    /// Creates expectations; by default a token-endpoint token with no nonce, `max_age` or `acr`.
-    public init(flow: IDTokenFlow = .tokenEndpoint(), nonce: String? = nil, maxAge: TimeInterval? = nil,
+    /// Creates expectations; by default a token-endpoint token with no `max_age` or `acr`. The nonce has no default.
+    public init(flow: IDTokenFlow = .tokenEndpoint(), nonce: ExpectedNonce, maxAge: TimeInterval? = nil,
                 authTimeEssential: Bool = false, acrValues: [String]? = nil, acrEssential: Bool = false) {
         self.flow = flow
-        self.nonce = nonce
+        if case .sent(let value) = nonce { self.nonce = value } else { self.nonce = nil }
         self.maxAge = maxAge
         self.authTimeEssential = authTimeEssential
         self.acrValues = acrValues

@@ -35,6 +35,16 @@ public struct IDTokenValidator: Sendable {
         self.keySource = .keySet(keySet)
     }
 
+    /// A validator with one pinned key (e.g. read from a PEM, offline): the token is verified with this key
+    /// whatever `kid` its header names, unless the key itself has a `kid` that differs.
+    /// - Parameters:
+    ///   - config: what is checked.
+    ///   - key: the provider's public key.
+    public init(config: IDTokenValidationConfig, key: JWK) {
+        self.config = config
+        self.keySource = .keySet(JWKSet(keys: [key]))
+    }
+
     /// A validator for HS* tokens only (verified with ``IDTokenValidationConfig/clientSecret``).
     public init(config: IDTokenValidationConfig) {
         self.config = config
@@ -42,10 +52,13 @@ public struct IDTokenValidator: Sendable {
     }
 
     /// Parses and validates `token`.
-    /// - Parameter expectations: what the authentication request asked for (nonce, flow, `max_age`, `acr`).
+    /// - Parameters:
+    ///   - token: the compact ID Token.
+    ///   - expectations: what the authentication request asked for (nonce, flow, `max_age`, `acr`); required,
+    ///     so the nonce check cannot be left out by omission (``ExpectedNonce/noNonceSent`` says so explicitly).
     /// - Returns: the validated token.
     /// - Throws: ``OIDCError``; see ``OIDCError/Code`` for the ID Token codes.
-    public func validate(_ token: String, expecting expectations: IDTokenExpectations = IDTokenExpectations()) async throws -> IDToken {
+    public func validate(_ token: String, expecting expectations: IDTokenExpectations) async throws -> IDToken {
         let jws: CompactJWS
         do {
             jws = try CompactJWS(token, limits: config.limits)
@@ -97,12 +110,7 @@ public struct IDTokenValidator: Sendable {
         case .cache(let cache):
             try await cache.verify(jws, policy: policy)
         case .keySet(let set):
-            let usable = JWKSet(keys: set.keys.filter { $0.keyType != .oct })
-            do {
-                try jws.verify(with: usable, policy: policy)
-            } catch let error as JOSEError {
-                throw VerificationErrors.map(error, header: jws.header)
-            }
+            try GivenKeyVerification.verify(jws, with: set, policy: policy)
         case .none:
             throw OIDCError(.signingKeyNotFound, "no key set is configured for \(algorithm) ID Tokens")
         }
@@ -127,21 +135,11 @@ public struct IDTokenValidator: Sendable {
                 throw OIDCError(.authorizedPartyMismatch, "the ID Token's \"azp\" is not the client id")
             }
         }
-        if !config.insecureSkipExpiryCheck {
-            guard let expiresAt = token.expiresAt else { throw OIDCError(.missingExpiry, "the ID Token has no \"exp\"") }
-            guard now.timeIntervalSince(expiresAt) < leeway else {
-                throw OIDCError(.expired, "the ID Token expired (leeway \(leeway.wholeText) s)")
-            }
-        }
-        guard let issuedAt = token.issuedAt else { throw OIDCError(.missingIssuedAt, "the ID Token has no \"iat\"") }
-        guard issuedAt.timeIntervalSince(now) <= leeway else {
-            throw OIDCError(.issuedInFuture, "the ID Token was issued in the future (leeway \(leeway.wholeText) s)")
-        }
-        if let maximumTokenAge = config.maximumTokenAge, now.timeIntervalSince(issuedAt) > maximumTokenAge + leeway {
+        try TimeClaims.check(token.claims, now: now, leeway: leeway, requiresExpiration: true, requiresIssuedAt: true,
+                             checksExpiration: !config.insecureSkipExpiryCheck, what: "the ID Token")
+        if let maximumTokenAge = config.maximumTokenAge, let issuedAt = token.issuedAt,
+           now.timeIntervalSince(issuedAt) > maximumTokenAge + leeway {
             throw OIDCError(.issuedTooLongAgo, "the ID Token was issued more than \(maximumTokenAge.wholeText) s ago")
-        }
-        if let notBefore = token.notBefore, notBefore.timeIntervalSince(now) > leeway {
-            throw OIDCError(.notYetValid, "the ID Token is not valid yet (leeway \(leeway.wholeText) s)")
         }
         guard let subject = token.subject, !subject.isEmpty else { throw OIDCError(.missingSubject, "the ID Token has no \"sub\"") }
 

@@ -64,7 +64,7 @@ public struct RefreshedIDTokenPolicy: Sendable {
             kept.idToken = previous.idToken
             return kept
         case .validate(let validator):
-            let expectations = IDTokenExpectations(flow: .tokenEndpoint(accessToken: refreshed.accessToken))
+            let expectations = IDTokenExpectations(flow: .tokenEndpoint(accessToken: refreshed.accessToken), nonce: .noNonceSent)
             let validated = try await validator.validate(idToken, expecting: expectations)
             if let original = previous.idToken {
                 try validated.checkIsRefresh(of: try IDToken(original, limits: validator.config.limits))

@@ -21,6 +21,9 @@ package enum VerificationErrors {
         case .algorithmNotAllowed, .keyAlgorithmMismatch:
             return OIDCError(.algorithmNotAllowed, "the token's algorithm is not allowed for this key or client", joseError: error)
         case .keyNotFound:
+            if let kid = header?.keyID {
+                return OIDCError(.signingKeyNotFound, "no key in the JWK Set has the token's kid \"\(kid.prefix(64))\"", joseError: error)
+            }
             return OIDCError(.signingKeyNotFound, "no key in the issuer's JWK Set fits the token", joseError: error)
         case .ambiguousKey:
             return OIDCError(.ambiguousSigningKey, "the token has no usable kid and several keys fit it", joseError: error)

@@ -53,15 +53,29 @@ extension OAuthRequest {
     /// ``PendingAuthorization/parseRedirect(_:)`` needs to check the answer.
     ///
     /// - Parameters:
+    ///   - authorizationEndpoint: the provider's authorization endpoint (or an app link).
     ///   - issuer: the provider's issuer identifier, for the RFC 9207 `iss` check.
     ///   - issuerParameterSupported: the provider always sends `iss` (metadata
     ///     `authorization_response_iss_parameter_supported`); a redirect without it is then rejected.
     /// - Throws: as ``authorizationURL(at:)``; `.invalidRequestParameter` when
     ///   `issuerParameterSupported` is set without an issuer.
-    public func pendingAuthorization(at authorizationEndpoint: URL, issuer: String? = nil,
-                                     issuerParameterSupported: Bool = false) throws -> PendingAuthorization {
+    ///
+    /// Both arguments are required: leaving the issuer out cannot turn the RFC 9207 check off. Without an
+    /// issuer, say so with ``pendingAuthorizationWithoutIssuerCheck(at:)``.
+    public func pendingAuthorization(at authorizationEndpoint: URL, issuer: String,
+                                     issuerParameterSupported: Bool) throws -> PendingAuthorization {
         try PendingAuthorization(request: self, authorizationEndpoint: authorizationEndpoint, issuer: issuer,
                                  issuerParameterSupported: issuerParameterSupported)
+    }
+
+    /// A pending login that does not check the redirect's `iss` (RFC 9207): only for a provider whose issuer
+    /// identifier is unknown (no discovery, a bare authorization endpoint). Prefer
+    /// ``pendingAuthorization(at:issuer:issuerParameterSupported:)``, or ``OIDCClient``, which binds the issuer.
+    /// - Parameter authorizationEndpoint: the provider's authorization endpoint (or an app link).
+    /// - Throws: as ``authorizationURL(at:)``.
+    public func pendingAuthorizationWithoutIssuerCheck(at authorizationEndpoint: URL) throws -> PendingAuthorization {
+        try PendingAuthorization(request: self, authorizationEndpoint: authorizationEndpoint, issuer: nil,
+                                 issuerParameterSupported: false)
     }
 
     static func isLoopback(_ host: String) -> Bool {

@@ -10,16 +10,17 @@ extension OAuthRequest {
     public static let reservedParameterNames: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
         "code_challenge_method", "response_mode", "prompt", "max_age", "display", "ui_locales",
-        "claims_locales", "login_hint", "id_token_hint", "acr_values", "claims",
+        "claims_locales", "login_hint", "id_token_hint", "acr_values", "claims", "resource",
     ]
 
     /// Checks every value and returns the parameters, in a fixed order: `response_type`,
     /// `client_id`, `redirect_uri`, `scope`, `state`, `nonce`, `code_challenge`,
     /// `code_challenge_method`, `response_mode`, `prompt`, `max_age`, `display`, `ui_locales`,
-    /// `claims_locales`, `login_hint`, `id_token_hint`, `acr_values`, `claims`, then additional
+    /// `claims_locales`, `login_hint`, `id_token_hint`, `acr_values`, `claims`, one `resource` per
+    /// entry of ``resources`` (RFC 8707), then additional
     /// parameters by name. Values are not percent-encoded (use them for a form body, e.g. PAR).
     /// - Throws: ``OIDCError`` `.invalidRequestParameter`, `.invalidRedirectURI`, `.nonceRequired`,
-    ///   `.parameterCollision`, `.parameterTooLong`.
+    ///   `.parameterCollision`, `.parameterTooLong`, `.invalidResourceIndicator`.
     public func authorizationParameters() throws -> [(name: String, value: String)] {
         try validate()
         var parameters: [(name: String, value: String)] = [
@@ -45,6 +46,7 @@ extension OAuthRequest {
         if let idTokenHint { parameters.append(("id_token_hint", idTokenHint)) }
         if !acrValues.isEmpty { parameters.append(("acr_values", acrValues.joined(separator: " "))) }
         if let claims, !claims.isEmpty { parameters.append(("claims", claims.jsonString)) }
+        parameters += try ResourceIndicator.parameters(for: resources)
         for name in additionalParameters.keys.sorted() {
             parameters.append((name, additionalParameters[name] ?? ""))
         }

@@ -62,6 +62,16 @@ public struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertible
     /// Maximum lengths, in characters (`Character`s, before percent-encoding), of parameter values
     /// a provider caps, by parameter name; e.g. `["context": 280]`. Checked before any URL is built.
     public var parameterLengthLimits: [String: Int]
+    /// Resource indicators (RFC 8707 §2): one `resource` parameter per URI, in order, sent
+    /// after `claims`, on the authorization URL and in the PAR body alike. Each must be an
+    /// absolute URI without a fragment (checked when parameters are produced). `resource` is a
+    /// reserved name, so ``additionalParameters`` cannot carry it.
+    public var resources: [URL] {
+        get { resourceIndicators ?? [] }
+        set { resourceIndicators = newValue.isEmpty ? nil : newValue }
+    }
+    /// Stored optional, so requests encoded before ``resources`` existed still decode.
+    private var resourceIndicators: [URL]?
 
     /// A request with fresh secrets: a random ``state`` and ``nonce``, and `S256` ``PKCE`` when
     /// the response type includes `code`.
@@ -93,6 +103,7 @@ public struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertible
         claims = nil
         additionalParameters = [:]
         parameterLengthLimits = [:]
+        resourceIndicators = nil
     }
 
     /// The response mode in force: ``responseMode`` when set, else the response type's default.
@@ -125,6 +136,7 @@ public struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertible
         if !prompt.isEmpty { parts.append("prompt: \(prompt.map(\.rawValue).joined(separator: " "))") }
         if let maxAge { parts.append("max_age: \(maxAge)") }
         if idTokenHint != nil { parts.append("id_token_hint: <redacted>") }
+        if !resources.isEmpty { parts.append("resource: \(resources.map(\.absoluteString))") }
         if !additionalParameters.isEmpty { parts.append("additional: \(additionalParameters.keys.sorted())") }
         return "OAuthRequest(\(parts.joined(separator: ", ")))"
     }

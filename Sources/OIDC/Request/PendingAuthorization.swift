@@ -24,8 +24,14 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
     /// Builds the authorization URL and keeps what the redirect check needs.
     /// - Throws: as ``OAuthRequest/authorizationURL(at:)``; `.invalidRequestParameter` when
     ///   `issuerParameterSupported` is set without an issuer.
-    public init(request: OAuthRequest, authorizationEndpoint: URL, issuer: String? = nil,
-                issuerParameterSupported: Bool = false) throws {
+    /// `issuer` and `issuerParameterSupported` have no default: `nil` / `false` must be stated.
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - authorizationEndpoint: the provider's authorization endpoint (or an app link).
+    ///   - issuer: the provider's issuer identifier, for the RFC 9207 `iss` check; `nil` when unknown.
+    ///   - issuerParameterSupported: the provider always sends `iss`; a redirect without it is then refused.
+    public init(request: OAuthRequest, authorizationEndpoint: URL, issuer: String?,
+                issuerParameterSupported: Bool) throws {
         if issuerParameterSupported && (issuer ?? "").isEmpty {
             throw OIDCError(.invalidRequestParameter, "checking the iss parameter (RFC 9207) needs the issuer")
         }

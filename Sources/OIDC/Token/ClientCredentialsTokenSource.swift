@@ -9,7 +9,8 @@ import JOSE
 /// client credentials grant (RFC 6749 §4.4).
 ///
 /// - ``token()`` hands out the cached token while it is valid for more than
-///   ``refreshMargin`` seconds, and otherwise requests a new one.
+///   ``refreshMargin`` seconds (half the token's lifetime when that is shorter, so a
+///   short-lived token is still reused), and otherwise requests a new one.
 /// - Single-flight: however many callers ask while a request is running, they all
 ///   wait for that one request (and all get its error, when it fails; the next call tries again).
 /// - ``invalidate(_:)`` drops a token a resource server refused (a 401), so the next
@@ -26,13 +27,16 @@ public actor ClientCredentialsTokenSource: CustomReflectable {
     public nonisolated let resources: [URL]
     /// `audience`, for providers that use it instead of `resource`.
     public nonisolated let audience: String?
-    /// Seconds before expiry when a new token is requested (default 60).
+    /// Seconds before expiry when a new token is requested (default 60; half the token's
+    /// lifetime instead when that is shorter).
     public nonisolated let refreshMargin: TimeInterval
     /// How long a token without `expires_in` is kept (default 300 s).
     public nonisolated let assumedLifetime: TimeInterval
 
     private var current: TokenResponse?
     private var validUntil: Date = .distantPast
+    /// ``refreshMargin``, or half the current token's lifetime when that is shorter.
+    private var margin: TimeInterval = 0
     private var inFlight: Task<TokenResponse, any Error>?
     /// How many token requests this source has sent (for diagnostics and tests).
     public private(set) var requestCount = 0
@@ -51,7 +55,7 @@ public actor ClientCredentialsTokenSource: CustomReflectable {
     /// A valid token response (cached, or the result of the one request in flight).
     /// - Throws: every ``TokenClient`` error of the client credentials grant.
     public func token() async throws -> TokenResponse {
-        if let current, validUntil.timeIntervalSince(client.clock()) > refreshMargin { return current }
+        if let current, validUntil.timeIntervalSince(client.clock()) > margin { return current }
         if let inFlight { return try await inFlight.value }
         let task = Task { [client, scope, resources, audience] in
             try await client.clientCredentials(scope: scope, resources: resources, audience: audience)
@@ -61,7 +65,9 @@ public actor ClientCredentialsTokenSource: CustomReflectable {
         defer { inFlight = nil }
         let fresh = try await task.value
         current = fresh
-        validUntil = fresh.expiresAt ?? client.clock().addingTimeInterval(assumedLifetime)
+        let now = client.clock()
+        validUntil = fresh.expiresAt ?? now.addingTimeInterval(assumedLifetime)
+        margin = min(refreshMargin, max(0, validUntil.timeIntervalSince(now)) / 2)
         return fresh
     }
 

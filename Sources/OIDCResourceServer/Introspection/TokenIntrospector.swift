@@ -37,6 +37,17 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         }
     }
 
+    /// Which audience an active token must be for; there is no default, so skipping the check is
+    /// always spelled out (``anyAudience``).
+    public enum AudienceRule: Sendable, Hashable {
+        /// An active token's `aud`, when the answer has one, must contain this value (this resource
+        /// server's identifier); otherwise ``TokenIntrospector/validate(_:requiredScopes:)`` throws `.audienceMismatch`.
+        case contains(String)
+        /// No audience check: any token the provider calls active passes, whoever it was issued for.
+        /// An explicit opt-out, for a provider whose tokens all serve this resource server.
+        case anyAudience
+    }
+
     /// The introspection endpoint.
     public let endpoint: URL
     /// The client that authenticates the requests (its authentication and transport).
@@ -45,25 +56,27 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     public let jwtResponse: JWTResponse?
     /// The cache, if any.
     public let cache: IntrospectionCache?
-    /// When set, an active token's `aud` (if it has one) must contain this value.
-    public let expectedAudience: String?
+    /// The audience rule ``validate(_:requiredScopes:)`` applies.
+    public let audience: AudienceRule
     /// Allowed clock skew for the JWT answer and the active token's `exp`/`nbf`, as the checks
     /// use it: NaN or negative counts as 0, above one day as one day (the JWT validation's rule).
     public let leeway: TimeInterval
 
     /// Creates an introspector.
-    /// - Parameter issuer: the provider's issuer, when known: `http` is then allowed only for an
-    ///   `http` loopback issuer (``SecureURLPolicy/checkEndpoint(_:_:issuer:)``).
+    /// - Parameters:
+    ///   - issuer: the provider's issuer, when known: `http` is then allowed only for an
+    ///     `http` loopback issuer (``SecureURLPolicy/checkEndpoint(_:_:issuer:)``).
+    ///   - audience: `.contains(identifier)` for this resource server, or the explicit `.anyAudience`.
     /// - Throws: ``OIDCError`` `.insecureURL` for an endpoint the URL policy refuses.
     public init(endpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
-                jwtResponse: JWTResponse? = nil, cache: IntrospectionCache? = nil, expectedAudience: String? = nil,
+                audience: AudienceRule, jwtResponse: JWTResponse? = nil, cache: IntrospectionCache? = nil,
                 leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }) throws {
         try SecureURLPolicy.checkEndpoint(endpoint, .introspection, issuer: issuer)
         self.endpoint = endpoint
         self.client = TokenClient(tokenEndpoint: endpoint, issuer: issuer, authentication: authentication, transport: transport, clock: clock)
         self.jwtResponse = jwtResponse
         self.cache = cache
-        self.expectedAudience = expectedAudience
+        self.audience = audience
         self.leeway = Leeway.effective(leeway)
     }
 
@@ -103,7 +116,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         if let notBefore = info.notBefore, notBefore.timeIntervalSince(now) > leeway {
             throw OIDCError(.notYetValid, "the introspected token is not valid yet")
         }
-        if let expectedAudience, !info.audience.isEmpty, !info.audience.contains(expectedAudience) {
+        if case .contains(let expected) = audience, !info.audience.isEmpty, !info.audience.contains(expected) {
             throw OIDCError(.audienceMismatch, "the introspected token's \"aud\" does not contain this resource server")
         }
         try ScopeCheck.require(requiredScopes, granted: info.scopes)

@@ -21,22 +21,23 @@ public enum IssuerKeys: Sendable {
     /// - Throws: ``OIDCError`` with the JOSE error attached: signature and key codes as for ID
     ///   Tokens, and `.expired`, `.notYetValid`, `.issuedInFuture`, `.issuerMismatch`,
     ///   `.audienceMismatch`, `.missingAccessTokenClaim`, `.claimTypeMismatch` for claims.
+    /// `validation` carries the issuer and audience the callers require (`iss`/`aud` are checked through it).
     func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions) async throws -> JWT {
         do {
             switch self {
             case .cache(let cache):
                 let set = try await cache.keys()
                 do {
-                    return try JWT.verify(token, keys: set, policy: policy, validation: validation)
+                    return try JWT.verifyIgnoringIssuerAndAudience(token, keys: set, policy: policy, validation: validation)
                 } catch let error as JOSEError where error.code == .keyNotFound {
                     // An unknown kid: let the cache re-fetch (at most once per cool-down), then verify with that key.
                     let jws = try CompactJWS(token, limits: policy.limits)
                     let key = try await cache.key(for: jws)
-                    return try JWT.verify(token, key: key, policy: policy, validation: validation)
+                    return try JWT.verifyIgnoringIssuerAndAudience(token, key: key, policy: policy, validation: validation)
                 }
             case .keySet(let set):
                 let usable = set.keys.contains { $0.keyType == .oct } ? JWKSet(keys: set.keys.filter { $0.keyType != .oct }) : set
-                return try JWT.verify(token, keys: usable, policy: policy, validation: validation)
+                return try JWT.verifyIgnoringIssuerAndAudience(token, keys: usable, policy: policy, validation: validation)
             }
         } catch let error as JOSEError {
             throw ClaimErrors.map(error)

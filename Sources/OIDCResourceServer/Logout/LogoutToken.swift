@@ -22,7 +22,7 @@ public struct LogoutToken: Sendable, CustomStringConvertible {
     public let audience: [String]
     /// `iat`
     public let issuedAt: Date
-    /// `exp`, when present.
+    /// `exp` (`nil` only under ``LogoutTokenValidator/ExpirationRule/optionalForDraftProviders``).
     public let expiresAt: Date?
     /// `jti`
     public let jwtID: String
@@ -40,10 +40,11 @@ public struct LogoutToken: Sendable, CustomStringConvertible {
 /// Validates logout tokens as Back-Channel Logout 1.0 §2.6 requires, for one client.
 ///
 /// In order: signature (allowed asymmetric algorithm, the issuer's keys) and the time
-/// claims through JOSE (`exp` when present, `iat` not in the future); `typ`, when present,
+/// claims through JOSE (`exp` not passed, `iat` not in the future); `typ`, when present,
 /// `logout+jwt`; `iss` exact; `aud` containing the client id; `iat` present and not older
 /// than the replay window; `jti` present; `events` an object with the back-channel logout
-/// member (itself an object); `sub` and/or `sid`; no `nonce`; and last, `jti` not seen from
+/// member (itself an object); `sub` and/or `sid`; no `nonce`; `exp` present (unless
+/// ``ExpirationRule/optionalForDraftProviders``); and last, `jti` not seen from
 /// this issuer within the window (recorded only once every other check passed).
 public struct LogoutTokenValidator: Sendable {
     /// Which `typ` header values are accepted.
@@ -53,6 +54,16 @@ public struct LogoutTokenValidator: Sendable {
         /// Also `JWT`, as providers built on the drafts send (glewlwyd 2.7.5): an explicit opt-in.
         /// Such a token still needs the logout `events` member and no `nonce`, so an ID Token cannot pass.
         case alsoAcceptingPlainJWT
+    }
+
+    /// Whether `exp` must be present.
+    public enum ExpirationRule: Sendable, Hashable {
+        /// `exp` required (the default): Back-Channel Logout 1.0 §2.4 (final, errata set 1) makes it
+        /// REQUIRED and §2.6 validates it as for ID Tokens.
+        case required
+        /// `exp` checked when present, not required: for providers built on the drafts without it
+        /// (glewlwyd 2.7.5, draft 06). An explicit opt-out; `iat` and the replay window still bound the age.
+        case optionalForDraftProviders
     }
 
     /// The issuer identifier `iss` must equal.
@@ -70,13 +81,15 @@ public struct LogoutTokenValidator: Sendable {
     public let leeway: TimeInterval
     /// The `typ` rule.
     public let typeRule: TypeRule
+    /// The `exp` rule.
+    public let expirationRule: ExpirationRule
     /// The current time.
     public let clock: @Sendable () -> Date
 
     /// Creates a validator.
     public init(issuer: String, clientID: String, keys: IssuerKeys, replays: LogoutReplayCache = LogoutReplayCache(),
                 allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
-                typeRule: TypeRule = .logoutJWTWhenPresent, clock: @escaping @Sendable () -> Date = { Date() }) {
+                typeRule: TypeRule = .logoutJWTWhenPresent, expirationRule: ExpirationRule = .required, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.issuer = issuer
         self.clientID = clientID
         self.keys = keys
@@ -84,6 +97,7 @@ public struct LogoutTokenValidator: Sendable {
         self.allowedAlgorithms = allowedAlgorithms.intersection(IssuerKeys.asymmetricAlgorithms)
         self.leeway = Leeway.effective(leeway)
         self.typeRule = typeRule
+        self.expirationRule = expirationRule
         self.clock = clock
     }
 
@@ -103,7 +117,7 @@ public struct LogoutTokenValidator: Sendable {
         func invalid(_ reason: String) -> OIDCError { OIDCError(.invalidLogoutToken, reason) }
         guard let issuedAt = try ClaimErrors.read({ try claims.issuedAt }) else { throw invalid("the logout token has no \"iat\"") }
         guard clock().timeIntervalSince(issuedAt) <= replays.window + leeway else {
-            throw invalid("the logout token was issued longer ago than the replay window (\(replays.window.wholeText) s)")
+            throw invalid("the logout token was issued longer ago than the replay window (\(Self.seconds(replays.window)) s)")
         }
         guard let jti = try ClaimErrors.read({ try claims.jwtID }), !jti.isEmpty else { throw invalid("the logout token has no \"jti\"") }
         guard let events = claims["events"]?.objectValue else { throw invalid("the logout token's \"events\" is not an object") }
@@ -116,10 +130,18 @@ public struct LogoutTokenValidator: Sendable {
         guard claims["nonce"] == nil else { throw invalid("the logout token has a \"nonce\", which is forbidden (§2.4)") }
         let audience = try ClaimErrors.read { try claims.audience } ?? []
         let expiresAt = try ClaimErrors.read { try claims.expiresAt }
+        guard expiresAt != nil || expirationRule == .optionalForDraftProviders else {
+            throw invalid("the logout token has no \"exp\" (Back-Channel Logout 1.0 §2.4)")
+        }
         guard await replays.record(issuer: issuer, jwtID: jti) else {
-            throw OIDCError(.replayedLogoutToken, "a logout token with this jti was already received within \(replays.window.wholeText) s")
+            throw OIDCError(.replayedLogoutToken, "a logout token with this jti was already received within \(Self.seconds(replays.window)) s")
         }
         return LogoutToken(issuer: issuer, subject: subject, sessionID: sessionID, audience: audience, issuedAt: issuedAt,
                            expiresAt: expiresAt, jwtID: jti, events: events, claims: claims)
+    }
+
+    /// Whole seconds for a message; a window too large for `Int` (e.g. `.infinity`) is shown as is, never trapping.
+    static func seconds(_ interval: TimeInterval) -> String {
+        Int(exactly: interval.rounded()).map(String.init) ?? "\(interval)"
     }
 }

@@ -133,5 +133,9 @@ OAUTH2_PROVIDER = {
     "ID_TOKEN_EXPIRE_SECONDS": int(os.environ.get("IDP_ID_TOKEN_SECONDS", "3600")),
     "ROTATE_REFRESH_TOKEN": True,
     "REFRESH_TOKEN_REUSE_PROTECTION": os.environ.get("IDP_REFRESH_REUSE_PROTECTION", "1") == "1",
+    # RP-initiated logout (end_session_endpoint /o/logout/). Tokens are kept on logout so that a
+    # logout test does not revoke the logins of tests running alongside (DOT's default deletes them).
+    "OIDC_RP_INITIATED_LOGOUT_ENABLED": True,
+    "OIDC_RP_INITIATED_LOGOUT_DELETE_TOKENS": False,
 }
 OAUTH2_PROVIDER.update(json.loads(os.environ.get("IDP_EXTRA_SETTINGS_JSON") or "{}"))

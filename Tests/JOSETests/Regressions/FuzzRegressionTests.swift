@@ -33,7 +33,7 @@ struct FuzzRegressionTests {
     func signedTokenWithHugeExpiry() throws {
         let key = try TestKeys.jwk("hmac.jwk")
         let token = try CompactJWS.sign(payload: Array(#"{"sub":"x","exp":-1e300}"#.utf8), key: key, algorithm: .hs256)
-        let error = #expect(throws: JOSEError.self) { try JWT.verify(token, key: key, validation: JWTValidationOptions(clock: Self.clock)) }
+        let error = #expect(throws: JOSEError.self) { try JWT.verifyIgnoringIssuerAndAudience(token, key: key, validation: JWTValidationOptions(clock: Self.clock)) }
         #expect(error?.code == .expired)
     }
 

@@ -178,9 +178,9 @@ struct ValidatorFromDiscoveryTests {
             keyCaches: JWKSetCacheRegistry(transport: transport)) { $0.clock = clock.now }
         #expect(validator.config.effectiveAlgorithms == [.rs256, .es256])
         let token = try F.sign(F.claims(), key: F.privateKey("p256", kid: "ec1"), .es256)
-        let idToken = try await validator.validate(token)
+        let idToken = try await validator.validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
         #expect(idToken.subject == "alice")
         // The document advertises "none": it is still never accepted.
-        await expectOIDCError(.unsecuredToken) { try await validator.validate(F.unsecured(F.claims())) }
+        await expectOIDCError(.unsecuredToken) { try await validator.validate(F.unsecured(F.claims()), expecting: IDTokenExpectations(nonce: .noNonceSent)) }
     }
 }

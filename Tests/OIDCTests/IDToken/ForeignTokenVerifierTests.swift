@@ -30,33 +30,33 @@ struct ForeignTokenVerifierTests {
         let idToken = try IDToken(F.sign(F.claims([("iss", .string(Self.newCarrier)), ("aka", ["port_token": .string(port)])]),
                                          key: F.privateKey("rsa2048", kid: "new-1"), .rs256))
         let extracted = try #require(try ForeignTokenVerifier.portToken(in: idToken))
-        let verified = try await verifier.verify(extracted, audience: Self.newCarrier)
+        let verified = try await verifier.verify(extracted, audience: .contains(Self.newCarrier))
         #expect(verified.subject == "old-subscriber-9")
         #expect(verified.issuer == Self.oldCarrier)
         #expect(transport.calls(Self.oldCarrier + "/jwks") == 1)
-        _ = try await verifier.verify(extracted, audience: nil)
+        _ = try await verifier.verify(extracted, audience: .anyAudience)
     }
 
     @Test("an issuer outside the trusted list is refused without any request")
     func untrusted() async throws {
         let token = try portToken([("iss", "https://rogue.example")])
-        await expectOIDCError(.untrustedIssuer) { try await verifier.verify(token, audience: nil) }
-        await expectOIDCError(.missingIssuer) { try await verifier.verify(try portToken([("iss", nil)]), audience: nil) }
+        await expectOIDCError(.untrustedIssuer) { try await verifier.verify(token, audience: .anyAudience) }
+        await expectOIDCError(.missingIssuer) { try await verifier.verify(try portToken([("iss", nil)]), audience: .anyAudience) }
         #expect(transport.totalCalls == 0)
     }
 
     @Test("each check has its own code")
     func failures() async throws {
         let v = verifier
-        await expectOIDCError(.signingKeyNotFound) { try await v.verify(try portToken(kid: "unknown"), audience: nil) }
-        await expectOIDCError(.invalidSignature) { try await v.verify(F.tamper(try portToken()), audience: nil) }
-        await expectOIDCError(.expired) { try await v.verify(try portToken([("exp", 1_700_000_000)]), audience: nil) }
-        await expectOIDCError(.missingExpiry) { try await v.verify(try portToken([("exp", nil)]), audience: nil) }
-        await expectOIDCError(.audienceMismatch) { try await v.verify(try portToken(), audience: "someone-else") }
-        await expectOIDCError(.unsecuredToken) { try await v.verify(F.unsecured(F.claims([("iss", .string(Self.oldCarrier))])), audience: nil) }
+        await expectOIDCError(.signingKeyNotFound) { try await v.verify(try portToken(kid: "unknown"), audience: .anyAudience) }
+        await expectOIDCError(.invalidSignature) { try await v.verify(F.tamper(try portToken()), audience: .anyAudience) }
+        await expectOIDCError(.expired) { try await v.verify(try portToken([("exp", 1_700_000_000)]), audience: .anyAudience) }
+        await expectOIDCError(.missingExpiry) { try await v.verify(try portToken([("exp", nil)]), audience: .anyAudience) }
+        await expectOIDCError(.audienceMismatch) { try await v.verify(try portToken(), audience: .contains("someone-else")) }
+        await expectOIDCError(.unsecuredToken) { try await v.verify(F.unsecured(F.claims([("iss", .string(Self.oldCarrier))])), audience: .anyAudience) }
         let secret = JWK(symmetricKey: Array("a-shared-secret-that-is-long-enough-for-hs256".utf8))
         let hs = try F.sign(F.claims([("iss", .string(Self.oldCarrier))]), key: secret, .hs256)
-        await expectOIDCError(.algorithmNotAllowed) { try await v.verify(hs, audience: nil) }
+        await expectOIDCError(.algorithmNotAllowed) { try await v.verify(hs, audience: .anyAudience) }
     }
 
     @Test("only the algorithms the issuer advertises are accepted")
@@ -66,17 +66,17 @@ struct ForeignTokenVerifierTests {
                     DiscoveryTests.document(issuer: Self.oldCarrier).replacingOccurrences(of: #"["RS256","ES256","none"]"#, with: #"["ES256"]"#))
         onlyES.json(Self.oldCarrier + "/jwks", F.jwks([try F.publicJWK("p256", kid: "old-1"), try F.publicJWK("rsa2048", kid: "old-rsa")]))
         let v = ForeignTokenVerifier(trustedIssuers: [Self.oldCarrier], transport: onlyES, clock: clock.now)
-        _ = try await v.verify(try portToken(), audience: nil)
-        await expectOIDCError(.algorithmNotAllowed) { try await v.verify(try portToken(kid: "old-rsa", key: "rsa2048", alg: .rs256), audience: nil) }
+        _ = try await v.verify(try portToken(), audience: .anyAudience)
+        await expectOIDCError(.algorithmNotAllowed) { try await v.verify(try portToken(kid: "old-rsa", key: "rsa2048", alg: .rs256), audience: .anyAudience) }
     }
 
     @Test("offline mode with a given JWK Set")
     func offline() async throws {
         let set = try JWKSet(json: F.jwks([F.publicJWK("p256", kid: "old-1")]))
         let v = ForeignTokenVerifier(trustedKeySets: [Self.oldCarrier: set], clock: clock.now)
-        let verified = try await v.verify(try portToken(), audience: Self.newCarrier)
+        let verified = try await v.verify(try portToken(), audience: .contains(Self.newCarrier))
         #expect(verified.subject == "old-subscriber-9")
-        await expectOIDCError(.invalidSignature) { try await v.verify(F.tamper(try portToken()), audience: nil) }
+        await expectOIDCError(.invalidSignature) { try await v.verify(F.tamper(try portToken()), audience: .anyAudience) }
     }
 }
 
@@ -87,9 +87,9 @@ struct ForeignTokenVerifierDocumentsTests {
         let clock = TestClock()
         let token = try F.sign(F.claims([("iss", "https://old-carrier.example")]), key: F.privateKey("p256", kid: "old-1"), .es256)
         let single = try ForeignTokenVerifier(trustedKeyDocuments: ["https://old-carrier.example": F.publicJWK("p256", kid: "old-1")], clock: clock.now)
-        _ = try await single.verify(token)
+        _ = try await single.verify(token, audience: .anyAudience)
         let set = try ForeignTokenVerifier(trustedKeyDocuments: ["https://old-carrier.example": F.jwks([F.publicJWK("p256", kid: "old-1")])], clock: clock.now)
-        _ = try await set.verify(token)
+        _ = try await set.verify(token, audience: .anyAudience)
         await expectOIDCError(.jwksInvalidDocument) { try ForeignTokenVerifier(trustedKeyDocuments: ["https://x.example": "[1,2]"]) }
     }
 }

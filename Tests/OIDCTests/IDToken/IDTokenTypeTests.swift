@@ -14,12 +14,12 @@ struct IDTokenTypeTests {
         let validator = IDTokenValidator(config: IDTokenFixtures.config(), keySet: set)
         let typed = try JWT.sign(IDTokenFixtures.claims(), key: key, algorithm: .rs256, header: ["typ": .string(typ)])
         do {
-            _ = try await validator.validate(typed)
+            _ = try await validator.validate(typed, expecting: IDTokenExpectations(nonce: .noNonceSent))
             Issue.record("a \(typ) token passed as an ID Token")
         } catch let error as OIDCError {
             #expect(error.code == .invalidIDTokenHeader, "\(error)")
         }
         // The same claims typed JWT pass: the refusal is the typ alone.
-        _ = try await validator.validate(try JWT.sign(IDTokenFixtures.claims(), key: key, algorithm: .rs256, header: ["typ": "JWT"]))
+        _ = try await validator.validate(try JWT.sign(IDTokenFixtures.claims(), key: key, algorithm: .rs256, header: ["typ": "JWT"]), expecting: IDTokenExpectations(nonce: .noNonceSent))
     }
 }

@@ -25,7 +25,8 @@ enum Fixture {
                         redirectURI: URL = redirectURI) throws -> PendingAuthorization {
         var request = request(responseType, redirectURI: redirectURI)
         request.responseMode = responseMode
-        return try request.pendingAuthorization(at: endpoint, issuer: issuer, issuerParameterSupported: issuerParameterSupported)
+        return try PendingAuthorization(request: request, authorizationEndpoint: endpoint, issuer: issuer,
+                                        issuerParameterSupported: issuerParameterSupported)
     }
 
     /// The decoded query items of a URL, in order.

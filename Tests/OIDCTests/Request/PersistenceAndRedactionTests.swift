@@ -53,7 +53,7 @@ struct PersistenceAndRedactionTests {
     func redaction() throws {
         var request = Fixture.request(.codeIDTokenToken)
         request.idTokenHint = "old.id.token"
-        let pending = try request.pendingAuthorization(at: Fixture.endpoint)
+        let pending = try request.pendingAuthorizationWithoutIssuerCheck(at: Fixture.endpoint)
         let response = AuthorizationResponse(code: "the-code", idToken: "the.id.token", accessToken: "the-access-token",
                                              tokenType: "Bearer", expiresIn: 60, state: Fixture.stateText,
                                              sessionState: "the-session")

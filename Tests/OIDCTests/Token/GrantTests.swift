@@ -116,7 +116,7 @@ struct GrantTests {
         #expect(pairs.first { $0.name == "grant_type" }?.value == "urn:ietf:params:oauth:grant-type:jwt-bearer")
         #expect(pairs.first { $0.name == "scope" }?.value == "read")
         let jwt = try JWT.verify(try #require(pairs.first { $0.name == "assertion" }?.value), key: key,
-                                 validation: JWTValidationOptions(clock: { Self.fixedNow }, issuer: "svc", audience: "https://idp.example"))
+                                 issuer: "svc", audience: "https://idp.example", validation: JWTValidationOptions(clock: { Self.fixedNow }))
         #expect(try jwt.claims.subject == "alice")
         #expect(try jwt.claims.expiresAt == Self.fixedNow.addingTimeInterval(120))
         #expect(try jwt.claims.string("tenant") == "t1")
@@ -176,6 +176,22 @@ struct ClientCredentialsTokenSourceTests {
         clock.advance(239)
         #expect(try await source.accessToken() == "AT1")
         clock.advance(1)  // 60 s left: within the margin
+        #expect(try await source.accessToken() == "AT2")
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test("a token living less than twice the margin is still reused, for half its lifetime (not one request per call)")
+    func shortLivedToken() async throws {
+        let clock = Clock()
+        let transport = Self.counting(expiresIn: 30)
+        let client = TokenClient(tokenEndpoint: GrantTests.endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+                                 transport: transport, clock: clock.read)
+        let source = ClientCredentialsTokenSource(client: client, refreshMargin: 60)
+        #expect(try await source.accessToken() == "AT1")
+        #expect(try await source.accessToken() == "AT1")
+        clock.advance(14)
+        #expect(try await source.accessToken() == "AT1")
+        clock.advance(1)  // 15 s left: half the lifetime
         #expect(try await source.accessToken() == "AT2")
         #expect(transport.requests.count == 2)
     }

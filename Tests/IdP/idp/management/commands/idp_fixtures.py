@@ -3,6 +3,7 @@ from django.core.management.base import BaseCommand
 from oauth2_provider.models import get_application_model
 
 REDIRECT_URI = "http://127.0.0.1:8765/callback"
+POST_LOGOUT_REDIRECT_URI = "http://127.0.0.1:8765/logged-out"
 
 CLIENTS = [
     # client_id, clear secret, client type, name
@@ -38,7 +39,7 @@ class Command(BaseCommand):
                     "client_type": client_type,
                     "authorization_grant_type": Application.GRANT_AUTHORIZATION_CODE,
                     "redirect_uris": REDIRECT_URI,
-                    "post_logout_redirect_uris": "",
+                    "post_logout_redirect_uris": POST_LOGOUT_REDIRECT_URI,
                     "algorithm": Application.RS256_ALGORITHM,
                     "skip_authorization": True,
                     "user": None,

@@ -1,0 +1,28 @@
+/// The outcome of ``OIDCClient/finishLogin(_:callback:)``: tokens whose type the client accepts and
+/// an ID Token validated against everything the pending login implies.
+///
+/// Holds secrets: ``description`` and `Mirror` show none.
+public struct LoginResult: Sendable, CustomStringConvertible, CustomReflectable {
+    /// The tokens (access token, refresh token, the ID Token's compact form, expiry).
+    public let tokens: TokenResponse
+    /// The validated ID Token, typed.
+    public let idToken: IDToken
+    /// The checked authorization response (`session_state`, `iss`, extra parameters).
+    public let authorizationResponse: AuthorizationResponse
+
+    /// Creates a result.
+    /// - Parameters:
+    ///   - tokens: the tokens.
+    ///   - idToken: the validated ID Token.
+    ///   - authorizationResponse: the checked authorization response.
+    public init(tokens: TokenResponse, idToken: IDToken, authorizationResponse: AuthorizationResponse) {
+        self.tokens = tokens
+        self.idToken = idToken
+        self.authorizationResponse = authorizationResponse
+    }
+
+    /// `LoginResult(TokenResponse(...), IDToken(...))`, no secret.
+    public var description: String { "LoginResult(\(tokens), \(idToken))" }
+    /// Only the redacted token summary.
+    public var customMirror: Mirror { Mirror(self, children: ["tokens": tokens.description, "idToken": idToken.description]) }
+}

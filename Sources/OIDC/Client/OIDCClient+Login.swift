@@ -1,0 +1,116 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension OIDCClient {
+    /// Starts a login: a request with fresh state, nonce and S256 PKCE for this client, bound to the
+    /// provider's authorization endpoint and issuer (RFC 9207 `iss` required when the provider advertises
+    /// `authorization_response_iss_parameter_supported`).
+    /// - Parameters:
+    ///   - redirectURI: where the provider sends the browser back (registered with the provider).
+    ///   - scopes: the scopes to ask for (`openid` is put first when missing).
+    ///   - responseType: `code` (default) or a hybrid or implicit type that returns tokens.
+    ///   - configure: sets anything else ``OAuthRequest`` offers (prompt, `max_age`, `acr_values`, claims
+    ///     request, login hint, extra parameters and their length caps, response mode ...).
+    /// - Throws: ``OIDCError``: as ``startLogin(_:)``.
+    public func startLogin(redirectURI: URL, scopes: [String] = ["openid"], responseType: ResponseType = .code,
+                           configure: (inout OAuthRequest) throws -> Void = { _ in }) throws -> PendingLogin {
+        var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType, scopes: scopes)
+        try configure(&request)
+        return try startLogin(request)
+    }
+
+    /// Starts a login with a request built by the caller.
+    /// - Parameter request: the request, for this client's id.
+    /// - Throws: ``OIDCError`` `.pendingLoginMismatch` when the request is for another client id;
+    ///   `.invalidRequestParameter` for `response_type=id_token` (no token to return: validate such an ID Token
+    ///   with ``validator``); any error of ``OAuthRequest/authorizationURL(at:)``.
+    public func startLogin(_ request: OAuthRequest) throws -> PendingLogin {
+        guard request.clientID == clientID else {
+            throw OIDCError(.pendingLoginMismatch, "the request is for client \"\(request.clientID.prefix(64))\", not \"\(clientID.prefix(64))\"")
+        }
+        guard request.responseType.includesCode || request.responseType.includesAccessToken else {
+            throw OIDCError(.invalidRequestParameter, "response_type \(request.responseType.rawValue) returns no token to finish a login with")
+        }
+        let endpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
+        return PendingLogin(try request.pendingAuthorization(
+            at: endpoint, issuer: metadata.issuer,
+            issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true))
+    }
+
+    /// Finishes a login in one call: checks the callback (redirect URI, state, RFC 9207 `iss`, an error
+    /// response), validates a front-channel ID Token, exchanges the code with the PKCE verifier, refuses a
+    /// `token_type` the client does not use, and validates the ID Token with everything `pending` implies
+    /// (signature, `iss`, `aud`/`azp`, times, nonce, `max_age`/`auth_time`, essential `acr`, `at_hash`/`c_hash`).
+    /// - Parameters:
+    ///   - pending: the login started by ``startLogin(_:)``, possibly restored from storage.
+    ///   - callback: the full redirect URL, or only its parameters (see ``AuthorizationCallback``).
+    /// - Throws: ``OIDCError``: `.authorizationError` (the provider's error, in ``OIDCError/oauthError``),
+    ///   every redirect, token-endpoint and ID Token code, `.unsupportedTokenType`, `.missingIDToken`,
+    ///   `.pendingLoginMismatch`, `.hybridIDTokenMismatch`.
+    public func finishLogin(_ pending: PendingLogin, callback: AuthorizationCallback) async throws -> LoginResult {
+        guard pending.clientID == clientID, pending.issuer == issuer else {
+            throw OIDCError(.pendingLoginMismatch, "the pending login was started for another client or issuer")
+        }
+        let request = pending.request
+        let response = try pending.authorization.parse(callback)
+        var frontChannel: IDToken?
+        if let text = response.idToken {
+            frontChannel = try await validator.validate(
+                text, expecting: try IDTokenExpectations(request: request, authorizationResponse: response))
+        }
+        guard request.responseType.includesCode else {
+            return try implicitResult(response, idToken: frontChannel)
+        }
+        guard let code = response.code else {
+            throw OIDCError(.missingResponseParameter, "the response has no code")
+        }
+        let result = try await redeemCode(code, for: pending)
+        if let frontChannel, frontChannel.issuer != result.idToken.issuer || frontChannel.subject != result.idToken.subject {
+            throw OIDCError(.hybridIDTokenMismatch, "the token endpoint's ID Token names another issuer or subject than the front channel's")
+        }
+        return LoginResult(tokens: result.tokens, idToken: result.idToken, authorizationResponse: response)
+    }
+
+    /// The token half of a login, for a back end that receives only the code (an app checked the redirect
+    /// and sends the code): exchanges it with the PKCE verifier of `pending`, refuses a `token_type` the
+    /// client does not use, and validates the ID Token with everything `pending` implies (nonce, `max_age`,
+    /// essential `acr`, `at_hash`). ``finishLogin(_:callback:)`` checks the redirect first, then does this.
+    /// - Parameters:
+    ///   - code: the authorization code.
+    ///   - pending: the login the code answers (its verifier, nonce and what was asked).
+    /// - Throws: ``OIDCError``: token-endpoint codes, `.unsupportedTokenType`, `.missingIDToken`, ID Token codes,
+    ///   `.pendingLoginMismatch`.
+    public func redeemCode(_ code: String, for pending: PendingLogin) async throws -> LoginResult {
+        guard pending.clientID == clientID, pending.issuer == issuer else {
+            throw OIDCError(.pendingLoginMismatch, "the pending login was started for another client or issuer")
+        }
+        let request = pending.request
+        let tokens = try await tokenClient.exchangeCode(code, redirectURI: request.redirectURI,
+                                                        codeVerifier: request.pkce?.verifier.value)
+        try requireAcceptedTokenType(tokens)
+        guard let idTokenText = tokens.idToken else {
+            throw OIDCError(.missingIDToken, "the token response has no id_token (OpenID Connect Core §3.1.3.3)")
+        }
+        let idToken = try await validator.validate(
+            idTokenText, expecting: IDTokenExpectations(request: request, tokenEndpointAccessToken: tokens.accessToken))
+        return LoginResult(tokens: tokens, idToken: idToken, authorizationResponse: AuthorizationResponse(code: code))
+    }
+
+    /// `id_token token`: the tokens come from the front channel.
+    private func implicitResult(_ response: AuthorizationResponse, idToken: IDToken?) throws -> LoginResult {
+        guard let idToken, let idTokenText = response.idToken else {
+            throw OIDCError(.missingIDToken, "the response has no id_token")
+        }
+        guard let accessToken = response.accessToken else {
+            throw OIDCError(.missingResponseParameter, "the response has no access_token")
+        }
+        let tokens = TokenResponse(accessToken: accessToken, tokenType: response.tokenType ?? "", expiresIn: response.expiresIn,
+                                   expiresAt: response.expiresIn.map { configuration.clock().addingTimeInterval(TimeInterval($0)) },
+                                   idToken: idTokenText, scope: response.scope)
+        try requireAcceptedTokenType(tokens)
+        return LoginResult(tokens: tokens, idToken: idToken, authorizationResponse: response)
+    }
+}

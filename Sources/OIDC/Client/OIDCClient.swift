@@ -1,0 +1,123 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// One OpenID provider and one registered client, bound once and shared by every request
+/// of a back end (openid-client's `Configuration`).
+///
+/// Holds the provider's metadata (from discovery or given), the client authentication,
+/// the transport, and the provider's JWK Set cache; cheap to copy and `Sendable`.
+///
+/// ```swift
+/// let client = try await OIDCClient.discover(issuer: "https://idp.example.com",
+///                                            authentication: .clientSecretBasic(clientID: "app", secret: secret),
+///                                            transport: URLSessionTransport())
+/// let pending = try client.startLogin(redirectURI: callback, scopes: ["openid", "email"])
+/// // send the browser to pending.url; store `pending` (Codable, holds secrets: keep it server-side)
+/// let login = try await client.finishLogin(pending, callback: .url(redirectURL))
+/// ```
+///
+/// Every check is on by default: the redirect (state, RFC 9207 `iss` when the provider
+/// advertises it), the token type, and the ID Token with everything the pending login implies.
+public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
+    /// The provider's metadata.
+    public let metadata: ProviderMetadata
+    /// How the client authenticates at the token, revocation and introspection endpoints.
+    public let authentication: ClientAuthentication
+    /// The HTTP transport.
+    public let transport: any HTTPTransport
+    /// The settings.
+    public let configuration: Configuration
+    /// The token endpoint client (code exchange, refresh, revocation, UserInfo).
+    public let tokenClient: TokenClient
+    /// The ID Token validator for this provider and client, with the provider's JWK Set cache.
+    public let validator: IDTokenValidator
+
+    /// The client id.
+    public var clientID: String { authentication.clientID }
+    /// The issuer identifier.
+    public var issuer: String { metadata.issuer }
+
+    /// A client for the provider at `issuer`, found through its discovery document
+    /// (`issuer` checked exactly, https unless loopback).
+    /// - Parameters:
+    ///   - issuer: the issuer identifier, exactly as the provider states it.
+    ///   - authentication: how the client authenticates at the token endpoint.
+    ///   - transport: the HTTP transport (`URLSessionTransport`, or your own).
+    ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
+    /// - Throws: ``OIDCError``: discovery errors, `.jwksURIMissing`, `.discoveryMissingField`, `.insecureURL`.
+    public static func discover(issuer: String, authentication: ClientAuthentication, transport: any HTTPTransport,
+                                configuration: Configuration = Configuration()) async throws -> OIDCClient {
+        let metadata = try await Discovery.fetch(issuer: issuer, transport: transport)
+        return try OIDCClient(metadata: metadata, authentication: authentication, transport: transport, configuration: configuration)
+    }
+
+    /// A client for a provider whose metadata the caller already has (fetched earlier, or configured).
+    /// - Parameters:
+    ///   - metadata: the provider's metadata (its issuer, endpoints and `jwks_uri`).
+    ///   - authentication: how the client authenticates at the token endpoint.
+    ///   - transport: the HTTP transport.
+    ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
+    /// - Throws: ``OIDCError`` `.discoveryMissingField` (no `authorization_endpoint` or `token_endpoint`),
+    ///   `.jwksURIMissing`, `.insecureURL` / `.invalidIssuerURL` for any endpoint of the metadata
+    ///   (``ProviderMetadata/checkEndpointSecurity()``).
+    public init(metadata: ProviderMetadata, authentication: ClientAuthentication, transport: any HTTPTransport,
+                configuration: Configuration = Configuration()) throws {
+        guard metadata.authorizationEndpoint != nil else {
+            throw OIDCError(.discoveryMissingField, "the provider metadata has no authorization_endpoint")
+        }
+        guard let jwksURI = metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
+        self.metadata = metadata
+        self.authentication = authentication
+        self.transport = transport
+        self.configuration = configuration
+        // Checks every endpoint of the metadata against the issuer (https; http only for a loopback issuer).
+        self.tokenClient = try TokenClient(metadata: metadata, authentication: authentication, transport: transport,
+                                           clock: configuration.clock)
+        var config = IDTokenValidationConfig(metadata: metadata, clientID: authentication.clientID,
+                                             clientSecret: authentication.sharedSecret, clock: configuration.clock,
+                                             leeway: configuration.leeway)
+        config.allowedAlgorithms = configuration.allowedAlgorithms
+        self.validator = IDTokenValidator(config: config,
+                                          keyCache: try JWKSetCache(jwksURI: jwksURI, transport: transport,
+                                                                    configuration: configuration.keyCache))
+    }
+
+    /// `OIDCClient(issuer: ..., client_id: ..., auth: client_secret_basic)`: no secret.
+    public var description: String {
+        "OIDCClient(issuer: \(issuer), client_id: \(clientID), auth: \(authentication.methodName))"
+    }
+
+    /// Only the issuer, client id and authentication method: `dump` shows no secret or key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["issuer": issuer, "clientID": clientID, "authentication": authentication.methodName])
+    }
+
+    /// Refuses a token response whose `token_type` this client cannot use (RFC 6749 §7.1).
+    func requireAcceptedTokenType(_ tokens: TokenResponse) throws {
+        guard configuration.acceptedTokenTypes.contains(tokens.tokenType.lowercased()) else {
+            throw OIDCError(.unsupportedTokenType,
+                            "the token endpoint returned token_type \"\(tokens.tokenType.prefix(32))\"; this client uses "
+                                + configuration.acceptedTokenTypes.sorted().joined(separator: ", "))
+        }
+    }
+
+    /// An endpoint from the metadata, or `.endpointNotAdvertised` naming it.
+    func endpoint(_ url: URL?, _ name: String) throws -> URL {
+        guard let url else { throw OIDCError(.endpointNotAdvertised, "the provider metadata has no \(name)") }
+        return url
+    }
+}
+
+extension ClientAuthentication {
+    /// The shared secret, for methods that have one (the only key HS* ID Tokens are verified with).
+    var sharedSecret: String? {
+        switch self {
+        case .clientSecretBasic(_, let secret), .clientSecretPost(_, let secret), .clientSecretJWT(_, let secret): return secret
+        case .privateKeyJWT, .none: return nil
+        }
+    }
+}

@@ -1,0 +1,41 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+extension OIDCClient {
+    /// Settings of an ``OIDCClient``; every default is the safe one.
+    public struct Configuration: Sendable {
+        /// The current time, for token expiry and ID Token time claims (inject a fixed clock in tests).
+        public var clock: @Sendable () -> Date
+        /// Allowed clock skew for the ID Token time claims, in seconds (default 60).
+        public var leeway: TimeInterval
+        /// `token_type` values the client can use, lowercased (RFC 6749 §7.1). Default: `bearer` only;
+        /// a response of any other type is refused with ``OIDCError/Code/unsupportedTokenType``.
+        public var acceptedTokenTypes: Set<String>
+        /// ID Token algorithms accepted; `nil` (default) means the provider's
+        /// `id_token_signing_alg_values_supported`, or `RS256` when it advertises none.
+        public var allowedAlgorithms: Set<JWSAlgorithm>?
+        /// JWK Set cache timing.
+        public var keyCache: JWKSetCache.Configuration
+
+        /// The defaults: system clock, 60 s leeway, `Bearer` tokens only, the provider's algorithms.
+        /// - Parameters:
+        ///   - clock: the current time.
+        ///   - leeway: allowed clock skew in seconds.
+        ///   - acceptedTokenTypes: `token_type` values the client uses (compared case-insensitively).
+        ///   - allowedAlgorithms: ID Token algorithms; `nil` for the provider's.
+        ///   - keyCache: JWK Set cache timing.
+        public init(clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60,
+                    acceptedTokenTypes: Set<String> = ["bearer"], allowedAlgorithms: Set<JWSAlgorithm>? = nil,
+                    keyCache: JWKSetCache.Configuration = .default) {
+            self.clock = clock
+            self.leeway = leeway
+            self.acceptedTokenTypes = Set(acceptedTokenTypes.map { $0.lowercased() })
+            self.allowedAlgorithms = allowedAlgorithms
+            self.keyCache = keyCache
+        }
+    }
+}

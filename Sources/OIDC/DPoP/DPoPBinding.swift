@@ -1,0 +1,99 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// Binds HTTP requests to a ``DPoPKey``: a fresh proof on every request (and
+/// on every retry), the servers' nonces remembered per origin and role, and
+/// the nonce challenge (RFC 9449 §8.2, §9.1) answered by exactly one retry.
+///
+/// Used for authorization-server requests (token, PAR, CIBA, device) and for
+/// resource requests (`Authorization: DPoP <token>` with `ath`). `Sendable`;
+/// share one per client (or per session).
+public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable {
+    /// The key proofs are signed with.
+    public let key: DPoPKey
+    /// The nonces servers gave.
+    public let nonces: DPoPNonceStore
+    /// The clock for `iat`.
+    public let clock: @Sendable () -> Date
+
+    /// Binds requests to `key`.
+    public init(key: DPoPKey, nonces: DPoPNonceStore = DPoPNonceStore(), clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.key = key
+        self.nonces = nonces
+        self.clock = clock
+    }
+
+    /// e.g. `DPoPBinding(ES256, jkt: ...)`.
+    public var description: String { "DPoPBinding(\(key.algorithm.rawValue), jkt: \(key.thumbprint))" }
+    /// The algorithm and thumbprint only: `dump` shows no key material and no nonce.
+    public var customMirror: Mirror { Mirror(self, children: ["algorithm": key.algorithm.rawValue, "jkt": key.thumbprint]) }
+
+    /// Adds the `DPoP` header (and, with `accessToken`, `Authorization: DPoP <token>`)
+    /// for the nonce remembered for the request's origin in `role`; returns the nonce used.
+    public func sign(_ request: inout HTTPRequest, role: DPoPNonceStore.Role, accessToken: String? = nil) throws -> String? {
+        let nonce = nonces.nonce(for: request.url, role: role)
+        request.headers["DPoP"] = try key.proof(method: request.method, url: request.url, accessToken: accessToken, nonce: nonce,
+                                                issuedAt: clock())
+        if let accessToken { request.headers["Authorization"] = "DPoP " + accessToken }
+        return nonce
+    }
+
+    /// Sends the request `makeRequest` builds with a DPoP proof, remembers any
+    /// `DPoP-Nonce` the server returns, and when the answer is a nonce challenge
+    /// (`use_dpop_nonce` in a 400 JSON error or a 401 `DPoP` challenge) with a
+    /// new nonce, builds the request again (so a client assertion is fresh too),
+    /// signs a new proof with that nonce and sends it once more. Never more than
+    /// one retry; the last response is returned as it came.
+    /// - Throws: ``OIDCError`` `.transport` when no response came, `.dpopProofFailed`
+    ///   or `.dpopInvalidTarget` when no proof could be made, or what `makeRequest` throws.
+    public func send(role: DPoPNonceStore.Role, accessToken: String? = nil, transport: any HTTPTransport,
+                     request makeRequest: @Sendable () throws -> HTTPRequest) async throws -> HTTPResponse {
+        var request = try makeRequest()
+        let sentNonce = try sign(&request, role: role, accessToken: accessToken)
+        let response = try await DPoPBinding.transmit(request, transport: transport)
+        let fresh = remember(response, for: request.url, role: role)
+        guard DPoPBinding.isNonceChallenge(response), let fresh, fresh != sentNonce else { return response }
+        var retry = try makeRequest()
+        _ = try sign(&retry, role: role, accessToken: accessToken)
+        let second = try await DPoPBinding.transmit(retry, transport: transport)
+        _ = remember(second, for: retry.url, role: role)
+        return second
+    }
+
+    /// Records the response's `DPoP-Nonce`, returning it when it was kept.
+    private func remember(_ response: HTTPResponse, for url: URL, role: DPoPNonceStore.Role) -> String? {
+        guard let header = response.headers["DPoP-Nonce"] else { return nil }
+        let nonce = String(header.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        guard nonces.record(nonce, for: url, role: role) else { return nil }
+        return nonce
+    }
+
+    /// Whether the response asks for a (new) nonce: HTTP 400 with the JSON
+    /// error `use_dpop_nonce` (authorization server) or HTTP 401 with a `DPoP`
+    /// challenge whose error is `use_dpop_nonce` (resource server).
+    public static func isNonceChallenge(_ response: HTTPResponse) -> Bool {
+        if response.status == 401 {
+            return response.headers.values(for: "WWW-Authenticate").contains { challenge in
+                let lower = challenge.lowercased()
+                return lower.hasPrefix("dpop") && lower.contains("use_dpop_nonce")
+            }
+        }
+        guard response.status == 400, let object = try? JSONParser.parseObject(response.body, what: "error") else { return false }
+        return object["error"]?.stringValue == "use_dpop_nonce"
+    }
+
+    /// Sends without following redirects; a transport failure becomes ``OIDCError`` `.transport`.
+    static func transmit(_ request: HTTPRequest, transport: any HTTPTransport) async throws -> HTTPResponse {
+        var request = request
+        request.followsRedirects = false
+        do {
+            return try await transport.send(request)
+        } catch let error as TransportError {
+            throw OIDCError(.transport, "\(request.method) \(request.url.host ?? "?") failed: \(error)", transportError: error)
+        }
+    }
+}

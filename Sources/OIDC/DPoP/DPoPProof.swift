@@ -1,0 +1,53 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+extension DPoPKey {
+    /// A DPoP proof JWT (RFC 9449 §4.2) for one HTTP request.
+    ///
+    /// Header: `typ: dpop+jwt`, `alg`, `jwk` (public members only). Claims: a fresh
+    /// random `jti` (128 bits), `htm`, `htu` (the URL without query and fragment),
+    /// `iat`, `ath` (Base64URL SHA-256 of `accessToken`) when an access token
+    /// is presented, and `nonce` when the server gave one.
+    /// - Throws: ``OIDCError`` `.dpopInvalidTarget` for a URL that is not absolute
+    ///   http(s), `.dpopProofFailed` when signing fails.
+    public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, issuedAt: Date = Date()) throws -> String {
+        let htu = try DPoPKey.htu(for: url)
+        var claims: JSONObject = ["jti": .string(try RandomText.base64URL(byteCount: 16)), "htm": .string(method.uppercased()),
+                                  "htu": .string(htu), "iat": .integer(TokenResponse.unixSeconds(issuedAt))]
+        if let accessToken { claims["ath"] = .string(DPoPKey.accessTokenHash(accessToken)) }
+        if let nonce { claims["nonce"] = .string(nonce) }
+        do {
+            return try signer.sign(payload: Array(claims.jsonString().utf8))
+        } catch let error as JOSEError {
+            throw OIDCError(.dpopProofFailed, "the DPoP proof could not be signed", joseError: error)
+        }
+    }
+
+    /// `ath`: Base64URL of the SHA-256 of the access token's ASCII bytes (RFC 9449 §4.2).
+    public static func accessTokenHash(_ accessToken: String) -> String {
+        Base64URL.encode(DigestAlgorithm.sha256.hash(Array(accessToken.utf8)))
+    }
+
+    /// `htu`: the request URL without query and fragment (RFC 9449 §4.2), scheme and host lower-cased.
+    /// - Throws: ``OIDCError`` `.dpopInvalidTarget` unless `url` is absolute http or https with a host.
+    public static func htu(for url: URL) throws -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
+              let host = components.host, !host.isEmpty else {
+            throw OIDCError(.dpopInvalidTarget, "a DPoP proof needs an absolute http(s) URL with a host")
+        }
+        components.scheme = scheme
+        components.host = host.lowercased()
+        components.query = nil
+        components.fragment = nil
+        components.user = nil
+        components.password = nil
+        if components.path.isEmpty { components.path = "/" }
+        guard let text = components.string else { throw OIDCError(.dpopInvalidTarget, "the DPoP target URL could not be normalised") }
+        return text
+    }
+}

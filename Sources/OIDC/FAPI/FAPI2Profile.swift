@@ -1,0 +1,106 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// What a client is about to do, as the FAPI 2.0 profile check sees it.
+public struct FAPI2Configuration: Sendable {
+    /// The provider's metadata (PAR endpoint, RFC 9207 support).
+    public var metadata: ProviderMetadata
+    /// How the client authenticates.
+    public var authentication: ClientAuthentication
+    /// The DPoP binding: the sender constraint.
+    public var dpop: DPoPBinding?
+    /// The authorization request (response type, response mode, PKCE).
+    public var request: OAuthRequest
+    /// Whether the request is pushed (PAR).
+    public var pushesAuthorizationRequests: Bool
+    /// The ID Token algorithms the client accepts; `nil` means the provider's list.
+    public var idTokenAlgorithms: Set<JWSAlgorithm>?
+    /// The clock-skew tolerance for ID Token time claims, seconds.
+    public var leeway: TimeInterval
+
+    /// Describes a configuration.
+    public init(metadata: ProviderMetadata, authentication: ClientAuthentication, dpop: DPoPBinding?, request: OAuthRequest,
+                pushesAuthorizationRequests: Bool = true, idTokenAlgorithms: Set<JWSAlgorithm>? = nil, leeway: TimeInterval = 10) {
+        self.metadata = metadata
+        self.authentication = authentication
+        self.dpop = dpop
+        self.request = request
+        self.pushesAuthorizationRequests = pushesAuthorizationRequests
+        self.idTokenAlgorithms = idTokenAlgorithms
+        self.leeway = leeway
+    }
+}
+
+/// The client rules of the FAPI 2.0 Security Profile, in one place: a
+/// configuration is checked before anything is sent, and each rule it breaks is
+/// an ``OIDCError`` with its own code.
+///
+/// Rules: PAR (and a provider PAR endpoint); `response_type=code` without a
+/// fragment response mode; PKCE with S256; RFC 9207 `iss` advertised by the
+/// provider (the redirect check then requires it); DPoP as the sender constraint
+/// (mTLS is not offered by this library, so DPoP is required); `private_key_jwt`;
+/// PS256, ES256 or EdDSA for ID Tokens, client assertions and DPoP proofs; a
+/// clock-skew tolerance of at most 60 seconds.
+public enum FAPI2Profile {
+    /// The algorithms FAPI 2.0 allows (Security Profile §5.4).
+    public static let algorithms: Set<JWSAlgorithm> = [.ps256, .es256, .eddsa]
+    /// The largest clock-skew tolerance (a JWT up to 60 s in the future is the profile's limit).
+    public static let maximumLeeway: TimeInterval = 60
+
+    /// Every rule the configuration breaks, in the order listed above (empty when compliant).
+    public static func violations(of configuration: FAPI2Configuration) -> [OIDCError] {
+        var found: [OIDCError] = []
+        func fail(_ code: OIDCError.Code, _ reason: String) { found.append(OIDCError(code, "FAPI 2.0: " + reason)) }
+        if !configuration.pushesAuthorizationRequests {
+            fail(.fapiPARRequired, "the authorization request must be pushed (PAR)")
+        } else if configuration.metadata.pushedAuthorizationRequestEndpoint == nil {
+            fail(.fapiPARRequired, "the provider has no pushed_authorization_request_endpoint")
+        }
+        let request = configuration.request
+        if request.responseType != .code {
+            fail(.fapiResponseTypeNotAllowed, "response_type must be code")
+        } else if let mode = request.responseMode, mode.rawValue.contains("fragment") {
+            fail(.fapiResponseTypeNotAllowed, "the response mode must not put the response in the fragment")
+        }
+        if request.pkce?.method != .s256 {
+            fail(.fapiPKCERequired, "PKCE with S256 is required")
+        }
+        if configuration.metadata.authorizationResponseIssParameterSupported != true {
+            fail(.fapiIssuerParameterRequired, "the provider must send iss in authorization responses (RFC 9207)")
+        }
+        if let dpop = configuration.dpop {
+            if !algorithms.contains(dpop.key.algorithm) {
+                fail(.fapiAlgorithmNotAllowed, "DPoP proofs must use PS256, ES256 or EdDSA, not \(dpop.key.algorithm.rawValue)")
+            }
+        } else {
+            fail(.fapiSenderConstraintRequired, "tokens must be sender-constrained: configure DPoP")
+        }
+        if case .privateKeyJWT(_, _, let algorithm) = configuration.authentication {
+            if !algorithms.contains(algorithm) {
+                fail(.fapiAlgorithmNotAllowed, "client assertions must use PS256, ES256 or EdDSA, not \(algorithm.rawValue)")
+            }
+        } else {
+            fail(.fapiClientAuthenticationNotAllowed, "client authentication must be private_key_jwt, not \(configuration.authentication.methodName)")
+        }
+        let idTokenAlgorithms = configuration.idTokenAlgorithms.map { $0.map(\.rawValue) }
+            ?? configuration.metadata.idTokenSigningAlgValuesSupported ?? ["RS256"]
+        let outside = Set(idTokenAlgorithms).subtracting(algorithms.map(\.rawValue)).sorted()
+        if !outside.isEmpty {
+            fail(.fapiAlgorithmNotAllowed, "ID Token algorithms must be limited to PS256, ES256 and EdDSA (also allowed: \(outside.joined(separator: ", ")))")
+        }
+        if !(0...maximumLeeway).contains(configuration.leeway) {
+            fail(.fapiClockSkewTooLarge, "the clock-skew tolerance must be between 0 and \(Int(maximumLeeway)) seconds")
+        }
+        return found
+    }
+
+    /// Throws the first rule the configuration breaks.
+    /// - Throws: ``OIDCError`` with one of the `fapi_*` codes.
+    public static func check(_ configuration: FAPI2Configuration) throws {
+        if let first = violations(of: configuration).first { throw first }
+    }
+}

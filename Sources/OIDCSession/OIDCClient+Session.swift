@@ -1,0 +1,35 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import OIDC
+
+extension OIDCClient: TokenRefresher {
+    /// The `refresh_token` grant with the client's token-type check. A returned ID Token is left to the
+    /// session's `RefreshedIDTokenPolicy`: ``session(tokens:store:origins:proactiveRefreshMargin:)`` gives it
+    /// `OIDCClient.refreshedIDTokens` (validated, §12.2 checked).
+    public func refreshTokens(using refreshToken: String) async throws -> TokenResponse {
+        try await refreshGrant(refreshToken)
+    }
+}
+
+extension OIDCClient {
+    /// An authenticated session on this client: `Authorization: Bearer` only to `origins`, refresh once on a
+    /// 401 through this client (token type checked; a refreshed ID Token validated and checked against the
+    /// previous one by `OIDCClient.refreshedIDTokens`, the same rule as `OIDCClient.refresh(_:scope:)`).
+    /// - Parameters:
+    ///   - tokens: the tokens of a login just finished (saved to `store` first), or `nil` to resume from `store`.
+    ///   - store: where the tokens live between requests and runs (`nil`: memory only).
+    ///   - origins: the APIs that receive the access token (scheme, host and port compared exactly).
+    ///   - proactiveRefreshMargin: refresh before sending when the access token expires within this many seconds.
+    /// - Throws: the store's errors.
+    public func session(tokens: TokenResponse? = nil, store: (any TokenStore)? = nil, origins: [URL],
+                        proactiveRefreshMargin: TimeInterval? = 30) async throws -> AuthenticatedSession {
+        var current = tokens
+        if let tokens { try await store?.save(tokens) } else { current = try await store?.load() }
+        return AuthenticatedSession(tokens: current, refresher: self, transport: transport, allowedOrigins: origins, store: store,
+                                    refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
+                                    clock: configuration.clock)
+    }
+}

@@ -1,0 +1,97 @@
+import JOSE
+import OIDC
+import OIDCResourceServer
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `--as KIND`: the token judged by the library's validator for that kind of token
+/// (OIDC's `IDTokenValidator`, OIDCResourceServer's `AccessTokenValidator` and
+/// `LogoutTokenValidator`). The tool adds only the wording; without `--as` it guesses
+/// the kind from `typ` and says so.
+enum TokenKind: String, CaseIterable {
+    case idToken = "id-token"
+    case accessToken = "access-token"
+    case logoutToken = "logout-token"
+    case dpopProof = "dpop-proof"
+
+    /// The kind a `typ` header names, if any.
+    static func guess(type: String?) -> TokenKind? {
+        guard let type = type?.lowercased() else { return nil }
+        if AccessTokenValidator.isAccessTokenType(type) { return .accessToken }
+        switch type {
+        case "logout+jwt", "application/logout+jwt": return .logoutToken
+        case "dpop+jwt", "application/dpop+jwt": return .dpopProof
+        default: return nil
+        }
+    }
+
+    /// The rules the library's validator applied, for the reader.
+    func rules(scopes: [String]) -> String {
+        switch self {
+        case .idToken: return "OpenID Connect Core 3.1.3.7: signature, alg, iss, aud/azp, exp, iat, nonce"
+        case .accessToken:
+            return "RFC 9068: signature (asymmetric), exp/nbf/iat, typ at+jwt, iss, aud, sub, client_id, iat, jti"
+                + (scopes.isEmpty ? "" : ", scope " + scopes.joined(separator: " "))
+        case .logoutToken: return "Back-Channel Logout 2.6: signature, typ, iss, aud, iat, jti, events, sub/sid, no nonce, not replayed"
+        case .dpopProof: return "RFC 9449"
+        }
+    }
+
+    /// Runs the validator; a pass or a fail line named after the kind.
+    func judge(_ token: String, options: Options, keys: KeySource?, now: Double) throws(UsageError) -> Check {
+        guard let keys else { throw UsageError("--as \(rawValue) needs a key (--key, --jwks-url or --issuer)") }
+        let issuer = options.expectedIssuer ?? options.issuerURL
+        let audience = options.expectedAudience
+        let set: JWKSet
+        switch keys {
+        case .single(let key): set = JWKSet(keys: [key])
+        case .set(let keys): set = keys
+        }
+        let clock: @Sendable () -> Date = { Date(timeIntervalSince1970: now) }
+        let leeway = options.leeway
+        let scopes = Set(options.requiredScopes)
+        let nonce = options.expectedNonce
+        let body: @Sendable () async throws -> Void
+        switch self {
+        case .idToken:
+            guard let issuer, let audience else { throw UsageError("--as id-token needs --iss (or --issuer) and --aud (the client id)") }
+            // The tool's algorithm rule: --alg when given, else what the key(s) admit.
+            let named = Set(options.algorithms.compactMap(JWSAlgorithm.init(rawValue:)))
+            let algorithms = named.isEmpty ? set.keys.reduce(into: Set<JWSAlgorithm>()) { $0.formUnion($1.admittedAlgorithms) } : named
+            let config = IDTokenValidationConfig(issuer: issuer, clientID: audience, allowedAlgorithms: algorithms, clock: clock, leeway: leeway)
+            body = { _ = try await IDTokenValidator(config: config, keySet: set).validate(token, expecting: IDTokenExpectations(nonce: nonce.map { .sent($0) } ?? .noNonceSent)) }  // no --nonce: stated as not sent
+        case .accessToken:
+            guard let issuer, let audience else { throw UsageError("--as access-token needs --iss (or --issuer) and --aud (this resource server)") }
+            let validator = AccessTokenValidator(issuer: issuer, audience: audience, keys: .keySet(set), leeway: leeway, clock: clock)
+            body = { _ = try await validator.validate(token, requiredScopes: scopes) }
+        case .logoutToken:
+            guard let issuer, let audience else { throw UsageError("--as logout-token needs --iss (or --issuer) and --aud (the client id)") }
+            let validator = LogoutTokenValidator(issuer: issuer, clientID: audience, keys: .keySet(set), leeway: leeway, clock: clock)
+            body = { _ = try await validator.validate(token) }
+        case .dpopProof:
+            throw UsageError("--as dpop-proof: the library has no DPoP proof validator in this build")
+        }
+        let failure: (code: String, message: String)?
+        do {
+            failure = try Network.blocking { () async -> (code: String, message: String)? in
+                do {
+                    try await body()
+                    return nil
+                } catch let error as OIDCError {
+                    return (error.code.rawValue, error.reason)
+                } catch {
+                    return ("invalid_token", Network.describe(error))
+                }
+            }
+        } catch {
+            failure = ("invalid_token", error.message)
+        }
+        guard let failure else {
+            return Check(name: rawValue, status: .pass, reason: nil, message: rules(scopes: options.requiredScopes) + ": passed")
+        }
+        return Check(name: rawValue, status: .fail, reason: failure.code, message: failure.message)
+    }
+}

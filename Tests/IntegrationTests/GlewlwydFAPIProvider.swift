@@ -1,0 +1,67 @@
+import Foundation
+import JOSE
+import OIDC
+import OIDCNetworking
+import Testing
+
+/// Records each exchange's path, status and whether the answer carried a DPoP nonce.
+final class RecordingTransport: HTTPTransport, Sendable {
+    struct Exchange: Sendable { var path: String; var status: Int; var nonceChallenge: Bool; var sentNonce: Bool; var challenge: String? = nil }
+    let inner: any HTTPTransport
+    private let log = Locked([Exchange]())
+    init(_ inner: any HTTPTransport) { self.inner = inner }
+    var exchanges: [Exchange] { log.withLock { $0 } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let response = try await inner.send(request)
+        let sentNonce = (try? request.headers["DPoP"].map { try JSONParser.parseObject(try CompactJWS($0).payload, what: "proof")["nonce"] != nil }) ?? nil
+        log.withLock {
+            $0.append(Exchange(path: request.url.path, status: response.status, nonceChallenge: DPoPBinding.isNonceChallenge(response),
+                               sentNonce: sentNonce ?? false, challenge: response.headers["WWW-Authenticate"].map { String($0.prefix(120)) }))
+        }
+        return response
+    }
+}
+
+/// What the FAPI tests add to ``Glewlwyd`` (the instance of `Tests/Glewlwyd/start.sh`).
+extension Glewlwyd {
+    static var base: String { environment["GLEWLWYD_BASE"] ?? "" }
+
+    /// Logs alice in for a PAR URL (Tests/Glewlwyd/login.py with the scope to consent to)
+    /// and returns the redirect back to the client.
+    static func login(_ url: URL, scope: String) throws -> URL {
+        let (line, status) = try runScript("login.py", ["--authorize-url", url.absoluteString, "--scope", scope])
+        try #require(status == 0, "login.py exited \(status): \(line)")
+        return try #require(URL(string: line))
+    }
+
+    /// alice approves (or denies) the client's pending CIBA request, or enters a device user code.
+    static func user(_ arguments: [String]) throws {
+        let (line, status) = try Provider.runScript("glewlwyd_user.py", arguments + ["--base", base], directory: "Tests/Support")
+        try #require(status == 0, "glewlwyd_user.py \(arguments.first ?? "") exited \(status): \(line)")
+    }
+
+    /// The provider's ID Token validator for `clientID`.
+    static func validator(metadata: ProviderMetadata, clientID: String) async throws -> IDTokenValidator {
+        IDTokenValidator(config: IDTokenValidationConfig(metadata: metadata, clientID: clientID),
+                         keyCache: try await keyCaches.cache(for: try #require(metadata.jwksURI)))
+    }
+
+    /// Validates an ID Token against the provider's keys (one place for the validator's call shape).
+    static func validateIDToken(_ token: String, metadata: ProviderMetadata, clientID: String, nonce: ExpectedNonce) async throws -> IDToken {
+        try await validator(metadata: metadata, clientID: clientID).validate(token, expecting: IDTokenExpectations(nonce: nonce))
+    }
+
+    /// Sleeps as asked (glewlwyd answers `slow_down` to early polls), and before the
+    /// `actAt`-th wait runs `action` (the user's approval): so the polls before it see
+    /// `authorization_pending` and the ones after it the decision.
+    static func sleeper(actAt: Int, _ action: @escaping @Sendable () throws -> Void) -> (PollingSleeper, Locked<[Int]>) {
+        let waits = Locked([Int]())
+        let sleeper = PollingSleeper { seconds in
+            let count = waits.withLock { $0.append(seconds); return $0.count }
+            if count == actAt { try action() }
+            try await PollingSleeper.task.sleep(seconds)
+        }
+        return (sleeper, waits)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import OIDC
+import OIDCNetworking
+import OIDCSession
+
+/// A partner back end. One `OIDCClient` per process (discovery once), shared by every request.
+struct PartnerBackEnd {
+    let client: OIDCClient
+    let storage: URL  // server-side: pending logins and tokens hold secrets
+
+    init(secret: String, storage: URL) async throws {
+        client = try await OIDCClient.discover(issuer: "https://idp.example.com",
+                                               authentication: .clientSecretBasic(clientID: "my-app", secret: secret),
+                                               transport: URLSessionTransport())
+        self.storage = storage
+    }
+
+    /// GET /login: start, keep the pending login for the browser's session, redirect the browser.
+    func login(session: UUID) throws -> URL {
+        let pending = try client.startLogin(redirectURI: URL(string: "https://app.example.com/callback")!,
+                                            scopes: ["openid", "email"])
+        try JSONEncoder().encode(pending).write(to: file(session, "pending"))
+        return pending.url
+    }
+
+    /// GET /callback?code=...&state=... (any process; behind a proxy the query is all it needs).
+    func callback(session: UUID, query: String) async throws -> IDToken {
+        let pending = try JSONDecoder().decode(PendingLogin.self, from: Data(contentsOf: file(session, "pending")))
+        try FileManager.default.removeItem(at: file(session, "pending"))
+        let login = try await client.finishLogin(pending, callback: .parameters(query))  // every check, one call
+        try await FileTokenStore(path: file(session, "tokens").path).save(login.tokens)
+        return login.idToken  // typed claims: subject, email, acr, ...
+    }
+
+    /// Any later request: call an API as the user (Bearer to that origin only; refresh once on a 401).
+    func callAPI(session: UUID) async throws -> HTTPResponse {
+        let api = URL(string: "https://api.example.com")!
+        let user = try await client.session(store: FileTokenStore(path: file(session, "tokens").path), origins: [api])
+        return try await user.send(HTTPRequest(url: api.appendingPathComponent("v1/me")))
+    }
+
+    private func file(_ session: UUID, _ kind: String) -> URL { storage.appendingPathComponent("\(session.uuidString).\(kind)") }
+}
