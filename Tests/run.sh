@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command of this repository (README.md): installs what is missing on
-# Debian/Ubuntu, starts the test OpenID provider on 127.0.0.1, runs every test,
-# and stops what it started.
+# Debian/Ubuntu, starts the test servers on 127.0.0.1 (Tests/providers.sh:
+# PostgreSQL, django-oauth-toolkit, glewlwyd), runs every test, and stops what it
+# started.
 #
 #   bash Tests/run.sh                 # everything
 #   bash Tests/run.sh --filter JOSE   # extra arguments go to `swift test`

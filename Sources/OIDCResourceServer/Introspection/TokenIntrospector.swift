@@ -58,7 +58,8 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     public let cache: IntrospectionCache?
     /// The audience rule ``validate(_:requiredScopes:)`` applies.
     public let audience: AudienceRule
-    /// Allowed clock skew for the JWT answer and the active token's `exp`/`nbf`.
+    /// Allowed clock skew for the JWT answer and the active token's `exp`/`nbf`, as the checks
+    /// use it: NaN or negative counts as 0, above one day as one day (the JWT validation's rule).
     public let leeway: TimeInterval
 
     /// Creates an introspector.
@@ -83,7 +84,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         self.jwtResponse = jwtResponse
         self.cache = cache
         self.audience = audience
-        self.leeway = leeway
+        self.leeway = Leeway.effective(leeway)
     }
 
     /// The endpoint and the client id, never the client's credentials.
