@@ -100,7 +100,8 @@ status=0
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 end=$(date +%s.%N)
 cat "$work"/p1-*.out
-[ "$status" = 0 ] || { cat "$work"/p1-*.err >&2; fail "a process did not get $REQUESTS x 2xx"; }
+[ "$status" = 0 ] || { cat "$work"/p1-*.err >&2; grep 'POST /o/token/' "$idp_log" | tail -n 5 >&2 || true
+    fail "a process did not get $REQUESTS x 2xx"; }
 grep -q "status_2xx=$REQUESTS refreshes=[01] logged_out=false" "$work/p1-1.out" || fail "process 1: $(cat "$work/p1-1.out")"
 for i in 1 2 3 4; do grep -q "status_2xx=$REQUESTS .*logged_out=false" "$work/p1-$i.out" || fail "process $i: $(cat "$work/p1-$i.out")"; done
 refreshes=$(cat "$work"/p1-*.out | sed -n 's/.*refreshes=\([0-9]*\).*/\1/p' | paste -sd+ | bc)
