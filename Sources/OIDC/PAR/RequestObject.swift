@@ -17,11 +17,13 @@ public enum RequestObject {
     /// Signs the authorization `parameters` as a request object.
     ///
     /// Claims: every parameter (`claims` as a JSON object, `max_age` as a number,
-    /// the rest as strings), `iss` = `client_id` = `clientID`, `aud` = `issuer`,
+    /// the rest as strings; a parameter that repeats, such as RFC 8707 `resource`, as a
+    /// JSON array of its values in order), `iss` = `client_id` = `clientID`, `aud` = `issuer`,
     /// `iat` = `nbf` = now, `exp` = now + `lifetime`, a fresh 128-bit `jti`.
     /// Header: `typ: oauth-authz-req+jwt`, `alg`, and `kid` when the key has one.
     /// - Throws: ``OIDCError`` `.requestObjectFailed` when a parameter is `request` or
-    ///   `request_uri`, the `claims` parameter is not a JSON object, `client_id`
+    ///   `request_uri`, the `claims` parameter is not a JSON object,
+    ///   `claims`, `max_age` or `client_id` appears more than once, `client_id`
     ///   differs from `clientID`, the lifetime is not in (0, 3600] seconds, or signing fails.
     public static func sign(parameters: [(name: String, value: String)], clientID: String, issuer: String, key: JWK,
                             algorithm: JWSAlgorithm, lifetime: TimeInterval = 300, now: Date = Date()) throws -> String {
@@ -30,6 +32,7 @@ public enum RequestObject {
         }
         var claims = JSONObject()
         for (name, value) in parameters {
+            let claim: JSONValue
             switch name {
             case "request", "request_uri":
                 throw OIDCError(.requestObjectFailed, "a request object cannot carry \"\(name)\"")
@@ -39,11 +42,21 @@ public enum RequestObject {
                 guard let object = try? JSONParser.parseObject(Array(value.utf8), what: "claims") else {
                     throw OIDCError(.requestObjectFailed, "the claims parameter is not a JSON object")
                 }
-                claims[name] = .object(object)
+                claim = .object(object)
             case "max_age":
-                claims[name] = Int64(value).map { .integer($0) } ?? .string(value)
+                claim = Int64(value).map { .integer($0) } ?? .string(value)
             default:
-                claims[name] = .string(value)
+                claim = .string(value)
+            }
+            switch claims[name] {
+            case nil:
+                claims[name] = claim
+            case .array(let values)? where name != "claims" && name != "max_age":
+                claims[name] = .array(values + [claim])
+            case let first? where name != "claims" && name != "max_age" && name != "client_id":
+                claims[name] = .array([first, claim])
+            default:
+                throw OIDCError(.requestObjectFailed, "the \"\(name)\" parameter appears more than once")
             }
         }
         let issuedAt = TokenResponse.unixSeconds(now)
