@@ -48,9 +48,9 @@ struct CLITokenKindTests {
         ("id-token", "typ=at+jwt", "invalid_id_token_header"),
         ("logout-token", "", nil),
         ("logout-token", "nonce=n-1", "invalid_logout_token"),
-        // The library reports a missing required logout claim with the access-token code (OIDCResourceServer's ClaimErrors).
-        ("logout-token", "-events", "missing_access_token_claim"),
-        ("logout-token", "-jti", "missing_access_token_claim"),
+        // A missing required logout claim has the logout token's own code, not the access token's.
+        ("logout-token", "-events", "missing_logout_token_claim"),
+        ("logout-token", "-jti", "missing_logout_token_claim"),
         ("logout-token", "-exp", "invalid_logout_token"),  // exp is required by Back-Channel Logout 1.0 §2.4
         ("logout-token", "iat=1799990000", "invalid_logout_token"),
         ("logout-token", "aud=client-2", "audience_mismatch"),

@@ -163,7 +163,7 @@ enum IntrospectionJWT {
         let validation = JWTValidationOptions(clock: clock, leeway: leeway, issuer: settings.issuer, audience: settings.audience ?? clientID,
                                               requiredClaims: ["iat", "token_introspection"])
         let jwt = try await settings.keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: IssuerKeys.asymmetricAlgorithms),
-                                                 validation: validation)
+                                                 validation: validation, kind: .introspectionResponse)
         let typ = jwt.header.type?.lowercased()
         guard typ == type || typ == "application/" + type else {
             throw OIDCError(.unexpectedTokenType, "the introspection JWT's typ is not \(type) (RFC 9701 §5)")
