@@ -24,11 +24,12 @@ public enum RequestObject {
     /// - Throws: ``OIDCError`` `.requestObjectFailed` when a parameter is `request` or
     ///   `request_uri`, the `claims` parameter is not a JSON object,
     ///   `claims`, `max_age` or `client_id` appears more than once, `client_id`
-    ///   differs from `clientID`, the lifetime is not in (0, 3600] seconds, or signing fails.
+    ///   differs from `clientID`, the lifetime is not in (0, 3600] seconds, `now` gives an `iat`/`exp`
+    ///   outside a 64-bit NumericDate, or signing fails.
     public static func sign(parameters: [(name: String, value: String)], clientID: String, issuer: String, key: JWK,
                             algorithm: JWSAlgorithm, lifetime: TimeInterval = 300, now: Date = Date()) throws -> String {
         guard lifetime > 0, lifetime <= maximumLifetime else {
-            throw OIDCError(.requestObjectFailed, "a request object's lifetime must be between 1 and \(Int(maximumLifetime)) seconds")
+            throw OIDCError(.requestObjectFailed, "a request object's lifetime must be between 1 and \(maximumLifetime.wholeText) seconds")
         }
         var claims = JSONObject()
         for (name, value) in parameters {
@@ -59,13 +60,16 @@ public enum RequestObject {
                 throw OIDCError(.requestObjectFailed, "the \"\(name)\" parameter appears more than once")
             }
         }
-        let issuedAt = TokenResponse.unixSeconds(now)
+        guard let times = AssertionTimes.issuedAndExpiry(now: now, lifetime: lifetime, rounding: .down) else {
+            throw OIDCError(.requestObjectFailed, "the request object's iat/exp do not fit in a 64-bit NumericDate "
+                            + "(the clock reads \(now.timeIntervalSince1970.wholeText) s)")
+        }
         claims["iss"] = .string(clientID)
         claims["client_id"] = .string(clientID)
         claims["aud"] = .string(issuer)
-        claims["iat"] = .integer(issuedAt)
-        claims["nbf"] = .integer(issuedAt)
-        claims["exp"] = .integer(issuedAt + Int64(lifetime.rounded(.down)))
+        claims["iat"] = .integer(times.issuedAt)
+        claims["nbf"] = .integer(times.issuedAt)
+        claims["exp"] = .integer(times.expiresAt)
         claims["jti"] = .string(try RandomText.base64URL(byteCount: 16))
         do {
             return try JWT.sign(claims, key: key, algorithm: algorithm, header: ["typ": .string(mediaType)])
