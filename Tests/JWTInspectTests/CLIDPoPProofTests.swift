@@ -65,6 +65,7 @@ struct CLIDPoPProofTests {
                                "--ath", Self.ath, "--nonce", "n-1", try Self.proof("")])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("dpop-proof RFC 9449 §4.3: typ dpop+jwt, alg asymmetric, jwk public only, signature, jti, htm, htu, iat, nonce, ath: passed"), "\(run.stdout)")
+        #expect(run.stdout.contains("VALID: signature and all checks passed"), "\(run.stdout)")
     }
 
     @Test("without --as, typ dpop+jwt is guessed and judged by the validator")

@@ -62,7 +62,7 @@ struct DPoPProofValidatorTests {
         ("-jti", "dpop_proof_jti"),
         ("htm=POST", "dpop_proof_htm"),
         ("htu=https://rs.example/api/other", "dpop_proof_htu"),
-        ("htu=https://rs.example/api/items?x=1", "dpop_proof_htu"),
+        ("htu=https://rs.example/api/items?x=1", nil),  // §4.3 step 9: query and fragment are ignored on both sides
         ("htu=HTTPS://RS.example:443/api/items", nil),  // RFC 3986 §6.2.2.1 case, §6.2.3 default port
         ("htu=https://rs.example:8443/api/items", "dpop_proof_htu"),
         ("-iat", "dpop_proof_iat"),
