@@ -8,6 +8,9 @@ extension OIDCError.Code {
     public static let malformedJWT = OIDCError.Code(rawValue: "malformed_jwt")
     /// A claim an RFC 9068 access token must carry is missing (`member` is in the reason).
     public static let missingAccessTokenClaim = OIDCError.Code(rawValue: "missing_access_token_claim")
+    /// A claim a back-channel logout token must carry (`iat`, `jti`, `events`) is missing
+    /// (the claim is named in the reason); never reported as an access-token claim.
+    public static let missingLogoutTokenClaim = OIDCError.Code(rawValue: "missing_logout_token_claim")
     /// The access token lacks a scope the resource requires (RFC 6750 `insufficient_scope`).
     public static let insufficientScope = OIDCError.Code(rawValue: "insufficient_scope")
     /// The introspection endpoint said the token is not active (RFC 7662 `active: false`).

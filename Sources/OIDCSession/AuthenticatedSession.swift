@@ -47,6 +47,8 @@ public actor AuthenticatedSession {
     private let store: (any TokenStore)?
     private let clock: @Sendable () -> Date
     private let refreshMargin: TimeInterval?
+    /// Whether the margin is at most half the token's lifetime (``OIDC`` `RefreshMargin`), as for client-credentials tokens.
+    private let marginAtMostHalfLifetime: Bool
     private let refreshedIDTokens: RefreshedIDTokenPolicy
     private let refreshBackoff: TimeInterval
     /// The refresh in flight and the generation it started from.
@@ -82,6 +84,17 @@ public actor AuthenticatedSession {
                 store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                 proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(tokens: tokens, refresher: refresher, transport: transport, allowedOrigins: allowedOrigins, store: store,
+                  refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin, refreshBackoff: refreshBackoff,
+                  marginAtMostHalfLifetime: false, clock: clock)
+    }
+
+    /// The designated initializer; `marginAtMostHalfLifetime` caps the proactive margin at half
+    /// the current token's `expires_in` (the client-credentials rule).
+    init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
+         store: (any TokenStore)?, refreshedIDTokens: RefreshedIDTokenPolicy, proactiveRefreshMargin: TimeInterval?,
+         refreshBackoff: TimeInterval, marginAtMostHalfLifetime: Bool, clock: @escaping @Sendable () -> Date) {
+        self.marginAtMostHalfLifetime = marginAtMostHalfLifetime
         self.tokens = tokens
         self.refresher = refresher
         self.transport = transport
@@ -149,7 +162,8 @@ public actor AuthenticatedSession {
     /// the current one when that refresh fails but the token has not expired.
     private func accessToken() async throws -> String {
         guard let current = tokens else { throw OIDCError(.notAuthenticated, "the session has no tokens") }
-        guard let margin = refreshMargin, let expiresAt = current.expiresAt, expiresAt.timeIntervalSince(clock()) <= margin,
+        guard let configured = refreshMargin, let expiresAt = current.expiresAt,
+              expiresAt.timeIntervalSince(clock()) <= margin(configured, for: current),
               current.refreshToken != nil else { return current.accessToken }
         do {
             return try await freshToken(replacing: current.accessToken)
@@ -157,6 +171,13 @@ public actor AuthenticatedSession {
             guard let latest = tokens, let expiry = latest.expiresAt, expiry > clock() else { throw error }
             return latest.accessToken
         }
+    }
+
+    /// The proactive margin for `tokens`: `configured`, or with the client-credentials rule at
+    /// most half their lifetime (`expires_in`).
+    private func margin(_ configured: TimeInterval, for tokens: TokenResponse) -> TimeInterval {
+        guard marginAtMostHalfLifetime else { return configured }
+        return RefreshMargin.effective(configured, lifetime: tokens.expiresIn.map { TimeInterval($0) })
     }
 
     /// A token newer than `stale`: the current one if the tokens changed since,

@@ -37,7 +37,8 @@ extension AuthenticatedSession {
     ///   - transport: what sends the requests.
     ///   - allowedOrigins: the only origins (scheme, host, port) that receive the token.
     ///   - proactiveRefreshMargin: renew before sending when the token expires within this many
-    ///     seconds (default: the source's own margin).
+    ///     seconds (default: the source's own margin), but at most half the token's lifetime —
+    ///     the source's rule, so a token shorter than the margin is not renewed on every request.
     ///   - clock: the time source for expiry and back-off.
     /// - Throws: the source's first token request's error.
     public static func clientCredentials(source: ClientCredentialsTokenSource, transport: any HTTPTransport, allowedOrigins: [URL],
@@ -46,7 +47,8 @@ extension AuthenticatedSession {
         var tokens = try await source.token()
         tokens.refreshToken = ClientCredentialsRenewal.marker
         return AuthenticatedSession(tokens: tokens, refresher: ClientCredentialsRenewal(source: source), transport: transport,
-                                    allowedOrigins: allowedOrigins, proactiveRefreshMargin: proactiveRefreshMargin ?? source.refreshMargin,
-                                    clock: clock)
+                                    allowedOrigins: allowedOrigins, store: nil, refreshedIDTokens: .refuseIDTokens,
+                                    proactiveRefreshMargin: proactiveRefreshMargin ?? source.refreshMargin, refreshBackoff: 10,
+                                    marginAtMostHalfLifetime: true, clock: clock)
     }
 }

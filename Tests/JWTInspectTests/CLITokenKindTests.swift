@@ -48,9 +48,9 @@ struct CLITokenKindTests {
         ("id-token", "typ=at+jwt", "invalid_id_token_header"),
         ("logout-token", "", nil),
         ("logout-token", "nonce=n-1", "invalid_logout_token"),
-        // The library reports a missing required logout claim with the access-token code (OIDCResourceServer's ClaimErrors).
-        ("logout-token", "-events", "missing_access_token_claim"),
-        ("logout-token", "-jti", "missing_access_token_claim"),
+        // A missing required logout claim has the logout token's own code, not the access token's.
+        ("logout-token", "-events", "missing_logout_token_claim"),
+        ("logout-token", "-jti", "missing_logout_token_claim"),
         ("logout-token", "-exp", "invalid_logout_token"),  // exp is required by Back-Channel Logout 1.0 §2.4
         ("logout-token", "iat=1799990000", "invalid_logout_token"),
         ("logout-token", "aud=client-2", "audience_mismatch"),
@@ -110,7 +110,8 @@ struct CLITokenKindTests {
     @Test("--as refusals: exit 2", arguments: [
         ("--as access-token", "needs a key"), ("--as refresh-token --key Keys/p256.pub.pem", "--as takes"),
         ("--as access-token --key Keys/p256.pub.pem --iss https://issuer.example", "--aud"),
-        ("--as dpop-proof --key Keys/p256.pub.pem", "no DPoP proof validator"),
+        ("--as dpop-proof --htm GET", "needs --htm (the request method) and --htu"),
+        ("--as dpop-proof --htm GET --htu /relative", "--htu needs an absolute http(s) URL"),
     ])
     func refusals(_ row: (String, String)) throws {
         let token = try JWT.sign(Self.claims("access-token"), key: try Tokens.key("p256.pem"), algorithm: .es256, header: ["typ": "at+jwt"])

@@ -105,24 +105,44 @@ struct IntrospectionTests {
         _ = try await introspector.introspect("T1")
         #expect(transport.requests.count == 4)
         // The key is a SHA-256 digest, not the token.
-        #expect(IntrospectionCache.Key(token: "T1").digest.count == 32)
-        #expect(IntrospectionCache.Key(token: "T1").digest != Array("T1".utf8))
+        #expect(IntrospectionCache.Key(token: "T1", endpoint: Self.endpoint).digest.count == 32)
+        #expect(IntrospectionCache.Key(token: "T1", endpoint: Self.endpoint).digest != Array("T1".utf8))
+    }
+
+    @Test("one cache shared by introspectors of two providers keeps their answers apart (keyed by endpoint and token hash)")
+    func sharedCacheTwoProviders() async throws {
+        let cache = IntrospectionCache(maximumLifetime: 200, clock: Fixtures.clock)
+        let first = Self.json(Self.active)
+        let second = Self.json(#"{"active":false}"#)
+        let providerA = try Self.introspector(first, cache: cache)
+        let providerB = try TokenIntrospector(endpoint: URL(string: "https://other-as.example/introspect")!,
+                                              authentication: .clientSecretBasic(clientID: Fixtures.clientID, secret: "s"),
+                                              transport: second, audience: .contains(Fixtures.audience), cache: cache, clock: Fixtures.clock)
+        #expect(try await providerA.introspect("SAME").activeToken != nil)
+        guard case .inactive = try await providerB.introspect("SAME") else {
+            Issue.record("provider B got provider A's cached answer")
+            return
+        }
+        #expect(second.requests.count == 1)
+        #expect(try await providerA.introspect("SAME").activeToken != nil)
+        #expect(first.requests.count == 1)
+        #expect(await cache.count == 2)
     }
 
     @Test("the cache is bounded: expired entries go first, then the oldest")
     func bounded() async throws {
         let clock = Clock()
         let cache = IntrospectionCache(capacity: 3, maximumLifetime: 100, clock: clock.read)
-        await cache.store(.inactive, for: "a")
+        await cache.store(.inactive, for: "a", at: Self.endpoint)
         clock.advance(150)
-        await cache.store(.inactive, for: "b")
-        await cache.store(.inactive, for: "c")
-        await cache.store(.inactive, for: "d")  // full: "a" (expired) is dropped
+        await cache.store(.inactive, for: "b", at: Self.endpoint)
+        await cache.store(.inactive, for: "c", at: Self.endpoint)
+        await cache.store(.inactive, for: "d", at: Self.endpoint)  // full: "a" (expired) is dropped
         #expect(await cache.count == 3)
-        await cache.store(.inactive, for: "e")  // full, none expired: the oldest ("b") is dropped
-        #expect(await cache.result(for: "b") == nil)
-        #expect(await cache.result(for: "e") != nil)
-        #expect(await cache.result(for: "c") != nil)
+        await cache.store(.inactive, for: "e", at: Self.endpoint)  // full, none expired: the oldest ("b") is dropped
+        #expect(await cache.result(for: "b", at: Self.endpoint) == nil)
+        #expect(await cache.result(for: "e", at: Self.endpoint) != nil)
+        #expect(await cache.result(for: "c", at: Self.endpoint) != nil)
         #expect(await cache.count == 3)
     }
 

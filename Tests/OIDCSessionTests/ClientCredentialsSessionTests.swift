@@ -9,7 +9,8 @@ import Testing
 final class ServiceWorld: HTTPTransport, Sendable {
     static let tokenEndpoint = URL(string: "https://as.example/token")!
     static let api = URL(string: "https://api.example/v1/things")!
-    private let state = Locked<(grants: Int, valid: String, expiresIn: Int, elsewhere: [String?])>((0, "", 3600, []))
+    private let state: Locked<(grants: Int, valid: String, expiresIn: Int, elsewhere: [String?])>
+    init(expiresIn: Int = 3600) { state = Locked((0, "", expiresIn, [])) }
     var grants: Int { state.withLock { $0.grants } }
     var authorizationsElsewhere: [String?] { state.withLock { $0.elsewhere } }
     func revokeCurrent() { state.withLock { $0.valid = "" } }
@@ -37,11 +38,13 @@ final class ServiceWorld: HTTPTransport, Sendable {
 
 @Suite("AuthenticatedSession over client credentials")
 struct ClientCredentialsSessionTests {
-    func session(_ world: ServiceWorld) async throws -> (AuthenticatedSession, ClientCredentialsTokenSource) {
+    func session(_ world: ServiceWorld, clock: @escaping @Sendable () -> Date = { Date() }) async throws
+        -> (AuthenticatedSession, ClientCredentialsTokenSource) {
         let client = TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
-                                 transport: world)
+                                 transport: world, clock: clock)
         let source = ClientCredentialsTokenSource(client: client, scope: "api.read")
-        return (try await AuthenticatedSession.clientCredentials(source: source, transport: world, allowedOrigins: [ServiceWorld.api]), source)
+        return (try await AuthenticatedSession.clientCredentials(source: source, transport: world, allowedOrigins: [ServiceWorld.api],
+                                                                 clock: clock), source)
     }
 
     @Test("calls carry the client's token; a 401 makes one new grant shared by 50 concurrent calls, each retried once")
@@ -68,5 +71,18 @@ struct ClientCredentialsSessionTests {
         #expect(try await session.send(HTTPRequest(url: URL(string: "https://elsewhere.example/x")!)).status == 200)
         #expect(world.authorizationsElsewhere == [nil])
         #expect(world.grants == 1)
+    }
+
+    @Test("a token shorter than the source's margin (30 s < 60 s) is reused for half its life, then renewed once")
+    func shortTokenNotRenewedPerRequest() async throws {
+        let world = ServiceWorld(expiresIn: 30)
+        let now = Locked(Date(timeIntervalSince1970: 1_800_000_000))
+        let (session, source) = try await session(world, clock: { now.withLock { $0 } })
+        for _ in 0..<5 { #expect(try await session.send(HTTPRequest(url: ServiceWorld.api)).status == 200) }
+        #expect(world.grants == 1)
+        now.withLock { $0 = $0.addingTimeInterval(16) }  // within 15 s of expiry: renew once
+        for _ in 0..<3 { #expect(try await session.send(HTTPRequest(url: ServiceWorld.api)).status == 200) }
+        #expect(world.grants == 2)
+        #expect(await source.requestCount == 2)
     }
 }

@@ -17,19 +17,23 @@ public enum RequestObject {
     /// Signs the authorization `parameters` as a request object.
     ///
     /// Claims: every parameter (`claims` as a JSON object, `max_age` as a number,
-    /// the rest as strings), `iss` = `client_id` = `clientID`, `aud` = `issuer`,
+    /// the rest as strings; a parameter that repeats, such as RFC 8707 `resource`, as a
+    /// JSON array of its values in order), `iss` = `client_id` = `clientID`, `aud` = `issuer`,
     /// `iat` = `nbf` = now, `exp` = now + `lifetime`, a fresh 128-bit `jti`.
     /// Header: `typ: oauth-authz-req+jwt`, `alg`, and `kid` when the key has one.
     /// - Throws: ``OIDCError`` `.requestObjectFailed` when a parameter is `request` or
-    ///   `request_uri`, the `claims` parameter is not a JSON object, `client_id`
-    ///   differs from `clientID`, the lifetime is not in (0, 3600] seconds, or signing fails.
+    ///   `request_uri`, the `claims` parameter is not a JSON object,
+    ///   `claims`, `max_age` or `client_id` appears more than once, `client_id`
+    ///   differs from `clientID`, the lifetime is not in (0, 3600] seconds, `now` gives an `iat`/`exp`
+    ///   outside a 64-bit NumericDate, or signing fails.
     public static func sign(parameters: [(name: String, value: String)], clientID: String, issuer: String, key: JWK,
                             algorithm: JWSAlgorithm, lifetime: TimeInterval = 300, now: Date = Date()) throws -> String {
         guard lifetime > 0, lifetime <= maximumLifetime else {
-            throw OIDCError(.requestObjectFailed, "a request object's lifetime must be between 1 and \(Int(maximumLifetime)) seconds")
+            throw OIDCError(.requestObjectFailed, "a request object's lifetime must be between 1 and \(maximumLifetime.wholeText) seconds")
         }
         var claims = JSONObject()
         for (name, value) in parameters {
+            let claim: JSONValue
             switch name {
             case "request", "request_uri":
                 throw OIDCError(.requestObjectFailed, "a request object cannot carry \"\(name)\"")
@@ -39,20 +43,33 @@ public enum RequestObject {
                 guard let object = try? JSONParser.parseObject(Array(value.utf8), what: "claims") else {
                     throw OIDCError(.requestObjectFailed, "the claims parameter is not a JSON object")
                 }
-                claims[name] = .object(object)
+                claim = .object(object)
             case "max_age":
-                claims[name] = Int64(value).map { .integer($0) } ?? .string(value)
+                claim = Int64(value).map { .integer($0) } ?? .string(value)
             default:
-                claims[name] = .string(value)
+                claim = .string(value)
+            }
+            switch claims[name] {
+            case nil:
+                claims[name] = claim
+            case .array(let values)? where name != "claims" && name != "max_age":
+                claims[name] = .array(values + [claim])
+            case let first? where name != "claims" && name != "max_age" && name != "client_id":
+                claims[name] = .array([first, claim])
+            default:
+                throw OIDCError(.requestObjectFailed, "the \"\(name)\" parameter appears more than once")
             }
         }
-        let issuedAt = TokenResponse.unixSeconds(now)
+        guard let times = AssertionTimes.issuedAndExpiry(now: now, lifetime: lifetime, rounding: .down) else {
+            throw OIDCError(.requestObjectFailed, "the request object's iat/exp do not fit in a 64-bit NumericDate "
+                            + "(the clock reads \(now.timeIntervalSince1970.wholeText) s)")
+        }
         claims["iss"] = .string(clientID)
         claims["client_id"] = .string(clientID)
         claims["aud"] = .string(issuer)
-        claims["iat"] = .integer(issuedAt)
-        claims["nbf"] = .integer(issuedAt)
-        claims["exp"] = .integer(issuedAt + Int64(lifetime.rounded(.down)))
+        claims["iat"] = .integer(times.issuedAt)
+        claims["nbf"] = .integer(times.issuedAt)
+        claims["exp"] = .integer(times.expiresAt)
         claims["jti"] = .string(try RandomText.base64URL(byteCount: 16))
         do {
             return try JWT.sign(claims, key: key, algorithm: algorithm, header: ["typ": .string(mediaType)])

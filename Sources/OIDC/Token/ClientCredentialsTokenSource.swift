@@ -67,7 +67,7 @@ public actor ClientCredentialsTokenSource: CustomReflectable {
         current = fresh
         let now = client.clock()
         validUntil = fresh.expiresAt ?? now.addingTimeInterval(assumedLifetime)
-        margin = min(refreshMargin, max(0, validUntil.timeIntervalSince(now)) / 2)
+        margin = RefreshMargin.effective(refreshMargin, lifetime: validUntil.timeIntervalSince(now))
         return fresh
     }
 

@@ -36,7 +36,8 @@ public struct JWTBearerAssertion: Sendable, CustomStringConvertible, CustomRefle
     }
 
     /// The signed assertion: `iss`, `sub`, `aud`, `iat`, `exp` and a random `jti` (RFC 7523 §3).
-    /// - Throws: ``OIDCError`` `.invalidTokenRequest` (bad lifetime, a claim that would replace a
+    /// - Throws: ``OIDCError`` `.invalidTokenRequest` (bad lifetime, a clock whose `iat`/`exp` do
+    ///   not fit a 64-bit NumericDate, a claim that would replace a
     ///   standard one, signing failure with the JOSE error attached), `.randomGenerationFailed`.
     public func sign(now: Date) throws -> String {
         guard lifetime > 0, lifetime <= 86_400 else {
@@ -44,9 +45,12 @@ public struct JWTBearerAssertion: Sendable, CustomStringConvertible, CustomRefle
         }
         let standard: Set<String> = ["iss", "sub", "aud", "iat", "exp", "jti"]
         var claims: JSONObject = ["iss": .string(issuer), "sub": .string(subject), "aud": .string(audience)]
-        let issuedAt = TokenResponse.unixSeconds(now)
-        claims["iat"] = .integer(issuedAt)
-        claims["exp"] = .integer(issuedAt + Int64(lifetime.rounded(.up)))
+        guard let times = AssertionTimes.issuedAndExpiry(now: now, lifetime: lifetime, rounding: .up) else {
+            throw OIDCError(.invalidTokenRequest, "the assertion's iat/exp do not fit in a 64-bit NumericDate "
+                            + "(the clock reads \(now.timeIntervalSince1970.wholeText) s)")
+        }
+        claims["iat"] = .integer(times.issuedAt)
+        claims["exp"] = .integer(times.expiresAt)
         claims["jti"] = .string(try RandomText.base64URL(byteCount: 16))
         for member in additionalClaims {
             guard !standard.contains(member.name) else {

@@ -48,7 +48,7 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
         self.key = key
         self.table = try table ?? TableName("oidc_tokens")
         sealing = RowSealing(encryption: encryption, purpose: "oidc-token-store")
-        lockTimeoutMilliseconds = Int(lockTimeout * 1000)
+        lockTimeoutMilliseconds = (lockTimeout * 1000).wholeInt ?? 86_400_000  // in range: checked above
     }
 
     /// `PostgresTokenStore(table: NAME)`: no key, no tokens.

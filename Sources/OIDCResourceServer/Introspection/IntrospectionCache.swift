@@ -5,16 +5,22 @@ import Foundation
 #endif
 import JOSE
 
-/// Introspection answers kept for a while, keyed by the SHA-256 of the token (the token
-/// itself is never stored).
+/// Introspection answers kept for a while, keyed by (introspection endpoint, SHA-256 of the
+/// token): the token itself is never stored, and one cache shared by introspectors of
+/// different providers never hands one provider's answer to another's question.
 ///
 /// - An entry is kept no longer than ``maximumLifetime`` and, for an active token with
 ///   `exp`, no longer than that `exp`.
 /// - At most ``capacity`` entries: expired ones are dropped first, then the oldest.
 public actor IntrospectionCache {
     struct Key: Hashable {
+        /// The introspection endpoint that answered (its absolute URL).
+        let endpoint: String
         let digest: [UInt8]
-        init(token: String) { digest = DigestAlgorithm.sha256.hash(Array(token.utf8)) }
+        init(token: String, endpoint: URL) {
+            self.endpoint = endpoint.absoluteString
+            digest = DigestAlgorithm.sha256.hash(Array(token.utf8))
+        }
     }
 
     private struct Entry {
@@ -47,9 +53,9 @@ public actor IntrospectionCache {
     /// The number of entries (expired ones included until they are dropped).
     public var count: Int { entries.count }
 
-    /// The cached answer for `token`, if fresh.
-    public func result(for token: String) -> IntrospectionResult? {
-        let key = Key(token: token)
+    /// The cached answer of the introspection endpoint `endpoint` for `token`, if fresh.
+    public func result(for token: String, at endpoint: URL) -> IntrospectionResult? {
+        let key = Key(token: token, endpoint: endpoint)
         guard let entry = entries[key] else { return nil }
         guard entry.until > clock() else {
             entries[key] = nil
@@ -58,8 +64,9 @@ public actor IntrospectionCache {
         return entry.result
     }
 
-    /// Keeps `result` for `token` (for the time the rules above allow; not at all when that is none).
-    public func store(_ result: IntrospectionResult, for token: String) {
+    /// Keeps `endpoint`'s answer `result` for `token` (for the time the rules above allow; not at
+    /// all when that is none).
+    public func store(_ result: IntrospectionResult, for token: String, at endpoint: URL) {
         let now = clock()
         var until = now.addingTimeInterval(maximumLifetime)
         switch result {
@@ -69,14 +76,14 @@ public actor IntrospectionCache {
             guard cachesInactive else { return }
         }
         guard until > now else { return }
-        let key = Key(token: token)
+        let key = Key(token: token, endpoint: endpoint)
         if entries[key] == nil, entries.count >= capacity { evict(now: now) }
         nextSequence &+= 1
         entries[key] = Entry(result: result, until: until, sequence: nextSequence)
     }
 
-    /// Forgets `token`'s entry (e.g. after revoking it).
-    public func remove(_ token: String) { entries[Key(token: token)] = nil }
+    /// Forgets `endpoint`'s entry for `token` (e.g. after revoking it).
+    public func remove(_ token: String, at endpoint: URL) { entries[Key(token: token, endpoint: endpoint)] = nil }
 
     private func evict(now: Date) {
         entries = entries.filter { $0.value.until > now }

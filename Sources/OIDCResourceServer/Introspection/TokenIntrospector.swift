@@ -99,7 +99,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     /// - Throws: ``OIDC/OIDCError``: endpoint errors (`oauth_error`, `transport`, ...),
     ///   `.invalidIntrospectionResponse`, JWT-answer verification errors.
     public func introspect(_ token: String, hint: String? = nil) async throws -> IntrospectionResult {
-        if let cached = await cache?.result(for: token) { return cached }
+        if let cached = await cache?.result(for: token, at: endpoint) { return cached }
         var parameters: [(name: String, value: String)] = [("token", token)]
         if let hint { parameters.append(("token_type_hint", hint)) }
         var headers: HTTPHeaders = [:]
@@ -107,7 +107,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         if jwtResponse != nil { headers["Accept"] = "application/token-introspection+jwt" }
         let response = try await client.postForm(parameters, to: endpoint, name: .introspection, what: "introspection", headers: headers)
         let result = try await read(response)
-        await cache?.store(result, for: token)
+        await cache?.store(result, for: token, at: endpoint)
         return result
     }
 
@@ -163,7 +163,7 @@ enum IntrospectionJWT {
         let validation = JWTValidationOptions(clock: clock, leeway: leeway, issuer: settings.issuer, audience: settings.audience ?? clientID,
                                               requiredClaims: ["iat", "token_introspection"])
         let jwt = try await settings.keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: IssuerKeys.asymmetricAlgorithms),
-                                                 validation: validation)
+                                                 validation: validation, kind: .introspectionResponse)
         let typ = jwt.header.type?.lowercased()
         guard typ == type || typ == "application/" + type else {
             throw OIDCError(.unexpectedTokenType, "the introspection JWT's typ is not \(type) (RFC 9701 §5)")

@@ -20,9 +20,11 @@ public enum IssuerKeys: Sendable {
     /// (JOSE's time, issuer and audience rules).
     /// - Throws: ``OIDC/OIDCError`` with the JOSE error attached: signature and key codes as for ID
     ///   Tokens, and `.expired`, `.notYetValid`, `.issuedInFuture`, `.issuerMismatch`,
-    ///   `.audienceMismatch`, `.missingAccessTokenClaim`, `.claimTypeMismatch` for claims.
+    ///   `.audienceMismatch`, `.claimTypeMismatch` for claims, and for a missing required claim
+    ///   the code of `kind` (``ClaimErrors/TokenKind``).
     /// `validation` carries the issuer and audience the callers require (`iss`/`aud` are checked through it).
-    func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions) async throws -> JWT {
+    func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
+                kind: ClaimErrors.TokenKind = .accessToken) async throws -> JWT {
         do {
             switch self {
             case .cache(let cache):
@@ -40,7 +42,7 @@ public enum IssuerKeys: Sendable {
                 return try JWT.verifyIgnoringIssuerAndAudience(token, keys: usable, policy: policy, validation: validation)
             }
         } catch let error as JOSEError {
-            throw ClaimErrors.map(error)
+            throw ClaimErrors.map(error, kind: kind)
         }
     }
 
@@ -50,14 +52,32 @@ public enum IssuerKeys: Sendable {
 
 /// JOSE failures as ``OIDC/OIDCError``s: claim rules here, signature and key rules through OIDC's mapping.
 enum ClaimErrors {
-    static func map(_ error: JOSEError) -> OIDCError {
+    /// Which kind of JWT is read: it decides the code of a missing required claim.
+    enum TokenKind {
+        /// An RFC 9068 access token: `.missingAccessTokenClaim`.
+        case accessToken
+        /// A back-channel logout token: `.missingLogoutTokenClaim`.
+        case logoutToken
+        /// An RFC 9701 introspection answer: `.invalidIntrospectionResponse`.
+        case introspectionResponse
+
+        var missingClaimCode: OIDCError.Code {
+            switch self {
+            case .accessToken: return .missingAccessTokenClaim
+            case .logoutToken: return .missingLogoutTokenClaim
+            case .introspectionResponse: return .invalidIntrospectionResponse
+            }
+        }
+    }
+
+    static func map(_ error: JOSEError, kind: TokenKind = .accessToken) -> OIDCError {
         switch error.code {
         case .expired: return OIDCError(.expired, error.reason, joseError: error)
         case .notYetValid: return OIDCError(.notYetValid, error.reason, joseError: error)
         case .issuedInFuture: return OIDCError(.issuedInFuture, error.reason, joseError: error)
         case .issuerMismatch: return OIDCError(.issuerMismatch, error.reason, joseError: error)
         case .audienceMismatch: return OIDCError(.audienceMismatch, error.reason, joseError: error)
-        case .missingClaim: return OIDCError(.missingAccessTokenClaim, error.reason, joseError: error)
+        case .missingClaim: return OIDCError(kind.missingClaimCode, error.reason, joseError: error)
         case .claimTypeMismatch: return OIDCError(.claimTypeMismatch, error.reason, joseError: error)
         default:
             let mapped = VerificationErrors.map(error, header: nil)
@@ -70,7 +90,7 @@ enum ClaimErrors {
     }
 
     /// A typed claim getter's failure as an ``OIDC/OIDCError``.
-    static func read<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as JOSEError { throw map(error) }
+    static func read<T>(kind: TokenKind = .accessToken, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as JOSEError { throw map(error, kind: kind) }
     }
 }

@@ -103,33 +103,35 @@ public struct LogoutTokenValidator: Sendable {
 
     /// Validates `token`.
     /// - Throws: ``OIDC/OIDCError``: signature and key codes, `.expired`, `.issuedInFuture`,
-    ///   `.issuerMismatch`, `.audienceMismatch`, `.unexpectedTokenType`, `.invalidLogoutToken`
+    ///   `.issuerMismatch`, `.audienceMismatch`, `.unexpectedTokenType`, `.missingLogoutTokenClaim`
+    ///   (a required `iat`, `jti` or `events` absent; the reason names it), `.invalidLogoutToken`
     ///   (the reason names the rule), `.replayedLogoutToken`.
     public func validate(_ token: String) async throws -> LogoutToken {
         let validation = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
                                               requiredClaims: ["iat", "jti", "events"])
-        let jwt = try await keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: allowedAlgorithms), validation: validation)
+        let jwt = try await keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: allowedAlgorithms), validation: validation,
+                                        kind: .logoutToken)
         if let type = jwt.header.type?.lowercased(), type != "logout+jwt", type != "application/logout+jwt",
            !(typeRule == .alsoAcceptingPlainJWT && type == "jwt") {
             throw OIDCError(.unexpectedTokenType, "the logout token's typ is not logout+jwt")
         }
         let claims = jwt.claims
         func invalid(_ reason: String) -> OIDCError { OIDCError(.invalidLogoutToken, reason) }
-        guard let issuedAt = try ClaimErrors.read({ try claims.issuedAt }) else { throw invalid("the logout token has no \"iat\"") }
+        guard let issuedAt = try ClaimErrors.read(kind: .logoutToken, { try claims.issuedAt }) else { throw invalid("the logout token has no \"iat\"") }
         guard clock().timeIntervalSince(issuedAt) <= replays.window + leeway else {
             throw invalid("the logout token was issued longer ago than the replay window (\(Self.seconds(replays.window)) s)")
         }
-        guard let jti = try ClaimErrors.read({ try claims.jwtID }), !jti.isEmpty else { throw invalid("the logout token has no \"jti\"") }
+        guard let jti = try ClaimErrors.read(kind: .logoutToken, { try claims.jwtID }), !jti.isEmpty else { throw invalid("the logout token has no \"jti\"") }
         guard let events = claims["events"]?.objectValue else { throw invalid("the logout token's \"events\" is not an object") }
         guard events[LogoutToken.backChannelLogoutEvent]?.objectValue != nil else {
             throw invalid("the logout token's \"events\" has no back-channel logout member (an object)")
         }
-        let subject = try ClaimErrors.read { try claims.subject }
-        let sessionID = try ClaimErrors.read { try claims.string("sid") }
+        let subject = try ClaimErrors.read(kind: .logoutToken) { try claims.subject }
+        let sessionID = try ClaimErrors.read(kind: .logoutToken) { try claims.string("sid") }
         guard subject != nil || sessionID != nil else { throw invalid("the logout token has neither \"sub\" nor \"sid\"") }
         guard claims["nonce"] == nil else { throw invalid("the logout token has a \"nonce\", which is forbidden (§2.4)") }
-        let audience = try ClaimErrors.read { try claims.audience } ?? []
-        let expiresAt = try ClaimErrors.read { try claims.expiresAt }
+        let audience = try ClaimErrors.read(kind: .logoutToken) { try claims.audience } ?? []
+        let expiresAt = try ClaimErrors.read(kind: .logoutToken) { try claims.expiresAt }
         guard expiresAt != nil || expirationRule == .optionalForDraftProviders else {
             throw invalid("the logout token has no \"exp\" (Back-Channel Logout 1.0 §2.4)")
         }

@@ -89,6 +89,26 @@ struct PushedAuthorizationTests {
         #expect(second["jti"] != claims["jti"])
     }
 
+    @Test("request object: a repeated parameter (RFC 8707 resource) becomes a JSON array claim with every value in order")
+    func requestObjectRepeatedParameters() throws {
+        let key = try JWK.generate(.ec(.p256))
+        let parameters = Self.parameters + [("resource", "https://api.example/a"), ("resource", "https://api.example/b"),
+                                            ("resource", "https://api.example/c"), ("audience", "single")]
+        let claims = try decodeJWT(try RequestObject.sign(parameters: parameters, clientID: "app", issuer: Self.issuer, key: key,
+                                                          algorithm: .es256)).claims
+        #expect(claims["resource"] == .array([.string("https://api.example/a"), .string("https://api.example/b"), .string("https://api.example/c")]))
+        #expect(claims["audience"] == .string("single"))
+        #expect(claims["max_age"] == .integer(300))
+        #expect(claims["claims"]?.objectValue != nil)
+        for twice in ["claims", "max_age"] {
+            let value = Self.parameters.first { $0.name == twice }?.value ?? ""
+            #expect(throws: OIDCError.self) {
+                _ = try RequestObject.sign(parameters: Self.parameters + [(twice, value)], clientID: "app", issuer: Self.issuer,
+                                           key: key, algorithm: .es256)
+            }
+        }
+    }
+
     @Test("request object refusals: request/request_uri inside, another client_id, claims not an object, lifetime out of range, a public key")
     func requestObjectErrors() throws {
         let key = try JWK.generate(.ec(.p256))

@@ -127,6 +127,21 @@ struct GrantTests {
         #expect(throws: OIDCError.self) { _ = try bad.sign(now: Self.fixedNow) }
     }
 
+    @Test("JWT bearer assertion and request object at an absurd clock: a typed error, never an Int64 overflow trap",
+          arguments: [9_223_372_036_854_774_784.0, Double.infinity, -Double.infinity, Double.nan, 1e300])
+    func absurdClock(_ seconds: Double) throws {
+        let key = try JWK(json: try String(contentsOf: Self.keysDirectory.appendingPathComponent("p256.jwk"), encoding: .utf8))
+        // 2^63 - 1024 (the largest Double below 2^63): iat fits in Int64, iat + 3600 does not.
+        let now = Date(timeIntervalSince1970: seconds)
+        let assertion = JWTBearerAssertion(issuer: "svc", subject: "alice", audience: "https://idp.example", key: key, algorithm: .es256,
+                                           lifetime: 3600)
+        #expect { _ = try assertion.sign(now: now) } throws: { ($0 as? OIDCError)?.code == .invalidTokenRequest }
+        #expect {
+            _ = try RequestObject.sign(parameters: [("response_type", "code")], clientID: "app", issuer: "https://idp.example", key: key,
+                                       algorithm: .es256, lifetime: 3600, now: now)
+        } throws: { ($0 as? OIDCError)?.code == .requestObjectFailed }
+    }
+
     static let keysDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Keys")
 }
