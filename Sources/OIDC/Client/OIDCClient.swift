@@ -76,7 +76,7 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
         self.configuration = configuration
         // Checks every endpoint of the metadata against the issuer (https; http only for a loopback issuer).
         self.tokenClient = try TokenClient(metadata: metadata, authentication: authentication, transport: transport,
-                                           clock: configuration.clock)
+                                           assertionAudience: configuration.assertionAudience, clock: configuration.clock)
         var config = IDTokenValidationConfig(metadata: metadata, clientID: authentication.clientID,
                                              clientSecret: authentication.sharedSecret, clock: configuration.clock,
                                              leeway: configuration.leeway)

@@ -20,6 +20,9 @@ extension OIDCClient {
         public var allowedAlgorithms: Set<JWSAlgorithm>?
         /// JWK Set cache timing.
         public var keyCache: JWKSetCache.Configuration
+        /// The `aud` of `private_key_jwt` / `client_secret_jwt` assertions: the issuer (default) or, for a
+        /// provider that insists on it, the URL of the endpoint called.
+        public var assertionAudience: ClientAssertionAudience = .issuer
 
         /// The defaults: system clock, 60 s leeway, `Bearer` tokens only, the provider's algorithms.
         /// - Parameters:

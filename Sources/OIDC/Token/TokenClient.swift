@@ -30,13 +30,20 @@ public struct TokenClient: Sendable {
     public let clock: @Sendable () -> Date
     /// Seconds before a request is abandoned.
     public var timeout: TimeInterval = 30
+    /// The `aud` of `private_key_jwt` / `client_secret_jwt` assertions (the same setting as
+    /// ``BackChannelClient/assertionAudience``). ``ClientAssertionAudience/issuer`` needs a known ``issuer``.
+    public var assertionAudience: ClientAssertionAudience
 
     /// Creates a client. The endpoint is checked (``SecureURLPolicy``) before every request.
-    /// - Parameter issuer: the provider's issuer, when known (see ``issuer``).
+    /// - Parameters:
+    ///   - issuer: the provider's issuer, when known (see ``issuer``).
+    ///   - assertionAudience: the `aud` of client assertions: the issuer (default; a client assertion then
+    ///     fails with `.invalidTokenRequest` when `issuer` is `nil`) or the endpoint URL.
     public init(tokenEndpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+                assertionAudience: ClientAssertionAudience = .issuer, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.tokenEndpoint = tokenEndpoint
         self.issuer = issuer
+        self.assertionAudience = assertionAudience
         self.authentication = authentication
         self.transport = transport
         self.clock = clock
@@ -48,12 +55,13 @@ public struct TokenClient: Sendable {
     ///   `.insecureURL` / `.invalidIssuerURL` when any endpoint of the metadata fails
     ///   ``ProviderMetadata/checkEndpointSecurity()``.
     public init(metadata: ProviderMetadata, authentication: ClientAuthentication, transport: any HTTPTransport,
-                clock: @escaping @Sendable () -> Date = { Date() }) throws {
+                assertionAudience: ClientAssertionAudience = .issuer, clock: @escaping @Sendable () -> Date = { Date() }) throws {
         guard let tokenEndpoint = metadata.tokenEndpoint else {
             throw OIDCError(.discoveryMissingField, "the provider metadata has no token_endpoint", endpoint: .token)
         }
         try metadata.checkEndpointSecurity()
-        self.init(tokenEndpoint: tokenEndpoint, issuer: metadata.issuer, authentication: authentication, transport: transport, clock: clock)
+        self.init(tokenEndpoint: tokenEndpoint, issuer: metadata.issuer, authentication: authentication, transport: transport,
+                  assertionAudience: assertionAudience, clock: clock)
     }
 
     static let standardParameters: Set<String> = ["grant_type", "code", "redirect_uri", "code_verifier", "refresh_token", "scope",
@@ -125,13 +133,15 @@ public struct TokenClient: Sendable {
     }
 
     /// The form POST with the client authentication, built only once the endpoint passed
-    /// the URL policy (a client assertion names the endpoint as its audience).
+    /// the URL policy (a client assertion's `aud` from ``assertionAudience``).
     func formRequest(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HTTPHeaders,
                              for name: ProviderEndpoint) throws -> HTTPRequest {
         try SecureURLPolicy.checkEndpoint(endpoint, name, issuer: issuer)
         var parameters = parameters
         var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
-        try authentication.apply(to: &parameters, headers: &headers, audience: endpoint, now: clock())
+        try authentication.apply(to: &parameters, headers: &headers, now: clock()) {
+            try assertionAudience.audience(for: endpoint, issuer: issuer)
+        }
         for field in extra where field.name.lowercased() == "accept" { headers["Accept"] = field.value }  // e.g. a JWT introspection answer
         for field in extra where headers[field.name] == nil { headers.add(field.name, field.value) }
         let body = Array(FormURLEncoding.encode(parameters).utf8)
