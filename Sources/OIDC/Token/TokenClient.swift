@@ -33,6 +33,11 @@ public struct TokenClient: Sendable {
     /// The `aud` of `private_key_jwt` / `client_secret_jwt` assertions (the same setting as
     /// ``BackChannelClient/assertionAudience``). ``ClientAssertionAudience/issuer`` needs a known ``issuer``.
     public var assertionAudience: ClientAssertionAudience
+    /// The DPoP binding (RFC 9449): when set, every token request and UserInfo call carries a fresh
+    /// proof (with the one nonce retry of ``DPoPBinding/send(role:accessToken:transport:request:)``),
+    /// UserInfo sends `Authorization: DPoP <token>`, and a token response must have `token_type` `DPoP`
+    /// (a Bearer answer is `.dpopTokenTypeMismatch`). `nil`: no proofs, Bearer.
+    public var dpop: DPoPBinding?
 
     /// Creates a client. The endpoint is checked (``SecureURLPolicy``) before every request.
     /// - Parameters:
@@ -93,12 +98,19 @@ public struct TokenClient: Sendable {
                                                                   via: transport)
     }
 
-    /// Calls UserInfo with the access token (Bearer) and returns its claims.
+    /// Calls UserInfo with the access token and returns its claims: `Bearer`, or with a ``dpop`` binding
+    /// `DPoP` with a proof (`ath` bound to the token) and the one nonce retry.
     public func userInfo(accessToken: String, endpoint: URL) async throws -> JSONObject {
-        var headers: HTTPHeaders = ["Authorization": "Bearer " + accessToken, "Accept": "application/json"]
-        headers["User-Agent"] = "swift-oidc-toolkit"
+        var headers: HTTPHeaders = ["Accept": "application/json", "User-Agent": "swift-oidc-toolkit"]
+        guard let dpop else {
+            headers["Authorization"] = "Bearer " + accessToken
+            let request = HTTPRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
+            return try await fetch(.userinfo).jsonObject(request, via: transport).object
+        }
         let request = HTTPRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
-        return try await fetch(.userinfo).jsonObject(request, via: transport).object
+        let response = try await dpop.send(role: .resourceServer, accessToken: accessToken,
+                                           transport: FetchingTransport(fetch: fetch(.userinfo, accepted: 100...599), transport: transport)) { request }
+        return try fetch(.userinfo).object(from: try Self.accepted(response, by: fetch(.userinfo)))
     }
 
     /// Checks that UserInfo's `sub` equals the ID Token's (OpenID Connect Core §5.3.2).
@@ -113,14 +125,34 @@ public struct TokenClient: Sendable {
         for (name, _) in extra where Self.standardParameters.contains(name) {
             throw OIDCError(.invalidTokenRequest, "additional parameter \"\(name)\" would override a standard one")
         }
-        let request = try formRequest(parameters + extra, to: tokenEndpoint, headers: headers, for: .token)
-        let (object, response) = try await fetch(.token).jsonObject(request, via: transport)
+        let object: JSONObject, response: HTTPResponse
+        if let dpop {
+            let form = parameters + extra
+            response = try Self.accepted(
+                try await dpop.send(role: .authorizationServer,
+                                    transport: FetchingTransport(fetch: fetch(.token, accepted: 100...599), transport: transport)) {
+                    try formRequest(form, to: tokenEndpoint, headers: headers, for: .token)
+                }, by: fetch(.token))
+            object = try fetch(.token).object(from: response)
+        } else {
+            (object, response) = try await fetch(.token).jsonObject(try formRequest(parameters + extra, to: tokenEndpoint, headers: headers, for: .token),
+                                                                    via: transport)
+        }
         if object["error"] != nil { throw EndpointResponse.error(for: response, what: "token").naming(.token) }
+        let tokens: TokenResponse
         do {
-            return try TokenResponse(json: object, receivedAt: clock())
+            tokens = try TokenResponse(json: object, receivedAt: clock())
         } catch let error as OIDCError {
             throw OIDCError(error.code, error.reason, httpStatus: response.status, endpoint: .token)
         }
+        if dpop != nil { try BackChannelClient.checkTokenType(tokens, dpopUsed: true) }
+        return tokens
+    }
+
+    /// `response` when `fetch` accepts its status (after a DPoP exchange that had to see every status), else its error.
+    private static func accepted(_ response: HTTPResponse, by fetch: EndpointFetch) throws -> HTTPResponse {
+        guard fetch.accepted.contains(response.status) else { throw fetch.statusFailure(response) }
+        return response
     }
 
     /// The library's endpoint fetch for `endpoint` of this client's provider: OAuth errors
