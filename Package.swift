@@ -45,13 +45,13 @@ let package = Package(
         // URLSession-based HTTPTransport (pulls in FoundationNetworking on Linux).
         .target(name: "OIDCNetworking", dependencies: ["OIDC"], swiftSettings: strict),
         // Bearer-injecting, refresh-once-on-401 session and token stores.
-        .target(name: "OIDCSession", dependencies: ["OIDC"], swiftSettings: strict),
+        .target(name: "OIDCSession", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
         // The receiving side: RFC 9068 access tokens, introspection, bearer parsing, back-channel logout.
         .target(name: "OIDCResourceServer", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
         // PostgreSQL's libpq: needed only by consumers of OIDCPostgres.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // PostgreSQL token and pending-login stores with cross-replica single-flight refresh.
-        .target(name: "OIDCPostgres", dependencies: ["OIDCSession", "CLibPQ", "CLibCrypto"], swiftSettings: strict),
+        .target(name: "OIDCPostgres", dependencies: ["OIDCSession", "OIDC", "JOSE", "CLibPQ", "CLibCrypto"], swiftSettings: strict),
         // libssl, for the jwt-inspect's own small HTTPS client (URL options only).
         // (libssl itself is loaded with dlopen on the first https fetch, so offline runs never map it;
         // its headers come with libcrypto's, through CLibCrypto's pkg-config flags.)
@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(name: "session-bench", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
         .executableTarget(name: "postgres-bench", dependencies: ["OIDC", "OIDCSession", "OIDCPostgres"], swiftSettings: strict),
         sample("sample-authorize-url", ["OIDC", "OIDCNetworking", "JOSE"]),
-        sample("sample-exchange-code", ["OIDC", "OIDCNetworking", "OIDCSession"]),
+        sample("sample-exchange-code", ["OIDC", "JOSE", "OIDCNetworking", "OIDCSession"]),
         sample("sample-call-api", ["OIDC", "OIDCNetworking", "OIDCSession"]),
         sample("sample-read-claims", ["OIDC"]),
         sample("sample-port-token", ["OIDC", "OIDCNetworking"]),
@@ -79,10 +79,10 @@ let package = Package(
         sample("sample-bearer-server", ["OIDC", "OIDCNetworking", "OIDCResourceServer", "JOSE"]),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "OIDCTests", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
-        .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC"], swiftSettings: strict),
+        .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC", "JOSE"], swiftSettings: strict),
         .testTarget(name: "OIDCResourceServerTests", dependencies: ["OIDCResourceServer", "OIDC", "JOSE"], swiftSettings: strict),
         sample("sample-replica", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres"]),
-        sample("sample-pending-login", ["OIDC", "OIDCNetworking", "OIDCPostgres", "JOSE"]),
+        sample("sample-pending-login", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres", "JOSE"]),
         .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDC"], swiftSettings: strict),
         .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
         // The README's partner back end, compiled as written (ReadmeListingTests checks the README shows it).

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command of this repository (README.md): installs what is missing on
-# Debian/Ubuntu, starts the test OpenID provider on 127.0.0.1, runs every test,
-# and stops what it started.
+# Debian/Ubuntu, starts the test servers on 127.0.0.1 (Tests/providers.sh:
+# PostgreSQL, django-oauth-toolkit, glewlwyd), runs every test, and stops what it
+# started.
 #
 #   bash Tests/run.sh                 # everything
 #   bash Tests/run.sh --filter JOSE   # extra arguments go to `swift test`
@@ -18,6 +19,17 @@ log() { printf '==> %s\n' "$*" >&2; }
 
 source Tests/providers.sh
 install_packages
+
+# Seconds, no build: platform guards (macOS must compile) and declared imports.
+if command -v python3 >/dev/null; then
+    log "portability check"
+    bash Tests/Portability/check.sh
+elif [ "${CI:-}" = true ]; then
+    log "python3 is required under CI for the portability check"
+    exit 1
+else
+    log "python3 missing: portability check skipped"
+fi
 
 log "building (debug, with tests)"
 swift build --build-tests

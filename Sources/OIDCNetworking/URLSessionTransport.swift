@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import OIDC
 
-/// An ``HTTPTransport`` on Foundation's `URLSession`.
+/// An ``OIDC/HTTPTransport`` on Foundation's `URLSession`.
 ///
 /// Redirects are followed only when the request allows it (`HTTPRequest.followsRedirects`;
 /// never for token requests), response bodies are capped at ``maximumResponseBytes``, and

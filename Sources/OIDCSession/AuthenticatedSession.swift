@@ -26,7 +26,7 @@ import OIDC
 ///   request with `logged_out`. Any other OAuth refusal (`invalid_client`,
 ///   `unauthorized_client`, ...) fails the request with `refresh_rejected`, a transport
 ///   failure with `refresh_failed`, a refreshed ID Token that fails the
-///   ``RefreshedIDTokenPolicy`` with its own code; in each case the tokens are kept.
+///   ``OIDC/RefreshedIDTokenPolicy`` with its own code; in each case the tokens are kept.
 /// - After a failed refresh, no new one starts for `refreshBackoff` seconds (by
 ///   `clock`): a 401 in that time fails with the last refresh error's code.
 /// - Proactive refresh (`proactiveRefreshMargin`): when it fails (without a logout)
@@ -64,10 +64,16 @@ public actor AuthenticatedSession {
 
     /// Creates a session.
     /// - Parameters:
+    ///   - tokens: the user's current tokens, or `nil` (a request to an allowed origin then fails
+    ///     with `not_authenticated` until ``inject(_:)`` gives it tokens).
+    ///   - refresher: what turns the refresh token into new tokens (a ``OIDC/TokenClient``).
+    ///   - transport: what sends the requests (the session never lets it follow a redirect with a token).
+    ///   - allowedOrigins: the only origins (scheme, host, port) that receive the access token.
+    ///   - store: where refreshed tokens are saved and a logout clears them, if anywhere.
     ///   - refreshedIDTokens: what to do with an ID Token in a refresh response; by default
     ///     such a refresh is refused (`.refreshIDTokenNotExpected`). A session whose provider
-    ///     returns ID Tokens from refreshes needs ``RefreshedIDTokenPolicy/validate(with:)``
-    ///     (or the explicit opt-out ``RefreshedIDTokenPolicy/discardIDTokens``).
+    ///     returns ID Tokens from refreshes needs ``OIDC/RefreshedIDTokenPolicy/validate(with:)``
+    ///     (or the explicit opt-out ``OIDC/RefreshedIDTokenPolicy/discardIDTokens``).
     ///   - proactiveRefreshMargin: refresh before sending when the access token expires within this many seconds.
     ///   - refreshBackoff: seconds after a failed refresh during which no new refresh starts
     ///     (negative or NaN counts as 0).

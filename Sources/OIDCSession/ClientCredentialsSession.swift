@@ -5,12 +5,12 @@ import Foundation
 #endif
 import OIDC
 
-/// A service's own session: ``AuthenticatedSession`` over a ``ClientCredentialsTokenSource``,
+/// A service's own session: ``AuthenticatedSession`` over a ``OIDC/ClientCredentialsTokenSource``,
 /// so calls made as the client itself get the same handling as a user's — the token only to
 /// the allowed origins, one shared renewal on a 401 and one retry, proactive renewal before expiry.
 ///
 /// The client credentials grant issues no refresh token: the session's "refresh" is a new
-/// grant through the source (``ClientCredentialsTokenSource/refreshNow()``), and the tokens
+/// grant through the source (``OIDC/ClientCredentialsTokenSource/refreshNow()``), and the tokens
 /// the session holds carry ``ClientCredentialsRenewal/marker`` in place of a refresh token.
 public struct ClientCredentialsRenewal: TokenRefresher {
     /// The value the session holds as its "refresh token": not a secret, never sent anywhere.
@@ -33,8 +33,12 @@ public struct ClientCredentialsRenewal: TokenRefresher {
 extension AuthenticatedSession {
     /// A session for calls made as the client itself, with a token from `source` (obtained now).
     /// - Parameters:
+    ///   - source: the client-credentials token source; a 401 makes it fetch one new token.
+    ///   - transport: what sends the requests.
+    ///   - allowedOrigins: the only origins (scheme, host, port) that receive the token.
     ///   - proactiveRefreshMargin: renew before sending when the token expires within this many
     ///     seconds (default: the source's own margin).
+    ///   - clock: the time source for expiry and back-off.
     /// - Throws: the source's first token request's error.
     public static func clientCredentials(source: ClientCredentialsTokenSource, transport: any HTTPTransport, allowedOrigins: [URL],
                                          proactiveRefreshMargin: TimeInterval? = nil,

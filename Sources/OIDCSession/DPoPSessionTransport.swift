@@ -40,7 +40,7 @@ public struct DPoPSessionTransport: HTTPTransport {
     }
 }
 
-/// Refreshes DPoP-bound tokens at the token endpoint through a ``BackChannelClient``
+/// Refreshes DPoP-bound tokens at the token endpoint through a ``OIDC/BackChannelClient``
 /// (its DPoP binding signs the refresh; a `token_type` other than `DPoP` is refused).
 public struct DPoPTokenRefresher: TokenRefresher {
     /// The client (with its DPoP binding).
@@ -64,7 +64,7 @@ extension AuthenticatedSession {
     /// A session whose requests to `allowedOrigins` carry `Authorization: DPoP` with a
     /// fresh proof from `client`'s DPoP binding, and whose refreshes go through `client`.
     /// The other parameters are those of ``init(tokens:refresher:transport:allowedOrigins:store:refreshedIDTokens:proactiveRefreshMargin:refreshBackoff:clock:)``.
-    /// - Throws: ``OIDCError`` `.dpopProofFailed` when `client` has no DPoP binding.
+    /// - Throws: ``OIDC/OIDCError`` `.dpopProofFailed` when `client` has no DPoP binding.
     public static func dpop(tokens: TokenResponse?, client: BackChannelClient, tokenEndpoint: URL, transport: any HTTPTransport,
                             allowedOrigins: [URL], store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                             proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,

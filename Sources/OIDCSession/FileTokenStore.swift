@@ -17,7 +17,7 @@ extension OIDCError.Code {
     public static let tokenFileNotRegular = OIDCError.Code(rawValue: "token_file_not_regular")
 }
 
-/// Tokens in a JSON file (the ``TokenResponse`` stored form).
+/// Tokens in a JSON file (the ``OIDC/TokenResponse`` stored form).
 ///
 /// - Writes are atomic and durable: a new temporary file with a random name in the same
 ///   folder (created with `O_EXCL|O_NOFOLLOW|O_CLOEXEC`, mode 0600 before any content),
@@ -36,7 +36,7 @@ public struct FileTokenStore: TokenStore {
     public init(path: String) { self.path = path }
 
     /// Writes the tokens atomically with mode 0600.
-    /// - Throws: ``OIDCError`` `.tokenStoreFailure` naming the step that failed.
+    /// - Throws: ``OIDC/OIDCError`` `.tokenStoreFailure` naming the step that failed.
     public func save(_ tokens: TokenResponse) async throws {
         try replaceContents(with: Array(tokens.jsonObject.jsonString(sortedKeys: true).utf8) + [0x0A])
     }

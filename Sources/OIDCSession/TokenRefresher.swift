@@ -1,20 +1,20 @@
 import OIDC
 
-/// Something that turns a refresh token into new tokens: a ``TokenClient``,
+/// Something that turns a refresh token into new tokens: a ``OIDC/TokenClient``,
 /// or a test double (another token source can plug in here too).
 ///
 /// The contract the session relies on:
 /// - Return the token endpoint's answer as it is; the session carries over the old
 ///   refresh token and ID Token when the answer has none, and checks a new ID Token
-///   with its ``RefreshedIDTokenPolicy`` before keeping anything.
-/// - Throw an ``OIDCError``. An OAuth `invalid_grant` (in ``OIDCError/oauthError``)
+///   with its ``OIDC/RefreshedIDTokenPolicy`` before keeping anything.
+/// - Throw an ``OIDC/OIDCError``. An OAuth `invalid_grant` (in ``OIDC/OIDCError/oauthError``)
 ///   means the grant is dead: the session logs out. Any other OAuth error keeps the
 ///   tokens (`refresh_rejected`); an error without one (transport, 5xx) keeps them too
 ///   (`refresh_failed`).
 /// - A session calls it at most once at a time, and not again within its back-off
 ///   after a failure.
 public protocol TokenRefresher: Sendable {
-    /// Uses `refreshToken`; throws an ``OIDCError`` (an `invalid_grant` OAuth
+    /// Uses `refreshToken`; throws an ``OIDC/OIDCError`` (an `invalid_grant` OAuth
     /// error means the grant is gone and the user must log in again).
     func refreshTokens(using refreshToken: String) async throws -> TokenResponse
 }

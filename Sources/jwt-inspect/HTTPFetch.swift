@@ -92,7 +92,11 @@ enum HTTPFetch {
 
     static func connect(_ target: Target, deadline: Deadline) throws(FetchError) -> Int32 {
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #if canImport(Glibc)
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)  // an enum on Glibc
+        #else
+        hints.ai_socktype = SOCK_STREAM  // an Int32 on Darwin and Musl
+        #endif
         hints.ai_family = AF_UNSPEC
         var results: UnsafeMutablePointer<addrinfo>? = nil
         let status = getaddrinfo(target.host, target.port, &hints, &results)

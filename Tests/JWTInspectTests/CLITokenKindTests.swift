@@ -14,7 +14,7 @@ struct CLITokenKindTests {
             return ["iss": .string(issuer), "aud": "https://api.example", "sub": "alice", "client_id": "c1",
                     "iat": .integer(now - 10), "exp": .integer(now + 300), "jti": "j-1", "scope": "read write"]
         case "logout-token":
-            return ["iss": .string(issuer), "aud": "client-1", "sub": "alice", "iat": .integer(now - 10), "jti": "l-1",
+            return ["iss": .string(issuer), "aud": "client-1", "sub": "alice", "iat": .integer(now - 10), "exp": .integer(now + 110), "jti": "l-1",
                     "events": .object(["http://schemas.openid.net/event/backchannel-logout": .object(JSONObject())])]
         default:
             return ["iss": .string(issuer), "aud": "client-1", "sub": "alice", "iat": .integer(now - 10),
@@ -51,6 +51,7 @@ struct CLITokenKindTests {
         // The library reports a missing required logout claim with the access-token code (OIDCResourceServer's ClaimErrors).
         ("logout-token", "-events", "missing_access_token_claim"),
         ("logout-token", "-jti", "missing_access_token_claim"),
+        ("logout-token", "-exp", "invalid_logout_token"),  // exp is required by Back-Channel Logout 1.0 §2.4
         ("logout-token", "iat=1799990000", "invalid_logout_token"),
         ("logout-token", "aud=client-2", "audience_mismatch"),
         ("logout-token", "typ=JWT", "unexpected_token_type"),

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import CLibCrypto
 
 /// A SHA-2 hash function, fetched once from libcrypto's default provider.
@@ -29,8 +34,8 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Hashes `bytes`.
-    public func hash<Bytes: ContiguousBytes>(_ bytes: Bytes) -> [UInt8] {
+    /// Hashes `bytes` (for the package's modules: thumbprints, PKCE, `at_hash`).
+    package func hash<Bytes: ContiguousBytes>(_ bytes: Bytes) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: outputLength)
         bytes.withUnsafeBytes { input in
             _ = out.withUnsafeMutableBufferPointer { output in
@@ -40,18 +45,6 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
         }
         return out
     }
-}
-
-/// Raw bytes in contiguous memory (`[UInt8]`, `ArraySlice<UInt8>`, buffers).
-public protocol ContiguousBytes {
-    /// Calls `body` with the bytes.
-    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R
-}
-extension Array: ContiguousBytes where Element == UInt8 {}
-extension ArraySlice: ContiguousBytes where Element == UInt8 {}
-extension UnsafeRawBufferPointer: ContiguousBytes {
-    /// Calls `body` with the buffer itself.
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try body(self) }
 }
 
 /// `EVP_MD_fetch` results are immutable and reference-counted by libcrypto;

@@ -1,10 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import CLibCrypto
 
-/// Cryptographically secure random bytes from libcrypto's DRBG.
-public enum SecureRandom {
+/// Cryptographically secure random bytes from libcrypto's DRBG (for the package's
+/// modules: state, nonce, PKCE verifiers, `jti`).
+package enum SecureRandom {
     /// `count` random bytes.
     /// - Throws: ``JOSEError`` `.cryptoFailure` if the DRBG cannot produce output.
-    public static func bytes(_ count: Int) throws -> [UInt8] {
+    package static func bytes(_ count: Int) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
         let ok = out.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32($0.count)) }
         guard ok == 1 else { throw cryptoFailure("produce random bytes") }
@@ -12,10 +18,11 @@ public enum SecureRandom {
     }
 }
 
-/// Constant-time comparison for MACs, `state`, `nonce` and other secrets.
-public enum ConstantTime {
+/// Constant-time comparison for MACs, `state`, `nonce` and other secrets (for the
+/// package's modules; `ContiguousBytes` is Foundation's).
+package enum ConstantTime {
     /// Whether two byte strings are equal, in time that depends only on their lengths.
-    public static func equals<A: ContiguousBytes, B: ContiguousBytes>(_ a: A, _ b: B) -> Bool {
+    package static func equals<A: ContiguousBytes, B: ContiguousBytes>(_ a: A, _ b: B) -> Bool {
         a.withUnsafeBytes { x in
             b.withUnsafeBytes { y in
                 x.count == y.count && (x.count == 0 || CRYPTO_memcmp(x.baseAddress, y.baseAddress, x.count) == 0)
@@ -24,7 +31,7 @@ public enum ConstantTime {
     }
 
     /// Whether two strings have equal UTF-8 bytes, in constant time for equal lengths.
-    public static func equals(_ a: String, _ b: String) -> Bool {
+    package static func equals(_ a: String, _ b: String) -> Bool {
         equals(Array(a.utf8), Array(b.utf8))
     }
 }

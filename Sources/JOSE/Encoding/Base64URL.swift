@@ -5,7 +5,7 @@ import CBase64URL
 /// Decoding rejects padding, whitespace, characters outside the URL-safe
 /// alphabet, impossible lengths and non-zero trailing bits, so every byte string
 /// has exactly one accepted encoding.
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Four 256-entry tables holding each character's 6-bit value already
@@ -29,7 +29,7 @@ public enum Base64URL {
     }()
 
     /// Encodes bytes without padding.
-    public static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+    package static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
         let input = Array(bytes)
         var out = [UInt8]()
         out.reserveCapacity((input.count * 4 + 2) / 3)
@@ -53,18 +53,18 @@ public enum Base64URL {
     }
 
     /// Encodes the UTF-8 bytes of a string.
-    public static func encode(_ string: String) -> String { encode(Array(string.utf8)) }
+    package static func encode(_ string: String) -> String { encode(Array(string.utf8)) }
 
     /// Decodes a strict Base64URL string.
     /// - Throws: ``JOSEError`` with code `.invalidBase64URL`.
-    public static func decode(_ string: String) throws -> [UInt8] {
+    package static func decode(_ string: String) throws -> [UInt8] {
         var string = string
         return try string.withUTF8 { buffer throws in try decode(buffer) }
     }
 
     /// Decodes strict Base64URL from raw ASCII bytes.
     /// - Throws: ``JOSEError`` with code `.invalidBase64URL`.
-    public static func decode(_ input: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
+    package static func decode(_ input: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
         let outputCount = try decodedCount(of: input.count)
         // One spare byte: each quantum is written with a single 4-byte store.
         // (`repeatElement` builds the array through the specialized allocation path;

@@ -23,21 +23,21 @@ public struct JSONLimits: Sendable, Hashable {
 
 /// A strict RFC 8259 parser: no duplicate member names, no trailing commas, no
 /// comments, valid UTF-8 only, lone surrogates rejected, nesting and size bounded.
-public enum JSONParser {
+package enum JSONParser {
     /// Parses a complete JSON text.
     /// - Throws: ``JOSEError`` `.invalidJSON`, `.duplicateJSONMember` or `.limitExceeded`.
-    public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, limits: JSONLimits = .default) throws -> JSONValue {
+    package static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, limits: JSONLimits = .default) throws -> JSONValue {
         if let array = bytes as? [UInt8] { return try parse(array, limits: limits) }
         return try parse(Array(bytes), limits: limits)
     }
 
     /// Parses a complete JSON text from an array (the fast, non-generic path).
-    public static func parse(_ bytes: [UInt8], limits: JSONLimits = .default) throws -> JSONValue {
+    package static func parse(_ bytes: [UInt8], limits: JSONLimits = .default) throws -> JSONValue {
         try bytes.withUnsafeBufferPointer { try parse(buffer: $0, limits: limits) }
     }
 
     /// Parses a complete JSON text from a buffer.
-    public static func parse(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits = .default) throws -> JSONValue {
+    package static func parse(buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits = .default) throws -> JSONValue {
         if buffer.count > limits.maxBytes {
             throw JOSEError(.limitExceeded, "JSON text of \(buffer.count) bytes exceeds the limit of \(limits.maxBytes)")
         }
@@ -46,7 +46,7 @@ public enum JSONParser {
     }
 
     /// Parses a JSON text from a string.
-    public static func parse(_ string: String, limits: JSONLimits = .default) throws -> JSONValue {
+    package static func parse(_ string: String, limits: JSONLimits = .default) throws -> JSONValue {
         try parse(Array(string.utf8), limits: limits)
     }
 
@@ -71,7 +71,7 @@ public enum JSONParser {
     }
 
     /// Parses a JSON text that must be an object.
-    public static func parseObject(_ bytes: [UInt8], limits: JSONLimits = .default, what: String) throws -> JSONObject {
+    package static func parseObject(_ bytes: [UInt8], limits: JSONLimits = .default, what: String) throws -> JSONObject {
         try bytes.withUnsafeBufferPointer { try parseObject(buffer: $0, limits: limits, what: what) }
     }
 

@@ -8,7 +8,8 @@ import Darwin
 /// three segments, strict Base64URL, a protected header that is a JSON object
 /// without duplicate members and with a string `alg`.
 ///
-/// Parsing checks shape only; call ``verify(with:policy:)`` before trusting
+/// Parsing checks shape only; call ``verify(with:policy:)-(JWK,_)`` (or the key-set
+/// overload) before trusting
 /// anything in ``payload``.
 public struct CompactJWS: Sendable {
     /// The protected header.
@@ -23,7 +24,10 @@ public struct CompactJWS: Sendable {
     let signingInput: [UInt8]
 
     /// Parses a compact JWS.
-    /// - Parameter detachedPayload: the payload of a token whose middle segment is empty (RFC 7515 Appendix F).
+    /// - Parameters:
+    ///   - token: the compact serialization, `header.payload.signature`.
+    ///   - detachedPayload: the payload of a token whose middle segment is empty (RFC 7515 Appendix F).
+    ///   - limits: size and nesting bounds for the token and its header.
     /// - Throws: ``JOSEError``: `.limitExceeded`, `.malformedToken`, `.invalidBase64URL`, `.invalidJSON`,
     ///   `.duplicateJSONMember`, `.invalidHeader`.
     public init(_ token: String, detachedPayload: [UInt8]? = nil, limits: JOSELimits = .default) throws {

@@ -20,7 +20,10 @@ public struct JSONSerializedJWS: Sendable {
     public let signatures: [Signature]
 
     /// Parses a flattened or general JSON serialization.
-    /// - Parameter detachedPayload: the payload when the object has no `payload` member.
+    /// - Parameters:
+    ///   - json: the JWS JSON serialization (RFC 7515 §7.2).
+    ///   - detachedPayload: the payload when the object has no `payload` member.
+    ///   - limits: size and nesting bounds for the document.
     public init(json: String, detachedPayload: [UInt8]? = nil, limits: JOSELimits = .default) throws {
         let bytes = Array(json.utf8)
         guard bytes.count <= limits.maxTokenBytes else {

@@ -19,7 +19,7 @@ public struct JWTClaims: Sendable {
 
     /// Parses a payload that must be a JSON object without duplicate claims.
     ///
-    /// The whole payload is validated here as strictly as ``JSONParser`` does
+    /// The whole payload is validated here as strictly as the package's JSON parser does
     /// (grammar, UTF-8, duplicate names at every level, depth and size). Values
     /// are decoded when read: a typed getter decodes only its own claim, and
     /// ``object`` builds the full tree once, on first use.

@@ -26,6 +26,7 @@ public actor Discovery {
 
     /// Creates a discovery client.
     /// - Parameters:
+    ///   - transport: how the documents are fetched (https, or http for a loopback issuer).
     ///   - timeToLive: seconds a fetched document is reused (default one hour).
     ///   - clock: the current time.
     public init(transport: any HTTPTransport, timeToLive: TimeInterval = 3600, clock: @escaping @Sendable () -> Date = { Date() }) {

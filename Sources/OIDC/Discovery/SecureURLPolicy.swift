@@ -21,7 +21,9 @@ public enum SecureURLPolicy {
     }
 
     /// Parses `text` as an absolute `https` URL (or `http` on loopback) with a host.
-    /// - Parameter what: what the URL is, for the error reason (e.g. "the issuer").
+    /// - Parameters:
+    ///   - text: the URL as written (an issuer, an endpoint).
+    ///   - what: what the URL is, for the error reason (e.g. "the issuer").
     /// - Throws: ``OIDCError`` `.invalidIssuerURL` or `.insecureURL`.
     public static func check(_ text: String, what: String) throws -> URL {
         guard let url = URL(string: text) else {

@@ -8,7 +8,13 @@ import JOSE
 extension IDTokenValidator {
     /// A validator for a provider found by discovery: its issuer and advertised
     /// `id_token_signing_alg_values_supported`, and keys from the registry's cache for its `jwks_uri`.
-    /// - Parameter configure: adjusts the configuration (leeway, clock, allowed algorithms...) before use.
+    /// - Parameters:
+    ///   - issuer: the provider's issuer identifier, compared exactly with the document's `issuer`.
+    ///   - clientID: this client's `client_id`, the audience the ID Tokens must name.
+    ///   - clientSecret: the client secret, only for providers that sign ID Tokens with HS*.
+    ///   - discovery: the discovery client (and its cache) to use.
+    ///   - keyCaches: the registry whose cache for the provider's `jwks_uri` supplies the keys.
+    ///   - configure: adjusts the configuration (leeway, clock, allowed algorithms...) before use.
     /// - Throws: discovery errors, `.jwksURIMissing`, `.insecureURL`.
     public static func discover(issuer: String, clientID: String, clientSecret: String? = nil,
                                 discovery: Discovery, keyCaches: JWKSetCacheRegistry,

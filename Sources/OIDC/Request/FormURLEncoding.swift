@@ -6,9 +6,9 @@
 ///
 /// Decoding follows `application/x-www-form-urlencoded` (RFC 6749 Appendix B):
 /// `+` is a space and `%XX` a byte; the bytes must be valid UTF-8.
-public enum FormURLEncoding {
+package enum FormURLEncoding {
     /// `value` with every byte outside the unreserved set percent-encoded.
-    public static func encode(_ value: String) -> String {
+    package static func encode(_ value: String) -> String {
         var out = ""
         out.reserveCapacity(value.utf8.count)
         for byte in value.utf8 {
@@ -24,14 +24,14 @@ public enum FormURLEncoding {
     }
 
     /// `name=value` pairs, each side encoded with ``encode(_:)``, joined by `&`.
-    public static func encode(_ parameters: [(name: String, value: String)]) -> String {
+    package static func encode(_ parameters: [(name: String, value: String)]) -> String {
         parameters.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
     }
 
     /// Decodes percent-escapes (and, when `plusAsSpace`, `+` as a space).
     /// - Throws: ``OIDCError`` `.invalidPercentEncoding` for a malformed escape or invalid UTF-8.
     ///   The message never quotes the text (it may be a secret).
-    public static func decode(_ text: some StringProtocol, plusAsSpace: Bool = true) throws -> String {
+    package static func decode(_ text: some StringProtocol, plusAsSpace: Bool = true) throws -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
@@ -61,7 +61,7 @@ public enum FormURLEncoding {
     /// Splits `a=1&b=2` into decoded pairs, in order, keeping duplicates (callers decide).
     /// Empty segments (`a=1&&b=2`, a trailing `&`) are skipped; a segment without `=` is a name with an empty value.
     /// - Throws: ``OIDCError`` `.invalidPercentEncoding`, naming the parameter when its name decodes.
-    public static func parse(_ text: some StringProtocol, plusAsSpace: Bool = true) throws -> [(name: String, value: String)] {
+    package static func parse(_ text: some StringProtocol, plusAsSpace: Bool = true) throws -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
         let text = Substring(text)
         for segment in text.split(separator: "&", omittingEmptySubsequences: true) {

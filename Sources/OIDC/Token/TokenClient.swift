@@ -41,9 +41,13 @@ public struct TokenClient: Sendable {
 
     /// Creates a client. The endpoint is checked (``SecureURLPolicy``) before every request.
     /// - Parameters:
+    ///   - tokenEndpoint: the provider's token endpoint.
     ///   - issuer: the provider's issuer, when known (see ``issuer``).
+    ///   - authentication: how the client authenticates at the endpoint.
+    ///   - transport: what sends the requests.
     ///   - assertionAudience: the `aud` of client assertions: the issuer (default; a client assertion then
     ///     fails with `.invalidTokenRequest` when `issuer` is `nil`) or the endpoint URL.
+    ///   - clock: the time for `expires_at` and client assertions.
     public init(tokenEndpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
                 assertionAudience: ClientAssertionAudience = .issuer, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.tokenEndpoint = tokenEndpoint

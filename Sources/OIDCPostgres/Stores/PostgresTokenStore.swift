@@ -3,11 +3,11 @@ import OIDC
 import OIDCSession
 
 /// One user's tokens in a PostgreSQL table shared by every replica, with a
-/// cross-replica single-flight refresh (``CoordinatedTokenStore``).
+/// cross-replica single-flight refresh (``OIDCSession/CoordinatedTokenStore``).
 ///
 /// - Row: `token_key` (the caller's key for the user), `generation` (incremented on
 ///   every write), `key_id` (the ``TokenEncryptionKey`` id, `NULL` when stored in
-///   plain text), `payload` (the ``TokenResponse`` stored JSON, sealed with
+///   plain text), `payload` (the ``OIDC/TokenResponse`` stored JSON, sealed with
 ///   AES-256-GCM when ``TokenEncryption`` is given: a database dump is then not a login).
 /// - ``coordinatedRefresh(replacing:_:)`` runs in a transaction holding the row's lock
 ///   (`SELECT … FOR UPDATE`): exactly one caller among all replicas refreshes a given
@@ -30,6 +30,9 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
 
     /// The store of `key`'s tokens in `table`.
     /// - Parameters:
+    ///   - database: the connection pool.
+    ///   - key: this user's row key (1 to 512 bytes, no NUL).
+    ///   - table: the table (default `oidc_tokens`).
     ///   - encryption: seal the tokens at rest (recommended); `nil` stores them as plain JSON.
     ///   - lockTimeout: longest wait for another replica's refresh, in seconds (default 30).
     /// - Throws: `invalid_database_row` for an empty key, longer than 512 bytes, or containing NUL.
@@ -86,7 +89,7 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
         _ = try await database.execute("DELETE FROM \(table.quoted) WHERE token_key = $1", [.text(key)])
     }
 
-    /// See ``CoordinatedTokenStore/coordinatedRefresh(replacing:_:)``: under the row lock.
+    /// See ``OIDCSession/CoordinatedTokenStore/coordinatedRefresh(replacing:_:)``: under the row lock.
     public func coordinatedRefresh(replacing stale: TokenResponse,
                                    _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult) async throws
         -> CoordinatedRefreshResult {

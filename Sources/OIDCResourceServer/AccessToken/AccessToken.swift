@@ -30,13 +30,13 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     /// The `scope` values without building a set (the validation's hot path).
     var scopeTokens: [Substring] { scope?.split(separator: " ") ?? [] }
     /// `auth_time`, when present (read on use).
-    /// - Throws: ``OIDCError`` `.claimTypeMismatch` when it is not a NumericDate.
+    /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` when it is not a NumericDate.
     public var authTime: Date? { get throws { try ClaimErrors.read { try claims.date("auth_time") } } }
     /// `acr`, when present (read on use).
-    /// - Throws: ``OIDCError`` `.claimTypeMismatch` when it is not a string.
+    /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` when it is not a string.
     public var authenticationContextClass: String? { get throws { try ClaimErrors.read { try claims.string("acr") } } }
     /// `amr`, when present (read on use).
-    /// - Throws: ``OIDCError`` `.claimTypeMismatch` when it is not an array of strings.
+    /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` when it is not an array of strings.
     public var authenticationMethods: [String]? { get throws { try ClaimErrors.read { try claims.claim("amr", as: [String].self) } } }
     /// The JWS header (`typ`, `alg`, `kid`).
     public let header: JOSEHeader

@@ -40,6 +40,9 @@ public struct AccessTokenValidator: Sendable {
     ///   - audience: this resource server's identifier (its `resource` URI or configured audience).
     ///   - keys: the issuer's key cache or a fixed key set.
     ///   - allowedAlgorithms: a subset of the asymmetric algorithms; HMAC entries are dropped.
+    ///   - leeway: allowed clock skew for the time claims, in seconds.
+    ///   - clock: the current time.
+    ///   - limits: size and nesting bounds for the token.
     public init(issuer: String, audience: String, keys: IssuerKeys,
                 allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
                 clock: @escaping @Sendable () -> Date = { Date() }, limits: JOSELimits = .default) {
@@ -79,7 +82,7 @@ public struct AccessTokenValidator: Sendable {
 
     /// Validates `token` and checks it carries every scope in `requiredScopes`.
     /// - Returns: the validated token.
-    /// - Throws: ``OIDCError``: signature and key codes, `.expired`, `.notYetValid`,
+    /// - Throws: ``OIDC/OIDCError``: signature and key codes, `.expired`, `.notYetValid`,
     ///   `.issuedInFuture`, `.unexpectedTokenType`, `.issuerMismatch`, `.audienceMismatch`,
     ///   `.missingAccessTokenClaim`, `.claimTypeMismatch`, and `.insufficientScope` (naming the
     ///   missing scopes) — map them to a challenge with ``BearerChallenge/init(error:requiredScopes:realm:)``.

@@ -31,7 +31,7 @@ public struct BearerTokenExtractor: Sendable {
     ///   - method: the HTTP method (`GET` bodies are never read).
     ///   - query: the raw query string (without `?`), if any.
     ///   - body: the raw body, if any.
-    /// - Throws: ``OIDCError`` `.missingBearerToken` (RFC 6750 §3.1: answer with a challenge without
+    /// - Throws: ``OIDC/OIDCError`` `.missingBearerToken` (RFC 6750 §3.1: answer with a challenge without
     ///   an error code), `.invalidBearerRequest` (`invalid_request`, 400) for a malformed or repeated token.
     public func token(headers: HTTPHeaders, method: String = "GET", query: String? = nil, body: [UInt8]? = nil) throws -> String {
         var found: [String] = []

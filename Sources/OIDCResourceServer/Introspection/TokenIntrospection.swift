@@ -58,7 +58,7 @@ public struct TokenIntrospection: Sendable, CustomStringConvertible {
     public let members: JSONObject
 
     /// Reads an answer object; `nil` for `active: false`.
-    /// - Throws: ``OIDCError`` `.invalidIntrospectionResponse` when `active` is missing or not a
+    /// - Throws: ``OIDC/OIDCError`` `.invalidIntrospectionResponse` when `active` is missing or not a
     ///   boolean, or a standard member has the wrong type (naming the member).
     static func read(_ object: JSONObject) throws -> IntrospectionResult {
         guard let active = object["active"]?.boolValue else {

@@ -58,15 +58,23 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     public let cache: IntrospectionCache?
     /// The audience rule ``validate(_:requiredScopes:)`` applies.
     public let audience: AudienceRule
-    /// Allowed clock skew for the JWT answer and the active token's `exp`/`nbf`.
+    /// Allowed clock skew for the JWT answer and the active token's `exp`/`nbf`, as the checks
+    /// use it: NaN or negative counts as 0, above one day as one day (the JWT validation's rule).
     public let leeway: TimeInterval
 
     /// Creates an introspector.
     /// - Parameters:
+    ///   - endpoint: the authorization server's introspection endpoint (RFC 7662).
     ///   - issuer: the provider's issuer, when known: `http` is then allowed only for an
-    ///     `http` loopback issuer (``SecureURLPolicy/checkEndpoint(_:_:issuer:)``).
+    ///     `http` loopback issuer (``OIDC/SecureURLPolicy/checkEndpoint(_:_:issuer:)``).
+    ///   - authentication: how this resource server authenticates at the endpoint.
+    ///   - transport: what sends the requests.
     ///   - audience: `.contains(identifier)` for this resource server, or the explicit `.anyAudience`.
-    /// - Throws: ``OIDCError`` `.insecureURL` for an endpoint the URL policy refuses.
+    ///   - jwtResponse: ask for and verify a JWT answer (RFC 9701), or `nil` for JSON.
+    ///   - cache: where answers are kept (never past the token's `exp`), or `nil`.
+    ///   - leeway: allowed clock skew, in seconds.
+    ///   - clock: the current time.
+    /// - Throws: ``OIDC/OIDCError`` `.insecureURL` for an endpoint the URL policy refuses.
     public init(endpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
                 audience: AudienceRule, jwtResponse: JWTResponse? = nil, cache: IntrospectionCache? = nil,
                 leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }) throws {
@@ -76,7 +84,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         self.jwtResponse = jwtResponse
         self.cache = cache
         self.audience = audience
-        self.leeway = leeway
+        self.leeway = Leeway.effective(leeway)
     }
 
     /// The endpoint and the client id, never the client's credentials.
@@ -85,8 +93,10 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     }
 
     /// The answer for `token` (from the cache when fresh there).
-    /// - Parameter hint: `token_type_hint` (`access_token`, `refresh_token`).
-    /// - Throws: ``OIDCError``: endpoint errors (`oauth_error`, `transport`, ...),
+    /// - Parameters:
+    ///   - token: the token to ask about (a secret: never in errors or logs).
+    ///   - hint: `token_type_hint` (`access_token`, `refresh_token`).
+    /// - Throws: ``OIDC/OIDCError``: endpoint errors (`oauth_error`, `transport`, ...),
     ///   `.invalidIntrospectionResponse`, JWT-answer verification errors.
     public func introspect(_ token: String, hint: String? = nil) async throws -> IntrospectionResult {
         if let cached = await cache?.result(for: token) { return cached }
@@ -102,7 +112,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     }
 
     /// Introspects `token` and requires it active, current and carrying `requiredScopes`.
-    /// - Throws: ``OIDCError`` `.inactiveToken`, `.expired`, `.notYetValid`, `.audienceMismatch`,
+    /// - Throws: ``OIDC/OIDCError`` `.inactiveToken`, `.expired`, `.notYetValid`, `.audienceMismatch`,
     ///   `.insufficientScope`, and the errors of ``introspect(_:hint:)``.
     public func validate(_ token: String, requiredScopes: Set<String> = []) async throws -> TokenIntrospection {
         guard case .active(let info) = try await introspect(token, hint: "access_token") else {

@@ -10,7 +10,7 @@ import OIDC
 /// rotation) or a fixed set. The one place the resource-server validators verify a
 /// JWT's signature and time claims, through JOSE's `JWT.verify`.
 public enum IssuerKeys: Sendable {
-    /// The issuer's ``JWKSetCache``: the cached set, and one re-fetch for an unknown `kid`
+    /// The issuer's ``OIDC/JWKSetCache``: the cached set, and one re-fetch for an unknown `kid`
     /// (rate-limited by the cache).
     case cache(JWKSetCache)
     /// A fixed set (offline use, tests). `oct` keys are never used.
@@ -18,7 +18,7 @@ public enum IssuerKeys: Sendable {
 
     /// Verifies `token`'s signature with an allowed algorithm and applies `validation`
     /// (JOSE's time, issuer and audience rules).
-    /// - Throws: ``OIDCError`` with the JOSE error attached: signature and key codes as for ID
+    /// - Throws: ``OIDC/OIDCError`` with the JOSE error attached: signature and key codes as for ID
     ///   Tokens, and `.expired`, `.notYetValid`, `.issuedInFuture`, `.issuerMismatch`,
     ///   `.audienceMismatch`, `.missingAccessTokenClaim`, `.claimTypeMismatch` for claims.
     /// `validation` carries the issuer and audience the callers require (`iss`/`aud` are checked through it).
@@ -48,7 +48,7 @@ public enum IssuerKeys: Sendable {
     public static let asymmetricAlgorithms: Set<JWSAlgorithm> = Set(JWSAlgorithm.allCases.filter { $0.family != .hmac })
 }
 
-/// JOSE failures as ``OIDCError``s: claim rules here, signature and key rules through OIDC's mapping.
+/// JOSE failures as ``OIDC/OIDCError``s: claim rules here, signature and key rules through OIDC's mapping.
 enum ClaimErrors {
     static func map(_ error: JOSEError) -> OIDCError {
         switch error.code {
@@ -69,7 +69,7 @@ enum ClaimErrors {
         }
     }
 
-    /// A typed claim getter's failure as an ``OIDCError``.
+    /// A typed claim getter's failure as an ``OIDC/OIDCError``.
     static func read<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as JOSEError { throw map(error) }
     }

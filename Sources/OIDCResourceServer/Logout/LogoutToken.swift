@@ -76,7 +76,8 @@ public struct LogoutTokenValidator: Sendable {
     public let replays: LogoutReplayCache
     /// Allowed algorithms (default every asymmetric one).
     public let allowedAlgorithms: Set<JWSAlgorithm>
-    /// Allowed clock skew in seconds.
+    /// Allowed clock skew in seconds, as the time checks use it: NaN or negative counts as 0,
+    /// above one day as one day (the JWT validation's leeway rule).
     public let leeway: TimeInterval
     /// The `typ` rule.
     public let typeRule: TypeRule
@@ -94,14 +95,14 @@ public struct LogoutTokenValidator: Sendable {
         self.keys = keys
         self.replays = replays
         self.allowedAlgorithms = allowedAlgorithms.intersection(IssuerKeys.asymmetricAlgorithms)
-        self.leeway = leeway
+        self.leeway = Leeway.effective(leeway)
         self.typeRule = typeRule
         self.expirationRule = expirationRule
         self.clock = clock
     }
 
     /// Validates `token`.
-    /// - Throws: ``OIDCError``: signature and key codes, `.expired`, `.issuedInFuture`,
+    /// - Throws: ``OIDC/OIDCError``: signature and key codes, `.expired`, `.issuedInFuture`,
     ///   `.issuerMismatch`, `.audienceMismatch`, `.unexpectedTokenType`, `.invalidLogoutToken`
     ///   (the reason names the rule), `.replayedLogoutToken`.
     public func validate(_ token: String) async throws -> LogoutToken {

@@ -4,7 +4,7 @@
 // appended to the registered redirect URI (or a whole URL when it starts with
 // "http"), or the form_post body.
 import FuzzSupport
-import OIDC
+@_spi(Testing) import OIDC
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -50,8 +50,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             blackHole(try? pending.parseRedirect(url))
         }
     }
-    blackHole(try? FormURLEncoding.parse(rest))
-    blackHole(try? FormURLEncoding.decode(rest, plusAsSpace: false))
+    blackHole(try? OIDCFuzzing.parseForm(rest))
+    blackHole(try? OIDCFuzzing.percentDecode(rest))
     return 0
 }
 

@@ -4,7 +4,7 @@
 // Exercises exchangeCode (TokenResponse decoding, error mapping) and userInfo;
 // also TokenResponse(storedJSON:) and its Decodable form on the body.
 import FuzzSupport
-import JOSE
+@_spi(Testing) import JOSE
 import OIDC
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -62,7 +62,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return out
     }
     blackHole(outcome)
-    if let object = try? JSONParser.parseObject(body, what: "fuzz") {
+    if let object = try? JOSEFuzzing.parseJSONObject(body) {
         blackHole(try? TokenResponse(storedJSON: object))
     }
     blackHole(try? JSONDecoder().decode(TokenResponse.self, from: Data(body)))
