@@ -18,6 +18,9 @@ struct Options {
     var leeway: Double = 60
     var kind: TokenKind?
     var requiredScopes: [String] = []
+    var dpopMethod: String?
+    var dpopURI: String?
+    var dpopAccessTokenHash: String?
     var now: Double?
     var json = false
     var color: ColorMode = .auto
@@ -44,12 +47,16 @@ struct Options {
       --alg ALG            allowed algorithm (repeatable); default: what the key admits
       --iss ISS            required issuer
       --aud AUD            required audience
-      --nonce NONCE        required nonce
+      --nonce NONCE        required nonce (id-token; dpop-proof: the nonce the server gave)
       --require CLAIM      required claim (repeatable)
       --as KIND            judge it with the library's validator for KIND: id-token (--iss, --aud,
                            --nonce), access-token (--iss, --aud, --require-scope), logout-token
-                           (--iss, --aud); without --as the kind is guessed from typ and named
+                           (--iss, --aud), dpop-proof (--htm, --htu, --ath, --nonce; no key: the
+                           proof's jwk); without --as the kind is guessed from typ and named
       --require-scope SCOPE  access-token: required scope (repeatable)
+      --htm METHOD         dpop-proof: the request method (required with --as dpop-proof)
+      --htu URL            dpop-proof: the request URL (required; query and fragment ignored)
+      --ath HASH           dpop-proof: required ath, base64url SHA-256 of the access token
       --leeway SECONDS     clock skew allowed for exp/nbf/iat (default 60)
       --now UNIX_SECONDS   check times as of this moment (default: now)
     Output:
@@ -90,6 +97,9 @@ struct Options {
             case "--nonce": options.expectedNonce = try value(argument)
             case "--require": options.requiredClaims.append(try value(argument))
             case "--require-scope": options.requiredScopes.append(try value(argument))
+            case "--htm": options.dpopMethod = try value(argument)
+            case "--htu": options.dpopURI = try value(argument)
+            case "--ath": options.dpopAccessTokenHash = try value(argument)
             case "--as":
                 let text = try value(argument)
                 guard let kind = TokenKind(rawValue: text) else {

@@ -47,7 +47,7 @@ struct Renderer {
         out += "\n"
         if let failure = inspection.firstFailure {
             out += red(bold("INVALID")) + ": \(TerminalText.escape(failure.name)): \(TerminalText.escape(failure.message)) [\(failure.reason ?? "failed")]\n"
-        } else if keys == nil {
+        } else if keys == nil, inspection.signature.status != .pass {  // a DPoP proof is verified with its own jwk
             out += yellow(bold("DECODED")) + ": the signature was NOT verified (no key given)\n"
         } else {
             out += green(bold("VALID")) + ": signature and all checks passed\n"

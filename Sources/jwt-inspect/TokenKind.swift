@@ -8,8 +8,8 @@ import Foundation
 #endif
 
 /// `--as KIND`: the token judged by the library's validator for that kind of token
-/// (OIDC's `IDTokenValidator`, OIDCResourceServer's `AccessTokenValidator` and
-/// `LogoutTokenValidator`). The tool adds only the wording; without `--as` it guesses
+/// (OIDC's `IDTokenValidator`, OIDCResourceServer's `AccessTokenValidator`,
+/// `LogoutTokenValidator` and `DPoPProofValidator`). The tool adds only the wording; without `--as` it guesses
 /// the kind from `typ` and says so.
 enum TokenKind: String, CaseIterable {
     case idToken = "id-token"
@@ -29,19 +29,73 @@ enum TokenKind: String, CaseIterable {
     }
 
     /// The rules the library's validator applied, for the reader.
-    func rules(scopes: [String]) -> String {
+    func rules(options: Options) -> String {
+        let scopes = options.requiredScopes
         switch self {
         case .idToken: return "OpenID Connect Core 3.1.3.7: signature, alg, iss, aud/azp, exp, iat, nonce"
         case .accessToken:
             return "RFC 9068: signature (asymmetric), exp/nbf/iat, typ at+jwt, iss, aud, sub, client_id, iat, jti"
                 + (scopes.isEmpty ? "" : ", scope " + scopes.joined(separator: " "))
         case .logoutToken: return "Back-Channel Logout 2.6: signature, typ, iss, aud, iat, jti, events, sub/sid, no nonce, not replayed"
-        case .dpopProof: return "RFC 9449"
+        case .dpopProof:
+            return "RFC 9449 §4.3: typ dpop+jwt, alg asymmetric, jwk public only, signature, jti, "
+                + (options.dpopMethod == nil ? "htm/htu not checked (no --htm/--htu)" : "htm, htu") + ", iat"
+                + (options.expectedNonce == nil ? "" : ", nonce") + (options.dpopAccessTokenHash == nil ? "" : ", ath")
         }
     }
 
     /// Runs the validator; a pass or a fail line named after the kind.
-    func judge(_ token: String, options: Options, keys: KeySource?, now: Double) throws(UsageError) -> Check {
+    /// `guessed`: the kind came from `typ`, not `--as` (a DPoP proof without `--htm`/`--htu` is then
+    /// judged without its request, and says so).
+    func judge(_ token: String, options: Options, keys: KeySource?, now: Double, guessed: Bool = false) throws(UsageError) -> Check {
+        let clock: @Sendable () -> Date = { Date(timeIntervalSince1970: now) }
+        let body: @Sendable () async throws -> Void
+        if self == .dpopProof {
+            body = try Self.dpopBody(token, options: options, clock: clock, guessed: guessed)
+        } else {
+            body = try judgeBody(token, options: options, keys: keys, clock: clock)
+        }
+        let failure: (code: String, message: String)?
+        do {
+            failure = try Network.blocking { () async -> (code: String, message: String)? in
+                do {
+                    try await body()
+                    return nil
+                } catch let error as OIDCError {
+                    return (error.code.rawValue, error.reason)
+                } catch {
+                    return ("invalid_token", Network.describe(error))
+                }
+            }
+        } catch {
+            failure = ("invalid_token", error.message)
+        }
+        guard let failure else {
+            return Check(name: rawValue, status: .pass, reason: nil, message: rules(options: options) + ": passed")
+        }
+        return Check(name: rawValue, status: .fail, reason: failure.code, message: failure.message)
+    }
+
+    /// `--as dpop-proof`: `DPoPProofValidator` with `--htm`/`--htu` (both required unless guessed), `--nonce`, `--ath`.
+    static func dpopBody(_ token: String, options: Options, clock: @escaping @Sendable () -> Date, guessed: Bool) throws(UsageError) -> @Sendable () async throws -> Void {
+        let target: DPoPProofValidator.Target
+        switch (options.dpopMethod, options.dpopURI) {
+        case (let method?, let uri?):
+            guard let url = URL(string: uri), DPoPProofValidator.normalizedURI(url) != nil else {
+                throw UsageError("--htu needs an absolute http(s) URL, not \"\(uri)\"")
+            }
+            target = .request(method: method, uri: url)
+        case (nil, nil) where guessed: target = .notChecked
+        default: throw UsageError("--as dpop-proof needs --htm (the request method) and --htu (the request URL)")
+        }
+        let nonce: DPoPProofValidator.NonceRule = options.expectedNonce.map { .required($0) } ?? .notRequired
+        let presenting: DPoPProofValidator.Presentation = options.dpopAccessTokenHash.map { .accessTokenHash($0, boundThumbprint: nil) } ?? .noAccessToken
+        let validator = DPoPProofValidator(leeway: options.leeway, clock: clock)
+        return { _ = try await validator.validate(token, for: target, nonce: nonce, presenting: presenting) }
+    }
+
+    /// The validator call for the kinds judged with the issuer's keys.
+    func judgeBody(_ token: String, options: Options, keys: KeySource?, clock: @escaping @Sendable () -> Date) throws(UsageError) -> @Sendable () async throws -> Void {
         guard let keys else { throw UsageError("--as \(rawValue) needs a key (--key, --jwks-url or --issuer)") }
         let issuer = options.expectedIssuer ?? options.issuerURL
         let audience = options.expectedAudience
@@ -50,7 +104,6 @@ enum TokenKind: String, CaseIterable {
         case .single(let key): set = JWKSet(keys: [key])
         case .set(let keys): set = keys
         }
-        let clock: @Sendable () -> Date = { Date(timeIntervalSince1970: now) }
         let leeway = options.leeway
         let scopes = Set(options.requiredScopes)
         let nonce = options.expectedNonce
@@ -72,26 +125,8 @@ enum TokenKind: String, CaseIterable {
             let validator = LogoutTokenValidator(issuer: issuer, clientID: audience, keys: .keySet(set), leeway: leeway, clock: clock)
             body = { _ = try await validator.validate(token) }
         case .dpopProof:
-            throw UsageError("--as dpop-proof: the library has no DPoP proof validator in this build")
+            return try Self.dpopBody(token, options: options, clock: clock, guessed: false)
         }
-        let failure: (code: String, message: String)?
-        do {
-            failure = try Network.blocking { () async -> (code: String, message: String)? in
-                do {
-                    try await body()
-                    return nil
-                } catch let error as OIDCError {
-                    return (error.code.rawValue, error.reason)
-                } catch {
-                    return ("invalid_token", Network.describe(error))
-                }
-            }
-        } catch {
-            failure = ("invalid_token", error.message)
-        }
-        guard let failure else {
-            return Check(name: rawValue, status: .pass, reason: nil, message: rules(scopes: options.requiredScopes) + ": passed")
-        }
-        return Check(name: rawValue, status: .fail, reason: failure.code, message: failure.message)
+        return body
     }
 }

@@ -80,16 +80,25 @@ func inspectToken() throws(Exit) {
         throw fail(2, error.message)
     }
 
-    if let kind = options.kind {
+    let guessedKind = options.kind == nil ? TokenKind.guess(type: jws.header.type) : nil
+    // A DPoP proof carries its key, so a guessed one is judged too (its validator needs no key source).
+    if let kind = options.kind ?? (guessedKind == .dpopProof ? guessedKind : nil) {
         let line: Check
         do {
-            line = try kind.judge(String(decoding: trimmed, as: UTF8.self), options: options, keys: keys, now: now)
+            line = try kind.judge(String(decoding: trimmed, as: UTF8.self), options: options, keys: keys, now: now, guessed: options.kind == nil)
         } catch {
             throw fail(2, "\(error.message)\nTry 'jwt-inspect --help'.")
         }
+        if options.kind == nil {
+            inspection.checks.append(Check(name: "kind", status: .info, reason: nil,
+                                           message: "typ says \(kind.rawValue) (a guess from typ: judged as \(kind.rawValue); --as \(kind.rawValue) --htm --htu to check its request)"))
+        }
         inspection.checks.append(line)
         if line.status == .fail, inspection.firstFailure == nil { inspection.claimsFailure = line }
-    } else if let guessed = TokenKind.guess(type: jws.header.type) {
+        if kind == .dpopProof, line.status == .pass, keys == nil {
+            inspection.signature = Check(name: "signature", status: .pass, reason: nil, message: "verified with the proof's own jwk header (RFC 9449)")
+        }
+    } else if let guessed = guessedKind {
         inspection.checks.append(Check(name: "kind", status: .info, reason: nil,
                                        message: "typ says \(guessed.rawValue) (a guess from typ: judge it with --as \(guessed.rawValue))"))
     }

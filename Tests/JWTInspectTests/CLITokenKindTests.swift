@@ -110,7 +110,8 @@ struct CLITokenKindTests {
     @Test("--as refusals: exit 2", arguments: [
         ("--as access-token", "needs a key"), ("--as refresh-token --key Keys/p256.pub.pem", "--as takes"),
         ("--as access-token --key Keys/p256.pub.pem --iss https://issuer.example", "--aud"),
-        ("--as dpop-proof --key Keys/p256.pub.pem", "no DPoP proof validator"),
+        ("--as dpop-proof --htm GET", "needs --htm (the request method) and --htu"),
+        ("--as dpop-proof --htm GET --htu /relative", "--htu needs an absolute http(s) URL"),
     ])
     func refusals(_ row: (String, String)) throws {
         let token = try JWT.sign(Self.claims("access-token"), key: try Tokens.key("p256.pem"), algorithm: .es256, header: ["typ": "at+jwt"])
