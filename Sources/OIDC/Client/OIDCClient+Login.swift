@@ -26,18 +26,58 @@ extension OIDCClient {
     /// - Parameter request: the request, for this client's id.
     /// - Throws: ``OIDCError`` `.pendingLoginMismatch` when the request is for another client id;
     ///   `.invalidRequestParameter` for `response_type=id_token` (no token to return: validate such an ID Token
-    ///   with ``validator``); any error of ``OAuthRequest/authorizationURL(at:)``.
+    ///   with ``validator``); `.pushedAuthorizationRequired` when the provider requires PAR
+    ///   (`require_pushed_authorization_requests`) or the FAPI 2.0 profile is on (a `fapi_*` code first when the
+    ///   request itself breaks the profile): use ``startPushedLogin(_:)``; any error of ``OAuthRequest/authorizationURL(at:)``.
     public func startLogin(_ request: OAuthRequest) throws -> PendingLogin {
+        try checkStart(request)
+        if configuration.fapi2Profile {
+            throw OIDCError(.pushedAuthorizationRequired, "the FAPI 2.0 profile requires a pushed authorization request: use startPushedLogin")
+        }
+        try PushedAuthorization.checkFrontChannelAllowed(by: metadata)
+        let endpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
+        return PendingLogin(try request.pendingAuthorization(
+            at: endpoint, issuer: metadata.issuer,
+            issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true))
+    }
+
+    /// Starts a login through a pushed authorization request (PAR, RFC 9126), as ``startLogin(redirectURI:scopes:responseType:configure:)``
+    /// does otherwise: fresh state, nonce and S256 PKCE; `configure` sets anything else ``OAuthRequest`` offers.
+    /// - Throws: ``OIDCError``: as ``startPushedLogin(_:)``.
+    public func startPushedLogin(redirectURI: URL, scopes: [String] = ["openid"], responseType: ResponseType = .code,
+                                 configure: (inout OAuthRequest) throws -> Void = { _ in }) async throws -> PendingLogin {
+        var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType, scopes: scopes)
+        try configure(&request)
+        return try await startPushedLogin(request)
+    }
+
+    /// Starts a login by pushing `request` to the provider's `pushed_authorization_request_endpoint` with the
+    /// client's authentication (and `dpop_jkt` when DPoP is configured); the pending login's URL carries only
+    /// `client_id` and `request_uri`. Under the FAPI 2.0 profile the request is checked first, before anything is sent.
+    /// - Parameter request: the request, for this client's id.
+    /// - Throws: ``OIDCError``: as ``startLogin(_:)`` (but never `.pushedAuthorizationRequired`), a `fapi_*` code,
+    ///   `.endpointNotAdvertised` without a PAR endpoint, the PAR endpoint's errors, `.invalidPushedAuthorizationResponse`.
+    public func startPushedLogin(_ request: OAuthRequest) async throws -> PendingLogin {
+        try checkStart(request)
+        let parEndpoint = try endpoint(metadata.pushedAuthorizationRequestEndpoint, "pushed_authorization_request_endpoint")
+        let authorizationEndpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
+        let parameters = try request.authorizationParameters()
+        let pushed = try await backChannel.pushAuthorizationRequest(parameters, endpoint: parEndpoint)
+        let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
+                                                          requestURI: pushed.requestURI)
+        return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,
+                                                     issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true))
+    }
+
+    /// The checks of a login start: this client's id, a response type that returns a token, the FAPI 2.0 rules when on.
+    private func checkStart(_ request: OAuthRequest) throws {
+        if configuration.fapi2Profile { try FAPI2Profile.check(profileConfiguration(for: request)) }
         guard request.clientID == clientID else {
             throw OIDCError(.pendingLoginMismatch, "the request is for client \"\(request.clientID.prefix(64))\", not \"\(clientID.prefix(64))\"")
         }
         guard request.responseType.includesCode || request.responseType.includesAccessToken else {
             throw OIDCError(.invalidRequestParameter, "response_type \(request.responseType.rawValue) returns no token to finish a login with")
         }
-        let endpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
-        return PendingLogin(try request.pendingAuthorization(
-            at: endpoint, issuer: metadata.issuer,
-            issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true))
     }
 
     /// Finishes a login in one call: checks the callback (redirect URI, state, RFC 9207 `iss`, an error

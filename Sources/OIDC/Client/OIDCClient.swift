@@ -75,8 +75,10 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
         self.transport = transport
         self.configuration = configuration
         // Checks every endpoint of the metadata against the issuer (https; http only for a loopback issuer).
-        self.tokenClient = try TokenClient(metadata: metadata, authentication: authentication, transport: transport,
-                                           clock: configuration.clock)
+        var tokenClient = try TokenClient(metadata: metadata, authentication: authentication, transport: transport,
+                                          assertionAudience: configuration.assertionAudience, clock: configuration.clock)
+        tokenClient.dpop = configuration.dpop
+        self.tokenClient = tokenClient
         var config = IDTokenValidationConfig(metadata: metadata, clientID: authentication.clientID,
                                              clientSecret: authentication.sharedSecret, clock: configuration.clock,
                                              leeway: configuration.leeway)
@@ -84,6 +86,14 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
         self.validator = IDTokenValidator(config: config,
                                           keyCache: try JWKSetCache(jwksURI: jwksURI, transport: transport,
                                                                     configuration: configuration.keyCache))
+        if configuration.fapi2Profile {
+            // The client-level rules (PAR endpoint, RFC 9207, DPoP, private_key_jwt, algorithms, clock skew),
+            // with a code + S256 request standing in for the requests checked again in startPushedLogin.
+            guard let placeholder = URL(string: "https://client.invalid/callback") else {
+                throw OIDCError(.invalidRequestParameter, "the profile check's placeholder redirect URI is not a URL")
+            }
+            try FAPI2Profile.check(profileConfiguration(for: try OAuthRequest(clientID: authentication.clientID, redirectURI: placeholder)))
+        }
     }
 
     /// `OIDCClient(issuer: ..., client_id: ..., auth: client_secret_basic)`: no secret.
@@ -96,8 +106,32 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
         Mirror(self, children: ["issuer": issuer, "clientID": clientID, "authentication": authentication.methodName])
     }
 
-    /// Refuses a token response whose `token_type` this client cannot use (RFC 6749 §7.1).
+    /// What ``FAPI2Profile`` checks for `request` sent by this client.
+    func profileConfiguration(for request: OAuthRequest) -> FAPI2Configuration {
+        FAPI2Configuration(metadata: metadata, authentication: authentication, dpop: configuration.dpop, request: request,
+                           pushesAuthorizationRequests: true, idTokenAlgorithms: configuration.allowedAlgorithms,
+                           leeway: configuration.leeway)
+    }
+
+    /// The back-channel client for this client's provider (PAR): same authentication, assertion audience,
+    /// DPoP binding and clock.
+    var backChannel: BackChannelClient {
+        get throws {
+            try BackChannelClient(issuer: issuer, authentication: authentication, assertionAudience: configuration.assertionAudience,
+                                  transport: transport, dpop: configuration.dpop, clock: configuration.clock)
+        }
+    }
+
+    /// Refuses a token response whose `token_type` this client cannot use (RFC 6749 §7.1): with DPoP
+    /// configured only `DPoP`, without it never `DPoP` (RFC 9449 §5), and otherwise only the accepted types.
     func requireAcceptedTokenType(_ tokens: TokenResponse) throws {
+        if configuration.dpop != nil {
+            try BackChannelClient.checkTokenType(tokens, dpopUsed: true)
+            return
+        }
+        if tokens.tokenType.lowercased() == "dpop", configuration.acceptedTokenTypes.contains("dpop") {
+            try BackChannelClient.checkTokenType(tokens, dpopUsed: false)  // listed, but no proof was sent: refused
+        }
         guard configuration.acceptedTokenTypes.contains(tokens.tokenType.lowercased()) else {
             throw OIDCError(.unsupportedTokenType,
                             "the token endpoint returned token_type \"\(tokens.tokenType.prefix(32))\"; this client uses "

@@ -20,6 +20,18 @@ extension OIDCClient {
         public var allowedAlgorithms: Set<JWSAlgorithm>?
         /// JWK Set cache timing.
         public var keyCache: JWKSetCache.Configuration
+        /// The `aud` of `private_key_jwt` / `client_secret_jwt` assertions: the issuer (default) or, for a
+        /// provider that insists on it, the URL of the endpoint called.
+        public var assertionAudience: ClientAssertionAudience = .issuer
+        /// The DPoP binding (RFC 9449): when set, the code exchange, refresh and UserInfo carry proofs
+        /// (through ``TokenClient/dpop``), a pushed request carries `dpop_jkt`, and only `token_type` `DPoP`
+        /// is accepted. `nil` (default): Bearer, and a `DPoP` token type is refused.
+        public var dpop: DPoPBinding?
+        /// Enforce the FAPI 2.0 Security Profile (``FAPI2Profile``): the client's configuration is checked
+        /// when the client is made and each request when a login starts; every violation is a typed
+        /// `fapi_*` error before anything is sent. Logins must then be pushed
+        /// (``OIDCClient/startPushedLogin(_:)``).
+        public var fapi2Profile = false
 
         /// The defaults: system clock, 60 s leeway, `Bearer` tokens only, the provider's algorithms.
         /// - Parameters:

@@ -53,16 +53,6 @@ public struct BackChannelClient: Sendable, CustomStringConvertible, CustomReflec
                                 "dpop": dpop.map { $0.key.algorithm.rawValue } ?? "none"])
     }
 
-    /// The client-assertion audience for a call to `endpoint`.
-    func audience(for endpoint: URL) throws -> URL {
-        switch assertionAudience {
-        case .endpointURL: return endpoint
-        case .issuer:
-            guard let url = URL(string: issuer) else { throw OIDCError(.invalidIssuerURL, "the issuer is not a URL") }
-            return url
-        }
-    }
-
     /// POSTs `parameters` (form-encoded) with the client's authentication to
     /// `endpoint` (the provider's `name` endpoint) through the library's endpoint fetch
     /// (URL policy, no redirects, typed transport errors, bounded body); with a DPoP
@@ -71,11 +61,11 @@ public struct BackChannelClient: Sendable, CustomStringConvertible, CustomReflec
     public func post(_ parameters: [(name: String, value: String)], to endpoint: URL, as name: ProviderEndpoint,
                      proof: Bool = true) async throws -> HTTPResponse {
         try SecureURLPolicy.checkEndpoint(endpoint, name, issuer: issuer)
-        let audience = try audience(for: endpoint)
+        let audience = try assertionAudience.audience(for: endpoint, issuer: issuer)
         let build: @Sendable () throws -> HTTPRequest = { [authentication, clock, timeout] in
             var form = parameters
             var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
-            try authentication.apply(to: &form, headers: &headers, audience: audience, now: clock())
+            try authentication.apply(to: &form, headers: &headers, now: clock()) { audience }
             return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: .bytes(Array(FormURLEncoding.encode(form).utf8)),
                                timeout: timeout)
         }
@@ -130,7 +120,7 @@ public struct BackChannelClient: Sendable, CustomStringConvertible, CustomReflec
         case (false, "dpop"):
             throw OIDCError(.dpopTokenTypeMismatch, "the token endpoint issued a DPoP token although no DPoP proof was sent")
         default:
-            throw OIDCError(OIDCError.Code(rawValue: "unsupported_token_type"), "token_type \"\(tokens.tokenType.prefix(32))\" is not supported")
+            throw OIDCError(.unsupportedTokenType, "token_type \"\(tokens.tokenType.prefix(32))\" is not supported")
         }
     }
 }

@@ -41,6 +41,18 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
         self.issuerParameterSupported = issuerParameterSupported
     }
 
+    /// A pending authorization whose front-channel URL is `pushedURL` (PAR: `client_id` and
+    /// `request_uri` only); the request's parameters went to the PAR endpoint.
+    package init(request: OAuthRequest, pushedURL: URL, issuer: String?, issuerParameterSupported: Bool) throws {
+        if issuerParameterSupported && (issuer ?? "").isEmpty {
+            throw OIDCError(.invalidRequestParameter, "checking the iss parameter (RFC 9207) needs the issuer")
+        }
+        self.request = request
+        self.authorizationURL = pushedURL
+        self.issuer = issuer
+        self.issuerParameterSupported = issuerParameterSupported
+    }
+
     /// The state sent.
     public var state: OAuthState { request.state }
     /// The nonce sent; the ID Token's `nonce` claim must match it.

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The `aud` of a `private_key_jwt` / `client_secret_jwt` client assertion.
 ///
 /// ``issuer`` is the default: the current guidance (RFC 7523bis, FAPI 2.0)
@@ -10,4 +16,23 @@ public enum ClientAssertionAudience: String, Sendable, Hashable, Codable, CaseIt
     case issuer
     /// `aud` = the URL of the endpoint the assertion is sent to.
     case endpointURL = "endpoint"
+}
+
+extension ClientAssertionAudience {
+    /// The `aud` of a client assertion sent to `endpoint`: the issuer identifier or the endpoint URL.
+    /// The one place both ``TokenClient`` and ``BackChannelClient`` take it from.
+    /// - Throws: ``OIDCError`` `.invalidTokenRequest` for ``issuer`` when no issuer is known (a
+    ///   ``TokenClient`` made from a bare endpoint: choose ``endpointURL`` explicitly), `.invalidIssuerURL`.
+    package func audience(for endpoint: URL, issuer: String?) throws -> URL {
+        switch self {
+        case .endpointURL: return endpoint
+        case .issuer:
+            guard let issuer else {
+                throw OIDCError(.invalidTokenRequest,
+                                "the client assertion audience is the issuer, but no issuer is known: pass issuer: or assertionAudience: .endpointURL")
+            }
+            guard let url = URL(string: issuer) else { throw OIDCError(.invalidIssuerURL, "the issuer is not a URL") }
+            return url
+        }
+    }
 }

@@ -48,9 +48,10 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
         Mirror(self, children: ["method": methodName, "clientID": clientID], displayStyle: .enum)
     }
 
-    /// Adds the authentication to a token-endpoint request.
-    func apply(to parameters: inout [(name: String, value: String)], headers: inout HTTPHeaders, audience: URL,
-               now: Date) throws {
+    /// Adds the authentication to a token-endpoint request; `audience` (the assertion's `aud`,
+    /// from ``ClientAssertionAudience``) is asked for only by the assertion methods.
+    func apply(to parameters: inout [(name: String, value: String)], headers: inout HTTPHeaders, now: Date,
+               audience: () throws -> URL) throws {
         switch self {
         case .clientSecretBasic(let id, let secret):
             let credentials = FormURLEncoding.encode(id) + ":" + FormURLEncoding.encode(secret)
@@ -60,9 +61,9 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
             parameters.append(("client_secret", secret))
         case .clientSecretJWT(let id, let secret):
             try Self.addAssertion(to: &parameters, clientID: id, key: JWK(symmetricKey: Array(secret.utf8)), algorithm: .hs256,
-                                  audience: audience, now: now)
+                                  audience: try audience(), now: now)
         case .privateKeyJWT(let id, let key, let algorithm):
-            try Self.addAssertion(to: &parameters, clientID: id, key: key, algorithm: algorithm, audience: audience, now: now)
+            try Self.addAssertion(to: &parameters, clientID: id, key: key, algorithm: algorithm, audience: try audience(), now: now)
         case .none(let id):
             parameters.append(("client_id", id))
         }

@@ -30,6 +30,14 @@ public struct TokenClient: Sendable {
     public let clock: @Sendable () -> Date
     /// Seconds before a request is abandoned.
     public var timeout: TimeInterval = 30
+    /// The `aud` of `private_key_jwt` / `client_secret_jwt` assertions (the same setting as
+    /// ``BackChannelClient/assertionAudience``). ``ClientAssertionAudience/issuer`` needs a known ``issuer``.
+    public var assertionAudience: ClientAssertionAudience
+    /// The DPoP binding (RFC 9449): when set, every token request and UserInfo call carries a fresh
+    /// proof (with the one nonce retry of ``DPoPBinding/send(role:accessToken:transport:request:)``),
+    /// UserInfo sends `Authorization: DPoP <token>`, and a token response must have `token_type` `DPoP`
+    /// (a Bearer answer is `.dpopTokenTypeMismatch`). `nil`: no proofs, Bearer.
+    public var dpop: DPoPBinding?
 
     /// Creates a client. The endpoint is checked (``SecureURLPolicy``) before every request.
     /// - Parameters:
@@ -37,11 +45,14 @@ public struct TokenClient: Sendable {
     ///   - issuer: the provider's issuer, when known (see ``issuer``).
     ///   - authentication: how the client authenticates at the endpoint.
     ///   - transport: what sends the requests.
+    ///   - assertionAudience: the `aud` of client assertions: the issuer (default; a client assertion then
+    ///     fails with `.invalidTokenRequest` when `issuer` is `nil`) or the endpoint URL.
     ///   - clock: the time for `expires_at` and client assertions.
     public init(tokenEndpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+                assertionAudience: ClientAssertionAudience = .issuer, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.tokenEndpoint = tokenEndpoint
         self.issuer = issuer
+        self.assertionAudience = assertionAudience
         self.authentication = authentication
         self.transport = transport
         self.clock = clock
@@ -53,12 +64,13 @@ public struct TokenClient: Sendable {
     ///   `.insecureURL` / `.invalidIssuerURL` when any endpoint of the metadata fails
     ///   ``ProviderMetadata/checkEndpointSecurity()``.
     public init(metadata: ProviderMetadata, authentication: ClientAuthentication, transport: any HTTPTransport,
-                clock: @escaping @Sendable () -> Date = { Date() }) throws {
+                assertionAudience: ClientAssertionAudience = .issuer, clock: @escaping @Sendable () -> Date = { Date() }) throws {
         guard let tokenEndpoint = metadata.tokenEndpoint else {
             throw OIDCError(.discoveryMissingField, "the provider metadata has no token_endpoint", endpoint: .token)
         }
         try metadata.checkEndpointSecurity()
-        self.init(tokenEndpoint: tokenEndpoint, issuer: metadata.issuer, authentication: authentication, transport: transport, clock: clock)
+        self.init(tokenEndpoint: tokenEndpoint, issuer: metadata.issuer, authentication: authentication, transport: transport,
+                  assertionAudience: assertionAudience, clock: clock)
     }
 
     static let standardParameters: Set<String> = ["grant_type", "code", "redirect_uri", "code_verifier", "refresh_token", "scope",
@@ -90,12 +102,19 @@ public struct TokenClient: Sendable {
                                                                   via: transport)
     }
 
-    /// Calls UserInfo with the access token (Bearer) and returns its claims.
+    /// Calls UserInfo with the access token and returns its claims: `Bearer`, or with a ``dpop`` binding
+    /// `DPoP` with a proof (`ath` bound to the token) and the one nonce retry.
     public func userInfo(accessToken: String, endpoint: URL) async throws -> JSONObject {
-        var headers: HTTPHeaders = ["Authorization": "Bearer " + accessToken, "Accept": "application/json"]
-        headers["User-Agent"] = "swift-oidc-toolkit"
+        var headers: HTTPHeaders = ["Accept": "application/json", "User-Agent": "swift-oidc-toolkit"]
+        guard let dpop else {
+            headers["Authorization"] = "Bearer " + accessToken
+            let request = HTTPRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
+            return try await fetch(.userinfo).jsonObject(request, via: transport).object
+        }
         let request = HTTPRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
-        return try await fetch(.userinfo).jsonObject(request, via: transport).object
+        let response = try await dpop.send(role: .resourceServer, accessToken: accessToken,
+                                           transport: FetchingTransport(fetch: fetch(.userinfo, accepted: 100...599), transport: transport)) { request }
+        return try fetch(.userinfo).object(from: try Self.accepted(response, by: fetch(.userinfo)))
     }
 
     /// Checks that UserInfo's `sub` equals the ID Token's (OpenID Connect Core §5.3.2).
@@ -110,14 +129,34 @@ public struct TokenClient: Sendable {
         for (name, _) in extra where Self.standardParameters.contains(name) {
             throw OIDCError(.invalidTokenRequest, "additional parameter \"\(name)\" would override a standard one")
         }
-        let request = try formRequest(parameters + extra, to: tokenEndpoint, headers: headers, for: .token)
-        let (object, response) = try await fetch(.token).jsonObject(request, via: transport)
+        let object: JSONObject, response: HTTPResponse
+        if let dpop {
+            let form = parameters + extra
+            response = try Self.accepted(
+                try await dpop.send(role: .authorizationServer,
+                                    transport: FetchingTransport(fetch: fetch(.token, accepted: 100...599), transport: transport)) {
+                    try formRequest(form, to: tokenEndpoint, headers: headers, for: .token)
+                }, by: fetch(.token))
+            object = try fetch(.token).object(from: response)
+        } else {
+            (object, response) = try await fetch(.token).jsonObject(try formRequest(parameters + extra, to: tokenEndpoint, headers: headers, for: .token),
+                                                                    via: transport)
+        }
         if object["error"] != nil { throw EndpointResponse.error(for: response, what: "token").naming(.token) }
+        let tokens: TokenResponse
         do {
-            return try TokenResponse(json: object, receivedAt: clock())
+            tokens = try TokenResponse(json: object, receivedAt: clock())
         } catch let error as OIDCError {
             throw OIDCError(error.code, error.reason, httpStatus: response.status, endpoint: .token)
         }
+        if dpop != nil { try BackChannelClient.checkTokenType(tokens, dpopUsed: true) }
+        return tokens
+    }
+
+    /// `response` when `fetch` accepts its status (after a DPoP exchange that had to see every status), else its error.
+    private static func accepted(_ response: HTTPResponse, by fetch: EndpointFetch) throws -> HTTPResponse {
+        guard fetch.accepted.contains(response.status) else { throw fetch.statusFailure(response) }
+        return response
     }
 
     /// The library's endpoint fetch for `endpoint` of this client's provider: OAuth errors
@@ -130,13 +169,15 @@ public struct TokenClient: Sendable {
     }
 
     /// The form POST with the client authentication, built only once the endpoint passed
-    /// the URL policy (a client assertion names the endpoint as its audience).
+    /// the URL policy (a client assertion's `aud` from ``assertionAudience``).
     func formRequest(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HTTPHeaders,
                              for name: ProviderEndpoint) throws -> HTTPRequest {
         try SecureURLPolicy.checkEndpoint(endpoint, name, issuer: issuer)
         var parameters = parameters
         var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
-        try authentication.apply(to: &parameters, headers: &headers, audience: endpoint, now: clock())
+        try authentication.apply(to: &parameters, headers: &headers, now: clock()) {
+            try assertionAudience.audience(for: endpoint, issuer: issuer)
+        }
         for field in extra where field.name.lowercased() == "accept" { headers["Accept"] = field.value }  // e.g. a JWT introspection answer
         for field in extra where headers[field.name] == nil { headers.add(field.name, field.value) }
         let body = Array(FormURLEncoding.encode(parameters).utf8)

@@ -137,7 +137,7 @@ struct OIDCClientTests {
         #expect(OIDCError.Code.responseIssuerMismatch != OIDCError.Code.issuerMismatch)
     }
 
-    @Test("token_type other than Bearer is refused (RFC 6749 §7.1) until the client is configured for it")
+    @Test("token_type other than Bearer is refused (RFC 6749 §7.1); DPoP is refused even when listed unless a DPoP binding is configured")
     func tokenType() async throws {
         let (client, transport) = try Self.client()
         let pending = try client.startLogin(redirectURI: Self.redirectURI)
@@ -149,7 +149,7 @@ struct OIDCClientTests {
         let (dpop, dpopTransport) = try Self.client(configuration: OIDCClient.Configuration(clock: TestClock().now, acceptedTokenTypes: ["DPoP"]))
         let second = try dpop.startLogin(redirectURI: Self.redirectURI)
         Self.tokens(dpopTransport, idToken: try Self.idToken([("nonce", .string(try #require(second.nonce).value))]), tokenType: "DPoP")
-        _ = try await dpop.finishLogin(second, callback: .url(Self.callback(second)))
+        await expectOIDCError(.dpopTokenTypeMismatch) { try await dpop.finishLogin(second, callback: .url(Self.callback(second))) }
     }
 
     @Test("refresh: the new ID Token is validated and must be the same session (§12.2); missing members carried over")

@@ -87,6 +87,9 @@ struct ClientAssertionTests {
         for (type, used) in [("DPoP", false), ("Bearer", true), ("mac", false), ("N_A", true)] {
             #expect(throws: OIDCError.self) { try BackChannelClient.checkTokenType(TokenResponse(accessToken: "a", tokenType: type), dpopUsed: used) }
         }
+        // An unknown type carries the client's one code constant.
+        let error = #expect(throws: OIDCError.self) { try BackChannelClient.checkTokenType(TokenResponse(accessToken: "a", tokenType: "mac"), dpopUsed: false) }
+        #expect(error?.code == .unsupportedTokenType)
     }
 
     @Test("description and dump of a back-channel client show no secret, private key or nonce")

@@ -73,7 +73,8 @@ struct TokenClientTests {
         var key = try JWK(pem: keyText)
         key.algorithm = nil
         let transport = CannedTransport(status: 200, body: Self.success)
-        let tokenClient = client(transport, .privateKeyJWT(clientID: "app", key: key, algorithm: .es256))
+        let tokenClient = TokenClient(tokenEndpoint: Self.endpoint, authentication: .privateKeyJWT(clientID: "app", key: key, algorithm: .es256),
+                                      transport: transport, assertionAudience: .endpointURL, clock: { Self.fixedNow })
         _ = try await tokenClient.refresh("RT")
         _ = try await tokenClient.refresh("RT")
         var jtis: Set<String> = []
@@ -90,9 +91,30 @@ struct TokenClientTests {
         #expect(jtis.count == 2)
         let secretTransport = CannedTransport(status: 200, body: Self.success)
         let secret = String(repeating: "k", count: 32)
-        _ = try await client(secretTransport, .clientSecretJWT(clientID: "app", secret: secret)).refresh("RT")
+        _ = try await TokenClient(tokenEndpoint: Self.endpoint, authentication: .clientSecretJWT(clientID: "app", secret: secret),
+                                  transport: secretTransport, assertionAudience: .endpointURL, clock: { Self.fixedNow }).refresh("RT")
         let assertion = try #require(try FormURLEncoding.parse(secretTransport.requests[0].bodyText).first { $0.name == "client_assertion" }?.value)
         _ = try JWT.verifyIgnoringIssuerAndAudience(assertion, key: JWK(symmetricKey: Array(secret.utf8)), validation: JWTValidationOptions(clock: { Self.fixedNow }))
+    }
+
+    @Test("client assertions are addressed to the issuer by default (same setting as BackChannelClient); without an issuer that is a typed error before sending")
+    func assertionAudienceDefault() async throws {
+        let key = try JWK.generate(.ec(.p256))
+        let authentication = ClientAuthentication.privateKeyJWT(clientID: "app", key: key, algorithm: .es256)
+        let transport = CannedTransport(status: 200, body: Self.success)
+        _ = try await TokenClient(tokenEndpoint: Self.endpoint, issuer: "https://idp.example", authentication: authentication,
+                                  transport: transport, clock: { Self.fixedNow }).refresh("RT")
+        let assertion = try #require(try FormURLEncoding.parse(transport.requests[0].bodyText).first { $0.name == "client_assertion" }?.value)
+        let jwt = try JWT.verifyIgnoringIssuerAndAudience(assertion, key: key.publicKey, validation: JWTValidationOptions(clock: { Self.fixedNow }))
+        #expect(try jwt.claims.audience == ["https://idp.example"])
+        let noIssuer = CannedTransport(status: 200, body: Self.success)
+        let error = await #expect(throws: OIDCError.self) {
+            _ = try await TokenClient(tokenEndpoint: Self.endpoint, authentication: authentication, transport: noIssuer).refresh("RT")
+        }
+        #expect(error?.code == .invalidTokenRequest)
+        #expect(noIssuer.requests.isEmpty)
+        _ = try await client(noIssuer, .clientSecretBasic(clientID: "app", secret: "s")).refresh("RT")  // no assertion: no issuer needed
+        #expect(noIssuer.requests.count == 1)
     }
 
     struct ErrorCase: Sendable, CustomTestStringConvertible {

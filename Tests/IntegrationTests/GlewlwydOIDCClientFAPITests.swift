@@ -1,0 +1,49 @@
+import Foundation
+import JOSE
+import OIDC
+import OIDCNetworking
+import Testing
+
+/// The FAPI pieces through `OIDCClient` against glewlwyd 2.7.5: one client object pushes the
+/// request (PAR), finishes the login with private_key_jwt (ES256, endpoint audience) and DPoP,
+/// and calls UserInfo and refreshes DPoP-bound.
+extension GlewlwydFAPITests {
+    func oidcClient(dpop: DPoPBinding, fapi2Profile: Bool = false) async throws -> OIDCClient {
+        let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
+        var configuration = OIDCClient.Configuration()
+        configuration.dpop = dpop
+        configuration.assertionAudience = .endpointURL  // glewlwyd refuses the issuer identifier
+        configuration.fapi2Profile = fapi2Profile
+        return try await OIDCClient.discover(
+            issuer: try Glewlwyd.value("GLEWLWYD_ISSUER"),
+            authentication: .privateKeyJWT(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
+            transport: Glewlwyd.transport, configuration: configuration)
+    }
+
+    @Test("OIDCClient: PAR + PKCE + private_key_jwt (ES256, endpoint audience) + DPoP login, DPoP UserInfo, DPoP refresh")
+    func oidcClientFAPILogin() async throws {
+        let dpop = DPoPBinding(key: try DPoPKey.generate())
+        let client = try await oidcClient(dpop: dpop)
+        let pending = try await client.startPushedLogin(redirectURI: try Glewlwyd.redirectURI)
+        let query = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
+        #expect(query == ["client_id", "request_uri"])
+        #expect(pending.codeVerifier != nil)
+        let callback = try Glewlwyd.login(pending.url, scope: "openid")
+        let login = try await client.finishLogin(pending, callback: .url(callback))
+        #expect(login.tokens.tokenType.lowercased() == "dpop")
+        let claims = try await client.userInfo(login.tokens)
+        #expect(claims["sub"]?.stringValue == login.idToken.subject)
+        try #require(login.tokens.refreshToken != nil)
+        let fresh = try await client.refresh(login.tokens)
+        #expect(fresh.tokenType.lowercased() == "dpop")
+        #expect(try await client.userInfo(fresh)["sub"]?.stringValue == login.idToken.subject)
+    }
+
+    @Test("OIDCClient: the FAPI 2.0 profile refuses glewlwyd's metadata (no authorization_response_iss_parameter_supported) when the client is made, before any login request")
+    func oidcClientProfileRefusesGlewlwyd() async throws {
+        let error = await #expect(throws: OIDCError.self) {
+            _ = try await oidcClient(dpop: DPoPBinding(key: try DPoPKey.generate()), fapi2Profile: true)
+        }
+        #expect(error?.code == .fapiIssuerParameterRequired)
+    }
+}
