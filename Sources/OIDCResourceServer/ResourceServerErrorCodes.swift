@@ -17,6 +17,9 @@ extension OIDCError.Code {
     public static let inactiveToken = OIDCError.Code(rawValue: "inactive_token")
     /// The introspection answer is not a usable RFC 7662 response (or its JWT form does not verify).
     public static let invalidIntrospectionResponse = OIDCError.Code(rawValue: "invalid_introspection_response")
+    /// The introspection endpoint answered with plain JSON although a signed JWT answer (RFC 9701)
+    /// is configured as required (``TokenIntrospector/JWTResponse/Requirement/required``).
+    public static let unsignedIntrospectionResponse = OIDCError.Code(rawValue: "unsigned_introspection_response")
     /// The request carries no bearer token (RFC 6750 §3.1: no error code in the challenge).
     public static let missingBearerToken = OIDCError.Code(rawValue: "missing_bearer_token")
     /// The request carries the token in a malformed way, or in more than one place (RFC 6750 `invalid_request`).

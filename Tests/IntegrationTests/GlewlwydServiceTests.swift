@@ -71,7 +71,7 @@ struct GlewlwydServiceTests {
         let jwtIntrospector = try TokenIntrospector(
             endpoint: endpoint, authentication: try Glewlwyd.authentication("SECRET"), transport: Glewlwyd.transport,
             audience: .contains(try Glewlwyd.resource.absoluteString),
-            jwtResponse: .init(issuer: metadata.issuer, keys: .cache(cache), audience: try Glewlwyd.resource.absoluteString, isRequired: true))
+            jwtResponse: .init(issuer: metadata.issuer, keys: .cache(cache), audience: try Glewlwyd.resource.absoluteString))
         #expect(try await jwtIntrospector.introspect(tokens.accessToken).activeToken?.jwtID == info.jwtID)
 
         try await client.revoke(tokens.accessToken, hint: "access_token", endpoint: try #require(metadata.revocationEndpoint))

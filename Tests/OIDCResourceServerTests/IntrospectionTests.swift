@@ -172,12 +172,39 @@ struct IntrospectionTests {
             _ = try await Self.introspector(Self.json(try Self.introspectionJWT(), type: "application/token-introspection+jwt"), jwt: foreign).introspect("T")
             Issue.record("a JWT answer signed by an unknown key passed")
         } catch is OIDCError {}
-        // A JWT answer nobody configured keys for, and plain JSON when JWT is required.
+        // A JWT answer nobody configured keys for.
         await expectCode(.invalidIntrospectionResponse) {
             _ = try await Self.introspector(Self.json(try Self.introspectionJWT(), type: "application/token-introspection+jwt")).introspect("T")
         }
-        let required = TokenIntrospector.JWTResponse(issuer: Fixtures.issuer, keys: .keySet(try Fixtures.publicKeys()), isRequired: true)
-        await expectCode(.invalidIntrospectionResponse) { _ = try await Self.introspector(Self.json(Self.active), jwt: required).introspect("T") }
+    }
+
+    @Test("with JWT answers configured, plain JSON is refused by default and accepted only through the named opt-out")
+    func plainJSONDowngrade() async throws {
+        let keys = IssuerKeys.keySet(try Fixtures.publicKeys())
+        // Default settings: an unsigned answer is a downgrade, refused with its own code and never cached.
+        let cache = IntrospectionCache(maximumLifetime: 60)
+        let plain = Self.json(Self.active)
+        let byDefault = try Self.introspector(plain, cache: cache, jwt: TokenIntrospector.JWTResponse(issuer: Fixtures.issuer, keys: keys))
+        await expectCode(.unsignedIntrospectionResponse) { _ = try await byDefault.introspect("T") }
+        await expectCode(.unsignedIntrospectionResponse) { _ = try await byDefault.validate("T") }
+        #expect(plain.requests.count == 2)
+        #expect(plain.requests.first?.headers["Accept"] == "application/token-introspection+jwt")
+        await expectCode(.unsignedIntrospectionResponse) {
+            _ = try await Self.introspector(Self.json(Self.active, type: "application/json; charset=utf-8"),
+                                            jwt: .init(issuer: Fixtures.issuer, keys: keys, requirement: .required)).introspect("T")
+        }
+
+        // The explicit opt-out accepts plain JSON and still verifies a JWT answer.
+        let lenient = TokenIntrospector.JWTResponse(issuer: Fixtures.issuer, keys: keys, requirement: .preferredButJSONAccepted)
+        #expect(try await Self.introspector(Self.json(Self.active), jwt: lenient).introspect("T").activeToken?.subject == "u1")
+        let signed = Self.json(try Self.introspectionJWT(), type: "application/token-introspection+jwt")
+        #expect(try await Self.introspector(signed, jwt: lenient).introspect("T").activeToken?.subject == "u1")
+        await expectCode(.audienceMismatch) {
+            _ = try await Self.introspector(Self.json(try Self.introspectionJWT(aud: "someone-else"), type: "application/token-introspection+jwt"), jwt: lenient).introspect("T")
+        }
+
+        // Without JWT configuration nothing changes: plain JSON is the answer.
+        #expect(try await Self.introspector(Self.json(Self.active)).introspect("T").activeToken?.subject == "u1")
     }
 }
 

@@ -12,9 +12,10 @@ import OIDC
 /// When ``jwtResponse`` is set, the request asks for the JWT form
 /// (`Accept: application/token-introspection+jwt`, RFC 9701) and such an answer is verified:
 /// signature with the issuer's keys, `typ` `token-introspection+jwt`, `iss` = the issuer,
-/// `aud` containing the resource server's identifier (its client id by default), `iat` present, and a `token_introspection` object. A
-/// JWT answer without that configuration is refused; ``JWTResponse/isRequired`` also
-/// refuses a plain JSON answer.
+/// `aud` containing the resource server's identifier (its client id by default), `iat` present, and a `token_introspection` object.
+/// A JWT answer without that configuration is refused. With it, a plain JSON answer (which nothing
+/// authenticates beyond TLS) is refused too, as `.unsignedIntrospectionResponse`, unless the
+/// settings name the opt-out ``JWTResponse/Requirement/preferredButJSONAccepted``.
 public struct TokenIntrospector: Sendable, CustomReflectable {
     /// How the JWT form of the answer is verified.
     public struct JWTResponse: Sendable {
@@ -25,15 +26,28 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         /// The value the JWT's `aud` must contain: this resource server's identifier
         /// (`nil`: its client id; glewlwyd 2.7.5 puts the introspected token's audience there).
         public let audience: String?
-        /// Whether a plain JSON answer is refused (default `false`).
-        public let isRequired: Bool
+        /// Whether a plain JSON answer is refused (``Requirement/required``, the default) or accepted.
+        public let requirement: Requirement
+
+        /// Whether the signed form is the only acceptable answer once it is configured.
+        public enum Requirement: Sendable, Hashable {
+            /// Only a JWT answer that verifies is accepted; a plain JSON answer is refused with
+            /// `.unsignedIntrospectionResponse` (no downgrade from a signed answer to an unsigned one).
+            case required
+            /// A JWT answer is asked for and verified when it comes, but a plain JSON answer is
+            /// still accepted unverified. An explicit opt-out, for a provider that answers JWT only
+            /// for some clients or tokens.
+            case preferredButJSONAccepted
+        }
 
         /// Creates the verification settings.
-        public init(issuer: String, keys: IssuerKeys, audience: String? = nil, isRequired: Bool = false) {
+        /// - Parameter requirement: `.required` (default): a plain JSON answer is refused;
+        ///   `.preferredButJSONAccepted` is the named opt-out that accepts it.
+        public init(issuer: String, keys: IssuerKeys, audience: String? = nil, requirement: Requirement = .required) {
             self.issuer = issuer
             self.keys = keys
             self.audience = audience
-            self.isRequired = isRequired
+            self.requirement = requirement
         }
     }
 
@@ -70,7 +84,8 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     ///   - authentication: how this resource server authenticates at the endpoint.
     ///   - transport: what sends the requests.
     ///   - audience: `.contains(identifier)` for this resource server, or the explicit `.anyAudience`.
-    ///   - jwtResponse: ask for and verify a JWT answer (RFC 9701), or `nil` for JSON.
+    ///   - jwtResponse: ask for and verify a JWT answer (RFC 9701), refusing plain JSON unless the
+    ///     settings say `.preferredButJSONAccepted`; or `nil` for JSON.
     ///   - cache: where answers are kept (never past the token's `exp`), or `nil`.
     ///   - leeway: allowed clock skew, in seconds.
     ///   - clock: the current time.
@@ -97,7 +112,8 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     ///   - token: the token to ask about (a secret: never in errors or logs).
     ///   - hint: `token_type_hint` (`access_token`, `refresh_token`).
     /// - Throws: ``OIDC/OIDCError``: endpoint errors (`oauth_error`, `transport`, ...),
-    ///   `.invalidIntrospectionResponse`, JWT-answer verification errors.
+    ///   `.invalidIntrospectionResponse`, `.unsignedIntrospectionResponse` (plain JSON where a JWT
+    ///   answer is required), JWT-answer verification errors.
     public func introspect(_ token: String, hint: String? = nil) async throws -> IntrospectionResult {
         if let cached = await cache?.result(for: token, at: endpoint) { return cached }
         var parameters: [(name: String, value: String)] = [("token", token)]
@@ -140,8 +156,10 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
             return try await IntrospectionJWT.read(response.body, settings: jwtResponse, clientID: client.authentication.clientID,
                                                     leeway: leeway, clock: client.clock)
         }
-        if jwtResponse?.isRequired == true {
-            throw OIDCError(.invalidIntrospectionResponse, "the introspection endpoint answered with plain JSON where a signed JWT is required")
+        if let jwtResponse, jwtResponse.requirement == .required {
+            throw OIDCError(.unsignedIntrospectionResponse,
+                            "the introspection endpoint answered with plain JSON where a signed JWT (application/token-introspection+jwt, RFC 9701) is required",
+                            httpStatus: response.status)
         }
         let object: JSONObject
         do {
