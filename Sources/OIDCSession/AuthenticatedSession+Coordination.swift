@@ -1,3 +1,4 @@
+import JOSE
 import OIDC
 
 extension AuthenticatedSession {
@@ -11,17 +12,18 @@ extension AuthenticatedSession {
     /// already cleared the store once for everyone. Without one, it calls the refresher.
     ///
     /// - Throws: `logged_out` when the grant was refused (here, or by whoever held the
-    ///   lock before); otherwise the refresher's or the policy's error, unclassified.
+    ///   lock before) or is spent (``checkedRefresh(of:using:refresher:policy:)``);
+    ///   otherwise the refresher's or the policy's error, unclassified.
     static func refreshGrant(from start: TokenResponse, refresher: any TokenRefresher, policy: RefreshedIDTokenPolicy,
                              store: (any TokenStore)?) async throws -> (tokens: TokenResponse, stored: Bool, storeError: OIDCError?) {
         guard let coordinated = store as? any CoordinatedTokenStore else {
             guard let refreshToken = start.refreshToken else { throw noRefreshToken }
-            return (try await policy.tokens(afterRefresh: try await refresher.refreshTokens(using: refreshToken), of: start), false, nil)
+            return (try await checkedRefresh(of: start, using: refreshToken, refresher: refresher, policy: policy), false, nil)
         }
         let result = try await coordinated.coordinatedRefresh(replacing: start) { stored in
             guard let refreshToken = stored.refreshToken else { return .refused(noRefreshToken) }
             do {
-                return .refreshed(try await policy.tokens(afterRefresh: try await refresher.refreshTokens(using: refreshToken), of: stored))
+                return .refreshed(try await checkedRefresh(of: stored, using: refreshToken, refresher: refresher, policy: policy))
             } catch {
                 let mapped = classify(error)
                 if mapped.code == .loggedOut { return .refused(mapped) }
@@ -33,6 +35,35 @@ extension AuthenticatedSession {
         case .refreshedNotStored(let tokens, let error): return (tokens, true, error)
         case .loggedOut(let error):
             throw error ?? OIDCError(.loggedOut, "the tokens were cleared by another session (a refused refresh or a logout)")
+        }
+    }
+
+    /// The refresher's answer for `refreshToken` (the refresh token of `previous`), checked by `policy`:
+    /// the one step of every refresh path (plain and coordinated).
+    ///
+    /// When the check refuses the answer (e.g. a refreshed ID Token with a wrong `at_hash`, or one
+    /// failing the OpenID Connect Core §12.2 comparison), what happens depends on the answer:
+    /// - it carries a refresh token different from `refreshToken` (the provider rotated it): the
+    ///   refresh token sent is spent at the provider and the new one cannot be trusted, so the grant
+    ///   is dead for us. Throws `logged_out`, whose reason names the check's code and reason (its
+    ///   `joseError` is kept): the session logs out, a coordinated store is cleared once for everyone,
+    ///   and nobody replays the spent refresh token (which a provider with reuse detection would
+    ///   answer by revoking the whole token family).
+    /// - it carries no refresh token, or the same one: the check's error is rethrown unchanged and
+    ///   the tokens are kept (typed error, back-off).
+    ///
+    /// In neither case is anything of the refused answer put into use.
+    static func checkedRefresh(of previous: TokenResponse, using refreshToken: String, refresher: any TokenRefresher,
+                               policy: RefreshedIDTokenPolicy) async throws -> TokenResponse {
+        let answer = try await refresher.refreshTokens(using: refreshToken)
+        do {
+            return try await policy.tokens(afterRefresh: answer, of: previous)
+        } catch {
+            guard let rotated = answer.refreshToken, !ConstantTime.equals(rotated, refreshToken) else { throw error }
+            let checkError = error as? OIDCError
+            let why = checkError.map { "\($0.code.rawValue): \($0.reason)" } ?? "\(error)"
+            throw OIDCError(.loggedOut, "the provider rotated the refresh token but its answer was refused (\(why)); "
+                                + "the refresh token sent is spent and the new one is not used", joseError: checkError?.joseError)
         }
     }
 

@@ -21,12 +21,14 @@ import OIDC
 /// - With a ``CoordinatedTokenStore`` (``FileTokenStore``, `OIDCPostgres`'s store) the
 ///   refresh runs under the store's lock: among every session, process and replica
 ///   sharing it, one refresh reaches the provider and the others use its stored result.
-/// - Only a dead grant logs out: `invalid_grant`, or no refresh token, clears the
-///   tokens (and the store), emits ``SessionEvent/loggedOut(_:)`` and fails the
-///   request with `logged_out`. Any other OAuth refusal (`invalid_client`,
+/// - Only a dead grant logs out: `invalid_grant`, no refresh token, or an answer that
+///   rotated the refresh token but failed our check (its ID Token, §12.2: the refresh
+///   token sent is spent and the new one is not used) clears the tokens (and the store),
+///   emits ``SessionEvent/loggedOut(_:)`` and fails the request with `logged_out`. Any other OAuth refusal (`invalid_client`,
 ///   `unauthorized_client`, ...) fails the request with `refresh_rejected`, a transport
 ///   failure with `refresh_failed`, a refreshed ID Token that fails the
-///   ``OIDC/RefreshedIDTokenPolicy`` with its own code; in each case the tokens are kept.
+///   ``OIDC/RefreshedIDTokenPolicy`` (without a rotated refresh token) with its own code;
+///   in each case the tokens are kept.
 /// - After a failed refresh, no new one starts for `refreshBackoff` seconds (by
 ///   `clock`): a 401 in that time fails with the last refresh error's code.
 /// - Proactive refresh (`proactiveRefreshMargin`): when it fails (without a logout)

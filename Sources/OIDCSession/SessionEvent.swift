@@ -1,7 +1,8 @@
 import OIDC
 
 extension OIDCError.Code {
-    /// The refresh was refused (or impossible): the tokens were cleared; the user must log in again.
+    /// The refresh was refused (or impossible, or its answer rotated the refresh token and was
+    /// refused by our checks): the tokens were cleared; the user must log in again.
     public static let loggedOut = OIDCError.Code(rawValue: "logged_out")
     /// The refresh failed for a reason that may pass (transport, 5xx); the tokens were kept.
     public static let refreshFailed = OIDCError.Code(rawValue: "refresh_failed")

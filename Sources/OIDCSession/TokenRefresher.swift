@@ -6,7 +6,9 @@ import OIDC
 /// The contract the session relies on:
 /// - Return the token endpoint's answer as it is; the session carries over the old
 ///   refresh token and ID Token when the answer has none, and checks a new ID Token
-///   with its ``OIDC/RefreshedIDTokenPolicy`` before keeping anything.
+///   with its ``OIDC/RefreshedIDTokenPolicy`` before keeping anything. When that check
+///   refuses an answer whose refresh token differs from the one sent (rotated), the grant
+///   is spent: the session logs out rather than replay the old refresh token.
 /// - Throw an ``OIDC/OIDCError``. An OAuth `invalid_grant` (in ``OIDC/OIDCError/oauthError``)
 ///   means the grant is dead: the session logs out. Any other OAuth error keeps the
 ///   tokens (`refresh_rejected`); an error without one (transport, 5xx) keeps them too

@@ -25,13 +25,14 @@ struct OIDCClientSessionTests {
         }
     }
 
-    func run(refreshedIDToken: String?, tokenType: String = "Bearer") async throws -> (status: Int?, error: OIDCError?, kept: TokenResponse?) {
+    func run(refreshedIDToken: String?, tokenType: String = "Bearer", refreshToken: String? = "RT-2") async throws -> (status: Int?, error: OIDCError?, kept: TokenResponse?) {
         var metadata = ProviderMetadata(issuer: T.issuer)
         metadata.authorizationEndpoint = URL(string: "https://op.example.com/authorize")
         metadata.tokenEndpoint = URL(string: "https://op.example.com/token")
         metadata.jwksURI = URL(string: "https://op.example.com/jwks")
         metadata.idTokenSigningAlgValuesSupported = ["HS256"]
-        var answer: JSONObject = ["access_token": "AT-2", "token_type": .string(tokenType), "refresh_token": "RT-2"]
+        var answer: JSONObject = ["access_token": "AT-2", "token_type": .string(tokenType)]
+        if let refreshToken { answer["refresh_token"] = .string(refreshToken) }
         if let refreshedIDToken { answer["id_token"] = .string(refreshedIDToken) }
         let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: T.clientID, secret: T.secret),
                                     transport: Provider(tokenAnswer: answer), configuration: OIDCClient.Configuration(clock: { T.now }))
@@ -53,13 +54,21 @@ struct OIDCClientSessionTests {
         #expect(outcome.kept?.idToken == fresh && outcome.kept?.accessToken == "AT-2")
     }
 
-    @Test("a refreshed ID Token for another subject, or badly signed, is refused and the old tokens kept")
+    @Test("a refreshed ID Token for another subject, or badly signed, is refused and the old tokens kept (no rotation)")
     func refused() async throws {
-        let other = try await run(refreshedIDToken: try T.idToken(["sub": "mallory"]))
+        let other = try await run(refreshedIDToken: try T.idToken(["sub": "mallory"]), refreshToken: nil)
         #expect(other.error?.code == .refreshSubjectChanged, "\(String(describing: other.error))")
         #expect(other.kept?.accessToken == "AT-1")
-        let forged = try await run(refreshedIDToken: try T.idToken(secret: "another-secret-of-at-least-32-bytes!!!"))
+        let forged = try await run(refreshedIDToken: try T.idToken(secret: "another-secret-of-at-least-32-bytes!!!"), refreshToken: nil)
         #expect(forged.error?.code == .invalidSignature, "\(String(describing: forged.error))")
+    }
+
+    @Test("a refused refreshed ID Token with a rotated refresh token logs out: the old refresh token is spent")
+    func refusedRotated() async throws {
+        let other = try await run(refreshedIDToken: try T.idToken(["sub": "mallory"]), refreshToken: "RT-2")
+        #expect(other.error?.code == .loggedOut, "\(String(describing: other.error))")
+        #expect(other.error?.reason.contains("refresh_subject_changed") == true)
+        #expect(other.kept == nil)
     }
 
     @Test("a refresh answered with token_type DPoP is refused (RFC 6749 §7.1)")

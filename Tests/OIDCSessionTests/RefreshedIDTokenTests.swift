@@ -32,7 +32,9 @@ struct RefreshedIDTokenTests {
         let original = TokenResponse(accessToken: "AT-1", refreshToken: "RT-1", idToken: try Self.idToken())
         let api = ScriptedAPI(validToken: "AT-2")
         let store = InMemoryTokenStore(original)
-        let refresher = ScriptedRefresher { .success(TokenResponse(accessToken: "AT-2", refreshToken: "RT-2", idToken: refreshedIDToken)) }
+        // No rotated refresh token: a refused answer keeps the tokens. (With a rotated one the
+        // session logs out instead: RotatedRefreshRefusedTests.)
+        let refresher = ScriptedRefresher { .success(TokenResponse(accessToken: "AT-2", refreshToken: nil, idToken: refreshedIDToken)) }
         let session = policy.map {
             AuthenticatedSession(tokens: original, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api], store: store,
                                  refreshedIDTokens: $0)
