@@ -41,8 +41,12 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         }
 
         /// Creates the verification settings.
-        /// - Parameter requirement: `.required` (default): a plain JSON answer is refused;
-        ///   `.preferredButJSONAccepted` is the named opt-out that accepts it.
+        /// - Parameters:
+        ///   - issuer: the introspection JWT's `iss` must equal this exactly.
+        ///   - keys: the authorization server's keys the JWT is verified with.
+        ///   - audience: the `aud` the JWT must name, when set.
+        ///   - requirement: `.required` (default): a plain JSON answer is refused;
+        ///     `.preferredButJSONAccepted` is the named opt-out that accepts it.
         public init(issuer: String, keys: IssuerKeys, audience: String? = nil, requirement: Requirement = .required) {
             self.issuer = issuer
             self.keys = keys
