@@ -125,7 +125,7 @@ public struct DPoPProofValidator: Sendable {
             throw OIDCError(.dpopProofIssuedAt, "the DPoP proof's time claims fail: \(error.reason)", joseError: error)
         }
         guard now.timeIntervalSince(issuedAt) <= maximumAge + leeway else {
-            throw OIDCError(.dpopProofIssuedAt, "the DPoP proof was issued more than \(LogoutTokenValidator.seconds(maximumAge)) s ago")
+            throw OIDCError(.dpopProofIssuedAt, "the DPoP proof was issued more than \(maximumAge.wholeText) s ago")
         }
         if case .required(let expected) = nonce {
             guard let given = try text("nonce", .dpopProofNonce), given == expected else {
@@ -148,7 +148,7 @@ public struct DPoPProofValidator: Sendable {
             }
         }
         if let replays, !(await replays.record(issuer: thumbprint, jwtID: jti)) {
-            throw OIDCError(.dpopProofReplayed, "a DPoP proof with this jti was already received within \(LogoutTokenValidator.seconds(replays.window)) s")
+            throw OIDCError(.dpopProofReplayed, "a DPoP proof with this jti was already received within \(replays.window.wholeText) s")
         }
         return VerifiedDPoPProof(key: key, thumbprint: thumbprint, algorithm: algorithm, jwtID: jti, method: htm, uri: htu,
                                  issuedAt: issuedAt, claims: claims)

@@ -119,7 +119,7 @@ public struct LogoutTokenValidator: Sendable {
         func invalid(_ reason: String) -> OIDCError { OIDCError(.invalidLogoutToken, reason) }
         guard let issuedAt = try ClaimErrors.read(kind: .logoutToken, { try claims.issuedAt }) else { throw invalid("the logout token has no \"iat\"") }
         guard clock().timeIntervalSince(issuedAt) <= replays.window + leeway else {
-            throw invalid("the logout token was issued longer ago than the replay window (\(Self.seconds(replays.window)) s)")
+            throw invalid("the logout token was issued longer ago than the replay window (\(replays.window.wholeText) s)")
         }
         guard let jti = try ClaimErrors.read(kind: .logoutToken, { try claims.jwtID }), !jti.isEmpty else { throw invalid("the logout token has no \"jti\"") }
         guard let events = claims["events"]?.objectValue else { throw invalid("the logout token's \"events\" is not an object") }
@@ -136,14 +136,9 @@ public struct LogoutTokenValidator: Sendable {
             throw invalid("the logout token has no \"exp\" (Back-Channel Logout 1.0 §2.4)")
         }
         guard await replays.record(issuer: issuer, jwtID: jti) else {
-            throw OIDCError(.replayedLogoutToken, "a logout token with this jti was already received within \(Self.seconds(replays.window)) s")
+            throw OIDCError(.replayedLogoutToken, "a logout token with this jti was already received within \(replays.window.wholeText) s")
         }
         return LogoutToken(issuer: issuer, subject: subject, sessionID: sessionID, audience: audience, issuedAt: issuedAt,
                            expiresAt: expiresAt, jwtID: jti, events: events, claims: claims)
-    }
-
-    /// Whole seconds for a message; a window too large for `Int` (e.g. `.infinity`) is shown as is, never trapping.
-    static func seconds(_ interval: TimeInterval) -> String {
-        Int(exactly: interval.rounded()).map(String.init) ?? "\(interval)"
     }
 }
