@@ -39,6 +39,22 @@ extension GlewlwydFAPITests {
         #expect(try await client.userInfo(fresh)["sub"]?.stringValue == login.idToken.subject)
     }
 
+    /// glewlwyd refuses any DPoP `iat` after its `time()` (no future allowance by default), and
+    /// `time()` reads the kernel's coarse clock, a few milliseconds behind the precise one: proofs
+    /// dated by the whole second of the clock were refused now and then ("Invalid DPoP" at
+    /// UserInfo, once in a CI run). A clock 0.9 s ahead makes that nearly every request; the
+    /// client's one-second backdating (`AssertionTimes`) must absorb it on every one.
+    @Test("OIDCClient: DPoP proofs from a clock 0.9 s ahead of glewlwyd's are accepted at PAR, token and UserInfo (iat one second behind)")
+    func dpopClockAhead() async throws {
+        let dpop = DPoPBinding(key: try DPoPKey.generate(), clock: { Date().addingTimeInterval(0.9) })
+        let client = try await oidcClient(dpop: dpop)
+        let pending = try await client.startPushedLogin(redirectURI: try Glewlwyd.redirectURI)
+        let login = try await client.finishLogin(pending, callback: .url(try Glewlwyd.login(pending.url, scope: "openid")))
+        for _ in 0..<6 {
+            #expect(try await client.userInfo(login.tokens)["sub"]?.stringValue == login.idToken.subject)
+        }
+    }
+
     @Test("OIDCClient: the FAPI 2.0 profile refuses glewlwyd's metadata (no authorization_response_iss_parameter_supported) when the client is made, before any login request")
     func oidcClientProfileRefusesGlewlwyd() async throws {
         let error = await #expect(throws: OIDCError.self) {

@@ -32,7 +32,7 @@ struct DPoPProofValidatorTests {
     func builderProofPasses() async throws {
         for spec in [JWK.GenerationSpec.ec(.p256), .ec(.p384), .ed25519, .rsa(bits: 2048)] {
             let key = try DPoPKey.generate(spec)
-            let proof = try key.proof(method: "GET", url: Self.uri, accessToken: Self.accessToken, nonce: "n-1", issuedAt: Self.now)
+            let proof = try key.proof(method: "GET", url: Self.uri, accessToken: Self.accessToken, nonce: "n-1", now: Self.now)
             let verified = try await Self.validator().validate(proof, for: .request(method: "GET", uri: Self.uri), nonce: .required("n-1"),
                                                                presenting: .accessToken(Self.accessToken, boundThumbprint: key.thumbprint))
             #expect(verified.thumbprint == key.thumbprint)
@@ -107,11 +107,11 @@ struct DPoPProofValidatorTests {
     @Test("request rules: method, bound key, malformed input, no nonce or token required")
     func requestRules() async throws {
         let key = try DPoPKey.generate()
-        let proof = try key.proof(method: "POST", url: Self.uri, issuedAt: Self.now)
+        let proof = try key.proof(method: "POST", url: Self.uri, now: Self.now)
         #expect(await Self.validate(proof, method: "POST", nonce: .notRequired, presenting: .noAccessToken) == nil)
         #expect(await Self.validate(proof, method: "GET", nonce: .notRequired, presenting: .noAccessToken) == "dpop_proof_htm")
         #expect(await Self.validate(proof, method: "POST", nonce: .required("n"), presenting: .noAccessToken) == "dpop_proof_nonce")
-        let bound = try key.proof(method: "GET", url: Self.uri, accessToken: Self.accessToken, issuedAt: Self.now)
+        let bound = try key.proof(method: "GET", url: Self.uri, accessToken: Self.accessToken, now: Self.now)
         #expect(await Self.validate(bound, nonce: .notRequired, presenting: .accessToken(Self.accessToken, boundThumbprint: key.thumbprint)) == nil)
         #expect(await Self.validate(bound, nonce: .notRequired, presenting: .accessToken(Self.accessToken, boundThumbprint: "other")) == "dpop_proof_jkt")
         #expect(await Self.validate(bound, nonce: .notRequired, presenting: .accessToken("at-other", boundThumbprint: nil)) == "dpop_proof_ath")
@@ -125,7 +125,7 @@ struct DPoPProofValidatorTests {
     func replay() async throws {
         let cache = LogoutReplayCache(window: 400, clock: { Self.now })
         let validator = Self.validator(replays: cache)
-        let proof = try DPoPKey.generate().proof(method: "GET", url: Self.uri, issuedAt: Self.now)
+        let proof = try DPoPKey.generate().proof(method: "GET", url: Self.uri, now: Self.now)
         #expect(await Self.validate(proof, nonce: .notRequired, presenting: .noAccessToken, validator: validator) == nil)
         #expect(await Self.validate(proof, nonce: .notRequired, presenting: .noAccessToken, validator: validator) == "dpop_proof_replayed")
     }

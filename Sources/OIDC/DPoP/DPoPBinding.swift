@@ -17,7 +17,7 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     public let key: DPoPKey
     /// The nonces servers gave.
     public let nonces: DPoPNonceStore
-    /// The clock for `iat`.
+    /// The clock proofs are dated by (`iat` is its whole second minus one).
     public let clock: @Sendable () -> Date
 
     /// Binds requests to `key`.
@@ -37,7 +37,7 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     public func sign(_ request: inout HTTPRequest, role: DPoPNonceStore.Role, accessToken: String? = nil) throws -> String? {
         let nonce = nonces.nonce(for: request.url, role: role)
         request.headers["DPoP"] = try key.proof(method: request.method, url: request.url, accessToken: accessToken, nonce: nonce,
-                                                issuedAt: clock())
+                                                now: clock())
         if let accessToken { request.headers["Authorization"] = "DPoP " + accessToken }
         return nonce
     }

@@ -10,14 +10,19 @@ extension DPoPKey {
     ///
     /// Header: `typ: dpop+jwt`, `alg`, `jwk` (public members only). Claims: a fresh
     /// random `jti` (128 bits), `htm`, `htu` (the URL without query and fragment),
-    /// `iat`, `ath` (Base64URL SHA-256 of `accessToken`) when an access token
+    /// `iat` (the whole second of `now` minus one, like every JWT the client signs: servers
+    /// that accept no `iat` in the future read a coarser clock than ours), `ath` (Base64URL SHA-256 of `accessToken`) when an access token
     /// is presented, and `nonce` when the server gave one.
     /// - Throws: ``OIDCError`` `.dpopInvalidTarget` for a URL that is not absolute
-    ///   http(s), `.dpopProofFailed` when signing fails.
-    public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, issuedAt: Date = Date()) throws -> String {
+    ///   http(s), `.dpopProofFailed` when signing fails or `now` is outside a 64-bit NumericDate.
+    public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date()) throws -> String {
         let htu = try DPoPKey.htu(for: url)
+        guard let issuedAt = AssertionTimes.issuedAt(now: now) else {
+            throw OIDCError(.dpopProofFailed, "the DPoP proof's iat does not fit in a 64-bit NumericDate "
+                            + "(the clock reads \(now.timeIntervalSince1970.wholeText) s)")
+        }
         var claims: JSONObject = ["jti": .string(try RandomText.base64URL(byteCount: 16)), "htm": .string(method.uppercased()),
-                                  "htu": .string(htu), "iat": .integer(TokenResponse.unixSeconds(issuedAt))]
+                                  "htu": .string(htu), "iat": .integer(issuedAt)]
         if let accessToken { claims["ath"] = .string(DPoPKey.accessTokenHash(accessToken)) }
         if let nonce { claims["nonce"] = .string(nonce) }
         do {

@@ -19,7 +19,8 @@ public enum RequestObject {
     /// Claims: every parameter (`claims` as a JSON object, `max_age` as a number,
     /// the rest as strings; a parameter that repeats, such as RFC 8707 `resource`, as a
     /// JSON array of its values in order), `iss` = `client_id` = `clientID`, `aud` = `issuer`,
-    /// `iat` = `nbf` = now, `exp` = now + `lifetime`, a fresh 128-bit `jti`.
+    /// `iat` = `nbf` = the whole second of `now` minus one (servers that accept no `nbf` in
+    /// their future read a coarser clock), `exp` = `iat` + `lifetime`, a fresh 128-bit `jti`.
     /// Header: `typ: oauth-authz-req+jwt`, `alg`, and `kid` when the key has one.
     /// - Throws: ``OIDCError`` `.requestObjectFailed` when a parameter is `request` or
     ///   `request_uri`, the `claims` parameter is not a JSON object,

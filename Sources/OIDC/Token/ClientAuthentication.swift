@@ -14,7 +14,9 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
     case clientSecretPost(clientID: String, secret: String)
     /// `client_secret_jwt`: an HS256 assertion keyed with the secret (RFC 7523).
     case clientSecretJWT(clientID: String, secret: String)
-    /// `private_key_jwt`: an assertion signed with the client's private key (RFC 7523).
+    /// `private_key_jwt`: an assertion signed with the client's private key (RFC 7523): `iss` = `sub`
+    /// = client id, the audience rule's `aud`, a fresh `jti`, `iat` the whole second of the clock
+    /// minus one (as in every JWT the client signs), `exp` = `iat` + 60 s.
     case privateKeyJWT(clientID: String, key: JWK, algorithm: JWSAlgorithm)
     /// `none`: a public client; only `client_id` is sent.
     case none(clientID: String)
@@ -71,13 +73,16 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
 
     private static func addAssertion(to parameters: inout [(name: String, value: String)], clientID: String, key: JWK,
                                      algorithm: JWSAlgorithm, audience: URL, now: Date) throws {
-        let issuedAt = now.timeIntervalSince1970.wholeInt64 ?? 0  // a clock far outside Int64 cannot trap
+        guard let times = AssertionTimes.issuedAndExpiry(now: now, lifetime: 60, rounding: .down) else {
+            throw OIDCError(.invalidTokenRequest, "the client assertion's iat/exp do not fit in a 64-bit NumericDate "
+                            + "(the clock reads \(now.timeIntervalSince1970.wholeText) s)")
+        }
         let jti: String
         do { jti = Base64URL.encode(try SecureRandom.bytes(16)) } catch {
             throw OIDCError(.randomGenerationFailed, "could not generate a unique jti for the client assertion")
         }
         let claims: JSONObject = ["iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience.absoluteString),
-                                  "jti": .string(jti), "iat": .integer(issuedAt), "exp": .integer(issuedAt + 60)]
+                                  "jti": .string(jti), "iat": .integer(times.issuedAt), "exp": .integer(times.expiresAt)]
         let assertion: String
         do {
             assertion = try JWT.sign(claims, key: key, algorithm: algorithm)

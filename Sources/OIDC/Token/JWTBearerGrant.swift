@@ -35,7 +35,8 @@ public struct JWTBearerAssertion: Sendable, CustomStringConvertible, CustomRefle
         self.additionalClaims = additionalClaims
     }
 
-    /// The signed assertion: `iss`, `sub`, `aud`, `iat`, `exp` and a random `jti` (RFC 7523 §3).
+    /// The signed assertion: `iss`, `sub`, `aud`, `iat` (the whole second of `now` minus one, as
+    /// in every JWT the client signs), `exp` = `iat` + lifetime, and a random `jti` (RFC 7523 §3).
     /// - Throws: ``OIDCError`` `.invalidTokenRequest` (bad lifetime, a clock whose `iat`/`exp` do
     ///   not fit a 64-bit NumericDate, a claim that would replace a
     ///   standard one, signing failure with the JOSE error attached), `.randomGenerationFailed`.

@@ -17,7 +17,7 @@ struct DPoPProofTests {
           arguments: [JWK.GenerationSpec.ec(.p256), .ec(.p384), .ed25519, .rsa(bits: 2048)])
     func header(_ spec: JWK.GenerationSpec) throws {
         let key = try DPoPKey.generate(spec)
-        let proof = try key.proof(method: "POST", url: URL(string: "https://as.example/token")!, issuedAt: Self.now)
+        let proof = try key.proof(method: "POST", url: URL(string: "https://as.example/token")!, now: Self.now)
         let (header, _) = try decodeJWT(proof)
         #expect(header["typ"] == "dpop+jwt")
         #expect(header["alg"]?.stringValue == key.algorithm.rawValue)
@@ -38,18 +38,27 @@ struct DPoPProofTests {
         #expect(try DPoPKey(key: JWK.generate(.rsa(bits: 2048)), algorithm: .rs256).algorithm == .rs256)
     }
 
-    @Test("claims: htm upper-cased, htu without query and fragment, iat from the clock, 128-bit jti; no ath or nonce unless given")
+    @Test("claims: htm upper-cased, htu without query and fragment, iat one second behind the clock, 128-bit jti; no ath or nonce unless given")
     func claims() throws {
         let key = try DPoPKey.generate()
-        let proof = try key.proof(method: "post", url: URL(string: "https://AS.Example:8443/oauth/token?x=1&y=2#frag")!, issuedAt: Self.now)
+        let proof = try key.proof(method: "post", url: URL(string: "https://AS.Example:8443/oauth/token?x=1&y=2#frag")!, now: Self.now)
         let (_, claims) = try decodeJWT(proof)
         #expect(claims["htm"] == "POST")
         #expect(claims["htu"] == "https://as.example:8443/oauth/token")
-        #expect(claims["iat"] == .integer(1_800_000_000))
+        #expect(claims["iat"] == .integer(1_799_999_999))  // one second behind the clock (AssertionTimes)
         let jti = try #require(claims["jti"]?.stringValue)
         #expect(try Base64URL.decode(jti).count == 16)
         #expect(claims["ath"] == nil && claims["nonce"] == nil)
         #expect(Set(claims.map(\.name)) == ["jti", "htm", "htu", "iat"])
+    }
+
+    @Test("a clock whose second minus one is outside a 64-bit NumericDate: a typed error, never a trap",
+          arguments: [-9_223_372_036_854_775_808.0, Double.infinity, -Double.infinity, Double.nan, 1e300])
+    func absurdClock(_ seconds: Double) throws {
+        let key = try DPoPKey.generate()
+        #expect {
+            _ = try key.proof(method: "GET", url: URL(string: "https://rs.example/api")!, now: Date(timeIntervalSince1970: seconds))
+        } throws: { ($0 as? OIDCError)?.code == .dpopProofFailed }
     }
 
     @Test("every proof has a different jti")

@@ -118,7 +118,8 @@ struct GrantTests {
         let jwt = try JWT.verify(try #require(pairs.first { $0.name == "assertion" }?.value), key: key,
                                  issuer: "svc", audience: "https://idp.example", validation: JWTValidationOptions(clock: { Self.fixedNow }))
         #expect(try jwt.claims.subject == "alice")
-        #expect(try jwt.claims.expiresAt == Self.fixedNow.addingTimeInterval(120))
+        #expect(try jwt.claims.issuedAt == Self.fixedNow.addingTimeInterval(-1))  // one second behind the clock (AssertionTimes)
+        #expect(try jwt.claims.expiresAt == Self.fixedNow.addingTimeInterval(119))
         #expect(try jwt.claims.string("tenant") == "t1")
         #expect(try jwt.claims.jwtID?.isEmpty == false)
         #expect(!String(describing: assertion).contains("\"d\""))
@@ -128,7 +129,7 @@ struct GrantTests {
     }
 
     @Test("JWT bearer assertion and request object at an absurd clock: a typed error, never an Int64 overflow trap",
-          arguments: [9_223_372_036_854_774_784.0, Double.infinity, -Double.infinity, Double.nan, 1e300])
+          arguments: [9_223_372_036_854_774_784.0, -9_223_372_036_854_775_808.0, Double.infinity, -Double.infinity, Double.nan, 1e300])
     func absurdClock(_ seconds: Double) throws {
         let key = try JWK(json: try String(contentsOf: Self.keysDirectory.appendingPathComponent("p256.jwk"), encoding: .utf8))
         // 2^63 - 1024 (the largest Double below 2^63): iat fits in Int64, iat + 3600 does not.
