@@ -12,7 +12,7 @@ extension AuthenticatedSession {
     /// already cleared the store once for everyone. Without one, it calls the refresher.
     ///
     /// - Throws: `logged_out` when the grant was refused (here, or by whoever held the
-    ///   lock before) or is spent (``checkedRefresh(of:using:refresher:policy:)``);
+    ///   lock before), `refresh_token_spent` when it is spent (``checkedRefresh(of:using:refresher:policy:)``);
     ///   otherwise the refresher's or the policy's error, unclassified.
     static func refreshGrant(from start: TokenResponse, refresher: any TokenRefresher, policy: RefreshedIDTokenPolicy,
                              store: (any TokenStore)?) async throws -> (tokens: TokenResponse, stored: Bool, storeError: OIDCError?) {
@@ -45,10 +45,11 @@ extension AuthenticatedSession {
     /// failing the OpenID Connect Core §12.2 comparison), what happens depends on the answer:
     /// - it carries a refresh token different from `refreshToken` (the provider rotated it): the
     ///   refresh token sent is spent at the provider and the new one cannot be trusted, so the grant
-    ///   is dead for us. Throws `logged_out`, whose reason names the check's code and reason (its
-    ///   `joseError` is kept): the session logs out, a coordinated store is cleared once for everyone,
-    ///   and nobody replays the spent refresh token (which a provider with reuse detection would
-    ///   answer by revoking the whole token family).
+    ///   is dead for us. Throws `refresh_token_spent` (OIDC's one rule for this, which the refresher's
+    ///   own checks — its token type — follow too), whose reason names the check's code and reason (its
+    ///   `joseError` is kept); ``classify(_:)`` makes it `logged_out`: the session logs out, a coordinated
+    ///   store is cleared once for everyone, and nobody replays the spent refresh token (which a provider
+    ///   with reuse detection would answer by revoking the whole token family).
     /// - it carries no refresh token, or the same one: the check's error is rethrown unchanged and
     ///   the tokens are kept (typed error, back-off).
     ///
@@ -56,14 +57,8 @@ extension AuthenticatedSession {
     static func checkedRefresh(of previous: TokenResponse, using refreshToken: String, refresher: any TokenRefresher,
                                policy: RefreshedIDTokenPolicy) async throws -> TokenResponse {
         let answer = try await refresher.refreshTokens(using: refreshToken)
-        do {
-            return try await policy.tokens(afterRefresh: answer, of: previous)
-        } catch {
-            guard let rotated = answer.refreshToken, !ConstantTime.equals(rotated, refreshToken) else { throw error }
-            let checkError = error as? OIDCError
-            let why = checkError.map { "\($0.code.rawValue): \($0.reason)" } ?? "\(error)"
-            throw OIDCError(.loggedOut, "the provider rotated the refresh token but its answer was refused (\(why)); "
-                                + "the refresh token sent is spent and the new one is not used", joseError: checkError?.joseError)
+        return try await SpentRefreshToken.checking(answerRefreshToken: answer.refreshToken, sent: refreshToken) {
+            try await policy.tokens(afterRefresh: answer, of: previous)
         }
     }
 

@@ -242,7 +242,7 @@ public actor AuthenticatedSession {
         return current.accessToken
     }
 
-    /// `invalid_grant` (or an unusable grant) logs out; another OAuth refusal is
+    /// `invalid_grant` (or an unusable grant, or `refresh_token_spent`) logs out; another OAuth refusal is
     /// `refresh_rejected`; a refreshed ID Token's own error code is kept; anything
     /// else is `refresh_failed`. The tokens are kept in every case but the first.
     static func classify(_ error: any Error) -> OIDCError {
@@ -250,6 +250,9 @@ public actor AuthenticatedSession {
             return OIDCError(.refreshFailed, "the refresh failed: \(error)")
         }
         if error.code == .loggedOut { return error }
+        if error.code == .refreshTokenSpent {  // the refresher's own check refused a rotated answer: the grant is gone
+            return OIDCError(.loggedOut, error.reason, joseError: error.joseError)
+        }
         if let oauth = error.oauthError {
             if oauth.code == .invalidGrant {
                 return OIDCError(.loggedOut, "the refresh was refused: \(oauth)", oauthError: oauth, httpStatus: error.httpStatus)

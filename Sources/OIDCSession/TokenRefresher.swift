@@ -10,7 +10,9 @@ import OIDC
 ///   refuses an answer whose refresh token differs from the one sent (rotated), the grant
 ///   is spent: the session logs out rather than replay the old refresh token.
 /// - Throw an ``OIDC/OIDCError``. An OAuth `invalid_grant` (in ``OIDC/OIDCError/oauthError``)
-///   means the grant is dead: the session logs out. Any other OAuth error keeps the
+///   means the grant is dead: the session logs out; so does `refresh_token_spent`, which a
+///   refresher throws when its own check (e.g. the token type) refuses an answer that rotated
+///   the refresh token (``OIDC/TokenClient``, ``OIDC/BackChannelClient`` and ``OIDC/OIDCClient`` do). Any other OAuth error keeps the
 ///   tokens (`refresh_rejected`); an error without one (transport, 5xx) keeps them too
 ///   (`refresh_failed`).
 /// - A session calls it at most once at a time, and not again within its back-off

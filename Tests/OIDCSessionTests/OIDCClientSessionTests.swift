@@ -14,10 +14,12 @@ struct OIDCClientSessionTests {
     /// The provider's token endpoint (answer scripted) and an API that accepts only AT-2.
     final class Provider: HTTPTransport, Sendable {
         let tokenAnswer: String
+        let tokenRequests = FileTokenStoreCoordinationTests.Counter()
         init(tokenAnswer: JSONObject) { self.tokenAnswer = tokenAnswer.jsonString() }
 
         func send(_ request: HTTPRequest) async throws -> HTTPResponse {
             if request.url.path == "/token" {
+                _ = tokenRequests.next()
                 return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(tokenAnswer.utf8))
             }
             return request.headers["Authorization"] == "Bearer AT-2" ? HTTPResponse(status: 200)
@@ -25,7 +27,10 @@ struct OIDCClientSessionTests {
         }
     }
 
-    func run(refreshedIDToken: String?, tokenType: String = "Bearer", refreshToken: String? = "RT-2") async throws -> (status: Int?, error: OIDCError?, kept: TokenResponse?) {
+    /// One API request through a session on an `OIDCClient` whose token endpoint answers the refresh as
+    /// scripted; what the session then holds, and how many token requests the provider saw.
+    func run(refreshedIDToken: String?, tokenType: String = "Bearer",
+             refreshToken: String? = "RT-2") async throws -> (status: Int?, error: OIDCError?, kept: TokenResponse?, tokenRequests: Int) {
         var metadata = ProviderMetadata(issuer: T.issuer)
         metadata.authorizationEndpoint = URL(string: "https://op.example.com/authorize")
         metadata.tokenEndpoint = URL(string: "https://op.example.com/token")
@@ -34,15 +39,16 @@ struct OIDCClientSessionTests {
         var answer: JSONObject = ["access_token": "AT-2", "token_type": .string(tokenType)]
         if let refreshToken { answer["refresh_token"] = .string(refreshToken) }
         if let refreshedIDToken { answer["id_token"] = .string(refreshedIDToken) }
+        let provider = Provider(tokenAnswer: answer)
         let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: T.clientID, secret: T.secret),
-                                    transport: Provider(tokenAnswer: answer), configuration: OIDCClient.Configuration(clock: { T.now }))
+                                    transport: provider, configuration: OIDCClient.Configuration(clock: { T.now }))
         let original = TokenResponse(accessToken: "AT-1", refreshToken: "RT-1", idToken: try T.idToken())
         let session = try await client.session(tokens: original, store: InMemoryTokenStore(), origins: [Fixtures.api])
         do {
             let status = try await session.send(HTTPRequest(url: Fixtures.api)).status
-            return (status, nil, await session.currentTokens)
+            return (status, nil, await session.currentTokens, provider.tokenRequests.value)
         } catch let error as OIDCError {
-            return (nil, error, await session.currentTokens)
+            return (nil, error, await session.currentTokens, provider.tokenRequests.value)
         }
     }
 
@@ -71,12 +77,24 @@ struct OIDCClientSessionTests {
         #expect(other.kept == nil)
     }
 
-    @Test("a refresh answered with token_type DPoP is refused (RFC 6749 §7.1)")
-    func tokenType() async throws {
-        let outcome = try await run(refreshedIDToken: nil, tokenType: "DPoP")
+    @Test("a refresh answered with token_type DPoP and the same or no refresh token is refused (RFC 6749 §7.1); tokens kept",
+          arguments: ["RT-1", nil] as [String?])
+    func tokenType(_ refreshToken: String?) async throws {
+        let outcome = try await run(refreshedIDToken: nil, tokenType: "DPoP", refreshToken: refreshToken)
         #expect(outcome.status == nil)
-        #expect(outcome.error?.reason.contains("unsupported_token_type") == true || outcome.error?.code == .unsupportedTokenType,
-                Comment(rawValue: "\(String(describing: outcome.error))"))
-        #expect(outcome.kept?.accessToken == "AT-1")
+        #expect(outcome.error?.code == .unsupportedTokenType, Comment(rawValue: "\(String(describing: outcome.error))"))
+        #expect(outcome.kept?.accessToken == "AT-1" && outcome.kept?.refreshToken == "RT-1")
+    }
+
+    /// The refresher's own check (the client's token type), not the session's ID Token policy, refuses
+    /// the answer: the refresh token sent is just as spent, so the same rule applies (`SpentRefreshToken`).
+    @Test("a refresh answered with token_type DPoP and a rotated refresh token logs out: RT-1 is spent, never replayed")
+    func tokenTypeRotated() async throws {
+        let outcome = try await run(refreshedIDToken: nil, tokenType: "DPoP", refreshToken: "RT-2")
+        #expect(outcome.error?.code == .loggedOut, Comment(rawValue: "\(String(describing: outcome.error))"))
+        #expect(outcome.error?.reason.contains("unsupported_token_type") == true)
+        #expect(outcome.error.map { !$0.reason.contains("RT-2") && !$0.reason.contains("AT-2") } == true, "no token in the error")
+        #expect(outcome.kept == nil)
+        #expect(outcome.tokenRequests == 1)
     }
 }

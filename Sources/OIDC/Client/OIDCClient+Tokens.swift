@@ -14,13 +14,17 @@ extension OIDCClient {
     ///   - scope: narrows the granted scope, when given.
     /// - Throws: ``OIDCError``: `.invalidTokenRequest` when `tokens` has no refresh token, token-endpoint errors
     ///   (`invalid_grant` in ``OIDCError/oauthError`` means the grant is gone), `.unsupportedTokenType`,
-    ///   ID Token codes, `.refreshIssuerChanged` ... `.refreshAuthTimeChanged`.
+    ///   ID Token codes, `.refreshIssuerChanged` ... `.refreshAuthTimeChanged` — or, when one of those checks
+    ///   refuses an answer that rotated the refresh token, `.refreshTokenSpent` naming it (the refresh token
+    ///   in `tokens` is spent: log in again; never retry with it).
     public func refresh(_ tokens: TokenResponse, scope: String? = nil) async throws -> TokenResponse {
         guard let refreshToken = tokens.refreshToken else {
             throw OIDCError(.invalidTokenRequest, "the tokens have no refresh token")
         }
         let fresh = try await refreshGrant(refreshToken, scope: scope)
-        return try await refreshedIDTokens.tokens(afterRefresh: fresh, of: tokens)
+        return try await SpentRefreshToken.checking(answerRefreshToken: fresh.refreshToken, sent: refreshToken) {
+            try await refreshedIDTokens.tokens(afterRefresh: fresh, of: tokens)
+        }
     }
 
     /// How this client treats an ID Token in a refresh response: validated by ``validator`` and checked
@@ -30,7 +34,9 @@ extension OIDCClient {
     /// The `refresh_token` grant and the token-type check; the ID Token is left to ``refreshedIDTokens``.
     package func refreshGrant(_ refreshToken: String, scope: String? = nil) async throws -> TokenResponse {
         let fresh = try await tokenClient.refresh(refreshToken, scope: scope)
-        try requireAcceptedTokenType(fresh)
+        try await SpentRefreshToken.checking(answerRefreshToken: fresh.refreshToken, sent: refreshToken) {
+            try requireAcceptedTokenType(fresh)
+        }
         return fresh
     }
 

@@ -96,18 +96,22 @@ public struct BackChannelClient: Sendable, CustomStringConvertible, CustomReflec
     /// token was asked for) and `Bearer` otherwise (case-insensitively); anything
     /// else is `.dpopTokenTypeMismatch` or `unsupported_token_type`.
     /// - Throws: ``OIDCError`` `.oauthError` (``OIDCError/oauthError`` has the provider's code), the endpoint errors of
-    ///   ``post(_:to:as:proof:)``, `.invalidTokenResponse`.
+    ///   ``post(_:to:as:proof:)``, `.invalidTokenResponse`; for a `refresh_token` grant whose answer is refused
+    ///   after the provider rotated the refresh token, `.refreshTokenSpent` (the grant is gone).
     public func requestTokens(_ parameters: [(name: String, value: String)], at tokenEndpoint: URL) async throws -> TokenResponse {
         let response = try await post(parameters, to: tokenEndpoint, as: .token)
         let object = try answer(response, from: .token)
-        let tokens: TokenResponse
-        do {
-            tokens = try TokenResponse(json: object, receivedAt: clock())
-        } catch let error as OIDCError {
-            throw OIDCError(error.code, error.reason, httpStatus: response.status, endpoint: .token)
+        return try await SpentRefreshToken.checking(answerRefreshToken: object["refresh_token"]?.stringValue,
+                                                    sent: SpentRefreshToken.sent(in: parameters)) {
+            let tokens: TokenResponse
+            do {
+                tokens = try TokenResponse(json: object, receivedAt: clock())
+            } catch let error as OIDCError {
+                throw OIDCError(error.code, error.reason, httpStatus: response.status, endpoint: .token)
+            }
+            try Self.checkTokenType(tokens, dpopUsed: dpop != nil)
+            return tokens
         }
-        try Self.checkTokenType(tokens, dpopUsed: dpop != nil)
-        return tokens
     }
 
     /// `token_type` `DPoP` only when a proof was sent, `Bearer` only when none was (RFC 9449 §5, RFC 6749 §7.1).

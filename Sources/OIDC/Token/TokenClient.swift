@@ -143,14 +143,17 @@ public struct TokenClient: Sendable {
                                                                     via: transport)
         }
         if object["error"] != nil { throw EndpointResponse.error(for: response, what: "token").naming(.token) }
-        let tokens: TokenResponse
-        do {
-            tokens = try TokenResponse(json: object, receivedAt: clock())
-        } catch let error as OIDCError {
-            throw OIDCError(error.code, error.reason, httpStatus: response.status, endpoint: .token)
+        return try await SpentRefreshToken.checking(answerRefreshToken: object["refresh_token"]?.stringValue,
+                                                    sent: SpentRefreshToken.sent(in: parameters)) {
+            let tokens: TokenResponse
+            do {
+                tokens = try TokenResponse(json: object, receivedAt: clock())
+            } catch let error as OIDCError {
+                throw OIDCError(error.code, error.reason, httpStatus: response.status, endpoint: .token)
+            }
+            if dpop != nil { try BackChannelClient.checkTokenType(tokens, dpopUsed: true) }
+            return tokens
         }
-        if dpop != nil { try BackChannelClient.checkTokenType(tokens, dpopUsed: true) }
-        return tokens
     }
 
     /// `response` when `fetch` accepts its status (after a DPoP exchange that had to see every status), else its error.

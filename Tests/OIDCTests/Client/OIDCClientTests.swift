@@ -161,15 +161,34 @@ struct OIDCClientTests {
         #expect(fresh.accessToken == "at-1" && fresh.refreshToken == "rt-0")
         Self.tokens(transport, idToken: nil)
         #expect(try await client.refresh(original).idToken == original.idToken)
-        Self.tokens(transport, idToken: try Self.idToken([("sub", "mallory")]))
-        await expectOIDCError(.refreshSubjectChanged) { try await client.refresh(original) }
-        Self.tokens(transport, idToken: F.tamper(try Self.idToken()))
-        await expectOIDCError(.invalidSignature) { try await client.refresh(original) }
-        Self.tokens(transport, idToken: try Self.idToken([("aud", "other-client")]))
-        await expectOIDCError(.audienceMismatch) { try await client.refresh(original) }
-        Self.tokens(transport, idToken: try Self.idToken(), tokenType: "MAC")
-        await expectOIDCError(.unsupportedTokenType) { try await client.refresh(original) }
+        // Refused answers that keep the refresh token sent (or carry none): the check's own code.
+        for kept in ["rt-0", nil] as [String?] {
+            Self.tokens(transport, idToken: try Self.idToken([("sub", "mallory")]), refreshToken: kept)
+            await expectOIDCError(.refreshSubjectChanged) { try await client.refresh(original) }
+            Self.tokens(transport, idToken: F.tamper(try Self.idToken()), refreshToken: kept)
+            await expectOIDCError(.invalidSignature) { try await client.refresh(original) }
+            Self.tokens(transport, idToken: try Self.idToken([("aud", "other-client")]), refreshToken: kept)
+            await expectOIDCError(.audienceMismatch) { try await client.refresh(original) }
+            Self.tokens(transport, idToken: try Self.idToken(), tokenType: "MAC", refreshToken: kept)
+            await expectOIDCError(.unsupportedTokenType) { try await client.refresh(original) }
+        }
         await expectOIDCError(.invalidTokenRequest) { try await client.refresh(TokenResponse(accessToken: "a")) }
+    }
+
+    @Test("refresh: an answer refused after the provider rotated the refresh token is refresh_token_spent, naming the check",
+          arguments: ["refresh_subject_changed", "invalid_signature", "unsupported_token_type"])
+    func refreshSpent(_ check: String) async throws {
+        let (client, transport) = try Self.client()
+        let original = TokenResponse(accessToken: "at-0", refreshToken: "rt-0", idToken: try Self.idToken())
+        switch check {
+        case "refresh_subject_changed": Self.tokens(transport, idToken: try Self.idToken([("sub", "mallory")]), refreshToken: "rt-1")
+        case "invalid_signature": Self.tokens(transport, idToken: F.tamper(try Self.idToken()), refreshToken: "rt-1")
+        default: Self.tokens(transport, idToken: try Self.idToken(), tokenType: "MAC", refreshToken: "rt-1")
+        }
+        let error = await #expect(throws: OIDCError.self) { try await client.refresh(original) }
+        #expect(error?.code == .refreshTokenSpent)
+        #expect(error?.reason.contains(check) == true, Comment(rawValue: error?.reason ?? ""))
+        #expect(error.map { !$0.reason.contains("rt-1") && !$0.reason.contains("rt-0") } == true, "no token in the error")
     }
 
     @Test("userInfo checks sub against the ID Token")
