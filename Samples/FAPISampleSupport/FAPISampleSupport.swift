@@ -103,10 +103,16 @@ public enum KeyFile {
     }
 }
 
-/// The FAPI client of the samples: private_key_jwt with the client key and a DPoP binding.
-public func fapiClient(issuer: String, clientID: String, keyPath: String, dpopPath: String, audience: ClientAssertionAudience,
-                       transport: any HTTPTransport) throws -> BackChannelClient {
+/// The samples' login client: ``OIDCClient`` for the provider at `issuer` (discovery), with private_key_jwt
+/// (the client key's algorithm), the named assertion audience and a DPoP binding; the login is pushed (PAR)
+/// and the code exchange, refresh and UserInfo are DPoP-bound by the client itself.
+public func fapiOIDCClient(issuer: String, clientID: String, keyPath: String, dpopPath: String, audience: ClientAssertionAudience,
+                           transport: any HTTPTransport) async throws -> OIDCClient {
     let key = try KeyFile.read(keyPath)
-    return try BackChannelClient(issuer: issuer, authentication: .privateKeyJWT(clientID: clientID, key: key, algorithm: KeyFile.algorithm(for: key)),
-                                 assertionAudience: audience, transport: transport, dpop: DPoPBinding(key: try KeyFile.dpopKey(dpopPath)))
+    var configuration = OIDCClient.Configuration()
+    configuration.dpop = DPoPBinding(key: try KeyFile.dpopKey(dpopPath))
+    configuration.assertionAudience = audience
+    return try await OIDCClient.discover(issuer: issuer,
+                                         authentication: .privateKeyJWT(clientID: clientID, key: key, algorithm: KeyFile.algorithm(for: key)),
+                                         transport: transport, configuration: configuration)
 }

@@ -26,37 +26,13 @@ guard let callback = URL(string: command.required("--callback")) else { command.
 let audience = command.assertionAudience
 
 await command.run {
-    let transport = URLSessionTransport()
-    let discovery = Discovery(transport: transport)
-    let issuer = command.required("--issuer"), clientID = command.required("--client-id")
-    let metadata = try await discovery.metadata(for: issuer)
-    guard let tokenEndpoint = metadata.tokenEndpoint, let userinfoEndpoint = metadata.userinfoEndpoint else {
-        throw OIDCError(.discoveryMissingField, "the provider has no token_endpoint or userinfo_endpoint")
-    }
-    let pending = try JSONDecoder().decode(PendingAuthorization.self, from: Data(contentsOf: URL(fileURLWithPath: command.required("--pending"))))
-    guard pending.request.clientID == clientID, pending.issuer == metadata.issuer else {
-        throw OIDCError(.invalidRequestParameter, "the pending login was started for another client or issuer")
-    }
-    let redirect = try pending.parseRedirect(callback)
-    guard let code = redirect.code else { throw OIDCError(.invalidRequestParameter, "the redirect carries no code") }
-    let client = try fapiClient(issuer: metadata.issuer, clientID: clientID, keyPath: command.required("--client-key"),
-                                dpopPath: command.required("--dpop-key"), audience: audience, transport: transport)
-    var parameters: [(name: String, value: String)] = [("grant_type", "authorization_code"), ("code", code),
-                                                       ("redirect_uri", pending.request.redirectURI.absoluteString)]
-    if let verifier = pending.request.pkce?.verifier.value { parameters.append(("code_verifier", verifier)) }
-    let tokens = try await client.requestTokens(parameters, at: tokenEndpoint)  // token_type DPoP required
-    guard let idTokenText = tokens.idToken else { throw OIDCError(.invalidTokenResponse, "the token response has no id_token") }
-    let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: clientID, discovery: discovery,
-                                                        keyCaches: JWKSetCacheRegistry(transport: transport))
-    let idToken = try await validator.validate(idTokenText, expecting: IDTokenExpectations(nonce: ExpectedNonce(pending.request.nonce)))
-
-    guard let dpop = client.dpop else { throw OIDCError(.dpopProofFailed, "no DPoP key") }
-    let response = try await dpop.send(role: .resourceServer, accessToken: tokens.accessToken, transport: transport) {
-        HTTPRequest(url: userinfoEndpoint, headers: ["Accept": "application/json"])
-    }
-    let userInfo = try client.answer(response, from: .userinfo)
-    try TokenClient.checkUserInfoSubject(userInfo, idTokenSubject: idToken.subject)
-    try await FileTokenStore(path: command.required("--save-tokens")).save(tokens)
-    print(JSONValue.object(["id_token_claims": .object(idToken.claims.object), "token_type": .string(tokens.tokenType),
+    let client = try await fapiOIDCClient(issuer: command.required("--issuer"), clientID: command.required("--client-id"),
+                                          keyPath: command.required("--client-key"), dpopPath: command.required("--dpop-key"),
+                                          audience: audience, transport: URLSessionTransport())
+    let pending = try JSONDecoder().decode(PendingLogin.self, from: Data(contentsOf: URL(fileURLWithPath: command.required("--pending"))))
+    let login = try await client.finishLogin(pending, callback: .url(callback))  // token_type DPoP required
+    let userInfo = try await client.userInfo(login.tokens)  // DPoP, sub checked
+    try await FileTokenStore(path: command.required("--save-tokens")).save(login.tokens)
+    print(JSONValue.object(["id_token_claims": .object(login.idToken.claims.object), "token_type": .string(login.tokens.tokenType),
                             "userinfo": .object(userInfo)]).jsonString())
 }

@@ -24,20 +24,12 @@ guard let redirectURI = URL(string: command.required("--redirect-uri")) else { c
 let audience = command.assertionAudience
 
 await command.run {
-    let transport = URLSessionTransport()
-    let metadata = try await Discovery(transport: transport).metadata(for: command.required("--issuer"))
-    guard let parEndpoint = metadata.pushedAuthorizationRequestEndpoint, let authorizationEndpoint = metadata.authorizationEndpoint else {
-        throw OIDCError(.discoveryMissingField, "the provider has no pushed_authorization_request_endpoint or authorization_endpoint")
-    }
-    let clientID = command.required("--client-id")
-    let client = try fapiClient(issuer: metadata.issuer, clientID: clientID, keyPath: command.required("--client-key"),
-                                dpopPath: command.required("--dpop-key"), audience: audience, transport: transport)
-    var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI)
+    let client = try await fapiOIDCClient(issuer: command.required("--issuer"), clientID: command.required("--client-id"),
+                                          keyPath: command.required("--client-key"), dpopPath: command.required("--dpop-key"),
+                                          audience: audience, transport: URLSessionTransport())
+    var request = try OAuthRequest(clientID: client.clientID, redirectURI: redirectURI)
     if let scope = command["--scope"] { request.scopes = scope.split(separator: " ").map(String.init) }
-    let pushed = try await client.pushAuthorizationRequest(try request.authorizationParameters(), endpoint: parEndpoint)
-    let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID, requestURI: pushed.requestURI)
-    let pending = try PendingAuthorization(request: request, authorizationEndpoint: authorizationEndpoint, issuer: metadata.issuer,
-                                           issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true)
+    let pending = try await client.startPushedLogin(request)
     try KeyFile.writePrivate(String(decoding: try JSONEncoder().encode(pending), as: UTF8.self), to: command.required("--pending"))
-    print(JSONValue.object(["url": .string(url.absoluteString), "state": .string(pending.state.value)]).jsonString())
+    print(JSONValue.object(["url": .string(pending.url.absoluteString), "state": .string(pending.state.value)]).jsonString())
 }
