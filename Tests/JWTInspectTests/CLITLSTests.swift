@@ -11,8 +11,10 @@ final class LocalTLSServer {
     let port: Int
     var certificate: String { directory.appendingPathComponent("cert.pem").path }
 
-    /// - Parameter names: the certificate's subjectAltName entries, e.g. `DNS:localhost`.
-    init(names: String) throws {
+    /// - Parameters:
+    ///   - names: the certificate's subjectAltName entries, e.g. `DNS:localhost`.
+    ///   - onlyTLS11: offer TLS 1.1 and nothing else (security level 0, so OpenSSL allows it at all).
+    init(names: String, onlyTLS11: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("jwt-inspect-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let openssl = Process()
@@ -34,11 +36,15 @@ final class LocalTLSServer {
                 def log_message(self, *args): pass
             server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            if sys.argv[2] == "tls1.1":
+                import warnings; warnings.simplefilter("ignore")
+                context.set_ciphers("DEFAULT:@SECLEVEL=0")
+                context.minimum_version = context.maximum_version = ssl.TLSVersion.TLSv1_1
             context.load_cert_chain("cert.pem", "key.pem")
             server.socket = context.wrap_socket(server.socket, server_side=True)
             print(server.server_address[1], flush=True)
             server.serve_forever()
-            """, directory.path]
+            """, directory.path, onlyTLS11 ? "tls1.1" : "default"]
         port = try startServer(process, input: input, what: "the local HTTPS server")
     }
 
@@ -55,12 +61,42 @@ final class LocalTLSServer {
 @Suite("jwt-inspect over TLS (issue 13)",
        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct CLITLSTests {
-    static func run(_ server: LocalTLSServer, host: String, trusting: Bool) throws -> CLI.Result {
+    static func run(_ server: LocalTLSServer, host: String, trusting: Bool, environment: [String: String] = [:]) throws -> CLI.Result {
         try server.write("jwks.json", CLINetworkTests.publicSet())
         let token = try Tokens.sign(.rs256, key: "rsa2048.pem", kid: Tokens.key("rsa2048.pub.jwk").keyID)
         // OpenSSL's default verify paths honour SSL_CERT_FILE: the test certificate becomes the only trust anchor.
         return try CLI.run(["--json", "--now", "\(Tokens.now)", "--jwks-url", "https://\(host):\(server.port)/jwks.json", token],
-                           environment: ["SSL_CERT_FILE": trusting ? server.certificate : "/nonexistent"])
+                           environment: environment.merging(["SSL_CERT_FILE": trusting ? server.certificate : "/nonexistent"]) { $1 })
+    }
+
+    /// An OpenSSL configuration that lets TLS 1.0 and 1.1 through (what a host with a permissive
+    /// system-wide `openssl.cnf` has): only the tool's own floor can then refuse them.
+    static func permissiveOpenSSLConfiguration(in server: LocalTLSServer) throws -> String {
+        let path = server.directory.appendingPathComponent("permissive.cnf").path
+        try Data("""
+            openssl_conf = openssl_init
+            [openssl_init]
+            ssl_conf = ssl_sect
+            [ssl_sect]
+            system_default = system_default_sect
+            [system_default_sect]
+            MinProtocol = TLSv1
+            CipherString = DEFAULT:@SECLEVEL=0
+
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Debian's default configuration already refuses TLS 1.1, so this runs the tool under a
+    /// configuration that allows it (`openssl s_client` negotiates TLS 1.1 with this server under
+    /// it): the tool's explicit TLS 1.2 minimum must still refuse the server.
+    @Test("a server offering only TLS 1.1 is refused even where the system's OpenSSL configuration allows TLS 1.1")
+    func tls12Floor() throws {
+        let server = try LocalTLSServer(names: "DNS:localhost,IP:127.0.0.1", onlyTLS11: true)
+        let run = try Self.run(server, host: "localhost", trusting: true,
+                               environment: ["OPENSSL_CONF": try Self.permissiveOpenSSLConfiguration(in: server)])
+        #expect(run.status == 2, "\(run.stdout) \(run.stderr)")
+        #expect(run.stderr.contains("TLS handshake"), "\(run.stderr)")
     }
 
     @Test("https with a trusted certificate for the host: the key set is fetched (libssl loaded on demand)")
