@@ -15,8 +15,9 @@ extension OIDCClient: TokenRefresher {
 }
 
 extension OIDCClient {
-    /// An authenticated session on this client: `Authorization: Bearer` only to `origins`, refresh once on a
-    /// 401 through this client (token type checked; a refreshed ID Token validated and checked against the
+    /// An authenticated session on this client: the access token only to `origins` — as `Authorization: Bearer`,
+    /// or, when the client has a DPoP binding (``OIDC/OIDCClient/Configuration/dpop``), as `Authorization: DPoP`
+    /// with a fresh proof per request (``DPoPSessionTransport``) — refresh once on a 401 through this client (token type checked; a refreshed ID Token validated and checked against the
     /// previous one by `OIDCClient.refreshedIDTokens`, the same rule as `OIDCClient.refresh(_:scope:)`).
     /// - Parameters:
     ///   - tokens: the tokens of a login just finished (saved to `store` first), or `nil` to resume from `store`.
@@ -28,7 +29,11 @@ extension OIDCClient {
                         proactiveRefreshMargin: TimeInterval? = 30) async throws -> AuthenticatedSession {
         var current = tokens
         if let tokens { try await store?.save(tokens) } else { current = try await store?.load() }
-        return AuthenticatedSession(tokens: current, refresher: self, transport: transport, allowedOrigins: origins, store: store,
+        // DPoP-bound tokens (the client's token-type check admits no other with a binding) go out as
+        // `Authorization: DPoP` with a fresh proof, never as Bearer.
+        let sender: any HTTPTransport = configuration.dpop.map { DPoPSessionTransport(binding: $0, transport: transport, origins: origins) }
+            ?? transport
+        return AuthenticatedSession(tokens: current, refresher: self, transport: sender, allowedOrigins: origins, store: store,
                                     refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
                                     clock: configuration.clock)
     }

@@ -6,7 +6,7 @@ import Testing
 
 /// The FAPI pieces through `OIDCClient` against glewlwyd 2.7.5: one client object pushes the
 /// request (PAR), finishes the login with private_key_jwt (ES256, endpoint audience) and DPoP,
-/// and calls UserInfo and refreshes DPoP-bound.
+/// and calls UserInfo and refreshes DPoP-bound, then calls UserInfo through the client's session.
 extension GlewlwydFAPITests {
     func oidcClient(dpop: DPoPBinding, fapi2Profile: Bool = false) async throws -> OIDCClient {
         let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
@@ -37,6 +37,16 @@ extension GlewlwydFAPITests {
         let fresh = try await client.refresh(login.tokens)
         #expect(fresh.tokenType.lowercased() == "dpop")
         #expect(try await client.userInfo(fresh)["sub"]?.stringValue == login.idToken.subject)
+        // The client's session sends the DPoP-bound token as DPoP (glewlwyd refuses it as Bearer).
+        let userinfo = try #require(client.metadata.userinfoEndpoint)
+        let session = try await client.session(tokens: fresh, origins: [userinfo])
+        for _ in 0..<3 {
+            let response = try await session.send(HTTPRequest(url: userinfo, headers: ["Accept": "application/json"]))
+            #expect(response.status == 200, "\(response.status) \(response.headers)")
+        }
+        var bearer = HTTPRequest(url: userinfo)
+        bearer.headers["Authorization"] = "Bearer " + fresh.accessToken
+        #expect(try await Glewlwyd.transport.send(bearer).status == 401)
     }
 
     /// glewlwyd refuses any DPoP `iat` after its `time()` (no future allowance by default), and

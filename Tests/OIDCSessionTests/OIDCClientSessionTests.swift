@@ -97,4 +97,28 @@ struct OIDCClientSessionTests {
         #expect(outcome.kept == nil)
         #expect(outcome.tokenRequests == 1)
     }
+
+    @Test("with a DPoP binding, the client's session sends Authorization: DPoP with a proof bound to the token, refreshes DPoP-bound on a 401, never sends Bearer")
+    func dpopSession() async throws {
+        var metadata = ProviderMetadata(issuer: "https://as.example")
+        metadata.authorizationEndpoint = URL(string: "https://as.example/authorize")
+        metadata.tokenEndpoint = URL(string: "https://as.example/token")
+        metadata.jwksURI = URL(string: "https://as.example/jwks")
+        let world = DPoPWorld()
+        var configuration = OIDCClient.Configuration(clock: { T.now })
+        configuration.dpop = DPoPBinding(key: try DPoPKey.generate())
+        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
+                                    transport: world, configuration: configuration)
+        let api = URL(string: "https://api.example/data")!
+        // AT-0 is refused (the world accepts AT-1 until a refresh issues AT-2).
+        let session = try await client.session(tokens: TokenResponse(accessToken: "AT-0", tokenType: "DPoP", refreshToken: "RT-1"),
+                                               origins: [api], proactiveRefreshMargin: nil)
+        #expect(try await session.send(HTTPRequest(url: api)).status == 200)
+        let seen = world.seen
+        #expect(seen.map(\.url.host) == ["api.example", "as.example", "api.example"])
+        #expect(seen[0].authorization == "DPoP AT-0" && seen[0].proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-0"))
+        #expect(seen[1].proof?["htu"] == "https://as.example/token" && seen[1].proof?["ath"] == nil)
+        #expect(seen[2].authorization == "DPoP AT-2" && seen[2].proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-2"))
+        #expect(!seen.contains { $0.authorization?.lowercased().hasPrefix("bearer") == true })
+    }
 }
