@@ -85,8 +85,8 @@ let package = Package(
         sample("sample-pending-login", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres", "JOSE"]),
         .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDC"], swiftSettings: strict),
         .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
-        // The README's partner back end, compiled as written (ReadmeListingTests checks the README shows it).
-        .testTarget(name: "ReadmeListing", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
+        // The README's partner back end and FAPI listings, compiled as written (ReadmeListingTests checks the README shows them).
+        .testTarget(name: "ReadmeListing", dependencies: ["JOSE", "OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
         .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "JOSE"], swiftSettings: strict),
     ]
 )
