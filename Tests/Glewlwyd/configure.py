@@ -185,7 +185,7 @@ def main() -> None:
                              capture_output=True, text=True).stdout
     client("PKJWT", "fapi-pkjwt", ["code", "client_credentials", "refresh_token"],
            {"token_endpoint_auth_method": ["private_key_jwt"], "pubkey": pub_pem,
-            "token_endpoint_signing_alg": "ES256"})
+            "token_endpoint_signing_alg": "ES256", "sign_kid": "es256-1"})  # FAPI 2.0: ID Tokens in ES256
     env.pop("GLEWLWYD_PKJWT_CLIENT_SECRET", None)  # it authenticates with its key only
     env["GLEWLWYD_PKJWT_KEY_FILE"] = pkjwt_pem
     # CIBA poll.

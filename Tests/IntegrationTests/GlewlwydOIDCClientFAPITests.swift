@@ -8,12 +8,14 @@ import Testing
 /// request (PAR), finishes the login with private_key_jwt (ES256, endpoint audience) and DPoP,
 /// and calls UserInfo and refreshes DPoP-bound, then calls UserInfo through the client's session.
 extension GlewlwydFAPITests {
-    func oidcClient(dpop: DPoPBinding, fapi2Profile: Bool = false) async throws -> OIDCClient {
+    func oidcClient(dpop: DPoPBinding, fapi2Profile: Bool = false, requireIssuerParameter: Bool = false) async throws -> OIDCClient {
         let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
         var configuration = OIDCClient.Configuration()
         configuration.dpop = dpop
         configuration.assertionAudience = .endpointURL  // glewlwyd refuses the issuer identifier
         configuration.fapi2Profile = fapi2Profile
+        configuration.requireIssuerParameter = requireIssuerParameter
+        if fapi2Profile { configuration.allowedAlgorithms = FAPI2Profile.algorithms }  // glewlwyd also lists RS256 & co.
         return try await OIDCClient.discover(
             issuer: try Glewlwyd.value("GLEWLWYD_ISSUER"),
             authentication: .privateKeyJWT(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
@@ -63,6 +65,27 @@ extension GlewlwydFAPITests {
         for _ in 0..<6 {
             #expect(try await client.userInfo(login.tokens)["sub"]?.stringValue == login.idToken.subject)
         }
+    }
+
+    /// glewlwyd sends RFC 9207 `iss` (`oauth-as-iss-id`) without advertising it; a client that requires it
+    /// itself runs with the profile switched on, every rule checked before the push.
+    @Test("OIDCClient with the FAPI 2.0 profile on (iss required by the client): PAR login, iss checked, DPoP UserInfo")
+    func oidcClientFAPIProfileLogin() async throws {
+        let client = try await oidcClient(dpop: DPoPBinding(key: try DPoPKey.generate()), fapi2Profile: true, requireIssuerParameter: true)
+        let pending = try await client.startPushedLogin(redirectURI: try Glewlwyd.redirectURI)
+        let callback = try Glewlwyd.login(pending.url, scope: "openid")
+        let query = try #require(URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems)
+        #expect(query.first { $0.name == "iss" }?.value == client.issuer)
+        // The same callback without its iss is refused: the client's requirement holds.
+        var stripped = try #require(URLComponents(url: callback, resolvingAgainstBaseURL: false))
+        stripped.queryItems = query.filter { $0.name != "iss" }
+        let refused = await #expect(throws: OIDCError.self) {
+            _ = try await client.finishLogin(pending, callback: .url(try #require(stripped.url)))
+        }
+        #expect(refused?.code == .responseIssuerMismatch)
+        let login = try await client.finishLogin(pending, callback: .url(callback))
+        #expect(login.tokens.tokenType.lowercased() == "dpop")
+        #expect(try await client.userInfo(login.tokens)["sub"]?.stringValue == login.idToken.subject)
     }
 
     @Test("OIDCClient: the FAPI 2.0 profile refuses glewlwyd's metadata (no authorization_response_iss_parameter_supported) when the client is made, before any login request")

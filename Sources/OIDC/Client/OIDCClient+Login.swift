@@ -38,7 +38,7 @@ extension OIDCClient {
         let endpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
         return PendingLogin(try request.pendingAuthorization(
             at: endpoint, issuer: metadata.issuer,
-            issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true))
+            issuerParameterSupported: requiresIssuerParameter))
     }
 
     /// Starts a login through a pushed authorization request (PAR, RFC 9126), as ``startLogin(redirectURI:scopes:responseType:configure:)``
@@ -66,7 +66,7 @@ extension OIDCClient {
         let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
                                                           requestURI: pushed.requestURI)
         return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,
-                                                     issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true))
+                                                     issuerParameterSupported: requiresIssuerParameter))
     }
 
     /// The checks of a login start: this client's id, a response type that returns a token, the FAPI 2.0 rules when on.

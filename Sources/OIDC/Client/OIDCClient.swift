@@ -110,7 +110,12 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     func profileConfiguration(for request: OAuthRequest) -> FAPI2Configuration {
         FAPI2Configuration(metadata: metadata, authentication: authentication, dpop: configuration.dpop, request: request,
                            pushesAuthorizationRequests: true, idTokenAlgorithms: configuration.allowedAlgorithms,
-                           leeway: configuration.leeway)
+                           leeway: configuration.leeway, clientRequiresIssuerParameter: configuration.requireIssuerParameter)
+    }
+
+    /// Whether a login's redirect must carry RFC 9207 `iss`: the provider advertises it, or the client requires it.
+    var requiresIssuerParameter: Bool {
+        metadata.authorizationResponseIssParameterSupported == true || configuration.requireIssuerParameter
     }
 
     /// The back-channel client for this client's provider (PAR): same authentication, assertion audience,

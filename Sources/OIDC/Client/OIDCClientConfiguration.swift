@@ -32,6 +32,11 @@ extension OIDCClient {
         /// `fapi_*` error before anything is sent. Logins must then be pushed
         /// (``OIDCClient/startPushedLogin(_:)``).
         public var fapi2Profile = false
+        /// Refuse every authorization response without RFC 9207 `iss` (equal to the issuer), even when the
+        /// provider's metadata does not advertise `authorization_response_iss_parameter_supported` — for a
+        /// provider known to send it without saying so (glewlwyd 2.7.5 with `oauth-as-iss-id`). Only ever
+        /// stricter: `false` (default) follows the metadata. Satisfies the FAPI 2.0 profile's `iss` rule.
+        public var requireIssuerParameter = false
 
         /// The defaults: system clock, 60 s leeway, `Bearer` tokens only, the provider's algorithms.
         /// - Parameters:

@@ -21,10 +21,20 @@ public struct FAPI2Configuration: Sendable {
     public var idTokenAlgorithms: Set<JWSAlgorithm>?
     /// The clock-skew tolerance for ID Token time claims, seconds.
     public var leeway: TimeInterval
+    /// Whether the client requires RFC 9207 `iss` in authorization responses on its own
+    /// (``OIDCClient/Configuration/requireIssuerParameter``), whatever the metadata says.
+    public var clientRequiresIssuerParameter: Bool
+    /// Whether the client refuses an authorization response without RFC 9207 `iss`: the metadata advertises
+    /// `authorization_response_iss_parameter_supported`, or ``clientRequiresIssuerParameter``.
+    public var requiresIssuerParameter: Bool {
+        clientRequiresIssuerParameter || metadata.authorizationResponseIssParameterSupported == true
+    }
 
     /// Describes a configuration.
     public init(metadata: ProviderMetadata, authentication: ClientAuthentication, dpop: DPoPBinding?, request: OAuthRequest,
-                pushesAuthorizationRequests: Bool = true, idTokenAlgorithms: Set<JWSAlgorithm>? = nil, leeway: TimeInterval = 10) {
+                pushesAuthorizationRequests: Bool = true, idTokenAlgorithms: Set<JWSAlgorithm>? = nil, leeway: TimeInterval = 10,
+                clientRequiresIssuerParameter: Bool = false) {
+        self.clientRequiresIssuerParameter = clientRequiresIssuerParameter
         self.metadata = metadata
         self.authentication = authentication
         self.dpop = dpop
@@ -40,8 +50,8 @@ public struct FAPI2Configuration: Sendable {
 /// an ``OIDCError`` with its own code.
 ///
 /// Rules: PAR (and a provider PAR endpoint); `response_type=code` without a
-/// fragment response mode; PKCE with S256; RFC 9207 `iss` advertised by the
-/// provider (the redirect check then requires it); DPoP as the sender constraint
+/// fragment response mode; PKCE with S256; RFC 9207 `iss` required in the response
+/// (advertised by the provider, or required by the client's own setting); DPoP as the sender constraint
 /// (mTLS is not offered by this library, so DPoP is required); `private_key_jwt`;
 /// PS256, ES256 or EdDSA for ID Tokens, client assertions and DPoP proofs; a
 /// clock-skew tolerance of at most 60 seconds.
@@ -69,8 +79,9 @@ public enum FAPI2Profile {
         if request.pkce?.method != .s256 {
             fail(.fapiPKCERequired, "PKCE with S256 is required")
         }
-        if configuration.metadata.authorizationResponseIssParameterSupported != true {
-            fail(.fapiIssuerParameterRequired, "the provider must send iss in authorization responses (RFC 9207)")
+        if !configuration.requiresIssuerParameter {
+            fail(.fapiIssuerParameterRequired, "the provider must send iss in authorization responses (RFC 9207) and the client "
+                 + "must require it: the metadata does not advertise authorization_response_iss_parameter_supported")
         }
         if let dpop = configuration.dpop {
             if !algorithms.contains(dpop.key.algorithm) {

@@ -88,6 +88,10 @@ struct OIDCClientFAPITests {
             }
             #expect(error?.code == code)
         }
+        // A client that requires iss itself satisfies the rule for a provider that does not advertise it.
+        var requiring = try Self.configuration()
+        requiring.requireIssuerParameter = true
+        _ = try OIDCClient(metadata: noIss, authentication: try Self.authentication(), transport: transport, configuration: requiring)
         // The same settings without the profile make a client.
         var off = try Self.configuration(dpop: false)
         off.fapi2Profile = false

@@ -137,6 +137,28 @@ struct OIDCClientTests {
         #expect(OIDCError.Code.responseIssuerMismatch != OIDCError.Code.issuerMismatch)
     }
 
+    @Test("requireIssuerParameter: a provider that does not advertise RFC 9207 iss must still send it; only stricter")
+    func requiredIssuerParameter() async throws {
+        var configuration = OIDCClient.Configuration(clock: TestClock().now)
+        configuration.requireIssuerParameter = true
+        let (client, transport) = try Self.client(issParameter: false, configuration: configuration)
+        let pending = try client.startLogin(redirectURI: Self.redirectURI)
+        await expectOIDCError(.responseIssuerMismatch) { try await client.finishLogin(pending, callback: .url(Self.callback(pending))) }
+        await expectOIDCError(.responseIssuerMismatch) {
+            try await client.finishLogin(pending, callback: .url(Self.callback(pending, extra: "&iss=https%3A%2F%2Fevil.example")))
+        }
+        Self.tokens(transport, idToken: try Self.idToken([("nonce", .string(try #require(pending.nonce).value))]))
+        _ = try await client.finishLogin(pending, callback: .url(Self.callback(pending, extra: "&iss=https%3A%2F%2Fop.example.com")))
+        // The requirement travels with the pending login (another process finishes it).
+        let decoded = try JSONDecoder().decode(PendingLogin.self, from: JSONEncoder().encode(pending))
+        await expectOIDCError(.responseIssuerMismatch) { try await client.finishLogin(decoded, callback: .url(Self.callback(decoded))) }
+        // Without the setting, the same provider's redirect without iss is accepted (its metadata is what counts).
+        let (plain, plainTransport) = try Self.client(issParameter: false)
+        let other = try plain.startLogin(redirectURI: Self.redirectURI)
+        Self.tokens(plainTransport, idToken: try Self.idToken([("nonce", .string(try #require(other.nonce).value))]))
+        _ = try await plain.finishLogin(other, callback: .url(Self.callback(other)))
+    }
+
     @Test("token_type other than Bearer is refused (RFC 6749 §7.1); DPoP is refused even when listed unless a DPoP binding is configured")
     func tokenType() async throws {
         let (client, transport) = try Self.client()
