@@ -101,16 +101,9 @@ public struct BackChannelClient: Sendable, CustomStringConvertible, CustomReflec
     public func requestTokens(_ parameters: [(name: String, value: String)], at tokenEndpoint: URL) async throws -> TokenResponse {
         let response = try await post(parameters, to: tokenEndpoint, as: .token)
         let object = try answer(response, from: .token)
-        return try await SpentRefreshToken.checking(answerRefreshToken: object["refresh_token"]?.stringValue,
-                                                    sent: SpentRefreshToken.sent(in: parameters)) {
-            let tokens: TokenResponse
-            do {
-                tokens = try TokenResponse(json: object, receivedAt: clock())
-            } catch let error as OIDCError {
-                throw OIDCError(error.code, error.reason, httpStatus: response.status, endpoint: .token)
-            }
-            try Self.checkTokenType(tokens, dpopUsed: dpop != nil)
-            return tokens
+        let dpopUsed = dpop != nil
+        return try await TokenResponse.tokenEndpointAnswer(object, status: response.status, receivedAt: clock(), sent: parameters) {
+            try Self.checkTokenType($0, dpopUsed: dpopUsed)
         }
     }
 

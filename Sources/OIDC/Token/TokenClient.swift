@@ -143,16 +143,9 @@ public struct TokenClient: Sendable {
                                                                     via: transport)
         }
         if object["error"] != nil { throw EndpointResponse.error(for: response, what: "token").naming(.token) }
-        return try await SpentRefreshToken.checking(answerRefreshToken: object["refresh_token"]?.stringValue,
-                                                    sent: SpentRefreshToken.sent(in: parameters)) {
-            let tokens: TokenResponse
-            do {
-                tokens = try TokenResponse(json: object, receivedAt: clock())
-            } catch let error as OIDCError {
-                throw OIDCError(error.code, error.reason, httpStatus: response.status, endpoint: .token)
-            }
-            if dpop != nil { try BackChannelClient.checkTokenType(tokens, dpopUsed: true) }
-            return tokens
+        let dpopUsed = dpop != nil
+        return try await TokenResponse.tokenEndpointAnswer(object, status: response.status, receivedAt: clock(), sent: parameters) {
+            if dpopUsed { try BackChannelClient.checkTokenType($0, dpopUsed: true) }  // without DPoP, OIDCClient checks the type
         }
     }
 
