@@ -143,37 +143,33 @@ struct GlewlwydFAPITests {
         }
     }
 
-    func cibaClient(_ metadata: ProviderMetadata) throws -> BackChannelClient {
-        try BackChannelClient(issuer: metadata.issuer,
-                              authentication: .clientSecretBasic(clientID: try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_ID"),
-                                                                 secret: try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_SECRET")),
-                              transport: Glewlwyd.transport)
+    /// An `OIDCClient` (discovery) for a client_secret_basic client of the glewlwyd environment.
+    func secretClient(_ prefix: String) async throws -> OIDCClient {
+        try await OIDCClient.discover(issuer: try Glewlwyd.value("GLEWLWYD_ISSUER"),
+                                      authentication: .clientSecretBasic(clientID: try Glewlwyd.value("GLEWLWYD_\(prefix)_CLIENT_ID"),
+                                                                         secret: try Glewlwyd.value("GLEWLWYD_\(prefix)_CLIENT_SECRET")),
+                                      transport: Glewlwyd.transport)
     }
 
-    func cibaEndpoint(_ metadata: ProviderMetadata) throws -> URL {
-        try #require(metadata.additionalFields["backchannel_authentication_endpoint"]?.stringValue.flatMap(URL.init(string:)))
-    }
-
-    @Test("CIBA poll: authorization_pending, then alice approves, then tokens with a valid ID Token", arguments: [false, true])
+    /// Through `OIDCClient` (over `BackChannelClient`'s polling): the endpoint from discovery, the ID Token
+    /// validated by the client before the outcome is returned.
+    @Test("CIBA poll: authorization_pending, then alice approves (validated ID Token) or denies", arguments: [false, true])
     func cibaPoll(deny: Bool) async throws {
-        let metadata = try await Glewlwyd.metadata()
-        let client = try cibaClient(metadata)
-        let clientID = try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_ID")
+        let client = try await secretClient("CIBA")
+        #expect(client.metadata.backchannelAuthenticationEndpoint != nil, "typed from discovery")
         // A message of its own, so alice's approval picks this request (other tests use the client too).
         let message = "T" + String(UUID().uuidString.prefix(8))
-        let started = try await client.startBackchannelAuthentication(
-            BackchannelAuthenticationRequest(scope: "openid", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: message),
-            endpoint: try cibaEndpoint(metadata))
+        let started = try await client.startBackchannelLogin(
+            BackchannelAuthenticationRequest(scope: "openid", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: message))
         #expect(started.expiresIn > 0)
         let (sleeper, waits) = Glewlwyd.sleeper(actAt: 2) {
-            try Glewlwyd.user(["ciba", "--client-id", clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
+            try Glewlwyd.user(["ciba", "--client-id", client.clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
         }
-        let outcome = try await client.pollBackchannelAuthentication(started, tokenEndpoint: try #require(metadata.tokenEndpoint), sleeper: sleeper)
+        let outcome = try await client.finishBackchannelLogin(started, sleeper: sleeper)
         #expect(waits.withLock { $0.count } >= 2, "at least one poll before the decision")
         switch (outcome, deny) {
-        case (.granted(let tokens), false):
-            let idToken = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID, nonce: .noNonceSent)
-            #expect(idToken.subject != nil)
+        case (.loggedIn(let tokens, let idToken?), false):
+            #expect(!tokens.accessToken.isEmpty && idToken.subject?.isEmpty == false)
         case (.denied(let error), true):
             #expect(error.error == "access_denied")
         default:
@@ -181,20 +177,17 @@ struct GlewlwydFAPITests {
         }
     }
 
-    @Test("device grant: user code entered by alice, polled to tokens")
+    @Test("device grant: user code entered by alice, polled to tokens; the ID Token validated by the client")
     func deviceFlow() async throws {
-        let metadata = try await Glewlwyd.metadata()
-        let clientID = try Glewlwyd.value("GLEWLWYD_DEVICE_CLIENT_ID")
-        let client = try BackChannelClient(issuer: metadata.issuer,
-                                           authentication: .clientSecretBasic(clientID: clientID, secret: try Glewlwyd.value("GLEWLWYD_DEVICE_CLIENT_SECRET")),
-                                           transport: Glewlwyd.transport)
-        let started = try await client.requestDeviceAuthorization(scope: "openid", endpoint: try #require(metadata.deviceAuthorizationEndpoint))
+        let client = try await secretClient("DEVICE")
+        let started = try await client.startDeviceLogin(scopes: ["openid"])
         #expect(!started.userCode.isEmpty && started.verificationURI.hasPrefix(Glewlwyd.base))
         let (sleeper, _) = Glewlwyd.sleeper(actAt: 2) {
-            try Glewlwyd.user(["device", "--client-id", clientID, "--scope", "openid", "--user-code", started.userCode])
+            try Glewlwyd.user(["device", "--client-id", client.clientID, "--scope", "openid", "--user-code", started.userCode])
         }
-        let outcome = try await client.pollDeviceAuthorization(started, tokenEndpoint: try #require(metadata.tokenEndpoint), sleeper: sleeper)
-        guard case .granted(let tokens) = outcome else { Issue.record("expected tokens, got \(outcome)"); return }
+        let outcome = try await client.finishDeviceLogin(started, sleeper: sleeper)
+        guard case .loggedIn(let tokens, let idToken) = outcome else { Issue.record("expected tokens, got \(outcome)"); return }
         #expect(!tokens.accessToken.isEmpty)
+        #expect(idToken == nil || idToken?.subject?.isEmpty == false)
     }
 }

@@ -33,6 +33,8 @@ public struct ProviderEndpoint: RawRepresentable, Sendable, Hashable, CustomStri
     public static let pushedAuthorizationRequest = ProviderEndpoint(rawValue: "pushed_authorization_request_endpoint")
     /// `device_authorization_endpoint` (RFC 8628)
     public static let deviceAuthorization = ProviderEndpoint(rawValue: "device_authorization_endpoint")
+    /// `backchannel_authentication_endpoint` (OpenID Connect CIBA Core 1.0)
+    public static let backchannelAuthentication = ProviderEndpoint(rawValue: "backchannel_authentication_endpoint")
     /// An entry of `mtls_endpoint_aliases` (RFC 8705), e.g. `mtls_endpoint_aliases.token_endpoint`.
     public static func mtlsAlias(_ name: String) -> ProviderEndpoint {
         ProviderEndpoint(rawValue: "mtls_endpoint_aliases." + String(name.prefix(64)))

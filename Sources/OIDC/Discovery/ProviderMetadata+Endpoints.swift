@@ -7,7 +7,7 @@ import Foundation
 extension ProviderMetadata {
     /// Every URL of this document that the library calls or sends a browser to, with
     /// its name: authorization, token, userinfo, `jwks_uri`, registration, revocation,
-    /// introspection, end-session, check-session, PAR and device endpoints, and the
+    /// introspection, end-session, check-session, PAR, device and CIBA endpoints, and the
     /// `mtls_endpoint_aliases` (an alias that is not a URL is listed as unparseable).
     /// Informational pages (`service_documentation`, `op_policy_uri`, `op_tos_uri`) are not listed.
     public var callableEndpoints: [(endpoint: ProviderEndpoint, url: URL?)] {
@@ -17,6 +17,7 @@ extension ProviderMetadata {
             (.registration, registrationEndpoint), (.revocation, revocationEndpoint), (.introspection, introspectionEndpoint),
             (.endSession, endSessionEndpoint), (.checkSessionIframe, checkSessionIframe),
             (.pushedAuthorizationRequest, pushedAuthorizationRequestEndpoint), (.deviceAuthorization, deviceAuthorizationEndpoint),
+            (.backchannelAuthentication, backchannelAuthenticationEndpoint),
         ]
         for (endpoint, url) in named where url != nil { list.append((endpoint, url)) }
         for (name, text) in (mtlsEndpointAliases ?? [:]).sorted(by: { $0.key < $1.key }) {

@@ -116,6 +116,12 @@ public struct ProviderMetadata: Sendable, Hashable, Codable {
     public var requirePushedAuthorizationRequests: Bool?
     /// `device_authorization_endpoint` (RFC 8628).
     public var deviceAuthorizationEndpoint: URL?
+    /// `backchannel_authentication_endpoint` (OpenID Connect CIBA Core 1.0 §4).
+    public var backchannelAuthenticationEndpoint: URL?
+    /// `backchannel_token_delivery_modes_supported` (CIBA: `poll`, `ping`, `push`).
+    public var backchannelTokenDeliveryModesSupported: [String]?
+    /// `backchannel_user_code_parameter_supported` (CIBA).
+    public var backchannelUserCodeParameterSupported: Bool?
     /// `tls_client_certificate_bound_access_tokens` (RFC 8705).
     public var tlsClientCertificateBoundAccessTokens: Bool?
     /// `mtls_endpoint_aliases` (RFC 8705).
@@ -186,6 +192,9 @@ public struct ProviderMetadata: Sendable, Hashable, Codable {
         self.pushedAuthorizationRequestEndpoint = nil
         self.requirePushedAuthorizationRequests = nil
         self.deviceAuthorizationEndpoint = nil
+        self.backchannelAuthenticationEndpoint = nil
+        self.backchannelTokenDeliveryModesSupported = nil
+        self.backchannelUserCodeParameterSupported = nil
         self.tlsClientCertificateBoundAccessTokens = nil
         self.mtlsEndpointAliases = nil
         self.dpopSigningAlgValuesSupported = nil
@@ -252,6 +261,9 @@ public struct ProviderMetadata: Sendable, Hashable, Codable {
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case deviceAuthorizationEndpoint = "device_authorization_endpoint"
+        case backchannelAuthenticationEndpoint = "backchannel_authentication_endpoint"
+        case backchannelTokenDeliveryModesSupported = "backchannel_token_delivery_modes_supported"
+        case backchannelUserCodeParameterSupported = "backchannel_user_code_parameter_supported"
         case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
         case mtlsEndpointAliases = "mtls_endpoint_aliases"
         case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
@@ -316,6 +328,9 @@ public struct ProviderMetadata: Sendable, Hashable, Codable {
         pushedAuthorizationRequestEndpoint = try container.decodeIfPresent(URL.self, forKey: .pushedAuthorizationRequestEndpoint)
         requirePushedAuthorizationRequests = try container.decodeIfPresent(Bool.self, forKey: .requirePushedAuthorizationRequests)
         deviceAuthorizationEndpoint = try container.decodeIfPresent(URL.self, forKey: .deviceAuthorizationEndpoint)
+        backchannelAuthenticationEndpoint = try container.decodeIfPresent(URL.self, forKey: .backchannelAuthenticationEndpoint)
+        backchannelTokenDeliveryModesSupported = try container.decodeIfPresent([String].self, forKey: .backchannelTokenDeliveryModesSupported)
+        backchannelUserCodeParameterSupported = try container.decodeIfPresent(Bool.self, forKey: .backchannelUserCodeParameterSupported)
         tlsClientCertificateBoundAccessTokens = try container.decodeIfPresent(Bool.self, forKey: .tlsClientCertificateBoundAccessTokens)
         mtlsEndpointAliases = try container.decodeIfPresent([String: String].self, forKey: .mtlsEndpointAliases)
         dpopSigningAlgValuesSupported = try container.decodeIfPresent([String].self, forKey: .dpopSigningAlgValuesSupported)
@@ -387,6 +402,9 @@ public struct ProviderMetadata: Sendable, Hashable, Codable {
         try container.encodeIfPresent(pushedAuthorizationRequestEndpoint, forKey: .pushedAuthorizationRequestEndpoint)
         try container.encodeIfPresent(requirePushedAuthorizationRequests, forKey: .requirePushedAuthorizationRequests)
         try container.encodeIfPresent(deviceAuthorizationEndpoint, forKey: .deviceAuthorizationEndpoint)
+        try container.encodeIfPresent(backchannelAuthenticationEndpoint, forKey: .backchannelAuthenticationEndpoint)
+        try container.encodeIfPresent(backchannelTokenDeliveryModesSupported, forKey: .backchannelTokenDeliveryModesSupported)
+        try container.encodeIfPresent(backchannelUserCodeParameterSupported, forKey: .backchannelUserCodeParameterSupported)
         try container.encodeIfPresent(tlsClientCertificateBoundAccessTokens, forKey: .tlsClientCertificateBoundAccessTokens)
         try container.encodeIfPresent(mtlsEndpointAliases, forKey: .mtlsEndpointAliases)
         try container.encodeIfPresent(dpopSigningAlgValuesSupported, forKey: .dpopSigningAlgValuesSupported)

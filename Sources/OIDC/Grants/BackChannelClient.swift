@@ -128,8 +128,3 @@ struct FetchingTransport: HTTPTransport {
     let transport: any HTTPTransport
     func send(_ request: HTTPRequest) async throws -> HTTPResponse { try await fetch.send(request, via: transport) }
 }
-
-extension ProviderEndpoint {
-    /// `backchannel_authentication_endpoint` (OpenID Connect CIBA Core 1.0)
-    public static let backchannelAuthentication = ProviderEndpoint(rawValue: "backchannel_authentication_endpoint")
-}
