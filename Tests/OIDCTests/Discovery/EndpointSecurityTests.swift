@@ -24,6 +24,7 @@ struct EndpointSecurityTests {
                       ("end_session_endpoint", "http://op.example.com/logout"),
                       ("pushed_authorization_request_endpoint", "http://op.example.com/par"),
                       ("device_authorization_endpoint", "http://op.example.com/device"),
+                      ("backchannel_authentication_endpoint", "http://op.example.com/bc-authorize"),
                       ("registration_endpoint", "http://op.example.com/register"),
                       ("authorization_endpoint", "http://op.example.com/authorize"),
                       ("jwks_uri", "http://127.0.0.1/jwks"),
