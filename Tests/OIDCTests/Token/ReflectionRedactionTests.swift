@@ -89,5 +89,10 @@ struct ReflectionRedactionTests {
         let signature = String(try #require(compact.split(separator: ".").last))
         Self.expectHidden(idToken, [signature])
         #expect(Self.renderings(idToken)[0].contains(IDTokenFixtures.issuer))
+        // The outcomes that carry them: a finished login, a decoupled login, a lower-layer grant.
+        let login = LoginResult(tokens: tokens, idToken: idToken, authorizationResponse: AuthorizationResponse(code: Self.secret))
+        Self.expectHidden(login, [Self.token, Self.secret, "id.token.value", signature])
+        Self.expectHidden(DecoupledLogin.loggedIn(tokens: tokens, idToken: idToken), [Self.token, Self.secret, "id.token.value", signature])
+        Self.expectHidden(DecoupledOutcome.granted(tokens), [Self.token, Self.secret, "id.token.value"])
     }
 }
