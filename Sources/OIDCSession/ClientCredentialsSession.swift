@@ -31,7 +31,9 @@ public struct ClientCredentialsRenewal: TokenRefresher {
 }
 
 extension AuthenticatedSession {
-    /// A session for calls made as the client itself, with a token from `source` (obtained now).
+    /// A session for calls made as the client itself, with a token from `source` (obtained now). When the
+    /// source's client has a DPoP binding (``OIDC/TokenClient/dpop``), requests carry `Authorization: DPoP`
+    /// and a fresh proof (``DPoPSessionTransport``), never the bound token as Bearer.
     /// - Parameters:
     ///   - source: the client-credentials token source; a 401 makes it fetch one new token.
     ///   - transport: what sends the requests.
@@ -46,7 +48,9 @@ extension AuthenticatedSession {
                                          clock: @escaping @Sendable () -> Date = { Date() }) async throws -> AuthenticatedSession {
         var tokens = try await source.token()
         tokens.refreshToken = ClientCredentialsRenewal.marker
-        return AuthenticatedSession(tokens: tokens, refresher: ClientCredentialsRenewal(source: source), transport: transport,
+        // A client with a DPoP binding gets DPoP-bound tokens: they go out as `Authorization: DPoP` with a proof.
+        let sender = DPoPSessionTransport.forSession(binding: source.client.dpop, transport: transport, origins: allowedOrigins)
+        return AuthenticatedSession(tokens: tokens, refresher: ClientCredentialsRenewal(source: source), transport: sender,
                                     allowedOrigins: allowedOrigins, store: nil, refreshedIDTokens: .refuseIDTokens,
                                     proactiveRefreshMargin: proactiveRefreshMargin ?? source.refreshMargin, refreshBackoff: 10,
                                     marginAtMostHalfLifetime: true, clock: clock)

@@ -18,6 +18,13 @@ public struct DPoPSessionTransport: HTTPTransport {
     private let transport: any HTTPTransport
     private let origins: Set<Origin>
 
+    /// What a session on a client with `binding` sends through: this transport when the client has a DPoP
+    /// binding (its tokens are then DPoP-bound and must never go out as Bearer), `transport` itself otherwise.
+    /// The one rule for ``OIDC/OIDCClient``'s session and the client-credentials session.
+    static func forSession(binding: DPoPBinding?, transport: any HTTPTransport, origins: [URL]) -> any HTTPTransport {
+        binding.map { DPoPSessionTransport(binding: $0, transport: transport, origins: origins) } ?? transport
+    }
+
     /// Wraps `transport` for requests to `origins` (scheme, host and port).
     public init(binding: DPoPBinding, transport: any HTTPTransport, origins: [URL]) {
         self.binding = binding

@@ -85,4 +85,20 @@ struct ClientCredentialsSessionTests {
         #expect(world.grants == 2)
         #expect(await source.requestCount == 2)
     }
+
+    @Test("a client with a DPoP binding: DPoP-bound service tokens go out as Authorization: DPoP with a proof, never Bearer")
+    func dpopBound() async throws {
+        let world = DPoPWorld()
+        var client = TokenClient(tokenEndpoint: URL(string: "https://as.example/token")!, issuer: "https://as.example",
+                                 authentication: .clientSecretBasic(clientID: "svc", secret: "s"), transport: world)
+        client.dpop = DPoPBinding(key: try DPoPKey.generate())
+        let source = ClientCredentialsTokenSource(client: client, scope: "api.read")
+        let api = URL(string: "https://api.example/data")!
+        let session = try await AuthenticatedSession.clientCredentials(source: source, transport: world, allowedOrigins: [api])
+        #expect(try await session.send(HTTPRequest(url: api)).status == 200)
+        let calls = world.seen.filter { $0.url.host == "api.example" }
+        #expect(calls.count == 1)
+        #expect(calls.first?.authorization == "DPoP AT-2" && calls.first?.proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-2"))
+        #expect(!world.seen.contains { $0.authorization?.lowercased().hasPrefix("bearer") == true })
+    }
 }
