@@ -57,17 +57,26 @@ struct PostgresPendingLoginStoreTests {
         let table = try TestDatabase.uniqueTable("pending")
         let store = try makeStore(database, table, encrypted: false)
         try await store.createTable()
-        try await store.save(Pending(verifier: "v", nonce: "n"), state: "old-1", expiresIn: 0.05)
-        try await store.save(Pending(verifier: "v", nonce: "n"), state: "old-2", expiresIn: 0.05)
-        try await Task.sleep(nanoseconds: 200_000_000)
+        // Expiry is on the database clock. Rows are aged with an UPDATE rather than by sleeping past a short
+        // expiresIn: under load, a second save 50 ms later had already purged the first row (not_found, not expired).
+        func age(where condition: String) async throws {
+            _ = try await database.execute("UPDATE \(table.quoted) SET expires_at = now() - interval '1 second' WHERE \(condition)")
+        }
+        try await store.save(Pending(verifier: "v", nonce: "n"), state: "old-1", expiresIn: 600)
+        try await store.save(Pending(verifier: "v", nonce: "n"), state: "old-2", expiresIn: 600)
+        let lifetime = try await database.execute("SELECT bool_and(expires_at > now() + interval '590 seconds' "
+                                                  + "AND expires_at <= now() + interval '600 seconds') FROM \(table.quoted)")
+        #expect(lifetime.values == [["t"]], "expires_at = the database's now() + expiresIn")
+        try await age(where: "true")
         await expectError(.pendingLoginExpired) { _ = try await store.consume(state: "old-1", as: Pending.self) }
         await expectError(.pendingLoginNotFound) { _ = try await store.consume(state: "old-1", as: Pending.self) }
         try await store.save(Pending(verifier: "v", nonce: "n"), state: "new", expiresIn: 600)  // purges old-2
         #expect(try await database.execute("SELECT count(*) FROM \(table.quoted)").values == [["1"]])
-        try await store.save(Pending(verifier: "v", nonce: "n"), state: "short", expiresIn: 0.05)
-        try await Task.sleep(nanoseconds: 200_000_000)
+        try await store.save(Pending(verifier: "v", nonce: "n"), state: "short", expiresIn: 300)
+        try await age(where: "expires_at < now() + interval '400 seconds'")  // only "short"
         #expect(try await store.purgeExpired() == 1)
         await expectError(.pendingLoginNotFound) { _ = try await store.consume(state: "short", as: Pending.self) }
+        #expect(try await database.execute("SELECT count(*) FROM \(table.quoted)").values == [["1"]], "\"new\" stays")
     }
 
     @Test("a duplicate state, a bad expiry, a row of another type and garbage rows are typed errors")

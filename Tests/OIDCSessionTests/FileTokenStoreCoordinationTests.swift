@@ -57,7 +57,21 @@ struct FileTokenStoreCoordinationTests {
         let script = #"umask 077; sleep 0.5; printf '{"access_token":"AT-other","token_type":"Bearer","refresh_token":"RT-other"}' > "$1.new"; mv "$1.new" "$1""#
         process.arguments = [path + ".lock", "sh", "-c", script, "sh", path]
         try process.run()
-        try await Task.sleep(nanoseconds: 200_000_000)  // flock(1) holds the lock by now
+        // Wait until flock(1) holds the lock (a non-blocking probe is refused), however slow the machine:
+        // a fixed sleep let this test take the lock first when process start-up was slow.
+        var held = false
+        for _ in 0..<500 where !held {
+            // Already done (a stall longer than its 0.5 s hold): the store then finds the file replaced, the same outcome.
+            if (try? String(contentsOfFile: path, encoding: .utf8))?.contains("AT-other") == true { held = true; break }
+            let probe = Process()
+            probe.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+            probe.arguments = ["-n", path + ".lock", "true"]
+            try probe.run()
+            probe.waitUntilExit()
+            held = probe.terminationStatus != 0
+            if !held { try await Task.sleep(nanoseconds: 10_000_000) }
+        }
+        try #require(held, "flock(1) never took the lock")  // (or replaced the file)
         let counter = Counter()
         let result = try await FileTokenStore(path: path).coordinatedRefresh(replacing: Self.stale) { _ in
             _ = counter.next()
