@@ -5,7 +5,7 @@ import JOSE
 import OIDC
 
 /// A sample's command line: `--flag value` pairs; usage errors exit 2, typed errors exit 1.
-public struct SampleCommand {
+public struct SampleCommand: Sendable {
     public let name: String
     public let usageLine: String
     public let values: [String: String]
@@ -103,16 +103,18 @@ public enum KeyFile {
     }
 }
 
-/// The samples' login client: ``OIDCClient`` for the provider at `issuer` (discovery), with private_key_jwt
-/// (the client key's algorithm), the named assertion audience and a DPoP binding; the login is pushed (PAR)
-/// and the code exchange, refresh and UserInfo are DPoP-bound by the client itself.
-public func fapiOIDCClient(issuer: String, clientID: String, keyPath: String, dpopPath: String, audience: ClientAssertionAudience,
-                           transport: any HTTPTransport) async throws -> OIDCClient {
-    let key = try KeyFile.read(keyPath)
-    var configuration = OIDCClient.Configuration()
-    configuration.dpop = DPoPBinding(key: try KeyFile.dpopKey(dpopPath))
-    configuration.assertionAudience = audience
-    return try await OIDCClient.discover(issuer: issuer,
-                                         authentication: .privateKeyJWT(clientID: clientID, key: key, algorithm: KeyFile.algorithm(for: key)),
-                                         transport: transport, configuration: configuration)
+/// The samples' login client, from the command's `--issuer`, `--client-id`, `--client-key`, `--dpop-key` and
+/// `--assertion-audience`: ``OIDCClient`` (discovery) with private_key_jwt (the client key's algorithm) and a
+/// DPoP binding; the login is pushed (PAR) and the code exchange, refresh and UserInfo are DPoP-bound by the client.
+extension SampleCommand {
+    public func fapiOIDCClient(transport: any HTTPTransport) async throws -> OIDCClient {
+        var configuration = OIDCClient.Configuration()
+        configuration.assertionAudience = assertionAudience  // a usage error (exit 2) before any file or network
+        let key = try KeyFile.read(required("--client-key"))
+        configuration.dpop = DPoPBinding(key: try KeyFile.dpopKey(required("--dpop-key")))
+        return try await OIDCClient.discover(issuer: required("--issuer"),
+                                             authentication: .privateKeyJWT(clientID: required("--client-id"), key: key,
+                                                                            algorithm: KeyFile.algorithm(for: key)),
+                                             transport: transport, configuration: configuration)
+    }
 }

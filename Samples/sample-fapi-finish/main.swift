@@ -23,12 +23,10 @@ let command = SampleCommand(
     known: ["--issuer", "--client-id", "--client-key", "--dpop-key", "--pending", "--callback", "--save-tokens", "--assertion-audience"],
     required: ["--issuer", "--client-id", "--client-key", "--dpop-key", "--pending", "--callback", "--save-tokens"])
 guard let callback = URL(string: command.required("--callback")) else { command.usage("--callback is not a URL") }
-let audience = command.assertionAudience
+_ = command.assertionAudience  // usage errors (exit 2) before anything else
 
 await command.run {
-    let client = try await fapiOIDCClient(issuer: command.required("--issuer"), clientID: command.required("--client-id"),
-                                          keyPath: command.required("--client-key"), dpopPath: command.required("--dpop-key"),
-                                          audience: audience, transport: URLSessionTransport())
+    let client = try await command.fapiOIDCClient(transport: URLSessionTransport())
     let pending = try JSONDecoder().decode(PendingLogin.self, from: Data(contentsOf: URL(fileURLWithPath: command.required("--pending"))))
     let login = try await client.finishLogin(pending, callback: .url(callback))  // token_type DPoP required
     let userInfo = try await client.userInfo(login.tokens)  // DPoP, sub checked

@@ -21,12 +21,10 @@ let command = SampleCommand(
     known: ["--issuer", "--client-id", "--client-key", "--redirect-uri", "--dpop-key", "--pending", "--scope", "--assertion-audience"],
     required: ["--issuer", "--client-id", "--client-key", "--redirect-uri", "--dpop-key", "--pending"])
 guard let redirectURI = URL(string: command.required("--redirect-uri")) else { command.usage("--redirect-uri is not a URL") }
-let audience = command.assertionAudience
+_ = command.assertionAudience  // usage errors (exit 2) before anything else
 
 await command.run {
-    let client = try await fapiOIDCClient(issuer: command.required("--issuer"), clientID: command.required("--client-id"),
-                                          keyPath: command.required("--client-key"), dpopPath: command.required("--dpop-key"),
-                                          audience: audience, transport: URLSessionTransport())
+    let client = try await command.fapiOIDCClient(transport: URLSessionTransport())
     var request = try OAuthRequest(clientID: client.clientID, redirectURI: redirectURI)
     if let scope = command["--scope"] { request.scopes = scope.split(separator: " ").map(String.init) }
     let pending = try await client.startPushedLogin(request)

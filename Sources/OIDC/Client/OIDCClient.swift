@@ -114,9 +114,7 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     }
 
     /// Whether a login's redirect must carry RFC 9207 `iss`: the provider advertises it, or the client requires it.
-    var requiresIssuerParameter: Bool {
-        metadata.authorizationResponseIssParameterSupported == true || configuration.requireIssuerParameter
-    }
+    var requiresIssuerParameter: Bool { metadata.requiresIssuerParameter(clientRequires: configuration.requireIssuerParameter) }
 
     /// The back-channel client for this client's provider (PAR): same authentication, assertion audience,
     /// DPoP binding and clock.

@@ -45,6 +45,13 @@ extension ProviderMetadata {
         return missing
     }
 
+    /// Whether a client must refuse an authorization response without RFC 9207 `iss`: this provider
+    /// advertises `authorization_response_iss_parameter_supported`, or the client requires it itself.
+    /// The one rule for ``OIDCClient``'s pending logins and ``FAPI2Configuration``.
+    func requiresIssuerParameter(clientRequires: Bool) -> Bool {
+        clientRequires || authorizationResponseIssParameterSupported == true
+    }
+
     /// The ID Token signing algorithms the provider advertises that this library
     /// implements (`none` and unknown names dropped); `nil` when not advertised.
     public var idTokenSigningAlgorithms: Set<JWSAlgorithm>? {

@@ -26,9 +26,7 @@ public struct FAPI2Configuration: Sendable {
     public var clientRequiresIssuerParameter: Bool
     /// Whether the client refuses an authorization response without RFC 9207 `iss`: the metadata advertises
     /// `authorization_response_iss_parameter_supported`, or ``clientRequiresIssuerParameter``.
-    public var requiresIssuerParameter: Bool {
-        clientRequiresIssuerParameter || metadata.authorizationResponseIssParameterSupported == true
-    }
+    public var requiresIssuerParameter: Bool { metadata.requiresIssuerParameter(clientRequires: clientRequiresIssuerParameter) }
 
     /// Describes a configuration.
     public init(metadata: ProviderMetadata, authentication: ClientAuthentication, dpop: DPoPBinding?, request: OAuthRequest,
