@@ -8,16 +8,19 @@
 // ?sslmode=verify-full&sslrootcert=... pass through). --seed-tokens first stores, under KEY, the tokens
 // that `sample-exchange-code --save-tokens` wrote to FILE. Then N concurrent GETs go to URL through an
 // AuthenticatedSession backed by the PostgreSQL store (the URL's origin is the only allowed origin);
-// on a 401 the session refreshes through the store's row lock: one refresh among all replicas.
+// on a 401 the session refreshes through the store's refresh lease: one refresh among all replicas, no
+// database transaction held across the provider call.
 // stdout, one line:  status_2xx=N refreshes=N logged_out=false|true
 // (refreshes: refresh requests this process sent to the provider). Exit 0 when every request got a
-// 2xx, 1 otherwise, 2 on usage or setup errors.
+// 2xx, 1 otherwise, 2 on usage or setup errors. Every failed request's cause goes to stderr
+// ("sample-replica: N of M requests failed: CODE: reason"), and so do the session's logouts and store failures.
 //
 // --per-process-store (the contrast, not for production): tokens are read from PostgreSQL once and then
 // kept in this process only, as a per-process store would: concurrent replicas each refresh.
 // Environment: TOKEN_ENCRYPTION_KEY (base64 of 32 bytes) seals the tokens at rest with AES-256-GCM
-// (key id "k1"); SAMPLE_REPLICA_REFRESH_DELAY_MS waits that long inside the refresh lock before the
-// provider is called, after printing "refresh-lock-held pid=PID" on stderr (for the crash test).
+// (key id "k1"); SAMPLE_REPLICA_REFRESH_DELAY_MS waits that long at the start of the refresh step (this
+// replica holds the refresh lease) before the provider is called, after printing "refresh-lock-held pid=PID"
+// on stderr (for the crash and connection-loss tests).
 import Foundation
 import OIDC
 import OIDCNetworking
@@ -62,7 +65,7 @@ guard let target, let url = URL(string: target), url.scheme != nil, url.host != 
 guard let requests = Int(values["--requests"] ?? ""), (0...100_000).contains(requests) else { usage("--requests takes 0...100000") }
 let delayMilliseconds = ProcessInfo.processInfo.environment["SAMPLE_REPLICA_REFRESH_DELAY_MS"].flatMap { UInt64($0) } ?? 0
 
-/// The provider's refresh grant, counted (and optionally delayed inside the lock).
+/// The provider's refresh grant, counted (and optionally delayed at the start of the refresh step).
 final class CountingRefresher: TokenRefresher, @unchecked Sendable {
     private let client: TokenClient
     private let lock = NSLock()
@@ -120,6 +123,17 @@ do {
     fail(error, status: 2)
 }
 
+// The session's logouts and store failures (e.g. refresh_lease_lost), on stderr.
+let eventLog = Task {
+    for await event in session.events {
+        switch event {
+        case .refreshed: continue
+        case .loggedOut(let error), .storeFailed(let error):
+            FileHandle.standardError.write(Data("sample-replica: session event: \(event): \(error)\n".utf8))
+        }
+    }
+}
+
 // Each request's outcome: nil for a 2xx, otherwise why it failed (the HTTP status, or the error's
 // code and reason: OIDCError never carries a token). Failures are summarised on stderr, always.
 let outcomes = await withTaskGroup(of: String?.self) { group in
@@ -131,7 +145,7 @@ let outcomes = await withTaskGroup(of: String?.self) { group in
             } catch let error as OIDCError {
                 return "\(error)" + (error.httpStatus.map { " (HTTP \($0))" } ?? "") + (error.oauthError.map { " [\($0)]" } ?? "")
             } catch {
-                return "\(type(of: error))"
+                return "\(type(of: error)): \(error)"
             }
         }
     }
@@ -143,6 +157,8 @@ let successes = outcomes[""] ?? 0
 for (reason, count) in outcomes.sorted(by: { $0.value > $1.value }) where !reason.isEmpty {
     FileHandle.standardError.write(Data("sample-replica: \(count) of \(requests) requests failed: \(reason)\n".utf8))
 }
+session.finishEvents()
+await eventLog.value
 let remaining = await session.currentTokens
 let loggedOut = requests > 0 && remaining == nil
 print("status_2xx=\(successes) refreshes=\(refresher.count) logged_out=\(loggedOut)")
