@@ -64,6 +64,10 @@ for required in ["--database", "--issuer", "--client-id", "--client-secret", "--
 guard let target, let url = URL(string: target), url.scheme != nil, url.host != nil else { usage("the URL to call is required") }
 guard let requests = Int(values["--requests"] ?? ""), (0...100_000).contains(requests) else { usage("--requests takes 0...100000") }
 let delayMilliseconds = ProcessInfo.processInfo.environment["SAMPLE_REPLICA_REFRESH_DELAY_MS"].flatMap { UInt64($0) } ?? 0
+// Each request's deadline, which grows with the requests this process queues at once (they share a few
+// connections, so under load the last ones wait their turn): no short fixed timeout fails a request that
+// is merely queued. A request waiting for another replica's refresh waits up to the same deadline.
+let requestDeadline = 120 + Double(requests) / 10
 
 /// The provider's refresh grant, counted (and optionally delayed at the start of the refresh step).
 final class CountingRefresher: TokenRefresher, @unchecked Sendable {
@@ -95,7 +99,8 @@ do {
         guard let key = Data(base64Encoded: text) else { usage("TOKEN_ENCRYPTION_KEY is not base64") }
         encryption = try TokenEncryption(current: TokenEncryptionKey(id: "k1", bytes: Array(key)))
     }
-    sharedStore = try PostgresTokenStore(database: database, key: values["--user"]!, encryption: encryption)
+    sharedStore = try PostgresTokenStore(database: database, key: values["--user"]!, encryption: encryption,
+                                         waitTimeout: requestDeadline)
     try await sharedStore.createTable()
     if let file = values["--seed-tokens"] {
         guard let tokens = try await FileTokenStore(path: file).load() else {
@@ -140,7 +145,8 @@ let outcomes = await withTaskGroup(of: String?.self) { group in
     for _ in 0..<requests {
         group.addTask {
             do {
-                let response = try await session.send(HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"]))
+                let response = try await session.send(HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"],
+                                                                      timeout: requestDeadline))
                 return (200..<300).contains(response.status) ? nil : "HTTP \(response.status)"
             } catch let error as OIDCError {
                 return "\(error)" + (error.httpStatus.map { " (HTTP \($0))" } ?? "") + (error.oauthError.map { " [\($0)]" } ?? "")

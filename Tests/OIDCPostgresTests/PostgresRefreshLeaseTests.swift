@@ -1,5 +1,4 @@
 import Foundation
-import JOSE
 import OIDC
 @testable import OIDCPostgres
 import OIDCSession
@@ -15,10 +14,11 @@ final class Signal: Sendable {
 }
 
 /// The refresh tokens refresh steps were called with, in order.
-final class TokenLog: Sendable {
-    private let tokens = Locked<[String]>([])
-    func record(_ tokens: TokenResponse) { self.tokens.withLock { $0.append(tokens.refreshToken ?? "-") } }
-    var all: [String] { tokens.withLock { $0 } }
+final class TokenLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tokens: [String] = []
+    func record(_ tokens: TokenResponse) { lock.withLock { self.tokens.append(tokens.refreshToken ?? "-") } }
+    var all: [String] { lock.withLock { tokens } }
 }
 
 @Suite("PostgresTokenStore's refresh lease (PG_URL)", .enabled(if: TestDatabase.isRunning))
