@@ -199,6 +199,16 @@ struct PostgresRefreshLeaseTests {
         #expect(try await database.execute("SELECT lease_owner FROM \(table.quoted)").values == [[nil]])
     }
 
+    @Test("a closed pool fails at once (database_unavailable), without retrying until the deadline")
+    func closedPool() async throws {
+        let database = try TestDatabase.open(connections: 1)
+        let store = try PostgresTokenStore(database: database, key: "u", table: try TestDatabase.uniqueTable("tokens"), waitTimeout: 3600)
+        database.close()
+        await expectError(.databaseUnavailable) {
+            _ = try await store.coordinatedRefresh(replacing: Self.start) { _ in .refused(OIDCError(.loggedOut, "x")) }
+        }
+    }
+
     @Test("a table of the earlier form gains the lease columns in createTable()")
     func migration() async throws {
         let database = try TestDatabase.open(connections: 1)

@@ -38,6 +38,9 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
     private let state = Locked(State())
     private let statements = Locked(0)
 
+    /// Whether ``close()`` was called (a closed pool's `database_unavailable` is final: no retry helps).
+    package var isClosed: Bool { state.withLock { $0.closed } }
+
     /// Statements sent so far (for benchmarks and tests: "no database round trip on this path").
     package var statementsSent: Int { statements.withLock { $0 } }
 

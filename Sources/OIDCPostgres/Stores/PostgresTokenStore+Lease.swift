@@ -63,7 +63,7 @@ extension PostgresTokenStore {
                 next = try await nextStep(stale: stale, owner: owner, deadline: deadline)
             } catch let error as OIDCError where Self.isConnectionTrouble(error) {
                 // The database blinked (failover, terminated connection): retry until the deadline.
-                guard clock.now < deadline else { throw error }
+                guard clock.now < deadline, !database.isClosed else { throw error }
                 try await Task.sleep(for: min(Self.duration(pause), deadline - clock.now))
                 pause = min(pause * 2, 2)
                 continue
@@ -232,7 +232,7 @@ extension PostgresTokenStore {
                 return row == nil
             } catch let error as OIDCError where Self.isConnectionTrouble(error) {
                 interrupted = true
-                guard clock.now < deadline, !Task.isCancelled else { throw error }
+                guard clock.now < deadline, !Task.isCancelled, !database.isClosed else { throw error }
                 try? await Task.sleep(for: Self.duration(pause))
                 pause = min(pause * 2, 2)
             }
