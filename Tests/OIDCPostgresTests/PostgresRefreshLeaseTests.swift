@@ -180,6 +180,44 @@ struct PostgresRefreshLeaseTests {
         #expect(try await holder.load()?.accessToken == "AT-h")
     }
 
+    @Test("a live holder's slow provider call outlasting several leases keeps its lease (renewed): the waiter never refreshes")
+    func slowHolderKeepsLease() async throws {
+        let a = try TestDatabase.open(connections: 1), b = try TestDatabase.open(connections: 1), admin = try TestDatabase.open(connections: 1)
+        defer { a.close(); b.close(); admin.close() }
+        let table = try TestDatabase.uniqueTable("tokens")
+        let holder = try PostgresTokenStore(database: a, key: "u", table: table, lease: 1)
+        let waiter = try PostgresTokenStore(database: b, key: "u", table: table, lease: 1)
+        try await holder.createTable()
+        try await holder.save(Self.start)
+        let used = TokenLog(), inside = Signal(), release = Signal()
+        let holding = Task {
+            try await holder.coordinatedRefresh(replacing: Self.start) { tokens in
+                used.record(tokens)
+                inside.fire()
+                await release.wait()
+                return .refreshed(TokenResponse(accessToken: "AT-slow", refreshToken: "RT-slow"))
+            }
+        }
+        await inside.wait()
+        let waiting = Task {
+            try await waiter.coordinatedRefresh(replacing: Self.start) { tokens in
+                used.record(tokens)
+                return .refreshed(TokenResponse(accessToken: "AT-second", refreshToken: "RT-second"))
+            }
+        }
+        // The event: the lease was renewed past three times its length after it was taken.
+        let expiry = "SELECT EXTRACT(EPOCH FROM lease_expires_at)::float8 FROM \(table.quoted)"
+        let first = try #require(Double(try await admin.execute(expiry).text(0, 0, "expiry")))
+        try await eventually("three lease lengths of renewals") {
+            (Double((try? await admin.execute(expiry).text(0, 0, "expiry")) ?? "") ?? 0) > first + 3
+        }
+        release.fire()
+        guard case .refreshed = try await holding.value else { Issue.record("the slow holder lost its lease"); return }
+        guard case .alreadyRefreshed(let seen) = try await waiting.value else { Issue.record("the waiter refreshed"); return }
+        #expect(seen.accessToken == "AT-slow")
+        #expect(used.all == ["RT-start-secret"])
+    }
+
     @Test("a lease whose holder died expires; the next caller takes over and refreshes once")
     func expiredLeaseTakenOver() async throws {
         let database = try TestDatabase.open(connections: 2)

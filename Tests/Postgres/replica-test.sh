@@ -105,11 +105,12 @@ seed() {  # seed USER: fresh login (2 s access token) stored under USER; wait un
     provider 3600
 }
 
-# wait_line PATTERN FILE...: waits (up to 120 s) until a line matching PATTERN appears in one of the files; prints it.
+# wait_line PATTERN PHASE: waits (up to 120 s) until a line matching PATTERN appears in the stderr of one of
+# the PHASE's processes ($work/PHASE-*.err, expanded at every look: a background process creates its file late); prints it.
 wait_line() {
-    local pattern=$1 found=""; shift
+    local pattern=$1 phase=$2 found=""
     for _ in $(seq 1 2400); do
-        found=$(grep -h -o "$pattern" "$@" 2>/dev/null | head -n 1) || true
+        found=$(grep -h -o "$pattern" "$work/$phase"-*.err 2>/dev/null | head -n 1) || true
         [ -n "$found" ] && { echo "$found"; return 0; }
         sleep 0.05
     done
@@ -171,7 +172,7 @@ pids=()
 for i in 1 2 3 4; do
     SAMPLE_REPLICA_REFRESH_DELAY_MS=1500 replica alice-3 > "$work/p3-$i.out" 2> "$work/p3-$i.err" & pids+=($!)
 done
-holder=$(wait_line 'refresh-lock-held pid=[0-9]*' "$work"/p3-*.err | sed 's/.*pid=//') || fail "no process took the refresh lease"
+holder=$(wait_line 'refresh-lock-held pid=[0-9]*' p3 | sed 's/.*pid=//') || { cat "$work"/p[34]-*.err >&2; fail "no process took the refresh lease"; }
 kill -KILL "$holder"
 echo "OBSERVED killed pid $holder while it held the refresh lease (inside its refresh step)"
 survivors=0
@@ -197,7 +198,7 @@ pids=()
 for i in 1 2 3 4; do
     SAMPLE_REPLICA_REFRESH_DELAY_MS=3000 replica alice-4 > "$work/p4-$i.out" 2> "$work/p4-$i.err" & pids+=($!)
 done
-holder=$(wait_line 'refresh-lock-held pid=[0-9]*' "$work"/p4-*.err | sed 's/.*pid=//') || fail "no process took the refresh lease"
+holder=$(wait_line 'refresh-lock-held pid=[0-9]*' p4 | sed 's/.*pid=//') || { cat "$work"/p[34]-*.err >&2; fail "no process took the refresh lease"; }
 db=$(psql "$PG_URL" -At -c "SELECT current_database()")
 terminated=$(psql "$PG_URL" -At -c "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = '$db'")
 echo "OBSERVED terminated $terminated PostgreSQL connections while pid $holder was inside its refresh step"
