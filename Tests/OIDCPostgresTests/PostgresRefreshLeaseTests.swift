@@ -126,8 +126,8 @@ struct PostgresRefreshLeaseTests {
         defer { a.close(); b.close() }
         let table = try TestDatabase.uniqueTable("tokens")
         let holder = try PostgresTokenStore(database: a, key: "u", table: table, lease: 3600)
-        var waiter = try PostgresTokenStore(database: b, key: "u", table: table, lease: 3600, waitTimeout: 3600)
-        waiter.recheckSeconds = 3600  // only a notification (or the deadline, an hour away) wakes it
+        var waiter = try PostgresTokenStore(database: b, key: "u", table: table, lease: 3600, waitTimeout: 20)
+        waiter.recheckSeconds = 3600  // only a notification (or the deadline, 20 s away: then the count below fails) wakes it
         try await holder.createTable()
         try await holder.save(Self.start)
         let inside = Signal(), release = Signal()
