@@ -148,7 +148,7 @@ let outcomes = await withTaskGroup(of: String?.self) { group in
     for _ in 0..<requests {
         group.addTask {
             do {
-                let response = try await session.send(HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"],
+                let response = try await session.send(TransportRequest(method: "GET", url: url, headers: ["Accept": "application/json"],
                                                                       timeout: requestDeadline))
                 return (200..<300).contains(response.status) ? nil : "HTTP \(response.status)"
             } catch let error as OIDCError {
