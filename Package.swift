@@ -51,7 +51,7 @@ let package = Package(
         // PostgreSQL's libpq: needed only by consumers of OIDCPostgres.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // PostgreSQL token and pending-login stores with cross-replica single-flight refresh.
-        .target(name: "OIDCPostgres", dependencies: ["OIDCSession", "OIDC", "JOSE", "CLibPQ", "CLibCrypto"], swiftSettings: strict),
+        .target(name: "OIDCPostgres", dependencies: ["OIDCSession", "OIDCResourceServer", "OIDC", "JOSE", "CLibPQ", "CLibCrypto"], swiftSettings: strict),
         // libssl, for the jwt-inspect's own small HTTPS client (URL options only).
         // (libssl itself is loaded with dlopen on the first https fetch, so offline runs never map it;
         // its headers come with libcrypto's, through CLibCrypto's pkg-config flags.)
@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "OIDCResourceServerTests", dependencies: ["OIDCResourceServer", "OIDC", "JOSE"], swiftSettings: strict),
         sample("sample-replica", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres"]),
         sample("sample-pending-login", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres", "JOSE"]),
-        .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDC"], swiftSettings: strict),
+        .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDCResourceServer", "OIDC", "JOSE"], swiftSettings: strict),
         .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
         // The README's partner back end and FAPI listings, compiled as written (ReadmeListingTests checks the README shows them).
         .testTarget(name: "ReadmeListing", dependencies: ["JOSE", "OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
