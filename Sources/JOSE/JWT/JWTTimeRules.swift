@@ -14,8 +14,9 @@ extension JWTClaims {
     ///   - requiresExpiration: `exp` must be present.
     ///   - requiresIssuedAt: `iat` must be present.
     ///   - checksExpiration: `false` only for an explicit, named opt-out of the caller (an `insecure…` flag).
-    /// Each of `exp`, `nbf`, `iat` and `auth_time` present must be a NumericDate in range (``date(_:)``),
-    /// else `.claimTypeMismatch`.
+    /// Each of `exp`, `nbf` and `iat` present must be a NumericDate in range (``date(_:)``), else
+    /// `.claimTypeMismatch`; `auth_time` is read by the same rule where a token kind uses it (ID Tokens,
+    /// access tokens).
     /// - Throws: ``JOSEError`` `.expired`, `.notYetValid`, `.issuedInFuture`, `.missingClaim` (member `exp` or
     ///   `iat`), `.claimTypeMismatch`; ``JOSEError/member`` names the claim.
     package func validateTimes(now: Date, leeway: TimeInterval, requiresExpiration: Bool, requiresIssuedAt: Bool,
@@ -40,7 +41,6 @@ extension JWTClaims {
         } else if requiresIssuedAt {
             throw JOSEError(.missingClaim, "the token has no \"iat\"", member: "iat")
         }
-        _ = try date("auth_time")  // OpenID Connect's NumericDate: checked for its type and range here, judged by the ID Token rules
     }
 }
 
