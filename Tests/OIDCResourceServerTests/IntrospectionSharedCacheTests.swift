@@ -23,10 +23,10 @@ struct IntrospectionSharedCacheTests {
     static func endpointAnswering(signedWhenAsked: Bool) -> ScriptedTransport {
         ScriptedTransport { request in
             if signedWhenAsked, request.headers["Accept"] == "application/token-introspection+jwt" {
-                return HTTPResponse(status: 200, headers: ["Content-Type": "application/token-introspection+jwt"],
+                return TransportResponse(status: 200, headers: ["Content-Type": "application/token-introspection+jwt"],
                                     body: Array(try signedAnswer(audience: "rs-b").utf8))
             }
-            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(plainAnswer.utf8))
+            return TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(plainAnswer.utf8))
         }
     }
 
@@ -40,7 +40,7 @@ struct IntrospectionSharedCacheTests {
         return (a, b)
     }
 
-    static func client(of request: HTTPRequest) -> String? {
+    static func client(of request: TransportRequest) -> String? {
         guard let value = request.headers["Authorization"], value.hasPrefix("Basic "),
               let decoded = Data(base64Encoded: String(value.dropFirst(6))) else { return nil }
         return String(decoding: decoded, as: UTF8.self).split(separator: ":").first.map(String.init)
@@ -82,7 +82,7 @@ struct IntrospectionSharedCacheTests {
         let cache = IntrospectionCache(maximumLifetime: 200, clock: Fixtures.clock)
         let transport = ScriptedTransport { request in
             let active = Self.client(of: request) == "rs-a"
-            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+            return TransportResponse(status: 200, headers: ["Content-Type": "application/json"],
                                 body: Array((active ? Self.plainAnswer : #"{"active":false}"#).utf8))
         }
         let a = try TokenIntrospector(endpoint: Self.endpoint, authentication: .clientSecretBasic(clientID: "rs-a", secret: "sa"),
@@ -96,7 +96,7 @@ struct IntrospectionSharedCacheTests {
 
     static func introspector(answer: String) throws -> TokenIntrospector {
         let transport = ScriptedTransport { _ in
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(answer.utf8))
+            TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(answer.utf8))
         }
         return try TokenIntrospector(endpoint: Self.endpoint, authentication: .clientSecretBasic(clientID: "rs-a", secret: "sa"),
                                      transport: transport, audience: .anyAudience, clock: Fixtures.clock)
