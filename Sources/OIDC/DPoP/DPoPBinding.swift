@@ -36,7 +36,7 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     /// for the nonce remembered for the request's origin in `role`; returns the nonce used.
     public func sign(_ request: inout TransportRequest, role: DPoPNonceStore.Role, accessToken: String? = nil) throws -> String? {
         let nonce = nonces.nonce(for: request.url, role: role)
-        request.headers["DPoP"] = try key.proof(method: request.method, url: request.url, accessToken: accessToken, nonce: nonce,
+        request.headers["DPoP"] = try key.proof(method: request.method.rawValue, url: request.url, accessToken: accessToken, nonce: nonce,
                                                 now: clock())
         if let accessToken { request.headers["Authorization"] = "DPoP " + accessToken }
         return nonce
