@@ -135,4 +135,29 @@ struct ReadmeListingTests {
             }
         }
     }
+
+    /// The public type names of the toolkit's modules (`public [final] struct/class/actor/enum/protocol NAME`).
+    static func toolkitTypeNames() throws -> Set<String> {
+        var names: Set<String> = []
+        let sources = root.appendingPathComponent("Sources")
+        guard let walker = FileManager.default.enumerator(atPath: sources.path) else { return names }
+        for case let path as String in walker where path.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            for kind in ["struct", "class", "final class", "actor", "enum", "protocol"] {
+                for part in text.components(separatedBy: "public \(kind) ").dropFirst() {
+                    let name = part.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+                    if !name.isEmpty { names.insert(String(name)) }
+                }
+            }
+        }
+        return names
+    }
+
+    @Test("The README's login listing names at most 6 of the toolkit's types")
+    func partnerBackEndIsSmall() throws {
+        let listing = try String(contentsOf: Self.here.appendingPathComponent("PartnerBackEnd.swift"), encoding: .utf8)
+        let words = Set(listing.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+        let named = words.intersection(try Self.toolkitTypeNames())
+        #expect(named.count <= 6, "PartnerBackEnd.swift names \(named.count) toolkit types: \(named.sorted())")
+    }
 }
