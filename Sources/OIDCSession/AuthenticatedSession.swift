@@ -10,6 +10,15 @@ import OIDC
 /// - `Authorization: Bearer` is set only on requests to the allowed origins
 ///   (scheme, host and port), replacing any existing header; requests elsewhere
 ///   go out untouched, and token-bearing requests never follow redirects.
+/// - The allowed origins pass ``OIDC/SecureURLPolicy`` when the session is made, on every
+///   construction path: `https`, or `http` only on a loopback host; otherwise the
+///   initializer throws, so an access token never goes out in cleartext to a remote host.
+/// - A DPoP-bound token (`token_type: DPoP`) is never sent as Bearer: the session finds its
+///   DPoP key in the transport (a ``DPoPSessionTransport``) or in the refresher (a
+///   ``DPoPTokenRefresher``, an ``OIDC/OIDCClient``, ``OIDC/TokenClient`` or
+///   ``ClientCredentialsRenewal`` whose client has a DPoP binding) and sends
+///   `Authorization: DPoP` with a fresh proof (``DPoPSessionTransport``); with no key, a request
+///   to an allowed origin fails with `dpop_key_missing` and nothing is sent.
 /// - On a 401 the session refreshes once and retries once; a second 401 is
 ///   returned as it is. Concurrent requests failing with the same token share
 ///   one refresh; a request that started with an older token retries with the
@@ -45,6 +54,8 @@ public actor AuthenticatedSession {
     private var generation: UInt64 = 0
     private let refresher: any TokenRefresher
     private let transport: any HTTPTransport
+    /// Whether the transport sends the session's tokens DPoP-bound (it is a ``DPoPSessionTransport``).
+    private let hasDPoPKey: Bool
     private let allowedOrigins: Set<Origin>
     private let store: (any TokenStore)?
     private let clock: @Sendable () -> Date
@@ -82,25 +93,30 @@ public actor AuthenticatedSession {
     ///   - refreshBackoff: seconds after a failed refresh during which no new refresh starts
     ///     (negative or NaN counts as 0).
     ///   - clock: the time source for expiry and back-off.
+    /// - Throws: ``OIDC/OIDCError`` `.insecureURL` or `.invalidIssuerURL` (``OIDC/SecureURLPolicy``) for an
+    ///   allowed origin that is not `https` (or `http` on a loopback host).
     public init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
                 store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                 proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(tokens: tokens, refresher: refresher, transport: transport, allowedOrigins: allowedOrigins, store: store,
+                clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        try self.init(tokens: tokens, refresher: refresher, transport: transport, allowedOrigins: allowedOrigins, store: store,
                   refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin, refreshBackoff: refreshBackoff,
                   marginAtMostHalfLifetime: false, clock: clock)
     }
 
-    /// The designated initializer; `marginAtMostHalfLifetime` caps the proactive margin at half
-    /// the current token's `expires_in` (the client-credentials rule).
+    /// The designated initializer, which every construction path goes through: it checks the origins
+    /// (``OIDC/SecureURLPolicy``) and makes the transport DPoP-bind the tokens when a DPoP key is known
+    /// (``DPoPSessionTransport/forSession(transport:refresher:origins:)``). `marginAtMostHalfLifetime`
+    /// caps the proactive margin at half the current token's `expires_in` (the client-credentials rule).
     init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
          store: (any TokenStore)?, refreshedIDTokens: RefreshedIDTokenPolicy, proactiveRefreshMargin: TimeInterval?,
-         refreshBackoff: TimeInterval, marginAtMostHalfLifetime: Bool, clock: @escaping @Sendable () -> Date) {
+         refreshBackoff: TimeInterval, marginAtMostHalfLifetime: Bool, clock: @escaping @Sendable () -> Date) throws {
+        self.allowedOrigins = try Origin.checked(allowedOrigins)
         self.marginAtMostHalfLifetime = marginAtMostHalfLifetime
         self.tokens = tokens
         self.refresher = refresher
-        self.transport = transport
-        self.allowedOrigins = Set(allowedOrigins.compactMap(Origin.init))
+        self.transport = DPoPSessionTransport.forSession(transport: transport, refresher: refresher, origins: allowedOrigins)
+        self.hasDPoPKey = self.transport is DPoPSessionTransport
         self.store = store
         self.refreshedIDTokens = refreshedIDTokens
         self.refreshMargin = proactiveRefreshMargin
@@ -111,12 +127,15 @@ public actor AuthenticatedSession {
 
     deinit { continuation.finish() }
 
-    /// A session resumed from the last tokens in `store` (none if the store is empty).
+    /// A session resumed from the last tokens in `store` (none if the store is empty). The parameters are those of
+    /// ``init(tokens:refresher:transport:allowedOrigins:store:refreshedIDTokens:proactiveRefreshMargin:refreshBackoff:clock:)``;
+    /// stored DPoP-bound tokens go out as `Authorization: DPoP` when `transport` or `refresher` holds the DPoP key.
+    /// - Throws: the store's errors; the initializer's (origins).
     public static func resume(from store: any TokenStore, refresher: any TokenRefresher, transport: any HTTPTransport,
                               allowedOrigins: [URL], refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                               proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
                               clock: @escaping @Sendable () -> Date = { Date() }) async throws -> AuthenticatedSession {
-        AuthenticatedSession(tokens: try await store.load(), refresher: refresher, transport: transport, allowedOrigins: allowedOrigins,
+        try AuthenticatedSession(tokens: try await store.load(), refresher: refresher, transport: transport, allowedOrigins: allowedOrigins,
                              store: store, refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
                              refreshBackoff: refreshBackoff, clock: clock)
     }
@@ -148,6 +167,7 @@ public actor AuthenticatedSession {
         var authorized = request
         authorized.followsRedirects = false
         var token = try await accessToken()
+        try requireDPoPKeyIfBound()
         authorized.headers["Authorization"] = "Bearer " + token
         let first = try await transport.send(authorized)
         guard first.status == 401 else { return first }
@@ -156,8 +176,17 @@ public actor AuthenticatedSession {
                             httpStatus: 401, transportError: .bodyNotReplayable)
         }
         token = try await freshToken(replacing: token)
+        try requireDPoPKeyIfBound()
         authorized.headers["Authorization"] = "Bearer " + token
         return try await transport.send(authorized)
+    }
+
+    /// The one DPoP rule of the session: a token whose `token_type` is `DPoP` goes out only through the
+    /// DPoP transport (which turns the session's `Bearer` header into `DPoP` with a proof), never as Bearer.
+    private func requireDPoPKeyIfBound() throws {
+        guard !hasDPoPKey, let current = tokens, current.tokenType.lowercased() == "dpop" else { return }
+        throw OIDCError(.dpopKeyMissing, "the session's access token is DPoP-bound and the session has no DPoP key "
+                        + "(give it a DPoPSessionTransport or a refresher with a DPoP binding); it is never sent as Bearer")
     }
 
     /// The access token to use now, refreshed first when it expires within the margin;
@@ -303,6 +332,19 @@ public actor AuthenticatedSession {
 
 /// Scheme, host and port (default ports made explicit), compared exactly.
 struct Origin: Hashable, Sendable {
+    /// The origins of `urls`, each first checked by ``OIDC/SecureURLPolicy`` (https; http only on loopback).
+    /// - Throws: ``OIDC/OIDCError`` `.insecureURL` or `.invalidIssuerURL` naming the origin.
+    static func checked(_ urls: [URL]) throws -> Set<Origin> {
+        var origins = Set<Origin>()
+        for url in urls {
+            let what = "the allowed origin \(url.scheme?.prefix(16) ?? "")://\(url.host?.prefix(100) ?? "")"
+            try SecureURLPolicy.check(url, what: what)
+            guard let origin = Origin(url) else { throw OIDCError(.invalidIssuerURL, "\(what) has no usable scheme, host and port") }
+            origins.insert(origin)
+        }
+        return origins
+    }
+
     let scheme: String
     let host: String
     let port: Int
