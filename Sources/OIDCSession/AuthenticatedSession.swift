@@ -42,6 +42,9 @@ import OIDC
 ///   `clock`): a 401 in that time fails with the last refresh error's code.
 /// - Proactive refresh (`proactiveRefreshMargin`): when it fails (without a logout)
 ///   and the current access token has not expired yet, the request is sent with it.
+/// - Every refresh failure that keeps the tokens is also emitted as
+///   ``SessionEvent/refreshFailed(_:)`` with its typed error, so a failure the request
+///   itself does not report (a failed proactive refresh) is never silent.
 /// - Store writes happen in the order of the token changes. A failed save or clear
 ///   during a refresh or logout is reported as ``SessionEvent/storeFailed(_:)`` (the
 ///   request itself goes on with the tokens in memory); ``inject(_:)`` throws it.
@@ -252,6 +255,7 @@ public actor AuthenticatedSession {
                 await logOut(mapped)
             } else {
                 backoff = (mapped, clock().addingTimeInterval(refreshBackoff))
+                continuation.yield(.refreshFailed(mapped))
             }
             throw mapped
         }

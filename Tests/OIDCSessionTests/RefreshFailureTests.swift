@@ -65,6 +65,12 @@ struct RefreshFailureTests {
         #expect(api.seenAuthorizations == ["Bearer AT-1", "Bearer AT-1"])
         clock.advance(21)  // now expired: the failure is the request's
         await #expect { try await session.send(HTTPRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
+        // The first failure did not fail its request, yet it is reported, typed, with its cause.
+        session.finishEvents()
+        var failures: [OIDCError] = []
+        for await event in session.events { if case .refreshFailed(let error) = event { failures.append(error) } }
+        #expect(failures.map(\.code) == [.refreshFailed, .refreshFailed])
+        #expect(failures.first?.transportError == .timedOut)
     }
 
     @Test("a proactive refresh refused with invalid_grant still logs out")

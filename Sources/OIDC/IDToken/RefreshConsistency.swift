@@ -32,7 +32,7 @@ extension IDToken {
     /// Validate the new token with ``IDTokenValidator`` first; this only compares.
     /// - Parameters:
     ///   - original: the ID Token the session holds (of the login, or of the last accepted refresh).
-    ///   - authTime: how `auth_time` may change (``RefreshAuthTimeRule/sameOrLater`` unless said otherwise).
+    ///   - rule: how `auth_time` may change (``RefreshAuthTimeRule/sameOrLater`` unless said otherwise).
     /// - Throws: ``OIDCError`` `.refreshIssuerChanged`, `.refreshSubjectChanged`,
     ///   `.refreshAudienceChanged`, `.refreshAuthorizedPartyChanged`, `.refreshNonceChanged`,
     ///   `.refreshAuthTimeChanged`.
