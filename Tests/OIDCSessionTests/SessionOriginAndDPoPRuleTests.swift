@@ -53,6 +53,27 @@ struct SessionOriginAndDPoPRuleTests {
         }
     }
 
+    @Test("OIDCClient.session and the client-credentials session refuse a remote http origin before touching the store or the provider")
+    func clientPathsRefuseRemoteHTTP() async throws {
+        let world = ServiceWorld()
+        var metadata = ProviderMetadata(issuer: "https://as.example")
+        metadata.authorizationEndpoint = URL(string: "https://as.example/authorize")
+        metadata.tokenEndpoint = ServiceWorld.tokenEndpoint
+        metadata.jwksURI = URL(string: "https://as.example/jwks")
+        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: "app", secret: "s"), transport: world)
+        let store = InMemoryTokenStore()
+        await expectInsecure { _ = try await client.session(tokens: Fixtures.start, store: store, origins: [Self.remoteHTTP]) }
+        #expect(await store.load() == nil, "nothing is saved for a session that cannot be made")
+        let source = ClientCredentialsTokenSource(
+            client: TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+                                transport: world),
+            scope: "api.read")
+        await expectInsecure {
+            _ = try await AuthenticatedSession.clientCredentials(source: source, transport: world, allowedOrigins: [Self.remoteHTTP])
+        }
+        #expect(world.grants == 0, "no token is requested for a session that cannot be made")
+    }
+
     @Test("resume(from:) with a DPoPTokenRefresher and stored token_type DPoP sends Authorization: DPoP with a proof, never Bearer")
     func resumedDPoPTokens() async throws {
         let world = DPoPWorld()
