@@ -28,24 +28,35 @@ protocol SessionDPoPKeyHolder {
 public struct DPoPSessionTransport: HTTPTransport {
     /// The key and nonces.
     public let binding: DPoPBinding
-    private let transport: any HTTPTransport
-    private let origins: Set<Origin>
+    /// The transport underneath.
+    let transport: any HTTPTransport
+    /// Where the Bearer header is turned into DPoP.
+    let origins: Set<Origin>
 
     /// What a session sends through, the one rule for every construction path of ``AuthenticatedSession``:
-    /// `transport` itself when it is already a `DPoPSessionTransport`; this transport around it when
+    /// `transport` itself when it is already a `DPoPSessionTransport` covering every origin of the session (one
+    /// that misses some is widened to them, so no allowed origin gets a DPoP token as Bearer); this transport around it when
     /// `refresher` holds a DPoP binding (its tokens are then DPoP-bound and must never go out as Bearer);
     /// `transport` itself otherwise (the session then refuses to send a `DPoP` token: `dpop_key_missing`).
     static func forSession(transport: any HTTPTransport, refresher: any TokenRefresher, origins: [URL]) -> any HTTPTransport {
-        if transport is DPoPSessionTransport { return transport }
+        if let existing = transport as? DPoPSessionTransport {
+            let wanted = Set(origins.compactMap(Origin.init))
+            if wanted.isSubset(of: existing.origins) { return existing }
+            return DPoPSessionTransport(binding: existing.binding, transport: existing.transport, origins: existing.origins.union(wanted))
+        }
         guard let binding = (refresher as? any SessionDPoPKeyHolder)?.sessionDPoPBinding else { return transport }
         return DPoPSessionTransport(binding: binding, transport: transport, origins: origins)
     }
 
     /// Wraps `transport` for requests to `origins` (scheme, host and port).
     public init(binding: DPoPBinding, transport: any HTTPTransport, origins: [URL]) {
+        self.init(binding: binding, transport: transport, origins: Set(origins.compactMap(Origin.init)))
+    }
+
+    init(binding: DPoPBinding, transport: any HTTPTransport, origins: Set<Origin>) {
         self.binding = binding
         self.transport = transport
-        self.origins = Set(origins.compactMap(Origin.init))
+        self.origins = origins
     }
 
     /// Sends `request`, DPoP-bound when it carries a Bearer token for one of the origins.

@@ -95,6 +95,19 @@ struct SessionOriginAndDPoPRuleTests {
         #expect(world.seen.last?.authorization == "DPoP AT-1")
     }
 
+    @Test("a DPoPSessionTransport made for fewer origins than the session's still never lets a DPoP token out as Bearer")
+    func narrowDPoPTransport() async throws {
+        let world = DPoPWorld()
+        let binding = DPoPBinding(key: try DPoPKey.generate())
+        let narrow = DPoPSessionTransport(binding: binding, transport: world, origins: [])
+        let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"),
+                                               refresher: CountingRefresher(api: ScriptedAPI(validToken: "x")), transport: narrow,
+                                               allowedOrigins: [URL(string: "https://api.example")!])
+        #expect(try await session.send(HTTPRequest(url: DPoPSessionTests.api)).status == 200)
+        #expect(world.seen.map(\.authorization) == ["DPoP AT-1"])
+        #expect(world.seen.first?.proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-1"))
+    }
+
     @Test("a DPoP token and no DPoP key anywhere: dpop_key_missing, nothing sent (no downgrade to Bearer)")
     func noKeyNoDowngrade() async throws {
         let api = ScriptedAPI(validToken: "AT-1")
