@@ -45,7 +45,7 @@ if let limit, limit < 1 { usage("--requests must be a positive number") }
 struct Request {
     var method = ""
     var query: String?
-    var headers = HTTPHeaders()
+    var headers = HeaderFields()
     var body: [UInt8] = []
 }
 

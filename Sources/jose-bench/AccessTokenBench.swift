@@ -15,8 +15,8 @@ enum AccessTokenBench {
     /// Serves one JWK Set from memory: after the first fetch the cache is warm.
     struct MemoryTransport: HTTPTransport {
         let jwks: [UInt8]
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: jwks)
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: jwks)
         }
     }
 

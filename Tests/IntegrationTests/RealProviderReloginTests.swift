@@ -28,7 +28,7 @@ extension RealProviderTests {
             // The first session's next refresh (proactive: the margin is longer than the token's lifetime).
             let store = InMemoryTokenStore()
             let session = try await client.session(tokens: first.tokens, store: store, origins: [userinfo], proactiveRefreshMargin: 7200)
-            #expect(try await session.send(HTTPRequest(url: userinfo)).status == 200)
+            #expect(try await session.send(TransportRequest(url: userinfo)).status == 200)
             #expect(await session.refreshes == 1)
             let refreshed = try #require(await session.currentTokens)
             let refreshedIDToken = try IDToken(try #require(refreshed.idToken))
@@ -37,7 +37,7 @@ extension RealProviderTests {
             #expect(await store.load()?.idToken == refreshed.idToken)
 
             // A later refresh is compared with the kept (later) ID Token and passes too.
-            #expect(try await session.send(HTTPRequest(url: userinfo)).status == 200)
+            #expect(try await session.send(TransportRequest(url: userinfo)).status == 200)
             #expect(await session.refreshes == 2)
 
             // The second session is unaffected: its own refresh works through the client.
@@ -50,7 +50,7 @@ extension RealProviderTests {
                                           transport: Provider.transport)
             try await tokenClient.revoke(try #require(current.refreshToken), hint: "refresh_token",
                                          endpoint: try Provider.revocationEndpoint(client.metadata))
-            await expectOIDCError(.loggedOut) { _ = try await session.send(HTTPRequest(url: userinfo)) }
+            await expectOIDCError(.loggedOut) { _ = try await session.send(TransportRequest(url: userinfo)) }
             #expect(await store.load() == nil)
         }
     }

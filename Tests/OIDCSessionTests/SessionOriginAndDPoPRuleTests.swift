@@ -82,7 +82,7 @@ struct SessionOriginAndDPoPRuleTests {
         let store = InMemoryTokenStore(TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"))
         let session = try await AuthenticatedSession.resume(from: store, refresher: DPoPTokenRefresher(client: client, tokenEndpoint: DPoPSessionTests.tokenEndpoint),
                                                             transport: world, allowedOrigins: [URL(string: "https://api.example")!])
-        #expect(try await session.send(HTTPRequest(url: DPoPSessionTests.api)).status == 200)
+        #expect(try await session.send(TransportRequest(url: DPoPSessionTests.api)).status == 200)
         let seen = try #require(world.seen.first)
         #expect(seen.authorization == "DPoP AT-1")
         #expect(seen.proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-1"))
@@ -91,7 +91,7 @@ struct SessionOriginAndDPoPRuleTests {
         let direct = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"),
                                               refresher: DPoPTokenRefresher(client: client, tokenEndpoint: DPoPSessionTests.tokenEndpoint),
                                               transport: world, allowedOrigins: [URL(string: "https://api.example")!])
-        #expect(try await direct.send(HTTPRequest(url: DPoPSessionTests.api)).status == 200)
+        #expect(try await direct.send(TransportRequest(url: DPoPSessionTests.api)).status == 200)
         #expect(world.seen.last?.authorization == "DPoP AT-1")
     }
 
@@ -103,7 +103,7 @@ struct SessionOriginAndDPoPRuleTests {
         let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"),
                                                refresher: CountingRefresher(api: ScriptedAPI(validToken: "x")), transport: narrow,
                                                allowedOrigins: [URL(string: "https://api.example")!])
-        #expect(try await session.send(HTTPRequest(url: DPoPSessionTests.api)).status == 200)
+        #expect(try await session.send(TransportRequest(url: DPoPSessionTests.api)).status == 200)
         #expect(world.seen.map(\.authorization) == ["DPoP AT-1"])
         #expect(world.seen.first?.proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-1"))
     }
@@ -114,7 +114,7 @@ struct SessionOriginAndDPoPRuleTests {
         let tokens = TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1")
         let session = try AuthenticatedSession(tokens: tokens, refresher: CountingRefresher(api: api), transport: api, allowedOrigins: [Fixtures.api])
         do {
-            _ = try await session.send(HTTPRequest(url: Fixtures.api))
+            _ = try await session.send(TransportRequest(url: Fixtures.api))
             Issue.record("a DPoP-bound token was sent without a DPoP key")
         } catch let error as OIDCError {
             #expect(error.code == .dpopKeyMissing)
@@ -122,7 +122,7 @@ struct SessionOriginAndDPoPRuleTests {
         }
         #expect(api.seenAuthorizations.isEmpty)
         // Requests to other origins are not affected.
-        _ = try await session.send(HTTPRequest(url: URL(string: "https://elsewhere.example/x")!))
+        _ = try await session.send(TransportRequest(url: URL(string: "https://elsewhere.example/x")!))
         #expect(api.seenAuthorizations == [nil])
     }
 }

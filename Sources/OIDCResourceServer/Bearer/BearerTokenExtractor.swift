@@ -33,7 +33,7 @@ public struct BearerTokenExtractor: Sendable {
     ///   - body: the raw body, if any.
     /// - Throws: ``OIDC/OIDCError`` `.missingBearerToken` (RFC 6750 §3.1: answer with a challenge without
     ///   an error code), `.invalidBearerRequest` (`invalid_request`, 400) for a malformed or repeated token.
-    public func token(headers: HTTPHeaders, method: String = "GET", query: String? = nil, body: [UInt8]? = nil) throws -> String {
+    public func token(headers: HeaderFields, method: String = "GET", query: String? = nil, body: [UInt8]? = nil) throws -> String {
         var found: [String] = []
         let authorizations = headers.values(for: "Authorization")
         if authorizations.count > 1 {
@@ -106,7 +106,7 @@ public struct BearerTokenExtractor: Sendable {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 
-    private static func isFormBody(_ headers: HTTPHeaders) -> Bool {
+    private static func isFormBody(_ headers: HeaderFields) -> Bool {
         MediaType.essence(of: headers["Content-Type"]) == MediaType.form
     }
 
