@@ -61,19 +61,41 @@ public struct BearerTokenExtractor: Sendable {
 
     /// The token of an `Authorization` value with the Bearer scheme; `nil` for another scheme.
     static func headerToken(_ value: String) throws -> String? {
+        try headerToken(value, scheme: .bearer)
+    }
+
+    /// The token of an `Authorization` value with `scheme` (case-insensitive, RFC 9110 §11.1): one or
+    /// more spaces, then one `b64token` and nothing else; `nil` for another scheme.
+    /// - Throws: `.invalidBearerRequest` for the scheme without a single `b64token`.
+    static func headerToken(_ value: String, scheme: AuthorizationScheme) throws -> String? {
         let bytes = Array(value.utf8)
-        let scheme = Array("bearer".utf8)
-        guard bytes.count >= scheme.count, zip(bytes, scheme).allSatisfy({ lower($0) == $1 }) else { return nil }
-        let rest = bytes.dropFirst(scheme.count)
+        let name = Array(scheme.rawValue.lowercased().utf8)
+        guard bytes.count >= name.count, zip(bytes, name).allSatisfy({ lower($0) == $1 }) else { return nil }
+        let rest = bytes.dropFirst(name.count)
         guard let first = rest.first else {
-            throw OIDCError(.invalidBearerRequest, "the Authorization header has the Bearer scheme and no token")
+            throw OIDCError(.invalidBearerRequest, "the Authorization header has the \(scheme.rawValue) scheme and no token")
         }
-        guard first == 0x20 else { return nil }  // another scheme starting with "Bearer", e.g. "BearerX"
+        guard first == 0x20 else { return nil }  // another scheme starting with the name, e.g. "BearerX"
         let token = rest.drop(while: { $0 == 0x20 })
         guard isB64Token(token) else {
-            throw OIDCError(.invalidBearerRequest, "the Bearer credentials are not a single b64token (RFC 6750 §2.1)")
+            throw OIDCError(.invalidBearerRequest, "the \(scheme.rawValue) credentials are not a single b64token (RFC 6750 §2.1)")
         }
         return String(decoding: token, as: UTF8.self)
+    }
+
+    /// The scheme and token of the request's one `Authorization` field, `nil` when it has none or
+    /// one with another scheme.
+    /// - Throws: `.invalidBearerRequest` for more than one `Authorization` field or malformed credentials.
+    static func credentials(_ headers: HTTPHeaders) throws -> (scheme: AuthorizationScheme, token: String)? {
+        let authorizations = headers.values(for: "Authorization")
+        guard authorizations.count <= 1 else {
+            throw OIDCError(.invalidBearerRequest, "the request has \(authorizations.count) Authorization header fields")
+        }
+        guard let value = authorizations.first else { return nil }
+        for scheme in [AuthorizationScheme.bearer, .dpop] {
+            if let token = try headerToken(value, scheme: scheme) { return (scheme, token) }
+        }
+        return nil
     }
 
     /// `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`
