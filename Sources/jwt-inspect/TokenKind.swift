@@ -35,8 +35,7 @@ enum TokenKind: String, CaseIterable {
         case .idToken: return "OpenID Connect Core 3.1.3.7: signature, alg, iss, aud/azp, exp, iat, nonce"
         case .accessToken:
             return "RFC 9068: signature (asymmetric), exp/nbf/iat, typ at+jwt, iss, aud, sub, client_id, iat, jti"
-                + (options.dpopProof == nil ? ", cnf (presented as Bearer: no key binding)"
-                    : ", cnf.jkt, RFC 9449 DPoP proof (htm, htu, iat, ath, key = cnf.jkt" + (options.expectedNonce == nil ? ")" : ", nonce)"))
+                + (options.dpopProof == nil ? "" : ", RFC 9449 DPoP proof (htm, htu, iat, ath, key = cnf.jkt" + (options.expectedNonce == nil ? ")" : ", nonce)"))
                 + (scopes.isEmpty ? "" : ", scope " + scopes.joined(separator: " "))
         case .logoutToken: return "Back-Channel Logout 2.6: signature, typ, iss, aud, iat, jti, events, sub/sid, no nonce, not replayed"
         case .dpopProof:
