@@ -122,9 +122,9 @@ public struct AccessTokenValidator: Sendable {
         }
         var proofText: String?
         if scheme == .dpop {
-            let proofs = headers.values(for: "DPoP")
-            guard proofs.count == 1, let proof = proofs.first else {
-                throw OIDCError(.dpopProofMissing, "the DPoP scheme needs exactly one DPoP header field, the request has \(proofs.count)")
+            let (count, proof) = BearerTokenExtractor.field(headers, named: "dpop")
+            guard count == 1, let proof else {
+                throw OIDCError(.dpopProofMissing, "the DPoP scheme needs exactly one DPoP header field, the request has \(count)")
             }
             proofText = proof
         }

@@ -65,37 +65,52 @@ public struct BearerTokenExtractor: Sendable {
     }
 
     /// The token of an `Authorization` value with `scheme` (case-insensitive, RFC 9110 §11.1): one or
-    /// more spaces, then one `b64token` and nothing else; `nil` for another scheme.
+    /// more spaces, then one `b64token` and nothing else; `nil` for another scheme. Reads the value
+    /// in place (the validation's hot path).
     /// - Throws: `.invalidBearerRequest` for the scheme without a single `b64token`.
     static func headerToken(_ value: String, scheme: AuthorizationScheme) throws -> String? {
-        let bytes = Array(value.utf8)
-        let name = Array(scheme.rawValue.lowercased().utf8)
-        guard bytes.count >= name.count, zip(bytes, name).allSatisfy({ lower($0) == $1 }) else { return nil }
-        let rest = bytes.dropFirst(name.count)
-        guard let first = rest.first else {
+        let bytes = value.utf8
+        let name = scheme == .bearer ? "bearer".utf8 : "dpop".utf8
+        var index = bytes.startIndex
+        for expected in name {
+            guard index != bytes.endIndex, lower(bytes[index]) == expected else { return nil }
+            bytes.formIndex(after: &index)
+        }
+        guard index != bytes.endIndex else {
             throw OIDCError(.invalidBearerRequest, "the Authorization header has the \(scheme.rawValue) scheme and no token")
         }
-        guard first == 0x20 else { return nil }  // another scheme starting with the name, e.g. "BearerX"
-        let token = rest.drop(while: { $0 == 0x20 })
-        guard isB64Token(token) else {
+        guard bytes[index] == 0x20 else { return nil }  // another scheme starting with the name, e.g. "BearerX"
+        let start = bytes[index...].firstIndex(where: { $0 != 0x20 }) ?? bytes.endIndex
+        guard isB64Token(bytes[start...]) else {
             throw OIDCError(.invalidBearerRequest, "the \(scheme.rawValue) credentials are not a single b64token (RFC 6750 §2.1)")
         }
-        return String(decoding: token, as: UTF8.self)
+        return String(value[start...])
     }
 
     /// The scheme and token of the request's one `Authorization` field, `nil` when it has none or
     /// one with another scheme.
     /// - Throws: `.invalidBearerRequest` for more than one `Authorization` field or malformed credentials.
     static func credentials(_ headers: HTTPHeaders) throws -> (scheme: AuthorizationScheme, token: String)? {
-        let authorizations = headers.values(for: "Authorization")
-        guard authorizations.count <= 1 else {
-            throw OIDCError(.invalidBearerRequest, "the request has \(authorizations.count) Authorization header fields")
+        let (count, value) = field(headers, named: "authorization")
+        guard count <= 1 else {
+            throw OIDCError(.invalidBearerRequest, "the request has \(count) Authorization header fields")
         }
-        guard let value = authorizations.first else { return nil }
-        for scheme in [AuthorizationScheme.bearer, .dpop] {
-            if let token = try headerToken(value, scheme: scheme) { return (scheme, token) }
+        guard let value else { return nil }
+        if let token = try headerToken(value, scheme: .bearer) { return (.bearer, token) }
+        return try headerToken(value, scheme: .dpop).map { (.dpop, $0) }
+    }
+
+    /// How many fields are named `lowercaseName` (compared case-insensitively, without allocating),
+    /// and the last one's value.
+    static func field(_ headers: HTTPHeaders, named lowercaseName: String) -> (count: Int, value: String?) {
+        var count = 0
+        var value: String?
+        for field in headers.fields where field.name.utf8.count == lowercaseName.utf8.count
+            && zip(field.name.utf8, lowercaseName.utf8).allSatisfy({ lower($0) == $1 }) {
+            count += 1
+            value = field.value
         }
-        return nil
+        return (count, value)
     }
 
     /// `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`
