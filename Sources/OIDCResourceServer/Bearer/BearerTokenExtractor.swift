@@ -65,26 +65,26 @@ public struct BearerTokenExtractor: Sendable {
     }
 
     /// The token of an `Authorization` value with `scheme` (case-insensitive, RFC 9110 §11.1): one or
-    /// more spaces, then one `b64token` and nothing else; `nil` for another scheme. Reads the value
-    /// in place (the validation's hot path).
+    /// more spaces, then one `b64token` and nothing else; `nil` for another scheme. Reads the value's
+    /// bytes in place (the validation's hot path).
     /// - Throws: `.invalidBearerRequest` for the scheme without a single `b64token`.
     static func headerToken(_ value: String, scheme: AuthorizationScheme) throws -> String? {
-        let bytes = value.utf8
-        let name = scheme == .bearer ? "bearer".utf8 : "dpop".utf8
-        var index = bytes.startIndex
-        for expected in name {
-            guard index != bytes.endIndex, lower(bytes[index]) == expected else { return nil }
-            bytes.formIndex(after: &index)
+        var value = value
+        return try value.withUTF8 { bytes throws -> String? in
+            let name = scheme == .bearer ? "bearer".utf8 : "dpop".utf8
+            guard bytes.count >= name.count, zip(bytes, name).allSatisfy({ lower($0) == $1 }) else { return nil }
+            var index = name.count
+            guard index < bytes.count else {
+                throw OIDCError(.invalidBearerRequest, "the Authorization header has the \(scheme.rawValue) scheme and no token")
+            }
+            guard bytes[index] == 0x20 else { return nil }  // another scheme starting with the name, e.g. "BearerX"
+            while index < bytes.count, bytes[index] == 0x20 { index += 1 }
+            let token = UnsafeBufferPointer(rebasing: bytes[index...])
+            guard isB64Token(token) else {
+                throw OIDCError(.invalidBearerRequest, "the \(scheme.rawValue) credentials are not a single b64token (RFC 6750 §2.1)")
+            }
+            return String(decoding: token, as: UTF8.self)
         }
-        guard index != bytes.endIndex else {
-            throw OIDCError(.invalidBearerRequest, "the Authorization header has the \(scheme.rawValue) scheme and no token")
-        }
-        guard bytes[index] == 0x20 else { return nil }  // another scheme starting with the name, e.g. "BearerX"
-        let start = bytes[index...].firstIndex(where: { $0 != 0x20 }) ?? bytes.endIndex
-        guard isB64Token(bytes[start...]) else {
-            throw OIDCError(.invalidBearerRequest, "the \(scheme.rawValue) credentials are not a single b64token (RFC 6750 §2.1)")
-        }
-        return String(value[start...])
     }
 
     /// The scheme and token of the request's one `Authorization` field, `nil` when it has none or
@@ -105,38 +105,40 @@ public struct BearerTokenExtractor: Sendable {
     static func field(_ headers: HTTPHeaders, named lowercaseName: String) -> (count: Int, value: String?) {
         var count = 0
         var value: String?
-        for field in headers.fields where field.name.utf8.count == lowercaseName.utf8.count
-            && zip(field.name.utf8, lowercaseName.utf8).allSatisfy({ lower($0) == $1 }) {
-            count += 1
-            value = field.value
+        var wanted = lowercaseName
+        wanted.withUTF8 { wanted in
+            for field in headers.fields where field.name.utf8.count == wanted.count {
+                var name = field.name
+                if name.withUTF8({ zip($0, wanted).allSatisfy { lower($0) == $1 } }) {
+                    count += 1
+                    value = field.value
+                }
+            }
         }
         return (count, value)
     }
 
     /// `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`
     public static func isB64Token<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
-        var sawPadding = false
-        var count = 0
-        for byte in bytes {
-            if byte == UInt8(ascii: "=") {
-                guard count > 0 else { return false }
-                sawPadding = true
-                continue
-            }
-            guard !sawPadding, isTokenCharacter(byte) else { return false }
-            count += 1
-        }
-        return count > 0
+        if let result = bytes.withContiguousStorageIfAvailable(isB64Token(buffer:)) { return result }
+        return Array(bytes).withUnsafeBufferPointer(isB64Token(buffer:))
     }
 
+    /// The `b64token` rule on contiguous bytes: token characters, at least one, then only `=`.
+    private static func isB64Token(buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < buffer.count, isTokenCharacter(buffer[index]) { index += 1 }
+        guard index > 0 else { return false }
+        while index < buffer.count, buffer[index] == UInt8(ascii: "=") { index += 1 }
+        return index == buffer.count
+    }
+
+    /// `ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/"` as two bit sets (bytes 0-63, 64-127).
+    @inline(__always)
     private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"):
-            return true
-        default:
-            return false
-        }
+        let low: UInt64 = 0x03FF_E800_0000_0000  // + - . / 0-9
+        let high: UInt64 = 0x47FF_FFFE_87FF_FFFE  // A-Z _ a-z ~
+        return byte < 64 ? (low >> UInt64(byte)) & 1 == 1 : byte < 128 && (high >> UInt64(byte - 64)) & 1 == 1
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 {

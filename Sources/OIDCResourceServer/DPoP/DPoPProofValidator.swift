@@ -80,6 +80,7 @@ public struct DPoPProofValidator: Sendable {
     /// The current time.
     public let clock: @Sendable () -> Date
     private let policy: JWSVerificationPolicy
+    private let keys = ProofKeyCache()
 
     /// Creates a validator.
     /// - Parameters:
@@ -113,17 +114,13 @@ public struct DPoPProofValidator: Sendable {
     /// The private members of every key type (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2).
     static let privateMembers = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
 
-    /// Validates `proof` for `target`.
-    /// - Throws: ``OIDC/OIDCError`` with one of the `dpop_proof_*` codes, naming the failed rule.
-    public func validate(_ proof: String, for target: Target, nonce: NonceRule, presenting: Presentation) async throws -> VerifiedDPoPProof {
-        let jws: CompactJWS
-        do { jws = try CompactJWS(proof) } catch let error as JOSEError {
-            throw OIDCError(.dpopProofMalformed, "the DPoP proof is not a compact JWS", joseError: error)
-        }
-        guard jws.header.type == "dpop+jwt" else { throw OIDCError(.dpopProofType, "the DPoP proof's typ is not dpop+jwt") }
-        guard let name = jws.header.algorithmName, let algorithm = JWSAlgorithm(rawValue: name), allowedAlgorithms.contains(algorithm) else {
-            throw OIDCError(.dpopProofAlgorithm, "the DPoP proof's alg is not an allowed asymmetric algorithm")
-        }
+    /// The proof's `jwk` as a public key and its RFC 7638 thumbprint (§4.3 step 7). A client signs
+    /// every proof with one key, so its protected header (`typ`, `alg`, `jwk`) repeats byte for byte:
+    /// the key read from a header that passed these checks is reused for the same header text
+    /// (building a libcrypto key costs as much as verifying a signature).
+    private func proofKey(_ jws: CompactJWS, protectedHeader: Substring.UTF8View) throws -> (JWK, String) {
+        let headerText = String(Substring(protectedHeader))
+        if let known = keys.key(for: headerText) { return known }
         guard let members = jws.header.members["jwk"]?.objectValue else {
             throw OIDCError(.dpopProofKey, "the DPoP proof has no jwk header")
         }
@@ -135,6 +132,23 @@ public struct DPoPProofValidator: Sendable {
             throw OIDCError(.dpopProofKey, "the DPoP proof's jwk is not a usable key", joseError: error)
         }
         guard !key.isPrivate, key.keyType != .oct else { throw OIDCError(.dpopProofKey, "the DPoP proof's jwk is not an asymmetric public key") }
+        let known = (key, key.thumbprint())
+        keys.remember(known, for: headerText)
+        return known
+    }
+
+    /// Validates `proof` for `target`.
+    /// - Throws: ``OIDC/OIDCError`` with one of the `dpop_proof_*` codes, naming the failed rule.
+    public func validate(_ proof: String, for target: Target, nonce: NonceRule, presenting: Presentation) async throws -> VerifiedDPoPProof {
+        let jws: CompactJWS
+        do { jws = try CompactJWS(proof) } catch let error as JOSEError {
+            throw OIDCError(.dpopProofMalformed, "the DPoP proof is not a compact JWS", joseError: error)
+        }
+        guard jws.header.type == "dpop+jwt" else { throw OIDCError(.dpopProofType, "the DPoP proof's typ is not dpop+jwt") }
+        guard let name = jws.header.algorithmName, let algorithm = JWSAlgorithm(rawValue: name), allowedAlgorithms.contains(algorithm) else {
+            throw OIDCError(.dpopProofAlgorithm, "the DPoP proof's alg is not an allowed asymmetric algorithm")
+        }
+        let (key, thumbprint) = try proofKey(jws, protectedHeader: proof.utf8.prefix { $0 != UInt8(ascii: ".") })
         do { try jws.verify(with: key, policy: policy) } catch let error as JOSEError {
             throw OIDCError(.dpopProofSignature, "the DPoP proof's signature does not verify with its jwk", joseError: error)
         }
@@ -173,7 +187,6 @@ public struct DPoPProofValidator: Sendable {
                 throw OIDCError(.dpopProofNonce, "the DPoP proof does not carry the nonce the server gave")
             }
         }
-        let thumbprint = key.thumbprint()
         let presented: (hash: String, binding: KeyBinding)?
         switch presenting {
         case .noAccessToken: presented = nil

@@ -55,6 +55,9 @@ extension DPoPProofValidator {
     /// RFC 3986 §6.2.2.2: `%XX` of an unreserved character decoded, any other `%XX` with upper-case
     /// hex; `nil` for a `%` not followed by two hex digits.
     private static func percentNormalized(_ bytes: ArraySlice<UInt8>, lowercasing: Bool) -> String? {
+        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || (lowercasing && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)) }) {
+            return String(decoding: bytes, as: UTF8.self)  // nothing to change (the common case)
+        }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = bytes.startIndex
@@ -79,6 +82,13 @@ extension DPoPProofValidator {
 
     /// RFC 3986 §5.2.4 `remove_dot_segments`.
     private static func removingDotSegments(_ path: String) -> String {
+        let bytes = path.utf8
+        var previous = UInt8(ascii: "/")
+        // A dot segment starts with "." at the start of the path or after "/": none, nothing to remove.
+        guard bytes.contains(where: { byte in
+            defer { previous = byte }
+            return byte == UInt8(ascii: ".") && previous == UInt8(ascii: "/")
+        }) else { return path }
         var input = Substring(path)
         var output: [Substring] = []
         while !input.isEmpty {
