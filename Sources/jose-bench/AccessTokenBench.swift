@@ -269,8 +269,19 @@ enum DPoPParts {
                                         configuration: .init(defaultTimeToLive: 86_400, honoursCacheControl: false))
             let validator = AccessTokenValidator(issuer: AccessTokenBench.issuer, audience: AccessTokenBench.audience, keys: .cache(cache))
             let headers: HTTPHeaders = ["Authorization": "Bearer " + bearer]
-            for _ in 0..<count {
-                _ = try await validator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"])
+            switch ProcessInfo.processInfo.environment["JOSE_PARTS_BEARER_MODE"] {
+            case "raw":
+                let parts = bearer.split(separator: ".")
+                let loop = try RawDigestVerify(pem: String(contentsOf: keysDirectory.appendingPathComponent("rsa2048.pub.pem"), encoding: .utf8),
+                                               algorithm: .rs256, input: Array("\(parts[0]).\(parts[1])".utf8),
+                                               jwsSignature: try Base64URL.decode(String(parts[2]))).loop()
+                for _ in 0..<count { _ = try loop() }
+            case "token":
+                for _ in 0..<count { _ = try await validator.validate(bearerToken: bearer, requiredScopes: ["api.read"]) }
+            default:
+                for _ in 0..<count {
+                    _ = try await validator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"])
+                }
             }
         }
         try await time("jws.verify (key built)") { try jws.verify(with: key) }

@@ -127,27 +127,25 @@ public struct BearerTokenExtractor: Sendable {
     private static func isB64Token(buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = buffer.baseAddress else { return false }
         let count = buffer.count
-        var index = 0
-        // Eight bytes at a time without a branch per byte (a JWT is hundreds of bytes), then one by one.
-        while index + 8 <= count {
-            let all = tokenBit(base[index]) & tokenBit(base[index + 1]) & tokenBit(base[index + 2]) & tokenBit(base[index + 3])
-                & tokenBit(base[index + 4]) & tokenBit(base[index + 5]) & tokenBit(base[index + 6]) & tokenBit(base[index + 7])
-            if all == 0 { break }
-            index += 8
+        return tokenTable.withUnsafeBufferPointer { table in
+            var index = 0
+            // Eight bytes at a time without a branch per byte (a JWT is hundreds of bytes), then one by one.
+            while index + 8 <= count {
+                let all = table[Int(base[index])] & table[Int(base[index + 1])] & table[Int(base[index + 2])] & table[Int(base[index + 3])]
+                    & table[Int(base[index + 4])] & table[Int(base[index + 5])] & table[Int(base[index + 6])] & table[Int(base[index + 7])]
+                if all == 0 { break }
+                index += 8
+            }
+            while index < count, table[Int(base[index])] == 1 { index += 1 }
+            guard index > 0 else { return false }
+            while index < count, base[index] == UInt8(ascii: "=") { index += 1 }
+            return index == count
         }
-        while index < count, tokenBit(base[index]) == 1 { index += 1 }
-        guard index > 0 else { return false }
-        while index < count, base[index] == UInt8(ascii: "=") { index += 1 }
-        return index == count
     }
 
-    /// 1 for `ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/"`, else 0: two bit sets (bytes 0-63, 64-127).
-    @inline(__always)
-    private static func tokenBit(_ byte: UInt8) -> UInt64 {
-        let low: UInt64 = 0x03FF_E800_0000_0000  // + - . / 0-9
-        let high: UInt64 = 0x47FF_FFFE_87FF_FFFE  // A-Z _ a-z ~
-        let set = byte < 64 ? low : (byte < 128 ? high : 0)
-        return (set >> UInt64(byte & 63)) & 1
+    /// 1 for the bytes of `ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/"`, 0 for every other byte.
+    private static let tokenTable: [UInt8] = (0...255).map { byte in
+        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/".utf8).contains(UInt8(byte)) ? 1 : 0
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 {
