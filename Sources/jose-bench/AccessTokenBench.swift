@@ -278,6 +278,20 @@ enum DPoPParts {
                 for _ in 0..<count { _ = try loop() }
             case "token":
                 for _ in 0..<count { _ = try await validator.validate(bearerToken: bearer, requiredScopes: ["api.read"]) }
+            case "compare":
+                // Alternating slices: the token call, the request call; medians of ns per call.
+                var token: [Double] = [], request: [Double] = []
+                for _ in 0..<25 {
+                    var start = DispatchTime.now().uptimeNanoseconds
+                    for _ in 0..<count { _ = try await validator.validate(bearerToken: bearer, requiredScopes: ["api.read"]) }
+                    token.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count))
+                    start = DispatchTime.now().uptimeNanoseconds
+                    for _ in 0..<count {
+                        _ = try await validator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"])
+                    }
+                    request.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count))
+                }
+                print("  validate(bearerToken:) \(Int(Runner.median(token))) ns, validate(method:url:headers:) \(Int(Runner.median(request))) ns")
             default:
                 for _ in 0..<count {
                     _ = try await validator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"])
