@@ -55,7 +55,7 @@ if let limit, limit < 1 { usage("--requests must be a positive number") }
 struct Request {
     var method = ""
     var path = "/"
-    var headers = HTTPHeaders()
+    var headers = HeaderFields()
     var body: [UInt8] = []
 }
 

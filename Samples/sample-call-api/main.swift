@@ -59,7 +59,7 @@ let events = Task {
     }
 }
 do {
-    let response = try await session.send(HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"]))
+    let response = try await session.send(TransportRequest(method: "GET", url: url, headers: ["Accept": "application/json"]))
     print(response.status)
     print(String(decoding: response.body, as: UTF8.self))
     exit((200..<300).contains(response.status) ? 0 : 1)

@@ -126,7 +126,7 @@ let outcomes = await withTaskGroup(of: String?.self) { group in
     for _ in 0..<requests {
         group.addTask {
             do {
-                let response = try await session.send(HTTPRequest(method: "GET", url: url, headers: ["Accept": "application/json"]))
+                let response = try await session.send(TransportRequest(method: "GET", url: url, headers: ["Accept": "application/json"]))
                 return (200..<300).contains(response.status) ? nil : "HTTP \(response.status)"
             } catch let error as OIDCError {
                 return "\(error)" + (error.httpStatus.map { " (HTTP \($0))" } ?? "") + (error.oauthError.map { " [\($0)]" } ?? "")

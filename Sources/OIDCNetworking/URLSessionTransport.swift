@@ -6,7 +6,7 @@ import OIDC
 
 /// An ``OIDC/HTTPTransport`` on Foundation's `URLSession`.
 ///
-/// Redirects are followed only when the request allows it (`HTTPRequest.followsRedirects`;
+/// Redirects are followed only when the request allows it (`TransportRequest.followsRedirects`;
 /// never for token requests), response bodies are capped at ``maximumResponseBytes``, and
 /// failures become `TransportError`s (`.timedOut` for `URLError.timedOut`).
 public final class URLSessionTransport: HTTPTransport {
@@ -29,7 +29,7 @@ public final class URLSessionTransport: HTTPTransport {
     deinit { session.finishTasksAndInvalidate() }
 
     /// Sends `request`; a `.stream` body is collected first.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
         urlRequest.httpMethod = request.method
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
@@ -68,7 +68,7 @@ public final class URLSessionTransport: HTTPTransport {
 /// The per-task state, behind a lock; the session's delegate.
 private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct Entry {
-        var continuation: CheckedContinuation<HTTPResponse, any Error>
+        var continuation: CheckedContinuation<TransportResponse, any Error>
         var followsRedirects: Bool
         var body: [UInt8] = []
         var response: HTTPURLResponse?
@@ -82,7 +82,7 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Send
 
     init(limit: Int) { self.limit = limit }
 
-    func register(_ task: URLSessionTask, followsRedirects: Bool, continuation: CheckedContinuation<HTTPResponse, any Error>) {
+    func register(_ task: URLSessionTask, followsRedirects: Bool, continuation: CheckedContinuation<TransportResponse, any Error>) {
         lock.withLock { entries[task.taskIdentifier] = Entry(continuation: continuation, followsRedirects: followsRedirects) }
     }
 
@@ -139,11 +139,11 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Send
         } else if let error {
             entry.continuation.resume(throwing: Self.map(error))
         } else if let response = entry.response ?? (task.response as? HTTPURLResponse) {
-            var headers = HTTPHeaders()
+            var headers = HeaderFields()
             for (name, value) in response.allHeaderFields {
                 if let name = name as? String, let value = value as? String { headers.add(name, value) }
             }
-            entry.continuation.resume(returning: HTTPResponse(status: response.statusCode, headers: headers, body: entry.body))
+            entry.continuation.resume(returning: TransportResponse(status: response.statusCode, headers: headers, body: entry.body))
         } else {
             entry.continuation.resume(throwing: TransportError.invalidResponse("no HTTP response"))
         }

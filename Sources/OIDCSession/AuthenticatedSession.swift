@@ -141,7 +141,7 @@ public actor AuthenticatedSession {
     public var refreshes: Int { refreshCount }
 
     /// Sends `request`, with the access token when its origin is allowed.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard let origin = Origin(request.url), allowedOrigins.contains(origin) else {
             return try await transport.send(request)
         }

@@ -33,7 +33,7 @@ public struct DPoPSessionTransport: HTTPTransport {
     }
 
     /// Sends `request`, DPoP-bound when it carries a Bearer token for one of the origins.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard let origin = Origin(request.url), origins.contains(origin), let authorization = request.headers["Authorization"],
               authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
             return try await transport.send(request)

@@ -10,7 +10,7 @@ import OIDC
 import OIDCSession
 
 struct InstantTransport: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { HTTPResponse(status: 200) }
+    func send(_ request: TransportRequest) async throws -> TransportResponse { TransportResponse(status: 200) }
 }
 
 // `dpop-bench count ES256|EdDSA N`: makes N proofs and exits, for instruction
@@ -59,7 +59,7 @@ for spec in [JWK.GenerationSpec.ec(.p256), .ed25519] {
 
 let transport = InstantTransport()
 let bearer = try await measure {
-    var request = HTTPRequest(method: "GET", url: url)
+    var request = TransportRequest(method: "GET", url: url)
     request.headers["Authorization"] = "Bearer " + accessToken
     _ = try await transport.send(request)
 }
@@ -67,7 +67,7 @@ line("request Bearer (no proof)", bearer)
 for spec in [JWK.GenerationSpec.ec(.p256), .ed25519] {
     let binding = DPoPBinding(key: try DPoPKey.generate(spec))
     let dpop = try await measure {
-        _ = try await binding.send(role: .resourceServer, accessToken: accessToken, transport: transport) { HTTPRequest(method: "GET", url: url) }
+        _ = try await binding.send(role: .resourceServer, accessToken: accessToken, transport: transport) { TransportRequest(method: "GET", url: url) }
     }
     line("request DPoP \(binding.key.algorithm.rawValue)", dpop)
     print("  overhead per request: \(String(format: "%.1f", (dpop.nanoseconds - bearer.nanoseconds) / 1000)) µs")
@@ -80,7 +80,7 @@ struct NoRefresh: TokenRefresher {
 let origin = URL(string: "https://rs.example")!
 let bearerSession = AuthenticatedSession(tokens: TokenResponse(accessToken: accessToken), refresher: NoRefresh(), transport: transport,
                                          allowedOrigins: [origin])
-let sessionBearer = try await measure { _ = try await bearerSession.send(HTTPRequest(method: "GET", url: url)) }
+let sessionBearer = try await measure { _ = try await bearerSession.send(TransportRequest(method: "GET", url: url)) }
 line("session Bearer", sessionBearer)
 for spec in [JWK.GenerationSpec.ec(.p256), .ed25519] {
     let client = try BackChannelClient(issuer: "https://as.example", authentication: .none(clientID: "bench"), transport: transport,
@@ -88,7 +88,7 @@ for spec in [JWK.GenerationSpec.ec(.p256), .ed25519] {
     let session = try AuthenticatedSession.dpop(tokens: TokenResponse(accessToken: accessToken, tokenType: "DPoP"), client: client,
                                                 tokenEndpoint: URL(string: "https://as.example/token")!, transport: transport,
                                                 allowedOrigins: [origin])
-    let dpop = try await measure { _ = try await session.send(HTTPRequest(method: "GET", url: url)) }
+    let dpop = try await measure { _ = try await session.send(TransportRequest(method: "GET", url: url)) }
     line("session DPoP \(client.dpop?.key.algorithm.rawValue ?? "")", dpop)
     print("  overhead per request: \(String(format: "%.1f", (dpop.nanoseconds - sessionBearer.nanoseconds) / 1000)) µs")
 }

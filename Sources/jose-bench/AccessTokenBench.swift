@@ -20,8 +20,8 @@ enum AccessTokenBench {
     /// Serves one JWK Set from memory: after the first fetch the cache is warm.
     struct MemoryTransport: HTTPTransport {
         let jwks: [UInt8]
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: jwks)
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: jwks)
         }
     }
 
@@ -49,7 +49,7 @@ enum AccessTokenBench {
                                         configuration: .init(defaultTimeToLive: 86_400, honoursCacheControl: false))
             let validator = AccessTokenValidator(issuer: issuer, audience: audience, keys: .cache(cache))
             let url = URL(string: "https://api.example/items")!
-            let headers: HTTPHeaders = ["Authorization": "Bearer " + token]
+            let headers: HeaderFields = ["Authorization": "Bearer " + token]
             _ = try await validator.validate(method: "GET", url: url, headers: headers, requiredScopes: ["api.read"])  // warms the cache; fails loudly if anything is off
 
             let parts = token.split(separator: ".")
@@ -93,7 +93,7 @@ enum AccessTokenBench {
             }
             let dpopValidator = AccessTokenValidator(issuer: issuer, audience: audience, keys: .cache(cache), proofs: dpop.validator())
             try await measure("RFC9449 \(algorithm.rawValue)", rounds: rounds, seconds: seconds, raw: rawBoth, pool: dpop.pool(token: bound)) { proof in
-                let headers: HTTPHeaders = ["Authorization": "DPoP " + bound, "DPoP": proof]
+                let headers: HeaderFields = ["Authorization": "DPoP " + bound, "DPoP": proof]
                 _ = try await dpopValidator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"])
             }
         }
@@ -268,7 +268,7 @@ enum DPoPParts {
                                         transport: AccessTokenBench.MemoryTransport(jwks: Array(#"{"keys":[\#(publicJWK)]}"#.utf8)),
                                         configuration: .init(defaultTimeToLive: 86_400, honoursCacheControl: false))
             let validator = AccessTokenValidator(issuer: AccessTokenBench.issuer, audience: AccessTokenBench.audience, keys: .cache(cache))
-            let headers: HTTPHeaders = ["Authorization": "Bearer " + bearer]
+            let headers: HeaderFields = ["Authorization": "Bearer " + bearer]
             switch ProcessInfo.processInfo.environment["JOSE_PARTS_BEARER_MODE"] {
             case "raw":
                 let parts = bearer.split(separator: ".")

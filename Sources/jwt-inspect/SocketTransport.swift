@@ -12,7 +12,7 @@ import Foundation
 /// required discovery fields and the https rule for the issuer and its `jwks_uri` live
 /// in the library only. (URLSession would load FoundationNetworking; this does not.)
 struct SocketTransport: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard request.method == "GET", request.body == nil else {
             throw TransportError.connectionFailed("jwt-inspect only sends GET requests")
         }
@@ -24,9 +24,9 @@ struct SocketTransport: HTTPTransport {
         }
         do {
             let response = try HTTPFetch.get(request.url.absoluteString)
-            var headers = HTTPHeaders()
+            var headers = HeaderFields()
             for field in response.headers { headers.add(field.name, field.value) }
-            return HTTPResponse(status: response.status, headers: headers, body: response.body)
+            return TransportResponse(status: response.status, headers: headers, body: response.body)
         } catch {
             switch error {
             case .timedOut: throw TransportError.timedOut

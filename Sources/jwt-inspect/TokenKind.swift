@@ -136,7 +136,7 @@ enum TokenKind: String, CaseIterable {
                 guard let (method, url) = try Self.dpopRequest(options, for: "--dpop-proof") else {
                     throw UsageError("--dpop-proof needs --htm (the request method) and --htu (the request URL)")
                 }
-                let headers: HTTPHeaders = ["Authorization": "DPoP " + token, "DPoP": proof]
+                let headers: HeaderFields = ["Authorization": "DPoP " + token, "DPoP": proof]
                 let dpopNonce: DPoPProofValidator.NonceRule = nonce.map { .required($0) } ?? .notRequired
                 body = { _ = try await validator.validate(method: method, url: url, headers: headers, requiredScopes: scopes, dpopNonce: dpopNonce) }
             } else {

@@ -19,7 +19,7 @@ import OIDCPostgres
 import OIDCSession
 
 struct InstantAPI: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { HTTPResponse(status: 200, headers: [:], body: []) }
+    func send(_ request: TransportRequest) async throws -> TransportResponse { TransportResponse(status: 200, headers: [:], body: []) }
 }
 
 struct NeverRefresh: TokenRefresher {
@@ -73,7 +73,7 @@ let postgresSession = try await AuthenticatedSession.resume(from: postgresStore,
 
 func perRequest(_ session: AuthenticatedSession) async throws -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
-    for _ in 0..<requests { _ = try await session.send(HTTPRequest(url: origin)) }
+    for _ in 0..<requests { _ = try await session.send(TransportRequest(url: origin)) }
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000 / Double(requests)
 }
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

@@ -55,10 +55,10 @@ func measure(_ body: () async throws -> Void) async rethrows -> Double {
 }
 
 var bare: [Double] = [], wrapped: [Double] = []
-for _ in 0..<20 { _ = try await transport.send(HTTPRequest(url: url)) }  // warm-up
+for _ in 0..<20 { _ = try await transport.send(TransportRequest(url: url)) }  // warm-up
 for _ in 0..<7 {
-    bare.append(try await measure { _ = try await transport.send(HTTPRequest(url: url)) })
-    wrapped.append(try await measure { _ = try await session.send(HTTPRequest(url: url)) })
+    bare.append(try await measure { _ = try await transport.send(TransportRequest(url: url)) })
+    wrapped.append(try await measure { _ = try await session.send(TransportRequest(url: url)) })
 }
 let b = bare.sorted()[3], w = wrapped.sorted()[3]
 print("session-bench requests_per_round=\(perRound) bare_us=\(String(format: "%.1f", b)) session_us=\(String(format: "%.1f", w)) overhead_us=\(String(format: "%.1f", w - b)) overhead_pct=\(String(format: "%.1f", (w - b) / b * 100))")

@@ -99,8 +99,8 @@ struct FaultServerTests {
         let server = try FaultServer.start()
         defer { server.stop() }
         let transport = URLSessionTransport()
-        #expect(try await transport.send(HTTPRequest(url: server.url("/redirect"))).status == 302)
-        let followed = try await transport.send(HTTPRequest(url: server.url("/redirect"), followsRedirects: true))
+        #expect(try await transport.send(TransportRequest(url: server.url("/redirect"))).status == 302)
+        let followed = try await transport.send(TransportRequest(url: server.url("/redirect"), followsRedirects: true))
         #expect(followed.status == 200)
     }
 

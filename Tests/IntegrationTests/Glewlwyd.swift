@@ -58,7 +58,7 @@ final class CountingTransport: HTTPTransport, Sendable {
     private let counts = Locked<[String: Int]>([:])
     init(_ inner: any HTTPTransport) { self.inner = inner }
     func count(path suffix: String) -> Int { counts.withLock { $0.filter { $0.key.hasSuffix(suffix) }.values.reduce(0, +) } }
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         counts.withLock { $0[request.url.path, default: 0] += 1 }
         return try await inner.send(request)
     }

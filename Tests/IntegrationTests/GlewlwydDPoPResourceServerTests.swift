@@ -28,8 +28,8 @@ struct GlewlwydDPoPResourceServerTests {
         return tokens.accessToken
     }
 
-    static func send(_ url: URL, method: String = "GET", headers: HTTPHeaders) async throws -> HTTPResponse {
-        try await Glewlwyd.transport.send(HTTPRequest(method: method, url: url, headers: headers))
+    static func send(_ url: URL, method: String = "GET", headers: HeaderFields) async throws -> TransportResponse {
+        try await Glewlwyd.transport.send(TransportRequest(method: method, url: url, headers: headers))
     }
 
     @Test("accepted with a proof of the bound key; refused as Bearer, replayed, with an attacker's proof, wrong htm/htu/ath, no proof")
@@ -42,15 +42,15 @@ struct GlewlwydDPoPResourceServerTests {
                                                                "--port", "\(port)", "--require-scope", "api.read", "--requests", "\(cases)"])
         defer { server.stop() }
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/api/items?page=1"))
-        func dpop(_ proof: String?) -> HTTPHeaders {
-            var headers: HTTPHeaders = ["Authorization": "DPoP " + token]
+        func dpop(_ proof: String?) -> HeaderFields {
+            var headers: HeaderFields = ["Authorization": "DPoP " + token]
             if let proof { headers.add("DPoP", proof) }
             return headers
         }
         func proof(_ key: DPoPKey = binding.key, method: String = "GET", url: URL = url, token: String = token) throws -> String {
             try key.proof(method: method, url: url, accessToken: token, now: Date())
         }
-        func expectRefused(_ response: HTTPResponse, _ challenge: String, _ what: String) {
+        func expectRefused(_ response: TransportResponse, _ challenge: String, _ what: String) {
             #expect(response.status == 401, "\(what): \(response.status)")
             #expect(response.headers.values(for: "WWW-Authenticate").first?.hasPrefix(challenge) == true,
                     "\(what): \(response.headers.values(for: "WWW-Authenticate"))")
@@ -93,7 +93,7 @@ struct GlewlwydDPoPResourceServerTests {
         defer { server.stop() }
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/api"))
         let recording = RecordingTransport(Glewlwyd.transport)
-        let response = try await binding.send(role: .resourceServer, accessToken: token, transport: recording) { HTTPRequest(url: url) }
+        let response = try await binding.send(role: .resourceServer, accessToken: token, transport: recording) { TransportRequest(url: url) }
         #expect(response.status == 200)
         let exchanges = recording.exchanges
         #expect(exchanges.map(\.status) == [401, 200] && exchanges.first?.nonceChallenge == true && exchanges.last?.sentNonce == true, "\(exchanges)")

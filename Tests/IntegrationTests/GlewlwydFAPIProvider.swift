@@ -12,7 +12,7 @@ final class RecordingTransport: HTTPTransport, Sendable {
     init(_ inner: any HTTPTransport) { self.inner = inner }
     var exchanges: [Exchange] { log.withLock { $0 } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         let response = try await inner.send(request)
         let sentNonce = (try? request.headers["DPoP"].map { try JSONParser.parseObject(try CompactJWS($0).payload, what: "proof")["nonce"] != nil }) ?? nil
         log.withLock {

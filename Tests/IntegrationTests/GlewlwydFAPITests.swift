@@ -17,9 +17,9 @@ struct GlewlwydFAPITests {
                                      assertionAudience: .endpointURL, transport: transport, dpop: dpop)
     }
 
-    func userInfo(_ endpoint: URL, token: String, dpop: DPoPBinding, transport: any HTTPTransport = Glewlwyd.transport) async throws -> HTTPResponse {
+    func userInfo(_ endpoint: URL, token: String, dpop: DPoPBinding, transport: any HTTPTransport = Glewlwyd.transport) async throws -> TransportResponse {
         try await dpop.send(role: .resourceServer, accessToken: token, transport: transport) {
-            HTTPRequest(method: "GET", url: endpoint, headers: ["Accept": "application/json"])
+            TransportRequest(method: "GET", url: endpoint, headers: ["Accept": "application/json"])
         }
     }
 
@@ -69,7 +69,7 @@ struct GlewlwydFAPITests {
         let claims = try JSONParser.parseObject(info.body, what: "userinfo")
         #expect(claims["sub"]?.stringValue == idToken.subject)
         // The same token as Bearer is refused.
-        let bearer = try await Glewlwyd.transport.send(HTTPRequest(url: userinfoEndpoint, headers: ["Authorization": "Bearer " + tokens.accessToken]))
+        let bearer = try await Glewlwyd.transport.send(TransportRequest(url: userinfoEndpoint, headers: ["Authorization": "Bearer " + tokens.accessToken]))
         #expect(bearer.status == 401)
         // Not asserted: glewlwyd 2.7.5 also accepts a valid proof signed by another key here
         // (it does not compare the proof's key with the token's cnf.jkt at userinfo).
@@ -97,7 +97,7 @@ struct GlewlwydFAPITests {
                                                      transport: recording, allowedOrigins: [userinfoEndpoint],
                                                      refreshedIDTokens: .validate(with: try await Glewlwyd.validator(metadata: metadata, clientID: clientID)),
                                                      proactiveRefreshMargin: 1_000_000)
-        let viaSession = try await session.send(HTTPRequest(url: userinfoEndpoint, headers: ["Accept": "application/json"]))
+        let viaSession = try await session.send(TransportRequest(url: userinfoEndpoint, headers: ["Accept": "application/json"]))
         #expect(viaSession.status == 200)
         // 1, or 2 when glewlwyd refused the just-refreshed token once (see above) and the session refreshed again.
         #expect((1...2).contains(await session.refreshes), "\(recording.exchanges)")

@@ -43,10 +43,10 @@ extension GlewlwydFAPITests {
         let userinfo = try #require(client.metadata.userinfoEndpoint)
         let session = try await client.session(tokens: fresh, origins: [userinfo])
         for _ in 0..<3 {
-            let response = try await session.send(HTTPRequest(url: userinfo, headers: ["Accept": "application/json"]))
+            let response = try await session.send(TransportRequest(url: userinfo, headers: ["Accept": "application/json"]))
             #expect(response.status == 200, "\(response.status) \(response.headers)")
         }
-        var bearer = HTTPRequest(url: userinfo)
+        var bearer = TransportRequest(url: userinfo)
         bearer.headers["Authorization"] = "Bearer " + fresh.accessToken
         #expect(try await Glewlwyd.transport.send(bearer).status == 401)
     }

@@ -86,7 +86,7 @@ struct Client {
                                        state: "bye-42")
         let endSession = try #require(client.metadata.endSessionEndpoint)
         #expect(url.absoluteString.hasPrefix(endSession.absoluteString + "?"))
-        var request = HTTPRequest(url: url)
+        var request = TransportRequest(url: url)
         request.followsRedirects = false
         let response = try await Provider.transport.send(request)
         #expect(response.status == 302, "\(String(decoding: response.body.prefix(300), as: UTF8.self))")
@@ -94,11 +94,11 @@ struct Client {
         // The provider does check what it is given: a post-logout URI it does not know is refused.
         let unknown = try client.logoutURL(idTokenHint: login.tokens.idToken,
                                            postLogoutRedirectURI: URL(string: "http://127.0.0.1:8765/elsewhere"), state: nil)
-        var refused = HTTPRequest(url: unknown)
+        var refused = TransportRequest(url: unknown)
         refused.followsRedirects = false
         #expect(try await Provider.transport.send(refused).status == 400)
         // ... and so is an ID Token hint whose signature does not verify.
-        var tampered = HTTPRequest(url: try client.logoutURL(idTokenHint: try #require(login.tokens.idToken) + "x",
+        var tampered = TransportRequest(url: try client.logoutURL(idTokenHint: try #require(login.tokens.idToken) + "x",
                                                              postLogoutRedirectURI: Self.postLogoutRedirectURI, state: nil))
         tampered.followsRedirects = false
         #expect(try await Provider.transport.send(tampered).status == 400)

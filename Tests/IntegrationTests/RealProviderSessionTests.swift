@@ -82,10 +82,10 @@ extension RealProviderTests {
                                                                 keyCaches: JWKSetCacheRegistry(transport: transport))
             let session = AuthenticatedSession(tokens: tokens, refresher: client, transport: transport, allowedOrigins: [userinfo], store: store,
                                                refreshedIDTokens: .validate(with: validator))
-            #expect(try await session.send(HTTPRequest(url: userinfo)).status == 200)
+            #expect(try await session.send(TransportRequest(url: userinfo)).status == 200)
 
             try await Task.sleep(nanoseconds: 2_500_000_000)  // let the one-second access token expire
-            let afterExpiry = try await session.send(HTTPRequest(url: userinfo))
+            let afterExpiry = try await session.send(TransportRequest(url: userinfo))
             #expect(afterExpiry.status == 200)
             #expect(await session.refreshes == 1)
             #expect(await store.load()?.accessToken != tokens.accessToken)
@@ -98,7 +98,7 @@ extension RealProviderTests {
             try await Task.sleep(nanoseconds: 1_500_000_000)
             var events = session.events.makeAsyncIterator()
             #expect(await events.next().map { if case .refreshed = $0 { true } else { false } } == true)
-            await #expect { try await session.send(HTTPRequest(url: userinfo)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
+            await #expect { try await session.send(TransportRequest(url: userinfo)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
             let last = await events.next()
             guard case .loggedOut(let error) = last else { Issue.record("expected the logged-out event, got \(String(describing: last))"); return }
             #expect(error.oauthError?.code == .invalidGrant)
@@ -117,7 +117,7 @@ extension RealProviderTests {
             let store = InMemoryTokenStore(stale)
             let session = AuthenticatedSession(tokens: stale, refresher: misconfigured, transport: Provider.transport, allowedOrigins: [userinfo],
                                                store: store, refreshedIDTokens: .discardIDTokens)
-            await expectOIDCError(.refreshRejected, oauth: .invalidClient) { _ = try await session.send(HTTPRequest(url: userinfo)) }
+            await expectOIDCError(.refreshRejected, oauth: .invalidClient) { _ = try await session.send(TransportRequest(url: userinfo)) }
             #expect(await session.currentTokens?.refreshToken == tokens.refreshToken)
             #expect(await store.load()?.refreshToken == tokens.refreshToken)
             let refreshed = try await client.refresh(try #require(tokens.refreshToken))

@@ -15,7 +15,7 @@ struct ScriptedDPoPServerTests {
     }
 
     func stats(_ server: FaultServer) async throws -> [String: Int] {
-        let response = try await URLSessionTransport().send(HTTPRequest(url: server.url("/stats")))
+        let response = try await URLSessionTransport().send(TransportRequest(url: server.url("/stats")))
         var counts: [String: Int] = [:]
         for member in try JSONParser.parseObject(response.body, what: "stats") { counts[member.name] = member.value.int64Value.map { Int($0) } }
         return counts
@@ -46,13 +46,13 @@ struct ScriptedDPoPServerTests {
         let transport = URLSessionTransport()
         for expected in [2, 3] {
             let response = try await dpop.send(role: .resourceServer, accessToken: tokens.accessToken, transport: transport) {
-                HTTPRequest(url: server.url("/resource?page=1"))
+                TransportRequest(url: server.url("/resource?page=1"))
             }
             #expect(response.status == 200)
             #expect(try await stats(server)["/resource"] == expected)
         }
         // A token the server never issued: 401 invalid_token, no retry.
-        let refused = try await dpop.send(role: .resourceServer, accessToken: "forged", transport: transport) { HTTPRequest(url: server.url("/resource")) }
+        let refused = try await dpop.send(role: .resourceServer, accessToken: "forged", transport: transport) { TransportRequest(url: server.url("/resource")) }
         #expect(refused.status == 401)
         #expect(try await stats(server)["/resource"] == 4)
     }

@@ -30,10 +30,10 @@ final class RotatingProvider: TokenRefresher, HTTPTransport, @unchecked Sendable
     }
 
     /// The API: 200 for the current access token, else 401.
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         await Task.yield()
         let valid = lock.withLock { access.map { "Bearer " + $0 } }
-        return HTTPResponse(status: request.headers["Authorization"] == valid ? 200 : 401)
+        return TransportResponse(status: request.headers["Authorization"] == valid ? 200 : 401)
     }
 
     /// Expires the current access token (the API refuses it from now on).
@@ -91,7 +91,7 @@ struct CoordinatedSessionTests {
         provider.expireAccessToken()
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for session in sessions {
-                for _ in 0..<50 { group.addTask { try await session.send(HTTPRequest(url: Self.api)).status } }
+                for _ in 0..<50 { group.addTask { try await session.send(TransportRequest(url: Self.api)).status } }
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
@@ -115,7 +115,7 @@ struct CoordinatedSessionTests {
             for session in sessions {
                 for _ in 0..<10 {
                     group.addTask {
-                        do { _ = try await session.send(HTTPRequest(url: Self.api)); return nil } catch {
+                        do { _ = try await session.send(TransportRequest(url: Self.api)); return nil } catch {
                             return (error as? OIDCError)?.code
                         }
                     }
@@ -156,7 +156,7 @@ struct UnwritableCoordinatedStoreTests {
         let session = try await AuthenticatedSession.resume(from: UnwritableStore(), refresher: provider, transport: provider,
                                                             allowedOrigins: [URL(string: "https://api.example.com")!])
         provider.expireAccessToken()
-        let response = try await session.send(HTTPRequest(url: CoordinatedSessionTests.api))
+        let response = try await session.send(TransportRequest(url: CoordinatedSessionTests.api))
         #expect(response.status == 200)
         #expect(await session.currentTokens?.accessToken == "AT-1")
         session.finishEvents()

@@ -18,13 +18,13 @@ struct AccessTokenPresentationTests {
         return try Fixtures.sign(Fixtures.accessTokenClaims(changes))
     }
 
-    static func dpopHeaders(_ token: String, proof: String?) -> HTTPHeaders {
-        var headers: HTTPHeaders = ["Authorization": "DPoP " + token]
+    static func dpopHeaders(_ token: String, proof: String?) -> HeaderFields {
+        var headers: HeaderFields = ["Authorization": "DPoP " + token]
         if let proof { headers.add("DPoP", proof) }
         return headers
     }
 
-    static func code(_ validator: AccessTokenValidator, _ headers: HTTPHeaders, method: String = "GET", url: URL = url,
+    static func code(_ validator: AccessTokenValidator, _ headers: HeaderFields, method: String = "GET", url: URL = url,
                      scopes: Set<String> = [], nonce: DPoPProofValidator.NonceRule = .notRequired,
                      certificate: ClientCertificate = .notPresented) async -> String? {
         do {
@@ -43,7 +43,7 @@ struct AccessTokenPresentationTests {
         let validator = try Fixtures.validator()
         let key = try DPoPKey.generate()
         let token = try Self.token(boundTo: key)
-        let headers: HTTPHeaders = ["Authorization": "Bearer " + token]
+        let headers: HeaderFields = ["Authorization": "Bearer " + token]
         #expect(await Self.code(validator, headers) == "dpop_bound_token_as_bearer")
         await expectCode(.dpopBoundTokenAsBearer) { _ = try await validator.validate(bearerToken: token) }
         // Even with a valid proof of the bound key alongside: the scheme is Bearer.
@@ -121,7 +121,7 @@ struct AccessTokenPresentationTests {
         let certificate = Array("a DER certificate".utf8)
         let thumbprint = Base64URL.encode(DigestAlgorithm.sha256.hash(certificate))
         let token = try Self.token(boundTo: nil, cnf: .object(["x5t#S256": .string(thumbprint)]))
-        let headers: HTTPHeaders = ["Authorization": "Bearer " + token]
+        let headers: HeaderFields = ["Authorization": "Bearer " + token]
         #expect(await Self.code(validator, headers) == "certificate_bound_token")
         await expectCode(.certificateBoundToken) { _ = try await validator.validate(bearerToken: token) }
         #expect(await Self.code(validator, headers, certificate: .der(Array("another certificate".utf8))) == "certificate_bound_token")
@@ -160,7 +160,7 @@ struct AccessTokenPresentationTests {
         let token = try Self.token(boundTo: binding.key)
         let server = ResourceServerTransport(validator: validator, nonce: "server-nonce-1")
         let response = try await binding.send(role: .resourceServer, accessToken: token, transport: server) {
-            HTTPRequest(method: "GET", url: Self.url, headers: ["Accept": "application/json"])
+            TransportRequest(method: "GET", url: Self.url, headers: ["Accept": "application/json"])
         }
         #expect(response.status == 200, "\(server.answers)")
         let answers = server.answers
@@ -176,22 +176,22 @@ struct AccessTokenPresentationTests {
 final class ResourceServerTransport: HTTPTransport, Sendable {
     let validator: AccessTokenValidator
     let nonce: String
-    private let log = Locked([HTTPResponse]())
+    private let log = Locked([TransportResponse]())
     init(validator: AccessTokenValidator, nonce: String) {
         self.validator = validator
         self.nonce = nonce
     }
-    var answers: [HTTPResponse] { log.withLock { $0 } }
+    var answers: [TransportResponse] { log.withLock { $0 } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let response: HTTPResponse
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let response: TransportResponse
         do {
             let presented = try await validator.validate(method: request.method, url: request.url, headers: request.headers,
                                                          dpopNonce: .required(nonce))
-            response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array("{\"sub\":\"\(presented.token.subject)\"}".utf8))
+            response = TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array("{\"sub\":\"\(presented.token.subject)\"}".utf8))
         } catch let error as OIDCError {
             let refusal = validator.refusal(for: error, requestHeaders: request.headers, dpopNonce: nonce)
-            response = HTTPResponse(status: refusal.status, headers: refusal.headers, body: [])
+            response = TransportResponse(status: refusal.status, headers: refusal.headers, body: [])
         }
         log.withLock { $0.append(response) }
         return response

@@ -139,7 +139,7 @@ struct AccessTokenValidatorTests {
         let transport = ScriptedTransport { _ in
             // First answer: an empty set; afterwards the real keys (a rotation).
             let body = rotated.withLock { done -> String in defer { done = true }; return done ? jwks : #"{"keys":[]}"# }
-            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+            return TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
         }
         let cache = try JWKSetCache(jwksURI: URL(string: "https://as.example/jwks")!, transport: transport,
                                     configuration: .init(clock: Fixtures.clock))

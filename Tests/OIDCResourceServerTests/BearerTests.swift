@@ -25,7 +25,7 @@ struct BearerTests {
         await expectCode(.missingBearerToken) { _ = try header.token(headers: ["Authorization": "Basic dXNlcjpwYXNz"]) }
         await expectCode(.missingBearerToken) { _ = try header.token(headers: ["Authorization": "BearerX tok"]) }
         await expectCode(.missingBearerToken) { _ = try header.token(headers: [:]) }
-        var two = HTTPHeaders()
+        var two = HeaderFields()
         two.add("Authorization", "Bearer a")
         two.add("Authorization", "Bearer b")
         await expectCode(.invalidBearerRequest) { _ = try header.token(headers: two) }
@@ -33,7 +33,7 @@ struct BearerTests {
 
     @Test("form body and query only when enabled, and never two methods at once")
     func otherSources() async throws {
-        let form: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded; charset=utf-8"]
+        let form: HeaderFields = ["Content-Type": "application/x-www-form-urlencoded; charset=utf-8"]
         let body = Array("x=1&access_token=tok%2B1".utf8)
         // Not enabled: ignored.
         await expectCode(.missingBearerToken) { _ = try header.token(headers: form, method: "POST", query: "access_token=q", body: body) }

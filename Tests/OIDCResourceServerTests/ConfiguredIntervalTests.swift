@@ -43,7 +43,7 @@ struct ConfiguredIntervalTests {
           arguments: [Double.nan, Double.infinity, 1e300])
     func expiredIntrospectionWithBadLeeway(leeway: Double) async throws {
         let transport = ScriptedTransport { _ in
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+            TransportResponse(status: 200, headers: ["Content-Type": "application/json"],
                          body: Array(#"{"active":true,"exp":1799827200}"#.utf8))
         }
         let introspector = try TokenIntrospector(endpoint: URL(string: "https://as.example/introspect")!,

@@ -43,17 +43,17 @@ enum Fixtures {
 
 /// Answers with a closure's response and records the requests.
 final class ScriptedTransport: HTTPTransport, Sendable {
-    let answer: @Sendable (HTTPRequest) throws -> HTTPResponse
-    private let log = Locked<[HTTPRequest]>([])
-    init(_ answer: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) { self.answer = answer }
-    var requests: [HTTPRequest] { log.withLock { $0 } }
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    let answer: @Sendable (TransportRequest) throws -> TransportResponse
+    private let log = Locked<[TransportRequest]>([])
+    init(_ answer: @escaping @Sendable (TransportRequest) throws -> TransportResponse) { self.answer = answer }
+    var requests: [TransportRequest] { log.withLock { $0 } }
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         log.withLock { $0.append(request) }
         return try answer(request)
     }
 }
 
-extension HTTPRequest {
+extension TransportRequest {
     var bodyText: String {
         if case .bytes(let bytes) = body { return String(decoding: bytes, as: UTF8.self) }
         return ""

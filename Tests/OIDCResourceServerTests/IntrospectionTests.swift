@@ -15,7 +15,7 @@ struct IntrospectionTests {
     }
 
     static func json(_ text: String, type: String = "application/json") -> ScriptedTransport {
-        ScriptedTransport { _ in HTTPResponse(status: 200, headers: ["Content-Type": type], body: Array(text.utf8)) }
+        ScriptedTransport { _ in TransportResponse(status: 200, headers: ["Content-Type": type], body: Array(text.utf8)) }
     }
 
     static func introspector(_ transport: ScriptedTransport, cache: IntrospectionCache? = nil, jwt: TokenIntrospector.JWTResponse? = nil,
@@ -78,7 +78,7 @@ struct IntrospectionTests {
 
     @Test("an error status is an endpoint error with the status")
     func errorStatus() async throws {
-        let transport = ScriptedTransport { _ in HTTPResponse(status: 401, body: Array(#"{"error":"invalid_client"}"#.utf8)) }
+        let transport = ScriptedTransport { _ in TransportResponse(status: 401, body: Array(#"{"error":"invalid_client"}"#.utf8)) }
         do {
             _ = try await Self.introspector(transport).introspect("T")
             Issue.record("a 401 passed")
@@ -214,10 +214,10 @@ struct RedactionTests {
     func dumps() throws {
         let introspector = try TokenIntrospector(endpoint: URL(string: "https://as.example/introspect")!,
                                                  authentication: .clientSecretBasic(clientID: "rs", secret: "TOP-SECRET-1"),
-                                                 transport: ScriptedTransport { _ in HTTPResponse(status: 500) }, audience: .anyAudience)
+                                                 transport: ScriptedTransport { _ in TransportResponse(status: 500) }, audience: .anyAudience)
         let source = ClientCredentialsTokenSource(client: TokenClient(tokenEndpoint: URL(string: "https://as.example/token")!,
                                                                       authentication: .clientSecretPost(clientID: "svc", secret: "TOP-SECRET-2"),
-                                                                      transport: ScriptedTransport { _ in HTTPResponse(status: 500) }))
+                                                                      transport: ScriptedTransport { _ in TransportResponse(status: 500) }))
         let key = try Fixtures.key("p256")
         let assertion = JWTBearerAssertion(issuer: "svc", subject: "alice", audience: "https://as.example", key: key, algorithm: .es256)
         var text = ""

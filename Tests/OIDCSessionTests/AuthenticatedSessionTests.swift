@@ -14,13 +14,13 @@ struct AuthenticatedSessionTests {
     func origins() async throws {
         let api = ScriptedAPI(validToken: "AT-1")
         let session = session(api, CountingRefresher(api: api))
-        var request = HTTPRequest(url: Fixtures.api, headers: ["authorization": "Basic stale"])
+        var request = TransportRequest(url: Fixtures.api, headers: ["authorization": "Basic stale"])
         _ = try await session.send(request)
         request.url = URL(string: "https://evil.example.com/steal")!
         request.headers = [:]
         _ = try await session.send(request)
-        _ = try await session.send(HTTPRequest(url: URL(string: "https://api.example.com:8443/other-port")!))
-        _ = try await session.send(HTTPRequest(url: URL(string: "http://api.example.com/plain-http")!))
+        _ = try await session.send(TransportRequest(url: URL(string: "https://api.example.com:8443/other-port")!))
+        _ = try await session.send(TransportRequest(url: URL(string: "http://api.example.com/plain-http")!))
         #expect(api.seenAuthorizations == ["Bearer AT-1", nil, nil, nil])
     }
 
@@ -30,7 +30,7 @@ struct AuthenticatedSessionTests {
         let refresher = CountingRefresher(api: api)
         let store = InMemoryTokenStore()
         let session = session(api, refresher, store: store)
-        let response = try await session.send(HTTPRequest(method: "POST", url: Fixtures.api, body: .bytes(Array("payload".utf8))))
+        let response = try await session.send(TransportRequest(method: "POST", url: Fixtures.api, body: .bytes(Array("payload".utf8))))
         #expect(response.status == 200)
         #expect(refresher.callCount == 1)
         #expect(api.seenAuthorizations == ["Bearer AT-1", "Bearer AT-2"])
@@ -43,7 +43,7 @@ struct AuthenticatedSessionTests {
     func noLoop() async throws {
         let api = ScriptedAPI(validToken: "never")
         let refresher = CountingRefresher(api: ScriptedAPI(validToken: "x"))  // refreshes, but the API keeps refusing
-        let response = try await session(api, refresher).send(HTTPRequest(url: Fixtures.api))
+        let response = try await session(api, refresher).send(TransportRequest(url: Fixtures.api))
         #expect(response.status == 401)
         #expect(refresher.callCount == 1)
         #expect(api.seenAuthorizations.count == 2)
@@ -55,7 +55,7 @@ struct AuthenticatedSessionTests {
         let refresher = CountingRefresher(api: api)
         let session = session(api, refresher)
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<count { group.addTask { try await session.send(HTTPRequest(url: Fixtures.api)).status } }
+            for _ in 0..<count { group.addTask { try await session.send(TransportRequest(url: Fixtures.api)).status } }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(statuses.count == count && statuses.allSatisfy { $0 == 200 })
@@ -71,8 +71,8 @@ struct AuthenticatedSessionTests {
         let api = ScriptedAPI(validToken: "AT-0")
         let refresher = CountingRefresher(api: api)
         let session = session(api, refresher)
-        _ = try await session.send(HTTPRequest(url: Fixtures.api))  // refresh #1 → AT-2
-        _ = try await session.send(HTTPRequest(url: Fixtures.api))  // AT-2 accepted directly
+        _ = try await session.send(TransportRequest(url: Fixtures.api))  // refresh #1 → AT-2
+        _ = try await session.send(TransportRequest(url: Fixtures.api))  // AT-2 accepted directly
         #expect(refresher.callCount == 1)
         #expect(api.seenAuthorizations == ["Bearer AT-1", "Bearer AT-2", "Bearer AT-2"])
     }
@@ -86,7 +86,7 @@ struct AuthenticatedSessionTests {
         let codes = await withTaskGroup(of: OIDCError.Code?.self) { group in
             for _ in 0..<count {
                 group.addTask {
-                    do { _ = try await session.send(HTTPRequest(url: Fixtures.api)); return nil } catch let error as OIDCError { return error.code } catch { return nil }
+                    do { _ = try await session.send(TransportRequest(url: Fixtures.api)); return nil } catch let error as OIDCError { return error.code } catch { return nil }
                 }
             }
             return await group.reduce(into: [OIDCError.Code?]()) { $0.append($1) }
@@ -107,7 +107,7 @@ struct AuthenticatedSessionTests {
         let api = ScriptedAPI(validToken: "AT-0")
         let store = InMemoryTokenStore(Fixtures.start)
         let session = session(api, CountingRefresher(api: api, mode: .transportFailure), store: store)
-        await #expect { try await session.send(HTTPRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
+        await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
         #expect(await session.currentTokens?.accessToken == "AT-1")
         #expect(await store.load()?.accessToken == "AT-1")
     }
@@ -117,7 +117,7 @@ struct AuthenticatedSessionTests {
         let api = ScriptedAPI(validToken: "AT-0")
         let session = AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1"), refresher: CountingRefresher(api: api),
                                            transport: api, allowedOrigins: [Fixtures.api])
-        await #expect { try await session.send(HTTPRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
+        await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
     }
 
     @Test("a one-shot streamed body cannot be retried: typed error, not an empty retry")
@@ -125,7 +125,7 @@ struct AuthenticatedSessionTests {
         let api = ScriptedAPI(validToken: "AT-0")
         let refresher = CountingRefresher(api: api)
         let stream = AsyncStream<[UInt8]> { $0.yield([1, 2, 3]); $0.finish() }
-        await #expect { try await session(api, refresher).send(HTTPRequest(method: "PUT", url: Fixtures.api, body: .stream(stream))) }
+        await #expect { try await session(api, refresher).send(TransportRequest(method: "PUT", url: Fixtures.api, body: .stream(stream))) }
             throws: { ($0 as? OIDCError)?.code == .bodyNotReplayable }
         #expect(api.seenAuthorizations.count == 1)
     }
@@ -138,7 +138,7 @@ struct AuthenticatedSessionTests {
         let expiring = TokenResponse(accessToken: "AT-1", expiresAt: now.addingTimeInterval(20), refreshToken: "RT-1")
         let session = AuthenticatedSession(tokens: expiring, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
                                            proactiveRefreshMargin: 60, clock: { now })
-        _ = try await session.send(HTTPRequest(url: Fixtures.api))
+        _ = try await session.send(TransportRequest(url: Fixtures.api))
         #expect(refresher.callCount == 1)
         #expect(api.seenAuthorizations == ["Bearer AT-2"])
     }

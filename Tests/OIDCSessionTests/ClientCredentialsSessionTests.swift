@@ -15,7 +15,7 @@ final class ServiceWorld: HTTPTransport, Sendable {
     var authorizationsElsewhere: [String?] { state.withLock { $0.elsewhere } }
     func revokeCurrent() { state.withLock { $0.valid = "" } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         if request.url == Self.tokenEndpoint {
             try await Task.sleep(nanoseconds: 20_000_000)
             let (token, expiresIn) = state.withLock { state -> (String, Int) in
@@ -23,16 +23,16 @@ final class ServiceWorld: HTTPTransport, Sendable {
                 state.valid = "CC-\(state.grants)"
                 return (state.valid, state.expiresIn)
             }
-            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+            return TransportResponse(status: 200, headers: ["Content-Type": "application/json"],
                                 body: Array(#"{"access_token":"\#(token)","token_type":"Bearer","expires_in":\#(expiresIn)}"#.utf8))
         }
         await Task.yield()
         if request.url.host != ServiceWorld.api.host {
             state.withLock { $0.elsewhere.append(request.headers["Authorization"]) }
-            return HTTPResponse(status: 200)
+            return TransportResponse(status: 200)
         }
         let ok = state.withLock { request.headers["Authorization"] == "Bearer " + $0.valid }
-        return HTTPResponse(status: ok ? 200 : 401, headers: ok ? [:] : ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+        return TransportResponse(status: ok ? 200 : 401, headers: ok ? [:] : ["WWW-Authenticate": #"Bearer error="invalid_token""#])
     }
 }
 
@@ -51,11 +51,11 @@ struct ClientCredentialsSessionTests {
     func renewalOn401() async throws {
         let world = ServiceWorld()
         let (session, source) = try await session(world)
-        #expect(try await session.send(HTTPRequest(url: ServiceWorld.api)).status == 200)
+        #expect(try await session.send(TransportRequest(url: ServiceWorld.api)).status == 200)
         #expect(world.grants == 1)
         world.revokeCurrent()
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<50 { group.addTask { try await session.send(HTTPRequest(url: ServiceWorld.api)).status } }
+            for _ in 0..<50 { group.addTask { try await session.send(TransportRequest(url: ServiceWorld.api)).status } }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(statuses.allSatisfy { $0 == 200 })
@@ -68,7 +68,7 @@ struct ClientCredentialsSessionTests {
     func otherOrigins() async throws {
         let world = ServiceWorld()
         let (session, _) = try await session(world)
-        #expect(try await session.send(HTTPRequest(url: URL(string: "https://elsewhere.example/x")!)).status == 200)
+        #expect(try await session.send(TransportRequest(url: URL(string: "https://elsewhere.example/x")!)).status == 200)
         #expect(world.authorizationsElsewhere == [nil])
         #expect(world.grants == 1)
     }
@@ -78,10 +78,10 @@ struct ClientCredentialsSessionTests {
         let world = ServiceWorld(expiresIn: 30)
         let now = Locked(Date(timeIntervalSince1970: 1_800_000_000))
         let (session, source) = try await session(world, clock: { now.withLock { $0 } })
-        for _ in 0..<5 { #expect(try await session.send(HTTPRequest(url: ServiceWorld.api)).status == 200) }
+        for _ in 0..<5 { #expect(try await session.send(TransportRequest(url: ServiceWorld.api)).status == 200) }
         #expect(world.grants == 1)
         now.withLock { $0 = $0.addingTimeInterval(16) }  // within 15 s of expiry: renew once
-        for _ in 0..<3 { #expect(try await session.send(HTTPRequest(url: ServiceWorld.api)).status == 200) }
+        for _ in 0..<3 { #expect(try await session.send(TransportRequest(url: ServiceWorld.api)).status == 200) }
         #expect(world.grants == 2)
         #expect(await source.requestCount == 2)
     }
@@ -95,7 +95,7 @@ struct ClientCredentialsSessionTests {
         let source = ClientCredentialsTokenSource(client: client, scope: "api.read")
         let api = URL(string: "https://api.example/data")!
         let session = try await AuthenticatedSession.clientCredentials(source: source, transport: world, allowedOrigins: [api])
-        #expect(try await session.send(HTTPRequest(url: api)).status == 200)
+        #expect(try await session.send(TransportRequest(url: api)).status == 200)
         let calls = world.seen.filter { $0.url.host == "api.example" }
         #expect(calls.count == 1)
         #expect(calls.first?.authorization == "DPoP AT-2" && calls.first?.proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-2"))

@@ -13,23 +13,23 @@ final class DPoPWorld: HTTPTransport, Sendable {
     init(requireNonce: String? = nil) { state.withLock { $0.nonce = requireNonce } }
     var seen: [Seen] { state.withLock { $0.seen } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         let proof = try request.headers["DPoP"].map { try JSONParser.parseObject(try CompactJWS($0).payload, what: "proof") }
         state.withLock { $0.seen.append(Seen(url: request.url, authorization: request.headers["Authorization"], proof: proof)) }
         if request.url.host == "as.example" {
-            guard proof != nil else { return HTTPResponse(status: 400, body: Array(#"{"error":"invalid_dpop_proof"}"#.utf8)) }
+            guard proof != nil else { return TransportResponse(status: 400, body: Array(#"{"error":"invalid_dpop_proof"}"#.utf8)) }
             let token = state.withLock { s -> String in s.issued += 1; s.valid = "AT-\(s.issued)"; return s.valid }
-            return HTTPResponse(status: 200, body: Array(#"{"access_token":"\#(token)","token_type":"DPoP","refresh_token":"RT-2","expires_in":300}"#.utf8))
+            return TransportResponse(status: 200, body: Array(#"{"access_token":"\#(token)","token_type":"DPoP","refresh_token":"RT-2","expires_in":300}"#.utf8))
         }
-        if request.url.host != "api.example" { return HTTPResponse(status: 200) }
+        if request.url.host != "api.example" { return TransportResponse(status: 200) }
         let (valid, nonce) = state.withLock { ($0.valid, $0.nonce) }
         guard let proof, request.headers["Authorization"] == "DPoP " + valid, proof["ath"]?.stringValue == DPoPKey.accessTokenHash(valid) else {
-            return HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#])
+            return TransportResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#])
         }
         if let nonce, proof["nonce"]?.stringValue != nonce {
-            return HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": nonce])
+            return TransportResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": nonce])
         }
-        return HTTPResponse(status: 200, body: Array("ok".utf8))
+        return TransportResponse(status: 200, body: Array("ok".utf8))
     }
 }
 
@@ -51,7 +51,7 @@ struct DPoPSessionTests {
     func refreshAndRetry() async throws {
         let world = DPoPWorld()
         let (session, binding) = try session(world, token: "AT-0")  // the API wants AT-1 or later: the first call gets 401
-        let response = try await session.send(HTTPRequest(url: Self.api))
+        let response = try await session.send(TransportRequest(url: Self.api))
         #expect(response.status == 200)
         #expect(await session.refreshes == 1)
         let seen = world.seen
@@ -69,8 +69,8 @@ struct DPoPSessionTests {
     func nonceChallenge() async throws {
         let world = DPoPWorld(requireNonce: "rs-1")
         let (session, _) = try session(world, token: "AT-1")
-        #expect(try await session.send(HTTPRequest(url: Self.api)).status == 200)
-        #expect(try await session.send(HTTPRequest(url: Self.api)).status == 200)
+        #expect(try await session.send(TransportRequest(url: Self.api)).status == 200)
+        #expect(try await session.send(TransportRequest(url: Self.api)).status == 200)
         #expect(await session.refreshes == 0)
         #expect(world.seen.map { $0.proof?["nonce"]?.stringValue } == [nil, "rs-1", "rs-1"])
     }
@@ -79,7 +79,7 @@ struct DPoPSessionTests {
     func otherOrigins() async throws {
         let world = DPoPWorld()
         let (session, _) = try session(world, token: "AT-1")
-        _ = try await session.send(HTTPRequest(url: URL(string: "https://elsewhere.example/x")!))
+        _ = try await session.send(TransportRequest(url: URL(string: "https://elsewhere.example/x")!))
         #expect(world.seen.first?.authorization == nil && world.seen.first?.proof == nil)
         let plain = try BackChannelClient(issuer: "https://as.example", authentication: .none(clientID: "app"), transport: world)
         #expect(throws: OIDCError.self) {

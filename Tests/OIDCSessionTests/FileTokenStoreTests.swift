@@ -105,6 +105,6 @@ struct FileTokenStoreTests {
         let api = ScriptedAPI(validToken: "AT-1")
         let session = try await AuthenticatedSession.resume(from: store, refresher: CountingRefresher(api: api), transport: api,
                                                             allowedOrigins: [Fixtures.api])
-        #expect(try await session.send(HTTPRequest(url: Fixtures.api)).status == 200)
+        #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
     }
 }

@@ -17,13 +17,13 @@ struct OIDCClientSessionTests {
         let tokenRequests = FileTokenStoreCoordinationTests.Counter()
         init(tokenAnswer: JSONObject) { self.tokenAnswer = tokenAnswer.jsonString() }
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
             if request.url.path == "/token" {
                 _ = tokenRequests.next()
-                return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(tokenAnswer.utf8))
+                return TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(tokenAnswer.utf8))
             }
-            return request.headers["Authorization"] == "Bearer AT-2" ? HTTPResponse(status: 200)
-                : HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+            return request.headers["Authorization"] == "Bearer AT-2" ? TransportResponse(status: 200)
+                : TransportResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
         }
     }
 
@@ -45,7 +45,7 @@ struct OIDCClientSessionTests {
         let original = TokenResponse(accessToken: "AT-1", refreshToken: "RT-1", idToken: try T.idToken())
         let session = try await client.session(tokens: original, store: InMemoryTokenStore(), origins: [Fixtures.api])
         do {
-            let status = try await session.send(HTTPRequest(url: Fixtures.api)).status
+            let status = try await session.send(TransportRequest(url: Fixtures.api)).status
             return (status, nil, await session.currentTokens, provider.tokenRequests.value)
         } catch let error as OIDCError {
             return (nil, error, await session.currentTokens, provider.tokenRequests.value)
@@ -113,7 +113,7 @@ struct OIDCClientSessionTests {
         // AT-0 is refused (the world accepts AT-1 until a refresh issues AT-2).
         let session = try await client.session(tokens: TokenResponse(accessToken: "AT-0", tokenType: "DPoP", refreshToken: "RT-1"),
                                                origins: [api], proactiveRefreshMargin: nil)
-        #expect(try await session.send(HTTPRequest(url: api)).status == 200)
+        #expect(try await session.send(TransportRequest(url: api)).status == 200)
         let seen = world.seen
         #expect(seen.map(\.url.host) == ["api.example", "as.example", "api.example"])
         #expect(seen[0].authorization == "DPoP AT-0" && seen[0].proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-0"))

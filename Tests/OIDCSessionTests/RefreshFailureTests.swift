@@ -13,7 +13,7 @@ struct RefreshFailureTests {
         let store = InMemoryTokenStore(Fixtures.start)
         let session = AuthenticatedSession(tokens: Fixtures.start, refresher: ScriptedRefresher { .failure(.refused(code)) },
                                            transport: api, allowedOrigins: [Fixtures.api], store: store)
-        await #expect { try await session.send(HTTPRequest(url: Fixtures.api)) } throws: {
+        await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: {
             let error = $0 as? OIDCError
             return error?.code == .refreshRejected && error?.oauthError?.error == code
         }
@@ -27,7 +27,7 @@ struct RefreshFailureTests {
         let store = InMemoryTokenStore(Fixtures.start)
         let session = AuthenticatedSession(tokens: Fixtures.start, refresher: ScriptedRefresher { .failure(.refused("invalid_grant")) },
                                            transport: api, allowedOrigins: [Fixtures.api], store: store)
-        await #expect { try await session.send(HTTPRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
+        await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
         #expect(await session.currentTokens == nil)
         #expect(await store.load() == nil)
     }
@@ -40,14 +40,14 @@ struct RefreshFailureTests {
         let session = AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
                                            refreshBackoff: 30, clock: clock.read)
         for _ in 0..<5 {
-            await #expect { try await session.send(HTTPRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
+            await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
         }
         #expect(refresher.callCount == 1)
         clock.advance(31)
-        await #expect { try await session.send(HTTPRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
+        await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
         #expect(refresher.callCount == 2)
         try await session.inject(TokenResponse(accessToken: "AT-5", refreshToken: "RT-5"))  // new tokens: no back-off
-        await #expect { try await session.send(HTTPRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
+        await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
         #expect(refresher.callCount == 3)
     }
 
@@ -59,12 +59,12 @@ struct RefreshFailureTests {
         let expiring = TokenResponse(accessToken: "AT-1", expiresAt: clock.now.addingTimeInterval(20), refreshToken: "RT-1")
         let session = AuthenticatedSession(tokens: expiring, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
                                            proactiveRefreshMargin: 60, clock: clock.read)
-        #expect(try await session.send(HTTPRequest(url: Fixtures.api)).status == 200)
-        #expect(try await session.send(HTTPRequest(url: Fixtures.api)).status == 200)  // in the back-off: no second refresh
+        #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
+        #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)  // in the back-off: no second refresh
         #expect(refresher.callCount == 1)
         #expect(api.seenAuthorizations == ["Bearer AT-1", "Bearer AT-1"])
         clock.advance(21)  // now expired: the failure is the request's
-        await #expect { try await session.send(HTTPRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
+        await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
     }
 
     @Test("a proactive refresh refused with invalid_grant still logs out")
@@ -74,7 +74,7 @@ struct RefreshFailureTests {
         let expiring = TokenResponse(accessToken: "AT-1", expiresAt: clock.now.addingTimeInterval(20), refreshToken: "RT-1")
         let session = AuthenticatedSession(tokens: expiring, refresher: ScriptedRefresher { .failure(.refused("invalid_grant")) },
                                            transport: api, allowedOrigins: [Fixtures.api], proactiveRefreshMargin: 60, clock: clock.read)
-        await #expect { try await session.send(HTTPRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
+        await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
         #expect(api.seenAuthorizations.isEmpty)
     }
 }

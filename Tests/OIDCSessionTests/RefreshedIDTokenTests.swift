@@ -40,7 +40,7 @@ struct RefreshedIDTokenTests {
                                  refreshedIDTokens: $0)
         } ?? AuthenticatedSession(tokens: original, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api], store: store)
         let result: Result<Int, OIDCError>
-        do { result = .success(try await session.send(HTTPRequest(url: Fixtures.api)).status) } catch {
+        do { result = .success(try await session.send(TransportRequest(url: Fixtures.api)).status) } catch {
             result = .failure(try #require(error as? OIDCError))
         }
         return (result, await session.currentTokens, await store.load())

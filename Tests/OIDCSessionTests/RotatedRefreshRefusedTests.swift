@@ -21,7 +21,7 @@ struct RotatedRefreshRefusedTests {
 
     func send(_ session: AuthenticatedSession) async -> OIDCError? {
         do {
-            _ = try await session.send(HTTPRequest(url: Fixtures.api))
+            _ = try await session.send(TransportRequest(url: Fixtures.api))
             return nil
         } catch {
             return error as? OIDCError ?? OIDCError(.transport, "\(error)")

@@ -16,7 +16,7 @@ struct SessionEventsTests {
             for await event in session.events { seen.append(event.description) }
             return seen
         }
-        _ = try await session.send(HTTPRequest(url: Fixtures.api))
+        _ = try await session.send(TransportRequest(url: Fixtures.api))
         session.finishEvents()
         #expect(await listener.value == ["tokens refreshed"])
     }
@@ -32,7 +32,7 @@ struct SessionEventsTests {
             for await _ in events { count += 1 }
             return count
         }
-        _ = try await session?.send(HTTPRequest(url: Fixtures.api))
+        _ = try await session?.send(TransportRequest(url: Fixtures.api))
         session = nil
         #expect(await listener.value == 1)
     }
@@ -42,7 +42,7 @@ struct SessionEventsTests {
         let api = ScriptedAPI(validToken: "AT-0")
         let session = AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
                                            allowedOrigins: [Fixtures.api], store: FailingStore())
-        #expect(try await session.send(HTTPRequest(url: Fixtures.api)).status == 200)
+        #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
         session.finishEvents()
         var failures: [OIDCError] = []
         for await event in session.events { if case .storeFailed(let error) = event { failures.append(error) } }
@@ -55,7 +55,7 @@ struct SessionEventsTests {
         let api = ScriptedAPI(validToken: "AT-0")
         let session = AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api, mode: .refuse), transport: api,
                                            allowedOrigins: [Fixtures.api], store: FailingStore())
-        await #expect { try await session.send(HTTPRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
+        await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
         session.finishEvents()
         var names: [String] = []
         for await event in session.events { names.append(event.description) }

@@ -15,7 +15,7 @@ final class ScriptedAPI: HTTPTransport, Sendable {
     var seenAuthorizations: [String?] { state.withLock { $0.seen } }
     var bodies: [[UInt8]] { state.withLock { $0.bodies } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         await Task.yield()
         let authorization = request.headers["Authorization"]
         let ok = state.withLock { state -> Bool in
@@ -23,8 +23,8 @@ final class ScriptedAPI: HTTPTransport, Sendable {
             if case .bytes(let bytes) = request.body { state.bodies.append(bytes) }
             return authorization == "Bearer " + state.valid
         }
-        return ok ? HTTPResponse(status: 200, body: Array("ok".utf8))
-            : HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+        return ok ? TransportResponse(status: 200, body: Array("ok".utf8))
+            : TransportResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
     }
 }
 

@@ -12,7 +12,7 @@ struct StaleRefreshTests {
     func requestInRefresh(_ session: AuthenticatedSession, _ refresher: GatedRefresher) async -> Task<Result<Int, OIDCError>, Never> {
         var entered = refresher.entered.makeAsyncIterator()
         let request = Task { () -> Result<Int, OIDCError> in
-            do { return .success(try await session.send(HTTPRequest(url: Fixtures.api)).status) } catch {
+            do { return .success(try await session.send(TransportRequest(url: Fixtures.api)).status) } catch {
                 return .failure(error as? OIDCError ?? OIDCError(.refreshFailed, "\(error)"))
             }
         }
@@ -64,7 +64,7 @@ struct StaleRefreshTests {
         let session = AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api])
         let first = await requestInRefresh(session, refresher)
         try await session.inject(Self.newLogin)
-        let second = Task { try await session.send(HTTPRequest(url: Fixtures.api)).status }
+        let second = Task { try await session.send(TransportRequest(url: Fixtures.api)).status }
         refresher.complete(.failure(.refused("invalid_grant")))  // the stale one
         // The second refresh (from the new login) starts — unless the second request already ended.
         // (Two watchers feed one stream: a task group would wait for the loser, which waits for this test.)

@@ -25,10 +25,10 @@ struct FAPIBackEnd {
     }
 
     /// Tokens are DPoP-bound (token_type DPoP required); APIs get `Authorization: DPoP` + a fresh proof.
-    func callback(_ pending: PendingLogin, query: String) async throws -> HTTPResponse {
+    func callback(_ pending: PendingLogin, query: String) async throws -> TransportResponse {
         let login = try await client.finishLogin(pending, callback: .parameters(query))
         let api = URL(string: "https://api.bank.example")!
         let user = try await client.session(tokens: login.tokens, origins: [api])
-        return try await user.send(HTTPRequest(url: api.appendingPathComponent("accounts")))
+        return try await user.send(TransportRequest(url: api.appendingPathComponent("accounts")))
     }
 }

@@ -33,10 +33,10 @@ struct PartnerBackEnd {
     }
 
     /// Any later request: call an API as the user (Bearer to that origin only; refresh once on a 401).
-    func callAPI(session: UUID) async throws -> HTTPResponse {
+    func callAPI(session: UUID) async throws -> TransportResponse {
         let api = URL(string: "https://api.example.com")!
         let user = try await client.session(store: FileTokenStore(path: file(session, "tokens").path), origins: [api])
-        return try await user.send(HTTPRequest(url: api.appendingPathComponent("v1/me")))
+        return try await user.send(TransportRequest(url: api.appendingPathComponent("v1/me")))
     }
 
     private func file(_ session: UUID, _ kind: String) -> URL { storage.appendingPathComponent("\(session.uuidString).\(kind)") }

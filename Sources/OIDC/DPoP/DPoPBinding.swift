@@ -34,7 +34,7 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
 
     /// Adds the `DPoP` header (and, with `accessToken`, `Authorization: DPoP <token>`)
     /// for the nonce remembered for the request's origin in `role`; returns the nonce used.
-    public func sign(_ request: inout HTTPRequest, role: DPoPNonceStore.Role, accessToken: String? = nil) throws -> String? {
+    public func sign(_ request: inout TransportRequest, role: DPoPNonceStore.Role, accessToken: String? = nil) throws -> String? {
         let nonce = nonces.nonce(for: request.url, role: role)
         request.headers["DPoP"] = try key.proof(method: request.method, url: request.url, accessToken: accessToken, nonce: nonce,
                                                 now: clock())
@@ -51,7 +51,7 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     /// - Throws: ``OIDCError`` `.transport` when no response came, `.dpopProofFailed`
     ///   or `.dpopInvalidTarget` when no proof could be made, or what `makeRequest` throws.
     public func send(role: DPoPNonceStore.Role, accessToken: String? = nil, transport: any HTTPTransport,
-                     request makeRequest: @Sendable () throws -> HTTPRequest) async throws -> HTTPResponse {
+                     request makeRequest: @Sendable () throws -> TransportRequest) async throws -> TransportResponse {
         var request = try makeRequest()
         let sentNonce = try sign(&request, role: role, accessToken: accessToken)
         let response = try await DPoPBinding.transmit(request, transport: transport)
@@ -65,7 +65,7 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     }
 
     /// Records the response's `DPoP-Nonce`, returning it when it was kept.
-    private func remember(_ response: HTTPResponse, for url: URL, role: DPoPNonceStore.Role) -> String? {
+    private func remember(_ response: TransportResponse, for url: URL, role: DPoPNonceStore.Role) -> String? {
         guard let header = response.headers["DPoP-Nonce"] else { return nil }
         let nonce = String(header.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
         guard nonces.record(nonce, for: url, role: role) else { return nil }
@@ -75,7 +75,7 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     /// Whether the response asks for a (new) nonce: HTTP 400 with the JSON
     /// error `use_dpop_nonce` (authorization server) or HTTP 401 with a `DPoP`
     /// challenge whose error is `use_dpop_nonce` (resource server).
-    public static func isNonceChallenge(_ response: HTTPResponse) -> Bool {
+    public static func isNonceChallenge(_ response: TransportResponse) -> Bool {
         if response.status == 401 {
             return response.headers.values(for: "WWW-Authenticate").contains { challenge in
                 let lower = challenge.lowercased()
@@ -87,7 +87,7 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     }
 
     /// Sends without following redirects; a transport failure becomes ``OIDCError`` `.transport`.
-    static func transmit(_ request: HTTPRequest, transport: any HTTPTransport) async throws -> HTTPResponse {
+    static func transmit(_ request: TransportRequest, transport: any HTTPTransport) async throws -> TransportResponse {
         var request = request
         request.followsRedirects = false
         do {

@@ -77,7 +77,7 @@ public actor Discovery {
         let url = try configurationURL(for: issuer)
         let fetch = EndpointFetch(endpoint: .discoveryDocument, issuer: issuer, transportFailure: .discoveryTransportFailed,
                                   invalidBody: .discoveryInvalidDocument, statusCode: .discoveryHTTPStatus)
-        let metadata = try await fetch.fetch(HTTPRequest(url: url, headers: ["Accept": "application/json"]), via: transport) {
+        let metadata = try await fetch.fetch(TransportRequest(url: url, headers: ["Accept": "application/json"]), via: transport) {
             try ProviderMetadata(jsonBytes: $0.body)
         }
         guard metadata.issuer == issuer else {

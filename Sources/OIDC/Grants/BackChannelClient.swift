@@ -59,14 +59,14 @@ public struct BackChannelClient: Sendable, CustomStringConvertible, CustomReflec
     /// binding (and `proof` left on), with a proof and the one nonce retry. The
     /// response is returned whatever its status: see ``answer(_:from:accepting:)``.
     public func post(_ parameters: [(name: String, value: String)], to endpoint: URL, as name: ProviderEndpoint,
-                     proof: Bool = true) async throws -> HTTPResponse {
+                     proof: Bool = true) async throws -> TransportResponse {
         try SecureURLPolicy.checkEndpoint(endpoint, name, issuer: issuer)
         let audience = try assertionAudience.audience(for: endpoint, issuer: issuer)
-        let build: @Sendable () throws -> HTTPRequest = { [authentication, clock, timeout] in
+        let build: @Sendable () throws -> TransportRequest = { [authentication, clock, timeout] in
             var form = parameters
-            var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
+            var headers: HeaderFields = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
             try authentication.apply(to: &form, headers: &headers, now: clock()) { audience }
-            return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: .bytes(Array(FormURLEncoding.encode(form).utf8)),
+            return TransportRequest(method: "POST", url: endpoint, headers: headers, body: .bytes(Array(FormURLEncoding.encode(form).utf8)),
                                timeout: timeout)
         }
         let via = FetchingTransport(fetch: Self.fetch(name, issuer: issuer), transport: transport)
@@ -76,7 +76,7 @@ public struct BackChannelClient: Sendable, CustomStringConvertible, CustomReflec
 
     /// The JSON object of an answer from the provider's `name` endpoint whose status is in
     /// `accepting`; otherwise the typed error (`.oauthError` with the provider's code, ...).
-    public func answer(_ response: HTTPResponse, from name: ProviderEndpoint, accepting: Set<Int> = [200]) throws -> JSONObject {
+    public func answer(_ response: TransportResponse, from name: ProviderEndpoint, accepting: Set<Int> = [200]) throws -> JSONObject {
         guard accepting.contains(response.status) else { throw EndpointResponse.error(for: response, what: name.rawValue).naming(name) }
         let object = try Self.fetch(name, issuer: issuer).object(from: response)
         if object["error"] != nil { throw EndpointResponse.error(for: response, what: name.rawValue).naming(name) }
@@ -126,5 +126,5 @@ public struct BackChannelClient: Sendable, CustomStringConvertible, CustomReflec
 struct FetchingTransport: HTTPTransport {
     let fetch: EndpointFetch
     let transport: any HTTPTransport
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { try await fetch.send(request, via: transport) }
+    func send(_ request: TransportRequest) async throws -> TransportResponse { try await fetch.send(request, via: transport) }
 }

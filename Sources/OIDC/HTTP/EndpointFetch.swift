@@ -33,7 +33,7 @@ package struct EndpointFetch: Sendable {
     /// The largest body accepted, in bytes.
     package var maxBodyBytes: Int
     /// The error for a status outside ``accepted`` (default: `statusCode` with the status).
-    package var statusFailure: @Sendable (HTTPResponse) -> OIDCError
+    package var statusFailure: @Sendable (TransportResponse) -> OIDCError
 
     /// Bodies larger than this are refused unless a caller sets another bound (1 MiB).
     package static let defaultMaxBodyBytes = 1 << 20
@@ -44,7 +44,7 @@ package struct EndpointFetch: Sendable {
     package init(endpoint: ProviderEndpoint, issuer: String?, transportFailure: OIDCError.Code, invalidBody: OIDCError.Code,
                  emptyBody: OIDCError.Code? = nil, accepted: ClosedRange<Int> = 200...200,
                  maxBodyBytes: Int = EndpointFetch.defaultMaxBodyBytes, statusCode: OIDCError.Code? = nil,
-                 statusFailure: (@Sendable (HTTPResponse) -> OIDCError)? = nil) {
+                 statusFailure: (@Sendable (TransportResponse) -> OIDCError)? = nil) {
         self.endpoint = endpoint
         self.issuer = issuer
         self.transportFailure = transportFailure
@@ -59,11 +59,11 @@ package struct EndpointFetch: Sendable {
     }
 
     /// Sends `request` under the rules above and returns the accepted, bounded response.
-    package func send(_ request: HTTPRequest, via transport: any HTTPTransport) async throws -> HTTPResponse {
+    package func send(_ request: TransportRequest, via transport: any HTTPTransport) async throws -> TransportResponse {
         try SecureURLPolicy.checkEndpoint(request.url, endpoint, issuer: issuer)
         var request = request
         request.followsRedirects = false
-        let response: HTTPResponse
+        let response: TransportResponse
         do {
             response = try await transport.send(request)
         } catch let error as TransportError {
@@ -83,20 +83,20 @@ package struct EndpointFetch: Sendable {
     }
 
     /// Sends `request` and parses the accepted response with `parse` (a type's own strict parser).
-    package func fetch<T>(_ request: HTTPRequest, via transport: any HTTPTransport,
-                          parse: (HTTPResponse) throws -> T) async throws -> T {
+    package func fetch<T>(_ request: TransportRequest, via transport: any HTTPTransport,
+                          parse: (TransportResponse) throws -> T) async throws -> T {
         try parse(try await send(request, via: transport))
     }
 
     /// Sends `request` and returns the accepted response's body as a JSON object
     /// (strict parser: duplicate members, bad UTF-8 and excessive depth refused).
-    package func jsonObject(_ request: HTTPRequest, via transport: any HTTPTransport) async throws -> (object: JSONObject, response: HTTPResponse) {
+    package func jsonObject(_ request: TransportRequest, via transport: any HTTPTransport) async throws -> (object: JSONObject, response: TransportResponse) {
         let response = try await send(request, via: transport)
         return (try object(from: response), response)
     }
 
     /// The body of `response` as a JSON object, or the typed error naming the endpoint.
-    package func object(from response: HTTPResponse) throws -> JSONObject {
+    package func object(from response: TransportResponse) throws -> JSONObject {
         guard !response.body.isEmpty else {
             throw OIDCError(emptyBody, "the \(endpoint) answered HTTP \(response.status) with an empty body",
                             httpStatus: response.status, endpoint: endpoint)

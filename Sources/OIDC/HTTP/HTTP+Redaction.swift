@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-extension HTTPHeaders: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension HeaderFields: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Header fields whose values are credentials: shown as `[redacted]` by
     /// ``description``, `dump` and `Mirror` (the fields themselves are unchanged).
     public static let credentialFieldNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie", "dpop",
@@ -27,7 +27,7 @@ extension HTTPHeaders: CustomStringConvertible, CustomDebugStringConvertible, Cu
     }
 }
 
-extension HTTPBody: CustomReflectable {
+extension TransportBody: CustomReflectable {
     /// The length only: a body carries codes, verifiers, secrets and tokens.
     public var customMirror: Mirror {
         switch self {
@@ -50,7 +50,7 @@ extension URL {
     }
 }
 
-extension HTTPRequest: CustomReflectable {
+extension TransportRequest: CustomReflectable {
     /// Method, URL without query or fragment, redacted headers, body length.
     public var customMirror: Mirror {
         Mirror(self, children: ["method": method, "url": url.redactedForDisplay, "headers": headers, "body": body as Any,
@@ -58,7 +58,7 @@ extension HTTPRequest: CustomReflectable {
     }
 }
 
-extension HTTPResponse: CustomReflectable {
+extension TransportResponse: CustomReflectable {
     /// Status, redacted headers, body length (a token response's body holds tokens).
     public var customMirror: Mirror {
         Mirror(self, children: ["status": status, "headers": headers, "body": "\(body.count) bytes (redacted)"], displayStyle: .struct)

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// HTTP header fields: ordered, names compared case-insensitively.
-public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+public struct HeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields in order.
     public private(set) var fields: [(name: String, value: String)] = []
 
@@ -32,7 +32,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
     /// Same fields in the same order (names case-insensitively).
-    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    public static func == (lhs: HeaderFields, rhs: HeaderFields) -> Bool {
         lhs.fields.count == rhs.fields.count && zip(lhs.fields, rhs.fields).allSatisfy { $0.name.lowercased() == $1.name.lowercased() && $0.value == $1.value }
     }
     /// Hashes names (lower-cased) and values.
@@ -42,7 +42,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 }
 
 /// A request body: bytes that can be sent again, or a one-shot stream that cannot.
-public enum HTTPBody: Sendable {
+public enum TransportBody: Sendable {
     /// Bytes, replayable.
     case bytes([UInt8])
     /// A stream that can be consumed once; a retry of a request with such a body is refused.
@@ -53,22 +53,22 @@ public enum HTTPBody: Sendable {
 }
 
 /// An HTTP request, independent of any HTTP client library.
-public struct HTTPRequest: Sendable {
+public struct TransportRequest: Sendable {
     /// `GET`, `POST`, ...
     public var method: String
     /// The absolute URL.
     public var url: URL
     /// Header fields.
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// The body, if any.
-    public var body: HTTPBody?
+    public var body: TransportBody?
     /// Give up after this many seconds.
     public var timeout: TimeInterval
     /// Whether redirects may be followed (never for token requests).
     public var followsRedirects: Bool
 
     /// Creates a request.
-    public init(method: String = "GET", url: URL, headers: HTTPHeaders = [:], body: HTTPBody? = nil,
+    public init(method: String = "GET", url: URL, headers: HeaderFields = [:], body: TransportBody? = nil,
                 timeout: TimeInterval = 30, followsRedirects: Bool = false) {
         self.method = method
         self.url = url
@@ -80,16 +80,16 @@ public struct HTTPRequest: Sendable {
 }
 
 /// An HTTP response with its whole body.
-public struct HTTPResponse: Sendable {
+public struct TransportResponse: Sendable {
     /// The status code.
     public var status: Int
     /// Header fields.
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// The body bytes.
     public var body: [UInt8]
 
     /// Creates a response.
-    public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+    public init(status: Int, headers: HeaderFields = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -125,5 +125,5 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
 /// a server framework's client) by conforming to this protocol.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response, or throws (a ``TransportError`` for transport failures).
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: TransportRequest) async throws -> TransportResponse
 }

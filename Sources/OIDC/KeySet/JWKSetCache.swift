@@ -168,7 +168,7 @@ public actor JWKSetCache {
     private static func download(_ url: URL, issuer: String?, transport: any HTTPTransport, configuration: Configuration) async throws -> (JWKSet, Int, TimeInterval) {
         let fetch = EndpointFetch(endpoint: .jwks, issuer: issuer, transportFailure: .jwksTransportFailed, invalidBody: .jwksInvalidDocument,
                                   maxBodyBytes: configuration.limits.maxKeySetBytes, statusCode: .jwksHTTPStatus)
-        let request = HTTPRequest(url: url, headers: ["Accept": "application/jwk-set+json, application/json"], timeout: configuration.requestTimeout)
+        let request = TransportRequest(url: url, headers: ["Accept": "application/jwk-set+json, application/json"], timeout: configuration.requestTimeout)
         let (parsed, response) = try await fetch.fetch(request, via: transport) { response in
             do {
                 return (try JWKSet(jsonBytes: response.body, limits: configuration.limits), response)
@@ -185,7 +185,7 @@ public actor JWKSetCache {
     }
 
     /// The lifetime a response grants: its `Cache-Control: max-age`, clamped, or the default.
-    static func lifetime(of headers: HTTPHeaders, configuration: Configuration) -> TimeInterval {
+    static func lifetime(of headers: HeaderFields, configuration: Configuration) -> TimeInterval {
         guard configuration.honoursCacheControl else { return configuration.defaultTimeToLive }
         for value in headers.values(for: "Cache-Control") {
             for directive in value.split(separator: ",") {

@@ -50,7 +50,7 @@ public enum PushedAuthorization {
     }
 
     /// Reads the endpoint's answer (HTTP 201 or 200): a string `request_uri` and a positive integer `expires_in`.
-    static func parse(_ object: JSONObject, response: HTTPResponse) throws -> PushedAuthorizationResponse {
+    static func parse(_ object: JSONObject, response: TransportResponse) throws -> PushedAuthorizationResponse {
         guard let requestURI = object["request_uri"]?.stringValue, !requestURI.isEmpty else {
             throw OIDCError(.invalidPushedAuthorizationResponse, "the PAR response has no string \"request_uri\"", httpStatus: response.status)
         }

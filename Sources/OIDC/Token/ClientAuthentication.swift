@@ -52,7 +52,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
 
     /// Adds the authentication to a token-endpoint request; `audience` (the assertion's `aud`,
     /// from ``ClientAssertionAudience``) is asked for only by the assertion methods.
-    func apply(to parameters: inout [(name: String, value: String)], headers: inout HTTPHeaders, now: Date,
+    func apply(to parameters: inout [(name: String, value: String)], headers: inout HeaderFields, now: Date,
                audience: () throws -> URL) throws {
         switch self {
         case .clientSecretBasic(let id, let secret):

@@ -5,7 +5,7 @@ import JOSE
 enum EndpointResponse {
     /// The typed error for a non-success response. An OAuth error object is
     /// recognised whatever the Content-Type says (some providers label JSON `text/html`).
-    static func error(for response: HTTPResponse, what: String) -> OIDCError {
+    static func error(for response: TransportResponse, what: String) -> OIDCError {
         if let object = try? JSONParser.parseObject(response.body, what: "error"), let code = object["error"]?.stringValue {
             let oauth = OAuthErrorResponse(error: code, errorDescription: object["error_description"]?.stringValue,
                                            errorURI: object["error_uri"]?.stringValue)
@@ -37,7 +37,7 @@ enum EndpointResponse {
                          httpStatus: response.status)
     }
 
-    static func kind(of response: HTTPResponse) -> String {
+    static func kind(of response: TransportResponse) -> String {
         let type = response.headers["Content-Type"]?.lowercased() ?? ""
         if type.contains("html") || response.body.starts(with: Array("<".utf8)) { return "an HTML page" }
         return "a body that is not JSON"

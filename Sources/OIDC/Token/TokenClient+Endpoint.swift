@@ -16,7 +16,7 @@ extension TokenClient {
     /// - Throws: ``OIDCError`` `.insecureURL` before sending, `.transport`, a client-assertion
     ///   signing error, or for another status the OAuth error / status error naming `what`.
     package func postForm(_ parameters: [(name: String, value: String)], to endpoint: URL, name: ProviderEndpoint, what: String,
-                          headers: HTTPHeaders = [:]) async throws -> HTTPResponse {
+                          headers: HeaderFields = [:]) async throws -> TransportResponse {
         let request = try formRequest(parameters, to: endpoint, headers: headers, for: name)
         let fetch = EndpointFetch(endpoint: name, issuer: issuer, transportFailure: .transport, invalidBody: .invalidEndpointResponse,
                                   emptyBody: .emptyEndpointResponse,
@@ -25,7 +25,7 @@ extension TokenClient {
     }
 
     /// A response body as a JSON object (strict parser), or the typed error naming the endpoint.
-    package static func endpointObject(from response: HTTPResponse, name: ProviderEndpoint) throws -> JSONObject {
+    package static func endpointObject(from response: TransportResponse, name: ProviderEndpoint) throws -> JSONObject {
         try EndpointFetch(endpoint: name, issuer: nil, transportFailure: .transport, invalidBody: .invalidEndpointResponse,
                           emptyBody: .emptyEndpointResponse).object(from: response)
     }

@@ -18,7 +18,7 @@ extension TokenClient {
     /// - Throws: ``OIDCError`` `.invalidTokenRequest` when a parameter would override the grant
     ///   type or the client authentication, `.invalidResourceIndicator`, and every token-endpoint error.
     public func requestToken(grantType: String, parameters: [(name: String, value: String)] = [], resources: [URL] = [],
-                             additionalHeaders: HTTPHeaders = [:]) async throws -> TokenResponse {
+                             additionalHeaders: HeaderFields = [:]) async throws -> TokenResponse {
         guard !grantType.isEmpty else { throw OIDCError(.invalidTokenRequest, "the grant type is empty") }
         for (name, _) in parameters where Self.reservedGrantParameters.contains(name) {
             throw OIDCError(.invalidTokenRequest, "parameter \"\(name)\" belongs to the grant type or the client authentication")
@@ -41,7 +41,7 @@ extension TokenClient {
     /// Exchanges an authorization code, asking for tokens for the given resources (RFC 8707 §2.2).
     public func exchangeCode(_ code: String, redirectURI: URL, codeVerifier: String?, resources: [URL],
                              additionalParameters: [(name: String, value: String)] = [],
-                             additionalHeaders: HTTPHeaders = [:]) async throws -> TokenResponse {
+                             additionalHeaders: HeaderFields = [:]) async throws -> TokenResponse {
         try await exchangeCode(code, redirectURI: redirectURI, codeVerifier: codeVerifier,
                                additionalParameters: try ResourceIndicator.parameters(for: resources) + additionalParameters,
                                additionalHeaders: additionalHeaders)
@@ -50,7 +50,7 @@ extension TokenClient {
     /// Uses a refresh token, asking for an access token for the given resources (RFC 8707 §2.2).
     public func refresh(_ refreshToken: String, scope: String? = nil, resources: [URL],
                         additionalParameters: [(name: String, value: String)] = [],
-                        additionalHeaders: HTTPHeaders = [:]) async throws -> TokenResponse {
+                        additionalHeaders: HeaderFields = [:]) async throws -> TokenResponse {
         try await refresh(refreshToken, scope: scope,
                           additionalParameters: try ResourceIndicator.parameters(for: resources) + additionalParameters,
                           additionalHeaders: additionalHeaders)

@@ -79,7 +79,7 @@ public struct TokenClient: Sendable {
 
     /// Exchanges an authorization code (with its PKCE verifier) for tokens.
     public func exchangeCode(_ code: String, redirectURI: URL, codeVerifier: String?,
-                             additionalParameters: [(name: String, value: String)] = [], additionalHeaders: HTTPHeaders = [:]) async throws -> TokenResponse {
+                             additionalParameters: [(name: String, value: String)] = [], additionalHeaders: HeaderFields = [:]) async throws -> TokenResponse {
         var parameters: [(name: String, value: String)] = [("grant_type", "authorization_code"), ("code", code),
                                                             ("redirect_uri", redirectURI.absoluteString)]
         if let codeVerifier { parameters.append(("code_verifier", codeVerifier)) }
@@ -88,7 +88,7 @@ public struct TokenClient: Sendable {
 
     /// Uses a refresh token; `scope` may narrow the granted scope.
     public func refresh(_ refreshToken: String, scope: String? = nil,
-                        additionalParameters: [(name: String, value: String)] = [], additionalHeaders: HTTPHeaders = [:]) async throws -> TokenResponse {
+                        additionalParameters: [(name: String, value: String)] = [], additionalHeaders: HeaderFields = [:]) async throws -> TokenResponse {
         var parameters: [(name: String, value: String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scope { parameters.append(("scope", scope)) }
         return try await requestTokens(parameters, extra: additionalParameters, headers: additionalHeaders)
@@ -105,13 +105,13 @@ public struct TokenClient: Sendable {
     /// Calls UserInfo with the access token and returns its claims: `Bearer`, or with a ``dpop`` binding
     /// `DPoP` with a proof (`ath` bound to the token) and the one nonce retry.
     public func userInfo(accessToken: String, endpoint: URL) async throws -> JSONObject {
-        var headers: HTTPHeaders = ["Accept": "application/json", "User-Agent": "swift-oidc-toolkit"]
+        var headers: HeaderFields = ["Accept": "application/json", "User-Agent": "swift-oidc-toolkit"]
         guard let dpop else {
             headers["Authorization"] = "Bearer " + accessToken
-            let request = HTTPRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
+            let request = TransportRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
             return try await fetch(.userinfo).jsonObject(request, via: transport).object
         }
-        let request = HTTPRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
+        let request = TransportRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
         let response = try await dpop.send(role: .resourceServer, accessToken: accessToken,
                                            transport: FetchingTransport(fetch: fetch(.userinfo, accepted: 100...599), transport: transport)) { request }
         return try fetch(.userinfo).object(from: try Self.accepted(response, by: fetch(.userinfo)))
@@ -125,11 +125,11 @@ public struct TokenClient: Sendable {
     }
 
     func requestTokens(_ parameters: [(name: String, value: String)], extra: [(name: String, value: String)],
-                               headers: HTTPHeaders) async throws -> TokenResponse {
+                               headers: HeaderFields) async throws -> TokenResponse {
         for (name, _) in extra where Self.standardParameters.contains(name) {
             throw OIDCError(.invalidTokenRequest, "additional parameter \"\(name)\" would override a standard one")
         }
-        let object: JSONObject, response: HTTPResponse
+        let object: JSONObject, response: TransportResponse
         if let dpop {
             let form = parameters + extra
             response = try Self.accepted(
@@ -150,7 +150,7 @@ public struct TokenClient: Sendable {
     }
 
     /// `response` when `fetch` accepts its status (after a DPoP exchange that had to see every status), else its error.
-    private static func accepted(_ response: HTTPResponse, by fetch: EndpointFetch) throws -> HTTPResponse {
+    private static func accepted(_ response: TransportResponse, by fetch: EndpointFetch) throws -> TransportResponse {
         guard fetch.accepted.contains(response.status) else { throw fetch.statusFailure(response) }
         return response
     }
@@ -166,17 +166,17 @@ public struct TokenClient: Sendable {
 
     /// The form POST with the client authentication, built only once the endpoint passed
     /// the URL policy (a client assertion's `aud` from ``assertionAudience``).
-    func formRequest(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HTTPHeaders,
-                             for name: ProviderEndpoint) throws -> HTTPRequest {
+    func formRequest(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HeaderFields,
+                             for name: ProviderEndpoint) throws -> TransportRequest {
         try SecureURLPolicy.checkEndpoint(endpoint, name, issuer: issuer)
         var parameters = parameters
-        var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
+        var headers: HeaderFields = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
         try authentication.apply(to: &parameters, headers: &headers, now: clock()) {
             try assertionAudience.audience(for: endpoint, issuer: issuer)
         }
         for field in extra where field.name.lowercased() == "accept" { headers["Accept"] = field.value }  // e.g. a JWT introspection answer
         for field in extra where headers[field.name] == nil { headers.add(field.name, field.value) }
         let body = Array(FormURLEncoding.encode(parameters).utf8)
-        return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: .bytes(body), timeout: timeout)
+        return TransportRequest(method: "POST", url: endpoint, headers: headers, body: .bytes(body), timeout: timeout)
     }
 }

@@ -107,7 +107,7 @@ extension TokenClient {
     /// Exchanges a token (RFC 8693) with the configured client authentication.
     /// - Throws: ``OIDCError`` `.invalidTokenRequest`, `.invalidResourceIndicator`,
     ///   `.invalidTokenExchangeResponse` when `issued_token_type` is missing, and every token-endpoint error.
-    public func exchangeToken(_ request: TokenExchangeRequest, additionalHeaders: HTTPHeaders = [:]) async throws -> TokenExchangeResponse {
+    public func exchangeToken(_ request: TokenExchangeRequest, additionalHeaders: HeaderFields = [:]) async throws -> TokenExchangeResponse {
         let tokens = try await requestToken(grantType: Self.tokenExchangeGrantType, parameters: try request.parameters(),
                                             resources: request.resources, additionalHeaders: additionalHeaders)
         guard let issued = tokens.additionalFields["issued_token_type"]?.stringValue, !issued.isEmpty else {

@@ -114,7 +114,7 @@ public struct AccessTokenValidator: Sendable {
     ///   the codes of ``validate(bearerToken:requiredScopes:)``, `.dpopBoundTokenAsBearer`,
     ///   `.dpopTokenNotBound`, `.dpopProofMissing`, the `dpop_proof_*` codes, `.certificateBoundToken`
     ///   and `.insufficientScope` — answer them with ``AccessTokenRefusal``.
-    public func validate(method: String, url: URL, headers: HTTPHeaders, requiredScopes: Set<String> = [],
+    public func validate(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
                          dpopNonce: DPoPProofValidator.NonceRule = .notRequired,
                          clientCertificate: ClientCertificate = .notPresented) async throws -> PresentedAccessToken {
         guard let (scheme, token) = try BearerTokenExtractor.credentials(headers) else {

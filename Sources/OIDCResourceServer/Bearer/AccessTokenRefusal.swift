@@ -31,7 +31,7 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
     ///   - dpopNonce: the nonce the server requires in proofs, if any: sent in `DPoP-Nonce`, and a proof
     ///     without it is answered with `use_dpop_nonce`.
     ///   - realm: `realm`, if any.
-    public init(error: OIDCError, requestHeaders: HTTPHeaders, requiredScopes: Set<String> = [], dpopAlgorithms: [String],
+    public init(error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [], dpopAlgorithms: [String],
                 dpopNonce: String? = nil, realm: String? = nil) {
         self.dpopNonce = dpopNonce
         func challenge(_ scheme: AuthorizationScheme, _ code: ResourceChallenge.ErrorCode?, _ text: String? = nil,
@@ -73,8 +73,8 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The response header fields: one `WWW-Authenticate` per challenge, then `DPoP-Nonce` when set.
-    public var headers: HTTPHeaders {
-        var headers = HTTPHeaders()
+    public var headers: HeaderFields {
+        var headers = HeaderFields()
         for challenge in challenges { headers.add("WWW-Authenticate", challenge.headerValue) }
         if let dpopNonce { headers.add("DPoP-Nonce", dpopNonce) }
         return headers
@@ -92,7 +92,7 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The scheme the request used: from its `Authorization` field (also when malformed), else `Bearer`.
-    static func scheme(of headers: HTTPHeaders) -> AuthorizationScheme {
+    static func scheme(of headers: HeaderFields) -> AuthorizationScheme {
         guard let value = headers.values(for: "Authorization").first?.lowercased() else { return .bearer }
         return value == "dpop" || value.hasPrefix("dpop ") ? .dpop : .bearer
     }
@@ -106,7 +106,7 @@ extension AccessTokenValidator {
     ///   - requiredScopes: the scopes the resource requires.
     ///   - dpopNonce: the nonce this server requires in proofs, if any.
     ///   - realm: `realm`, if any.
-    public func refusal(for error: OIDCError, requestHeaders: HTTPHeaders, requiredScopes: Set<String> = [],
+    public func refusal(for error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [],
                         dpopNonce: String? = nil, realm: String? = nil) -> AccessTokenRefusal {
         AccessTokenRefusal(error: error, requestHeaders: requestHeaders, requiredScopes: requiredScopes,
                            dpopAlgorithms: proofs.challengeAlgorithms, dpopNonce: dpopNonce, realm: realm)

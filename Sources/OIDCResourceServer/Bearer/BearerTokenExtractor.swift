@@ -33,7 +33,7 @@ public struct BearerTokenExtractor: Sendable {
     ///   - body: the raw body, if any.
     /// - Throws: ``OIDC/OIDCError`` `.missingBearerToken` (RFC 6750 §3.1: answer with a challenge without
     ///   an error code), `.invalidBearerRequest` (`invalid_request`, 400) for a malformed or repeated token.
-    public func token(headers: HTTPHeaders, method: String = "GET", query: String? = nil, body: [UInt8]? = nil) throws -> String {
+    public func token(headers: HeaderFields, method: String = "GET", query: String? = nil, body: [UInt8]? = nil) throws -> String {
         var found: [String] = []
         let authorizations = headers.values(for: "Authorization")
         if authorizations.count > 1 {
@@ -89,7 +89,7 @@ public struct BearerTokenExtractor: Sendable {
     /// The scheme and token of the request's one `Authorization` field, `nil` when it has none or
     /// one with another scheme.
     /// - Throws: `.invalidBearerRequest` for more than one `Authorization` field or malformed credentials.
-    static func credentials(_ headers: HTTPHeaders) throws -> (scheme: AuthorizationScheme, token: String)? {
+    static func credentials(_ headers: HeaderFields) throws -> (scheme: AuthorizationScheme, token: String)? {
         let (count, value) = field(headers, named: "authorization")
         guard count <= 1 else {
             throw OIDCError(.invalidBearerRequest, "the request has \(count) Authorization header fields")
@@ -101,7 +101,7 @@ public struct BearerTokenExtractor: Sendable {
 
     /// How many fields are named `lowercaseName` (compared case-insensitively, without allocating),
     /// and the last one's value.
-    static func field(_ headers: HTTPHeaders, named lowercaseName: String) -> (count: Int, value: String?) {
+    static func field(_ headers: HeaderFields, named lowercaseName: String) -> (count: Int, value: String?) {
         var count = 0
         var value: String?
         var wanted = lowercaseName
@@ -152,7 +152,7 @@ public struct BearerTokenExtractor: Sendable {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 
-    private static func isFormBody(_ headers: HTTPHeaders) -> Bool {
+    private static func isFormBody(_ headers: HeaderFields) -> Bool {
         MediaType.essence(of: headers["Content-Type"]) == MediaType.form
     }
 

@@ -122,7 +122,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         if let cached = await cache?.result(for: token, at: endpoint) { return cached }
         var parameters: [(name: String, value: String)] = [("token", token)]
         if let hint { parameters.append(("token_type_hint", hint)) }
-        var headers: HTTPHeaders = [:]
+        var headers: HeaderFields = [:]
         // RFC 9701 §4; glewlwyd 2.7.5 answers JSON unless the value is exactly this.
         if jwtResponse != nil { headers["Accept"] = "application/token-introspection+jwt" }
         let response = try await client.postForm(parameters, to: endpoint, name: .introspection, what: "introspection", headers: headers)
@@ -152,7 +152,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         return info
     }
 
-    private func read(_ response: HTTPResponse) async throws -> IntrospectionResult {
+    private func read(_ response: TransportResponse) async throws -> IntrospectionResult {
         if MediaType.essence(of: response.headers["Content-Type"]) == "application/token-introspection+jwt" {
             guard let jwtResponse else {
                 throw OIDCError(.invalidIntrospectionResponse, "the introspection endpoint answered with a JWT, and no key is configured to verify it")

@@ -27,9 +27,9 @@ struct OIDCClientDecoupledTests {
 
     /// The token endpoint: one `authorization_pending`, then `answer`.
     static func grant(_ transport: ScriptedTransport, _ answer: JSONObject, status: Int = 200) {
-        let pending = HTTPResponse(status: 400, headers: ["Content-Type": "application/json"], body: Array(#"{"error":"authorization_pending"}"#.utf8))
+        let pending = TransportResponse(status: 400, headers: ["Content-Type": "application/json"], body: Array(#"{"error":"authorization_pending"}"#.utf8))
         transport.script(C.tokenURL, [.response(pending),
-                                      .response(HTTPResponse(status: status, headers: ["Content-Type": "application/json"],
+                                      .response(TransportResponse(status: status, headers: ["Content-Type": "application/json"],
                                                              body: Array(answer.jsonString().utf8)))])
     }
 

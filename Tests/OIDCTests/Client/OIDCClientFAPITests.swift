@@ -34,8 +34,8 @@ struct OIDCClientFAPITests {
     static func transport(tokenType: String = "DPoP", idToken: @escaping @Sendable () -> String?) throws -> CannedTransport {
         let jwks = F.jwks([try F.publicJWK("p256", kid: "k1")])
         return CannedTransport { request in
-            func json(_ text: String, _ status: Int = 200) -> HTTPResponse {
-                HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(text.utf8))
+            func json(_ text: String, _ status: Int = 200) -> TransportResponse {
+                TransportResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(text.utf8))
             }
             switch request.url.path {
             case "/par": return json(#"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":60}"#, 201)

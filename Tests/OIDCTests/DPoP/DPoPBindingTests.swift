@@ -8,7 +8,7 @@ struct DPoPBindingTests {
     static let token = URL(string: "https://as.example/token")!
     static let api = URL(string: "https://as.example/api/resource?q=1")!
 
-    func nonceOf(_ request: HTTPRequest) throws -> String? {
+    func nonceOf(_ request: TransportRequest) throws -> String? {
         try decodeJWT(try #require(request.headers["DPoP"])).claims["nonce"]?.stringValue
     }
 
@@ -16,15 +16,15 @@ struct DPoPBindingTests {
     func authorizationServerChallenge() async throws {
         let transport = CannedTransport { request in
             let proof = try decodeJWT(request.headers["DPoP"] ?? "").claims
-            if proof["nonce"] == "n-1" { return HTTPResponse(status: 200, headers: ["DPoP-Nonce": "n-2"], body: Array("{}".utf8)) }
-            return HTTPResponse(status: 400, headers: ["DPoP-Nonce": "n-1", "Content-Type": "application/json"],
+            if proof["nonce"] == "n-1" { return TransportResponse(status: 200, headers: ["DPoP-Nonce": "n-2"], body: Array("{}".utf8)) }
+            return TransportResponse(status: 400, headers: ["DPoP-Nonce": "n-1", "Content-Type": "application/json"],
                                 body: Array(#"{"error":"use_dpop_nonce","error_description":"nonce required"}"#.utf8))
         }
         let binding = DPoPBinding(key: try DPoPKey.generate())
         let built = Locked(0)
         let response = try await binding.send(role: .authorizationServer, transport: transport) {
             built.withLock { $0 += 1 }
-            return HTTPRequest(method: "POST", url: Self.token, body: .bytes(Array("grant_type=x".utf8)))
+            return TransportRequest(method: "POST", url: Self.token, body: .bytes(Array("grant_type=x".utf8)))
         }
         #expect(response.status == 200)
         #expect(built.withLock { $0 } == 2)
@@ -43,13 +43,13 @@ struct DPoPBindingTests {
     @Test("resource server: 401 WWW-Authenticate DPoP error=use_dpop_nonce → one retry with Authorization: DPoP, ath and the nonce")
     func resourceServerChallenge() async throws {
         let transport = CannedTransport { request in
-            if try decodeJWT(request.headers["DPoP"] ?? "").claims["nonce"] == "rs-nonce" { return HTTPResponse(status: 200, body: Array("{}".utf8)) }
-            return HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#,
+            if try decodeJWT(request.headers["DPoP"] ?? "").claims["nonce"] == "rs-nonce" { return TransportResponse(status: 200, body: Array("{}".utf8)) }
+            return TransportResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#,
                                                       "DPoP-Nonce": "rs-nonce"])
         }
         let binding = DPoPBinding(key: try DPoPKey.generate(.ed25519))
         let response = try await binding.send(role: .resourceServer, accessToken: "the-access-token", transport: transport) {
-            HTTPRequest(method: "GET", url: Self.api)
+            TransportRequest(method: "GET", url: Self.api)
         }
         #expect(response.status == 200)
         let requests = transport.requests
@@ -69,34 +69,34 @@ struct DPoPBindingTests {
         let counter = Locked(0)
         let transport = CannedTransport { _ in
             let n = counter.withLock { $0 += 1; return $0 }
-            return HTTPResponse(status: 400, headers: ["DPoP-Nonce": "nonce-\(n)"], body: Array(#"{"error":"use_dpop_nonce"}"#.utf8))
+            return TransportResponse(status: 400, headers: ["DPoP-Nonce": "nonce-\(n)"], body: Array(#"{"error":"use_dpop_nonce"}"#.utf8))
         }
         let binding = DPoPBinding(key: try DPoPKey.generate())
-        let response = try await binding.send(role: .authorizationServer, transport: transport) { HTTPRequest(method: "POST", url: Self.token) }
+        let response = try await binding.send(role: .authorizationServer, transport: transport) { TransportRequest(method: "POST", url: Self.token) }
         #expect(response.status == 400)
         #expect(transport.requests.count == 2)
     }
 
     @Test("no retry without a new nonce, for other errors, or when the nonce header is invalid")
     func noRetry() async throws {
-        let cases: [HTTPResponse] = [
-            HTTPResponse(status: 400, body: Array(#"{"error":"use_dpop_nonce"}"#.utf8)),  // no DPoP-Nonce header
-            HTTPResponse(status: 400, headers: ["DPoP-Nonce": "n"], body: Array(#"{"error":"invalid_grant"}"#.utf8)),
-            HTTPResponse(status: 401, headers: ["DPoP-Nonce": "n", "WWW-Authenticate": #"DPoP error="invalid_token""#]),
-            HTTPResponse(status: 400, headers: ["DPoP-Nonce": "bad nonce\"with quote"], body: Array(#"{"error":"use_dpop_nonce"}"#.utf8)),
+        let cases: [TransportResponse] = [
+            TransportResponse(status: 400, body: Array(#"{"error":"use_dpop_nonce"}"#.utf8)),  // no DPoP-Nonce header
+            TransportResponse(status: 400, headers: ["DPoP-Nonce": "n"], body: Array(#"{"error":"invalid_grant"}"#.utf8)),
+            TransportResponse(status: 401, headers: ["DPoP-Nonce": "n", "WWW-Authenticate": #"DPoP error="invalid_token""#]),
+            TransportResponse(status: 400, headers: ["DPoP-Nonce": "bad nonce\"with quote"], body: Array(#"{"error":"use_dpop_nonce"}"#.utf8)),
         ]
         for canned in cases {
             let transport = CannedTransport { _ in canned }
             let binding = DPoPBinding(key: try DPoPKey.generate())
-            let response = try await binding.send(role: .authorizationServer, transport: transport) { HTTPRequest(method: "POST", url: Self.token) }
+            let response = try await binding.send(role: .authorizationServer, transport: transport) { TransportRequest(method: "POST", url: Self.token) }
             #expect(response.status == canned.status)
             #expect(transport.requests.count == 1)
         }
         // The same nonce as the one just sent: no loop.
-        let transport = CannedTransport { _ in HTTPResponse(status: 400, headers: ["DPoP-Nonce": "same"], body: Array(#"{"error":"use_dpop_nonce"}"#.utf8)) }
+        let transport = CannedTransport { _ in TransportResponse(status: 400, headers: ["DPoP-Nonce": "same"], body: Array(#"{"error":"use_dpop_nonce"}"#.utf8)) }
         let binding = DPoPBinding(key: try DPoPKey.generate())
         binding.nonces.record("same", for: Self.token, role: .authorizationServer)
-        _ = try await binding.send(role: .authorizationServer, transport: transport) { HTTPRequest(method: "POST", url: Self.token) }
+        _ = try await binding.send(role: .authorizationServer, transport: transport) { TransportRequest(method: "POST", url: Self.token) }
         #expect(transport.requests.count == 1)
     }
 
@@ -119,7 +119,7 @@ struct DPoPBindingTests {
         let transport = CannedTransport { _ in throw TransportError.timedOut }
         let binding = DPoPBinding(key: try DPoPKey.generate())
         await #expect(throws: OIDCError.self) {
-            _ = try await binding.send(role: .resourceServer, accessToken: "t", transport: transport) { HTTPRequest(url: Self.api) }
+            _ = try await binding.send(role: .resourceServer, accessToken: "t", transport: transport) { TransportRequest(url: Self.api) }
         }
     }
 }

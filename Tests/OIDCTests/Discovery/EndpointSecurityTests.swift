@@ -116,10 +116,10 @@ struct EndpointSecurityTests {
 
     /// Records every request; answers as scripted.
     final class Recorder: HTTPTransport {
-        let log = Locked<[HTTPRequest]>([])
-        let answer: @Sendable (HTTPRequest) -> HTTPResponse
-        init(_ answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse) { self.answer = answer }
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let log = Locked<[TransportRequest]>([])
+        let answer: @Sendable (TransportRequest) -> TransportResponse
+        init(_ answer: @escaping @Sendable (TransportRequest) -> TransportResponse) { self.answer = answer }
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
             log.withLock { $0.append(request) }
             return answer(request)
         }
@@ -132,7 +132,7 @@ struct EndpointSecurityTests {
         let recorder = Recorder { request in
             let path = request.url.path
             let body = path.hasSuffix("openid-configuration") ? document : path.hasSuffix("jwks") ? jwks : TokenClientTests.success
-            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+            return TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
         }
         let metadata = try await Discovery(transport: recorder).metadata(for: Self.issuer)
         _ = try await JWKSetCache(jwksURI: try #require(metadata.jwksURI), issuer: metadata.issuer, transport: recorder).keys()

@@ -24,7 +24,7 @@ func scriptedTokenEndpoint(_ script: [(Int, String)]) -> CannedTransport {
             defer { i += 1 }
             return script[min(i, script.count - 1)]
         }
-        return HTTPResponse(status: step.0, headers: ["Content-Type": "application/json"], body: Array(step.1.utf8))
+        return TransportResponse(status: step.0, headers: ["Content-Type": "application/json"], body: Array(step.1.utf8))
     }
 }
 

@@ -87,7 +87,7 @@ final class TestClock: Sendable {
 /// concurrent callers really overlap.
 final class ScriptedTransport: HTTPTransport {
     enum Reply: Sendable {
-        case response(HTTPResponse)
+        case response(TransportResponse)
         case failure(TransportError)
     }
 
@@ -102,15 +102,15 @@ final class ScriptedTransport: HTTPTransport {
     init(delay: Duration? = nil) { self.delay = delay }
 
     func script(_ url: String, _ replies: [Reply]) { state.withLock { $0.scripts[url] = replies } }
-    func json(_ url: String, _ body: String, status: Int = 200, headers: HTTPHeaders = ["Content-Type": "application/json"]) {
-        script(url, [.response(HTTPResponse(status: status, headers: headers, body: Array(body.utf8)))])
+    func json(_ url: String, _ body: String, status: Int = 200, headers: HeaderFields = ["Content-Type": "application/json"]) {
+        script(url, [.response(TransportResponse(status: status, headers: headers, body: Array(body.utf8)))])
     }
     /// Replaces what `url` serves from now on.
     func then(_ url: String, _ reply: Reply) { script(url, [reply]) }
     func calls(_ url: String) -> Int { state.withLock { $0.calls[url] ?? 0 } }
     var totalCalls: Int { state.withLock { $0.calls.values.reduce(0, +) } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         let key = request.url.absoluteString
         let reply: Reply? = state.withLock { state in
             state.calls[key, default: 0] += 1
@@ -123,7 +123,7 @@ final class ScriptedTransport: HTTPTransport {
         switch reply {
         case .response(let response): return response
         case .failure(let error): throw error
-        case nil: return HTTPResponse(status: 404)
+        case nil: return TransportResponse(status: 404)
         }
     }
 }

@@ -17,8 +17,8 @@ struct JWKSetCacheTests {
         try CompactJWS(F.sign(F.claims(), key: F.privateKey("rsa2048", kid: kid), .rs256))
     }
 
-    func reply(_ members: [String], headers: HTTPHeaders = [:]) -> ScriptedTransport.Reply {
-        .response(HTTPResponse(status: 200, headers: headers, body: Array(F.jwks(members).utf8)))
+    func reply(_ members: [String], headers: HeaderFields = [:]) -> ScriptedTransport.Reply {
+        .response(TransportResponse(status: 200, headers: headers, body: Array(F.jwks(members).utf8)))
     }
 
     @Test("an unparseable key beside good ones: the good ones are still used")
@@ -176,10 +176,10 @@ struct JWKSetCacheTests {
         await expectOIDCError(.jwksTransportFailed) { try await cache.verify(token(kid: "new")) }
         _ = try await cache.verify(token(kid: "k1"))
         clock.advance(by: 31)
-        transport.then(url, .response(HTTPResponse(status: 503)))
+        transport.then(url, .response(TransportResponse(status: 503)))
         await expectOIDCError(.jwksHTTPStatus) { try await cache.verify(token(kid: "new")) }
         clock.advance(by: 31)
-        transport.then(url, .response(HTTPResponse(status: 200, body: Array("<html>".utf8))))
+        transport.then(url, .response(TransportResponse(status: 200, body: Array("<html>".utf8))))
         await expectOIDCError(.jwksInvalidDocument) { try await cache.verify(token(kid: "new")) }
         _ = try await cache.verify(token(kid: "k1"))
         // Once expired, a failed fetch is reported rather than serving stale keys.
@@ -193,7 +193,7 @@ struct JWKSetCacheTests {
     @Test("the HTTP status of a failed fetch is kept")
     func httpStatusKept() async throws {
         let transport = ScriptedTransport()
-        transport.then(url, .response(HTTPResponse(status: 404)))
+        transport.then(url, .response(TransportResponse(status: 404)))
         do {
             _ = try await cache(transport).keys()
             Issue.record("expected a failure")

@@ -4,7 +4,7 @@ import Testing
 @testable import OIDC
 
 /// Form members of a request body.
-func formFields(_ request: HTTPRequest) -> [String: String] {
+func formFields(_ request: TransportRequest) -> [String: String] {
     var fields: [String: String] = [:]
     for pair in request.bodyText.split(separator: "&") {
         let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -68,9 +68,9 @@ struct ClientAssertionTests {
     func freshOnRetry() async throws {
         let transport = CannedTransport { request in
             if try decodeJWT(request.headers["DPoP"] ?? "").claims["nonce"] != nil {
-                return HTTPResponse(status: 200, body: Array(#"{"access_token":"AT","token_type":"DPoP"}"#.utf8))
+                return TransportResponse(status: 200, body: Array(#"{"access_token":"AT","token_type":"DPoP"}"#.utf8))
             }
-            return HTTPResponse(status: 400, headers: ["DPoP-Nonce": "n1"], body: Array(#"{"error":"use_dpop_nonce"}"#.utf8))
+            return TransportResponse(status: 400, headers: ["DPoP-Nonce": "n1"], body: Array(#"{"error":"use_dpop_nonce"}"#.utf8))
         }
         let client = try BackChannelClient(issuer: Self.issuer, authentication: .privateKeyJWT(clientID: "app", key: JWK.generate(.ed25519), algorithm: .eddsa),
                                            transport: transport, dpop: DPoPBinding(key: DPoPKey.generate()))

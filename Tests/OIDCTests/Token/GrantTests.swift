@@ -160,7 +160,7 @@ struct ClientCredentialsTokenSourceTests {
         return CannedTransport { _ in
             if delay > 0 { Thread.sleep(forTimeInterval: delay) }
             let n = issued.withLock { $0 += 1; return $0 }
-            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+            return TransportResponse(status: 200, headers: ["Content-Type": "application/json"],
                                 body: Array(GrantTests.tokenBody("AT\(n)", expiresIn: expiresIn).utf8))
         }
     }

@@ -64,17 +64,17 @@ struct ReflectionRedactionTests {
         #expect(Self.renderings(config)[0].contains("set (redacted)"))
     }
 
-    @Test("HTTPHeaders, HTTPRequest, HTTPResponse: no Authorization value, body or query")
+    @Test("HeaderFields, TransportRequest, TransportResponse: no Authorization value, body or query")
     func http() {
-        let headers: HTTPHeaders = ["Authorization": "Bearer " + Self.token, "Accept": "application/json", "Cookie": "sid=" + Self.secret]
+        let headers: HeaderFields = ["Authorization": "Bearer " + Self.token, "Accept": "application/json", "Cookie": "sid=" + Self.secret]
         Self.expectHidden(headers, [Self.token, Self.secret])
         #expect(String(describing: headers).contains("application/json"))
         #expect(headers["Authorization"] == "Bearer " + Self.token)  // the value itself is untouched
-        let request = HTTPRequest(method: "POST", url: URL(string: "https://op.example.com/token?code=\(Self.secret)")!, headers: headers,
+        let request = TransportRequest(method: "POST", url: URL(string: "https://op.example.com/token?code=\(Self.secret)")!, headers: headers,
                                   body: .bytes(Array("client_secret=\(Self.secret)&refresh_token=\(Self.token)".utf8)))
         Self.expectHidden(request, [Self.token, Self.secret])
         #expect(Self.renderings(request)[0].contains("op.example.com/token"))
-        let response = HTTPResponse(status: 200, headers: ["Set-Cookie": "sid=" + Self.secret],
+        let response = TransportResponse(status: 200, headers: ["Set-Cookie": "sid=" + Self.secret],
                                     body: Array(#"{"access_token":"\#(Self.token)"}"#.utf8))
         Self.expectHidden(response, [Self.token, Self.secret])
     }

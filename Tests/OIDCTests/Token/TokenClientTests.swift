@@ -5,22 +5,22 @@ import Testing
 
 /// Answers every request with one canned response (or error) and records the requests.
 final class CannedTransport: HTTPTransport, Sendable {
-    let response: @Sendable (HTTPRequest) throws -> HTTPResponse
-    private let log = Locked<[HTTPRequest]>([])
+    let response: @Sendable (TransportRequest) throws -> TransportResponse
+    private let log = Locked<[TransportRequest]>([])
 
-    init(_ response: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) { self.response = response }
+    init(_ response: @escaping @Sendable (TransportRequest) throws -> TransportResponse) { self.response = response }
     convenience init(status: Int, contentType: String = "application/json", body: String) {
-        self.init { _ in HTTPResponse(status: status, headers: ["Content-Type": contentType], body: Array(body.utf8)) }
+        self.init { _ in TransportResponse(status: status, headers: ["Content-Type": contentType], body: Array(body.utf8)) }
     }
 
-    var requests: [HTTPRequest] { log.withLock { $0 } }
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    var requests: [TransportRequest] { log.withLock { $0 } }
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         log.withLock { $0.append(request) }
         return try response(request)
     }
 }
 
-extension HTTPRequest {
+extension TransportRequest {
     var bodyText: String {
         if case .bytes(let bytes) = body { return String(decoding: bytes, as: UTF8.self) }
         return ""
@@ -176,7 +176,7 @@ struct TokenClientTests {
     @Test("userinfo 401 with a Bearer challenge is invalid_token; extra parameters cannot override standard ones")
     func userInfoAndOverrides() async throws {
         let transport = CannedTransport { _ in
-            HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token", error_description="expired""#])
+            TransportResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token", error_description="expired""#])
         }
         do {
             _ = try await client(transport, .none(clientID: "app")).userInfo(accessToken: "AT", endpoint: URL(string: "https://idp.example/userinfo")!)

@@ -14,8 +14,8 @@ import Foundation
 import Dispatch
 
 struct CannedTransport: HTTPTransport {
-    let response: HTTPResponse
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { response }
+    let response: TransportResponse
+    func send(_ request: TransportRequest) async throws -> TransportResponse { response }
 }
 
 let statuses = [200, 200, 200, 201, 204, 301, 400, 401, 403, 404, 429, 500, 503, 200]
@@ -35,7 +35,7 @@ func runSync<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 2 else { return 0 }
     let body = Fuzz.bytes(data + 2, size - 2)
-    var headers = HTTPHeaders()
+    var headers = HeaderFields()
     let selector = Int(data[1])
     let contentType = contentTypes[selector % contentTypes.count]
     if !contentType.isEmpty { headers.add("Content-Type", contentType) }
@@ -43,7 +43,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let line = String(decoding: body.prefix { $0 != 0x0A }, as: UTF8.self)
         headers.add("WWW-Authenticate", line)
     }
-    let response = HTTPResponse(status: statuses[Int(data[0]) % statuses.count], headers: headers, body: body)
+    let response = TransportResponse(status: statuses[Int(data[0]) % statuses.count], headers: headers, body: body)
     let client = TokenClient(tokenEndpoint: URL(string: "https://issuer.example/token")!,
                              authentication: .clientSecretBasic(clientID: "client", secret: "secret"),
                              transport: CannedTransport(response: response),
