@@ -70,7 +70,7 @@ public struct DPoPTokenRefresher: TokenRefresher {
 extension AuthenticatedSession {
     /// A session whose requests to `allowedOrigins` carry `Authorization: DPoP` with a
     /// fresh proof from `client`'s DPoP binding, and whose refreshes go through `client`.
-    /// The other parameters are those of ``init(tokens:refresher:transport:allowedOrigins:store:refreshedIDTokens:proactiveRefreshMargin:refreshBackoff:clock:)``.
+    /// The other parameters are those of ``init(tokens:refresher:transport:allowedOrigins:store:refreshedIDTokens:proactiveRefreshMargin:refreshBackoff:clock:observer:)``.
     /// - Throws: ``OIDC/OIDCError`` `.dpopProofFailed` when `client` has no DPoP binding.
     public static func dpop(tokens: TokenResponse?, client: BackChannelClient, tokenEndpoint: URL, transport: any HTTPTransport,
                             allowedOrigins: [URL], store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,

@@ -34,6 +34,6 @@ extension OIDCClient {
         let sender = DPoPSessionTransport.forSession(binding: configuration.dpop, transport: transport, origins: origins)
         return AuthenticatedSession(tokens: current, refresher: self, transport: sender, allowedOrigins: origins, store: store,
                                     refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
-                                    clock: configuration.clock)
+                                    clock: configuration.clock, observer: configuration.observer)
     }
 }

@@ -50,7 +50,8 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     /// one retry; the last response is returned as it came.
     /// - Throws: ``OIDCError`` `.transport` when no response came, `.dpopProofFailed`
     ///   or `.dpopInvalidTarget` when no proof could be made, or what `makeRequest` throws.
-    public func send(role: DPoPNonceStore.Role, accessToken: String? = nil, transport: any HTTPTransport,
+    /// - Parameter observer: receives a ``OIDCEvent/Kind/dpopNonceRetry`` event when the retry is made; `nil`: none.
+    public func send(role: DPoPNonceStore.Role, accessToken: String? = nil, observer: (any OIDCObserver)? = nil, transport: any HTTPTransport,
                      request makeRequest: @Sendable () throws -> TransportRequest) async throws -> TransportResponse {
         var request = try makeRequest()
         let sentNonce = try sign(&request, role: role, accessToken: accessToken)
@@ -59,7 +60,9 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
         guard DPoPBinding.isNonceChallenge(response), let fresh, fresh != sentNonce else { return response }
         var retry = try makeRequest()
         _ = try sign(&retry, role: role, accessToken: accessToken)
-        let second = try await DPoPBinding.transmit(retry, transport: transport)
+        let second = try await observer.observe(.dpopNonceRetry, origin: OIDCEvent.origin(of: retry.url)) {
+            try await DPoPBinding.transmit(retry, transport: transport)
+        }
         _ = remember(second, for: retry.url, role: role)
         return second
     }
