@@ -30,6 +30,10 @@ public struct AccessTokenValidator: Sendable {
     /// Input limits for the token.
     public let limits: JOSELimits
 
+    /// Receives one ``OIDC/OIDCEvent`` per token validated (``OIDC/OIDCEvent/Kind/accessTokenValidation``: accepted, or refused with the error's code);
+    /// `nil` (default): none, and no work beyond a `nil` check.
+    public var observer: (any OIDCObserver)? = nil
+
     private let policy: JWSVerificationPolicy
     private let rules: JWTValidationOptions
     private let timeRules: JWTValidationOptions
@@ -86,7 +90,7 @@ public struct AccessTokenValidator: Sendable {
     ///   `.issuedInFuture`, `.unexpectedTokenType`, `.issuerMismatch`, `.audienceMismatch`,
     ///   `.missingAccessTokenClaim`, `.claimTypeMismatch`, and `.insufficientScope` (naming the
     ///   missing scopes) — map them to a challenge with ``BearerChallenge/init(error:requiredScopes:realm:)``.
-    public func validate(_ token: String, requiredScopes: Set<String> = []) async throws -> AccessToken {
+    func validateToken(_ token: String, requiredScopes: Set<String>) async throws -> AccessToken {
         let jwt: JWT
         do {
             jwt = try await keys.verify(token, policy: policy, validation: rules)

@@ -106,6 +106,10 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         self.leeway = Leeway.effective(leeway)
     }
 
+    /// Receives one ``OIDC/OIDCEvent`` per introspection call (``OIDC/OIDCEvent/Kind/introspection``) and per token validated (``OIDC/OIDCEvent/Kind/accessTokenValidation``: accepted, or refused with the error's code);
+    /// `nil` (default): none, and no work beyond a `nil` check.
+    public var observer: (any OIDCObserver)? = nil
+
     /// The endpoint and the client id, never the client's credentials.
     public var customMirror: Mirror {
         Mirror(self, children: ["endpoint": endpoint, "client_id": client.authentication.clientID, "caches": cache != nil])
@@ -118,7 +122,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     /// - Throws: ``OIDC/OIDCError``: endpoint errors (`oauth_error`, `transport`, ...),
     ///   `.invalidIntrospectionResponse`, `.unsignedIntrospectionResponse` (plain JSON where a JWT
     ///   answer is required), JWT-answer verification errors.
-    public func introspect(_ token: String, hint: String? = nil) async throws -> IntrospectionResult {
+    func introspectToken(_ token: String, hint: String?) async throws -> IntrospectionResult {
         if let cached = await cache?.result(for: token, at: endpoint) { return cached }
         var parameters: [(name: String, value: String)] = [("token", token)]
         if let hint { parameters.append(("token_type_hint", hint)) }
@@ -134,7 +138,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     /// Introspects `token` and requires it active, current and carrying `requiredScopes`.
     /// - Throws: ``OIDC/OIDCError`` `.inactiveToken`, `.expired`, `.notYetValid`, `.audienceMismatch`,
     ///   `.insufficientScope`, and the errors of ``introspect(_:hint:)``.
-    public func validate(_ token: String, requiredScopes: Set<String> = []) async throws -> TokenIntrospection {
+    func validateToken(_ token: String, requiredScopes: Set<String>) async throws -> TokenIntrospection {
         guard case .active(let info) = try await introspect(token, hint: "access_token") else {
             throw OIDCError(.inactiveToken, "the introspection endpoint says the token is not active")
         }

@@ -86,6 +86,10 @@ public struct LogoutTokenValidator: Sendable {
     /// The current time.
     public let clock: @Sendable () -> Date
 
+    /// Receives one ``OIDC/OIDCEvent`` per token validated (``OIDC/OIDCEvent/Kind/logoutTokenValidation``: accepted, or refused with the error's code);
+    /// `nil` (default): none, and no work beyond a `nil` check.
+    public var observer: (any OIDCObserver)? = nil
+
     /// Creates a validator.
     public init(issuer: String, clientID: String, keys: IssuerKeys, replays: LogoutReplayCache = LogoutReplayCache(),
                 allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
@@ -106,7 +110,7 @@ public struct LogoutTokenValidator: Sendable {
     ///   `.issuerMismatch`, `.audienceMismatch`, `.unexpectedTokenType`, `.missingLogoutTokenClaim`
     ///   (a required `iat`, `jti` or `events` absent; the reason names it), `.invalidLogoutToken`
     ///   (the reason names the rule), `.replayedLogoutToken`.
-    public func validate(_ token: String) async throws -> LogoutToken {
+    func validateToken(_ token: String) async throws -> LogoutToken {
         let validation = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
                                               requiredClaims: ["iat", "jti", "events"])
         let jwt = try await keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: allowedAlgorithms), validation: validation,
