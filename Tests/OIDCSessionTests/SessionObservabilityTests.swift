@@ -1,0 +1,77 @@
+import Foundation
+import JOSE
+import OIDC
+import OIDCSession
+import Testing
+
+/// Keeps every event it is given (the session tests' own recorder).
+final class SessionEventRecorder: OIDCObserver, Sendable {
+    private let recorded = Locked<[OIDCEvent]>([])
+    func record(_ event: OIDCEvent) { recorded.withLock { $0.append(event) } }
+    var events: [OIDCEvent] { recorded.withLock { $0 } }
+}
+
+/// A coordinated store in which another replica has always refreshed first: it hands back `newer`.
+struct RefreshedElsewhereStore: CoordinatedTokenStore {
+    let newer: TokenResponse
+    func save(_ tokens: TokenResponse) async throws {}
+    func load() async throws -> TokenResponse? { newer }
+    func clear() async throws {}
+    func coordinatedRefresh(replacing stale: TokenResponse,
+                            _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult) async throws -> CoordinatedRefreshResult {
+        .alreadyRefreshed(newer)
+    }
+}
+
+@Suite("Observability: session refresh, refresh awaited, logout")
+struct SessionObservabilityTests {
+    @Test("a 401 refreshes the session: one session.refresh event (grant refresh_token, timed, success)")
+    func refreshAfter401() async throws {
+        let observer = SessionEventRecorder()
+        let api = ScriptedAPI(validToken: "AT-1")
+        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
+                                           allowedOrigins: [Fixtures.api], observer: observer)
+        api.accept("AT-NEW")  // the current token is refused from now on
+        let response = try await session.send(TransportRequest(url: Fixtures.api))
+        #expect(response.status == 200)
+        let refresh = try #require(observer.events.count == 1 ? observer.events.first : nil)
+        #expect(refresh.kind == .refresh && refresh.outcome == .success && refresh.grantType == "refresh_token" && refresh.duration != nil)
+    }
+
+    @Test("a refused refresh logs out: the refresh and the logout carry the cause's code (invalid_grant)")
+    func loggedOut() async throws {
+        let observer = SessionEventRecorder()
+        let api = ScriptedAPI(validToken: "nothing")
+        let refresher = ScriptedRefresher {
+            .failure(OIDCError(.oauthError, "refused", oauthError: OAuthErrorResponse(error: "invalid_grant"), httpStatus: 400))
+        }
+        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
+                                           observer: observer)
+        await #expect(throws: OIDCError.self) { try await session.send(TransportRequest(url: Fixtures.api)) }
+        #expect(observer.events.map(\.kind) == [.refresh, .loggedOut])
+        #expect(observer.events.map(\.outcome) == [.failure(code: "invalid_grant"), .failure(code: "invalid_grant")])
+    }
+
+    @Test("a coordinated store whose tokens another replica refreshed: session.refresh_awaited, nothing sent to the provider")
+    func awaitedReplica() async throws {
+        let observer = SessionEventRecorder()
+        let api = ScriptedAPI(validToken: "AT-REPLICA")
+        let refresher = CountingRefresher(api: api)
+        let store = RefreshedElsewhereStore(newer: TokenResponse(accessToken: "AT-REPLICA", refreshToken: "RT-REPLICA"))
+        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
+                                           store: store, observer: observer)
+        let response = try await session.send(TransportRequest(url: Fixtures.api))
+        #expect(response.status == 200 && refresher.callCount == 0)
+        #expect(observer.events.map(\.kind) == [.refreshAwaited, .refresh])
+        #expect(observer.events.allSatisfy { $0.outcome == .success })
+    }
+
+    @Test("no observer: the session behaves the same and records nothing anywhere")
+    func noObserver() async throws {
+        let api = ScriptedAPI(validToken: "AT-1")
+        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
+                                           allowedOrigins: [Fixtures.api])
+        api.accept("AT-NEW")
+        #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
+    }
+}
