@@ -50,7 +50,8 @@ extension AuthenticatedSession {
         var tokens = try await source.token()
         tokens.refreshToken = ClientCredentialsRenewal.marker
         // A client with a DPoP binding gets DPoP-bound tokens: they go out as `Authorization: DPoP` with a proof.
-        let sender = DPoPSessionTransport.forSession(binding: source.client.dpop, transport: transport, origins: allowedOrigins)
+        let sender = DPoPSessionTransport.forSession(binding: source.client.dpop, transport: transport, origins: allowedOrigins,
+                                                     observer: source.client.observer)
         return AuthenticatedSession(tokens: tokens, refresher: ClientCredentialsRenewal(source: source), transport: sender,
                                     allowedOrigins: allowedOrigins, store: nil, refreshedIDTokens: .refuseIDTokens,
                                     proactiveRefreshMargin: proactiveRefreshMargin ?? source.refreshMargin, refreshBackoff: 10,

@@ -64,4 +64,20 @@ struct ResourceServerObservabilityTests {
         #expect(observer.events.map(\.outcome) == [.failure(code: try #require(proofCode)), .failure(code: try #require(logoutCode))])
         #expect(observer.events.map(\.origin) == ["https://api.example", "https://as.example"])
     }
+
+    @Test("introspection: the endpoint call and the validation, each recorded; an inactive token is refused with its code")
+    func introspection() async throws {
+        let observer = ValidationRecorder()
+        var introspector = try IntrospectionTests.introspector(IntrospectionTests.json(IntrospectionTests.active))
+        introspector.observer = observer
+        _ = try await introspector.validate("INTROSPECTED-TOKEN-0042", requiredScopes: ["read"])
+        #expect(observer.events.map(\.kind) == [.introspection, .accessTokenValidation])
+        #expect(observer.events.allSatisfy { $0.outcome == .success && $0.origin == "https://as.example" })
+
+        var inactive = try IntrospectionTests.introspector(IntrospectionTests.json(#"{"active":false}"#))
+        inactive.observer = observer
+        await expectCode(.inactiveToken) { _ = try await inactive.validate("INTROSPECTED-TOKEN-0042") }
+        #expect(observer.events.last?.outcome == .failure(code: "inactive_token"))
+        for event in observer.events { #expect(!String(reflecting: event).contains("INTROSPECTED-TOKEN-0042")) }
+    }
 }

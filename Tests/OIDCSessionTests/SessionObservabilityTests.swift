@@ -66,6 +66,22 @@ struct SessionObservabilityTests {
         #expect(observer.events.allSatisfy { $0.outcome == .success })
     }
 
+    @Test("a resource server's DPoP nonce challenge: one dpop.nonce_retry event with the API's origin")
+    func dpopNonceRetry() async throws {
+        let observer = SessionEventRecorder()
+        let world = DPoPWorld(requireNonce: "rs-1")
+        var sender = DPoPSessionTransport(binding: DPoPBinding(key: try DPoPKey.generate()), transport: world,
+                                          origins: [URL(string: "https://api.example")!])
+        sender.observer = observer
+        var request = TransportRequest(url: DPoPSessionTests.api)
+        request.headers["Authorization"] = "Bearer AT-1"
+        #expect(try await sender.send(request).status == 200)
+        #expect(observer.events.map(\.kind) == [.dpopNonceRetry])
+        #expect(observer.events.first?.origin == "https://api.example" && observer.events.first?.outcome == .success)
+        #expect(try await sender.send(request).status == 200)  // the nonce is known now: no retry
+        #expect(observer.events.count == 1)
+    }
+
     @Test("no observer: the session behaves the same and records nothing anywhere")
     func noObserver() async throws {
         let api = ScriptedAPI(validToken: "AT-1")
