@@ -159,6 +159,40 @@ struct ObservabilityTests {
         }
     }
 
+    @Test("discovery: one event per document fetched (not per cache hit), with the issuer's origin")
+    func discovery() async throws {
+        let observer = RecordingObserver()
+        let transport = ScriptedTransport()
+        transport.json(F.issuer + "/.well-known/openid-configuration", DiscoveryTests.document())
+        let discovery = Discovery(transport: transport, clock: TestClock().now, observer: observer)
+        _ = try await discovery.metadata(for: F.issuer)
+        _ = try await discovery.metadata(for: F.issuer)
+        #expect(observer.events.map(\.kind) == [.discovery])
+        #expect(observer.events.first?.outcome == .success && observer.events.first?.origin == Self.origin)
+        transport.json("https://other.example/.well-known/openid-configuration", "nope", status: 500)
+        await #expect(throws: OIDCError.self) { try await Discovery.fetch(issuer: "https://other.example", transport: transport, observer: observer) }
+        #expect(observer.events.last?.outcome == .failure(code: "discovery_http_status") && observer.events.last?.origin == "https://other.example")
+    }
+
+    @Test("a pushed authorization request: one provider.call event; an OAuth refusal names its registered code")
+    func pushedAuthorization() async throws {
+        let observer = RecordingObserver()
+        let accepted = CannedTransport(status: 201, body: #"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":60}"#)
+        var client = try BackChannelClient(issuer: PushedAuthorizationTests.issuer, authentication: .clientSecretPost(clientID: "app", secret: "s"),
+                                           transport: accepted)
+        client.observer = observer
+        _ = try await client.pushAuthorizationRequest(PushedAuthorizationTests.parameters, endpoint: PushedAuthorizationTests.par)
+        var refused = try BackChannelClient(issuer: PushedAuthorizationTests.issuer, authentication: .clientSecretPost(clientID: "app", secret: "s"),
+                                            transport: CannedTransport(status: 400, body: #"{"error":"invalid_request"}"#))
+        refused.observer = observer
+        await #expect(throws: OIDCError.self) {
+            try await refused.pushAuthorizationRequest(PushedAuthorizationTests.parameters, endpoint: PushedAuthorizationTests.par)
+        }
+        #expect(observer.events.map(\.kind) == [.providerCall, .providerCall])
+        #expect(observer.events.map(\.outcome) == [.success, .failure(code: "invalid_request")])
+        #expect(observer.events.allSatisfy { $0.origin == "https://as.example" })
+    }
+
     @Test("origin(of:) keeps scheme, host and port only")
     func origin() {
         #expect(OIDCEvent.origin(of: URL(string: "https://user:pw@OP.example.com:8443/token?x=1#f")!) == "https://op.example.com:8443")
