@@ -10,7 +10,8 @@ package enum Observation {
     /// The stable code an event names `error` by: an ``OIDCError``'s code (for a provider's OAuth
     /// refusal, `oauth_error` and `logged_out` are replaced by the registered OAuth code, e.g.
     /// `invalid_grant`; an unregistered one stays `oauth_error`, so a provider's free text never
-    /// becomes a label), a ``JOSEError``'s code, `cancelled`, or `error` for anything else.
+    /// becomes a label), a ``JOSEError``'s code, `transport` for a bare ``TransportError``, `cancelled`,
+    /// or `error` for anything else.
     /// Never a token, a secret or a provider's message.
     package static func code(of error: any Error) -> String {
         if let error = error as? OIDCError {
@@ -20,6 +21,7 @@ package enum Observation {
             return error.code.rawValue
         }
         if let error = error as? JOSEError { return error.code.rawValue }
+        if error is TransportError { return "transport" }
         if error is CancellationError { return "cancelled" }
         return "error"
     }

@@ -193,6 +193,21 @@ struct ObservabilityTests {
         #expect(observer.events.allSatisfy { $0.origin == "https://as.example" })
     }
 
+    @Test("failure codes: the registered OAuth code, else our stable code; never the provider's or the error's text")
+    func codes() {
+        struct Other: Error { let text = "SECRET-TEXT" }
+        let invalidGrant = OAuthErrorResponse(error: "invalid_grant", errorDescription: "SECRET-TEXT")
+        #expect(Observation.code(of: OIDCError(.oauthError, "SECRET-TEXT", oauthError: invalidGrant)) == "invalid_grant")
+        #expect(Observation.code(of: OIDCError(.oauthError, "x", oauthError: OAuthErrorResponse(error: "SECRET-TEXT"))) == "oauth_error")
+        #expect(Observation.code(of: OIDCError(OIDCError.Code(rawValue: "logged_out"), "x", oauthError: invalidGrant)) == "invalid_grant")
+        #expect(Observation.code(of: OIDCError(OIDCError.Code(rawValue: "refresh_rejected"), "x", oauthError: invalidGrant)) == "refresh_rejected")
+        #expect(Observation.code(of: OIDCError(.nonceMismatch, "SECRET-TEXT")) == "nonce_mismatch")
+        #expect(Observation.code(of: JOSEError(.invalidKey, "SECRET-TEXT")) == "invalid_key")
+        #expect(Observation.code(of: TransportError.connectionFailed("SECRET-TEXT")) == "transport")
+        #expect(Observation.code(of: CancellationError()) == "cancelled")
+        #expect(Observation.code(of: Other()) == "error")
+    }
+
     @Test("origin(of:) keeps scheme, host and port only")
     func origin() {
         #expect(OIDCEvent.origin(of: URL(string: "https://user:pw@OP.example.com:8443/token?x=1#f")!) == "https://op.example.com:8443")
