@@ -82,6 +82,26 @@ struct SessionObservabilityTests {
         #expect(observer.events.count == 1)
     }
 
+    @Test("OIDCClient.session: the client's configured observer sees the session's refresh and the refresh_token request")
+    func clientSession() async throws {
+        let observer = SessionEventRecorder()
+        var metadata = ProviderMetadata(issuer: RefreshedIDTokenTests.issuer)
+        metadata.authorizationEndpoint = URL(string: "https://op.example.com/authorize")
+        metadata.tokenEndpoint = URL(string: "https://op.example.com/token")
+        metadata.jwksURI = URL(string: "https://op.example.com/jwks")
+        let provider = OIDCClientSessionTests.Provider(tokenAnswer: ["access_token": "AT-2", "token_type": "Bearer", "refresh_token": "RT-2"])
+        var configuration = OIDCClient.Configuration(clock: { RefreshedIDTokenTests.now })
+        configuration.observer = observer
+        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: "app", secret: "SECRET-0042-0042"),
+                                    transport: provider, configuration: configuration)
+        let session = try await client.session(tokens: TokenResponse(accessToken: "AT-1", refreshToken: "RT-1"), origins: [Fixtures.api])
+        #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
+        #expect(observer.events.map(\.kind) == [.tokenRequest, .refresh])
+        #expect(observer.events.map(\.grantType) == ["refresh_token", "refresh_token"])
+        #expect(observer.events.first?.origin == "https://op.example.com")
+        #expect(observer.events.allSatisfy { $0.outcome == .success })
+    }
+
     @Test("no observer: the session behaves the same and records nothing anywhere")
     func noObserver() async throws {
         let api = ScriptedAPI(validToken: "AT-1")

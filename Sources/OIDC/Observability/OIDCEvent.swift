@@ -21,7 +21,8 @@ public struct OIDCEvent: Sendable, Hashable {
 
         /// A request to the token endpoint (``OIDCEvent/grantType`` says which grant).
         public static let tokenRequest = Kind(rawValue: "token.request")
-        /// A session refreshed its tokens.
+        /// A session refreshed its tokens (``OIDCEvent/grantType`` `refresh_token`). With a coordinated
+        /// store whose tokens another replica had already refreshed, ``refreshAwaited`` comes first.
         public static let refresh = Kind(rawValue: "session.refresh")
         /// A session (or a client-credentials token source) waited for another replica's or task's
         /// refresh and used its result instead of calling the provider.
