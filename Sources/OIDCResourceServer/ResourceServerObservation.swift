@@ -40,18 +40,22 @@ extension TokenIntrospector {
     ///   answer is required), JWT-answer verification errors.
     public func introspect(_ token: String, hint: String? = nil) async throws -> IntrospectionResult {
         guard observer != nil else { return try await introspectToken(token, hint: hint) }
-        if let cached = await cache?.result(for: token, at: endpoint) { return cached }
+        if let cached = await cache?.result(for: token, in: cachePartition) { return cached }
         return try await observer.observe(.introspection, origin: OIDCEvent.origin(of: endpoint)) {
             try await introspectToken(token, hint: hint)
         }
     }
 
-    /// Introspects `token` and requires it active, current and carrying `requiredScopes`.
+    /// Introspects `token` and requires it an access token, active, current and carrying `requiredScopes`.
+    ///
+    /// Checks, on every call (cached answers included): `active`, the answer's `token_type` absent or one of
+    /// ``accessTokenTypes``, `exp` and `nbf` with the leeway, the ``audience`` rule, and the scopes.
     /// Recorded as ``OIDC/OIDCEvent/Kind/accessTokenValidation`` when ``observer`` is set.
     /// - Parameters:
     ///   - token: the access token (a secret).
     ///   - requiredScopes: scopes the token must carry.
-    /// - Throws: ``OIDC/OIDCError`` `.inactiveToken`, `.expired`, `.notYetValid`, `.audienceMismatch`,
+    /// - Throws: ``OIDC/OIDCError`` `.inactiveToken`, `.unexpectedTokenType` (the answer is about a token
+    ///   that is not an access token), `.expired`, `.notYetValid`, `.audienceMismatch`,
     ///   `.insufficientScope`, and the errors of ``introspect(_:hint:)``.
     public func validate(_ token: String, requiredScopes: Set<String> = []) async throws -> TokenIntrospection {
         try await observer.observe(.accessTokenValidation, origin: OIDCEvent.origin(of: endpoint)) {
