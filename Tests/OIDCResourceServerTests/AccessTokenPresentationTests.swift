@@ -186,7 +186,7 @@ final class ResourceServerTransport: HTTPTransport, Sendable {
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let response: TransportResponse
         do {
-            let presented = try await validator.validate(method: request.method, url: request.url, headers: request.headers,
+            let presented = try await validator.validate(method: request.method.rawValue, url: request.url, headers: request.headers,
                                                          dpopNonce: .required(nonce))
             response = TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array("{\"sub\":\"\(presented.token.subject)\"}".utf8))
         } catch let error as OIDCError {

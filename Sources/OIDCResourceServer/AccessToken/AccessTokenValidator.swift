@@ -37,6 +37,10 @@ public struct AccessTokenValidator: Sendable {
     /// The DPoP proof rules (with their replay cache) for tokens presented with the `DPoP` scheme.
     public let proofs: DPoPProofValidator
 
+    /// Receives one ``OIDC/OIDCEvent`` per token validated (``OIDC/OIDCEvent/Kind/accessTokenValidation``: accepted, or refused with the error's code);
+    /// `nil` (default): none, and no work beyond a `nil` check.
+    public var observer: (any OIDCObserver)? = nil
+
     private let policy: JWSVerificationPolicy
     private let rules: JWTValidationOptions
     private let timeRules: JWTValidationOptions
@@ -117,6 +121,20 @@ public struct AccessTokenValidator: Sendable {
     public func validate(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
                          dpopNonce: DPoPProofValidator.NonceRule = .notRequired,
                          clientCertificate: ClientCertificate = .notPresented) async throws -> PresentedAccessToken {
+        // Without an observer only the nil check is added (the benchmarked hot path).
+        guard let observer else {
+            return try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
+                                             dpopNonce: dpopNonce, clientCertificate: clientCertificate)
+        }
+        return try await Optional(observer).observe(.accessTokenValidation, origin: Observation.origin(of: issuer)) {
+            try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
+                                      dpopNonce: dpopNonce, clientCertificate: clientCertificate)
+        }
+    }
+
+    private func validateRequest(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String>,
+                                 dpopNonce: DPoPProofValidator.NonceRule,
+                                 clientCertificate: ClientCertificate) async throws -> PresentedAccessToken {
         guard let (scheme, token) = try BearerTokenExtractor.credentials(headers) else {
             throw OIDCError(.missingBearerToken, "the request carries no Bearer or DPoP access token")
         }
@@ -155,6 +173,13 @@ public struct AccessTokenValidator: Sendable {
     ///   `.certificateBoundToken` and `.insufficientScope` (naming the missing scopes) — map
     ///   them to a challenge with ``BearerChallenge/init(error:requiredScopes:realm:)``.
     public func validate(bearerToken token: String, requiredScopes: Set<String> = []) async throws -> AccessToken {
+        guard let observer else { return try await validateBearer(token, requiredScopes: requiredScopes) }
+        return try await Optional(observer).observe(.accessTokenValidation, origin: Observation.origin(of: issuer)) {
+            try await validateBearer(token, requiredScopes: requiredScopes)
+        }
+    }
+
+    private func validateBearer(_ token: String, requiredScopes: Set<String>) async throws -> AccessToken {
         let accessToken = try await verified(token)
         try Self.checkCertificate(accessToken.confirmation, .notPresented)
         try Self.refuseBoundAsBearer(accessToken.confirmation)

@@ -82,6 +82,10 @@ public struct DPoPProofValidator: Sendable {
     private let policy: JWSVerificationPolicy
     private let keys = ProofKeyCache()
 
+    /// Receives one ``OIDC/OIDCEvent`` per proof validated (``OIDC/OIDCEvent/Kind/dpopProofValidation``: accepted, or refused with the error's code);
+    /// `nil` (default): none, and no work beyond a `nil` check.
+    public var observer: (any OIDCObserver)? = nil
+
     /// Creates a validator.
     /// - Parameters:
     ///   - allowedAlgorithms: a subset of the asymmetric algorithms; HMAC entries are dropped.
@@ -139,7 +143,7 @@ public struct DPoPProofValidator: Sendable {
 
     /// Validates `proof` for `target`.
     /// - Throws: ``OIDC/OIDCError`` with one of the `dpop_proof_*` codes, naming the failed rule.
-    public func validate(_ proof: String, for target: Target, nonce: NonceRule, presenting: Presentation) async throws -> VerifiedDPoPProof {
+    func validateProof(_ proof: String, for target: Target, nonce: NonceRule, presenting: Presentation) async throws -> VerifiedDPoPProof {
         let jws: CompactJWS
         do { jws = try CompactJWS(proof) } catch let error as JOSEError {
             throw OIDCError(.dpopProofMalformed, "the DPoP proof is not a compact JWS", joseError: error)
