@@ -29,7 +29,7 @@ struct GlewlwydDPoPResourceServerTests {
     }
 
     static func send(_ url: URL, method: String = "GET", headers: HeaderFields) async throws -> TransportResponse {
-        try await Glewlwyd.transport.send(TransportRequest(method: method, url: url, headers: headers))
+        try await Glewlwyd.transport.send(TransportRequest(method: .init(rawValue: method), url: url, headers: headers))
     }
 
     @Test("accepted with a proof of the bound key; refused as Bearer, replayed, with an attacker's proof, wrong htm/htu/ath, no proof")
