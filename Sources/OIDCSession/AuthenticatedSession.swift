@@ -74,6 +74,8 @@ public actor AuthenticatedSession {
     /// The last store operation: each new one waits for it, so writes land in order.
     private var lastStoreOperation: Task<OIDCError?, Never>?
     private var refreshCount = 0
+    /// Receives the session's ``OIDC/OIDCEvent``s (refresh, refresh awaited, logged out); `nil`: none.
+    private let observer: (any OIDCObserver)?
     private let continuation: AsyncStream<SessionEvent>.Continuation
 
     /// Token events: refreshes, logouts and store failures. Finishes with
@@ -98,27 +100,32 @@ public actor AuthenticatedSession {
     ///   - clock: the time source for expiry and back-off.
     /// - Throws: ``OIDC/OIDCError`` `.insecureURL` or `.invalidIssuerURL` (``OIDC/SecureURLPolicy``) for an
     ///   allowed origin that is not `https` (or `http` on a loopback host).
+    ///   - observer: receives an ``OIDC/OIDCEvent`` per refresh (``OIDC/OIDCEvent/Kind/refresh``), per wait for
+    ///     another task's or replica's refresh (``OIDC/OIDCEvent/Kind/refreshAwaited``) and per logout
+    ///     (``OIDC/OIDCEvent/Kind/loggedOut``, with the cause's code); `nil` (default): none.
     public init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
                 store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                 proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
-                clock: @escaping @Sendable () -> Date = { Date() }) throws {
+                clock: @escaping @Sendable () -> Date = { Date() }, observer: (any OIDCObserver)? = nil) throws {
         try self.init(tokens: tokens, refresher: refresher, transport: transport, allowedOrigins: allowedOrigins, store: store,
                   refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin, refreshBackoff: refreshBackoff,
-                  marginAtMostHalfLifetime: false, clock: clock)
+                  marginAtMostHalfLifetime: false, clock: clock, observer: observer)
     }
 
     /// The designated initializer, which every construction path goes through: it checks the origins
     /// (``OIDC/SecureURLPolicy``) and makes the transport DPoP-bind the tokens when a DPoP key is known
-    /// (``DPoPSessionTransport/forSession(transport:refresher:origins:)``). `marginAtMostHalfLifetime`
+    /// (``DPoPSessionTransport/forSession(transport:refresher:origins:observer:)``). `marginAtMostHalfLifetime`
     /// caps the proactive margin at half the current token's `expires_in` (the client-credentials rule).
     init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
          store: (any TokenStore)?, refreshedIDTokens: RefreshedIDTokenPolicy, proactiveRefreshMargin: TimeInterval?,
-         refreshBackoff: TimeInterval, marginAtMostHalfLifetime: Bool, clock: @escaping @Sendable () -> Date) throws {
+         refreshBackoff: TimeInterval, marginAtMostHalfLifetime: Bool, clock: @escaping @Sendable () -> Date,
+         observer: (any OIDCObserver)? = nil) throws {
+        self.observer = observer
         self.allowedOrigins = try Origin.checked(allowedOrigins)
         self.marginAtMostHalfLifetime = marginAtMostHalfLifetime
         self.tokens = tokens
         self.refresher = refresher
-        self.transport = DPoPSessionTransport.forSession(transport: transport, refresher: refresher, origins: allowedOrigins)
+        self.transport = DPoPSessionTransport.forSession(transport: transport, refresher: refresher, origins: allowedOrigins, observer: observer)
         self.hasDPoPKey = self.transport is DPoPSessionTransport
         self.store = store
         self.refreshedIDTokens = refreshedIDTokens
@@ -137,10 +144,11 @@ public actor AuthenticatedSession {
     public static func resume(from store: any TokenStore, refresher: any TokenRefresher, transport: any HTTPTransport,
                               allowedOrigins: [URL], refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                               proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
-                              clock: @escaping @Sendable () -> Date = { Date() }) async throws -> AuthenticatedSession {
+                              clock: @escaping @Sendable () -> Date = { Date() },
+                              observer: (any OIDCObserver)? = nil) async throws -> AuthenticatedSession {
         try AuthenticatedSession(tokens: try await store.load(), refresher: refresher, transport: transport, allowedOrigins: allowedOrigins,
                              store: store, refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
-                             refreshBackoff: refreshBackoff, clock: clock)
+                             refreshBackoff: refreshBackoff, clock: clock, observer: observer)
     }
 
     /// Replaces the tokens with ones obtained elsewhere (a new login) and saves them.
@@ -220,7 +228,7 @@ public actor AuthenticatedSession {
         guard let current = tokens else { throw OIDCError(.notAuthenticated, "the session has no tokens") }
         if current.accessToken != stale { return current.accessToken }
         if let running = refreshTask {
-            if running.generation == generation { return try await running.task.value }
+            if running.generation == generation { return try await observer.observe(.refreshAwaited) { try await running.task.value } }
             _ = try? await running.task.value  // an older refresh: its result will be dropped; then start from the current tokens
             return try await freshToken(replacing: stale)
         }
@@ -247,7 +255,9 @@ public actor AuthenticatedSession {
         defer { refreshTask = nil }
         let fresh: TokenResponse, stored: Bool, storeError: OIDCError?
         do {
-            (fresh, stored, storeError) = try await Self.refreshGrant(from: start, refresher: refresher, policy: refreshedIDTokens, store: store)
+            (fresh, stored, storeError) = try await observer.observe(.refresh, grantType: "refresh_token") {
+                try await Self.refreshGrant(from: start, refresher: refresher, policy: refreshedIDTokens, store: store, observer: observer)
+            }
         } catch {
             let mapped = Self.classify(error)
             guard generation == started else { return try currentAccessToken() }
@@ -305,6 +315,7 @@ public actor AuthenticatedSession {
         tokens = nil
         generation &+= 1
         backoff = nil
+        observer.recordFailure(.loggedOut, error)
         continuation.yield(.loggedOut(error))
         // A coordinated store was cleared under its lock, once for everyone: clearing it again
         // here could delete a newer login saved by another replica since.

@@ -42,6 +42,7 @@ extension AuthenticatedSession {
     ///     seconds (default: the source's own margin), but at most half the token's lifetime —
     ///     the source's rule, so a token shorter than the margin is not renewed on every request.
     ///   - clock: the time source for expiry and back-off.
+    ///   The session records its events to the source's client's ``OIDC/TokenClient/observer``.
     /// - Throws: ``OIDC/OIDCError`` `.insecureURL` / `.invalidIssuerURL` for an origin that is not `https` (or `http`
     ///   on a loopback host), before any token is requested; the source's first token request's error.
     public static func clientCredentials(source: ClientCredentialsTokenSource, transport: any HTTPTransport, allowedOrigins: [URL],
@@ -55,6 +56,6 @@ extension AuthenticatedSession {
         return try AuthenticatedSession(tokens: tokens, refresher: ClientCredentialsRenewal(source: source), transport: transport,
                                     allowedOrigins: allowedOrigins, store: nil, refreshedIDTokens: .refuseIDTokens,
                                     proactiveRefreshMargin: proactiveRefreshMargin ?? source.refreshMargin, refreshBackoff: 10,
-                                    marginAtMostHalfLifetime: true, clock: clock)
+                                    marginAtMostHalfLifetime: true, clock: clock, observer: source.client.observer)
     }
 }

@@ -12,7 +12,7 @@ extension OIDCError.Code {
 }
 
 /// A refresher whose client may hold the DPoP key of the tokens it obtains: a session over it
-/// sends them DPoP-bound (``DPoPSessionTransport/forSession(transport:refresher:origins:)``).
+/// sends them DPoP-bound (``DPoPSessionTransport/forSession(transport:refresher:origins:observer:)``).
 protocol SessionDPoPKeyHolder {
     /// The client's DPoP binding, if it has one.
     var sessionDPoPBinding: DPoPBinding? { get }
@@ -32,20 +32,29 @@ public struct DPoPSessionTransport: HTTPTransport {
     let transport: any HTTPTransport
     /// Where the Bearer header is turned into DPoP.
     let origins: Set<Origin>
+    /// Receives a ``OIDC/OIDCEvent/Kind/dpopNonceRetry`` event per nonce retry; `nil` (default): none.
+    public var observer: (any OIDCObserver)? = nil
 
     /// What a session sends through, the one rule for every construction path of ``AuthenticatedSession``:
     /// `transport` itself when it is already a `DPoPSessionTransport` covering every origin of the session (one
     /// that misses some is widened to them, so no allowed origin gets a DPoP token as Bearer); this transport around it when
     /// `refresher` holds a DPoP binding (its tokens are then DPoP-bound and must never go out as Bearer);
     /// `transport` itself otherwise (the session then refuses to send a `DPoP` token: `dpop_key_missing`).
-    static func forSession(transport: any HTTPTransport, refresher: any TokenRefresher, origins: [URL]) -> any HTTPTransport {
-        if let existing = transport as? DPoPSessionTransport {
+    /// `observer` is given to a transport made here, or to one that has none.
+    static func forSession(transport: any HTTPTransport, refresher: any TokenRefresher, origins: [URL],
+                           observer: (any OIDCObserver)? = nil) -> any HTTPTransport {
+        if var existing = transport as? DPoPSessionTransport {
+            if existing.observer == nil { existing.observer = observer }
             let wanted = Set(origins.compactMap(Origin.init))
             if wanted.isSubset(of: existing.origins) { return existing }
-            return DPoPSessionTransport(binding: existing.binding, transport: existing.transport, origins: existing.origins.union(wanted))
+            var widened = DPoPSessionTransport(binding: existing.binding, transport: existing.transport, origins: existing.origins.union(wanted))
+            widened.observer = existing.observer
+            return widened
         }
         guard let binding = (refresher as? any SessionDPoPKeyHolder)?.sessionDPoPBinding else { return transport }
-        return DPoPSessionTransport(binding: binding, transport: transport, origins: origins)
+        var sender = DPoPSessionTransport(binding: binding, transport: transport, origins: origins)
+        sender.observer = observer
+        return sender
     }
 
     /// Wraps `transport` for requests to `origins` (scheme, host and port).
@@ -66,7 +75,7 @@ public struct DPoPSessionTransport: HTTPTransport {
             return try await transport.send(request)
         }
         let token = String(authorization.dropFirst(7))
-        return try await binding.send(role: .resourceServer, accessToken: token, transport: transport) {
+        return try await binding.send(role: .resourceServer, accessToken: token, observer: observer, transport: transport) {
             var unbound = request
             unbound.headers["Authorization"] = nil
             return unbound
@@ -97,7 +106,7 @@ public struct DPoPTokenRefresher: TokenRefresher {
 extension AuthenticatedSession {
     /// A session whose requests to `allowedOrigins` carry `Authorization: DPoP` with a
     /// fresh proof from `client`'s DPoP binding, and whose refreshes go through `client`.
-    /// The other parameters are those of ``init(tokens:refresher:transport:allowedOrigins:store:refreshedIDTokens:proactiveRefreshMargin:refreshBackoff:clock:)``.
+    /// The other parameters are those of ``init(tokens:refresher:transport:allowedOrigins:store:refreshedIDTokens:proactiveRefreshMargin:refreshBackoff:clock:observer:)``.
     /// - Throws: ``OIDC/OIDCError`` `.dpopProofFailed` when `client` has no DPoP binding; the initializer's
     ///   errors (an origin that is not https or loopback http).
     public static func dpop(tokens: TokenResponse?, client: BackChannelClient, tokenEndpoint: URL, transport: any HTTPTransport,

@@ -35,6 +35,6 @@ extension OIDCClient {
         // `Authorization: DPoP` with a fresh proof, never as Bearer: the initializer's one rule finds the binding here.
         return try AuthenticatedSession(tokens: current, refresher: self, transport: transport, allowedOrigins: origins, store: store,
                                     refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
-                                    clock: configuration.clock)
+                                    clock: configuration.clock, observer: configuration.observer)
     }
 }
