@@ -1,3 +1,4 @@
+import Foundation
 import OIDC
 import OIDCNetworking
 import OIDCResourceServer
@@ -16,20 +17,21 @@ struct ResourceServer {
     }
 
     enum Verdict {
-        case allowed(AccessToken)         // .subject, .clientID, .scopes, .authTime, .claims ...
-        case refused(BearerChallenge)     // answer .status (400/401/403) with WWW-Authenticate: .headerValue
+        case allowed(AccessToken)            // .subject, .clientID, .scopes, .confirmation, .claims ...
+        case refused(AccessTokenRefusal)     // answer .status (400/401/403) with .headers (WWW-Authenticate, DPoP-Nonce)
     }
 
-    /// Every request: the bearer token (RFC 6750, header only unless you name another source), then
+    /// Every request, Bearer or DPoP (RFC 6750, RFC 9449 §7): one call reads Authorization and DPoP,
+    /// enforces the token's cnf binding itself (a DPoP-bound token never passes as Bearer), then checks
     /// signature, typ at+jwt, iss, aud, exp/nbf/iat, sub, client_id, jti and the scope.
-    func authorize(headers: HeaderFields) async -> Verdict {
+    func authorize(method: String, url: URL, headers: HeaderFields) async -> Verdict {
         do {
-            let bearer = try BearerTokenExtractor().token(headers: headers)
-            return .allowed(try await validator.validate(bearer, requiredScopes: ["api.read"]))
+            let presented = try await validator.validate(method: method, url: url, headers: headers, requiredScopes: ["api.read"])
+            return .allowed(presented.token)
         } catch let error as OIDCError {
-            return .refused(BearerChallenge(error: error, requiredScopes: ["api.read"]))
+            return .refused(validator.refusal(for: error, requestHeaders: headers, requiredScopes: ["api.read"]))
         } catch {
-            return .refused(BearerChallenge(error: .invalidToken))
+            return .refused(validator.refusal(for: OIDCError(.invalidBearerRequest, "unreadable request"), requestHeaders: headers))
         }
     }
 }

@@ -32,17 +32,18 @@ func otherGrants(client: OIDCClient, userToken: String, serviceKey: JWK) async t
     return (exchanged, asUser)
 }
 
-/// Receiving: RFC 9068 JWT access tokens through the issuer's key cache...
-func receive(headers: HeaderFields, issuer: String, discovery: Discovery, keyCaches: JWKSetCacheRegistry) async throws {
+/// Receiving: RFC 9068 JWT access tokens through the issuer's key cache, as Bearer or DPoP (RFC 9449 §7):
+/// one call reads Authorization and DPoP and enforces the token's cnf itself...
+func receive(method: String, url: URL, headers: HeaderFields, issuer: String, discovery: Discovery,
+             keyCaches: JWKSetCacheRegistry) async throws {
     let validator = try await AccessTokenValidator.discover(issuer: issuer, audience: "https://api.example.com",
                                                             discovery: discovery, keyCaches: keyCaches)
     do {
-        let bearer = try BearerTokenExtractor().token(headers: headers)
-        let accessToken = try await validator.validate(bearer, requiredScopes: ["api.read"])
-        print(accessToken.subject, accessToken.clientID, accessToken.scopes)  // .authTime, .claims ...
+        let presented = try await validator.validate(method: method, url: url, headers: headers, requiredScopes: ["api.read"])
+        print(presented.token.subject, presented.token.clientID, presented.token.scopes)  // .confirmation, presented.proof ...
     } catch let error as OIDCError {
-        let challenge = BearerChallenge(error: error, requiredScopes: ["api.read"])
-        print(challenge.status, challenge.headerValue)  // respond 400/401/403 with WWW-Authenticate: headerValue
+        let refusal = validator.refusal(for: error, requestHeaders: headers, requiredScopes: ["api.read"])
+        print(refusal.status, refusal.headers)  // respond 400/401/403 with WWW-Authenticate: Bearer / DPoP (and DPoP-Nonce)
     }
 }
 
