@@ -40,4 +40,14 @@ trap stop_providers EXIT
 start_providers
 
 log "running the tests"
-swift test --skip-build "$@"
+test_log=$(mktemp)
+status=0
+swift test --skip-build "$@" 2>&1 | tee "$test_log" || status=$?
+
+# One summary line per test server and the test counts, whatever the outcome.
+provider_summary
+counts=$(grep -E "^(✔|✘) Test run with [0-9]+ tests?" "$test_log" | tail -1 | sed -E 's/^(✔|✘) //' || true)
+xctest=$(grep -E "^\s*Executed [0-9]+ tests?" "$test_log" | tail -1 | sed -E 's/^\s+//' || true)
+log "tests: ${counts:-no Swift Testing summary}${xctest:+; XCTest: $xctest}"
+rm -f "$test_log"
+exit "$status"

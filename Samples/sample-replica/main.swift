@@ -131,12 +131,12 @@ do {
     fail(error, status: 2)
 }
 
-// The session's logouts and store failures (e.g. refresh_lease_lost), on stderr.
+// The session's logouts, failed refreshes and store failures (e.g. refresh_lease_lost), on stderr.
 let eventLog = Task {
     for await event in session.events {
         switch event {
         case .refreshed: continue
-        case .loggedOut(let error), .storeFailed(let error):
+        case .loggedOut(let error), .storeFailed(let error), .refreshFailed(let error):
             FileHandle.standardError.write(Data("sample-replica: session event: \(event): \(error)\n".utf8))
         }
     }

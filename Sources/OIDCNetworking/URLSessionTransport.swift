@@ -31,7 +31,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// Sends `request`; a `.stream` body is collected first.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
-        urlRequest.httpMethod = request.method
+        urlRequest.httpMethod = request.method.rawValue
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         switch request.body {
         case .bytes(let bytes):

@@ -16,7 +16,8 @@ extension AuthenticatedSession {
     ///   otherwise the refresher's or the policy's error, unclassified, or the store's own typed error
     ///   (e.g. `refresh_wait_timeout` when another replica's refresh outlasted this caller's deadline).
     static func refreshGrant(from start: TokenResponse, refresher: any TokenRefresher, policy: RefreshedIDTokenPolicy,
-                             store: (any TokenStore)?) async throws -> (tokens: TokenResponse, stored: Bool, storeError: OIDCError?) {
+                             store: (any TokenStore)?,
+                             observer: (any OIDCObserver)? = nil) async throws -> (tokens: TokenResponse, stored: Bool, storeError: OIDCError?) {
         guard let coordinated = store as? any CoordinatedTokenStore else {
             guard let refreshToken = start.refreshToken else { throw noRefreshToken }
             return (try await checkedRefresh(of: start, using: refreshToken, refresher: refresher, policy: policy), false, nil)
@@ -31,11 +32,13 @@ extension AuthenticatedSession {
                 throw error
             }
         }
+        if case .alreadyRefreshed = result { observer.record(.refreshAwaited, .success) }  // another session or replica refreshed
         switch result {
         case .refreshed(let tokens), .alreadyRefreshed(let tokens): return (tokens, true, nil)
         case .refreshedNotStored(let tokens, let error): return (tokens, true, error)
         case .loggedOut(let error):
-            throw error ?? OIDCError(.loggedOut, "the tokens were cleared by another session (a refused refresh or a logout)")
+            throw error ?? OIDCError(.loggedOut, "the tokens were cleared by another session (a refused refresh or a logout)",
+                                     cause: .clearedByAnotherSession)
         }
     }
 
@@ -67,6 +70,6 @@ extension AuthenticatedSession {
     static func storeIsCoordinated(_ store: (any TokenStore)?) -> Bool { store is any CoordinatedTokenStore }
 
     private static var noRefreshToken: OIDCError {
-        OIDCError(.loggedOut, "the access token was refused and there is no refresh token")
+        OIDCError(.loggedOut, "the access token was refused and there is no refresh token", cause: .noRefreshToken)
     }
 }

@@ -10,6 +10,15 @@ import OIDC
 /// - `Authorization: Bearer` is set only on requests to the allowed origins
 ///   (scheme, host and port), replacing any existing header; requests elsewhere
 ///   go out untouched, and token-bearing requests never follow redirects.
+/// - The allowed origins pass ``OIDC/SecureURLPolicy`` when the session is made, on every
+///   construction path: `https`, or `http` only on a loopback host; otherwise the
+///   initializer throws, so an access token never goes out in cleartext to a remote host.
+/// - A DPoP-bound token (`token_type: DPoP`) is never sent as Bearer: the session finds its
+///   DPoP key in the transport (a ``DPoPSessionTransport``) or in the refresher (a
+///   ``DPoPTokenRefresher``, an ``OIDC/OIDCClient``, ``OIDC/TokenClient`` or
+///   ``ClientCredentialsRenewal`` whose client has a DPoP binding) and sends
+///   `Authorization: DPoP` with a fresh proof (``DPoPSessionTransport``); with no key, a request
+///   to an allowed origin fails with `dpop_key_missing` and nothing is sent.
 /// - On a 401 the session refreshes once and retries once; a second 401 is
 ///   returned as it is. Concurrent requests failing with the same token share
 ///   one refresh; a request that started with an older token retries with the
@@ -33,6 +42,9 @@ import OIDC
 ///   `clock`): a 401 in that time fails with the last refresh error's code.
 /// - Proactive refresh (`proactiveRefreshMargin`): when it fails (without a logout)
 ///   and the current access token has not expired yet, the request is sent with it.
+/// - Every refresh failure that keeps the tokens is also emitted as
+///   ``SessionEvent/refreshFailed(_:)`` with its typed error, so a failure the request
+///   itself does not report (a failed proactive refresh) is never silent.
 /// - Store writes happen in the order of the token changes. A failed save or clear
 ///   during a refresh or logout is reported as ``SessionEvent/storeFailed(_:)`` (the
 ///   request itself goes on with the tokens in memory); ``inject(_:)`` throws it.
@@ -45,12 +57,13 @@ public actor AuthenticatedSession {
     private var generation: UInt64 = 0
     private let refresher: any TokenRefresher
     private let transport: any HTTPTransport
+    /// Whether the transport sends the session's tokens DPoP-bound (it is a ``DPoPSessionTransport``).
+    private let hasDPoPKey: Bool
     private let allowedOrigins: Set<Origin>
     private let store: (any TokenStore)?
     private let clock: @Sendable () -> Date
     private let refreshMargin: TimeInterval?
     /// Whether the margin is at most half the token's lifetime (``OIDC`` `RefreshMargin`), as for client-credentials tokens.
-    private let marginAtMostHalfLifetime: Bool
     private let refreshedIDTokens: RefreshedIDTokenPolicy
     private let refreshBackoff: TimeInterval
     /// The refresh in flight and the generation it started from.
@@ -60,6 +73,8 @@ public actor AuthenticatedSession {
     /// The last store operation: each new one waits for it, so writes land in order.
     private var lastStoreOperation: Task<OIDCError?, Never>?
     private var refreshCount = 0
+    /// Receives the session's ``OIDC/OIDCEvent``s (refresh, refresh awaited, logged out); `nil`: none.
+    private let observer: (any OIDCObserver)?
     private let continuation: AsyncStream<SessionEvent>.Continuation
 
     /// Token events: refreshes, logouts and store failures. Finishes with
@@ -78,29 +93,31 @@ public actor AuthenticatedSession {
     ///     such a refresh is refused (`.refreshIDTokenNotExpected`). A session whose provider
     ///     returns ID Tokens from refreshes needs ``OIDC/RefreshedIDTokenPolicy/validate(with:)``
     ///     (or the explicit opt-out ``OIDC/RefreshedIDTokenPolicy/discardIDTokens``).
-    ///   - proactiveRefreshMargin: refresh before sending when the access token expires within this many seconds.
+    ///   - proactiveRefreshMargin: refresh before sending when the access token expires within this many seconds
+    ///     (at most half the token's lifetime, so a short-lived token is not renewed before every request).
     ///   - refreshBackoff: seconds after a failed refresh during which no new refresh starts
     ///     (negative or NaN counts as 0).
     ///   - clock: the time source for expiry and back-off.
+    ///   - observer: receives an ``OIDC/OIDCEvent`` per refresh (``OIDC/OIDCEvent/Kind/refresh``), per wait for
+    ///     another task's or replica's refresh (``OIDC/OIDCEvent/Kind/refreshAwaited``) and per logout
+    ///     (``OIDC/OIDCEvent/Kind/loggedOut``, with the cause's code); `nil` (default): none.
+    /// - Throws: ``OIDC/OIDCError`` `.insecureURL` or `.invalidIssuerURL` (``OIDC/SecureURLPolicy``) for an
+    ///   allowed origin that is not `https` (or `http` on a loopback host).
+    ///
+    /// Every construction path goes through this initializer: it checks the origins (``OIDC/SecureURLPolicy``)
+    /// and makes the transport DPoP-bind the tokens when a DPoP key is known
+    /// (a `DPoPSessionTransport` around `transport`).
     public init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
                 store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                 proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(tokens: tokens, refresher: refresher, transport: transport, allowedOrigins: allowedOrigins, store: store,
-                  refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin, refreshBackoff: refreshBackoff,
-                  marginAtMostHalfLifetime: false, clock: clock)
-    }
-
-    /// The designated initializer; `marginAtMostHalfLifetime` caps the proactive margin at half
-    /// the current token's `expires_in` (the client-credentials rule).
-    init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
-         store: (any TokenStore)?, refreshedIDTokens: RefreshedIDTokenPolicy, proactiveRefreshMargin: TimeInterval?,
-         refreshBackoff: TimeInterval, marginAtMostHalfLifetime: Bool, clock: @escaping @Sendable () -> Date) {
-        self.marginAtMostHalfLifetime = marginAtMostHalfLifetime
+                clock: @escaping @Sendable () -> Date = { Date() },
+                observer: (any OIDCObserver)? = nil) throws {
+        self.observer = observer
+        self.allowedOrigins = try Origin.checked(allowedOrigins)
         self.tokens = tokens
         self.refresher = refresher
-        self.transport = transport
-        self.allowedOrigins = Set(allowedOrigins.compactMap(Origin.init))
+        self.transport = DPoPSessionTransport.forSession(transport: transport, refresher: refresher, origins: allowedOrigins, observer: observer)
+        self.hasDPoPKey = self.transport is DPoPSessionTransport
         self.store = store
         self.refreshedIDTokens = refreshedIDTokens
         self.refreshMargin = proactiveRefreshMargin
@@ -111,14 +128,18 @@ public actor AuthenticatedSession {
 
     deinit { continuation.finish() }
 
-    /// A session resumed from the last tokens in `store` (none if the store is empty).
+    /// A session resumed from the last tokens in `store` (none if the store is empty). The parameters are those of
+    /// ``init(tokens:refresher:transport:allowedOrigins:store:refreshedIDTokens:proactiveRefreshMargin:refreshBackoff:clock:observer:)``;
+    /// stored DPoP-bound tokens go out as `Authorization: DPoP` when `transport` or `refresher` holds the DPoP key.
+    /// - Throws: the store's errors; the initializer's (origins).
     public static func resume(from store: any TokenStore, refresher: any TokenRefresher, transport: any HTTPTransport,
                               allowedOrigins: [URL], refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                               proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
-                              clock: @escaping @Sendable () -> Date = { Date() }) async throws -> AuthenticatedSession {
-        AuthenticatedSession(tokens: try await store.load(), refresher: refresher, transport: transport, allowedOrigins: allowedOrigins,
+                              clock: @escaping @Sendable () -> Date = { Date() },
+                              observer: (any OIDCObserver)? = nil) async throws -> AuthenticatedSession {
+        try AuthenticatedSession(tokens: try await store.load(), refresher: refresher, transport: transport, allowedOrigins: allowedOrigins,
                              store: store, refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
-                             refreshBackoff: refreshBackoff, clock: clock)
+                             refreshBackoff: refreshBackoff, clock: clock, observer: observer)
     }
 
     /// Replaces the tokens with ones obtained elsewhere (a new login) and saves them.
@@ -148,6 +169,7 @@ public actor AuthenticatedSession {
         var authorized = request
         authorized.followsRedirects = false
         var token = try await accessToken()
+        try requireDPoPKeyIfBound()
         authorized.headers["Authorization"] = "Bearer " + token
         let first = try await transport.send(authorized)
         guard first.status == 401 else { return first }
@@ -156,8 +178,17 @@ public actor AuthenticatedSession {
                             httpStatus: 401, transportError: .bodyNotReplayable)
         }
         token = try await freshToken(replacing: token)
+        try requireDPoPKeyIfBound()
         authorized.headers["Authorization"] = "Bearer " + token
         return try await transport.send(authorized)
+    }
+
+    /// The one DPoP rule of the session: a token whose `token_type` is `DPoP` goes out only through the
+    /// DPoP transport (which turns the session's `Bearer` header into `DPoP` with a proof), never as Bearer.
+    private func requireDPoPKeyIfBound() throws {
+        guard !hasDPoPKey, let current = tokens, current.tokenType.lowercased() == "dpop" else { return }
+        throw OIDCError(.dpopKeyMissing, "the session's access token is DPoP-bound and the session has no DPoP key "
+                        + "(give it a DPoPSessionTransport or a refresher with a DPoP binding); it is never sent as Bearer")
     }
 
     /// The access token to use now, refreshed first when it expires within the margin;
@@ -175,11 +206,10 @@ public actor AuthenticatedSession {
         }
     }
 
-    /// The proactive margin for `tokens`: `configured`, or with the client-credentials rule at
-    /// most half their lifetime (`expires_in`).
+    /// The proactive margin for `tokens`: `configured`, but at most half their lifetime (`expires_in`), for
+    /// every session: a 30 s token under a 30 s margin is reused for 15 s instead of renewed before every request.
     private func margin(_ configured: TimeInterval, for tokens: TokenResponse) -> TimeInterval {
-        guard marginAtMostHalfLifetime else { return configured }
-        return RefreshMargin.effective(configured, lifetime: tokens.expiresIn.map { TimeInterval($0) })
+        RefreshMargin.effective(configured, lifetime: tokens.expiresIn.map { TimeInterval($0) })
     }
 
     /// A token newer than `stale`: the current one if the tokens changed since,
@@ -188,7 +218,7 @@ public actor AuthenticatedSession {
         guard let current = tokens else { throw OIDCError(.notAuthenticated, "the session has no tokens") }
         if current.accessToken != stale { return current.accessToken }
         if let running = refreshTask {
-            if running.generation == generation { return try await running.task.value }
+            if running.generation == generation { return try await observer.observe(.refreshAwaited) { try await running.task.value } }
             _ = try? await running.task.value  // an older refresh: its result will be dropped; then start from the current tokens
             return try await freshToken(replacing: stale)
         }
@@ -200,7 +230,7 @@ public actor AuthenticatedSession {
         }
         // A coordinated store decides under its lock (it may hold newer tokens).
         guard current.refreshToken != nil || Self.storeIsCoordinated(store) else {
-            let error = OIDCError(.loggedOut, "the access token was refused and there is no refresh token")
+            let error = OIDCError(.loggedOut, "the access token was refused and there is no refresh token", cause: .noRefreshToken)
             await logOut(error)
             throw error
         }
@@ -215,7 +245,9 @@ public actor AuthenticatedSession {
         defer { refreshTask = nil }
         let fresh: TokenResponse, stored: Bool, storeError: OIDCError?
         do {
-            (fresh, stored, storeError) = try await Self.refreshGrant(from: start, refresher: refresher, policy: refreshedIDTokens, store: store)
+            (fresh, stored, storeError) = try await observer.observe(.refresh, grantType: "refresh_token") {
+                try await Self.refreshGrant(from: start, refresher: refresher, policy: refreshedIDTokens, store: store, observer: observer)
+            }
         } catch {
             let mapped = Self.classify(error)
             guard generation == started else { return try currentAccessToken() }
@@ -223,6 +255,7 @@ public actor AuthenticatedSession {
                 await logOut(mapped)
             } else {
                 backoff = (mapped, clock().addingTimeInterval(refreshBackoff))
+                continuation.yield(.refreshFailed(mapped))
             }
             throw mapped
         }
@@ -251,7 +284,7 @@ public actor AuthenticatedSession {
         }
         if error.code == .loggedOut { return error }
         if error.code == .refreshTokenSpent {  // the refresher's own check refused a rotated answer: the grant is gone
-            return OIDCError(.loggedOut, error.reason, joseError: error.joseError)
+            return OIDCError(.loggedOut, error.reason, joseError: error.joseError, cause: .refreshTokenSpent)
         }
         if let oauth = error.oauthError {
             if oauth.code == .invalidGrant {
@@ -272,6 +305,7 @@ public actor AuthenticatedSession {
         tokens = nil
         generation &+= 1
         backoff = nil
+        observer.recordFailure(.loggedOut, error)
         continuation.yield(.loggedOut(error))
         // A coordinated store was cleared under its lock, once for everyone: clearing it again
         // here could delete a newer login saved by another replica since.
@@ -303,6 +337,19 @@ public actor AuthenticatedSession {
 
 /// Scheme, host and port (default ports made explicit), compared exactly.
 struct Origin: Hashable, Sendable {
+    /// The origins of `urls`, each first checked by ``OIDC/SecureURLPolicy`` (https; http only on loopback).
+    /// - Throws: ``OIDC/OIDCError`` `.insecureURL` or `.invalidIssuerURL` naming the origin.
+    static func checked(_ urls: [URL]) throws -> Set<Origin> {
+        var origins = Set<Origin>()
+        for url in urls {
+            let what = "the allowed origin \(url.scheme?.prefix(16) ?? "")://\(url.host?.prefix(100) ?? "")"
+            try SecureURLPolicy.check(url, what: what)
+            guard let origin = Origin(url) else { throw OIDCError(.invalidIssuerURL, "\(what) has no usable scheme, host and port") }
+            origins.insert(origin)
+        }
+        return origins
+    }
+
     let scheme: String
     let host: String
     let port: Int

@@ -34,7 +34,7 @@ struct RotatedRefreshRefusedTests {
         let answer = try Self.badAnswer(refreshToken: "RT-2")
         let store = InMemoryTokenStore(original)
         let refresher = ScriptedRefresher { .success(answer) }
-        let session = AuthenticatedSession(tokens: original, refresher: refresher, transport: ScriptedAPI(validToken: "AT-2"),
+        let session = try AuthenticatedSession(tokens: original, refresher: refresher, transport: ScriptedAPI(validToken: "AT-2"),
                                            allowedOrigins: [Fixtures.api], store: store,
                                            refreshedIDTokens: .validate(with: Fixture.validator), refreshBackoff: 0)
         let error = try #require(await send(session))
@@ -42,7 +42,7 @@ struct RotatedRefreshRefusedTests {
         #expect(error.reason.contains("at_hash_mismatch"))
         #expect(!error.reason.contains("RT-2") && !error.reason.contains("AT-2"), "no token in the error")
         #expect(await session.currentTokens == nil)
-        #expect(try await store.load() == nil)
+        #expect(await store.load() == nil)
         let second = try #require(await send(session))
         #expect(second.code == .notAuthenticated)
         #expect(refresher.callCount == 1, "the spent refresh token must not be replayed")
@@ -55,13 +55,13 @@ struct RotatedRefreshRefusedTests {
         let answer = try Self.badAnswer(refreshToken: refreshToken)
         let store = InMemoryTokenStore(original)
         let refresher = ScriptedRefresher { .success(answer) }
-        let session = AuthenticatedSession(tokens: original, refresher: refresher, transport: ScriptedAPI(validToken: "AT-2"),
+        let session = try AuthenticatedSession(tokens: original, refresher: refresher, transport: ScriptedAPI(validToken: "AT-2"),
                                            allowedOrigins: [Fixtures.api], store: store,
                                            refreshedIDTokens: .validate(with: Fixture.validator))
         let error = try #require(await send(session))
         #expect(error.code == OIDCError.Code(rawValue: "at_hash_mismatch"))
         #expect(await session.currentTokens?.accessToken == "AT-1")
-        #expect(try await store.load()?.refreshToken == "RT-1")
+        #expect(await store.load()?.refreshToken == "RT-1")
         #expect(refresher.callCount == 1)
     }
 

@@ -68,6 +68,9 @@ extension OIDCError.Code {
     public static let missingAuthTime = OIDCError.Code(rawValue: "missing_auth_time")
     /// The end-user authenticated longer ago than `max_age` allows.
     public static let authenticationTooOld = OIDCError.Code(rawValue: "authentication_too_old")
+    /// A claim the client required (``IDTokenExpectations/requiredClaims``, e.g. every essential claim
+    /// under ``OIDCClient/Configuration/EssentialClaims/requireEvery``) is missing or `null`; the reason names it.
+    public static let missingEssentialClaim = OIDCError.Code(rawValue: "missing_essential_claim")
     /// `acr` was requested as essential and is missing.
     public static let missingACR = OIDCError.Code(rawValue: "missing_acr")
     /// `acr` is not one of the requested `acr_values`.
@@ -81,8 +84,12 @@ extension OIDCError.Code {
     public static let refreshAudienceChanged = OIDCError.Code(rawValue: "refresh_audience_changed")
     /// A refreshed ID Token's `azp` differs from the original's.
     public static let refreshAuthorizedPartyChanged = OIDCError.Code(rawValue: "refresh_authorized_party_changed")
-    /// A refreshed ID Token's `auth_time` differs from the original's.
+    /// A refreshed ID Token's `auth_time` is earlier than the original's, or later when the policy
+    /// requires it unchanged (``RefreshAuthTimeRule``), or present when the original had none.
     public static let refreshAuthTimeChanged = OIDCError.Code(rawValue: "refresh_auth_time_changed")
+    /// A refreshed ID Token carries a `nonce` other than the original's (OIDC Core §12.2: if present,
+    /// it must be the original's).
+    public static let refreshNonceChanged = OIDCError.Code(rawValue: "refresh_nonce_changed")
 
     /// A foreign token's `iss` is not in the trusted list.
     public static let untrustedIssuer = OIDCError.Code(rawValue: "untrusted_issuer")
