@@ -61,6 +61,10 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         case audienceMismatch = "audience_mismatch"
         /// A claim does not have the expected value.
         case claimMismatch = "claim_mismatch"
+        /// A JWE could not be decrypted: wrong key, altered tag, ciphertext, IV,
+        /// header or encrypted key. One code for every such failure, so that
+        /// nothing tells the causes apart (RFC 7516 §11.4, §11.5).
+        case decryptionFailed = "decryption_failed"
         /// libcrypto reported an internal failure.
         case cryptoFailure = "crypto_failure"
     }
