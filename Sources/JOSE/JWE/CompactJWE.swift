@@ -78,7 +78,7 @@ public struct CompactJWE: Sendable {
     ///
     /// The key management algorithm must be one the key admits
     /// (``JWK/admits(_:encryption:)``), in the policy's allow-lists, and permitted by
-    /// the key's `use`/`key_ops`. A failed key unwrap (RSA-OAEP, AES Key Wrap)
+    /// the key's `use`/`key_ops`. A failed key unwrap (RSA-OAEP, AES Key Wrap, AES-GCM key wrap)
     /// continues with a random CEK (RFC 7516 §11.5), so it fails exactly like a
     /// wrong tag.
     /// - Throws: ``JOSEError``: `.unsupportedAlgorithm`, `.algorithmNotAllowed`, `.keyAlgorithmMismatch`,
@@ -126,6 +126,14 @@ public struct CompactJWE: Sendable {
             var kek = secret.exposedCopy
             defer { kek.wipe() }
             unwrapped = AESKeyWrap.unwrap(encryptedKey, kek: kek)
+        case (_, .symmetric(let secret)) where algorithm.gcmKeyWrap != nil:
+            guard let wrap = algorithm.gcmKeyWrap, let ivText = header.members["iv"]?.stringValue, let tagText = header.members["tag"]?.stringValue,
+                  let wrapIV = try? Base64URL.decode(ivText), let wrapTag = try? Base64URL.decode(tagText) else {
+                throw JOSEError(.invalidHeader, "\(algorithm) needs Base64URL \"iv\" and \"tag\" header members", member: "iv")
+            }
+            var kek = secret.exposedCopy
+            defer { kek.wipe() }
+            unwrapped = try? ContentCipher.decrypt(encryptedKey, key: kek, iv: wrapIV, aad: [], tag: wrapTag, encryption: wrap)
         case (.rsaOAEP, .asymmetric(let evp)), (.rsaOAEP256, .asymmetric(let evp)):
             unwrapped = RSAOAEP.decrypt(encryptedKey, key: evp, sha256: algorithm == .rsaOAEP256)
         case (_, .asymmetric(let evp)) where algorithm.isECDH:

@@ -13,6 +13,12 @@ public enum JWEKeyAlgorithm: String, Sendable, Hashable, CaseIterable, CustomStr
     case a192KW = "A192KW"
     /// `A256KW`: AES Key Wrap with a 256-bit `oct` key.
     case a256KW = "A256KW"
+    /// `A128GCMKW`: the CEK encrypted with AES-128-GCM under an `oct` key; `iv` and `tag` in the header.
+    case a128GCMKW = "A128GCMKW"
+    /// `A192GCMKW`: as `A128GCMKW` with AES-192.
+    case a192GCMKW = "A192GCMKW"
+    /// `A256GCMKW`: as `A128GCMKW` with AES-256.
+    case a256GCMKW = "A256GCMKW"
     /// `RSA-OAEP`: RSAES-OAEP with SHA-1 and MGF1-SHA-1.
     case rsaOAEP = "RSA-OAEP"
     /// `RSA-OAEP-256`: RSAES-OAEP with SHA-256 and MGF1-SHA-256.
@@ -59,6 +65,16 @@ public enum JWEKeyAlgorithm: String, Sendable, Hashable, CaseIterable, CustomStr
         }
     }
 
+    /// The AES-GCM that encrypts the CEK, for the `A*GCMKW` algorithms.
+    var gcmKeyWrap: JWEContentEncryption? {
+        switch self {
+        case .a128GCMKW: return .a128GCM
+        case .a192GCMKW: return .a192GCM
+        case .a256GCMKW: return .a256GCM
+        default: return nil
+        }
+    }
+
     /// Whether this is one of the ECDH-ES algorithms.
     var isECDH: Bool {
         switch self {
@@ -71,7 +87,7 @@ public enum JWEKeyAlgorithm: String, Sendable, Hashable, CaseIterable, CustomStr
     func keyOperations(decrypting: Bool) -> Set<String> {
         switch self {
         case .direct: return decrypting ? ["decrypt"] : ["encrypt"]
-        case .a128KW, .a192KW, .a256KW, .rsaOAEP, .rsaOAEP256: return decrypting ? ["unwrapKey"] : ["wrapKey"]
+        case .a128KW, .a192KW, .a256KW, .a128GCMKW, .a192GCMKW, .a256GCMKW, .rsaOAEP, .rsaOAEP256: return decrypting ? ["unwrapKey"] : ["wrapKey"]
         case .ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW:
             return decrypting ? ["deriveKey", "unwrapKey"] : ["deriveKey", "wrapKey"]
         }

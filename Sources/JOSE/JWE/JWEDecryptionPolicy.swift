@@ -34,8 +34,9 @@ extension JWK {
     /// Whether the key's type, size and `alg` member admit the JWE key management
     /// `algorithm` with content encryption `encryption`: RSA keys admit the
     /// RSA-OAEP algorithms, EC keys the ECDH-ES ones, `oct` keys `dir` when their
-    /// length is the CEK length and `A*KW` when it is the wrap key length. A key
-    /// with an `alg` member admits only that algorithm.
+    /// length is the CEK length and `A*KW`/`A*GCMKW` when it is the wrap key length. A key
+    /// with an `alg` member admits only that algorithm; a `dir` key's `alg` may instead
+    /// name a content encryption (`A128GCM`, as in RFC 7520 §5.6), and then admits `dir` with that one only.
     public func admits(_ algorithm: JWEKeyAlgorithm, encryption: JWEContentEncryption) -> Bool {
         let byType: Bool
         switch (keyType, algorithm) {
@@ -43,9 +44,12 @@ extension JWK {
         case (.ec, _): byType = algorithm.isECDH
         case (.oct, .direct): byType = sizeInBits == encryption.keyLength * 8
         case (.oct, .a128KW), (.oct, .a192KW), (.oct, .a256KW): byType = sizeInBits == (algorithm.keyWrapLength ?? 0) * 8
+        case (.oct, .a128GCMKW), (.oct, .a192GCMKW), (.oct, .a256GCMKW): byType = sizeInBits == (algorithm.gcmKeyWrap?.keyLength ?? 0) * 8
         default: byType = false
         }
         guard byType, let restriction = self.algorithm else { return byType }
+        // A `dir` key may name its content encryption instead (RFC 7520 §5.6): it then admits only that one.
+        if algorithm == .direct, restriction == encryption.rawValue { return true }
         return restriction == algorithm.rawValue
     }
 

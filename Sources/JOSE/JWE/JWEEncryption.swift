@@ -5,7 +5,7 @@ extension CompactJWE {
     /// must permit encryption, and an RSA key must have at least 2048 bits. The
     /// protected header holds `alg`, `enc`, `kid` (from the key, when it has one),
     /// `cty` when `contentType` is given, `epk` for ECDH-ES, then the members of
-    /// `header` (which may carry `apu`/`apv`, but cannot replace `alg`, `enc`, `epk` or set `zip`).
+    /// `header` (which may carry `apu`/`apv`, but cannot replace `alg`, `enc`, `epk`, `iv`, `tag` or set `zip`).
     /// - Parameters:
     ///   - plaintext: the bytes to encrypt.
     ///   - key: the recipient's public key (RSA, EC) or the shared `oct` key.
@@ -17,7 +17,7 @@ extension CompactJWE {
     public static func encrypt(_ plaintext: [UInt8], to key: JWK, algorithm: JWEKeyAlgorithm, encryption: JWEContentEncryption,
                                contentType: String? = nil, header: JSONObject = JSONObject()) throws -> String {
         try key.checkJWE(algorithm, encryption: encryption, decrypting: false, minimumRSAKeyBits: 2048)
-        for reserved in ["alg", "enc", "epk", "zip"] where header[reserved] != nil {
+        for reserved in ["alg", "enc", "epk", "zip", "iv", "tag"] where header[reserved] != nil {
             throw JOSEError(.invalidHeader, "the header member \"\(reserved)\" is set by encryption", member: reserved)
         }
         var members = JSONObject()
@@ -36,6 +36,16 @@ extension CompactJWE {
             var kek = secret.exposedCopy
             defer { kek.wipe() }
             encryptedKey = try AESKeyWrap.wrap(cek, kek: kek)
+        case (_, .symmetric(let secret)) where algorithm.gcmKeyWrap != nil:
+            guard let wrap = algorithm.gcmKeyWrap else { throw cryptoFailure("choose the key-wrap cipher") }
+            cek = try SecureRandom.bytes(encryption.keyLength)
+            var kek = secret.exposedCopy
+            defer { kek.wipe() }
+            let wrapIV = try SecureRandom.bytes(wrap.ivLength)
+            let sealed = try ContentCipher.encrypt(cek, key: kek, iv: wrapIV, aad: [], encryption: wrap)
+            encryptedKey = sealed.ciphertext
+            members["iv"] = .string(Base64URL.encode(wrapIV))
+            members["tag"] = .string(Base64URL.encode(sealed.tag))
         case (.rsaOAEP, .asymmetric(let evp)), (.rsaOAEP256, .asymmetric(let evp)):
             cek = try SecureRandom.bytes(encryption.keyLength)
             encryptedKey = try RSAOAEP.encrypt(cek, key: evp, sha256: algorithm == .rsaOAEP256)

@@ -56,6 +56,14 @@ struct JWERefusalTests {
         ops.keyOperations = ["unwrapKey"]
         #expect(try jwe.decrypt(with: ops) == Array("x".utf8))
         expectCode(.keyUsageNotPermitted) { _ = try CompactJWE.encrypt("x", to: ops, algorithm: .a128KW, encryption: .a128GCM) }
+        // A dir key whose alg names a content encryption admits dir with that one only (RFC 7520 §5.6).
+        var direct = JWK(symmetricKey: Array(repeating: 0x11, count: 16))
+        direct.algorithm = "A128GCM"
+        #expect(direct.admits(.direct, encryption: .a128GCM))
+        #expect(!direct.admits(.a128KW, encryption: .a128GCM))
+        var direct32 = JWK(symmetricKey: Array(repeating: 0x11, count: 32))
+        direct32.algorithm = "A128GCM"
+        #expect(!direct32.admits(.direct, encryption: .a128CBCHS256))
         // Allow-lists.
         expectCode(.algorithmNotAllowed) { _ = try jwe.decrypt(with: Self.kw, policy: JWEDecryptionPolicy(allowedKeyAlgorithms: [.a256KW])) }
         expectCode(.algorithmNotAllowed) { _ = try jwe.decrypt(with: Self.kw, policy: JWEDecryptionPolicy(allowedContentEncryptions: [.a256GCM])) }

@@ -17,6 +17,9 @@ struct JWERoundTripTests {
         case .a128KW: return JWK(symmetricKey: Array(repeating: 0x11, count: 16))
         case .a192KW: return JWK(symmetricKey: Array(repeating: 0x22, count: 24))
         case .a256KW: return JWK(symmetricKey: Array(repeating: 0x33, count: 32))
+        case .a128GCMKW: return JWK(symmetricKey: Array(repeating: 0x44, count: 16))
+        case .a192GCMKW: return JWK(symmetricKey: Array(repeating: 0x55, count: 24))
+        case .a256GCMKW: return JWK(symmetricKey: Array(repeating: 0x66, count: 32))
         case .rsaOAEP, .rsaOAEP256: return rsa
         case .ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW: return ecKeys[curve] ?? rsa
         }
