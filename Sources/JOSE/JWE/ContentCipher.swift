@@ -10,11 +10,17 @@ enum ContentCipher {
     /// The single error every content decryption failure becomes.
     static var failure: JOSEError { JOSEError(.decryptionFailed, "the JWE could not be decrypted") }
 
+    /// The largest input libcrypto's `int` lengths take, with room for a padding block.
+    static let maxInput = Int(Int32.max) - 64
+
     /// Encrypts `plaintext`; returns ciphertext and tag.
     static func encrypt(_ plaintext: [UInt8], key: [UInt8], iv: [UInt8], aad: [UInt8],
                         encryption: JWEContentEncryption) throws -> (ciphertext: [UInt8], tag: [UInt8]) {
         guard key.count == encryption.keyLength, iv.count == encryption.ivLength else {
             throw cryptoFailure("encrypt: wrong key or IV length")
+        }
+        guard plaintext.count <= maxInput, aad.count <= maxInput else {
+            throw JOSEError(.limitExceeded, "plaintext or header too large to encrypt")
         }
         if encryption.isGCM {
             return try gcm(encrypt: true, input: plaintext, key: key, iv: iv, aad: aad, tag: nil, encryption: encryption)
@@ -29,7 +35,8 @@ enum ContentCipher {
     /// Decrypts and authenticates; every failure is ``failure``.
     static func decrypt(_ ciphertext: [UInt8], key: [UInt8], iv: [UInt8], aad: [UInt8], tag: [UInt8],
                         encryption: JWEContentEncryption) throws -> [UInt8] {
-        guard key.count == encryption.keyLength, iv.count == encryption.ivLength, tag.count == encryption.tagLength else {
+        guard key.count == encryption.keyLength, iv.count == encryption.ivLength, tag.count == encryption.tagLength,
+              ciphertext.count <= maxInput, aad.count <= maxInput else {
             throw failure
         }
         if encryption.isGCM {
@@ -150,6 +157,7 @@ enum AESKeyWrap {
     }
 
     private static func run(encrypt: Bool, input: [UInt8], kek: [UInt8]) throws -> [UInt8] {
+        guard input.count <= ContentCipher.maxInput else { throw cryptoFailure("wrap a key that large") }
         guard [16, 24, 32].contains(kek.count) else { throw cryptoFailure("use a key-wrap key of \(kek.count) bytes") }
         return try ContentCipher.withCipher("AES-\(kek.count * 8)-WRAP") { cipher, context in
             guard EVP_CipherInit_ex2(context, cipher, kek, nil, encrypt ? 1 : 0, nil) == 1 else { throw cryptoFailure("initialise AES key wrap") }

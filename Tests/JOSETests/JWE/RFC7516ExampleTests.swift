@@ -40,3 +40,20 @@ struct RFC7516ExampleTests {
         #expect(Base64URL.encode(sealed.tag) == parts[4])
     }
 }
+
+@Suite("JWE: RFC 7518 Appendix C (ECDH-ES key agreement)")
+struct RFC7518ECDHTests {
+    /// Bob's static key and Alice's ephemeral key of RFC 7518 Appendix C.
+    static let bob = #"{"kty":"EC","crv":"P-256","x":"weNJy2HscCSM6AEDTDg04biOvhFhyyWvOHQfeF_PxMQ","y":"e8lnCO-AlStT-NJVX-crhB7QRYhiix03illJOVAOyck","d":"VEmDZpDXXK8p8N0Cndsxs924q6nS1RXFASRl6BfUqdw"}"#
+    static let alice = #"{"kty":"EC","crv":"P-256","x":"gI0GAILBdu7T53akrFmMyGcsF3n5dO7MmwNBHKW5SV0","y":"SLW_xSffzlPWrHEVI30DHM_4egVwt3NQqeUD7nMFpps","d":"0_NxaRPUMQoAJt50Gz8YiTr8gRTwyEaCumd-MToTmIo"}"#
+
+    @Test("Z and the Concat KDF give the published A128GCM key, from either side")
+    func appendixC() throws {
+        let bob = try JWK(json: Self.bob), alice = try JWK(json: Self.alice)
+        guard let bobKey = bob.evpKey, let aliceKey = alice.evpKey else { Issue.record("no EC keys"); return }
+        let z = try ECDHES.sharedSecret(privateKey: aliceKey, peer: bobKey)
+        #expect(z == (try ECDHES.sharedSecret(privateKey: bobKey, peer: aliceKey)))
+        let derived = ECDHES.concatKDF(z: z, keyLength: 16, algorithmID: "A128GCM", apu: Array("Alice".utf8), apv: Array("Bob".utf8))
+        #expect(Base64URL.encode(derived) == "VqqN6vgjbSBcIijNcacQGg")
+    }
+}
