@@ -2,7 +2,7 @@ extension CompactJWE {
     /// Decrypts with the one key of `keys` that fits the token: the key whose
     /// `kid` is the header's, or, without a `kid`, the single key that admits the
     /// token's `alg` and `enc` and may decrypt.
-    /// - Throws: as ``decrypt(with:policy:)``, and `.keyNotFound`, `.ambiguousKey`,
+    /// - Throws: as ``decrypt(with:policy:)-(JWK,_)``, and `.keyNotFound`, `.ambiguousKey`,
     ///   `.keyUsageNotPermitted` from ``key(in:policy:)``.
     public func decrypt(with keys: JWKSet, policy: JWEDecryptionPolicy = .default) throws -> [UInt8] {
         try decrypt(with: key(in: keys, policy: policy), policy: policy)

@@ -4,7 +4,7 @@ import CLibCrypto
 /// five segments, strict unpadded Base64URL, a protected header that is a JSON
 /// object without duplicate members, with string `alg` and `enc`, and no `zip`.
 ///
-/// Parsing checks shape only; ``decrypt(with:policy:)`` checks the algorithms
+/// Parsing checks shape only; ``decrypt(with:policy:)-(JWK,_)`` checks the algorithms
 /// against the key and the policy, then authenticates and decrypts.
 ///
 /// ```swift
@@ -106,7 +106,7 @@ public struct CompactJWE: Sendable {
     }
 
     /// Decrypts a UTF-8 plaintext (a nested JWT, say).
-    /// - Throws: as ``decrypt(with:policy:)``, and `.decryptionFailed` when the plaintext is not UTF-8.
+    /// - Throws: as ``decrypt(with:policy:)-(JWK,_)``, and `.decryptionFailed` when the plaintext is not UTF-8.
     public func decryptString(with key: JWK, policy: JWEDecryptionPolicy = .default) throws -> String {
         let bytes = try decrypt(with: key, policy: policy)
         let text = String(decoding: bytes, as: UTF8.self)

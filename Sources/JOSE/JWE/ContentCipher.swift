@@ -26,7 +26,8 @@ enum ContentCipher {
             return try gcm(encrypt: true, input: plaintext, key: key, iv: iv, aad: aad, tag: nil, encryption: encryption)
         }
         let half = encryption.keyLength / 2
-        let macKey = Array(key[0..<half]), encKey = Array(key[half...])
+        var macKey = Array(key[0..<half]), encKey = Array(key[half...])
+        defer { macKey.wipe(); encKey.wipe() }
         let ciphertext = try cbc(encrypt: true, input: plaintext, key: encKey, iv: iv)
         let tag = try cbcTag(macKey: macKey, aad: aad, iv: iv, ciphertext: ciphertext, encryption: encryption)
         return (ciphertext, tag)
@@ -45,7 +46,8 @@ enum ContentCipher {
             } catch { throw failure }
         }
         let half = encryption.keyLength / 2
-        let macKey = Array(key[0..<half]), encKey = Array(key[half...])
+        var macKey = Array(key[0..<half]), encKey = Array(key[half...])
+        defer { macKey.wipe(); encKey.wipe() }
         // RFC 7518 §5.2.2.2: the tag first, in constant time; nothing is decrypted before it matches.
         let expected: [UInt8]
         do { expected = try cbcTag(macKey: macKey, aad: aad, iv: iv, ciphertext: ciphertext, encryption: encryption) } catch { throw failure }
