@@ -89,7 +89,7 @@ public enum JWEKeyAlgorithm: String, Sendable, Hashable, CaseIterable, CustomStr
         case .direct: return decrypting ? ["decrypt"] : ["encrypt"]
         case .a128KW, .a192KW, .a256KW, .a128GCMKW, .a192GCMKW, .a256GCMKW, .rsaOAEP, .rsaOAEP256: return decrypting ? ["unwrapKey"] : ["wrapKey"]
         case .ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW:
-            return decrypting ? ["deriveKey", "unwrapKey"] : ["deriveKey", "wrapKey"]
+            return decrypting ? ["deriveKey", "deriveBits", "unwrapKey"] : ["deriveKey", "deriveBits", "wrapKey"]
         }
     }
 }

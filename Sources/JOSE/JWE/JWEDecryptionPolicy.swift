@@ -56,7 +56,7 @@ extension JWK {
     /// Whether `use` (absent or `enc`) and `key_ops` permit JWE decryption
     /// (`decrypting`) or encryption with `algorithm`. `key_ops` must hold
     /// `decrypt`/`encrypt` for `dir`, `unwrapKey`/`wrapKey` for key wrapping and
-    /// RSA, `deriveKey` (or `unwrapKey`/`wrapKey`) for ECDH-ES.
+    /// RSA, `deriveKey`, `deriveBits` or `unwrapKey`/`wrapKey` for ECDH-ES.
     public func permitsJWE(_ algorithm: JWEKeyAlgorithm, decrypting: Bool) -> Bool {
         if let use, use != "enc" { return false }
         if let keyOperations, algorithm.keyOperations(decrypting: decrypting).isDisjoint(with: keyOperations) { return false }
