@@ -23,6 +23,8 @@ install_packages() {
     command -v sqlite3 >/dev/null || missing+=(sqlite3)
     command -v jose >/dev/null || missing+=(jose)          # jwt-inspect interop tests (sign/verify/keys)
     command -v openssl >/dev/null || missing+=(openssl)
+    command -v chromium >/dev/null || missing+=(chromium)        # Samples/hummingbird-app's browser test
+    command -v chromedriver >/dev/null || missing+=(chromium-driver)
     command -v python3 >/dev/null || missing+=(python3 python3-venv)
     if command -v python3 >/dev/null && ! python3 -c 'import venv, ensurepip' 2>/dev/null; then missing+=(python3-venv); fi
     [ ${#missing[@]} -eq 0 ] && return 0

@@ -41,3 +41,9 @@ start_providers
 
 log "running the tests"
 swift test --skip-build "$@"
+
+# The Hummingbird sample app (its own package) against the same providers; a filtered run skips it.
+if [ $# -eq 0 ]; then
+    log "the Hummingbird sample app's tests"
+    bash Samples/hummingbird-app/Tests/run.sh
+fi

@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import Logging
+import OIDC
+import OIDCPostgres
+import OIDCResourceServer
+import OIDCSession
+
+/// The sample web application: login, session, UserInfo, logout (RP-initiated and back-channel)
+/// and a protected resource, on Hummingbird 2 (Samples/hummingbird-app/README.md).
+@main
+struct HummingbirdApp {
+    static func main() async {
+        let options: Options
+        do {
+            options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(Data("hummingbird-app: \(error)\n".utf8))
+            exit(2)
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = options.logLevel
+            return handler
+        }
+        let logger = Logger(label: "hummingbird-app")
+        do {
+            try await run(options, logger: logger)
+        } catch {
+            logger.critical("cannot start: \(error)")
+            exit(1)
+        }
+    }
+
+    static func run(_ options: Options, logger: Logger) async throws {
+        let observer = FanOutObserver(observers: [LoggingObserver(logger: Logger(label: "oidc")), MetricsObserver()])
+        let http = AsyncHTTPClientTransport.make()
+        let transport = ObservedTransport(base: http, observer: observer)
+        var configuration = OIDCClient.Configuration(allowedAlgorithms: [options.idTokenAlgorithm])
+        configuration.requireIssuerParameter = false
+        let client = try await OIDCClient.discover(issuer: options.issuer, authentication: try options.authentication(),
+                                                   transport: transport, configuration: configuration)
+        guard let jwksURI = client.metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
+        let keys = try JWKSetCache(jwksURI: jwksURI, issuer: client.issuer, transport: transport)
+
+        let pendingLogins: any PendingLoginStore
+        let sessions: any SessionDirectory
+        var database: PostgresDatabase?
+        if let url = options.databaseURL {
+            let pool = try PostgresDatabase(url: url)
+            database = pool
+            let logins = try PostgresPendingLoginStore(database: pool)
+            try await logins.createTable()
+            let directory = try PostgresSessionDirectory(database: pool)
+            try await directory.createTables()
+            pendingLogins = logins
+            sessions = directory
+        } else {
+            pendingLogins = InMemoryPendingLoginStore()
+            sessions = InMemorySessionDirectory()
+        }
+
+        let resource = try ProtectedResource(options: options, client: client, keys: keys, transport: transport, observer: observer)
+        let logout = LogoutTokenValidator(
+            issuer: client.issuer, clientID: client.clientID, keys: .cache(keys), allowedAlgorithms: [options.idTokenAlgorithm],
+            typeRule: options.draftLogoutTokens ? .alsoAcceptingPlainJWT : .logoutJWTWhenPresent,
+            expirationRule: options.draftLogoutTokens ? .optionalForDraftProviders : .required)
+        let app = WebApp(options: options, client: client, pendingLogins: pendingLogins, sessions: sessions,
+                         logoutTokens: logout, resource: resource, observer: observer, logger: logger)
+
+        let router = Router()
+        app.register(on: router)
+        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: options.port)),
+                                      logger: logger)
+        logger.info("listening", metadata: ["address": "127.0.0.1:\(options.port)", "base_url": "\(options.baseURL.absoluteString)",
+                                            "issuer": "\(client.issuer)", "store": "\(database == nil ? "memory" : "postgresql")"])
+        do {
+            try await application.runService()
+        } catch {
+            try? await http.shutdown()
+            database?.close()
+            throw error
+        }
+        try? await http.shutdown()
+        database?.close()
+    }
+}
