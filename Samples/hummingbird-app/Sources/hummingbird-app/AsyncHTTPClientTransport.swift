@@ -37,8 +37,10 @@ struct AsyncHTTPClientTransport: HTTPTransport {
         switch request.body {
         case .bytes(let bytes)?: outgoing.body = .bytes(ByteBuffer(bytes: bytes))
         case .stream(let stream)?:
-            // One-shot: the toolkit never retries such a body (TransportBody.isReplayable).
-            outgoing.body = .stream(stream.map { ByteBuffer(bytes: $0) }, length: .unknown)
+            // One-shot (the toolkit never retries it: TransportBody.isReplayable); gathered, then sent.
+            var bytes: [UInt8] = []
+            for await chunk in stream { bytes += chunk }
+            outgoing.body = .bytes(ByteBuffer(bytes: bytes))
         case nil: break
         }
         let seconds = request.timeout.isFinite && request.timeout > 0 ? min(request.timeout, maximumTimeout) : maximumTimeout

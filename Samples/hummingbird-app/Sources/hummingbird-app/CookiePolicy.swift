@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// The app's two cookies, both `HttpOnly`, opaque (random handles into server-side stores).
 ///

@@ -14,7 +14,7 @@ struct MetricsObserver: OIDCObserver {
         let dimensions = [("kind", event.kind.rawValue), ("outcome", outcome)]
         Counter(label: "oidc_events_total", dimensions: dimensions).increment()
         if let duration = event.duration {
-            Timer(label: "oidc_event_duration", dimensions: dimensions).recordNanoseconds(
+            Metrics.Timer(label: "oidc_event_duration", dimensions: dimensions).recordNanoseconds(
                 duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
         }
     }

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import NIOCore
 import JOSE
 import OIDC
 import OIDCResourceServer

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import NIOCore
 import JOSE
 import Logging
 import OIDC
@@ -33,25 +35,25 @@ struct WebApp: Sendable {
     }
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("/") { _, _ in self.text(.ok, "hummingbird-app: /login, /me, /upstream, /logout, /api/resource\n") }
-        router.get("/login") { request, _ in await self.login(request) }
-        router.get("/callback") { request, _ in await self.callback(request, formBody: nil) }
-        router.post("/callback") { request, _ in
+        router.get("/") { _, _ -> Response in self.text(.ok, "hummingbird-app: /login, /me, /upstream, /logout, /api/resource\n") }
+        router.get("/login") { request, _ -> Response in await self.login(request) }
+        router.get("/callback") { request, _ -> Response in await self.callback(request, formBody: nil) }
+        router.post("/callback") { request, _ -> Response in
             var request = request
             guard let body = try? await request.collectBody(upTo: 1 << 16) else { return self.text(.badRequest, "bad callback\n") }
             return await self.callback(request, formBody: String(buffer: body))
         }
-        router.get("/me") { request, _ in await self.me(request) }
-        router.get("/upstream") { request, _ in await self.upstream(request) }
-        router.post("/backchannel-logout") { request, _ in
+        router.get("/me") { request, _ -> Response in await self.me(request) }
+        router.get("/upstream") { request, _ -> Response in await self.upstream(request) }
+        router.post("/backchannel-logout") { request, _ -> Response in
             var request = request
             guard let body = try? await request.collectBody(upTo: 1 << 16) else {
                 return JSONResponse.make(.badRequest, "{\"error\":\"invalid_request\"}")
             }
             return await self.backChannelLogout(Array(buffer: body))
         }
-        router.get("/logout") { request, _ in await self.logout(request) }
-        router.get("/api/resource") { request, _ in await self.resource.answer(request) }
+        router.get("/logout") { request, _ -> Response in await self.logout(request) }
+        router.get("/api/resource") { request, _ -> Response in await self.resource.answer(request) }
     }
 
     // MARK: - Login
