@@ -149,7 +149,8 @@ def dot_shell(code):
                             capture_output=True, text=True, cwd=os.path.join(ROOT, "Tests", "IdP"), timeout=60)
     if result.returncode != 0:
         raise AssertionError(f"IdP shell failed: {result.stderr[-1000:]}")
-    return result.stdout.strip()
+    lines = [line for line in result.stdout.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else ""  # Django's shell may print a banner line first
 
 
 def dot_register(client_id, secret, bases):
@@ -174,11 +175,15 @@ print(AccessToken.objects.filter(application__client_id={client_id!r}).update(ex
 """))
 
 
-def dot_access_token_count(client_id):
-    return int(dot_shell(f"""
+def dot_access_tokens_after(client_id, last_id):
+    """How many access tokens the provider issued to the client after token id `last_id`, and the newest id."""
+    count, newest = dot_shell(f"""
+from django.db.models import Max
 from oauth2_provider.models import AccessToken
-print(AccessToken.objects.filter(application__client_id={client_id!r}).count())
-"""))
+tokens = AccessToken.objects.filter(application__client_id={client_id!r})
+print(tokens.filter(id__gt={int(last_id)}).count(), tokens.aggregate(m=Max("id"))["m"] or 0)
+""").split()
+    return int(count), int(newest)
 
 
 def json_of(body):
@@ -238,23 +243,26 @@ def part_browser(binary):
         check(session.get("httpOnly") is True and session.get("sameSite") == "Lax", "browser: the session cookie is HttpOnly, SameSite=Lax")
         check("hbapp_login" not in cookies, "browser: the pending-login cookie is gone after the callback")
 
-        before = dot_access_token_count(client_id)
+        _, last = dot_access_tokens_after(client_id, 0)
         expired = dot_expire_access_tokens(client_id)
         driver.get(base + "/upstream")
         answer = wait_until(page_json, 20, "the /upstream answer")
         check(expired >= 1 and answer.get("status") == 200 and answer.get("body", {}).get("sub") == claims.get("sub"),
               "browser: /upstream after the access token expired answers UserInfo's 200")
-        check(dot_access_token_count(client_id) == before + 1, "browser: exactly one refresh was made")
+        check(dot_access_tokens_after(client_id, last)[0] == 1, "browser: exactly one refresh was made")
 
         driver.get(base + "/logout")
         def logged_out():
             if driver.current_url.rstrip("/") == base:
                 return True
-            forms = driver.find_elements(By.CSS_SELECTOR, "form [type=submit]")  # a provider confirmation page, if any
+            forms = driver.find_elements(By.CSS_SELECTOR, "form [type=submit][name=allow]")  # the provider asks to confirm
             if forms:
                 forms[0].click()
             return False
-        wait_until(logged_out, 20, "the provider's logout to come back to the app")
+        try:
+            wait_until(logged_out, 20, "the provider's logout to come back to the app")
+        except AssertionError:
+            raise AssertionError(f"the logout stopped at {driver.current_url}: {driver.page_source[:1500]}")
         check(True, "browser: /logout goes through the provider's end_session_endpoint back to <base-url>/")
         driver.get(base + "/me")
         check((page_json() or {}).get("error") == "not_logged_in", "browser: /me after /logout answers 401")
