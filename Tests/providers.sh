@@ -70,6 +70,20 @@ start_server() {
     fi
 }
 
+# provider_summary: one line per test server, with where it ran (or why it did not).
+provider_summary() {
+    local line
+    for line in "PostgreSQL:PG_URL" "django-oauth-toolkit:IDP_ISSUER" "glewlwyd:GLEWLWYD_ISSUER"; do
+        local name=${line%%:*} variable=${line##*:}
+        if [ -n "${!variable:-}" ]; then
+            # A URL's user and password are not shown.
+            printf '==> server %s: up at %s\n' "$name" "$(printf '%s' "${!variable}" | sed -E 's#//[^/@]*@#//#')" >&2
+        else
+            printf '==> server %s: not started (its tests were skipped)\n' "$name" >&2
+        fi
+    done
+}
+
 start_providers() {
     [ -n "${PG_URL:-}" ] || start_server PostgreSQL Postgres "${PG_PORT:-5440}" PG_URL
     if [ -z "${IDP_ISSUER:-}" ]; then

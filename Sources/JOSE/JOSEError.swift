@@ -46,7 +46,8 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidPEM = "invalid_pem"
         /// A required claim is absent.
         case missingClaim = "missing_claim"
-        /// A claim has the wrong JSON type.
+        /// A claim has the wrong JSON type, or is a NumericDate outside 0 ... 253402300799
+        /// (9999-12-31T23:59:59Z).
         case claimTypeMismatch = "claim_type_mismatch"
         /// The token has expired (`exp`).
         case expired = "expired"

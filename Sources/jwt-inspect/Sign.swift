@@ -21,7 +21,9 @@ struct SignCommand {
       --now UNIX_SECONDS   what "now" means for TIME (default: the clock)
     Header:
       --alg ALG            default: the key's alg, else the first it admits of
-                           ES256, EdDSA, PS256, RS256, HS256 (else its only algorithm)
+                           ES256, EdDSA, RS256, HS256 (else its only algorithm):
+                           RS256 for RSA, which every OpenID verifier supports;
+                           PS256 only with --alg PS256
       --kid KID            key ID (default: the key's kid, if any)
       --typ TYP            (default JWT; --typ "" leaves it out)
       --header NAME=VALUE  extra header member, VALUE as for --claim (repeatable)
@@ -44,7 +46,9 @@ struct SignCommand {
     var header: [Member] = []
     var showHelp = false
 
-    static let preference: [JWSAlgorithm] = [.es256, .eddsa, .ps256, .rs256, .hs256]
+    /// The default algorithm of a key without `alg`: RS256 for RSA (the algorithm every OpenID
+    /// verifier must support, OpenID Connect Core §15.1), never PS256 unless asked for with `--alg`.
+    static let preference: [JWSAlgorithm] = [.es256, .eddsa, .rs256, .hs256]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> SignCommand {
         var command = SignCommand()

@@ -23,14 +23,30 @@ struct CLIHardeningTests {
         #"{"sub":"a","exp":1900000000,"nbf":-1e30}"#, #"{"sub":"a","exp":-123456789012345678901234567890}"#,
     ]
 
-    @Test("huge exp/nbf/iat/auth_time never crash, with or without a key, human or JSON", arguments: hugeTimes)
+    /// A NumericDate beyond 9999-12-31T23:59:59Z or before 0 is a claim type error (JOSE's one rule),
+    /// so a token with such an `exp`, `nbf` or `iat` is INVALID, never "expires in 3e22 years". `auth_time`
+    /// is judged where a token kind uses it (``idTokenAuthTimeOutOfRange()``).
+    @Test("huge exp/nbf/iat/auth_time never crash, with or without a key, human or JSON; out-of-range times are invalid",
+          arguments: hugeTimes)
     func hugeTimeClaims(_ payload: String) throws {
         let token = try Self.signedRaw(payload)
+        let judged = !payload.contains("auth_time")
         for arguments in [[], ["--key", "Keys/hmac.jwk"], ["--json", "--key", "Keys/hmac.jwk"], ["--now", "1e30"], ["--now", "-1e30"]] {
             let run = try CLI.run(["--now", "\(Tokens.now)"] + arguments + [token])
-            Self.expectNoCrash(run, [0, 1])
+            Self.expectNoCrash(run, judged ? [1] : [0, 1])
             #expect(!run.stdout.isEmpty)
+            if judged, arguments.first == "--json" { #expect(run.reason == "claim_type_mismatch", "\(run.stdout)") }
         }
+    }
+
+    @Test("--as id-token: auth_time 1e27 is a claim type error (outside the NumericDate range)")
+    func idTokenAuthTimeOutOfRange() throws {
+        let token = try Self.signedRaw(#"{"iss":"https://as.example","sub":"a","aud":"rp","iat":\#(Tokens.now - 10),"exp":\#(Tokens.now + 600),"auth_time":1e27}"#)
+        let run = try CLI.run(["--json", "--now", "\(Tokens.now)", "--key", "Keys/hmac.jwk", "--as", "id-token", "--iss", "https://as.example",
+                               "--aud", "rp", token])
+        #expect(run.status == 1, "\(run.stdout)")
+        #expect(run.reason == "claim_type_mismatch", "\(run.stdout)")
+        #expect(run.stderr.contains("auth_time") && run.stderr.contains("NumericDate range"), "\(run.stderr)")
     }
 
     @Test("--now 1e30: the token is expired (exit 1), no crash")

@@ -110,15 +110,35 @@ struct CLISignTests {
         #expect((run.json?["payload"] as? [String: Any])?["sub"] as? String == "from-jose")
     }
 
-    @Test("default algorithm: the key's alg, else ES256/EdDSA/PS256/RS256/HS256, else its only one",
+    @Test("default algorithm: the key's alg, else ES256/EdDSA/RS256/HS256, else its only one",
           arguments: ["Keys/p256.pem ES256", "Keys/p384.pem ES384", "Keys/p521.pem ES512", "Keys/ed25519.pem EdDSA",
-                      "Keys/rsa2048.pem PS256", "Keys/rsa2048.jwk RS256", "Keys/hmac.jwk HS256"])
+                      "Keys/rsa2048.pem RS256", "Keys/rsa3072.pem RS256", "Keys/rsa2048.pkcs1.pem RS256", "Keys/rsa2048.jwk RS256",
+                      "Keys/hmac.jwk HS256"])
     func defaultAlgorithm(_ row: String) throws {
         let parts = Self.words(row)
         let signed = try CLI.run(["sign", "--key", parts[0], "--claim", "sub=x"])
         try #require(signed.status == 0, "\(signed.stderr)")
         let run = try CLI.run(["--json", signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
         #expect((run.json?["header"] as? [String: Any])?["alg"] as? String == parts[1])
+    }
+
+    /// An RSA key without `alg` signed PS256, which the repository's own `Keys/rsa2048.pub.jwk`
+    /// (`"alg": "RS256"`) does not verify in Debian's jose: RS256 is the default for RSA.
+    @Test("sign with Keys/rsa2048.pem and no --alg: RS256, verified by jose with Keys/rsa2048.pub.jwk; PS256 only with --alg")
+    func rsaDefaultVerifiesWithRepositoryJWK() throws {
+        let signed = try CLI.run(["sign", "--key", "Keys/rsa2048.pem", "--claim", "sub=alice"])
+        try #require(signed.status == 0, "\(signed.stderr)")
+        let token = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let header = try CLI.run(["--json", token]).json?["header"] as? [String: Any]
+        #expect(header?["alg"] as? String == "RS256")
+        guard let jose = External.jose else { Issue.record("Debian's jose is not installed (apt-get install jose)"); return }
+        let verified = try External.run(jose, ["jws", "ver", "-i", token, "-k", "Keys/rsa2048.pub.jwk", "-O-"])
+        #expect(verified.status == 0, "jose jws ver: \(verified.stderr)")
+        #expect(verified.stdout.contains("\"sub\":\"alice\""))
+        let pss = try CLI.run(["sign", "--alg", "PS256", "--key", "Keys/rsa2048.pem", "--claim", "sub=alice"])
+        try #require(pss.status == 0, "\(pss.stderr)")
+        let pssHeader = try CLI.run(["--json", pss.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]).json?["header"] as? [String: Any]
+        #expect(pssHeader?["alg"] as? String == "PS256")
     }
 
     @Test("claims: JSON values, a file, standard input, times, header members")

@@ -7,6 +7,7 @@ import Testing
 @Suite("RFC 7662 introspection, its cache and the RFC 9701 JWT answer")
 struct IntrospectionTests {
     static let endpoint = URL(string: "https://as.example/introspect")!
+    static let partition = IntrospectionCache.Partition(endpoint: endpoint, clientID: Fixtures.clientID, answerForm: .json)
 
     final class Clock: Sendable {
         let now = Locked(Fixtures.now)
@@ -105,8 +106,8 @@ struct IntrospectionTests {
         _ = try await introspector.introspect("T1")
         #expect(transport.requests.count == 4)
         // The key is a SHA-256 digest, not the token.
-        #expect(IntrospectionCache.Key(token: "T1", endpoint: Self.endpoint).digest.count == 32)
-        #expect(IntrospectionCache.Key(token: "T1", endpoint: Self.endpoint).digest != Array("T1".utf8))
+        #expect(IntrospectionCache.Key(token: "T1", partition: Self.partition).digest.count == 32)
+        #expect(IntrospectionCache.Key(token: "T1", partition: Self.partition).digest != Array("T1".utf8))
     }
 
     @Test("one cache shared by introspectors of two providers keeps their answers apart (keyed by endpoint and token hash)")
@@ -133,16 +134,16 @@ struct IntrospectionTests {
     func bounded() async throws {
         let clock = Clock()
         let cache = IntrospectionCache(capacity: 3, maximumLifetime: 100, clock: clock.read)
-        await cache.store(.inactive, for: "a", at: Self.endpoint)
+        await cache.store(.inactive, for: "a", in: Self.partition)
         clock.advance(150)
-        await cache.store(.inactive, for: "b", at: Self.endpoint)
-        await cache.store(.inactive, for: "c", at: Self.endpoint)
-        await cache.store(.inactive, for: "d", at: Self.endpoint)  // full: "a" (expired) is dropped
+        await cache.store(.inactive, for: "b", in: Self.partition)
+        await cache.store(.inactive, for: "c", in: Self.partition)
+        await cache.store(.inactive, for: "d", in: Self.partition)  // full: "a" (expired) is dropped
         #expect(await cache.count == 3)
-        await cache.store(.inactive, for: "e", at: Self.endpoint)  // full, none expired: the oldest ("b") is dropped
-        #expect(await cache.result(for: "b", at: Self.endpoint) == nil)
-        #expect(await cache.result(for: "e", at: Self.endpoint) != nil)
-        #expect(await cache.result(for: "c", at: Self.endpoint) != nil)
+        await cache.store(.inactive, for: "e", in: Self.partition)  // full, none expired: the oldest ("b") is dropped
+        #expect(await cache.result(for: "b", in: Self.partition) == nil)
+        #expect(await cache.result(for: "e", in: Self.partition) != nil)
+        #expect(await cache.result(for: "c", in: Self.partition) != nil)
         #expect(await cache.count == 3)
     }
 

@@ -14,9 +14,9 @@ struct LogoutTokenTests {
         return claims
     }
 
-    static func validator(replays: LogoutReplayCache = LogoutReplayCache(window: 600, clock: Fixtures.clock)) throws -> LogoutTokenValidator {
+    static func validator(replays: any ReplayCache = MemoryReplayCache(), maximumAge: TimeInterval = 600) throws -> LogoutTokenValidator {
         LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()), replays: replays,
-                             clock: Fixtures.clock)
+                             maximumAge: maximumAge, clock: Fixtures.clock)
     }
 
     @Test("a valid token (typ logout+jwt or none): sub, sid, jti")
@@ -56,7 +56,7 @@ struct LogoutTokenTests {
             _ = try await Self.validator().validate(try Fixtures.sign(Self.claims(["exp": nil]), typ: "logout+jwt"))
         }
         let draft = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                                         replays: LogoutReplayCache(clock: Fixtures.clock), expirationRule: .optionalForDraftProviders,
+                                         replays: MemoryReplayCache(), expirationRule: .optionalForDraftProviders,
                                          clock: Fixtures.clock)
         let token = try await draft.validate(try Fixtures.sign(Self.claims(["exp": nil]), typ: "logout+jwt"))
         #expect(token.expiresAt == nil && token.jwtID == "logout-1")
@@ -67,7 +67,7 @@ struct LogoutTokenTests {
     @Test("typ JWT only with the explicit opt-in, and an ID Token still fails there")
     func plainJWTType() async throws {
         let lenient = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                                           replays: LogoutReplayCache(clock: Fixtures.clock), typeRule: .alsoAcceptingPlainJWT, clock: Fixtures.clock)
+                                           replays: MemoryReplayCache(), typeRule: .alsoAcceptingPlainJWT, clock: Fixtures.clock)
         _ = try await lenient.validate(try Fixtures.sign(Self.claims(), typ: "JWT"))
         await expectCode(.unexpectedTokenType) { _ = try await Self.validator().validate(try Fixtures.sign(Self.claims(["jti": "x"]), typ: "JWT")) }
         let idToken = try Fixtures.sign(Self.claims(["events": nil, "nonce": "n", "jti": "y"]), typ: "JWT")
@@ -79,8 +79,7 @@ struct LogoutTokenTests {
 
     @Test("a replayed jti within the window is refused; a refused token does not consume its jti")
     func replay() async throws {
-        let replays = LogoutReplayCache(window: 600, clock: Fixtures.clock)
-        let validator = try Self.validator(replays: replays)
+        let validator = try Self.validator(replays: MemoryReplayCache())
         await expectCode(.invalidLogoutToken) { _ = try await validator.validate(try Fixtures.sign(Self.claims(["nonce": "n"]), typ: "logout+jwt")) }
         let token = try Fixtures.sign(Self.claims(), typ: "logout+jwt")
         _ = try await validator.validate(token)
@@ -88,9 +87,9 @@ struct LogoutTokenTests {
         _ = try await validator.validate(try Fixtures.sign(Self.claims(["jti": "logout-2"]), typ: "logout+jwt"))
     }
 
-    @Test("an unbounded replay window (infinity) still reports a replay instead of trapping on Int(infinity)")
+    @Test("an unbounded maximum age (infinity) still reports a replay instead of trapping on Int(infinity)")
     func infiniteWindow() async throws {
-        let validator = try Self.validator(replays: LogoutReplayCache(window: .infinity, clock: Fixtures.clock))
+        let validator = try Self.validator(maximumAge: .infinity)
         let token = try Fixtures.sign(Self.claims(["jti": "forever"]), typ: "logout+jwt")
         _ = try await validator.validate(token)
         await expectCode(.replayedLogoutToken) { _ = try await validator.validate(token) }

@@ -91,11 +91,17 @@ public struct JWTClaims: Sendable {
         return string
     }
 
-    /// A NumericDate claim (seconds since the epoch, possibly fractional).
+    /// A NumericDate claim (seconds since the epoch, possibly fractional), from 0 to 253402300799
+    /// (9999-12-31T23:59:59Z).
+    /// - Throws: `.claimTypeMismatch` naming the claim when it is not a number, or a number outside that range.
     public func date(_ name: String) throws -> Date? {
         guard let value = self[name] else { return nil }
         guard let seconds = value.doubleValue else { throw mismatch(name, expected: "a number (NumericDate)", found: value) }
-        return Date(timeIntervalSince1970: seconds)
+        guard let date = NumericDate.date(seconds: seconds) else {
+            throw JOSEError(.claimTypeMismatch, "claim \"\(name.jsonSafePrefix)\" is a number outside the NumericDate range \(NumericDate.rangeText)",
+                            member: name)
+        }
+        return date
     }
 
     /// Any claim decoded as `T` (`String`, `Int`, `Bool`, `[String]`, your own `Decodable`...).

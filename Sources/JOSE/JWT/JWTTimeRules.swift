@@ -14,6 +14,9 @@ extension JWTClaims {
     ///   - requiresExpiration: `exp` must be present.
     ///   - requiresIssuedAt: `iat` must be present.
     ///   - checksExpiration: `false` only for an explicit, named opt-out of the caller (an `insecure…` flag).
+    /// Each of `exp`, `nbf` and `iat` present must be a NumericDate in range (``date(_:)``), else
+    /// `.claimTypeMismatch`; `auth_time` is read by the same rule where a token kind uses it (ID Tokens,
+    /// access tokens).
     /// - Throws: ``JOSEError`` `.expired`, `.notYetValid`, `.issuedInFuture`, `.missingClaim` (member `exp` or
     ///   `iat`), `.claimTypeMismatch`; ``JOSEError/member`` names the claim.
     package func validateTimes(now: Date, leeway: TimeInterval, requiresExpiration: Bool, requiresIssuedAt: Bool,

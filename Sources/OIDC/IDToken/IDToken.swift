@@ -169,6 +169,7 @@ public struct IDToken: Sendable, CustomStringConvertible {
 
     static func claimError(_ error: JOSEError) -> OIDCError {
         let name = error.member.map { "claim \"\($0.prefix(64))\"" } ?? "a claim"
-        return OIDCError(.claimTypeMismatch, "\(name) has the wrong JSON type", joseError: error)
+        let what = error.reason.hasSuffix(NumericDate.rangeText) ? "is outside the NumericDate range \(NumericDate.rangeText)" : "has the wrong JSON type"
+        return OIDCError(.claimTypeMismatch, "\(name) \(what)", joseError: error)
     }
 }

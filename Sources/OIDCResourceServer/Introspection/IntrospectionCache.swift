@@ -5,20 +5,58 @@ import Foundation
 #endif
 import JOSE
 
-/// Introspection answers kept for a while, keyed by (introspection endpoint, SHA-256 of the
-/// token): the token itself is never stored, and one cache shared by introspectors of
-/// different providers never hands one provider's answer to another's question.
+/// Introspection answers kept for a while, keyed by ``Partition`` (the endpoint, the client that
+/// asked, the answer policy) and the SHA-256 of the token: the token itself is never stored, and
+/// one cache shared by introspectors of different providers, clients or answer policies never hands
+/// one's answer to another's question (an unsigned answer fetched for a JSON client never reaches
+/// an introspector that requires signed answers).
 ///
 /// - An entry is kept no longer than ``maximumLifetime`` and, for an active token with
 ///   `exp`, no longer than that `exp`.
 /// - At most ``capacity`` entries: expired ones are dropped first, then the oldest.
 public actor IntrospectionCache {
-    struct Key: Hashable {
+    /// Everything besides the token that decides an introspection answer or whether it is accepted:
+    /// answers are kept and found per partition. ``TokenIntrospector/cachePartition`` is an introspector's.
+    public struct Partition: Sendable, Hashable, CustomStringConvertible {
         /// The introspection endpoint that answered (its absolute URL).
-        let endpoint: String
-        let digest: [UInt8]
-        init(token: String, endpoint: URL) {
+        public let endpoint: String
+        /// The client that asked: an endpoint may answer each client differently (RFC 7662 §2.2).
+        public let clientID: String
+        /// The form the answer had to take to be accepted.
+        public let answerForm: AnswerForm
+
+        /// The form an answer had to take to be accepted.
+        public enum AnswerForm: Sendable, Hashable {
+            /// Plain JSON (RFC 7662).
+            case json
+            /// A JWT (RFC 9701) from `issuer` for `audience`, verified; plain JSON also accepted
+            /// only under ``TokenIntrospector/JWTResponse/Requirement/preferredButJSONAccepted``.
+            case jwt(issuer: String, audience: String, requirement: TokenIntrospector.JWTResponse.Requirement)
+        }
+
+        /// A partition for answers of `endpoint` to `clientID` accepted in `answerForm`.
+        public init(endpoint: URL, clientID: String, answerForm: AnswerForm) {
             self.endpoint = endpoint.absoluteString
+            self.clientID = clientID
+            self.answerForm = answerForm
+        }
+
+        /// e.g. `Partition(endpoint: https://as/introspect, client_id: rs, form: json)`.
+        public var description: String {
+            let form: String
+            switch answerForm {
+            case .json: form = "json"
+            case .jwt(let issuer, let audience, let requirement): form = "jwt(iss: \(issuer), aud: \(audience), \(requirement))"
+            }
+            return "Partition(endpoint: \(endpoint), client_id: \(clientID), form: \(form))"
+        }
+    }
+
+    struct Key: Hashable {
+        let partition: Partition
+        let digest: [UInt8]
+        init(token: String, partition: Partition) {
+            self.partition = partition
             digest = DigestAlgorithm.sha256.hash(Array(token.utf8))
         }
     }
@@ -53,9 +91,9 @@ public actor IntrospectionCache {
     /// The number of entries (expired ones included until they are dropped).
     public var count: Int { entries.count }
 
-    /// The cached answer of the introspection endpoint `endpoint` for `token`, if fresh.
-    public func result(for token: String, at endpoint: URL) -> IntrospectionResult? {
-        let key = Key(token: token, endpoint: endpoint)
+    /// The cached answer for `token` in `partition`, if fresh.
+    public func result(for token: String, in partition: Partition) -> IntrospectionResult? {
+        let key = Key(token: token, partition: partition)
         guard let entry = entries[key] else { return nil }
         guard entry.until > clock() else {
             entries[key] = nil
@@ -64,9 +102,9 @@ public actor IntrospectionCache {
         return entry.result
     }
 
-    /// Keeps `endpoint`'s answer `result` for `token` (for the time the rules above allow; not at
-    /// all when that is none).
-    public func store(_ result: IntrospectionResult, for token: String, at endpoint: URL) {
+    /// Keeps the answer `result` for `token` in `partition` (for the time the rules above allow; not at
+    /// all when that is none). Store only an answer that passed `partition`'s answer form.
+    public func store(_ result: IntrospectionResult, for token: String, in partition: Partition) {
         let now = clock()
         var until = now.addingTimeInterval(maximumLifetime)
         switch result {
@@ -76,14 +114,18 @@ public actor IntrospectionCache {
             guard cachesInactive else { return }
         }
         guard until > now else { return }
-        let key = Key(token: token, endpoint: endpoint)
+        let key = Key(token: token, partition: partition)
         if entries[key] == nil, entries.count >= capacity { evict(now: now) }
         nextSequence &+= 1
         entries[key] = Entry(result: result, until: until, sequence: nextSequence)
     }
 
-    /// Forgets `endpoint`'s entry for `token` (e.g. after revoking it).
-    public func remove(_ token: String, at endpoint: URL) { entries[Key(token: token, endpoint: endpoint)] = nil }
+    /// Forgets every entry of `endpoint` for `token`, whichever client asked (e.g. after revoking it).
+    public func remove(_ token: String, at endpoint: URL) {
+        let digest = DigestAlgorithm.sha256.hash(Array(token.utf8))
+        let endpoint = endpoint.absoluteString
+        entries = entries.filter { !($0.key.digest == digest && $0.key.partition.endpoint == endpoint) }
+    }
 
     private func evict(now: Date) {
         entries = entries.filter { $0.value.until > now }

@@ -59,7 +59,8 @@ public struct TokenIntrospection: Sendable, CustomStringConvertible {
 
     /// Reads an answer object; `nil` for `active: false`.
     /// - Throws: ``OIDC/OIDCError`` `.invalidIntrospectionResponse` when `active` is missing or not a
-    ///   boolean, or a standard member has the wrong type (naming the member).
+    ///   boolean, or a standard member has the wrong type (naming the member); `exp`, `iat` and `nbf`
+    ///   follow JOSE's NumericDate range rule.
     static func read(_ object: JSONObject) throws -> IntrospectionResult {
         guard let active = object["active"]?.boolValue else {
             throw OIDCError(.invalidIntrospectionResponse, "the introspection answer has no boolean \"active\" (RFC 7662 §2.2)")
@@ -74,10 +75,11 @@ public struct TokenIntrospection: Sendable, CustomStringConvertible {
         }
         func date(_ name: String) throws -> Date? {
             guard let value = object[name], !value.isNull else { return nil }
-            guard let seconds = value.doubleValue, seconds.isFinite else {
-                throw OIDCError(.invalidIntrospectionResponse, "\"\(name)\" in the introspection answer is not a NumericDate")
+            guard let seconds = value.doubleValue, let date = NumericDate.date(seconds: seconds) else {
+                throw OIDCError(.invalidIntrospectionResponse,
+                                "\"\(name)\" in the introspection answer is not a NumericDate in \(NumericDate.rangeText)")
             }
-            return Date(timeIntervalSince1970: seconds)
+            return date
         }
         var audience: [String] = []
         if let value = object["aud"], !value.isNull {

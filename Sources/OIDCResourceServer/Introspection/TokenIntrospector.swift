@@ -106,6 +106,21 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         self.leeway = Leeway.effective(leeway)
     }
 
+    /// Where this introspector's answers are kept in a shared ``IntrospectionCache``: its endpoint, its
+    /// client id and the answer form it accepts (JSON, or a JWT from ``JWTResponse/issuer`` for its
+    /// audience under its ``JWTResponse/requirement``). Introspectors that differ in any of these
+    /// never see each other's answers.
+    public var cachePartition: IntrospectionCache.Partition {
+        let clientID = client.authentication.clientID
+        let form: IntrospectionCache.Partition.AnswerForm
+        if let jwtResponse {
+            form = .jwt(issuer: jwtResponse.issuer, audience: jwtResponse.audience ?? clientID, requirement: jwtResponse.requirement)
+        } else {
+            form = .json
+        }
+        return IntrospectionCache.Partition(endpoint: endpoint, clientID: clientID, answerForm: form)
+    }
+
     /// The endpoint and the client id, never the client's credentials.
     public var customMirror: Mirror {
         Mirror(self, children: ["endpoint": endpoint, "client_id": client.authentication.clientID, "caches": cache != nil])
@@ -119,7 +134,8 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     ///   `.invalidIntrospectionResponse`, `.unsignedIntrospectionResponse` (plain JSON where a JWT
     ///   answer is required), JWT-answer verification errors.
     public func introspect(_ token: String, hint: String? = nil) async throws -> IntrospectionResult {
-        if let cached = await cache?.result(for: token, at: endpoint) { return cached }
+        let partition = cachePartition
+        if let cached = await cache?.result(for: token, in: partition) { return cached }
         var parameters: [(name: String, value: String)] = [("token", token)]
         if let hint { parameters.append(("token_type_hint", hint)) }
         var headers: HeaderFields = [:]
@@ -127,16 +143,31 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         if jwtResponse != nil { headers["Accept"] = "application/token-introspection+jwt" }
         let response = try await client.postForm(parameters, to: endpoint, name: .introspection, what: "introspection", headers: headers)
         let result = try await read(response)
-        await cache?.store(result, for: token, at: endpoint)
+        await cache?.store(result, for: token, in: partition)
         return result
     }
 
-    /// Introspects `token` and requires it active, current and carrying `requiredScopes`.
-    /// - Throws: ``OIDC/OIDCError`` `.inactiveToken`, `.expired`, `.notYetValid`, `.audienceMismatch`,
+    /// The RFC 7662 `token_type` values (compared case-insensitively) of an answer ``validate(_:requiredScopes:)``
+    /// accepts: `access_token`, `Bearer` and `DPoP` (an access token and its RFC 6749 / RFC 9449 types).
+    /// An absent `token_type` is accepted too (RFC 7662 makes it optional); any other value
+    /// (`refresh_token`, `id_token`, `N_A`, a URN...) is refused, so a refresh token introspected
+    /// at a server that introspects those never authorizes a request.
+    public static let accessTokenTypes: Set<String> = ["access_token", "bearer", "dpop"]
+
+    /// Introspects `token` and requires it an access token, active, current and carrying `requiredScopes`.
+    ///
+    /// Checks, on every call (cached answers included): `active`, the answer's `token_type` absent or one of
+    /// ``accessTokenTypes``, `exp` and `nbf` with the leeway, the ``audience`` rule, and the scopes.
+    /// - Throws: ``OIDC/OIDCError`` `.inactiveToken`, `.unexpectedTokenType` (the answer is about a token
+    ///   that is not an access token), `.expired`, `.notYetValid`, `.audienceMismatch`,
     ///   `.insufficientScope`, and the errors of ``introspect(_:hint:)``.
     public func validate(_ token: String, requiredScopes: Set<String> = []) async throws -> TokenIntrospection {
         guard case .active(let info) = try await introspect(token, hint: "access_token") else {
             throw OIDCError(.inactiveToken, "the introspection endpoint says the token is not active")
+        }
+        if let type = info.tokenType, !Self.accessTokenTypes.contains(type.lowercased()) {
+            throw OIDCError(.unexpectedTokenType,
+                            "the introspected token is not an access token (its token_type is not access_token, Bearer or DPoP)")
         }
         let now = client.clock()
         if let expiresAt = info.expiresAt, now.timeIntervalSince(expiresAt) >= leeway {

@@ -41,11 +41,16 @@ public struct LogoutToken: Sendable, CustomStringConvertible {
 ///
 /// In order: signature (allowed asymmetric algorithm, the issuer's keys) and the time
 /// claims through JOSE (`exp` not passed, `iat` not in the future); `typ`, when present,
-/// `logout+jwt`; `iss` exact; `aud` containing the client id; `iat` present and not older
-/// than the replay window; `jti` present; `events` an object with the back-channel logout
+/// `logout+jwt`; `iss` exact; `aud` containing the client id; `iat` present and less than
+/// ``maximumAge`` + ``leeway`` ago; `jti` present; `events` an object with the back-channel logout
 /// member (itself an object); `sub` and/or `sid`; no `nonce`; `exp` present (unless
-/// ``ExpirationRule/optionalForDraftProviders``); and last, `jti` not seen from
-/// this issuer within the window (recorded only once every other check passed).
+/// ``ExpirationRule/optionalForDraftProviders``); and last, `jti` not already recorded for
+/// this issuer in ``replays`` (recorded only once every other check passed).
+///
+/// The replay window is the acceptance window: the `jti` is recorded until the later of
+/// `iat` + ``maximumAge`` + ``leeway`` and, when present, `exp` + ``leeway`` — the last instants at
+/// which this validator would still accept the token — on the validator's ``clock``. So a token
+/// is refused as a replay for as long as it could otherwise pass, whichever ``ReplayCache`` holds it.
 public struct LogoutTokenValidator: Sendable {
     /// Which `typ` header values are accepted.
     public enum TypeRule: Sendable, Hashable {
@@ -72,8 +77,12 @@ public struct LogoutTokenValidator: Sendable {
     public let clientID: String
     /// The issuer's keys.
     public let keys: IssuerKeys
-    /// Seen `jti` values; its window also bounds the token's age.
-    public let replays: LogoutReplayCache
+    /// Where `jti` values are recorded (one process: ``MemoryReplayCache``; replicas: a shared cache
+    /// such as `OIDCPostgres`'s `PostgresReplayCache`).
+    public let replays: any ReplayCache
+    /// The oldest a token may be, in seconds after its `iat` (plus ``leeway``); default 600.
+    /// NaN or negative counts as 0; at most ``LogoutTokenValidator/maximumAgeLimit``.
+    public let maximumAge: TimeInterval
     /// Allowed algorithms (default every asymmetric one).
     public let allowedAlgorithms: Set<JWSAlgorithm>
     /// Allowed clock skew in seconds, as the time checks use it: NaN or negative counts as 0,
@@ -86,14 +95,32 @@ public struct LogoutTokenValidator: Sendable {
     /// The current time.
     public let clock: @Sendable () -> Date
 
+    /// The largest ``maximumAge`` (one day): a longer configured age counts as this, so no value
+    /// (infinity included) switches the age check off or asks a cache to remember forever.
+    public static let maximumAgeLimit: TimeInterval = 86_400
+
     /// Creates a validator.
-    public init(issuer: String, clientID: String, keys: IssuerKeys, replays: LogoutReplayCache = LogoutReplayCache(),
+    /// - Parameters:
+    ///   - issuer: the `iss` a token must carry.
+    ///   - clientID: this client's id, which `aud` must contain.
+    ///   - keys: the issuer's keys.
+    ///   - replays: where `jti` values are recorded (default: a new ``MemoryReplayCache``, on this validator's clock
+    ///     like every cache: the validator passes the time).
+    ///   - maximumAge: the oldest a token may be after its `iat`, in seconds (default 600), besides the leeway.
+    ///   - allowedAlgorithms: allowed signature algorithms (asymmetric ones only).
+    ///   - leeway: allowed clock skew, in seconds.
+    ///   - typeRule: the `typ` rule.
+    ///   - expirationRule: whether `exp` is required.
+    ///   - clock: the current time, for every time check and for the replay records.
+    public init(issuer: String, clientID: String, keys: IssuerKeys, replays: any ReplayCache = MemoryReplayCache(),
+                maximumAge: TimeInterval = 600,
                 allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
                 typeRule: TypeRule = .logoutJWTWhenPresent, expirationRule: ExpirationRule = .required, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.issuer = issuer
         self.clientID = clientID
         self.keys = keys
         self.replays = replays
+        self.maximumAge = maximumAge.isNaN ? 0 : min(max(0, maximumAge), Self.maximumAgeLimit)
         self.allowedAlgorithms = allowedAlgorithms.intersection(IssuerKeys.asymmetricAlgorithms)
         self.leeway = Leeway.effective(leeway)
         self.typeRule = typeRule
@@ -105,7 +132,8 @@ public struct LogoutTokenValidator: Sendable {
     /// - Throws: ``OIDC/OIDCError``: signature and key codes, `.expired`, `.issuedInFuture`,
     ///   `.issuerMismatch`, `.audienceMismatch`, `.unexpectedTokenType`, `.missingLogoutTokenClaim`
     ///   (a required `iat`, `jti` or `events` absent; the reason names it), `.invalidLogoutToken`
-    ///   (the reason names the rule), `.replayedLogoutToken`.
+    ///   (the reason names the rule), `.replayedLogoutToken`, and whatever ``replays`` throws when it cannot
+    ///   answer (e.g. `database_unavailable`): an unanswered replay check never passes.
     public func validate(_ token: String) async throws -> LogoutToken {
         let validation = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
                                               requiredClaims: ["iat", "jti", "events"])
@@ -118,8 +146,11 @@ public struct LogoutTokenValidator: Sendable {
         let claims = jwt.claims
         func invalid(_ reason: String) -> OIDCError { OIDCError(.invalidLogoutToken, reason) }
         guard let issuedAt = try ClaimErrors.read(kind: .logoutToken, { try claims.issuedAt }) else { throw invalid("the logout token has no \"iat\"") }
-        guard clock().timeIntervalSince(issuedAt) <= replays.window + leeway else {
-            throw invalid("the logout token was issued longer ago than the replay window (\(replays.window.wholeText) s)")
+        let now = clock()
+        // Accepted while now < iat + maximumAge + leeway: the instant that ends acceptance also ends the replay record.
+        let acceptedUntil = issuedAt.addingTimeInterval(maximumAge + leeway)
+        guard now < acceptedUntil else {
+            throw invalid("the logout token was issued longer ago than the maximum age (\(maximumAge.wholeText) s)")
         }
         guard let jti = try ClaimErrors.read(kind: .logoutToken, { try claims.jwtID }), !jti.isEmpty else { throw invalid("the logout token has no \"jti\"") }
         guard let events = claims["events"]?.objectValue else { throw invalid("the logout token's \"events\" is not an object") }
@@ -135,8 +166,10 @@ public struct LogoutTokenValidator: Sendable {
         guard expiresAt != nil || expirationRule == .optionalForDraftProviders else {
             throw invalid("the logout token has no \"exp\" (Back-Channel Logout 1.0 §2.4)")
         }
-        guard await replays.record(issuer: issuer, jwtID: jti) else {
-            throw OIDCError(.replayedLogoutToken, "a logout token with this jti was already received within \(replays.window.wholeText) s")
+        // exp is accepted while now < exp + leeway (JOSE's rule); the record lasts until the later end.
+        let recordUntil = max(acceptedUntil, expiresAt.map { $0.addingTimeInterval(leeway) } ?? acceptedUntil)
+        guard try await replays.recordFirstUse(of: jti, scope: issuer, until: recordUntil, now: now) else {
+            throw OIDCError(.replayedLogoutToken, "a logout token with this jti from this issuer was already received")
         }
         return LogoutToken(issuer: issuer, subject: subject, sessionID: sessionID, audience: audience, issuedAt: issuedAt,
                            expiresAt: expiresAt, jwtID: jti, events: events, claims: claims)
