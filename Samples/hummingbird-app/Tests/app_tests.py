@@ -456,6 +456,21 @@ def part_glewlwyd(binary):
         check(status == 302 and user2.cookie("hbapp_session"), "form_post: the POSTed hybrid answer finishes the login")
         status, _, body = user2.get(hybrid.base + "/me")
         check(status == 200 and (json_of(body) or {}).get("iss") == issuer, "form_post: /me answers the claims")
+
+        # Behind https (the external origin), the cookies are Secure; with form_post the login cookie
+        # is SameSite=None so that it comes back on the provider's cross-site POST.
+        tls = App(binary, "glewlwyd-https-origin", PORT_BASE + 7,
+                  ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--base-url", "https://app.example.test",
+                   "--scope", "openid", "--response-mode", "form_post", "--response-type", "code id_token"])
+        try:
+            status, headers, _ = Client().get(tls.base + "/login")
+            cookie = next((c for c in set_cookies(headers) if c.startswith("hbapp_login=")), "")
+            query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(headers.get("Location", "")).query))
+            check(status == 302 and "Secure" in cookie and "SameSite=None" in cookie and "HttpOnly" in cookie
+                  and query.get("redirect_uri") == "https://app.example.test/callback",
+                  "cookies: behind https with form_post the login cookie is HttpOnly; SameSite=None; Secure")
+        finally:
+            tls.stop()
     finally:
         app.stop()
         introspecting.stop()
