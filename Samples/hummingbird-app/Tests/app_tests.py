@@ -305,6 +305,9 @@ def part_replicas(binary):
               "replicas: the callback on B finishes the login started on A")
         status, _, body = browser.get(a.base + "/me")
         check(status == 200 and (json_of(body) or {}).get("iss") == issuer, "replicas: A knows the session B started")
+        status, _, body = browser.get(a.base + "/upstream")
+        check(status == 200 and (json_of(body) or {}).get("status") == 200,
+              "replicas: /upstream on A calls UserInfo with the tokens B stored in PostgreSQL")
 
         status, headers, _ = Client().get(callback, headers={"Cookie": f"hbapp_login={login_handle}"})
         check(status == 400 and not any(c.startswith("hbapp_session=") and "Max-Age=0" not in c for c in set_cookies(headers)),
