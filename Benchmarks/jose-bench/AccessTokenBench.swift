@@ -4,10 +4,15 @@ import OIDC
 import OIDCResourceServer
 
 /// `jose-bench --access-token [ALG...]`: RFC 9068 access-token validations per second through
-/// `AccessTokenValidator.validate` (keys from a warm `JWKSetCache`: every check of the public
+/// `AccessTokenValidator.validate(method:url:headers:)` (the one call: `Authorization` read, `cnf` checked; keys from a warm `JWKSetCache`: every check of the public
 /// API, the actor hop included) against the raw libcrypto signature check of the same token,
 /// measured the same way as the JWT lines (alternating slices, medians, per-pair ratio):
 ///   RFC9068 ES256 threads=1 api=14100 raw=15800 ratio=0.89
+/// Then DPoP (RFC 9449), measured the same way, each call with a fresh ES256 proof (Keys/p256)
+/// from a pool signed before the slice, replay protection on (a `MemoryReplayCache`):
+///   DPoP-proof ES256 threads=1 api=... raw=... ratio=...   `DPoPProofValidator.validate` vs the proof's signature
+///   RFC9449 RS256 threads=1 api=... raw=... ratio=...      the one call with `Authorization: DPoP` + proof (a token
+///                                                          bound by cnf.jkt) vs the token's and the proof's signatures
 enum AccessTokenBench {
     static let issuer = "https://as.example"
     static let audience = "https://api.example"
@@ -43,7 +48,9 @@ enum AccessTokenBench {
             let cache = try JWKSetCache(jwksURI: URL(string: "https://as.example/jwks")!, transport: MemoryTransport(jwks: jwks),
                                         configuration: .init(defaultTimeToLive: 86_400, honoursCacheControl: false))
             let validator = AccessTokenValidator(issuer: issuer, audience: audience, keys: .cache(cache))
-            _ = try await validator.validate(token, requiredScopes: ["api.read"])  // warms the cache; fails loudly if anything is off
+            let url = URL(string: "https://api.example/items")!
+            let headers: HeaderFields = ["Authorization": "Bearer " + token]
+            _ = try await validator.validate(method: "GET", url: url, headers: headers, requiredScopes: ["api.read"])  // warms the cache; fails loudly if anything is off
 
             let parts = token.split(separator: ".")
             let input = Array("\(parts[0]).\(parts[1])".utf8)
@@ -59,13 +66,65 @@ enum AccessTokenBench {
                 for _ in 0..<rounds {
                     rawRates.append(try Runner.rate(threads: threads, seconds: seconds, make: raw))
                     apiRates.append(try await rate(tasks: threads, seconds: seconds) {
-                        _ = try await validator.validate(token, requiredScopes: ["api.read"])
+                        _ = try await validator.validate(method: "GET", url: url, headers: headers, requiredScopes: ["api.read"])
                     })
                 }
                 let ratio = Runner.median(zip(apiRates, rawRates).map { $0 / $1 })
                 print("RFC9068 \(algorithm.rawValue) threads=\(threads) api=\(Int(Runner.median(apiRates))) raw=\(Int(Runner.median(rawRates))) ratio=\(String(format: "%.2f", ratio))")
                 fflush(nil)
             }
+
+            // RFC 9449: the same token bound to the DPoP key, presented with a fresh proof per call.
+            let dpop = try DPoPFixture(keysDirectory: keysDirectory)
+            var boundClaims = claims()
+            boundClaims["cnf"] = .object(["jkt": .string(dpop.key.thumbprint)])
+            let bound = try JWT.sign(boundClaims, key: privateKey, algorithm: algorithm, header: ["typ": "at+jwt"])
+            let boundParts = bound.split(separator: ".")
+            let boundInput = Array("\(boundParts[0]).\(boundParts[1])".utf8)
+            let boundSignature = try Base64URL.decode(String(boundParts[2]))
+            let rawToken: @Sendable () throws -> () throws -> Bool = {
+                if isEdDSA { return try RawEdDSA(pem: publicPEM, input: boundInput, signature: boundSignature).loop() }
+                return try RawDigestVerify(pem: publicPEM, algorithm: algorithm, input: boundInput, jwsSignature: boundSignature).loop()
+            }
+            let rawProof = try dpop.rawLoop(token: bound)
+            let rawBoth: @Sendable () throws -> () throws -> Bool = {
+                let token = try rawToken(), proof = try rawProof()
+                return { try token() && proof() }
+            }
+            let dpopValidator = AccessTokenValidator(issuer: issuer, audience: audience, keys: .cache(cache), proofs: dpop.validator())
+            try await measure("RFC9449 \(algorithm.rawValue)", rounds: rounds, seconds: seconds, raw: rawBoth, pool: dpop.pool(token: bound)) { proof in
+                let headers: HeaderFields = ["Authorization": "DPoP " + bound, "DPoP": proof]
+                _ = try await dpopValidator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"])
+            }
+        }
+        // DPoP proof validation alone (once: it does not depend on the token's algorithm).
+        let dpop = try DPoPFixture(keysDirectory: keysDirectory)
+        let token = "opaque-access-token-0123456789"
+        let proofValidator = dpop.validator()
+        try await measure("DPoP-proof ES256", rounds: rounds, seconds: seconds, raw: try dpop.rawLoop(token: token), pool: dpop.pool(token: token)) { proof in
+            _ = try await proofValidator.validate(proof, for: .request(method: "GET", uri: DPoPFixture.url), nonce: .notRequired,
+                                                  presenting: .accessToken(token, boundTo: .thumbprint(dpop.key.thumbprint)))
+        }
+    }
+
+    /// One line per thread count: `operation` on a fresh proof per call (proofs signed before each slice,
+    /// enough for the raw rate of the slice before it) against `raw`, alternating slices as above.
+    static func measure(_ label: String, rounds: Int, seconds: Double, raw: @escaping @Sendable () throws -> () throws -> Bool,
+                        pool: ProofPool, _ operation: @escaping @Sendable (String) async throws -> Void) async throws {
+        var fastest = 0.0
+        for threads in [1, 2] {
+            var apiRates: [Double] = []
+            var rawRates: [Double] = []
+            for _ in 0..<rounds {
+                let rawRate = try Runner.rate(threads: threads, seconds: seconds, make: raw)
+                rawRates.append(rawRate)
+                fastest = max(fastest, rawRate)
+                try pool.refill(Int(fastest * seconds * 3) + 256 * threads)  // the api never outpaces raw threefold
+                apiRates.append(try await rate(tasks: threads, seconds: seconds) { try await operation(try pool.next()) })
+            }
+            let ratio = Runner.median(zip(apiRates, rawRates).map { $0 / $1 })
+            print("\(label) threads=\(threads) api=\(Int(Runner.median(apiRates))) raw=\(Int(Runner.median(rawRates))) ratio=\(String(format: "%.2f", ratio))")
+            fflush(nil)
         }
     }
 
@@ -87,5 +146,158 @@ enum AccessTokenBench {
             return try await group.reduce(0, +)
         }
         return Double(total) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+}
+
+/// The DPoP key (Keys/p256, ES256), the request, and the raw check of one of its proofs.
+struct DPoPFixture: Sendable {
+    static let url = URL(string: "https://api.example/items")!
+    let key: DPoPKey
+    let publicPEM: String
+
+    init(keysDirectory: URL) throws {
+        key = try DPoPKey(key: try JWK(pem: String(contentsOf: keysDirectory.appendingPathComponent("p256.pem"), encoding: .utf8)), algorithm: .es256)
+        publicPEM = try String(contentsOf: keysDirectory.appendingPathComponent("p256.pub.pem"), encoding: .utf8)
+    }
+
+    /// A proof validator as a server has it: replay protection on, with room for every proof of the run.
+    func validator() -> DPoPProofValidator {
+        DPoPProofValidator(replays: .cache(MemoryReplayCache(capacity: 50_000_000)))
+    }
+
+    /// A pool of fresh proofs for `token`.
+    func pool(token: String) -> ProofPool { ProofPool(key: key, token: token) }
+
+    /// The raw ES256 check of one proof's signature.
+    func rawLoop(token: String) throws -> @Sendable () throws -> () throws -> Bool {
+        let proof = try key.proof(method: "GET", url: Self.url, accessToken: token)
+        let parts = proof.split(separator: ".")
+        let input = Array("\(parts[0]).\(parts[1])".utf8)
+        let signature = try Base64URL.decode(String(parts[2]))
+        let pem = publicPEM
+        return { try RawDigestVerify(pem: pem, algorithm: .es256, input: input, jwsSignature: signature).loop() }
+    }
+}
+
+/// Proofs signed ahead of a timed slice, each handed out once.
+final class ProofPool: Sendable {
+    private let key: DPoPKey
+    private let token: String
+    private let state = Locked((proofs: [String](), next: 0))
+
+    init(key: DPoPKey, token: String) {
+        self.key = key
+        self.token = token
+    }
+
+    /// Replaces the pool with `count` fresh proofs (outside the timing).
+    func refill(_ count: Int) throws {
+        let now = Date()
+        let proofs = try (0..<count).map { _ in try key.proof(method: "GET", url: DPoPFixture.url, accessToken: token, now: now) }
+        state.withLock { $0 = (proofs, 0) }
+    }
+
+    /// The next unused proof.
+    func next() throws -> String {
+        try state.withLock { state in
+            guard state.next < state.proofs.count else { throw BenchError.libcrypto("the proof pool ran out: raise its margin") }
+            defer { state.next += 1 }
+            return state.proofs[state.next]
+        }
+    }
+}
+
+/// `jose-bench --access-token --parts`: nanoseconds per call of each stage of DPoP proof validation
+/// (one thread, fresh proofs), to see where the time over the raw ceiling goes.
+enum DPoPParts {
+    static func run(keysDirectory: URL) async throws {
+        let dpop = try DPoPFixture(keysDirectory: keysDirectory)
+        let token = "opaque-access-token-0123456789"
+        let iterations = Int(ProcessInfo.processInfo.environment["JOSE_PARTS_ITER"] ?? "") ?? 2_000
+        let pool = dpop.pool(token: token)
+        try pool.refill(iterations * 2 + 10)
+        let proof = try pool.next()
+        let jws = try CompactJWS(proof)
+        let members = jws.header.members["jwk"]?.objectValue ?? [:]
+        let key = try JWK(jsonObject: members)
+        func time(_ label: String, _ body: () async throws -> Void) async rethrows {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<iterations { try await body() }
+            print("  \(label): \(Int(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(iterations))) ns")
+        }
+        print("DPoP proof parts:")
+        try await time("CompactJWS.init") { _ = try CompactJWS(proof) }
+        try await time("JWK(jsonObject:)") { _ = try JWK(jsonObject: members) }
+        try await time("jws.verify (key built)") { try jws.verify(with: key) }
+        try await time("JWK + jws.verify") { try jws.verify(with: try JWK(jsonObject: members)) }
+        await time("key.thumbprint") { _ = key.thumbprint() }
+        try await time("JWTClaims + times") {
+            try JWTClaims(payload: jws.payload).validateTimes(now: Date(), leeway: 60, requiresExpiration: false, requiresIssuedAt: true)
+        }
+        await time("normalizedURI x2") {
+            _ = DPoPProofValidator.normalizedURI(DPoPFixture.url)
+            _ = DPoPProofValidator.normalizedURI("https://api.example/items")
+        }
+        await time("accessTokenHash") { _ = DPoPKey.accessTokenHash(token) }
+        let cache = MemoryReplayCache(capacity: 10_000_000)
+        var counter = 0
+        await time("replay cache") {
+            counter += 1
+            _ = await cache.recordFirstUse(of: "jti-\(counter)", scope: "thumb", until: Date().addingTimeInterval(360), now: Date())
+        }
+        let validator = dpop.validator()
+        try await time("DPoPProofValidator.validate") {
+            _ = try await validator.validate(try pool.next(), for: .request(method: "GET", uri: DPoPFixture.url), nonce: .notRequired,
+                                             presenting: .accessToken(token, boundTo: .thumbprint(dpop.key.thumbprint)))
+        }
+        let unchecked = DPoPProofValidator(replays: .disabledAtCallersRisk)
+        try await time("validate, one proof, replays off") {
+            _ = try await unchecked.validate(proof, for: .request(method: "GET", uri: DPoPFixture.url), nonce: .notRequired,
+                                             presenting: .accessToken(token, boundTo: .thumbprint(dpop.key.thumbprint)))
+        }
+        let raw = try dpop.rawLoop(token: token)()
+        try await time("raw") { _ = try raw() }
+        if let count = Int(ProcessInfo.processInfo.environment["JOSE_PARTS_BEARER"] ?? "") {
+            // For a profiler (valgrind --tool=callgrind): `count` Bearer validations of an RS256 token through the one call.
+            let publicJWK = try String(contentsOf: keysDirectory.appendingPathComponent("rsa2048.pub.jwk"), encoding: .utf8)
+            var privateKey = try JWK(pem: String(contentsOf: keysDirectory.appendingPathComponent("rsa2048.pem"), encoding: .utf8))
+            privateKey.algorithm = nil
+            privateKey.keyID = try JWK(json: publicJWK).keyID
+            let bearer = try JWT.sign(AccessTokenBench.claims(), key: privateKey, algorithm: .rs256, header: ["typ": "at+jwt"])
+            let cache = try JWKSetCache(jwksURI: URL(string: "https://as.example/jwks")!,
+                                        transport: AccessTokenBench.MemoryTransport(jwks: Array(#"{"keys":[\#(publicJWK)]}"#.utf8)),
+                                        configuration: .init(defaultTimeToLive: 86_400, honoursCacheControl: false))
+            let validator = AccessTokenValidator(issuer: AccessTokenBench.issuer, audience: AccessTokenBench.audience, keys: .cache(cache))
+            let headers: HeaderFields = ["Authorization": "Bearer " + bearer]
+            switch ProcessInfo.processInfo.environment["JOSE_PARTS_BEARER_MODE"] {
+            case "raw":
+                let parts = bearer.split(separator: ".")
+                let loop = try RawDigestVerify(pem: String(contentsOf: keysDirectory.appendingPathComponent("rsa2048.pub.pem"), encoding: .utf8),
+                                               algorithm: .rs256, input: Array("\(parts[0]).\(parts[1])".utf8),
+                                               jwsSignature: try Base64URL.decode(String(parts[2]))).loop()
+                for _ in 0..<count { _ = try loop() }
+            case "token":
+                for _ in 0..<count { _ = try await validator.validate(bearerToken: bearer, requiredScopes: ["api.read"]) }
+            case "compare":
+                // Alternating slices: the token call, the request call; medians of ns per call.
+                var token: [Double] = [], request: [Double] = []
+                for _ in 0..<25 {
+                    var start = DispatchTime.now().uptimeNanoseconds
+                    for _ in 0..<count { _ = try await validator.validate(bearerToken: bearer, requiredScopes: ["api.read"]) }
+                    token.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count))
+                    start = DispatchTime.now().uptimeNanoseconds
+                    for _ in 0..<count {
+                        _ = try await validator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"])
+                    }
+                    request.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count))
+                }
+                print("  validate(bearerToken:) \(Int(Runner.median(token))) ns, validate(method:url:headers:) \(Int(Runner.median(request))) ns")
+            default:
+                for _ in 0..<count {
+                    _ = try await validator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"])
+                }
+            }
+        }
+        try await time("jws.verify (key built)") { try jws.verify(with: key) }
     }
 }

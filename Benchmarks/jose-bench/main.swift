@@ -27,6 +27,10 @@ let cases: [(JWSAlgorithm, String)] = [
 if accessTokenMode {
     // RFC 9068 validations through OIDCResourceServer's public API (AccessTokenBench.swift).
     do {
+        if partsMode {
+            try await DPoPParts.run(keysDirectory: keysDirectory)
+            exit(0)
+        }
         try await AccessTokenBench.run(cases: cases.filter { selected.isEmpty || selected.contains($0.0.rawValue) },
                                        keysDirectory: keysDirectory, seconds: seconds, rounds: rounds)
         exit(0)

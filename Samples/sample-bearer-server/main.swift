@@ -1,12 +1,17 @@
 // sample-bearer-server: the few lines a server framework adapter needs, on a plain socket.
 //
-//   swift run sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N]
+//   swift run sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N] [--dpop-nonce]
 //
 // Listens on 127.0.0.1:PORT (HTTP/1.1, one request per connection, no framework). For each
-// request: the bearer token from the Authorization header (BearerTokenExtractor), validated
-// as an RFC 9068 access token for AUD with the required scopes (AccessTokenValidator), then
+// request, AccessTokenValidator's one call with the method, this server's URL
+// (http://127.0.0.1:PORT plus the request's path, no query) and the headers: `Authorization:
+// Bearer <token>`, or `Authorization: DPoP <token>` with a `DPoP: <proof>` header (RFC 9449 §7:
+// a token bound to a key by cnf.jkt only this way, with a proof of that key, each proof once);
+// an RFC 9068 access token for AUD with the required scopes, then
 //   200 {"sub": ..., "client_id": ..., "scope": [...]}
-// or the RFC 6750 answer built by BearerChallenge: 400 / 401 / 403 with WWW-Authenticate.
+// or the answer built by AccessTokenRefusal: 400 / 401 / 403 with WWW-Authenticate (Bearer and/or
+// DPoP challenges). --dpop-nonce: DPoP proofs must carry this server's nonce (401 use_dpop_nonce
+// with a DPoP-Nonce header until they do).
 // Stops after N requests when --requests is given. Prints "listening on URL" on standard error.
 // Exit 0 after N requests, 1 when the socket cannot be opened, 2 on usage errors.
 import Foundation
@@ -21,14 +26,19 @@ import Darwin
 #endif
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-bearer-server: \(message)\nusage: sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N]\n".utf8))
+    FileHandle.standardError.write(Data("sample-bearer-server: \(message)\nusage: sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N] [--dpop-nonce]\n".utf8))
     exit(2)
 }
 
 var values: [String: String] = [:]
 var requiredScopes: Set<String> = []
+var requiresNonce = false
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
+    if flag == "--dpop-nonce" {
+        requiresNonce = true
+        continue
+    }
     guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
     switch flag {
     case "--require-scope": requiredScopes.insert(value)
@@ -44,7 +54,7 @@ if let limit, limit < 1 { usage("--requests must be a positive number") }
 /// One parsed request: what the adapter hands to the toolkit.
 struct Request {
     var method = ""
-    var query: String?
+    var path = "/"
     var headers = HeaderFields()
     var body: [UInt8] = []
 }
@@ -69,8 +79,7 @@ func readRequest(_ socket: Int32) -> Request? {
     guard requestLine.count == 3 else { return nil }
     var request = Request()
     request.method = String(requestLine[0])
-    let target = requestLine[1].split(separator: "?", maxSplits: 1)
-    request.query = target.count == 2 ? String(target[1]) : nil
+    request.path = String(requestLine[1].prefix { $0 != "?" && $0 != "#" })
     for line in lines {
         guard let colon = line.firstIndex(of: ":") else { return nil }
         request.headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
@@ -105,7 +114,14 @@ do {
     FileHandle.standardError.write(Data("sample-bearer-server: \(error)\n".utf8))
     exit(1)
 }
-let extractor = BearerTokenExtractor()
+// The nonce DPoP proofs must carry with --dpop-nonce (one per run, RFC 9449 §9).
+let nonce: String?
+do {
+    nonce = requiresNonce ? Base64URL.encode(try SecureRandom.bytes(16)) : nil
+} catch {
+    FileHandle.standardError.write(Data("sample-bearer-server: no random nonce: \(error)\n".utf8))
+    exit(1)
+}
 
 #if canImport(Glibc)
 let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -137,19 +153,23 @@ while limit.map({ served < $0 }) ?? true {
         respond(connection, status: 400, json: #"{"error":"malformed HTTP request"}"#)
         continue
     }
-    // The adapter: headers in, token out; errors to the challenge.
+    // The adapter: method, URL and headers in, token out; errors to the refusal.
+    guard request.path.hasPrefix("/"), let url = URL(string: "http://127.0.0.1:\(port)\(request.path)") else {
+        respond(connection, status: 400, json: #"{"error":"malformed request target"}"#)
+        continue
+    }
     do {
-        let token = try extractor.token(headers: request.headers, method: request.method, query: request.query, body: request.body)
-        let accessToken = try await validator.validate(token, requiredScopes: requiredScopes)
+        let presented = try await validator.validate(method: request.method, url: url, headers: request.headers,
+                                                     requiredScopes: requiredScopes, dpopNonce: nonce.map { .required($0) } ?? .notRequired)
         var object = JSONObject()
-        object["sub"] = .string(accessToken.subject)
-        object["client_id"] = .string(accessToken.clientID)
-        object["scope"] = .array(accessToken.scopes.sorted().map { .string($0) })
+        object["sub"] = .string(presented.token.subject)
+        object["client_id"] = .string(presented.token.clientID)
+        object["scope"] = .array(presented.token.scopes.sorted().map { .string($0) })
         respond(connection, status: 200, json: JSONValue.object(object).jsonString())
     } catch let error as OIDCError {
-        let challenge = BearerChallenge(error: error, requiredScopes: requiredScopes)
-        respond(connection, status: challenge.status, headers: [("WWW-Authenticate", challenge.headerValue)],
-                json: JSONValue.object(["error": .string(challenge.error?.rawValue ?? "unauthorized")]).jsonString())
+        let refusal = validator.refusal(for: error, requestHeaders: request.headers, requiredScopes: requiredScopes, dpopNonce: nonce)
+        respond(connection, status: refusal.status, headers: refusal.headers.fields.map { ($0.name, $0.value) },
+                json: JSONValue.object(["error": .string(refusal.error?.rawValue ?? "unauthorized")]).jsonString())
     } catch {
         respond(connection, status: 401, headers: [("WWW-Authenticate", "Bearer")], json: #"{"error":"unauthorized"}"#)
     }

@@ -77,7 +77,7 @@ do {
     } else {
         let validator = try await AccessTokenValidator.discover(issuer: issuer, audience: audience, discovery: discovery,
                                                                 keyCaches: JWKSetCacheRegistry(transport: transport))
-        let accessToken = try await validator.validate(token, requiredScopes: requiredScopes)
+        let accessToken = try await validator.validate(bearerToken: token, requiredScopes: requiredScopes)
         output(active: true, subject: accessToken.subject, clientID: accessToken.clientID, scopes: accessToken.scopes)
     }
 } catch let error as OIDCError {

@@ -15,7 +15,8 @@ extension AuthenticatedSession {
     ///   lock before), `refresh_token_spent` when it is spent (``checkedRefresh(of:using:refresher:policy:)``);
     ///   otherwise the refresher's or the policy's error, unclassified.
     static func refreshGrant(from start: TokenResponse, refresher: any TokenRefresher, policy: RefreshedIDTokenPolicy,
-                             store: (any TokenStore)?) async throws -> (tokens: TokenResponse, stored: Bool, storeError: OIDCError?) {
+                             store: (any TokenStore)?,
+                             observer: (any OIDCObserver)? = nil) async throws -> (tokens: TokenResponse, stored: Bool, storeError: OIDCError?) {
         guard let coordinated = store as? any CoordinatedTokenStore else {
             guard let refreshToken = start.refreshToken else { throw noRefreshToken }
             return (try await checkedRefresh(of: start, using: refreshToken, refresher: refresher, policy: policy), false, nil)
@@ -30,6 +31,7 @@ extension AuthenticatedSession {
                 throw error
             }
         }
+        if case .alreadyRefreshed = result { observer.record(.refreshAwaited, .success) }  // another session or replica refreshed
         switch result {
         case .refreshed(let tokens), .alreadyRefreshed(let tokens): return (tokens, true, nil)
         case .refreshedNotStored(let tokens, let error): return (tokens, true, error)

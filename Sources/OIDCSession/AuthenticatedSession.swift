@@ -60,6 +60,8 @@ public actor AuthenticatedSession {
     /// The last store operation: each new one waits for it, so writes land in order.
     private var lastStoreOperation: Task<OIDCError?, Never>?
     private var refreshCount = 0
+    /// Receives the session's ``OIDC/OIDCEvent``s (refresh, refresh awaited, logged out); `nil`: none.
+    private let observer: (any OIDCObserver)?
     private let continuation: AsyncStream<SessionEvent>.Continuation
 
     /// Token events: refreshes, logouts and store failures. Finishes with
@@ -82,20 +84,25 @@ public actor AuthenticatedSession {
     ///   - refreshBackoff: seconds after a failed refresh during which no new refresh starts
     ///     (negative or NaN counts as 0).
     ///   - clock: the time source for expiry and back-off.
+    ///   - observer: receives an ``OIDC/OIDCEvent`` per refresh (``OIDC/OIDCEvent/Kind/refresh``), per wait for
+    ///     another task's or replica's refresh (``OIDC/OIDCEvent/Kind/refreshAwaited``) and per logout
+    ///     (``OIDC/OIDCEvent/Kind/loggedOut``, with the cause's code); `nil` (default): none.
     public init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
                 store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                 proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+                clock: @escaping @Sendable () -> Date = { Date() }, observer: (any OIDCObserver)? = nil) {
         self.init(tokens: tokens, refresher: refresher, transport: transport, allowedOrigins: allowedOrigins, store: store,
                   refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin, refreshBackoff: refreshBackoff,
-                  marginAtMostHalfLifetime: false, clock: clock)
+                  marginAtMostHalfLifetime: false, clock: clock, observer: observer)
     }
 
     /// The designated initializer; `marginAtMostHalfLifetime` caps the proactive margin at half
     /// the current token's `expires_in` (the client-credentials rule).
     init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
          store: (any TokenStore)?, refreshedIDTokens: RefreshedIDTokenPolicy, proactiveRefreshMargin: TimeInterval?,
-         refreshBackoff: TimeInterval, marginAtMostHalfLifetime: Bool, clock: @escaping @Sendable () -> Date) {
+         refreshBackoff: TimeInterval, marginAtMostHalfLifetime: Bool, clock: @escaping @Sendable () -> Date,
+         observer: (any OIDCObserver)? = nil) {
+        self.observer = observer
         self.marginAtMostHalfLifetime = marginAtMostHalfLifetime
         self.tokens = tokens
         self.refresher = refresher
@@ -115,10 +122,11 @@ public actor AuthenticatedSession {
     public static func resume(from store: any TokenStore, refresher: any TokenRefresher, transport: any HTTPTransport,
                               allowedOrigins: [URL], refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                               proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
-                              clock: @escaping @Sendable () -> Date = { Date() }) async throws -> AuthenticatedSession {
+                              clock: @escaping @Sendable () -> Date = { Date() },
+                              observer: (any OIDCObserver)? = nil) async throws -> AuthenticatedSession {
         AuthenticatedSession(tokens: try await store.load(), refresher: refresher, transport: transport, allowedOrigins: allowedOrigins,
                              store: store, refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
-                             refreshBackoff: refreshBackoff, clock: clock)
+                             refreshBackoff: refreshBackoff, clock: clock, observer: observer)
     }
 
     /// Replaces the tokens with ones obtained elsewhere (a new login) and saves them.
@@ -188,7 +196,7 @@ public actor AuthenticatedSession {
         guard let current = tokens else { throw OIDCError(.notAuthenticated, "the session has no tokens") }
         if current.accessToken != stale { return current.accessToken }
         if let running = refreshTask {
-            if running.generation == generation { return try await running.task.value }
+            if running.generation == generation { return try await observer.observe(.refreshAwaited) { try await running.task.value } }
             _ = try? await running.task.value  // an older refresh: its result will be dropped; then start from the current tokens
             return try await freshToken(replacing: stale)
         }
@@ -215,7 +223,9 @@ public actor AuthenticatedSession {
         defer { refreshTask = nil }
         let fresh: TokenResponse, stored: Bool, storeError: OIDCError?
         do {
-            (fresh, stored, storeError) = try await Self.refreshGrant(from: start, refresher: refresher, policy: refreshedIDTokens, store: store)
+            (fresh, stored, storeError) = try await observer.observe(.refresh, grantType: "refresh_token") {
+                try await Self.refreshGrant(from: start, refresher: refresher, policy: refreshedIDTokens, store: store, observer: observer)
+            }
         } catch {
             let mapped = Self.classify(error)
             guard generation == started else { return try currentAccessToken() }
@@ -272,6 +282,7 @@ public actor AuthenticatedSession {
         tokens = nil
         generation &+= 1
         backoff = nil
+        observer.recordFailure(.loggedOut, error)
         continuation.yield(.loggedOut(error))
         // A coordinated store was cleared under its lock, once for everyone: clearing it again
         // here could delete a newer login saved by another replica since.

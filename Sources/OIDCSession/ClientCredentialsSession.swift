@@ -42,6 +42,7 @@ extension AuthenticatedSession {
     ///     seconds (default: the source's own margin), but at most half the token's lifetime —
     ///     the source's rule, so a token shorter than the margin is not renewed on every request.
     ///   - clock: the time source for expiry and back-off.
+    ///   The session records its events to the source's client's ``OIDC/TokenClient/observer``.
     /// - Throws: the source's first token request's error.
     public static func clientCredentials(source: ClientCredentialsTokenSource, transport: any HTTPTransport, allowedOrigins: [URL],
                                          proactiveRefreshMargin: TimeInterval? = nil,
@@ -49,10 +50,11 @@ extension AuthenticatedSession {
         var tokens = try await source.token()
         tokens.refreshToken = ClientCredentialsRenewal.marker
         // A client with a DPoP binding gets DPoP-bound tokens: they go out as `Authorization: DPoP` with a proof.
-        let sender = DPoPSessionTransport.forSession(binding: source.client.dpop, transport: transport, origins: allowedOrigins)
+        let sender = DPoPSessionTransport.forSession(binding: source.client.dpop, transport: transport, origins: allowedOrigins,
+                                                     observer: source.client.observer)
         return AuthenticatedSession(tokens: tokens, refresher: ClientCredentialsRenewal(source: source), transport: sender,
                                     allowedOrigins: allowedOrigins, store: nil, refreshedIDTokens: .refuseIDTokens,
                                     proactiveRefreshMargin: proactiveRefreshMargin ?? source.refreshMargin, refreshBackoff: 10,
-                                    marginAtMostHalfLifetime: true, clock: clock)
+                                    marginAtMostHalfLifetime: true, clock: clock, observer: source.client.observer)
     }
 }

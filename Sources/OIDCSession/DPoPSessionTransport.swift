@@ -17,12 +17,18 @@ public struct DPoPSessionTransport: HTTPTransport {
     public let binding: DPoPBinding
     private let transport: any HTTPTransport
     private let origins: Set<Origin>
+    /// Receives a ``OIDC/OIDCEvent/Kind/dpopNonceRetry`` event per nonce retry; `nil` (default): none.
+    public var observer: (any OIDCObserver)? = nil
 
     /// What a session on a client with `binding` sends through: this transport when the client has a DPoP
     /// binding (its tokens are then DPoP-bound and must never go out as Bearer), `transport` itself otherwise.
     /// The one rule for ``OIDC/OIDCClient``'s session and the client-credentials session.
-    static func forSession(binding: DPoPBinding?, transport: any HTTPTransport, origins: [URL]) -> any HTTPTransport {
-        binding.map { DPoPSessionTransport(binding: $0, transport: transport, origins: origins) } ?? transport
+    static func forSession(binding: DPoPBinding?, transport: any HTTPTransport, origins: [URL],
+                           observer: (any OIDCObserver)? = nil) -> any HTTPTransport {
+        guard let binding else { return transport }
+        var sender = DPoPSessionTransport(binding: binding, transport: transport, origins: origins)
+        sender.observer = observer
+        return sender
     }
 
     /// Wraps `transport` for requests to `origins` (scheme, host and port).
@@ -39,7 +45,7 @@ public struct DPoPSessionTransport: HTTPTransport {
             return try await transport.send(request)
         }
         let token = String(authorization.dropFirst(7))
-        return try await binding.send(role: .resourceServer, accessToken: token, transport: transport) {
+        return try await binding.send(role: .resourceServer, accessToken: token, observer: observer, transport: transport) {
             var unbound = request
             unbound.headers["Authorization"] = nil
             return unbound
@@ -70,7 +76,7 @@ public struct DPoPTokenRefresher: TokenRefresher {
 extension AuthenticatedSession {
     /// A session whose requests to `allowedOrigins` carry `Authorization: DPoP` with a
     /// fresh proof from `client`'s DPoP binding, and whose refreshes go through `client`.
-    /// The other parameters are those of ``init(tokens:refresher:transport:allowedOrigins:store:refreshedIDTokens:proactiveRefreshMargin:refreshBackoff:clock:)``.
+    /// The other parameters are those of ``init(tokens:refresher:transport:allowedOrigins:store:refreshedIDTokens:proactiveRefreshMargin:refreshBackoff:clock:observer:)``.
     /// - Throws: ``OIDC/OIDCError`` `.dpopProofFailed` when `client` has no DPoP binding.
     public static func dpop(tokens: TokenResponse?, client: BackChannelClient, tokenEndpoint: URL, transport: any HTTPTransport,
                             allowedOrigins: [URL], store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,

@@ -31,9 +31,10 @@ extension OIDCClient {
         if let tokens { try await store?.save(tokens) } else { current = try await store?.load() }
         // DPoP-bound tokens (the client's token-type check admits no other with a binding) go out as
         // `Authorization: DPoP` with a fresh proof, never as Bearer.
-        let sender = DPoPSessionTransport.forSession(binding: configuration.dpop, transport: transport, origins: origins)
+        let sender = DPoPSessionTransport.forSession(binding: configuration.dpop, transport: transport, origins: origins,
+                                                     observer: configuration.observer)
         return AuthenticatedSession(tokens: current, refresher: self, transport: sender, allowedOrigins: origins, store: store,
                                     refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
-                                    clock: configuration.clock)
+                                    clock: configuration.clock, observer: configuration.observer)
     }
 }

@@ -21,6 +21,7 @@ struct Options {
     var dpopMethod: String?
     var dpopURI: String?
     var dpopAccessTokenHash: String?
+    var dpopProof: String?
     var now: Double?
     var json = false
     var color: ColorMode = .auto
@@ -54,9 +55,11 @@ struct Options {
                            (--iss, --aud), dpop-proof (--htm, --htu, --ath, --nonce; no key: the
                            proof's jwk); without --as the kind is guessed from typ and named
       --require-scope SCOPE  access-token: required scope (repeatable)
-      --htm METHOD         dpop-proof: the request method (required with --as dpop-proof)
-      --htu URL            dpop-proof: the request URL (required; query and fragment ignored)
+      --htm METHOD         dpop-proof, --dpop-proof: the request method (required with them)
+      --htu URL            dpop-proof, --dpop-proof: the request URL (required; query and fragment ignored)
       --ath HASH           dpop-proof: required ath, base64url SHA-256 of the access token
+      --dpop-proof PROOF   access-token: the DPoP proof sent with the token (with --htm, --htu,
+                           --nonce); a token bound to a key (cnf.jkt) is invalid without one
       --leeway SECONDS     clock skew allowed for exp/nbf/iat (default 60)
       --now UNIX_SECONDS   check times as of this moment (default: now)
     Output:
@@ -100,6 +103,7 @@ struct Options {
             case "--htm": options.dpopMethod = try value(argument)
             case "--htu": options.dpopURI = try value(argument)
             case "--ath": options.dpopAccessTokenHash = try value(argument)
+            case "--dpop-proof": options.dpopProof = try value(argument)
             case "--as":
                 let text = try value(argument)
                 guard let kind = TokenKind(rawValue: text) else {

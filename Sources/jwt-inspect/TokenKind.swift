@@ -35,6 +35,7 @@ enum TokenKind: String, CaseIterable {
         case .idToken: return "OpenID Connect Core 3.1.3.7: signature, alg, iss, aud/azp, exp, iat, nonce"
         case .accessToken:
             return "RFC 9068: signature (asymmetric), exp/nbf/iat, typ at+jwt, iss, aud, sub, client_id, iat, jti"
+                + (options.dpopProof == nil ? "" : ", RFC 9449 DPoP proof (htm, htu, iat, ath, key = cnf.jkt" + (options.expectedNonce == nil ? ")" : ", nonce)"))
                 + (scopes.isEmpty ? "" : ", scope " + scopes.joined(separator: " "))
         case .logoutToken: return "Back-Channel Logout 2.6: signature, typ, iss, aud, iat, jti, events, sub/sid, no nonce, not replayed"
         case .dpopProof:
@@ -76,20 +77,31 @@ enum TokenKind: String, CaseIterable {
         return Check(name: rawValue, status: .fail, reason: failure.code, message: failure.message)
     }
 
-    /// `--as dpop-proof`: `DPoPProofValidator` with `--htm`/`--htu` (both required unless guessed), `--nonce`, `--ath`.
-    static func dpopBody(_ token: String, options: Options, clock: @escaping @Sendable () -> Date, guessed: Bool) throws(UsageError) -> @Sendable () async throws -> Void {
-        let target: DPoPProofValidator.Target
+    /// `--htm` and `--htu` as a request method and URL; `nil` when both are absent.
+    static func dpopRequest(_ options: Options, for flag: String) throws(UsageError) -> (method: String, url: URL)? {
         switch (options.dpopMethod, options.dpopURI) {
         case (let method?, let uri?):
             guard let url = URL(string: uri), DPoPProofValidator.normalizedURI(url) != nil else {
                 throw UsageError("--htu needs an absolute http(s) URL, not \"\(uri)\"")
             }
+            return (method, url)
+        case (nil, nil): return nil
+        default: throw UsageError("\(flag) needs --htm (the request method) and --htu (the request URL)")
+        }
+    }
+
+    /// `--as dpop-proof`: `DPoPProofValidator` with `--htm`/`--htu` (both required unless guessed), `--nonce`, `--ath`.
+    static func dpopBody(_ token: String, options: Options, clock: @escaping @Sendable () -> Date, guessed: Bool) throws(UsageError) -> @Sendable () async throws -> Void {
+        let target: DPoPProofValidator.Target
+        switch try dpopRequest(options, for: "--as dpop-proof") {
+        case let (method, url)?:
             target = .request(method: method, uri: url)
-        case (nil, nil) where guessed: target = .notChecked
-        default: throw UsageError("--as dpop-proof needs --htm (the request method) and --htu (the request URL)")
+        case nil where guessed: target = .notChecked
+        case nil: throw UsageError("--as dpop-proof needs --htm (the request method) and --htu (the request URL)")
         }
         let nonce: DPoPProofValidator.NonceRule = options.expectedNonce.map { .required($0) } ?? .notRequired
-        let presenting: DPoPProofValidator.Presentation = options.dpopAccessTokenHash.map { .accessTokenHash($0, boundThumbprint: nil) } ?? .noAccessToken
+        // Given only the hash, not the token: the token's cnf.jkt is unknown here (--as access-token --dpop-proof checks it).
+        let presenting: DPoPProofValidator.Presentation = options.dpopAccessTokenHash.map { .accessTokenHash($0, boundTo: .notCheckedAtCallersRisk) } ?? .noAccessToken
         let validator = DPoPProofValidator(leeway: options.leeway, clock: clock)
         return { _ = try await validator.validate(token, for: target, nonce: nonce, presenting: presenting) }
     }
@@ -119,7 +131,17 @@ enum TokenKind: String, CaseIterable {
         case .accessToken:
             guard let issuer, let audience else { throw UsageError("--as access-token needs --iss (or --issuer) and --aud (this resource server)") }
             let validator = AccessTokenValidator(issuer: issuer, audience: audience, keys: .keySet(set), leeway: leeway, clock: clock)
-            body = { _ = try await validator.validate(token, requiredScopes: scopes) }
+            if let proof = options.dpopProof {
+                // The library's one call, on the request the flags describe: cnf.jkt, ath and the proof's key checked there.
+                guard let (method, url) = try Self.dpopRequest(options, for: "--dpop-proof") else {
+                    throw UsageError("--dpop-proof needs --htm (the request method) and --htu (the request URL)")
+                }
+                let headers: HeaderFields = ["Authorization": "DPoP " + token, "DPoP": proof]
+                let dpopNonce: DPoPProofValidator.NonceRule = nonce.map { .required($0) } ?? .notRequired
+                body = { _ = try await validator.validate(method: method, url: url, headers: headers, requiredScopes: scopes, dpopNonce: dpopNonce) }
+            } else {
+                body = { _ = try await validator.validate(bearerToken: token, requiredScopes: scopes) }
+            }
         case .logoutToken:
             guard let issuer, let audience else { throw UsageError("--as logout-token needs --iss (or --issuer) and --aud (the client id)") }
             let validator = LogoutTokenValidator(issuer: issuer, clientID: audience, keys: .keySet(set), leeway: leeway, clock: clock)

@@ -28,18 +28,18 @@ struct GlewlwydServiceTests {
         #expect(counting.count(path: "/token") == 1)
         #expect(await source.requestCount == 1)
 
-        let accessToken = try await accessTokenValidator().validate(try #require(tokens.first), requiredScopes: ["api.read"])
+        let accessToken = try await accessTokenValidator().validate(bearerToken: try #require(tokens.first), requiredScopes: ["api.read"])
         let clientID = try Glewlwyd.value("GLEWLWYD_\(name)_CLIENT_ID")
         #expect(accessToken.clientID == clientID && accessToken.subject == clientID)
         #expect(accessToken.header.algorithmName == ["SECRET": "RS256", "ES256": "ES256", "EDDSA": "EdDSA"][name])
-        await expectOIDCError(.insufficientScope) { _ = try await accessTokenValidator().validate(tokens[0], requiredScopes: ["api.write"]) }
+        await expectOIDCError(.insufficientScope) { _ = try await accessTokenValidator().validate(bearerToken: tokens[0], requiredScopes: ["api.write"]) }
     }
 
     @Test("a login's access token validates as RFC 9068; its ID Token is refused as an access token, and the reverse")
     func accessAndIDToken() async throws {
         let (pending, tokens) = try await Glewlwyd.login()
         let validator = try await accessTokenValidator()
-        let accessToken = try await validator.validate(tokens.accessToken, requiredScopes: ["api.read"])
+        let accessToken = try await validator.validate(bearerToken: tokens.accessToken, requiredScopes: ["api.read"])
         #expect(accessToken.clientID == (try Glewlwyd.value("GLEWLWYD_SECRET_CLIENT_ID")))
         #expect(accessToken.scopes.contains("api.read"))
 
@@ -49,7 +49,7 @@ struct GlewlwydServiceTests {
                                                                    discovery: Glewlwyd.discovery, keyCaches: Glewlwyd.keyCaches)
         let idToken = try await idTokenValidator.validate(idTokenText, expecting: IDTokenExpectations(nonce: ExpectedNonce(pending.nonce)))
         #expect(idToken.subject == accessToken.subject)
-        await expectOIDCError(.unexpectedTokenType) { _ = try await validator.validate(idTokenText) }
+        await expectOIDCError(.unexpectedTokenType) { _ = try await validator.validate(bearerToken: idTokenText) }
         await expectOIDCError(.invalidIDTokenHeader) { _ = try await idTokenValidator.validate(tokens.accessToken, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
     }
 

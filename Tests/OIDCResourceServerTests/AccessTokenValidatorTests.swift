@@ -11,7 +11,7 @@ struct AccessTokenValidatorTests {
     ])
     func valid(key: String, algorithm: JWSAlgorithm) async throws {
         let token = try Fixtures.sign(Fixtures.accessTokenClaims(), key: key, algorithm: algorithm)
-        let accessToken = try await Fixtures.validator().validate(token, requiredScopes: ["read"])
+        let accessToken = try await Fixtures.validator().validate(bearerToken: token, requiredScopes: ["read"])
         #expect(accessToken.subject == "alice" && accessToken.clientID == "app" && accessToken.jwtID == "jti-1")
         #expect(accessToken.scopes == ["read", "write"])
         #expect(try accessToken.authTime == Date(timeIntervalSince1970: 1_800_000_000 - 100))
@@ -24,11 +24,11 @@ struct AccessTokenValidatorTests {
     @Test("typ application/at+jwt (any case) is accepted; JWT, none and other types are refused")
     func type() async throws {
         for typ in ["application/at+jwt", "AT+JWT"] {
-            _ = try await Fixtures.validator().validate(try Fixtures.sign(Fixtures.accessTokenClaims(), typ: typ))
+            _ = try await Fixtures.validator().validate(bearerToken: try Fixtures.sign(Fixtures.accessTokenClaims(), typ: typ))
         }
         for typ in ["JWT", "logout+jwt", nil] as [String?] {
             await expectCode(.unexpectedTokenType) {
-                _ = try await Fixtures.validator().validate(try Fixtures.sign(Fixtures.accessTokenClaims(), typ: typ))
+                _ = try await Fixtures.validator().validate(bearerToken: try Fixtures.sign(Fixtures.accessTokenClaims(), typ: typ))
             }
         }
     }
@@ -47,7 +47,7 @@ struct AccessTokenValidatorTests {
         ("readwrite", ["read"], false), ("read  write", ["write"], true), ("", ["read"], false), ("read", [], true),
     ] as [(String, Set<String>, Bool)])
     func scopeMatching(scope: String, required: Set<String>, expected: Bool) async throws {
-        let token = try await Fixtures.validator().validate(try Fixtures.sign(Fixtures.accessTokenClaims(["scope": .string(scope)])))
+        let token = try await Fixtures.validator().validate(bearerToken: try Fixtures.sign(Fixtures.accessTokenClaims(["scope": .string(scope)])))
         #expect(token.hasScopes(required) == expected)
         #expect(token.hasScopes(required) == required.isSubset(of: token.scopes))
     }
@@ -56,10 +56,10 @@ struct AccessTokenValidatorTests {
     func idTokenRefused() async throws {
         // Shaped like an ID Token (typ JWT, aud = client id, nonce): refused on typ.
         let idToken = try Fixtures.sign(Fixtures.accessTokenClaims(["aud": "app", "nonce": "n"]), typ: "JWT")
-        await expectCode(.unexpectedTokenType) { _ = try await Fixtures.validator().validate(idToken) }
+        await expectCode(.unexpectedTokenType) { _ = try await Fixtures.validator().validate(bearerToken: idToken) }
         // Even one whose aud happens to be the resource server's.
         let confusing = try Fixtures.sign(Fixtures.accessTokenClaims(["nonce": "n"]), typ: "JWT")
-        await expectCode(.unexpectedTokenType) { _ = try await Fixtures.validator().validate(confusing) }
+        await expectCode(.unexpectedTokenType) { _ = try await Fixtures.validator().validate(bearerToken: confusing) }
     }
 
     @Test("iss, aud, exp, nbf, iat are checked through JOSE's rules")
@@ -74,7 +74,7 @@ struct AccessTokenValidatorTests {
         ]
         for (code, change) in cases {
             await expectCode(code) {
-                _ = try await Fixtures.validator().validate(try Fixtures.sign(Fixtures.accessTokenClaims(change)))
+                _ = try await Fixtures.validator().validate(bearerToken: try Fixtures.sign(Fixtures.accessTokenClaims(change)))
             }
         }
     }
@@ -83,7 +83,7 @@ struct AccessTokenValidatorTests {
     func requiredClaim(name: String) async throws {
         let token = try Fixtures.sign(Fixtures.accessTokenClaims([name: nil]))
         do {
-            _ = try await Fixtures.validator().validate(token)
+            _ = try await Fixtures.validator().validate(bearerToken: token)
             Issue.record("a token without \(name) passed")
         } catch let error as OIDCError {
             #expect([.missingAccessTokenClaim, .issuerMismatch, .audienceMismatch].contains(error.code), "\(error)")
@@ -93,7 +93,7 @@ struct AccessTokenValidatorTests {
     @Test("auth_time, acr and amr of the wrong type are typed errors when read")
     func optionalClaimTypes() async throws {
         let token = try Fixtures.sign(Fixtures.accessTokenClaims(["auth_time": "yesterday", "acr": .integer(2), "amr": "pwd"]))
-        let accessToken = try await Fixtures.validator().validate(token)
+        let accessToken = try await Fixtures.validator().validate(bearerToken: token)
         #expect(throws: OIDCError.self) { _ = try accessToken.authTime }
         #expect(throws: OIDCError.self) { _ = try accessToken.authenticationContextClass }
         #expect(throws: OIDCError.self) { _ = try accessToken.authenticationMethods }
@@ -103,7 +103,7 @@ struct AccessTokenValidatorTests {
     func scopes() async throws {
         let token = try Fixtures.sign(Fixtures.accessTokenClaims())
         do {
-            _ = try await Fixtures.validator().validate(token, requiredScopes: ["read", "admin"])
+            _ = try await Fixtures.validator().validate(bearerToken: token, requiredScopes: ["read", "admin"])
             Issue.record("insufficient scope passed")
         } catch let error as OIDCError {
             #expect(error.code == .insufficientScope)
@@ -114,7 +114,7 @@ struct AccessTokenValidatorTests {
     @Test("garbage is malformed_jwt, not an ID Token error")
     func garbage() async throws {
         for text in ["garbage", "a.b.c", "e30.e30.AAAA"] {
-            await expectCode(.malformedJWT) { _ = try await Fixtures.validator().validate(text) }
+            await expectCode(.malformedJWT) { _ = try await Fixtures.validator().validate(bearerToken: text) }
         }
     }
 
@@ -122,14 +122,14 @@ struct AccessTokenValidatorTests {
     func signatures() async throws {
         let hmac = try JWT.sign(Fixtures.accessTokenClaims(), key: try Fixtures.key("hmac"), algorithm: .hs256, header: ["typ": "at+jwt"])
         do {
-            _ = try await Fixtures.validator().validate(hmac)
+            _ = try await Fixtures.validator().validate(bearerToken: hmac)
             Issue.record("an HS256 token passed")
         } catch let error as OIDCError {
             #expect([.algorithmNotAllowed, .signingKeyNotFound].contains(error.code), "\(error)")
         }
         var parts = try Fixtures.sign(Fixtures.accessTokenClaims()).split(separator: ".").map(String.init)
         parts[1] = Base64URL.encode(Array(Fixtures.accessTokenClaims(["sub": "mallory"]).jsonString().utf8))
-        await expectCode(.invalidSignature) { _ = try await Fixtures.validator().validate(parts.joined(separator: ".")) }
+        await expectCode(.invalidSignature) { _ = try await Fixtures.validator().validate(bearerToken: parts.joined(separator: ".")) }
     }
 
     @Test("keys through a JWKSetCache: an unknown kid re-fetches once, then verifies")
@@ -144,8 +144,8 @@ struct AccessTokenValidatorTests {
         let cache = try JWKSetCache(jwksURI: URL(string: "https://as.example/jwks")!, transport: transport,
                                     configuration: .init(clock: Fixtures.clock))
         let validator = AccessTokenValidator(issuer: Fixtures.issuer, audience: Fixtures.audience, keys: .cache(cache), clock: Fixtures.clock)
-        _ = try await validator.validate(try Fixtures.sign(Fixtures.accessTokenClaims()))
-        _ = try await validator.validate(try Fixtures.sign(Fixtures.accessTokenClaims(), key: "rsa2048", algorithm: .rs256))
+        _ = try await validator.validate(bearerToken: try Fixtures.sign(Fixtures.accessTokenClaims()))
+        _ = try await validator.validate(bearerToken: try Fixtures.sign(Fixtures.accessTokenClaims(), key: "rsa2048", algorithm: .rs256))
         #expect(transport.requests.count == 2)
     }
 }

@@ -67,4 +67,15 @@ struct BearerTests {
         #expect(scope.headerValue == #"Bearer error="insufficient_scope", error_description="lacks admin", scope="admin write""#)
         #expect(BearerChallenge(error: OIDCError(.inactiveToken, "x")).headerValue.contains("invalid_token"))
     }
+
+    @Test("b64token: exactly ALPHA DIGIT - . _ ~ + / for every byte, then only = padding")
+    func b64TokenCharacters() {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/".utf8)
+        for byte in UInt8.min...UInt8.max {
+            #expect(BearerTokenExtractor.isB64Token([byte]) == allowed.contains(byte), "\(byte)")
+            #expect(BearerTokenExtractor.isB64Token([UInt8(ascii: "a"), byte, UInt8(ascii: "=")]) == allowed.contains(byte) || byte == UInt8(ascii: "="), "\(byte)")
+        }
+        #expect(BearerTokenExtractor.isB64Token("abc==".utf8) && !BearerTokenExtractor.isB64Token("=abc".utf8) && !BearerTokenExtractor.isB64Token("ab=c".utf8))
+        #expect(!BearerTokenExtractor.isB64Token("".utf8) && !BearerTokenExtractor.isB64Token("==".utf8))
+    }
 }

@@ -51,7 +51,7 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// - Throws: ``OIDCError``: discovery errors, `.jwksURIMissing`, `.discoveryMissingField`, `.insecureURL`.
     public static func discover(issuer: String, authentication: ClientAuthentication, transport: any HTTPTransport,
                                 configuration: Configuration = Configuration()) async throws -> OIDCClient {
-        let metadata = try await Discovery.fetch(issuer: issuer, transport: transport)
+        let metadata = try await Discovery.fetch(issuer: issuer, transport: transport, observer: configuration.observer)
         return try OIDCClient(metadata: metadata, authentication: authentication, transport: transport, configuration: configuration)
     }
 
@@ -78,14 +78,17 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
         var tokenClient = try TokenClient(metadata: metadata, authentication: authentication, transport: transport,
                                           assertionAudience: configuration.assertionAudience, clock: configuration.clock)
         tokenClient.dpop = configuration.dpop
+        tokenClient.observer = configuration.observer
         self.tokenClient = tokenClient
         var config = IDTokenValidationConfig(metadata: metadata, clientID: authentication.clientID,
                                              clientSecret: authentication.sharedSecret, clock: configuration.clock,
                                              leeway: configuration.leeway)
         config.allowedAlgorithms = configuration.allowedAlgorithms
-        self.validator = IDTokenValidator(config: config,
-                                          keyCache: try JWKSetCache(jwksURI: jwksURI, transport: transport,
-                                                                    configuration: configuration.keyCache))
+        var validator = IDTokenValidator(config: config,
+                                         keyCache: try JWKSetCache(jwksURI: jwksURI, transport: transport,
+                                                                   configuration: configuration.keyCache, observer: configuration.observer))
+        validator.observer = configuration.observer
+        self.validator = validator
         if configuration.fapi2Profile {
             // The client-level rules (PAR endpoint, RFC 9207, DPoP, private_key_jwt, algorithms, clock skew),
             // with a code + S256 request standing in for the requests checked again in startPushedLogin.
@@ -120,8 +123,10 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// DPoP binding and clock.
     var backChannel: BackChannelClient {
         get throws {
-            try BackChannelClient(issuer: issuer, authentication: authentication, assertionAudience: configuration.assertionAudience,
-                                  transport: transport, dpop: configuration.dpop, clock: configuration.clock)
+            var client = try BackChannelClient(issuer: issuer, authentication: authentication, assertionAudience: configuration.assertionAudience,
+                                               transport: transport, dpop: configuration.dpop, clock: configuration.clock)
+            client.observer = configuration.observer
+            return client
         }
     }
 

@@ -37,6 +37,11 @@ extension OIDCClient {
         /// provider known to send it without saying so (glewlwyd 2.7.5 with `oauth-as-iss-id`). Only ever
         /// stricter: `false` (default) follows the metadata. Satisfies the FAPI 2.0 profile's `iss` rule.
         public var requireIssuerParameter = false
+        /// Receives an ``OIDCEvent`` for each provider call (discovery, token requests by grant type,
+        /// UserInfo, revocation, PAR / CIBA / device), key-set fetch, ID Token validation, DPoP nonce
+        /// retry and, in sessions made by `OIDCClient.session(...)` (OIDCSession), each refresh and logout.
+        /// `nil` (default): nothing is recorded.
+        public var observer: (any OIDCObserver)? = nil
 
         /// The defaults: system clock, 60 s leeway, `Bearer` tokens only, the provider's algorithms.
         /// - Parameters:

@@ -47,10 +47,11 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     /// (`use_dpop_nonce` in a 400 JSON error or a 401 `DPoP` challenge) with a
     /// new nonce, builds the request again (so a client assertion is fresh too),
     /// signs a new proof with that nonce and sends it once more. Never more than
-    /// one retry; the last response is returned as it came.
+    /// one retry; the last response is returned as it came. `observer` (default `nil`) receives a
+    /// ``OIDCEvent/Kind/dpopNonceRetry`` event when the retry is made.
     /// - Throws: ``OIDCError`` `.transport` when no response came, `.dpopProofFailed`
     ///   or `.dpopInvalidTarget` when no proof could be made, or what `makeRequest` throws.
-    public func send(role: DPoPNonceStore.Role, accessToken: String? = nil, transport: any HTTPTransport,
+    public func send(role: DPoPNonceStore.Role, accessToken: String? = nil, observer: (any OIDCObserver)? = nil, transport: any HTTPTransport,
                      request makeRequest: @Sendable () throws -> TransportRequest) async throws -> TransportResponse {
         var request = try makeRequest()
         let sentNonce = try sign(&request, role: role, accessToken: accessToken)
@@ -59,7 +60,9 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
         guard DPoPBinding.isNonceChallenge(response), let fresh, fresh != sentNonce else { return response }
         var retry = try makeRequest()
         _ = try sign(&retry, role: role, accessToken: accessToken)
-        let second = try await DPoPBinding.transmit(retry, transport: transport)
+        let second = try await observer.observe(.dpopNonceRetry, origin: OIDCEvent.origin(of: retry.url)) {
+            try await DPoPBinding.transmit(retry, transport: transport)
+        }
         _ = remember(second, for: retry.url, role: role)
         return second
     }

@@ -20,6 +20,8 @@ public actor Discovery {
     public nonisolated let timeToLive: TimeInterval
     /// The current time (inject a fixed clock in tests).
     public nonisolated let clock: @Sendable () -> Date
+    /// Receives a ``OIDCEvent/Kind/discovery`` event per document fetched (not per cache hit); `nil`: none.
+    public nonisolated let observer: (any OIDCObserver)?
 
     private var entries: [String: (metadata: ProviderMetadata, expires: Date)] = [:]
     private var inFlight: [String: Task<ProviderMetadata, any Error>] = [:]
@@ -29,7 +31,10 @@ public actor Discovery {
     ///   - transport: how the documents are fetched (https, or http for a loopback issuer).
     ///   - timeToLive: seconds a fetched document is reused (default one hour).
     ///   - clock: the current time.
-    public init(transport: any HTTPTransport, timeToLive: TimeInterval = 3600, clock: @escaping @Sendable () -> Date = { Date() }) {
+    ///   - observer: receives an event per document fetched; `nil` (default): none.
+    public init(transport: any HTTPTransport, timeToLive: TimeInterval = 3600, clock: @escaping @Sendable () -> Date = { Date() },
+                observer: (any OIDCObserver)? = nil) {
+        self.observer = observer
         self.transport = transport
         self.timeToLive = timeToLive
         self.clock = clock
@@ -45,7 +50,7 @@ public actor Discovery {
     public func metadata(for issuer: String) async throws -> ProviderMetadata {
         if let entry = entries[issuer], entry.expires > clock() { return entry.metadata }
         if let task = inFlight[issuer] { return try await task.value }
-        let task = Task { try await Self.fetch(issuer: issuer, transport: transport) }
+        let task = Task { [observer] in try await Self.fetch(issuer: issuer, transport: transport, observer: observer) }
         inFlight[issuer] = task
         defer { inFlight[issuer] = nil }
         let metadata = try await task.value
@@ -70,7 +75,19 @@ public actor Discovery {
     }
 
     /// Fetches and checks a document without caching it.
-    public nonisolated static func fetch(issuer: String, transport: any HTTPTransport) async throws -> ProviderMetadata {
+    /// - Parameters:
+    ///   - issuer: the issuer identifier, exactly as the provider states it.
+    ///   - transport: how the document is fetched.
+    ///   - observer: receives one ``OIDCEvent/Kind/discovery`` event (the issuer's origin, duration, outcome); `nil`: none.
+    public nonisolated static func fetch(issuer: String, transport: any HTTPTransport,
+                                         observer: (any OIDCObserver)? = nil) async throws -> ProviderMetadata {
+        try await observer.observe(.discovery, origin: Observation.origin(of: issuer)) {
+            try await fetchDocument(issuer: issuer, transport: transport)
+        }
+    }
+
+    /// ``fetch(issuer:transport:observer:)`` without the event.
+    nonisolated static func fetchDocument(issuer: String, transport: any HTTPTransport) async throws -> ProviderMetadata {
         if issuer.contains("?") || issuer.contains("#") {
             throw OIDCError(.invalidIssuerURL, "an issuer has no query or fragment (OpenID Connect Core §2)")
         }

@@ -28,6 +28,9 @@ public struct BackChannelClient: Sendable, CustomStringConvertible, CustomReflec
     public let clock: @Sendable () -> Date
     /// Seconds before a request is abandoned.
     public var timeout: TimeInterval = 30
+    /// Receives an ``OIDCEvent`` per token request (with its grant type), other provider call (PAR, CIBA,
+    /// device authorization) and DPoP nonce retry; `nil` (default): none.
+    public var observer: (any OIDCObserver)? = nil
 
     /// Creates a back-channel client.
     /// - Throws: ``OIDCError`` `.invalidIssuerURL` / `.insecureURL` for an issuer that is not https (or loopback http).
@@ -70,8 +73,10 @@ public struct BackChannelClient: Sendable, CustomStringConvertible, CustomReflec
                                timeout: timeout)
         }
         let via = FetchingTransport(fetch: Self.fetch(name, issuer: issuer), transport: transport)
-        if let dpop, proof { return try await dpop.send(role: .authorizationServer, transport: via, request: build) }
-        return try await via.send(try build())
+        return try await observedCall(name, to: endpoint) {
+            if let dpop, proof { return try await dpop.send(role: .authorizationServer, observer: observer, transport: via, request: build) }
+            return try await via.send(try build())
+        }
     }
 
     /// The JSON object of an answer from the provider's `name` endpoint whose status is in
@@ -99,6 +104,14 @@ public struct BackChannelClient: Sendable, CustomStringConvertible, CustomReflec
     ///   ``post(_:to:as:proof:)``, `.invalidTokenResponse`; for a `refresh_token` grant whose answer is refused
     ///   after the provider rotated the refresh token, `.refreshTokenSpent` (the grant is gone).
     public func requestTokens(_ parameters: [(name: String, value: String)], at tokenEndpoint: URL) async throws -> TokenResponse {
+        try await observer.observe(.tokenRequest, origin: OIDCEvent.origin(of: tokenEndpoint),
+                                   grantType: observer == nil ? nil : TokenClient.grantType(of: parameters)) {
+            try await sendTokenRequest(parameters, at: tokenEndpoint)
+        }
+    }
+
+    /// ``requestTokens(_:at:)`` without the event.
+    func sendTokenRequest(_ parameters: [(name: String, value: String)], at tokenEndpoint: URL) async throws -> TokenResponse {
         let response = try await post(parameters, to: tokenEndpoint, as: .token)
         let object = try answer(response, from: .token)
         let dpopUsed = dpop != nil

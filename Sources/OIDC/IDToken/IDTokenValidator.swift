@@ -22,6 +22,9 @@ public struct IDTokenValidator: Sendable {
     /// What is checked.
     public let config: IDTokenValidationConfig
     let keySource: KeySource
+    /// Receives one ``OIDCEvent/Kind/idTokenValidation`` event per token (accepted, or refused with its
+    /// code; the origin is the configured issuer's); `nil` (default): none.
+    public var observer: (any OIDCObserver)? = nil
 
     /// A validator whose keys come from the provider's JWK Set cache (following rotation).
     public init(config: IDTokenValidationConfig, keyCache: JWKSetCache) {
@@ -59,6 +62,13 @@ public struct IDTokenValidator: Sendable {
     /// - Returns: the validated token.
     /// - Throws: ``OIDCError``; see ``OIDCError/Code`` for the ID Token codes.
     public func validate(_ token: String, expecting expectations: IDTokenExpectations) async throws -> IDToken {
+        try await observer.observe(.idTokenValidation, origin: Observation.origin(of: config.issuer)) {
+            try await validateToken(token, expecting: expectations)
+        }
+    }
+
+    /// ``validate(_:expecting:)`` without the event.
+    func validateToken(_ token: String, expecting expectations: IDTokenExpectations) async throws -> IDToken {
         let jws: CompactJWS
         do {
             jws = try CompactJWS(token, limits: config.limits)

@@ -68,6 +68,10 @@ public actor JWKSetCache {
     public nonisolated let transport: any HTTPTransport
     /// Timing and limits.
     public nonisolated let configuration: Configuration
+    /// Receives ``OIDCEvent/Kind/keySetFetched`` per download, ``OIDCEvent/Kind/keySetRefetchedForUnknownKey``
+    /// per re-fetch an unknown `kid` caused (failure: the `kid` still unknown, or the fetch failed) and
+    /// ``OIDCEvent/Kind/keySetCoolingDown`` when one was not made; `nil` (default): none.
+    public nonisolated let observer: (any OIDCObserver)?
 
     private var current: JWKSet?
     private var expiry: Date = .distantPast
@@ -81,9 +85,12 @@ public actor JWKSetCache {
     /// Creates a cache for `jwksURI`, which must be `https`, or `http` on a loopback host
     /// (and then, when `issuer` is given, only for an `http` loopback issuer: see
     /// ``SecureURLPolicy/checkEndpoint(_:_:issuer:)``). Every fetch checks the URL again.
+    /// `observer` (default `nil`: none) receives the cache's events (see ``observer``).
     /// - Throws: ``OIDCError`` `.insecureURL` / `.invalidIssuerURL` with ``OIDCError/endpoint`` `jwks_uri`.
-    public init(jwksURI: URL, issuer: String? = nil, transport: any HTTPTransport, configuration: Configuration = .default) throws {
+    public init(jwksURI: URL, issuer: String? = nil, transport: any HTTPTransport, configuration: Configuration = .default,
+                observer: (any OIDCObserver)? = nil) throws {
         try SecureURLPolicy.checkEndpoint(jwksURI, .jwks, issuer: issuer)
+        self.observer = observer
         self.jwksURI = jwksURI
         self.issuer = issuer
         self.transport = transport
@@ -121,16 +128,15 @@ public actor JWKSetCache {
             } else {
                 let now = configuration.clock()
                 if let last = lastUnknownKeyRefresh, now.timeIntervalSince(last) < configuration.refreshCoolDown {
+                    observer.recordFailure(.keySetCoolingDown, VerificationErrors.map(error, header: jws.header), origin: OIDCEvent.origin(of: jwksURI))
                     throw VerificationErrors.map(error, header: jws.header)
                 }
                 lastUnknownKeyRefresh = now
-                set = try await fetchShared()
+                return try await observer.observe(.keySetRefetchedForUnknownKey, origin: OIDCEvent.origin(of: jwksURI)) {
+                    try Self.select(from: try await fetchShared(), for: jws, algorithm: algorithm)
+                }
             }
-            do {
-                return try set.selectKey(keyID: jws.header.keyID, algorithm: algorithm)
-            } catch let error as JOSEError {
-                throw VerificationErrors.map(error, header: jws.header)
-            }
+            return try Self.select(from: set, for: jws, algorithm: algorithm)
         } catch let error as JOSEError {
             throw VerificationErrors.map(error, header: jws.header)
         }
@@ -150,11 +156,22 @@ public actor JWKSetCache {
         return key
     }
 
+    /// The key of `set` for `jws`, or the mapped key error.
+    private static func select(from set: JWKSet, for jws: CompactJWS, algorithm: JWSAlgorithm) throws -> JWK {
+        do {
+            return try set.selectKey(keyID: jws.header.keyID, algorithm: algorithm)
+        } catch let error as JOSEError {
+            throw VerificationErrors.map(error, header: jws.header)
+        }
+    }
+
     private func fetchShared() async throws -> JWKSet {
         if let inFlight { return try await inFlight.value }
         let task = Task<JWKSet, any Error> {
             defer { self.inFlight = nil }
-            let (fetched, skipped, lifetime) = try await Self.download(jwksURI, issuer: issuer, transport: transport, configuration: configuration)
+            let (fetched, skipped, lifetime) = try await observer.observe(.keySetFetched, origin: OIDCEvent.origin(of: jwksURI)) {
+                try await Self.download(jwksURI, issuer: issuer, transport: transport, configuration: configuration)
+            }
             self.current = fetched
             self.skippedKeyCount = skipped
             self.expiry = configuration.clock().addingTimeInterval(lifetime)

@@ -11,22 +11,25 @@ public actor JWKSetCacheRegistry {
     public nonisolated let transport: any HTTPTransport
     /// The configuration every cache gets.
     public nonisolated let configuration: JWKSetCache.Configuration
+    /// Given to every cache (``JWKSetCache/observer``); `nil` (default): no events.
+    public nonisolated let observer: (any OIDCObserver)?
     private var caches: [URL: JWKSetCache] = [:]
 
-    /// Creates an empty registry.
-    public init(transport: any HTTPTransport, configuration: JWKSetCache.Configuration = .default) {
+    /// Creates an empty registry; `observer` (default `nil`) receives the events of every cache it makes.
+    public init(transport: any HTTPTransport, configuration: JWKSetCache.Configuration = .default, observer: (any OIDCObserver)? = nil) {
+        self.observer = observer
         self.transport = transport
         self.configuration = configuration
     }
 
-    /// The cache for `jwksURI` of `issuer` (when known: see ``JWKSetCache/init(jwksURI:issuer:transport:configuration:)``).
+    /// The cache for `jwksURI` of `issuer` (when known: see ``JWKSetCache/init(jwksURI:issuer:transport:configuration:observer:)``).
     /// - Throws: ``OIDCError`` `.insecureURL` / `.invalidIssuerURL` for an unacceptable URL.
     public func cache(for jwksURI: URL, issuer: String? = nil) throws -> JWKSetCache {
         if let cache = caches[jwksURI] {
             try SecureURLPolicy.checkEndpoint(jwksURI, .jwks, issuer: issuer)
             return cache
         }
-        let cache = try JWKSetCache(jwksURI: jwksURI, issuer: issuer, transport: transport, configuration: configuration)
+        let cache = try JWKSetCache(jwksURI: jwksURI, issuer: issuer, transport: transport, configuration: configuration, observer: observer)
         caches[jwksURI] = cache
         return cache
     }

@@ -21,9 +21,11 @@ public struct OIDCEvent: Sendable, Hashable {
 
         /// A request to the token endpoint (``OIDCEvent/grantType`` says which grant).
         public static let tokenRequest = Kind(rawValue: "token.request")
-        /// A session refreshed its tokens.
+        /// A session refreshed its tokens (``OIDCEvent/grantType`` `refresh_token`). With a coordinated
+        /// store whose tokens another replica had already refreshed, ``refreshAwaited`` comes first.
         public static let refresh = Kind(rawValue: "session.refresh")
-        /// A session waited for another replica's (or task's) refresh and used its result.
+        /// A session (or a client-credentials token source) waited for another replica's or task's
+        /// refresh and used its result instead of calling the provider.
         public static let refreshAwaited = Kind(rawValue: "session.refresh_awaited")
         /// A session ended: its tokens were cleared (``OIDCEvent/outcome`` carries the cause's code).
         public static let loggedOut = Kind(rawValue: "session.logged_out")
@@ -41,6 +43,8 @@ public struct OIDCEvent: Sendable, Hashable {
         public static let accessTokenValidation = Kind(rawValue: "access_token.validation")
         /// A logout token was validated or refused.
         public static let logoutTokenValidation = Kind(rawValue: "logout_token.validation")
+        /// A DPoP proof was accepted or refused at a resource server.
+        public static let dpopProofValidation = Kind(rawValue: "dpop_proof.validation")
         /// A request was retried once with the server's DPoP nonce.
         public static let dpopNonceRetry = Kind(rawValue: "dpop.nonce_retry")
         /// A call to the UserInfo endpoint.

@@ -56,7 +56,10 @@ public actor ClientCredentialsTokenSource: CustomReflectable {
     /// - Throws: every ``TokenClient`` error of the client credentials grant.
     public func token() async throws -> TokenResponse {
         if let current, validUntil.timeIntervalSince(client.clock()) > margin { return current }
-        if let inFlight { return try await inFlight.value }
+        if let inFlight {  // recorded as waiting for another caller's request (the client's observer)
+            return try await client.observer.observe(.refreshAwaited, origin: OIDCEvent.origin(of: client.tokenEndpoint),
+                                                     grantType: "client_credentials") { try await inFlight.value }
+        }
         let task = Task { [client, scope, resources, audience] in
             try await client.clientCredentials(scope: scope, resources: resources, audience: audience)
         }

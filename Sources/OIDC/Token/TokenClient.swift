@@ -34,10 +34,13 @@ public struct TokenClient: Sendable {
     /// ``BackChannelClient/assertionAudience``). ``ClientAssertionAudience/issuer`` needs a known ``issuer``.
     public var assertionAudience: ClientAssertionAudience
     /// The DPoP binding (RFC 9449): when set, every token request and UserInfo call carries a fresh
-    /// proof (with the one nonce retry of ``DPoPBinding/send(role:accessToken:transport:request:)``),
+    /// proof (with the one nonce retry of ``DPoPBinding/send(role:accessToken:observer:transport:request:)``),
     /// UserInfo sends `Authorization: DPoP <token>`, and a token response must have `token_type` `DPoP`
     /// (a Bearer answer is `.dpopTokenTypeMismatch`). `nil`: no proofs, Bearer.
     public var dpop: DPoPBinding?
+    /// Receives an ``OIDCEvent`` per token request (with its grant type), revocation, UserInfo call and
+    /// DPoP nonce retry: the endpoint's origin, duration and outcome, never a token or secret. `nil` (default): none.
+    public var observer: (any OIDCObserver)? = nil
 
     /// Creates a client. The endpoint is checked (``SecureURLPolicy``) before every request.
     /// - Parameters:
@@ -94,17 +97,16 @@ public struct TokenClient: Sendable {
         return try await requestTokens(parameters, extra: additionalParameters, headers: additionalHeaders)
     }
 
-    /// Revokes a token at `endpoint` (RFC 7009); `hint` is `access_token` or `refresh_token`.
-    public func revoke(_ token: String, hint: String? = nil, endpoint: URL) async throws {
+    /// ``revoke(_:hint:endpoint:)`` without the event.
+    func sendRevocation(_ token: String, hint: String?, endpoint: URL) async throws {
         var parameters: [(name: String, value: String)] = [("token", token)]
         if let hint { parameters.append(("token_type_hint", hint)) }
         _ = try await fetch(.revocation, accepted: 200...299).send(try formRequest(parameters, to: endpoint, headers: [:], for: .revocation),
                                                                   via: transport)
     }
 
-    /// Calls UserInfo with the access token and returns its claims: `Bearer`, or with a ``dpop`` binding
-    /// `DPoP` with a proof (`ath` bound to the token) and the one nonce retry.
-    public func userInfo(accessToken: String, endpoint: URL) async throws -> JSONObject {
+    /// ``userInfo(accessToken:endpoint:)`` without the event.
+    func sendUserInfo(accessToken: String, endpoint: URL) async throws -> JSONObject {
         var headers: HeaderFields = ["Accept": "application/json", "User-Agent": "swift-oidc-toolkit"]
         guard let dpop else {
             headers["Authorization"] = "Bearer " + accessToken
@@ -112,7 +114,7 @@ public struct TokenClient: Sendable {
             return try await fetch(.userinfo).jsonObject(request, via: transport).object
         }
         let request = TransportRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
-        let response = try await dpop.send(role: .resourceServer, accessToken: accessToken,
+        let response = try await dpop.send(role: .resourceServer, accessToken: accessToken, observer: observer,
                                            transport: FetchingTransport(fetch: fetch(.userinfo, accepted: 100...599), transport: transport)) { request }
         return try fetch(.userinfo).object(from: try Self.accepted(response, by: fetch(.userinfo)))
     }
@@ -124,7 +126,8 @@ public struct TokenClient: Sendable {
         }
     }
 
-    func requestTokens(_ parameters: [(name: String, value: String)], extra: [(name: String, value: String)],
+    /// ``requestTokens(_:extra:headers:)`` without the event.
+    func sendTokenRequest(_ parameters: [(name: String, value: String)], extra: [(name: String, value: String)],
                                headers: HeaderFields) async throws -> TokenResponse {
         for (name, _) in extra where Self.standardParameters.contains(name) {
             throw OIDCError(.invalidTokenRequest, "additional parameter \"\(name)\" would override a standard one")
@@ -133,7 +136,7 @@ public struct TokenClient: Sendable {
         if let dpop {
             let form = parameters + extra
             response = try Self.accepted(
-                try await dpop.send(role: .authorizationServer,
+                try await dpop.send(role: .authorizationServer, observer: observer,
                                     transport: FetchingTransport(fetch: fetch(.token, accepted: 100...599), transport: transport)) {
                     try formRequest(form, to: tokenEndpoint, headers: headers, for: .token)
                 }, by: fetch(.token))

@@ -38,6 +38,9 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     /// `amr`, when present (read on use).
     /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` when it is not an array of strings.
     public var authenticationMethods: [String]? { get throws { try ClaimErrors.read { try claims.claim("amr", as: [String].self) } } }
+    /// `cnf` (RFC 7800): the DPoP key (`jkt`) or client certificate (`x5t#S256`) the token is
+    /// bound to; `nil` for an unbound token. ``AccessTokenValidator`` enforces it.
+    public let confirmation: TokenConfirmation?
     /// The JWS header (`typ`, `alg`, `kid`).
     public let header: JOSEHeader
     /// Every claim, for the ones not typed here (`groups`, `roles`, `entitlements`, ...).
@@ -76,6 +79,7 @@ public struct AccessToken: Sendable, CustomStringConvertible {
             guard let issuedAt = try claims.issuedAt else { throw missing("iat") }
             guard let jwtID = try claims.jwtID else { throw missing("jti") }
             let scope = try claims.string("scope")  // kept as text: a Set per token costs more than the rest of this
+            confirmation = try claims["cnf"].map(TokenConfirmation.init(claim:))
             self.subject = subject
             self.clientID = clientID
             self.expiresAt = expiresAt

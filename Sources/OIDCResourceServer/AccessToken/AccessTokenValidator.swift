@@ -11,9 +11,14 @@ import OIDC
 /// Checks, in order: the signature with an allowed asymmetric algorithm and the issuer's
 /// keys, the time claims (`exp` required; `nbf`, `iat` with the leeway), `typ` (`at+jwt`
 /// or `application/at+jwt`: an ID Token or any other JWT is refused), `iss` (exact), `aud`
-/// (must contain ``audience``), the presence of `sub`, `client_id`, `iat`, `jti`, and
+/// (must contain ``audience``), the presence of `sub`, `client_id`, `iat`, `jti`, the token's
+/// binding (`cnf`: a `jkt`-bound token only with the `DPoP` scheme and a proof signed by that key,
+/// RFC 9449 §7; an `x5t#S256`-bound one only with that client certificate, RFC 8705 §3), and
 /// the required scopes. JOSE's `JWT.verify` and `JWTValidationOptions` apply the
 /// signature, time, issuer and audience rules; this type adds only what RFC 9068 adds.
+///
+/// A server calls ``validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)`` with
+/// the request and answers a failure with ``AccessTokenRefusal``.
 public struct AccessTokenValidator: Sendable {
     /// The issuer identifier `iss` must equal.
     public let issuer: String
@@ -29,6 +34,12 @@ public struct AccessTokenValidator: Sendable {
     public let clock: @Sendable () -> Date
     /// Input limits for the token.
     public let limits: JOSELimits
+    /// The DPoP proof rules (with their replay cache) for tokens presented with the `DPoP` scheme.
+    public let proofs: DPoPProofValidator
+
+    /// Receives one ``OIDC/OIDCEvent`` per token validated (``OIDC/OIDCEvent/Kind/accessTokenValidation``: accepted, or refused with the error's code);
+    /// `nil` (default): none, and no work beyond a `nil` check.
+    public var observer: (any OIDCObserver)? = nil
 
     private let policy: JWSVerificationPolicy
     private let rules: JWTValidationOptions
@@ -43,9 +54,12 @@ public struct AccessTokenValidator: Sendable {
     ///   - leeway: allowed clock skew for the time claims, in seconds.
     ///   - clock: the current time.
     ///   - limits: size and nesting bounds for the token.
+    ///   - proofs: the DPoP proof rules; `nil` (the default) is a ``DPoPProofValidator`` with this
+    ///     `leeway` and `clock` and its own ``MemoryReplayCache`` (replay protection on).
     public init(issuer: String, audience: String, keys: IssuerKeys,
                 allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
-                clock: @escaping @Sendable () -> Date = { Date() }, limits: JOSELimits = .default) {
+                clock: @escaping @Sendable () -> Date = { Date() }, limits: JOSELimits = .default, proofs: DPoPProofValidator? = nil) {
+        self.proofs = proofs ?? DPoPProofValidator(leeway: leeway, clock: clock)
         self.issuer = issuer
         self.audience = audience
         self.keys = keys
@@ -62,11 +76,12 @@ public struct AccessTokenValidator: Sendable {
     /// A validator whose keys come from the issuer's discovery document and a shared key cache.
     /// - Throws: discovery errors, `.jwksURIMissing`, and `.insecureURL` for a non-https `jwks_uri`.
     public static func discover(issuer: String, audience: String, discovery: Discovery, keyCaches: JWKSetCacheRegistry,
-                                leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }) async throws -> AccessTokenValidator {
+                                leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
+                                proofs: DPoPProofValidator? = nil) async throws -> AccessTokenValidator {
         let metadata = try await discovery.metadata(for: issuer)
         guard let jwksURI = metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the issuer publishes no jwks_uri") }
         let cache = try await keyCaches.cache(for: jwksURI)
-        return AccessTokenValidator(issuer: issuer, audience: audience, keys: .cache(cache), leeway: leeway, clock: clock)
+        return AccessTokenValidator(issuer: issuer, audience: audience, keys: .cache(cache), leeway: leeway, clock: clock, proofs: proofs)
     }
 
     /// Whether a `typ` header value names an RFC 9068 access token (case-insensitively,
@@ -80,13 +95,100 @@ public struct AccessTokenValidator: Sendable {
 
     private static func lowercased(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
 
-    /// Validates `token` and checks it carries every scope in `requiredScopes`.
+    /// Validates the access token of a request as a resource server accepting both `Bearer` and
+    /// `DPoP` must (RFC 9449 §7): the one call that reads the token's `cnf` itself.
+    ///
+    /// - `Authorization: Bearer <token>`: refused when the token is bound to a DPoP key (`cnf.jkt`).
+    /// - `Authorization: DPoP <token>` with exactly one `DPoP: <proof>` header: the token must carry
+    ///   `cnf.jkt`, and the proof must pass ``proofs`` for `method` and `url` (its `htu` compared after
+    ///   normalization), with `ath` of this token and a key whose thumbprint is `cnf.jkt`; its `jti`
+    ///   is remembered (replays refused).
+    /// - A token bound to a certificate (`cnf.x5t#S256`) passes only with the matching `clientCertificate`.
+    ///
+    /// - Parameters:
+    ///   - method: the request's HTTP method.
+    ///   - url: the URL the request was sent to, as the client addressed this server (scheme, host,
+    ///     port and path; query and fragment are ignored).
+    ///   - headers: the request's header fields (`Authorization`, `DPoP`).
+    ///   - requiredScopes: the scopes the resource requires.
+    ///   - dpopNonce: the nonce this server requires in DPoP proofs, if any.
+    ///   - clientCertificate: the client's TLS certificate, for certificate-bound tokens.
+    /// - Returns: the validated token, its scheme and (for `DPoP`) its proof.
+    /// - Throws: ``OIDC/OIDCError``: `.missingBearerToken` (no credentials), `.invalidBearerRequest`,
+    ///   the codes of ``validate(bearerToken:requiredScopes:)``, `.dpopBoundTokenAsBearer`,
+    ///   `.dpopTokenNotBound`, `.dpopProofMissing`, the `dpop_proof_*` codes, `.certificateBoundToken`
+    ///   and `.insufficientScope` — answer them with ``AccessTokenRefusal``.
+    public func validate(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
+                         dpopNonce: DPoPProofValidator.NonceRule = .notRequired,
+                         clientCertificate: ClientCertificate = .notPresented) async throws -> PresentedAccessToken {
+        // Without an observer only the nil check is added (the benchmarked hot path).
+        guard let observer else {
+            return try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
+                                             dpopNonce: dpopNonce, clientCertificate: clientCertificate)
+        }
+        return try await Optional(observer).observe(.accessTokenValidation, origin: Observation.origin(of: issuer)) {
+            try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
+                                      dpopNonce: dpopNonce, clientCertificate: clientCertificate)
+        }
+    }
+
+    private func validateRequest(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String>,
+                                 dpopNonce: DPoPProofValidator.NonceRule,
+                                 clientCertificate: ClientCertificate) async throws -> PresentedAccessToken {
+        guard let (scheme, token) = try BearerTokenExtractor.credentials(headers) else {
+            throw OIDCError(.missingBearerToken, "the request carries no Bearer or DPoP access token")
+        }
+        var proofText: String?
+        if scheme == .dpop {
+            let (count, proof) = BearerTokenExtractor.field(headers, named: "dpop")
+            guard count == 1, let proof else {
+                throw OIDCError(.dpopProofMissing, "the DPoP scheme needs exactly one DPoP header field, the request has \(count)")
+            }
+            proofText = proof
+        }
+        let accessToken = try await verified(token)
+        try Self.checkCertificate(accessToken.confirmation, clientCertificate)
+        var proof: VerifiedDPoPProof?
+        switch scheme {
+        case .bearer:
+            try Self.refuseBoundAsBearer(accessToken.confirmation)
+        case .dpop:
+            guard let proofText, let thumbprint = accessToken.confirmation?.jwkThumbprint else {
+                throw OIDCError(.dpopTokenNotBound, "the access token is bound to no DPoP key (no cnf.jkt) but was presented with the DPoP scheme")
+            }
+            proof = try await proofs.validate(proofText, for: .request(method: method, uri: url), nonce: dpopNonce,
+                                              presenting: .accessToken(token, boundTo: .thumbprint(thumbprint)))
+        }
+        try Self.checkScopes(requiredScopes, of: accessToken)
+        return PresentedAccessToken(token: accessToken, scheme: scheme, proof: proof)
+    }
+
+    /// Validates `token` presented with the `Bearer` scheme (e.g. read from a request by
+    /// ``BearerTokenExtractor``) and checks it carries every scope in `requiredScopes`. A token bound
+    /// to a DPoP key or a certificate is refused: a bearer presentation proves neither.
     /// - Returns: the validated token.
     /// - Throws: ``OIDC/OIDCError``: signature and key codes, `.expired`, `.notYetValid`,
     ///   `.issuedInFuture`, `.unexpectedTokenType`, `.issuerMismatch`, `.audienceMismatch`,
-    ///   `.missingAccessTokenClaim`, `.claimTypeMismatch`, and `.insufficientScope` (naming the
-    ///   missing scopes) — map them to a challenge with ``BearerChallenge/init(error:requiredScopes:realm:)``.
-    public func validate(_ token: String, requiredScopes: Set<String> = []) async throws -> AccessToken {
+    ///   `.missingAccessTokenClaim`, `.claimTypeMismatch`, `.dpopBoundTokenAsBearer`,
+    ///   `.certificateBoundToken` and `.insufficientScope` (naming the missing scopes) — map
+    ///   them to a challenge with ``BearerChallenge/init(error:requiredScopes:realm:)``.
+    public func validate(bearerToken token: String, requiredScopes: Set<String> = []) async throws -> AccessToken {
+        guard let observer else { return try await validateBearer(token, requiredScopes: requiredScopes) }
+        return try await Optional(observer).observe(.accessTokenValidation, origin: Observation.origin(of: issuer)) {
+            try await validateBearer(token, requiredScopes: requiredScopes)
+        }
+    }
+
+    private func validateBearer(_ token: String, requiredScopes: Set<String>) async throws -> AccessToken {
+        let accessToken = try await verified(token)
+        try Self.checkCertificate(accessToken.confirmation, .notPresented)
+        try Self.refuseBoundAsBearer(accessToken.confirmation)
+        try Self.checkScopes(requiredScopes, of: accessToken)
+        return accessToken
+    }
+
+    /// The token's signature, times, type, issuer, audience and required claims; no binding, no scopes.
+    private func verified(_ token: String) async throws -> AccessToken {
         let jwt: JWT
         do {
             jwt = try await keys.verify(token, policy: policy, validation: rules)
@@ -98,11 +200,30 @@ public struct AccessTokenValidator: Sendable {
             throw error
         }
         try Self.checkType(jwt.header)
-        let accessToken = try AccessToken(jwt: jwt, issuer: issuer)
+        return try AccessToken(jwt: jwt, issuer: issuer)
+    }
+
+    private static func checkScopes(_ requiredScopes: Set<String>, of accessToken: AccessToken) throws {
         if !requiredScopes.isEmpty, !accessToken.hasScopes(requiredScopes) {
             try ScopeCheck.require(requiredScopes, granted: accessToken.scopes)  // names the missing ones
         }
-        return accessToken
+    }
+
+    private static func refuseBoundAsBearer(_ confirmation: TokenConfirmation?) throws {
+        if confirmation?.jwkThumbprint != nil {
+            throw OIDCError(.dpopBoundTokenAsBearer, "the access token is bound to a DPoP key (cnf.jkt) but was presented as Bearer (RFC 9449 §7.1)")
+        }
+    }
+
+    /// RFC 8705 §3.1: `x5t#S256` is the Base64URL SHA-256 of the client certificate's DER.
+    private static func checkCertificate(_ confirmation: TokenConfirmation?, _ certificate: ClientCertificate) throws {
+        guard let expected = confirmation?.certificateThumbprint else { return }
+        guard case .der(let der) = certificate else {
+            throw OIDCError(.certificateBoundToken, "the access token is bound to a client certificate (cnf.x5t#S256): a certificate-bound token needs the client certificate")
+        }
+        guard Base64URL.encode(DigestAlgorithm.sha256.hash(der)) == expected else {
+            throw OIDCError(.certificateBoundToken, "the client certificate is not the one the access token is bound to (cnf.x5t#S256)")
+        }
     }
 
     private static func checkType(_ header: JOSEHeader) throws {

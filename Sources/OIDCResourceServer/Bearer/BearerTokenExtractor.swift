@@ -61,45 +61,91 @@ public struct BearerTokenExtractor: Sendable {
 
     /// The token of an `Authorization` value with the Bearer scheme; `nil` for another scheme.
     static func headerToken(_ value: String) throws -> String? {
-        let bytes = Array(value.utf8)
-        let scheme = Array("bearer".utf8)
-        guard bytes.count >= scheme.count, zip(bytes, scheme).allSatisfy({ lower($0) == $1 }) else { return nil }
-        let rest = bytes.dropFirst(scheme.count)
-        guard let first = rest.first else {
-            throw OIDCError(.invalidBearerRequest, "the Authorization header has the Bearer scheme and no token")
+        try headerToken(value, scheme: .bearer)
+    }
+
+    /// The token of an `Authorization` value with `scheme` (case-insensitive, RFC 9110 §11.1): one or
+    /// more spaces, then one `b64token` and nothing else; `nil` for another scheme. Reads the value's
+    /// bytes in place (the validation's hot path).
+    /// - Throws: `.invalidBearerRequest` for the scheme without a single `b64token`.
+    static func headerToken(_ value: String, scheme: AuthorizationScheme) throws -> String? {
+        var value = value
+        return try value.withUTF8 { bytes throws -> Int? in
+            let name = scheme == .bearer ? "bearer".utf8 : "dpop".utf8
+            guard bytes.count >= name.count, zip(bytes, name).allSatisfy({ lower($0) == $1 }) else { return nil }
+            var index = name.count
+            guard index < bytes.count else {
+                throw OIDCError(.invalidBearerRequest, "the Authorization header has the \(scheme.rawValue) scheme and no token")
+            }
+            guard bytes[index] == 0x20 else { return nil }  // another scheme starting with the name, e.g. "BearerX"
+            while index < bytes.count, bytes[index] == 0x20 { index += 1 }
+            guard isB64Token(buffer: UnsafeBufferPointer(rebasing: bytes[index...])) else {
+                throw OIDCError(.invalidBearerRequest, "the \(scheme.rawValue) credentials are not a single b64token (RFC 6750 §2.1)")
+            }
+            return index
+        }.map { offset in String(value[value.utf8.index(value.utf8.startIndex, offsetBy: offset)...]) }
+    }
+
+    /// The scheme and token of the request's one `Authorization` field, `nil` when it has none or
+    /// one with another scheme.
+    /// - Throws: `.invalidBearerRequest` for more than one `Authorization` field or malformed credentials.
+    static func credentials(_ headers: HeaderFields) throws -> (scheme: AuthorizationScheme, token: String)? {
+        let (count, value) = field(headers, named: "authorization")
+        guard count <= 1 else {
+            throw OIDCError(.invalidBearerRequest, "the request has \(count) Authorization header fields")
         }
-        guard first == 0x20 else { return nil }  // another scheme starting with "Bearer", e.g. "BearerX"
-        let token = rest.drop(while: { $0 == 0x20 })
-        guard isB64Token(token) else {
-            throw OIDCError(.invalidBearerRequest, "the Bearer credentials are not a single b64token (RFC 6750 §2.1)")
+        guard let value else { return nil }
+        if let token = try headerToken(value, scheme: .bearer) { return (.bearer, token) }
+        return try headerToken(value, scheme: .dpop).map { (.dpop, $0) }
+    }
+
+    /// How many fields are named `lowercaseName` (compared case-insensitively, without allocating),
+    /// and the last one's value.
+    static func field(_ headers: HeaderFields, named lowercaseName: String) -> (count: Int, value: String?) {
+        var count = 0
+        var value: String?
+        var wanted = lowercaseName
+        wanted.withUTF8 { wanted in
+            for field in headers.fields where field.name.utf8.count == wanted.count {
+                var name = field.name
+                if name.withUTF8({ zip($0, wanted).allSatisfy { lower($0) == $1 } }) {
+                    count += 1
+                    value = field.value
+                }
+            }
         }
-        return String(decoding: token, as: UTF8.self)
+        return (count, value)
     }
 
     /// `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`
     public static func isB64Token<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
-        var sawPadding = false
-        var count = 0
-        for byte in bytes {
-            if byte == UInt8(ascii: "=") {
-                guard count > 0 else { return false }
-                sawPadding = true
-                continue
-            }
-            guard !sawPadding, isTokenCharacter(byte) else { return false }
-            count += 1
-        }
-        return count > 0
+        if let result = bytes.withContiguousStorageIfAvailable(isB64Token(buffer:)) { return result }
+        return Array(bytes).withUnsafeBufferPointer(isB64Token(buffer:))
     }
 
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"):
-            return true
-        default:
-            return false
+    /// The `b64token` rule on contiguous bytes: token characters, at least one, then only `=`.
+    private static func isB64Token(buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = buffer.baseAddress else { return false }
+        let count = buffer.count
+        return tokenTable.withUnsafeBufferPointer { table in
+            var index = 0
+            // Eight bytes at a time without a branch per byte (a JWT is hundreds of bytes), then one by one.
+            while index + 8 <= count {
+                let all = table[Int(base[index])] & table[Int(base[index + 1])] & table[Int(base[index + 2])] & table[Int(base[index + 3])]
+                    & table[Int(base[index + 4])] & table[Int(base[index + 5])] & table[Int(base[index + 6])] & table[Int(base[index + 7])]
+                if all == 0 { break }
+                index += 8
+            }
+            while index < count, table[Int(base[index])] == 1 { index += 1 }
+            guard index > 0 else { return false }
+            while index < count, base[index] == UInt8(ascii: "=") { index += 1 }
+            return index == count
         }
+    }
+
+    /// 1 for the bytes of `ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/"`, 0 for every other byte.
+    private static let tokenTable: [UInt8] = (0...255).map { byte in
+        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/".utf8).contains(UInt8(byte)) ? 1 : 0
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 {

@@ -29,4 +29,17 @@ extension OIDCError.Code {
     public static let dpopProofKeyBinding = OIDCError.Code(rawValue: "dpop_proof_jkt")
     /// A DPoP proof's `jti` was already seen within the replay window (§11.1).
     public static let dpopProofReplayed = OIDCError.Code(rawValue: "dpop_proof_replayed")
+    /// The replay cache could not answer (e.g. its database is unreachable): the proof is refused, never
+    /// accepted unchecked.
+    public static let dpopReplayCheckFailed = OIDCError.Code(rawValue: "dpop_replay_check_failed")
+    /// The request uses the `DPoP` authorization scheme without exactly one `DPoP` header (RFC 9449 §4.3 step 1).
+    public static let dpopProofMissing = OIDCError.Code(rawValue: "dpop_proof_missing")
+    /// A token bound to a DPoP key (`cnf.jkt`) was presented with the `Bearer` scheme (RFC 9449 §7.1):
+    /// refused, since a bearer presentation proves no key.
+    public static let dpopBoundTokenAsBearer = OIDCError.Code(rawValue: "dpop_bound_token_as_bearer")
+    /// A token without `cnf.jkt` was presented with the `DPoP` scheme (RFC 9449 §7.1).
+    public static let dpopTokenNotBound = OIDCError.Code(rawValue: "dpop_token_not_bound")
+    /// A token bound to a client certificate (`cnf.x5t#S256`, RFC 8705 §3) was presented without that
+    /// certificate: a certificate-bound token needs the client certificate.
+    public static let certificateBoundToken = OIDCError.Code(rawValue: "certificate_bound_token")
 }

@@ -11,12 +11,16 @@ import OIDC
 /// In order: one compact JWS (`dpopProofMalformed`); `typ` exactly `dpop+jwt`; `alg` an allowed
 /// asymmetric algorithm (never `none` or HMAC); a `jwk` header holding a public key only; the signature
 /// verified with that key through JOSE; `jti` present; `htm` equal to the request method; `htu` equal to
-/// the request URI without query and fragment, after scheme/host case and default-port normalisation
-/// (RFC 3986 §6.2.2.1, §6.2.3); `iat` present, not more than ``leeway`` in the future and not older than
-/// ``maximumAge`` + ``leeway`` (JOSE's time rules); `nonce` when the server requires one; `ath` and the key's
-/// thumbprint against `cnf.jkt` when an access token is presented; last, `jti` not seen within the window
-/// of ``replays`` (when given; recorded only once every other check passed). Each failure is an
-/// ``OIDC/OIDCError`` whose code names the rule (`dpop_proof_htm`, `dpop_proof_ath`, ...).
+/// the request URI after ``normalizedURI(_:)-(String)`` (RFC 3986 §6.2.2, §6.2.3; query and fragment
+/// ignored); `iat` present, not more than ``leeway`` in the future and not older than ``maximumAge`` +
+/// ``leeway`` (JOSE's time rules); `nonce` when the server requires one; `ath` and the key's thumbprint
+/// against the token's `cnf.jkt` when an access token is presented (the binding is always stated,
+/// ``KeyBinding``); last, `jti` not seen before for this key (``replays``, on by default; recorded only
+/// once every other check passed, until the proof can no longer pass the `iat` rule). Each failure is
+/// an ``OIDC/OIDCError`` whose code names the rule (`dpop_proof_htm`, `dpop_proof_ath`, ...).
+///
+/// A resource server uses ``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``,
+/// which reads `cnf` itself and calls this validator.
 public struct DPoPProofValidator: Sendable {
     /// The request the proof must be for.
     public enum Target: Sendable, Hashable {
@@ -35,54 +39,92 @@ public struct DPoPProofValidator: Sendable {
         case required(String)
     }
 
+    /// Which key the presented access token is bound to: always stated, never implied by an absent argument.
+    public enum KeyBinding: Sendable, Hashable {
+        /// The token's `cnf.jkt` (RFC 9449 §6.1): the proof key's RFC 7638 thumbprint must equal it.
+        case thumbprint(String)
+        /// The binding is not checked: an explicit opt-out for tools that are given only a proof and an
+        /// `ath`, without the token. A resource server never uses this: a proof signed by any key passes.
+        case notCheckedAtCallersRisk
+    }
+
     /// The access token presented with the proof, if any.
     public enum Presentation: Sendable, Hashable {
         /// No access token (e.g. a token request): `ath` is not checked.
         case noAccessToken
-        /// An access token: `ath` must be its hash; `boundThumbprint` (the token's `cnf.jkt`, when known)
-        /// must equal the proof key's RFC 7638 thumbprint.
-        case accessToken(String, boundThumbprint: String?)
-        /// As ``accessToken(_:boundThumbprint:)`` with the token's `ath` value (Base64URL SHA-256)
+        /// An access token: `ath` must be its hash and the proof key must match `boundTo`.
+        case accessToken(String, boundTo: KeyBinding)
+        /// As ``accessToken(_:boundTo:)`` with the token's `ath` value (Base64URL SHA-256)
         /// already computed by the caller, e.g. a tool that is given the hash rather than the token.
-        case accessTokenHash(String, boundThumbprint: String?)
+        case accessTokenHash(String, boundTo: KeyBinding)
+    }
+
+    /// Where seen `jti` values are remembered.
+    public enum ReplayProtection: Sendable {
+        /// Each `jti` is recorded in `cache`, scoped by the proof key's thumbprint, until the proof
+        /// could no longer pass the `iat` rule; a second use is `dpop_proof_replayed`.
+        case cache(any ReplayCache)
+        /// No replay check: a captured proof can be sent again within its `iat` window (RFC 9449 §11.1).
+        /// An explicit opt-out for tools that judge one proof; a server never uses this.
+        case disabledAtCallersRisk
     }
 
     /// Allowed algorithms (always a subset of the asymmetric ones).
     public let allowedAlgorithms: Set<JWSAlgorithm>
-    /// How old `iat` may be, in seconds (default 300).
+    /// How old `iat` may be, in seconds (default 300; NaN or negative: 0; at most a day).
     public let maximumAge: TimeInterval
     /// Allowed clock skew, as JOSE's time rules take it (NaN or negative: 0; at most a day).
     public let leeway: TimeInterval
-    /// Seen `jti` values (keyed by the proof key's thumbprint), or `nil` for no replay check.
-    /// Its window should be at least ``maximumAge`` + ``leeway``.
-    public let replays: LogoutReplayCache?
+    /// Where seen `jti` values are remembered (default: a ``MemoryReplayCache`` of this validator).
+    public let replays: ReplayProtection
     /// The current time.
     public let clock: @Sendable () -> Date
+    private let policy: JWSVerificationPolicy
+    private let keys = ProofKeyCache()
+
+    /// Receives one ``OIDC/OIDCEvent`` per proof validated (``OIDC/OIDCEvent/Kind/dpopProofValidation``: accepted, or refused with the error's code);
+    /// `nil` (default): none, and no work beyond a `nil` check.
+    public var observer: (any OIDCObserver)? = nil
 
     /// Creates a validator.
+    /// - Parameters:
+    ///   - allowedAlgorithms: a subset of the asymmetric algorithms; HMAC entries are dropped.
+    ///   - maximumAge: how old a proof's `iat` may be, in seconds.
+    ///   - leeway: allowed clock skew, in seconds.
+    ///   - replays: where seen `jti` values are remembered; the default is a fresh ``MemoryReplayCache``
+    ///     (replicas behind one load balancer share one instead); opting out is ``ReplayProtection/disabledAtCallersRisk``.
+    ///   - clock: the current time (also the clock the replay retention is computed on).
     public init(allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, maximumAge: TimeInterval = 300,
-                leeway: TimeInterval = 60, replays: LogoutReplayCache? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+                leeway: TimeInterval = 60, replays: ReplayProtection = .cache(MemoryReplayCache()),
+                clock: @escaping @Sendable () -> Date = { Date() }) {
         self.allowedAlgorithms = allowedAlgorithms.intersection(IssuerKeys.asymmetricAlgorithms)
-        self.maximumAge = maximumAge.isNaN ? 0 : max(0, maximumAge)
+        self.maximumAge = Leeway.effective(maximumAge)
         self.leeway = Leeway.effective(leeway)
         self.replays = replays
         self.clock = clock
+        policy = JWSVerificationPolicy(allowedAlgorithms: self.allowedAlgorithms)
+    }
+
+    /// The space-separated `algs` of a `DPoP` challenge (RFC 9449 §7.1): the allowed algorithms, sorted.
+    public var challengeAlgorithms: [String] { allowedAlgorithms.map(\.rawValue).sorted() }
+
+    /// Until when a proof issued at `issuedAt` must be remembered: it passes the `iat` rule while
+    /// `now - issuedAt <= maximumAge + leeway` (a future `iat` up to `leeway` included), so through
+    /// `issuedAt + maximumAge + leeway`, and one second more for the cache's strict comparison.
+    func replayRetention(issuedAt: Date) -> Date {
+        issuedAt.addingTimeInterval(maximumAge + leeway + 1)
     }
 
     /// The private members of every key type (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2).
     static let privateMembers = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
 
-    /// Validates `proof` for `target`.
-    /// - Throws: ``OIDC/OIDCError`` with one of the `dpop_proof_*` codes, naming the failed rule.
-    public func validate(_ proof: String, for target: Target, nonce: NonceRule, presenting: Presentation) async throws -> VerifiedDPoPProof {
-        let jws: CompactJWS
-        do { jws = try CompactJWS(proof) } catch let error as JOSEError {
-            throw OIDCError(.dpopProofMalformed, "the DPoP proof is not a compact JWS", joseError: error)
-        }
-        guard jws.header.type == "dpop+jwt" else { throw OIDCError(.dpopProofType, "the DPoP proof's typ is not dpop+jwt") }
-        guard let name = jws.header.algorithmName, let algorithm = JWSAlgorithm(rawValue: name), allowedAlgorithms.contains(algorithm) else {
-            throw OIDCError(.dpopProofAlgorithm, "the DPoP proof's alg is not an allowed asymmetric algorithm")
-        }
+    /// The proof's `jwk` as a public key and its RFC 7638 thumbprint (§4.3 step 7). A client signs
+    /// every proof with one key, so its protected header (`typ`, `alg`, `jwk`) repeats byte for byte:
+    /// the key read from a header that passed these checks is reused for the same header text
+    /// (building a libcrypto key costs as much as verifying a signature).
+    private func proofKey(_ jws: CompactJWS, protectedHeader: Substring.UTF8View) throws -> (JWK, String) {
+        let headerText = String(Substring(protectedHeader))
+        if let known = keys.key(for: headerText) { return known }
         guard let members = jws.header.members["jwk"]?.objectValue else {
             throw OIDCError(.dpopProofKey, "the DPoP proof has no jwk header")
         }
@@ -94,7 +136,24 @@ public struct DPoPProofValidator: Sendable {
             throw OIDCError(.dpopProofKey, "the DPoP proof's jwk is not a usable key", joseError: error)
         }
         guard !key.isPrivate, key.keyType != .oct else { throw OIDCError(.dpopProofKey, "the DPoP proof's jwk is not an asymmetric public key") }
-        do { try jws.verify(with: key, policy: JWSVerificationPolicy(allowedAlgorithms: allowedAlgorithms)) } catch let error as JOSEError {
+        let known = (key, key.thumbprint())
+        keys.remember(known, for: headerText)
+        return known
+    }
+
+    /// Validates `proof` for `target`.
+    /// - Throws: ``OIDC/OIDCError`` with one of the `dpop_proof_*` codes, naming the failed rule.
+    func validateProof(_ proof: String, for target: Target, nonce: NonceRule, presenting: Presentation) async throws -> VerifiedDPoPProof {
+        let jws: CompactJWS
+        do { jws = try CompactJWS(proof) } catch let error as JOSEError {
+            throw OIDCError(.dpopProofMalformed, "the DPoP proof is not a compact JWS", joseError: error)
+        }
+        guard jws.header.type == "dpop+jwt" else { throw OIDCError(.dpopProofType, "the DPoP proof's typ is not dpop+jwt") }
+        guard let name = jws.header.algorithmName, let algorithm = JWSAlgorithm(rawValue: name), allowedAlgorithms.contains(algorithm) else {
+            throw OIDCError(.dpopProofAlgorithm, "the DPoP proof's alg is not an allowed asymmetric algorithm")
+        }
+        let (key, thumbprint) = try proofKey(jws, protectedHeader: proof.utf8.prefix { $0 != UInt8(ascii: ".") })
+        do { try jws.verify(with: key, policy: policy) } catch let error as JOSEError {
             throw OIDCError(.dpopProofSignature, "the DPoP proof's signature does not verify with its jwk", joseError: error)
         }
         let claims: JWTClaims
@@ -111,7 +170,7 @@ public struct DPoPProofValidator: Sendable {
         guard let htu = try text("htu", .dpopProofURI) else { throw OIDCError(.dpopProofURI, "the DPoP proof has no \"htu\"") }
         if case .request(let method, let uri) = target {
             guard htm == method else { throw OIDCError(.dpopProofMethod, "the DPoP proof's htm is not the request method \(method)") }
-            guard let expected = Self.normalizedURI(uri), let given = URL(string: htu).flatMap(Self.normalizedURI), given == expected else {
+            guard let expected = Self.normalizedURI(uri), let given = Self.normalizedURI(htu), given == expected else {
                 throw OIDCError(.dpopProofURI, "the DPoP proof's htu is not the request URI \(Self.normalizedURI(uri) ?? "(unusable)")")
             }
         }
@@ -132,43 +191,32 @@ public struct DPoPProofValidator: Sendable {
                 throw OIDCError(.dpopProofNonce, "the DPoP proof does not carry the nonce the server gave")
             }
         }
-        let thumbprint = key.thumbprint()
-        let presented: (hash: String, bound: String?)?
+        let presented: (hash: String, binding: KeyBinding)?
         switch presenting {
         case .noAccessToken: presented = nil
-        case .accessToken(let token, let bound): presented = (DPoPKey.accessTokenHash(token), bound)
-        case .accessTokenHash(let hash, let bound): presented = (hash, bound)
+        case .accessToken(let token, let binding): presented = (DPoPKey.accessTokenHash(token), binding)
+        case .accessTokenHash(let hash, let binding): presented = (hash, binding)
         }
-        if let (hash, bound) = presented {
+        if let (hash, binding) = presented {
             guard let ath = try text("ath", .dpopProofAccessTokenHash), ath == hash else {
                 throw OIDCError(.dpopProofAccessTokenHash, "the DPoP proof's ath is not the hash of the presented access token")
             }
-            if let bound, bound != thumbprint {
+            if case .thumbprint(let bound) = binding, bound != thumbprint {
                 throw OIDCError(.dpopProofKeyBinding, "the DPoP proof's key is not the one the access token is bound to (cnf.jkt)")
             }
         }
-        if let replays, !(await replays.record(issuer: thumbprint, jwtID: jti)) {
-            throw OIDCError(.dpopProofReplayed, "a DPoP proof with this jti was already received within \(replays.window.wholeText) s")
+        if case .cache(let cache) = replays {
+            let firstUse: Bool
+            do {
+                firstUse = try await cache.recordFirstUse(of: jti, scope: thumbprint, until: replayRetention(issuedAt: issuedAt), now: now)
+            } catch {
+                throw OIDCError(.dpopReplayCheckFailed, "the DPoP replay cache could not answer, so the proof is refused")
+            }
+            guard firstUse else {
+                throw OIDCError(.dpopProofReplayed, "a DPoP proof with this jti was already received for this key")
+            }
         }
         return VerifiedDPoPProof(key: key, thumbprint: thumbprint, algorithm: algorithm, jwtID: jti, method: htm, uri: htu,
                                  issuedAt: issuedAt, claims: claims)
-    }
-
-    /// `uri` without query, fragment and user info, scheme and host lower-cased, the default port
-    /// (80 for http, 443 for https) dropped and an empty path as `/` (RFC 3986 §6.2.2.1, §6.2.3);
-    /// `nil` unless absolute http(s) with a host.
-    public static func normalizedURI(_ uri: URL) -> String? {
-        guard var components = URLComponents(url: uri, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
-              let host = components.host, !host.isEmpty else { return nil }
-        components.scheme = scheme
-        components.host = host.lowercased()
-        if components.port == (scheme == "https" ? 443 : 80) { components.port = nil }
-        components.query = nil
-        components.fragment = nil
-        components.user = nil
-        components.password = nil
-        if components.path.isEmpty { components.path = "/" }
-        return components.string
     }
 }

@@ -106,6 +106,10 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         self.leeway = Leeway.effective(leeway)
     }
 
+    /// Receives one ``OIDC/OIDCEvent`` per introspection call (``OIDC/OIDCEvent/Kind/introspection``) and per token validated (``OIDC/OIDCEvent/Kind/accessTokenValidation``: accepted, or refused with the error's code);
+    /// `nil` (default): none, and no work beyond a `nil` check.
+    public var observer: (any OIDCObserver)? = nil
+
     /// Where this introspector's answers are kept in a shared ``IntrospectionCache``: its endpoint, its
     /// client id and the answer form it accepts (JSON, or a JWT from ``JWTResponse/issuer`` for its
     /// audience under its ``JWTResponse/requirement``). Introspectors that differ in any of these
@@ -133,7 +137,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     /// - Throws: ``OIDC/OIDCError``: endpoint errors (`oauth_error`, `transport`, ...),
     ///   `.invalidIntrospectionResponse`, `.unsignedIntrospectionResponse` (plain JSON where a JWT
     ///   answer is required), JWT-answer verification errors.
-    public func introspect(_ token: String, hint: String? = nil) async throws -> IntrospectionResult {
+    func introspectToken(_ token: String, hint: String?) async throws -> IntrospectionResult {
         let partition = cachePartition
         if let cached = await cache?.result(for: token, in: partition) { return cached }
         var parameters: [(name: String, value: String)] = [("token", token)]
@@ -161,7 +165,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     /// - Throws: ``OIDC/OIDCError`` `.inactiveToken`, `.unexpectedTokenType` (the answer is about a token
     ///   that is not an access token), `.expired`, `.notYetValid`, `.audienceMismatch`,
     ///   `.insufficientScope`, and the errors of ``introspect(_:hint:)``.
-    public func validate(_ token: String, requiredScopes: Set<String> = []) async throws -> TokenIntrospection {
+    func validateToken(_ token: String, requiredScopes: Set<String>) async throws -> TokenIntrospection {
         guard case .active(let info) = try await introspect(token, hint: "access_token") else {
             throw OIDCError(.inactiveToken, "the introspection endpoint says the token is not active")
         }

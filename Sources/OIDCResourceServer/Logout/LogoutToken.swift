@@ -95,6 +95,10 @@ public struct LogoutTokenValidator: Sendable {
     /// The current time.
     public let clock: @Sendable () -> Date
 
+    /// Receives one ``OIDC/OIDCEvent`` per token validated (``OIDC/OIDCEvent/Kind/logoutTokenValidation``: accepted, or refused with the error's code);
+    /// `nil` (default): none, and no work beyond a `nil` check.
+    public var observer: (any OIDCObserver)? = nil
+
     /// The largest ``maximumAge`` (one day): a longer configured age counts as this, so no value
     /// (infinity included) switches the age check off or asks a cache to remember forever.
     public static let maximumAgeLimit: TimeInterval = 86_400
@@ -134,7 +138,7 @@ public struct LogoutTokenValidator: Sendable {
     ///   (a required `iat`, `jti` or `events` absent; the reason names it), `.invalidLogoutToken`
     ///   (the reason names the rule), `.replayedLogoutToken`, and whatever ``replays`` throws when it cannot
     ///   answer (e.g. `database_unavailable`): an unanswered replay check never passes.
-    public func validate(_ token: String) async throws -> LogoutToken {
+    func validateToken(_ token: String) async throws -> LogoutToken {
         let validation = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
                                               requiredClaims: ["iat", "jti", "events"])
         let jwt = try await keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: allowedAlgorithms), validation: validation,

@@ -1,0 +1,27 @@
+/// An access token accepted for one request by
+/// ``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``:
+/// the validated token, the scheme it came with, and its DPoP proof when the scheme was `DPoP`.
+/// Holds no token text.
+public struct PresentedAccessToken: Sendable, CustomStringConvertible {
+    /// The validated token (its `cnf`, if any, was checked against ``proof``).
+    public let token: AccessToken
+    /// The `Authorization` scheme: `Bearer` only for a token bound to no DPoP key.
+    public let scheme: AuthorizationScheme
+    /// The DPoP proof: present exactly when ``scheme`` is `DPoP`; its key's thumbprint is the token's `cnf.jkt`.
+    public let proof: VerifiedDPoPProof?
+
+    /// e.g. `DPoP AccessToken(iss: ..., sub: ...) with VerifiedDPoPProof(ES256, ...)`.
+    public var description: String {
+        "\(scheme.rawValue) \(token)" + (proof.map { " with \($0)" } ?? "")
+    }
+}
+
+/// The client's TLS certificate, for tokens bound to it (`cnf.x5t#S256`, RFC 8705 §3).
+public enum ClientCertificate: Sendable, Hashable {
+    /// The request came without a client certificate (or the server does not pass it on): a
+    /// certificate-bound token is refused (`.certificateBoundToken`).
+    case notPresented
+    /// The DER bytes of the certificate the client authenticated the TLS connection with; a token's
+    /// `cnf.x5t#S256` must be their Base64URL SHA-256.
+    case der([UInt8])
+}

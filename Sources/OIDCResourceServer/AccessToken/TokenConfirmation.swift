@@ -1,0 +1,43 @@
+import JOSE
+import OIDC
+
+/// The `cnf` (confirmation) claim of an access token (RFC 7800 §3.1): the key or certificate
+/// the token is bound to. A bound token is accepted only from the holder of that key
+/// (``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``).
+public struct TokenConfirmation: Sendable, Hashable, CustomStringConvertible {
+    /// `jkt`: the RFC 7638 SHA-256 thumbprint of the DPoP key the token is bound to (RFC 9449 §6.1).
+    public let jwkThumbprint: String?
+    /// `x5t#S256`: the Base64URL SHA-256 of the DER client certificate the token is bound to (RFC 8705 §3.1).
+    public let certificateThumbprint: String?
+
+    /// A confirmation from its members.
+    public init(jwkThumbprint: String?, certificateThumbprint: String?) {
+        self.jwkThumbprint = jwkThumbprint
+        self.certificateThumbprint = certificateThumbprint
+    }
+
+    /// Whether the token is bound to anything this type knows (`jkt` or `x5t#S256`).
+    public var isBound: Bool { jwkThumbprint != nil || certificateThumbprint != nil }
+
+    /// e.g. `cnf(jkt: 0ZcO..., x5t#S256: none)` (thumbprints are public values).
+    public var description: String {
+        "cnf(jkt: \(jwkThumbprint ?? "none"), x5t#S256: \(certificateThumbprint ?? "none"))"
+    }
+
+    /// Reads a `cnf` value: an object whose `jkt` and `x5t#S256`, when present, are non-empty strings.
+    /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` naming the member that is not.
+    init(claim: JSONValue) throws {
+        guard let object = claim.objectValue else {
+            throw OIDCError(.claimTypeMismatch, "the access token's \"cnf\" is not a JSON object (RFC 7800 §3.1)")
+        }
+        func member(_ name: String) throws -> String? {
+            guard let value = object[name] else { return nil }
+            guard let text = value.stringValue, !text.isEmpty else {
+                throw OIDCError(.claimTypeMismatch, "the access token's \"cnf\".\"\(name)\" is not a non-empty string")
+            }
+            return text
+        }
+        jwkThumbprint = try member("jkt")
+        certificateThumbprint = try member("x5t#S256")
+    }
+}

@@ -1,0 +1,114 @@
+import OIDC
+
+/// The answer to a request whose access token was refused, for a resource server that accepts
+/// both `Bearer` and `DPoP` (RFC 6750 §3, RFC 9449 §7.1): the status, one `WWW-Authenticate`
+/// field per challenge (the scheme the client used first, carrying the error), and `DPoP-Nonce`.
+///
+/// | situation | challenges | status |
+/// |---|---|---|
+/// | no token | `Bearer`, `DPoP algs=...` | 401 |
+/// | malformed request | `invalid_request` (scheme used) | 400 |
+/// | token invalid, expired, wrong audience or type | `invalid_token` (scheme used) | 401 |
+/// | a `cnf.jkt`-bound token as `Bearer` | `Bearer invalid_token`, `DPoP algs=...` | 401 |
+/// | proof missing, invalid, replayed or of another key | `DPoP invalid_dpop_proof` | 401 |
+/// | proof without the server's nonce | `DPoP use_dpop_nonce` and `DPoP-Nonce` | 401 |
+/// | token lacks a required scope | `insufficient_scope` with `scope` (scheme used) | 403 |
+public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP status: 400, 401 or 403.
+    public let status: Int
+    /// The challenges, in the order of their `WWW-Authenticate` fields.
+    public let challenges: [ResourceChallenge]
+    /// The nonce to send in `DPoP-Nonce`, if the server requires one.
+    public let dpopNonce: String?
+
+    /// The refusal of the request with `requestHeaders` for `error`, as thrown by
+    /// ``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``.
+    /// - Parameters:
+    ///   - error: the validation error.
+    ///   - requestHeaders: the refused request's header fields (its `Authorization` scheme picks the challenge).
+    ///   - requiredScopes: the scopes the resource requires (`scope` of the challenge).
+    ///   - dpopAlgorithms: `algs` of the `DPoP` challenge (``DPoPProofValidator/challengeAlgorithms``).
+    ///   - dpopNonce: the nonce the server requires in proofs, if any: sent in `DPoP-Nonce`, and a proof
+    ///     without it is answered with `use_dpop_nonce`.
+    ///   - realm: `realm`, if any.
+    public init(error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [], dpopAlgorithms: [String],
+                dpopNonce: String? = nil, realm: String? = nil) {
+        self.dpopNonce = dpopNonce
+        func challenge(_ scheme: AuthorizationScheme, _ code: ResourceChallenge.ErrorCode?, _ text: String? = nil,
+                       scope: Set<String> = []) -> ResourceChallenge {
+            ResourceChallenge(scheme: scheme, error: code, errorDescription: text, scope: scope, realm: realm, algorithms: dpopAlgorithms)
+        }
+        let used = Self.scheme(of: requestHeaders)
+        switch error.code {
+        case .missingBearerToken:
+            status = 401
+            challenges = [challenge(.bearer, nil, scope: requiredScopes), challenge(.dpop, nil)]
+        case .invalidBearerRequest:
+            status = 400
+            challenges = [challenge(used, .invalidRequest, error.reason)]
+        case .insufficientScope:
+            status = 403
+            challenges = [challenge(used, .insufficientScope, error.reason, scope: requiredScopes)]
+        case .dpopProofNonce where dpopNonce != nil:
+            status = 401
+            challenges = [challenge(.dpop, .useDPoPNonce, "the DPoP proof must carry the nonce in DPoP-Nonce")]
+        case _ where Self.isProofError(error.code):
+            status = 401
+            challenges = [challenge(.dpop, .invalidDPoPProof, error.reason)]
+        case .dpopBoundTokenAsBearer:
+            status = 401
+            challenges = [challenge(.bearer, .invalidToken, "the access token is DPoP-bound: present it with the DPoP scheme and a proof"),
+                          challenge(.dpop, nil)]
+        case .dpopTokenNotBound:
+            status = 401
+            challenges = [challenge(.dpop, .invalidToken, "the access token is not DPoP-bound")]
+        case .certificateBoundToken:
+            status = 401
+            challenges = [challenge(used, .invalidToken, "the access token is bound to a client certificate")]
+        default:
+            status = 401
+            let invalid = challenge(used, .invalidToken, BearerChallenge.publicDescription(of: error))
+            challenges = used == .bearer ? [invalid, challenge(.dpop, nil)] : [invalid]
+        }
+    }
+
+    /// The response header fields: one `WWW-Authenticate` per challenge, then `DPoP-Nonce` when set.
+    public var headers: HeaderFields {
+        var headers = HeaderFields()
+        for challenge in challenges { headers.add("WWW-Authenticate", challenge.headerValue) }
+        if let dpopNonce { headers.add("DPoP-Nonce", dpopNonce) }
+        return headers
+    }
+
+    /// The error code of the first challenge (e.g. for a JSON body), or `nil` when it has none.
+    public var error: ResourceChallenge.ErrorCode? { challenges.first?.error }
+
+    /// e.g. `401 DPoP error="invalid_dpop_proof", ...`.
+    public var description: String { "\(status) " + challenges.map(\.headerValue).joined(separator: " | ") }
+
+    /// The DPoP proof codes answered with `invalid_dpop_proof`.
+    static func isProofError(_ code: OIDCError.Code) -> Bool {
+        code.rawValue.hasPrefix("dpop_proof_") || code == .dpopReplayCheckFailed
+    }
+
+    /// The scheme the request used: from its `Authorization` field (also when malformed), else `Bearer`.
+    static func scheme(of headers: HeaderFields) -> AuthorizationScheme {
+        guard let value = headers.values(for: "Authorization").first?.lowercased() else { return .bearer }
+        return value == "dpop" || value.hasPrefix("dpop ") ? .dpop : .bearer
+    }
+}
+
+extension AccessTokenValidator {
+    /// The refusal of a request this validator refused with `error`, with `algs` from ``proofs``.
+    /// - Parameters:
+    ///   - error: what ``validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)`` threw.
+    ///   - requestHeaders: the refused request's header fields.
+    ///   - requiredScopes: the scopes the resource requires.
+    ///   - dpopNonce: the nonce this server requires in proofs, if any.
+    ///   - realm: `realm`, if any.
+    public func refusal(for error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [],
+                        dpopNonce: String? = nil, realm: String? = nil) -> AccessTokenRefusal {
+        AccessTokenRefusal(error: error, requestHeaders: requestHeaders, requiredScopes: requiredScopes,
+                           dpopAlgorithms: proofs.challengeAlgorithms, dpopNonce: dpopNonce, realm: realm)
+    }
+}

@@ -1,0 +1,55 @@
+/// One `WWW-Authenticate` challenge of a protected resource: `Bearer` (RFC 6750 §3) or `DPoP`
+/// (RFC 9449 §7.1, with `algs`). ``AccessTokenRefusal`` builds the ones a refused request gets.
+public struct ResourceChallenge: Sendable, Hashable, CustomStringConvertible {
+    /// The error codes of both schemes.
+    public enum ErrorCode: String, Sendable, Hashable {
+        /// 400: the request is malformed (RFC 6750 §3.1).
+        case invalidRequest = "invalid_request"
+        /// 401: the token is expired, revoked, malformed, invalid, or presented with the wrong scheme.
+        case invalidToken = "invalid_token"
+        /// 403: the token lacks a required scope.
+        case insufficientScope = "insufficient_scope"
+        /// 401: the DPoP proof is missing or invalid (RFC 9449 §7.1).
+        case invalidDPoPProof = "invalid_dpop_proof"
+        /// 401: the server requires a nonce in the DPoP proof; it is in the `DPoP-Nonce` field (RFC 9449 §9).
+        case useDPoPNonce = "use_dpop_nonce"
+    }
+
+    /// The scheme the challenge is for.
+    public let scheme: AuthorizationScheme
+    /// The error code, or `nil` for a challenge that only names the scheme (no or unusable credentials).
+    public let error: ErrorCode?
+    /// `error_description` (printable ASCII; quotes and backslashes removed; at most 200 characters).
+    public let errorDescription: String?
+    /// `scope`: the scopes the resource requires.
+    public let scope: [String]
+    /// `realm`, if any.
+    public let realm: String?
+    /// `algs` of a `DPoP` challenge: the proof algorithms accepted (empty for `Bearer`).
+    public let algorithms: [String]
+
+    /// A challenge from its parts (`algorithms` is kept for `DPoP` only).
+    public init(scheme: AuthorizationScheme, error: ErrorCode?, errorDescription: String? = nil, scope: Set<String> = [],
+                realm: String? = nil, algorithms: [String] = []) {
+        self.scheme = scheme
+        self.error = error
+        self.errorDescription = errorDescription.map(BearerChallenge.quotable)
+        self.scope = scope.sorted().filter(BearerChallenge.isScopeToken)
+        self.realm = realm.map(BearerChallenge.quotable)
+        self.algorithms = scheme == .dpop ? algorithms.filter(BearerChallenge.isScopeToken) : []
+    }
+
+    /// The `WWW-Authenticate` field value, e.g. `DPoP error="use_dpop_nonce", error_description="...", algs="ES256 EdDSA"`.
+    public var headerValue: String {
+        var parameters: [String] = []
+        if let realm { parameters.append("realm=\"\(realm)\"") }
+        if let error { parameters.append("error=\"\(error.rawValue)\"") }
+        if let errorDescription, error != nil { parameters.append("error_description=\"\(errorDescription)\"") }
+        if !scope.isEmpty { parameters.append("scope=\"\(scope.joined(separator: " "))\"") }
+        if !algorithms.isEmpty { parameters.append("algs=\"\(algorithms.joined(separator: " "))\"") }
+        return parameters.isEmpty ? scheme.rawValue : scheme.rawValue + " " + parameters.joined(separator: ", ")
+    }
+
+    /// The header value.
+    public var description: String { headerValue }
+}
