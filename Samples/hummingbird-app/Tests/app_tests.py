@@ -11,6 +11,7 @@ opening, an HTTP answer) with a deadline, never a fixed sleep.
 
 import argparse
 import base64
+import hashlib
 import html
 import importlib.util
 import json
@@ -20,6 +21,7 @@ import secrets
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 import urllib.error
@@ -193,6 +195,35 @@ def json_of(body):
         return json.loads(body)
     except ValueError:
         return None
+
+
+# MARK: - DPoP proofs, signed with the `jose` CLI (Debian package jose; Tests/providers.sh installs it)
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def dpop_key():
+    folder = tempfile.mkdtemp(prefix="hbapp-dpop-")
+    key = os.path.join(folder, "key.jwk")
+    subprocess.run(["jose", "jwk", "gen", "-i", '{"alg":"ES256"}', "-o", key], check=True)
+    public = json.loads(subprocess.run(["jose", "jwk", "pub", "-i", key], capture_output=True, text=True, check=True).stdout)
+    return key, {k: public[k] for k in ("kty", "crv", "x", "y")}
+
+
+def dpop_proof(key, jwk, method, url, access_token=None, nonce=None):
+    # Dated one second back: glewlwyd refuses an iat after its (coarse) clock.
+    claims = {"jti": secrets.token_urlsafe(16), "htm": method, "htu": url, "iat": int(time.time()) - 1}
+    if nonce:
+        claims["nonce"] = nonce
+    if access_token:
+        claims["ath"] = b64url(hashlib.sha256(access_token.encode()).digest())
+    payload = os.path.join(os.path.dirname(key), "claims.json")
+    with open(payload, "w") as f:
+        f.write(json.dumps(claims))
+    template = json.dumps({"protected": {"typ": "dpop+jwt", "alg": "ES256", "jwk": jwk}})
+    return subprocess.run(["jose", "jws", "sig", "-I", payload, "-k", key, "-s", template, "-c"],
+                          capture_output=True, text=True, check=True).stdout.strip()
 
 
 # MARK: - Parts
@@ -392,8 +423,9 @@ def part_glewlwyd(binary):
             check(status == 200 and answer.get("client_id") == client_id and "api.read" in answer.get("scope", [])
                   and "sub" in answer, f"glewlwyd: /api/resource accepts an RFC 9068 access token ({name})")
         status, headers, _ = http.get(app.base + "/api/resource")
-        check(status == 401 and headers.get("WWW-Authenticate", "").startswith("Bearer")
-              and "error=" not in headers.get("WWW-Authenticate", ""), "glewlwyd: no token answers 401 with a bare Bearer challenge")
+        challenges = headers.get_all("WWW-Authenticate") or []
+        check(status == 401 and len(challenges) == 2 and challenges[0].startswith("Bearer") and "error=" not in challenges[0]
+              and challenges[1].startswith("DPoP algs="), "glewlwyd: no token answers 401 with bare Bearer and DPoP challenges")
         status, headers, _ = http.get(app.base + "/api/resource", headers={"Authorization": "Bearer not-a-token"})
         check(status == 401 and 'error="invalid_token"' in headers.get("WWW-Authenticate", ""), "glewlwyd: a bad token answers invalid_token")
         status, headers, _ = http.get(app.base + "/api/resource", headers={"Authorization": "Bearer " + service_token("api.write")})
@@ -404,6 +436,45 @@ def part_glewlwyd(binary):
               "glewlwyd: a token for another audience answers invalid_token")
         status2, headers2, _ = http.request("GET", app.base + "/api/resource", headers={"Authorization": "Basic abc"})
         check(status2 == 401 and headers2.get("WWW-Authenticate", "").startswith("Bearer"), "glewlwyd: another scheme gets the Bearer challenge")
+
+        # A DPoP-bound access token (RFC 9449) from glewlwyd, then presented to the app with its proof.
+        if subprocess.run(["sh", "-c", "command -v jose"], capture_output=True).returncode != 0:
+            skip("glewlwyd DPoP", "the jose CLI is not installed")
+        else:
+            key, jwk = dpop_key()
+            form = urllib.parse.urlencode({"grant_type": "client_credentials", "scope": "api.read", "resource": resource}).encode()
+            nonce = None
+            for _ in range(2):  # glewlwyd may first ask for its nonce (use_dpop_nonce + DPoP-Nonce)
+                status, headers, body = http.request("POST", issuer + "/token", form, {
+                    "Authorization": basic, "Content-Type": "application/x-www-form-urlencoded",
+                    "DPoP": dpop_proof(key, jwk, "POST", issuer + "/token", nonce=nonce)})
+                if status == 200 or not headers.get("DPoP-Nonce"):
+                    break
+                nonce = headers.get("DPoP-Nonce")
+            tokens = json_of(body) or {}
+            check(status == 200 and tokens.get("token_type", "").lower() == "dpop", "glewlwyd: a DPoP-bound access token is issued")
+            bound = tokens.get("access_token", "")
+            target = app.base + "/api/resource"
+            status, _, body = http.get(target, headers={"Authorization": "DPoP " + bound,
+                                                        "DPoP": dpop_proof(key, jwk, "GET", target, access_token=bound)})
+            check(status == 200 and (json_of(body) or {}).get("client_id") == client_id,
+                  "glewlwyd: /api/resource accepts the DPoP-bound token with its proof (htu = <base-url>/api/resource)")
+            replayed = dpop_proof(key, jwk, "GET", target, access_token=bound)
+            http.get(target, headers={"Authorization": "DPoP " + bound, "DPoP": replayed})
+            status, headers, _ = http.get(target, headers={"Authorization": "DPoP " + bound, "DPoP": replayed})
+            check(status == 401 and 'DPoP error="invalid_dpop_proof"' in " ".join(headers.get_all("WWW-Authenticate") or []),
+                  "glewlwyd: a replayed DPoP proof answers invalid_dpop_proof")
+            status, headers, _ = http.get(target, headers={"Authorization": "DPoP " + bound,
+                                                           "DPoP": dpop_proof(key, jwk, "GET", app.base + "/other", access_token=bound)})
+            check(status == 401 and 'DPoP error="invalid_dpop_proof"' in " ".join(headers.get_all("WWW-Authenticate") or []),
+                  "glewlwyd: a proof for another htu answers invalid_dpop_proof")
+            status, headers, _ = http.get(target, headers={"Authorization": "Bearer " + bound})
+            challenges = headers.get_all("WWW-Authenticate") or []
+            check(status == 401 and any('Bearer error="invalid_token"' in c for c in challenges)
+                  and any(c.startswith("DPoP") for c in challenges), "glewlwyd: the DPoP-bound token as Bearer answers invalid_token")
+            status, headers, _ = http.get(target, headers={"Authorization": "DPoP " + bound})
+            check(status == 401 and 'DPoP error="invalid_dpop_proof"' in " ".join(headers.get_all("WWW-Authenticate") or []),
+                  "glewlwyd: the DPoP scheme without a proof answers invalid_dpop_proof")
 
         # Back-channel logout: a login, then glewlwyd ends alice's session and POSTs a logout token to the app.
         user = Client()

@@ -33,15 +33,16 @@ struct HummingbirdApp {
     }
 
     static func run(_ options: Options, logger: Logger) async throws {
+        // The observability hook: the toolkit's events into swift-log and swift-metrics; a span per provider call.
         let observer = FanOutObserver(observers: [LoggingObserver(logger: Logger(label: "oidc")), MetricsObserver()])
         let http = AsyncHTTPClientTransport.make()
-        let transport = ObservedTransport(base: http, observer: observer)
+        let transport = TracingTransport(base: http)
         var configuration = OIDCClient.Configuration(allowedAlgorithms: [options.idTokenAlgorithm])
-        configuration.requireIssuerParameter = false
+        configuration.observer = observer
         let client = try await OIDCClient.discover(issuer: options.issuer, authentication: try options.authentication(),
                                                    transport: transport, configuration: configuration)
         guard let jwksURI = client.metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
-        let keys = try JWKSetCache(jwksURI: jwksURI, issuer: client.issuer, transport: transport)
+        let keys = try JWKSetCache(jwksURI: jwksURI, issuer: client.issuer, transport: transport, observer: observer)
 
         let pendingLogins: any PendingLoginStore
         let sessions: any SessionDirectory
@@ -61,12 +62,13 @@ struct HummingbirdApp {
         }
 
         let resource = try ProtectedResource(options: options, client: client, keys: keys, transport: transport, observer: observer)
-        let logout = LogoutTokenValidator(
+        var logout = LogoutTokenValidator(
             issuer: client.issuer, clientID: client.clientID, keys: .cache(keys), allowedAlgorithms: [options.idTokenAlgorithm],
             typeRule: options.draftLogoutTokens ? .alsoAcceptingPlainJWT : .logoutJWTWhenPresent,
             expirationRule: options.draftLogoutTokens ? .optionalForDraftProviders : .required)
+        logout.observer = observer
         let app = WebApp(options: options, client: client, pendingLogins: pendingLogins, sessions: sessions,
-                         logoutTokens: logout, resource: resource, observer: observer, logger: logger)
+                         logoutTokens: logout, resource: resource, logger: logger)
 
         let router = Router()
         app.register(on: router)

@@ -6,70 +6,80 @@ import JOSE
 import OIDC
 import OIDCResourceServer
 
-/// `GET /api/resource`: RFC 9068 access tokens (or RFC 7662 introspection with `--introspect`),
-/// required scopes, and RFC 6750 challenges.
+/// `GET /api/resource`: RFC 9068 access tokens presented as `Bearer` or `DPoP` (RFC 9449, the
+/// proof's `htu` compared with `<base-url>/api/resource`), or RFC 7662 introspection with
+/// `--introspect` (Bearer only); required scopes; RFC 6750 / RFC 9449 challenges.
 struct ProtectedResource: Sendable {
     let requiredScopes: Set<String>
     let validator: AccessTokenValidator
     let introspector: TokenIntrospector?
-    let observer: any OIDCObserver
+    /// The URL clients address this resource by (the DPoP proof's `htu`).
+    let url: URL
     let extractor = BearerTokenExtractor()
 
     init(options: Options, client: OIDCClient, keys: JWKSetCache, transport: any HTTPTransport, observer: any OIDCObserver) throws {
         requiredScopes = options.requiredScopes
+        url = options.url("/api/resource")
         // The resource's identifier: --audience, else its origin (the RFC 8707 resource).
         let audience = options.audience ?? options.baseURL.absoluteString
-        validator = AccessTokenValidator(issuer: client.issuer, audience: audience, keys: .cache(keys))
+        var validator = AccessTokenValidator(issuer: client.issuer, audience: audience, keys: .cache(keys))
+        validator.observer = observer
+        self.validator = validator
         if options.introspect {
             guard let endpoint = client.metadata.introspectionEndpoint else {
                 throw OIDCError(.endpointNotAdvertised, "--introspect: the provider metadata has no introspection_endpoint")
             }
-            introspector = try TokenIntrospector(endpoint: endpoint, issuer: client.issuer, authentication: client.authentication,
-                                                 transport: transport, audience: .contains(audience))
+            var introspector = try TokenIntrospector(endpoint: endpoint, issuer: client.issuer, authentication: client.authentication,
+                                                     transport: transport, audience: .contains(audience))
+            introspector.observer = observer
+            self.introspector = introspector
         } else {
             introspector = nil
         }
-        self.observer = observer
     }
 
-    /// `{"sub": ..., "client_id": ..., "scope": [...]}`, or the challenge.
+    /// `{"sub": ..., "client_id": ..., "scope": [...]}`, or the refusal with its challenges.
     func answer(_ request: Request) async -> Response {
         let headers = HeaderFields(request.headers)
-        let token: String
+        if let introspector { return await introspected(headers, introspector) }
         do {
-            token = try extractor.token(headers: headers, method: request.method.rawValue)
-        } catch let error as OIDCError {
-            return challenge(BearerChallenge(error: error, requiredScopes: requiredScopes))
-        } catch {
-            return challenge(BearerChallenge(error: .invalidRequest))
-        }
-        do {
-            let body: JSONValue
-            if let introspector {
-                let info = try await introspector.validate(token, requiredScopes: requiredScopes)
-                body = ["sub": info.subject.map(JSONValue.string) ?? .null, "client_id": info.clientID.map(JSONValue.string) ?? .null,
-                        "scope": .array(info.scopes.sorted().map(JSONValue.string))]
-            } else {
-                let accessToken = try await validator.validate(token, requiredScopes: requiredScopes)
-                body = ["sub": .string(accessToken.subject), "client_id": .string(accessToken.clientID),
-                        "scope": .array(accessToken.scopes.sorted().map(JSONValue.string))]
-            }
-            observer.record(OIDCEvent(kind: .accessTokenValidation, outcome: .success))
+            let presented = try await validator.validate(method: request.method.rawValue, url: url, headers: headers,
+                                                         requiredScopes: requiredScopes)
+            let token = presented.token
+            let body: JSONValue = ["sub": .string(token.subject), "client_id": .string(token.clientID),
+                                   "scope": .array(token.scopes.sorted().map(JSONValue.string))]
             return JSONResponse.make(.ok, body.jsonString(sortedKeys: true))
-        } catch let error as OIDCError {
-            observer.record(OIDCEvent(kind: .accessTokenValidation, outcome: .failure(code: error.code.rawValue)))
-            return challenge(BearerChallenge(error: error, requiredScopes: requiredScopes))
         } catch {
-            observer.record(OIDCEvent(kind: .accessTokenValidation, outcome: .failure(code: "unexpected")))
-            return challenge(BearerChallenge(error: .invalidToken))
+            let oidcError = error as? OIDCError ?? OIDCError(.invalidBearerRequest, "the request could not be read")
+            let refusal = AccessTokenRefusal(error: oidcError, requestHeaders: headers, requiredScopes: requiredScopes,
+                                             dpopAlgorithms: validator.proofs.challengeAlgorithms)
+            var response = JSONResponse.make(HTTPResponse.Status(code: refusal.status), "{\"error\":\"access_denied\"}")
+            for (name, value) in refusal.headers {
+                guard let field = HTTPField.Name(name) else { continue }
+                response.headers.append(HTTPField(name: field, value: value))
+            }
+            return response
         }
     }
 
-    private func challenge(_ challenge: BearerChallenge) -> Response {
-        var response = JSONResponse.make(HTTPResponse.Status(code: challenge.status),
-                                         "{\"error\":\"\(challenge.error?.rawValue ?? "unauthorized")\"}")
-        response.headers[.wwwAuthenticate] = challenge.headerValue
-        return response
+    /// Introspection (`--introspect`): Bearer tokens; a token the provider says is bound (`cnf`) is refused.
+    private func introspected(_ headers: HeaderFields, _ introspector: TokenIntrospector) async -> Response {
+        do {
+            let token = try extractor.token(headers: headers)
+            let info = try await introspector.validate(token, requiredScopes: requiredScopes)
+            guard info.members["cnf"] == nil else {
+                throw OIDCError(.dpopBoundTokenAsBearer, "the introspected token is bound (cnf) and was presented as Bearer")
+            }
+            let body: JSONValue = ["sub": info.subject.map(JSONValue.string) ?? .null, "client_id": info.clientID.map(JSONValue.string) ?? .null,
+                                   "scope": .array(info.scopes.sorted().map(JSONValue.string))]
+            return JSONResponse.make(.ok, body.jsonString(sortedKeys: true))
+        } catch {
+            let challenge = (error as? OIDCError).map { BearerChallenge(error: $0, requiredScopes: requiredScopes) }
+                ?? BearerChallenge(error: .invalidToken)
+            var response = JSONResponse.make(HTTPResponse.Status(code: challenge.status), "{\"error\":\"access_denied\"}")
+            response.headers[.wwwAuthenticate] = challenge.headerValue
+            return response
+        }
     }
 }
 

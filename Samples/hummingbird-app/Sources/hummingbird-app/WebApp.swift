@@ -17,19 +17,17 @@ struct WebApp: Sendable {
     let sessions: any SessionDirectory
     let logoutTokens: LogoutTokenValidator
     let resource: ProtectedResource
-    let observer: any OIDCObserver
     let logger: Logger
     let cookies: CookiePolicy
 
     init(options: Options, client: OIDCClient, pendingLogins: any PendingLoginStore, sessions: any SessionDirectory,
-         logoutTokens: LogoutTokenValidator, resource: ProtectedResource, observer: any OIDCObserver, logger: Logger) {
+         logoutTokens: LogoutTokenValidator, resource: ProtectedResource, logger: Logger) {
         self.options = options
         self.client = client
         self.pendingLogins = pendingLogins
         self.sessions = sessions
         self.logoutTokens = logoutTokens
         self.resource = resource
-        self.observer = observer
         self.logger = logger
         cookies = CookiePolicy(secure: !options.isLoopbackHTTP, formPost: options.responseMode == .formPost)
     }
@@ -98,14 +96,7 @@ struct WebApp: Sendable {
         do {
             let pending = try await pendingLogins.consume(state: handle, as: PendingLogin.self)
             let parameters = formBody ?? request.uri.query ?? ""
-            let login: LoginResult
-            do {
-                login = try await client.finishLogin(pending, callback: .parameters(parameters))
-                observer.record(OIDCEvent(kind: .idTokenValidation, outcome: .success))
-            } catch let error as OIDCError {
-                observer.record(OIDCEvent(kind: .idTokenValidation, outcome: .failure(code: error.code.rawValue)))
-                throw error
-            }
+            let login = try await client.finishLogin(pending, callback: .parameters(parameters))  // events: the observer
             guard let issuer = login.idToken.issuer, let subject = login.idToken.subject else {
                 throw OIDCError(.missingIDToken, "the ID Token has no iss or sub")
             }
@@ -168,14 +159,10 @@ struct WebApp: Sendable {
             // The token is read from the form body whatever the Content-Type (some providers send none).
             let text = try BackChannelLogoutRequest.logoutToken(fromBody: body, contentType: "application/x-www-form-urlencoded")
             let token = try await logoutTokens.validate(text)
-            observer.record(OIDCEvent(kind: .logoutTokenValidation, outcome: .success))
             let ended = try await sessions.deleteSessions(issuer: token.issuer, subject: token.subject, sessionID: token.sessionID)
             logger.info("back-channel logout", metadata: ["sessions_ended": "\(ended)"])
             return Response(status: .ok, headers: [.cacheControl: "no-store"])
         } catch {
-            if let error = error as? OIDCError {
-                observer.record(OIDCEvent(kind: .logoutTokenValidation, outcome: .failure(code: error.code.rawValue)))
-            }
             logger.info("back-channel logout refused: \(Self.describe(error))")
             return JSONResponse.make(.badRequest, "{\"error\":\"invalid_request\"}")
         }
