@@ -1,7 +1,9 @@
 // Compiles only while no toolkit module declares a name the server ecosystem uses: this file
 // imports Hummingbird, HTTPTypes, Logging, AsyncHTTPClient and every toolkit module, and spells
 // the ecosystem's names unqualified. An ambiguity (`'HTTPRequest' is ambiguous for type lookup`)
-// fails the app's test script (Samples/hummingbird-app/Tests/run.sh builds this target).
+// fails the app's test script (Samples/hummingbird-app/Tests/run.sh builds this target). Hummingbird's
+// scoped re-exports hide a clash with HTTPRequest/HTTPResponse/HTTPFields here: WithoutHummingbird.swift
+// checks those (seen failing with a probe `public struct HTTPRequest {}` added to OIDC).
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
