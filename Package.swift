@@ -102,7 +102,8 @@ let tests: [Target] = [
                 swiftSettings: strict),
     .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
     // The README's and the DocC articles' listings, compiled as written (ReadmeListingTests checks the documents show them).
-    .testTarget(name: "ReadmeListing", dependencies: ["JOSE", "OIDC", "OIDCNetworking", "OIDCSession"], swiftSettings: strict),
+    .testTarget(name: "ReadmeListing", dependencies: ["JOSE", "OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "OIDCPostgres"],
+                swiftSettings: strict),
     .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "JOSE"],
                 swiftSettings: strict),
 ]

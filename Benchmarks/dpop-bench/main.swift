@@ -78,7 +78,7 @@ struct NoRefresh: TokenRefresher {
     func refreshTokens(using refreshToken: String) async throws -> TokenResponse { throw OIDCError(.refreshFailed, "not in the bench") }
 }
 let origin = URL(string: "https://rs.example")!
-let bearerSession = AuthenticatedSession(tokens: TokenResponse(accessToken: accessToken), refresher: NoRefresh(), transport: transport,
+let bearerSession = try AuthenticatedSession(tokens: TokenResponse(accessToken: accessToken), refresher: NoRefresh(), transport: transport,
                                          allowedOrigins: [origin])
 let sessionBearer = try await measure { _ = try await bearerSession.send(TransportRequest(method: "GET", url: url)) }
 line("session Bearer", sessionBearer)

@@ -45,7 +45,7 @@ guard let port = Int(portText) else { print("session-bench: the local server did
 let url = URL(string: "http://127.0.0.1:\(port)/resource")!
 
 let transport = URLSessionTransport()
-let session = AuthenticatedSession(tokens: TokenResponse(accessToken: "bench-token", refreshToken: "r"), refresher: NeverRefresh(),
+let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "bench-token", refreshToken: "r"), refresher: NeverRefresh(),
                                    transport: transport, allowedOrigins: [url])
 
 func measure(_ body: () async throws -> Void) async rethrows -> Double {

@@ -10,6 +10,15 @@ import OIDC
 /// - `Authorization: Bearer` is set only on requests to the allowed origins
 ///   (scheme, host and port), replacing any existing header; requests elsewhere
 ///   go out untouched, and token-bearing requests never follow redirects.
+/// - The allowed origins pass ``OIDC/SecureURLPolicy`` when the session is made, on every
+///   construction path: `https`, or `http` only on a loopback host; otherwise the
+///   initializer throws, so an access token never goes out in cleartext to a remote host.
+/// - A DPoP-bound token (`token_type: DPoP`) is never sent as Bearer: the session finds its
+///   DPoP key in the transport (a ``DPoPSessionTransport``) or in the refresher (a
+///   ``DPoPTokenRefresher``, an ``OIDC/OIDCClient``, ``OIDC/TokenClient`` or
+///   ``ClientCredentialsRenewal`` whose client has a DPoP binding) and sends
+///   `Authorization: DPoP` with a fresh proof (``DPoPSessionTransport``); with no key, a request
+///   to an allowed origin fails with `dpop_key_missing` and nothing is sent.
 /// - On a 401 the session refreshes once and retries once; a second 401 is
 ///   returned as it is. Concurrent requests failing with the same token share
 ///   one refresh; a request that started with an older token retries with the
@@ -33,6 +42,9 @@ import OIDC
 ///   `clock`): a 401 in that time fails with the last refresh error's code.
 /// - Proactive refresh (`proactiveRefreshMargin`): when it fails (without a logout)
 ///   and the current access token has not expired yet, the request is sent with it.
+/// - Every refresh failure that keeps the tokens is also emitted as
+///   ``SessionEvent/refreshFailed(_:)`` with its typed error, so a failure the request
+///   itself does not report (a failed proactive refresh) is never silent.
 /// - Store writes happen in the order of the token changes. A failed save or clear
 ///   during a refresh or logout is reported as ``SessionEvent/storeFailed(_:)`` (the
 ///   request itself goes on with the tokens in memory); ``inject(_:)`` throws it.
@@ -45,6 +57,8 @@ public actor AuthenticatedSession {
     private var generation: UInt64 = 0
     private let refresher: any TokenRefresher
     private let transport: any HTTPTransport
+    /// Whether the transport sends the session's tokens DPoP-bound (it is a ``DPoPSessionTransport``).
+    private let hasDPoPKey: Bool
     private let allowedOrigins: Set<Origin>
     private let store: (any TokenStore)?
     private let clock: @Sendable () -> Date
@@ -87,27 +101,32 @@ public actor AuthenticatedSession {
     ///   - observer: receives an ``OIDC/OIDCEvent`` per refresh (``OIDC/OIDCEvent/Kind/refresh``), per wait for
     ///     another task's or replica's refresh (``OIDC/OIDCEvent/Kind/refreshAwaited``) and per logout
     ///     (``OIDC/OIDCEvent/Kind/loggedOut``, with the cause's code); `nil` (default): none.
+    /// - Throws: ``OIDC/OIDCError`` `.insecureURL` or `.invalidIssuerURL` (``OIDC/SecureURLPolicy``) for an
+    ///   allowed origin that is not `https` (or `http` on a loopback host).
     public init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
                 store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                 proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
-                clock: @escaping @Sendable () -> Date = { Date() }, observer: (any OIDCObserver)? = nil) {
-        self.init(tokens: tokens, refresher: refresher, transport: transport, allowedOrigins: allowedOrigins, store: store,
+                clock: @escaping @Sendable () -> Date = { Date() }, observer: (any OIDCObserver)? = nil) throws {
+        try self.init(tokens: tokens, refresher: refresher, transport: transport, allowedOrigins: allowedOrigins, store: store,
                   refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin, refreshBackoff: refreshBackoff,
                   marginAtMostHalfLifetime: false, clock: clock, observer: observer)
     }
 
-    /// The designated initializer; `marginAtMostHalfLifetime` caps the proactive margin at half
-    /// the current token's `expires_in` (the client-credentials rule).
+    /// The designated initializer, which every construction path goes through: it checks the origins
+    /// (``OIDC/SecureURLPolicy``) and makes the transport DPoP-bind the tokens when a DPoP key is known
+    /// (``DPoPSessionTransport/forSession(transport:refresher:origins:observer:)``). `marginAtMostHalfLifetime`
+    /// caps the proactive margin at half the current token's `expires_in` (the client-credentials rule).
     init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
          store: (any TokenStore)?, refreshedIDTokens: RefreshedIDTokenPolicy, proactiveRefreshMargin: TimeInterval?,
          refreshBackoff: TimeInterval, marginAtMostHalfLifetime: Bool, clock: @escaping @Sendable () -> Date,
-         observer: (any OIDCObserver)? = nil) {
+         observer: (any OIDCObserver)? = nil) throws {
         self.observer = observer
+        self.allowedOrigins = try Origin.checked(allowedOrigins)
         self.marginAtMostHalfLifetime = marginAtMostHalfLifetime
         self.tokens = tokens
         self.refresher = refresher
-        self.transport = transport
-        self.allowedOrigins = Set(allowedOrigins.compactMap(Origin.init))
+        self.transport = DPoPSessionTransport.forSession(transport: transport, refresher: refresher, origins: allowedOrigins, observer: observer)
+        self.hasDPoPKey = self.transport is DPoPSessionTransport
         self.store = store
         self.refreshedIDTokens = refreshedIDTokens
         self.refreshMargin = proactiveRefreshMargin
@@ -118,13 +137,16 @@ public actor AuthenticatedSession {
 
     deinit { continuation.finish() }
 
-    /// A session resumed from the last tokens in `store` (none if the store is empty).
+    /// A session resumed from the last tokens in `store` (none if the store is empty). The parameters are those of
+    /// ``init(tokens:refresher:transport:allowedOrigins:store:refreshedIDTokens:proactiveRefreshMargin:refreshBackoff:clock:observer:)``;
+    /// stored DPoP-bound tokens go out as `Authorization: DPoP` when `transport` or `refresher` holds the DPoP key.
+    /// - Throws: the store's errors; the initializer's (origins).
     public static func resume(from store: any TokenStore, refresher: any TokenRefresher, transport: any HTTPTransport,
                               allowedOrigins: [URL], refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                               proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
                               clock: @escaping @Sendable () -> Date = { Date() },
                               observer: (any OIDCObserver)? = nil) async throws -> AuthenticatedSession {
-        AuthenticatedSession(tokens: try await store.load(), refresher: refresher, transport: transport, allowedOrigins: allowedOrigins,
+        try AuthenticatedSession(tokens: try await store.load(), refresher: refresher, transport: transport, allowedOrigins: allowedOrigins,
                              store: store, refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
                              refreshBackoff: refreshBackoff, clock: clock, observer: observer)
     }
@@ -156,6 +178,7 @@ public actor AuthenticatedSession {
         var authorized = request
         authorized.followsRedirects = false
         var token = try await accessToken()
+        try requireDPoPKeyIfBound()
         authorized.headers["Authorization"] = "Bearer " + token
         let first = try await transport.send(authorized)
         guard first.status == 401 else { return first }
@@ -164,8 +187,17 @@ public actor AuthenticatedSession {
                             httpStatus: 401, transportError: .bodyNotReplayable)
         }
         token = try await freshToken(replacing: token)
+        try requireDPoPKeyIfBound()
         authorized.headers["Authorization"] = "Bearer " + token
         return try await transport.send(authorized)
+    }
+
+    /// The one DPoP rule of the session: a token whose `token_type` is `DPoP` goes out only through the
+    /// DPoP transport (which turns the session's `Bearer` header into `DPoP` with a proof), never as Bearer.
+    private func requireDPoPKeyIfBound() throws {
+        guard !hasDPoPKey, let current = tokens, current.tokenType.lowercased() == "dpop" else { return }
+        throw OIDCError(.dpopKeyMissing, "the session's access token is DPoP-bound and the session has no DPoP key "
+                        + "(give it a DPoPSessionTransport or a refresher with a DPoP binding); it is never sent as Bearer")
     }
 
     /// The access token to use now, refreshed first when it expires within the margin;
@@ -233,6 +265,7 @@ public actor AuthenticatedSession {
                 await logOut(mapped)
             } else {
                 backoff = (mapped, clock().addingTimeInterval(refreshBackoff))
+                continuation.yield(.refreshFailed(mapped))
             }
             throw mapped
         }
@@ -314,6 +347,19 @@ public actor AuthenticatedSession {
 
 /// Scheme, host and port (default ports made explicit), compared exactly.
 struct Origin: Hashable, Sendable {
+    /// The origins of `urls`, each first checked by ``OIDC/SecureURLPolicy`` (https; http only on loopback).
+    /// - Throws: ``OIDC/OIDCError`` `.insecureURL` or `.invalidIssuerURL` naming the origin.
+    static func checked(_ urls: [URL]) throws -> Set<Origin> {
+        var origins = Set<Origin>()
+        for url in urls {
+            let what = "the allowed origin \(url.scheme?.prefix(16) ?? "")://\(url.host?.prefix(100) ?? "")"
+            try SecureURLPolicy.check(url, what: what)
+            guard let origin = Origin(url) else { throw OIDCError(.invalidIssuerURL, "\(what) has no usable scheme, host and port") }
+            origins.insert(origin)
+        }
+        return origins
+    }
+
     let scheme: String
     let host: String
     let port: Int

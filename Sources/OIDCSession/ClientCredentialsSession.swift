@@ -43,16 +43,17 @@ extension AuthenticatedSession {
     ///     the source's rule, so a token shorter than the margin is not renewed on every request.
     ///   - clock: the time source for expiry and back-off.
     ///   The session records its events to the source's client's ``OIDC/TokenClient/observer``.
-    /// - Throws: the source's first token request's error.
+    /// - Throws: ``OIDC/OIDCError`` `.insecureURL` / `.invalidIssuerURL` for an origin that is not `https` (or `http`
+    ///   on a loopback host), before any token is requested; the source's first token request's error.
     public static func clientCredentials(source: ClientCredentialsTokenSource, transport: any HTTPTransport, allowedOrigins: [URL],
                                          proactiveRefreshMargin: TimeInterval? = nil,
                                          clock: @escaping @Sendable () -> Date = { Date() }) async throws -> AuthenticatedSession {
+        _ = try Origin.checked(allowedOrigins)  // before a token is requested
         var tokens = try await source.token()
         tokens.refreshToken = ClientCredentialsRenewal.marker
-        // A client with a DPoP binding gets DPoP-bound tokens: they go out as `Authorization: DPoP` with a proof.
-        let sender = DPoPSessionTransport.forSession(binding: source.client.dpop, transport: transport, origins: allowedOrigins,
-                                                     observer: source.client.observer)
-        return AuthenticatedSession(tokens: tokens, refresher: ClientCredentialsRenewal(source: source), transport: sender,
+        // A client with a DPoP binding gets DPoP-bound tokens: the initializer's one rule finds the binding in the
+        // renewal and sends them as `Authorization: DPoP` with a proof.
+        return try AuthenticatedSession(tokens: tokens, refresher: ClientCredentialsRenewal(source: source), transport: transport,
                                     allowedOrigins: allowedOrigins, store: nil, refreshedIDTokens: .refuseIDTokens,
                                     proactiveRefreshMargin: proactiveRefreshMargin ?? source.refreshMargin, refreshBackoff: 10,
                                     marginAtMostHalfLifetime: true, clock: clock, observer: source.client.observer)

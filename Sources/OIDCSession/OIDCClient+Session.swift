@@ -24,16 +24,16 @@ extension OIDCClient {
     ///   - store: where the tokens live between requests and runs (`nil`: memory only).
     ///   - origins: the APIs that receive the access token (scheme, host and port compared exactly).
     ///   - proactiveRefreshMargin: refresh before sending when the access token expires within this many seconds.
-    /// - Throws: the store's errors.
+    /// - Throws: ``OIDC/OIDCError`` `.insecureURL` / `.invalidIssuerURL` for an origin that is not `https`
+    ///   (or `http` on a loopback host), checked before the store is touched; the store's errors.
     public func session(tokens: TokenResponse? = nil, store: (any TokenStore)? = nil, origins: [URL],
                         proactiveRefreshMargin: TimeInterval? = 30) async throws -> AuthenticatedSession {
+        _ = try Origin.checked(origins)  // before anything is saved
         var current = tokens
         if let tokens { try await store?.save(tokens) } else { current = try await store?.load() }
         // DPoP-bound tokens (the client's token-type check admits no other with a binding) go out as
-        // `Authorization: DPoP` with a fresh proof, never as Bearer.
-        let sender = DPoPSessionTransport.forSession(binding: configuration.dpop, transport: transport, origins: origins,
-                                                     observer: configuration.observer)
-        return AuthenticatedSession(tokens: current, refresher: self, transport: sender, allowedOrigins: origins, store: store,
+        // `Authorization: DPoP` with a fresh proof, never as Bearer: the initializer's one rule finds the binding here.
+        return try AuthenticatedSession(tokens: current, refresher: self, transport: transport, allowedOrigins: origins, store: store,
                                     refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
                                     clock: configuration.clock, observer: configuration.observer)
     }

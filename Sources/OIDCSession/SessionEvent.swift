@@ -26,13 +26,19 @@ public enum SessionEvent: Sendable, CustomStringConvertible {
     /// logout (`.tokenStoreFailure` and the like). The session goes on with the tokens
     /// in memory; the stored copy is stale, so a later run may start logged out.
     case storeFailed(OIDCError)
+    /// A refresh failed and the grant lives on: the tokens were kept (`refresh_failed`,
+    /// `refresh_rejected`, or a refreshed ID Token's own code such as `refresh_nonce_changed`).
+    /// Emitted for every such failure — also when the request itself went on with the
+    /// still-valid current token (a failed proactive refresh) — so none is silent.
+    case refreshFailed(OIDCError)
 
-    /// e.g. `logged out: invalid_grant`.
+    /// e.g. `logged out: invalid_grant`, `refresh failed: refresh_failed`.
     public var description: String {
         switch self {
         case .refreshed: return "tokens refreshed"
         case .loggedOut(let error): return "logged out: \(error.oauthError?.error ?? error.code.rawValue)"
         case .storeFailed(let error): return "token store failed: \(error.code.rawValue)"
+        case .refreshFailed(let error): return "refresh failed: \(error.oauthError?.error ?? error.code.rawValue)"
         }
     }
 }

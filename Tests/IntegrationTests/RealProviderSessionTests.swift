@@ -80,7 +80,7 @@ extension RealProviderTests {
             let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: "client-basic",
                                                                 discovery: Discovery(transport: transport),
                                                                 keyCaches: JWKSetCacheRegistry(transport: transport))
-            let session = AuthenticatedSession(tokens: tokens, refresher: client, transport: transport, allowedOrigins: [userinfo], store: store,
+            let session = try AuthenticatedSession(tokens: tokens, refresher: client, transport: transport, allowedOrigins: [userinfo], store: store,
                                                refreshedIDTokens: .validate(with: validator))
             #expect(try await session.send(TransportRequest(url: userinfo)).status == 200)
 
@@ -115,7 +115,7 @@ extension RealProviderTests {
             var stale = tokens
             stale.accessToken = "an-access-token-the-provider-refuses"
             let store = InMemoryTokenStore(stale)
-            let session = AuthenticatedSession(tokens: stale, refresher: misconfigured, transport: Provider.transport, allowedOrigins: [userinfo],
+            let session = try AuthenticatedSession(tokens: stale, refresher: misconfigured, transport: Provider.transport, allowedOrigins: [userinfo],
                                                store: store, refreshedIDTokens: .discardIDTokens)
             await expectOIDCError(.refreshRejected, oauth: .invalidClient) { _ = try await session.send(TransportRequest(url: userinfo)) }
             #expect(await session.currentTokens?.refreshToken == tokens.refreshToken)

@@ -5,15 +5,15 @@ import Testing
 
 @Suite("AuthenticatedSession with a scripted transport")
 struct AuthenticatedSessionTests {
-    func session(_ api: ScriptedAPI, _ refresher: CountingRefresher, store: (any TokenStore)? = nil) -> AuthenticatedSession {
-        AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api,
+    func session(_ api: ScriptedAPI, _ refresher: CountingRefresher, store: (any TokenStore)? = nil) throws -> AuthenticatedSession {
+        try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api,
                              allowedOrigins: [URL(string: "https://api.example.com")!], store: store)
     }
 
     @Test("the token goes only to allowed origins, replacing any Authorization header")
     func origins() async throws {
         let api = ScriptedAPI(validToken: "AT-1")
-        let session = session(api, CountingRefresher(api: api))
+        let session = try session(api, CountingRefresher(api: api))
         var request = TransportRequest(url: Fixtures.api, headers: ["authorization": "Basic stale"])
         _ = try await session.send(request)
         request.url = URL(string: "https://evil.example.com/steal")!
@@ -29,7 +29,7 @@ struct AuthenticatedSessionTests {
         let api = ScriptedAPI(validToken: "AT-0")  // AT-1 is already refused
         let refresher = CountingRefresher(api: api)
         let store = InMemoryTokenStore()
-        let session = session(api, refresher, store: store)
+        let session = try session(api, refresher, store: store)
         let response = try await session.send(TransportRequest(method: "POST", url: Fixtures.api, body: .bytes(Array("payload".utf8))))
         #expect(response.status == 200)
         #expect(refresher.callCount == 1)
@@ -53,7 +53,7 @@ struct AuthenticatedSessionTests {
     func concurrentRefresh(_ count: Int) async throws {
         let api = ScriptedAPI(validToken: "AT-0")
         let refresher = CountingRefresher(api: api)
-        let session = session(api, refresher)
+        let session = try session(api, refresher)
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<count { group.addTask { try await session.send(TransportRequest(url: Fixtures.api)).status } }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
@@ -70,7 +70,7 @@ struct AuthenticatedSessionTests {
     func olderToken() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
         let refresher = CountingRefresher(api: api)
-        let session = session(api, refresher)
+        let session = try session(api, refresher)
         _ = try await session.send(TransportRequest(url: Fixtures.api))  // refresh #1 → AT-2
         _ = try await session.send(TransportRequest(url: Fixtures.api))  // AT-2 accepted directly
         #expect(refresher.callCount == 1)
@@ -82,7 +82,7 @@ struct AuthenticatedSessionTests {
         let api = ScriptedAPI(validToken: "AT-0")
         let refresher = CountingRefresher(api: api, mode: .refuse)
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = session(api, refresher, store: store)
+        let session = try session(api, refresher, store: store)
         let codes = await withTaskGroup(of: OIDCError.Code?.self) { group in
             for _ in 0..<count {
                 group.addTask {
@@ -106,7 +106,7 @@ struct AuthenticatedSessionTests {
     func transportFailureKeepsTokens() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = session(api, CountingRefresher(api: api, mode: .transportFailure), store: store)
+        let session = try session(api, CountingRefresher(api: api, mode: .transportFailure), store: store)
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
         #expect(await session.currentTokens?.accessToken == "AT-1")
         #expect(await store.load()?.accessToken == "AT-1")
@@ -115,7 +115,7 @@ struct AuthenticatedSessionTests {
     @Test("no refresh token: logged out")
     func noRefreshToken() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
-        let session = AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1"), refresher: CountingRefresher(api: api),
+        let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1"), refresher: CountingRefresher(api: api),
                                            transport: api, allowedOrigins: [Fixtures.api])
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
     }
@@ -136,7 +136,7 @@ struct AuthenticatedSessionTests {
         let api = ScriptedAPI(validToken: "AT-1")
         let refresher = CountingRefresher(api: api)
         let expiring = TokenResponse(accessToken: "AT-1", expiresAt: now.addingTimeInterval(20), refreshToken: "RT-1")
-        let session = AuthenticatedSession(tokens: expiring, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
+        let session = try AuthenticatedSession(tokens: expiring, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
                                            proactiveRefreshMargin: 60, clock: { now })
         _ = try await session.send(TransportRequest(url: Fixtures.api))
         #expect(refresher.callCount == 1)

@@ -11,7 +11,7 @@ struct RefreshFailureTests {
     func otherRefusalsKeepTokens(_ code: String) async throws {
         let api = ScriptedAPI(validToken: "AT-0")
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: ScriptedRefresher { .failure(.refused(code)) },
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: ScriptedRefresher { .failure(.refused(code)) },
                                            transport: api, allowedOrigins: [Fixtures.api], store: store)
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: {
             let error = $0 as? OIDCError
@@ -25,7 +25,7 @@ struct RefreshFailureTests {
     func invalidGrantLogsOut() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: ScriptedRefresher { .failure(.refused("invalid_grant")) },
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: ScriptedRefresher { .failure(.refused("invalid_grant")) },
                                            transport: api, allowedOrigins: [Fixtures.api], store: store)
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
         #expect(await session.currentTokens == nil)
@@ -37,7 +37,7 @@ struct RefreshFailureTests {
         let api = ScriptedAPI(validToken: "AT-0")
         let clock = ManualClock()
         let refresher = ScriptedRefresher { .failure(OIDCError(.transport, "down", transportError: .timedOut)) }
-        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
                                            refreshBackoff: 30, clock: clock.read)
         for _ in 0..<5 {
             await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
@@ -57,7 +57,7 @@ struct RefreshFailureTests {
         let api = ScriptedAPI(validToken: "AT-1")
         let refresher = ScriptedRefresher { .failure(OIDCError(.transport, "down", transportError: .timedOut)) }
         let expiring = TokenResponse(accessToken: "AT-1", expiresAt: clock.now.addingTimeInterval(20), refreshToken: "RT-1")
-        let session = AuthenticatedSession(tokens: expiring, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
+        let session = try AuthenticatedSession(tokens: expiring, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
                                            proactiveRefreshMargin: 60, clock: clock.read)
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)  // in the back-off: no second refresh
@@ -65,6 +65,12 @@ struct RefreshFailureTests {
         #expect(api.seenAuthorizations == ["Bearer AT-1", "Bearer AT-1"])
         clock.advance(21)  // now expired: the failure is the request's
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
+        // The first failure did not fail its request, yet it is reported, typed, with its cause.
+        session.finishEvents()
+        var failures: [OIDCError] = []
+        for await event in session.events { if case .refreshFailed(let error) = event { failures.append(error) } }
+        #expect(failures.map(\.code) == [.refreshFailed, .refreshFailed])
+        #expect(failures.first?.transportError == .timedOut)
     }
 
     @Test("a proactive refresh refused with invalid_grant still logs out")
@@ -72,7 +78,7 @@ struct RefreshFailureTests {
         let clock = ManualClock()
         let api = ScriptedAPI(validToken: "AT-1")
         let expiring = TokenResponse(accessToken: "AT-1", expiresAt: clock.now.addingTimeInterval(20), refreshToken: "RT-1")
-        let session = AuthenticatedSession(tokens: expiring, refresher: ScriptedRefresher { .failure(.refused("invalid_grant")) },
+        let session = try AuthenticatedSession(tokens: expiring, refresher: ScriptedRefresher { .failure(.refused("invalid_grant")) },
                                            transport: api, allowedOrigins: [Fixtures.api], proactiveRefreshMargin: 60, clock: clock.read)
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
         #expect(api.seenAuthorizations.isEmpty)

@@ -35,8 +35,8 @@ struct RefreshedIDTokenTests {
         // No rotated refresh token: a refused answer keeps the tokens. (With a rotated one the
         // session logs out instead: RotatedRefreshRefusedTests.)
         let refresher = ScriptedRefresher { .success(TokenResponse(accessToken: "AT-2", refreshToken: nil, idToken: refreshedIDToken)) }
-        let session = policy.map {
-            AuthenticatedSession(tokens: original, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api], store: store,
+        let session = try policy.map {
+            try AuthenticatedSession(tokens: original, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api], store: store,
                                  refreshedIDTokens: $0)
         } ?? AuthenticatedSession(tokens: original, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api], store: store)
         let result: Result<Int, OIDCError>
@@ -65,6 +65,20 @@ struct RefreshedIDTokenTests {
         #expect(outcome.kept?.idToken == refreshed && outcome.stored?.idToken == refreshed)
     }
 
+    @Test("a later auth_time (the same user logged in again) is accepted; the new ID Token replaces the old one")
+    func laterAuthTimeIsStored() async throws {
+        let refreshed = try Self.idToken(["auth_time": .integer(1_799_999_000), "iat": .integer(1_800_000_030)])
+        let outcome = try await run(refreshed, policy: .validate(with: Self.validator))
+        #expect(try outcome.result.get() == 200)
+        #expect(outcome.kept?.idToken == refreshed && outcome.stored?.idToken == refreshed)
+    }
+
+    @Test("the strict rule, by name, refuses a later auth_time")
+    func strictAuthTime() async throws {
+        let refreshed = try Self.idToken(["auth_time": .integer(1_799_999_000)])
+        expectRefused(try await run(refreshed, policy: .validate(with: Self.validator, authTime: .unchanged)), .refreshAuthTimeChanged)
+    }
+
     @Test("without an explicit policy, a refresh that returns an ID Token is refused")
     func defaultRefuses() async throws {
         expectRefused(try await run(try Self.idToken(), policy: nil), .refreshIDTokenNotExpected)
@@ -81,7 +95,8 @@ struct RefreshedIDTokenTests {
     @Test("a refreshed ID Token failing validation or §12.2 is refused with its code; nothing is kept",
           arguments: [
             (["sub": "mallory"], "refresh_subject_changed"),
-            (["auth_time": .integer(1_799_999_999)], "refresh_auth_time_changed"),
+            (["auth_time": .integer(1_799_980_000)], "refresh_auth_time_changed"),
+            (["nonce": "another-nonce"], "refresh_nonce_changed"),
             (["azp": .string(clientID)], "refresh_authorized_party_changed"),
             (["iss": .string("https://evil.example.com")], "issuer_mismatch"),
             (["exp": .integer(1_799_990_000)], "expired"),

@@ -34,7 +34,7 @@ struct RotatedRefreshRefusedTests {
         let answer = try Self.badAnswer(refreshToken: "RT-2")
         let store = InMemoryTokenStore(original)
         let refresher = ScriptedRefresher { .success(answer) }
-        let session = AuthenticatedSession(tokens: original, refresher: refresher, transport: ScriptedAPI(validToken: "AT-2"),
+        let session = try AuthenticatedSession(tokens: original, refresher: refresher, transport: ScriptedAPI(validToken: "AT-2"),
                                            allowedOrigins: [Fixtures.api], store: store,
                                            refreshedIDTokens: .validate(with: Fixture.validator), refreshBackoff: 0)
         let error = try #require(await send(session))
@@ -55,7 +55,7 @@ struct RotatedRefreshRefusedTests {
         let answer = try Self.badAnswer(refreshToken: refreshToken)
         let store = InMemoryTokenStore(original)
         let refresher = ScriptedRefresher { .success(answer) }
-        let session = AuthenticatedSession(tokens: original, refresher: refresher, transport: ScriptedAPI(validToken: "AT-2"),
+        let session = try AuthenticatedSession(tokens: original, refresher: refresher, transport: ScriptedAPI(validToken: "AT-2"),
                                            allowedOrigins: [Fixtures.api], store: store,
                                            refreshedIDTokens: .validate(with: Fixture.validator))
         let error = try #require(await send(session))

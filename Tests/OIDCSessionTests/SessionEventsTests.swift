@@ -9,7 +9,7 @@ struct SessionEventsTests {
     @Test("a for-await over events ends after finishEvents()", .timeLimit(.minutes(1)))
     func finishEnds() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
-        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
                                            allowedOrigins: [Fixtures.api])
         let listener = Task {
             var seen: [String] = []
@@ -24,7 +24,7 @@ struct SessionEventsTests {
     @Test("a for-await over events ends when the session goes away", .timeLimit(.minutes(1)))
     func deinitEnds() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
-        var session: AuthenticatedSession? = AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+        var session: AuthenticatedSession? = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
                                                                   transport: api, allowedOrigins: [Fixtures.api])
         let events = try #require(session?.events)
         let listener = Task {
@@ -40,7 +40,7 @@ struct SessionEventsTests {
     @Test("a failed save of refreshed tokens is reported as an event; the request still succeeds")
     func saveFailureIsReported() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
-        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
                                            allowedOrigins: [Fixtures.api], store: FailingStore())
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
         session.finishEvents()
@@ -53,7 +53,7 @@ struct SessionEventsTests {
     @Test("a failed clear after a logout is reported as an event")
     func clearFailureIsReported() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
-        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api, mode: .refuse), transport: api,
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api, mode: .refuse), transport: api,
                                            allowedOrigins: [Fixtures.api], store: FailingStore())
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
         session.finishEvents()

@@ -29,7 +29,7 @@ struct SessionObservabilityTests {
     func refreshAfter401() async throws {
         let observer = SessionEventRecorder()
         let api = ScriptedAPI(validToken: "AT-1")
-        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
                                            allowedOrigins: [Fixtures.api], observer: observer)
         api.accept("AT-NEW")  // the current token is refused from now on
         let response = try await session.send(TransportRequest(url: Fixtures.api))
@@ -45,7 +45,7 @@ struct SessionObservabilityTests {
         let refresher = ScriptedRefresher {
             .failure(OIDCError(.oauthError, "refused", oauthError: OAuthErrorResponse(error: "invalid_grant"), httpStatus: 400))
         }
-        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
                                            observer: observer)
         await #expect(throws: OIDCError.self) { try await session.send(TransportRequest(url: Fixtures.api)) }
         #expect(observer.events.map(\.kind) == [.refresh, .loggedOut])
@@ -58,7 +58,7 @@ struct SessionObservabilityTests {
         let api = ScriptedAPI(validToken: "AT-REPLICA")
         let refresher = CountingRefresher(api: api)
         let store = RefreshedElsewhereStore(newer: TokenResponse(accessToken: "AT-REPLICA", refreshToken: "RT-REPLICA"))
-        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
                                            store: store, observer: observer)
         let response = try await session.send(TransportRequest(url: Fixtures.api))
         #expect(response.status == 200 && refresher.callCount == 0)
@@ -105,7 +105,7 @@ struct SessionObservabilityTests {
     @Test("no observer: the session behaves the same and records nothing anywhere")
     func noObserver() async throws {
         let api = ScriptedAPI(validToken: "AT-1")
-        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
                                            allowedOrigins: [Fixtures.api])
         api.accept("AT-NEW")
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)

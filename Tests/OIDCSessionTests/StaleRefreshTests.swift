@@ -25,7 +25,7 @@ struct StaleRefreshTests {
         let api = ScriptedAPI(validToken: "AT-new-login")  // AT-1 is refused
         let refresher = GatedRefresher()
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api,
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api,
                                            allowedOrigins: [Fixtures.api], store: store)
         let request = await requestInRefresh(session, refresher)
         try await session.inject(Self.newLogin)
@@ -43,7 +43,7 @@ struct StaleRefreshTests {
         let api = ScriptedAPI(validToken: "AT-new-login")
         let refresher = GatedRefresher()
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api,
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api,
                                            allowedOrigins: [Fixtures.api], store: store)
         let request = await requestInRefresh(session, refresher)
         try await session.inject(Self.newLogin)
@@ -61,7 +61,7 @@ struct StaleRefreshTests {
     func newLoginRefreshesAfterStale() async throws {
         let api = ScriptedAPI(validToken: "AT-from-new-grant")
         let refresher = GatedRefresher()
-        let session = AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api])
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api])
         let first = await requestInRefresh(session, refresher)
         try await session.inject(Self.newLogin)
         let second = Task { try await session.send(TransportRequest(url: Fixtures.api)).status }

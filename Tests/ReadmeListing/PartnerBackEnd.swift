@@ -3,9 +3,10 @@ import OIDC
 import OIDCNetworking
 import OIDCSession
 
-/// A partner back end. One `OIDCClient` per process (discovery once), shared by every request.
+/// A partner back end. One client per process (discovery once, the provider's keys cached), shared by every request.
 struct PartnerBackEnd {
     let client: OIDCClient
+    let serviceTokens: ClientCredentialsTokenSource  // the back end's own token: cached, one request at a time
     let storage: URL  // server-side, private to this user: tokens hold secrets
     let logins: FilePendingLoginStore  // logins in progress: 0600 files, each consumed once, refused once expired
 
@@ -13,6 +14,7 @@ struct PartnerBackEnd {
         client = try await OIDCClient.discover(issuer: "https://idp.example.com",
                                                authentication: .clientSecretBasic(clientID: "my-app", secret: secret),
                                                transport: URLSessionTransport())
+        serviceTokens = ClientCredentialsTokenSource(client: client.tokenClient, scope: "partner.read")
         self.storage = storage
         logins = FilePendingLoginStore(folder: storage.appendingPathComponent("pending").path)  // made 0700
     }
@@ -26,18 +28,23 @@ struct PartnerBackEnd {
     }
 
     /// GET /callback?code=...&state=... (any process on this machine; behind a proxy the query is all it needs).
-    func callback(session: UUID, query: String) async throws -> IDToken {
+    func callback(session: UUID, query: String) async throws -> String? {
         let pending = try await logins.consume(state: session.uuidString, as: PendingLogin.self)  // once: a replay fails
         let login = try await client.finishLogin(pending, callback: .parameters(query))  // every check, one call
         try await FileTokenStore(path: file(session, "tokens").path).save(login.tokens)
-        return login.idToken  // typed claims: subject, email, acr, ...
+        return login.idToken.email  // typed claims: subject, email, acr, ...
     }
 
     /// Any later request: call an API as the user (Bearer to that origin only; refresh once on a 401).
-    func callAPI(session: UUID) async throws -> TransportResponse {
+    func callAPI(session: UUID) async throws -> [UInt8] {
         let api = URL(string: "https://api.example.com")!
         let user = try await client.session(store: FileTokenStore(path: file(session, "tokens").path), origins: [api])
-        return try await user.send(TransportRequest(url: api.appendingPathComponent("v1/me")))
+        return try await user.send(TransportRequest(url: api.appendingPathComponent("v1/me"))).body
+    }
+
+    /// A call as the back end itself: the client credentials grant, reused until shortly before it expires.
+    func partnerToken() async throws -> String {
+        try await serviceTokens.accessToken()
     }
 
     private func file(_ session: UUID, _ kind: String) -> URL { storage.appendingPathComponent("\(session.uuidString).\(kind)") }

@@ -7,14 +7,15 @@ import JOSE
 
 extension OIDCClient {
     /// Uses the refresh token of `tokens`. A returned ID Token is validated (signature and claims) and must
-    /// identify the same session as the one in `tokens` (OpenID Connect Core §12.2); a missing refresh token
+    /// identify the same session as the one in `tokens` (OpenID Connect Core §12.2, as ``RefreshedIDTokenPolicy/validate(with:)``:
+    /// `iss`, `sub`, `aud`, `azp` and a present `nonce` unchanged, `auth_time` the same or later); a missing refresh token
     /// or ID Token in the answer is carried over from `tokens` (RFC 6749 §6).
     /// - Parameters:
     ///   - tokens: the current tokens (their refresh token is used, their ID Token compared with the new one).
     ///   - scope: narrows the granted scope, when given.
     /// - Throws: ``OIDCError``: `.invalidTokenRequest` when `tokens` has no refresh token, token-endpoint errors
     ///   (`invalid_grant` in ``OIDCError/oauthError`` means the grant is gone), `.unsupportedTokenType`,
-    ///   ID Token codes, `.refreshIssuerChanged` ... `.refreshAuthTimeChanged` — or, when one of those checks
+    ///   ID Token codes, `.refreshIssuerChanged` ... `.refreshNonceChanged`, `.refreshAuthTimeChanged` — or, when one of those checks
     ///   refuses an answer that rotated the refresh token, `.refreshTokenSpent` naming it (the refresh token
     ///   in `tokens` is spent: log in again; never retry with it).
     public func refresh(_ tokens: TokenResponse, scope: String? = nil) async throws -> TokenResponse {

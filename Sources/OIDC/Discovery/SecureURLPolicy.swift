@@ -7,11 +7,14 @@ import Foundation
 /// The transport-security rule for issuers and the URLs they publish:
 /// `https` always; `http` only for loopback hosts (`localhost`, 127.0.0.0/8, `::1`).
 public enum SecureURLPolicy {
-    /// Whether `host` is a loopback host name or address.
+    /// Whether `host` is a loopback host: exactly `localhost`, an IPv4 address in 127.0.0.0/8 or
+    /// `::1` (with or without brackets). Names *under* `localhost` (`app.localhost`) are not:
+    /// their resolution is up to the resolver, so they get no `http` exception. The one loopback
+    /// rule of the library (issuers, endpoints, authorization URLs, session origins).
     public static func isLoopback(host: String) -> Bool {
         var host = host.lowercased()
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host == "localhost" || host.hasSuffix(".localhost") { return true }
+        if host == "localhost" { return true }
         if host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }) else {

@@ -87,20 +87,33 @@ public struct BackchannelAuthenticationRequest: Sendable, CustomStringConvertibl
 }
 
 /// The backchannel authentication endpoint's answer (CIBA Core §7.3).
-/// `Codable` so a waiting login can be resumed; `description` and `dump` never show `auth_req_id`.
+/// `Codable` so a waiting login can be resumed: the absolute deadline (``expiresAt``) and the
+/// interval are encoded, so a login resumed from storage keeps its original deadline instead of
+/// restarting `expires_in`. `description` and `dump` never show `auth_req_id`.
 public struct BackchannelAuthenticationResponse: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     /// `auth_req_id`: identifies the request when polling (a credential: keep it server-side).
     public var authReqID: String
-    /// `expires_in`, seconds.
+    /// `expires_in`, seconds, as the provider sent it.
     public var expiresIn: Int
     /// `interval`, seconds between polls (5 when absent).
     public var interval: Int?
+    /// When the request expires: the client's clock when the answer arrived plus `expires_in`, set by
+    /// ``BackChannelClient/startBackchannelAuthentication(_:endpoint:)`` and kept across encoding.
+    /// Polling stops there. `nil` (a response made by hand, or stored by an older version): the
+    /// deadline is `expires_in` from the start of polling.
+    public var expiresAt: Date?
 
     /// Creates a response.
-    public init(authReqID: String, expiresIn: Int, interval: Int? = nil) {
+    /// - Parameters:
+    ///   - authReqID: `auth_req_id`.
+    ///   - expiresIn: `expires_in`, seconds.
+    ///   - interval: `interval`, seconds.
+    ///   - expiresAt: the absolute deadline (`nil`: `expires_in` from the start of polling).
+    public init(authReqID: String, expiresIn: Int, interval: Int? = nil, expiresAt: Date? = nil) {
         self.authReqID = authReqID
         self.expiresIn = expiresIn
         self.interval = interval
+        self.expiresAt = expiresAt
     }
 
     /// e.g. `BackchannelAuthenticationResponse(expires_in: 120, interval: 5)`.
@@ -123,18 +136,21 @@ extension BackChannelClient {
         guard let id = object["auth_req_id"]?.stringValue, !id.isEmpty else {
             throw OIDCError(.invalidDecoupledResponse, "the backchannel authentication response has no string \"auth_req_id\"", httpStatus: response.status)
         }
+        let expiresIn = try DecoupledPolling.positiveInteger(object, "expires_in", what: "backchannel authentication", status: response.status)
         return BackchannelAuthenticationResponse(
-            authReqID: id,
-            expiresIn: try DecoupledPolling.positiveInteger(object, "expires_in", what: "backchannel authentication", status: response.status),
-            interval: try DecoupledPolling.optionalInterval(object, what: "backchannel authentication", status: response.status))
+            authReqID: id, expiresIn: expiresIn,
+            interval: try DecoupledPolling.optionalInterval(object, what: "backchannel authentication", status: response.status),
+            expiresAt: clock().addingTimeInterval(TimeInterval(expiresIn)))
     }
 
     /// Polls the token endpoint for a CIBA login until the user decides, the
-    /// request expires, or the task is cancelled (see ``DecoupledOutcome``).
+    /// request expires (at `started.expiresAt`, else `expires_in` from now), or the task is cancelled
+    /// (see ``DecoupledOutcome``).
     /// - Throws: ``OIDCError`` for any error other than pending/slow-down/denied/expired; `CancellationError`.
     public func pollBackchannelAuthentication(_ started: BackchannelAuthenticationResponse, tokenEndpoint: URL,
                                               sleeper: PollingSleeper = .task) async throws -> DecoupledOutcome {
         try await DecoupledPolling.poll(self, parameters: [("grant_type", Self.cibaGrantType), ("auth_req_id", started.authReqID)],
-                                        tokenEndpoint: tokenEndpoint, interval: started.interval, expiresIn: started.expiresIn, sleeper: sleeper)
+                                        tokenEndpoint: tokenEndpoint, interval: started.interval,
+                                        deadline: started.expiresAt ?? clock().addingTimeInterval(TimeInterval(started.expiresIn)), sleeper: sleeper)
     }
 }

@@ -46,14 +46,15 @@ enum DecoupledPolling {
     static let slowDownIncrement = 5
 
     /// Polls the token endpoint with `parameters` every `interval` seconds until
-    /// the user decides or `expiresIn` seconds have passed: `authorization_pending`
+    /// the user decides or the client's clock reaches `deadline` (the absolute expiry of the
+    /// request, kept across a resume): `authorization_pending`
     /// waits again, `slow_down` adds 5 s to the interval for this and every later
     /// poll, `access_denied` and `expired_token` end with an outcome, any other
     /// error is thrown. Cancelling the task ends the wait with `CancellationError`.
     static func poll(_ client: BackChannelClient, parameters: [(name: String, value: String)], tokenEndpoint: URL,
-                     interval: Int?, expiresIn: Int, sleeper: PollingSleeper) async throws -> DecoupledOutcome {
+                     interval: Int?, deadline: Date, sleeper: PollingSleeper) async throws -> DecoupledOutcome {
         var interval = max(interval ?? defaultInterval, 1)
-        let deadline = client.clock().addingTimeInterval(TimeInterval(expiresIn))
+        if client.clock() >= deadline { return .expired(OAuthErrorResponse(error: "expired_token")) }
         while true {
             try Task.checkCancellation()
             try await sleeper.sleep(interval)

@@ -6,7 +6,9 @@ import Foundation
 import JOSE
 
 /// The device authorization endpoint's answer (RFC 8628 §3.2). `Codable` so a
-/// waiting device can be resumed; `description` and `dump` never show `device_code`.
+/// waiting device can be resumed: the absolute deadline (``expiresAt``) and the interval are
+/// encoded, so a login resumed from storage keeps its original deadline instead of restarting
+/// `expires_in`. `description` and `dump` never show `device_code`.
 public struct DeviceAuthorizationResponse: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     /// `device_code`: the device's credential for polling.
     public var deviceCode: String
@@ -20,16 +22,30 @@ public struct DeviceAuthorizationResponse: Sendable, Hashable, Codable, CustomSt
     public var expiresIn: Int
     /// `interval`, seconds between polls (5 when absent).
     public var interval: Int?
+    /// When the device code expires: the client's clock when the answer arrived plus `expires_in`, set by
+    /// ``BackChannelClient/requestDeviceAuthorization(scope:additionalParameters:endpoint:)`` and kept across
+    /// encoding. Polling stops there. `nil` (a response made by hand, or stored by an older version): the
+    /// deadline is `expires_in` from the start of polling.
+    public var expiresAt: Date?
 
     /// Creates a response.
+    /// - Parameters:
+    ///   - deviceCode: `device_code`.
+    ///   - userCode: `user_code`.
+    ///   - verificationURI: `verification_uri`.
+    ///   - verificationURIComplete: `verification_uri_complete`.
+    ///   - expiresIn: `expires_in`, seconds.
+    ///   - interval: `interval`, seconds.
+    ///   - expiresAt: the absolute deadline (`nil`: `expires_in` from the start of polling).
     public init(deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String? = nil, expiresIn: Int,
-                interval: Int? = nil) {
+                interval: Int? = nil, expiresAt: Date? = nil) {
         self.deviceCode = deviceCode
         self.userCode = userCode
         self.verificationURI = verificationURI
         self.verificationURIComplete = verificationURIComplete
         self.expiresIn = expiresIn
         self.interval = interval
+        self.expiresAt = expiresAt
     }
 
     /// The user-facing part: verification URI and user code (shown to the user anyway), never the device code.
@@ -60,19 +76,23 @@ extension BackChannelClient {
             }
             return value
         }
+        let expiresIn = try DecoupledPolling.positiveInteger(object, "expires_in", what: "device authorization", status: response.status)
         return DeviceAuthorizationResponse(
             deviceCode: try string("device_code"), userCode: try string("user_code"), verificationURI: try string("verification_uri"),
             verificationURIComplete: object["verification_uri_complete"]?.stringValue,
-            expiresIn: try DecoupledPolling.positiveInteger(object, "expires_in", what: "device authorization", status: response.status),
-            interval: try DecoupledPolling.optionalInterval(object, what: "device authorization", status: response.status))
+            expiresIn: expiresIn,
+            interval: try DecoupledPolling.optionalInterval(object, what: "device authorization", status: response.status),
+            expiresAt: clock().addingTimeInterval(TimeInterval(expiresIn)))
     }
 
     /// Polls the token endpoint for the device grant until the user decides, the
-    /// code expires, or the task is cancelled (see ``DecoupledOutcome``).
+    /// code expires (at `started.expiresAt`, else `expires_in` from now), or the task is cancelled
+    /// (see ``DecoupledOutcome``).
     /// - Throws: ``OIDCError`` for any error other than pending/slow-down/denied/expired; `CancellationError`.
     public func pollDeviceAuthorization(_ started: DeviceAuthorizationResponse, tokenEndpoint: URL,
                                         sleeper: PollingSleeper = .task) async throws -> DecoupledOutcome {
         try await DecoupledPolling.poll(self, parameters: [("grant_type", Self.deviceCodeGrantType), ("device_code", started.deviceCode)],
-                                        tokenEndpoint: tokenEndpoint, interval: started.interval, expiresIn: started.expiresIn, sleeper: sleeper)
+                                        tokenEndpoint: tokenEndpoint, interval: started.interval,
+                                        deadline: started.expiresAt ?? clock().addingTimeInterval(TimeInterval(started.expiresIn)), sleeper: sleeper)
     }
 }

@@ -81,8 +81,12 @@ extension OIDCError.Code {
     public static let refreshAudienceChanged = OIDCError.Code(rawValue: "refresh_audience_changed")
     /// A refreshed ID Token's `azp` differs from the original's.
     public static let refreshAuthorizedPartyChanged = OIDCError.Code(rawValue: "refresh_authorized_party_changed")
-    /// A refreshed ID Token's `auth_time` differs from the original's.
+    /// A refreshed ID Token's `auth_time` is earlier than the original's, or later when the policy
+    /// requires it unchanged (``RefreshAuthTimeRule``), or present when the original had none.
     public static let refreshAuthTimeChanged = OIDCError.Code(rawValue: "refresh_auth_time_changed")
+    /// A refreshed ID Token carries a `nonce` other than the original's (OIDC Core §12.2: if present,
+    /// it must be the original's).
+    public static let refreshNonceChanged = OIDCError.Code(rawValue: "refresh_nonce_changed")
 
     /// A foreign token's `iss` is not in the trusted list.
     public static let untrustedIssuer = OIDCError.Code(rawValue: "untrusted_issuer")

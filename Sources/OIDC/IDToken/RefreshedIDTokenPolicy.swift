@@ -14,7 +14,7 @@ extension OIDCError.Code {
 /// they are explicitly dropped unchecked (``discardIDTokens``).
 public struct RefreshedIDTokenPolicy: Sendable {
     enum Mode: Sendable {
-        case validate(IDTokenValidator)
+        case validate(IDTokenValidator, RefreshAuthTimeRule)
         case refuse
         case discard
     }
@@ -23,11 +23,27 @@ public struct RefreshedIDTokenPolicy: Sendable {
 
     /// A refreshed ID Token is validated by `validator` (signature, `iss`, `aud`, `azp`,
     /// `exp`, `iat`, `sub`, `at_hash` against the new access token) and must then identify
-    /// the same session as the previous ID Token (``IDToken/checkIsRefresh(of:)``:
-    /// same `iss`, `sub`, `aud`, `azp`, `auth_time`). When there is no previous
-    /// ID Token, only the validation applies.
+    /// the same session as the previous ID Token (``IDToken/checkIsRefresh(of:authTime:)``:
+    /// the same `iss`, `sub`, `aud` and `azp`; the previous `nonce` when it carries one; an
+    /// `auth_time` equal to the previous one **or later** — the user authenticated again, as
+    /// django-oauth-toolkit reports after the same user's next login anywhere — never earlier).
+    /// The accepted token then replaces the previous one, so the next refresh is compared with it.
+    /// When there is no previous ID Token, only the validation applies.
+    ///
+    /// For the strict reading of §12.2 (`auth_time` unchanged), use ``validate(with:authTime:)``
+    /// with ``RefreshAuthTimeRule/unchanged``.
     public static func validate(with validator: IDTokenValidator) -> RefreshedIDTokenPolicy {
-        RefreshedIDTokenPolicy(mode: .validate(validator))
+        RefreshedIDTokenPolicy(mode: .validate(validator, .sameOrLater))
+    }
+
+    /// As ``validate(with:)``, with the `auth_time` rule named: ``RefreshAuthTimeRule/unchanged``
+    /// refuses any change of `auth_time` (`.refreshAuthTimeChanged`), ``RefreshAuthTimeRule/sameOrLater``
+    /// is ``validate(with:)``.
+    /// - Parameters:
+    ///   - validator: validates the refreshed ID Token.
+    ///   - authTime: how the refreshed `auth_time` may relate to the previous one.
+    public static func validate(with validator: IDTokenValidator, authTime: RefreshAuthTimeRule) -> RefreshedIDTokenPolicy {
+        RefreshedIDTokenPolicy(mode: .validate(validator, authTime))
     }
 
     /// No ID Token is expected from a refresh (a plain OAuth 2.0 grant): a refresh
@@ -47,7 +63,7 @@ public struct RefreshedIDTokenPolicy: Sendable {
     /// - Throws: ``OIDCError``: the validator's codes (`.expired`, `.issuerMismatch`,
     ///   signature errors...), `.refreshIssuerChanged`, `.refreshSubjectChanged`,
     ///   `.refreshAudienceChanged`, `.refreshAuthorizedPartyChanged`,
-    ///   `.refreshAuthTimeChanged`, `.malformedIDToken` (the previous ID Token cannot
+    ///   `.refreshNonceChanged`, `.refreshAuthTimeChanged`, `.malformedIDToken` (the previous ID Token cannot
     ///   be read), or `.refreshIDTokenNotExpected`. Nothing of `refreshed` may be kept then.
     public func tokens(afterRefresh refreshed: TokenResponse, of previous: TokenResponse) async throws -> TokenResponse {
         var kept = refreshed
@@ -63,13 +79,15 @@ public struct RefreshedIDTokenPolicy: Sendable {
         case .discard:
             kept.idToken = previous.idToken
             return kept
-        case .validate(let validator):
+        case .validate(let validator, let authTimeRule):
+            // No nonce is sent with a refresh; the refreshed token's `nonce`, if any, is compared
+            // with the previous ID Token's by checkIsRefresh (§12.2).
             let expectations = IDTokenExpectations(flow: .tokenEndpoint(accessToken: refreshed.accessToken), nonce: .noNonceSent)
             let validated = try await validator.validate(idToken, expecting: expectations)
             if let original = previous.idToken {
-                try validated.checkIsRefresh(of: try IDToken(original, limits: validator.config.limits))
+                try validated.checkIsRefresh(of: try IDToken(original, limits: validator.config.limits), authTime: authTimeRule)
             }
-            return kept
+            return kept  // the new ID Token replaces the previous one
         }
     }
 }

@@ -11,7 +11,7 @@ extension OAuthRequest {
     /// Query items already on `base` are kept verbatim and first; none may have the name of a
     /// parameter the request sets. Values are strictly percent-encoded (only RFC 3986 unreserved
     /// characters stay as they are; a space is `%20`, `+` is `%2B`).
-    /// `base` must be `https`, or `http` on a loopback host (`localhost`, `127.0.0.1`, `::1`),
+    /// `base` must be `https`, or `http` on a loopback host (``SecureURLPolicy/isLoopback(host:)``),
     /// and must not have a fragment (RFC 6749 §3.1).
     /// - Throws: ``OIDCError`` `.invalidAuthorizationEndpoint`, `.parameterCollision`, or any error
     ///   of ``authorizationParameters()``.
@@ -22,7 +22,7 @@ extension OAuthRequest {
         }
         let scheme = components.scheme?.lowercased() ?? ""
         let host = components.host ?? ""
-        guard !host.isEmpty, scheme == "https" || (scheme == "http" && Self.isLoopback(host)) else {
+        guard !host.isEmpty, scheme == "https" || (scheme == "http" && SecureURLPolicy.isLoopback(host: host)) else {
             throw OIDCError(.invalidAuthorizationEndpoint, "the authorization endpoint must be an https URL (http only on a loopback host)")
         }
         guard components.percentEncodedFragment == nil else {
@@ -76,13 +76,5 @@ extension OAuthRequest {
     public func pendingAuthorizationWithoutIssuerCheck(at authorizationEndpoint: URL) throws -> PendingAuthorization {
         try PendingAuthorization(request: self, authorizationEndpoint: authorizationEndpoint, issuer: nil,
                                  issuerParameterSupported: false)
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        var host = Substring(host.lowercased())
-        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
-        if host == "localhost" || host == "::1" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 }

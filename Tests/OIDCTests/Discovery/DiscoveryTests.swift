@@ -92,6 +92,23 @@ struct DiscoveryTests {
         #expect(!SecureURLPolicy.isLoopback(host: "localhost.evil.com"))
     }
 
+    @Test("names under localhost are not loopback: no http exception for them anywhere (one rule)",
+          arguments: ["app.localhost", "evil.localhost", "a.b.LOCALHOST"])
+    func subdomainsOfLocalhost(_ host: String) throws {
+        #expect(!SecureURLPolicy.isLoopback(host: host))
+        let url = try #require(URL(string: "http://\(host):8080/cb"))
+        #expect(throws: OIDCError.self) { try SecureURLPolicy.check(url, what: "the URL") }
+        #expect(throws: OIDCError.self) { try SecureURLPolicy.checkEndpoint(url, .token, issuer: nil) }
+        let request = try OAuthRequest(clientID: "c", redirectURI: try #require(URL(string: "https://rp.example/cb")))
+        #expect(throws: OIDCError.self) { _ = try request.authorizationURL(at: url) }
+        // The loopback names themselves keep their exception.
+        for loopback in ["localhost", "127.0.0.1", "127.1.2.3", "[::1]"] {
+            let allowed = try #require(URL(string: "http://\(loopback):8080/cb"))
+            try SecureURLPolicy.check(allowed, what: "the URL")
+            _ = try request.authorizationURL(at: allowed)
+        }
+    }
+
     @Test("typed errors: non-200, not JSON, missing fields, wrong types, transport")
     func failures() async throws {
         let issuer = IDTokenFixtures.issuer

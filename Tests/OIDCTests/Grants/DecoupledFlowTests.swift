@@ -48,7 +48,8 @@ struct DecoupledFlowTests {
         let request = BackchannelAuthenticationRequest(scope: "openid email", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: "W4SCT",
                                                        userCode: "1234", requestedExpiry: 300, acrValues: ["urn:a", "urn:b"])
         let started = try await client(transport, time).startBackchannelAuthentication(request, endpoint: URL(string: "https://as.example/bc")!)
-        #expect(started == BackchannelAuthenticationResponse(authReqID: "1c266114-a1be-4252-8ad1-04986c5b9ac1", expiresIn: 120, interval: 2))
+        #expect(started == BackchannelAuthenticationResponse(authReqID: "1c266114-a1be-4252-8ad1-04986c5b9ac1", expiresIn: 120, interval: 2,
+                                                             expiresAt: time.now.addingTimeInterval(120)))
         #expect(!started.description.contains("1c266114"))
         let form = formFields(try #require(transport.requests.first))
         #expect(form["scope"] == "openid email" && form["login_hint"] == #"{"username":"alice"}"# && form["binding_message"] == "W4SCT")

@@ -176,8 +176,41 @@ struct RefreshConsistencyTests {
         ("refresh_audience_changed", "aud", "another-client"),
         ("refresh_authorized_party_changed", "azp", "another-client"),
         ("refresh_authorized_party_changed", "azp", nil),
-        ("refresh_auth_time_changed", "auth_time", 1_799_000_001),
+        ("refresh_auth_time_changed", "auth_time", 1_798_999_999),
+        ("refresh_nonce_changed", "nonce", "another-nonce"),
     ]
+
+    func expectRefused(_ code: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+        do {
+            try body()
+            Issue.record("expected \(code)", sourceLocation: sourceLocation)
+        } catch {
+            #expect(F.code(of: error) == code, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("auth_time moving forward (the user logged in again) is accepted by default, refused by the strict rule")
+    func authTimeLater() throws {
+        let old = try Self.token([])
+        let later = try Self.token([("auth_time", 1_799_000_100)])
+        try later.checkIsRefresh(of: old)
+        try later.checkIsRefresh(of: old, authTime: .sameOrLater)
+        expectRefused("refresh_auth_time_changed") { try later.checkIsRefresh(of: old, authTime: .unchanged) }
+        // Earlier is refused by both rules; a new auth_time where the original had none too.
+        let earlier = try Self.token([("auth_time", 1_798_999_000)])
+        expectRefused("refresh_auth_time_changed") { try earlier.checkIsRefresh(of: old) }
+        expectRefused("refresh_auth_time_changed") { try earlier.checkIsRefresh(of: old, authTime: .unchanged) }
+        expectRefused("refresh_auth_time_changed") { try old.checkIsRefresh(of: try Self.token([("auth_time", nil)])) }
+    }
+
+    @Test("nonce (OIDC Core §12.2): the original's is accepted, absent is accepted, another or a new one is refused")
+    func nonce() throws {
+        let old = try Self.token([("nonce", "the-login-nonce")])
+        try Self.token([("nonce", "the-login-nonce")]).checkIsRefresh(of: old)
+        try Self.token([("nonce", nil)]).checkIsRefresh(of: old)
+        expectRefused("refresh_nonce_changed") { try Self.token([("nonce", "another-nonce")]).checkIsRefresh(of: old) }
+        expectRefused("refresh_nonce_changed") { try Self.token([("nonce", "a-nonce")]).checkIsRefresh(of: Self.token([])) }
+    }
 
     @Test("each changed claim has its own code", arguments: 0..<changed.count)
     func changedClaim(_ index: Int) throws {

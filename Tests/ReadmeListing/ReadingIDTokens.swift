@@ -1,0 +1,25 @@
+import OIDC
+import OIDCNetworking   // URLSessionTransport; or bring your own HTTPTransport
+
+func readIDToken(_ tokens: TokenResponse, of pending: PendingAuthorization) async throws {
+    let transport = URLSessionTransport()
+    let discovery = Discovery(transport: transport)       // cached per issuer, issuer checked exactly
+    let keyCaches = JWKSetCacheRegistry(transport: transport)
+    let validator = try await IDTokenValidator.discover(issuer: "https://idp.example.com",
+                                                        clientID: "my-app",
+                                                        discovery: discovery, keyCaches: keyCaches)
+    guard let idTokenText = tokens.idToken else { return }
+    let idToken = try await validator.validate(idTokenText,   // expectations required
+                                               expecting: IDTokenExpectations(request: pending.request,
+                                                                              tokenEndpointAccessToken: tokens.accessToken))
+
+    // Standard claims, typed.
+    print(idToken.subject ?? "-", idToken.authTime as Any, idToken.email as Any)
+    // Any other claim, three ways; a wrong JSON type is an error naming the claim, never a silent nil.
+    let instance = try idToken.claim("cmiInstanceId", as: String.self)
+    enum Keys: String, CodingKey { case session_state }
+    let sessionState: String? = try idToken.get(parameter: Keys.session_state)
+    struct Mine: Decodable { let sub: String; let mcc: String? }
+    let mine = try idToken.decode(Mine.self)
+    print(instance ?? "-", sessionState ?? "-", mine.mcc ?? "-")
+}

@@ -1,0 +1,64 @@
+import Foundation
+import JOSE
+import OIDC
+import OIDCResourceServer
+import OIDCSession
+
+/// Calling another service as itself: one source per (client, scope, resource), shared.
+struct ServiceCaller {
+    static let api = URL(string: "https://api.example.com")!
+    let source: ClientCredentialsTokenSource
+
+    init(client: OIDCClient) {
+        source = ClientCredentialsTokenSource(client: client.tokenClient, scope: "api.read",
+                                              resources: [Self.api], refreshMargin: 60)
+    }
+
+    /// Cached; 100 concurrent callers -> 1 request.
+    func token() async throws -> String { try await source.accessToken() }
+
+    /// Or the same 401 handling as a user's session: one new grant on a 401, one retry.
+    func session(transport: any HTTPTransport) async throws -> AuthenticatedSession {
+        try await AuthenticatedSession.clientCredentials(source: source, transport: transport, allowedOrigins: [Self.api])
+    }
+}
+
+/// Any grant, token exchange (RFC 8693) and the JWT bearer grant (RFC 7523 §2.1), on the token endpoint.
+func otherGrants(client: OIDCClient, userToken: String, serviceKey: JWK) async throws -> (TokenExchangeResponse, TokenResponse) {
+    let exchanged = try await client.tokenClient.exchangeToken(TokenExchangeRequest(
+        subjectToken: userToken, subjectTokenType: .accessToken, audiences: ["backend"]))
+    let asUser = try await client.tokenClient.jwtBearerGrant(JWTBearerAssertion(
+        issuer: "svc", subject: "alice", audience: client.issuer, key: serviceKey, algorithm: .es256))
+    return (exchanged, asUser)
+}
+
+/// Receiving: RFC 9068 JWT access tokens through the issuer's key cache, as Bearer or DPoP (RFC 9449 §7):
+/// one call reads Authorization and DPoP and enforces the token's cnf itself...
+func receive(method: String, url: URL, headers: HeaderFields, issuer: String, discovery: Discovery,
+             keyCaches: JWKSetCacheRegistry) async throws {
+    let validator = try await AccessTokenValidator.discover(issuer: issuer, audience: "https://api.example.com",
+                                                            discovery: discovery, keyCaches: keyCaches)
+    do {
+        let presented = try await validator.validate(method: method, url: url, headers: headers, requiredScopes: ["api.read"])
+        print(presented.token.subject, presented.token.clientID, presented.token.scopes)  // .confirmation, presented.proof ...
+    } catch let error as OIDCError {
+        let refusal = validator.refusal(for: error, requestHeaders: headers, requiredScopes: ["api.read"])
+        print(refusal.status, refusal.headers)  // respond 400/401/403 with WWW-Authenticate: Bearer / DPoP (and DPoP-Nonce)
+    }
+}
+
+/// ...or introspection (RFC 7662), cached by the token's SHA-256 for at most its exp; a cache shared by
+/// introspectors keeps each endpoint, client and answer form (JSON / signed JWT) apart.
+func introspector(metadata: ProviderMetadata, rsAuth: ClientAuthentication, transport: any HTTPTransport) throws -> TokenIntrospector? {
+    guard let endpoint = metadata.introspectionEndpoint else { return nil }
+    return try TokenIntrospector(endpoint: endpoint, authentication: rsAuth,
+                                 transport: transport, audience: .contains("https://api.example.com"),
+                                 cache: IntrospectionCache(maximumLifetime: 60))
+}
+
+/// Back-channel logout (Back-Channel Logout 1.0 §2.6): a replayed jti is refused for as long as the token
+/// could be accepted (any ReplayCache: MemoryReplayCache by default, PostgresReplayCache across replicas).
+func backChannelLogout(body: [UInt8], contentType: String?, issuer: String, keyCache: JWKSetCache) async throws -> LogoutToken {
+    let logoutToken = try BackChannelLogoutRequest.logoutToken(fromBody: body, contentType: contentType)
+    return try await LogoutTokenValidator(issuer: issuer, clientID: "my-app", keys: .cache(keyCache)).validate(logoutToken)
+}
