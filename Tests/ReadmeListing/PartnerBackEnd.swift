@@ -29,8 +29,8 @@ struct PartnerBackEnd {
 
     /// GET /callback?code=...&state=... (any process on this machine; behind a proxy the query is all it needs).
     func callback(session: UUID, query: String) async throws -> String? {
-        let pending = try await logins.consume(state: session.uuidString, as: PendingLogin.self)  // once: a replay fails
-        let login = try await client.finishLogin(pending, callback: .parameters(query))  // every check, one call
+        let login = try await client.finishLogin(try await logins.consume(state: session.uuidString),  // once: a replay fails
+                                                 callback: .parameters(query))  // every check, one call
         try await FileTokenStore(path: file(session, "tokens").path).save(login.tokens)
         return login.idToken.email  // typed claims: subject, email, acr, ...
     }
