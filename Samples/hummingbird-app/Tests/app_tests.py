@@ -314,7 +314,12 @@ def part_replicas(binary):
     port_a, port_b = PORT_BASE + 3, PORT_BASE + 4
     base = f"http://127.0.0.1:{port_b}"  # the shared external origin (the "load balancer" is instance B's port)
     dot_register(client_id, secret, [base])
-    common = ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--base-url", base, "--database", pg]
+    os.makedirs(WORK, exist_ok=True)
+    key_file = os.path.join(WORK, "database.key")
+    with open(os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+        f.write(secrets.token_hex(32) + "\n")
+    common = ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--base-url", base, "--database", pg,
+              "--database-key", key_file]
     a = App(binary, "replica-a", port_a, common)
     b = App(binary, "replica-b", port_b, common)
     try:

@@ -50,9 +50,11 @@ struct HummingbirdApp {
         if let url = options.databaseURL {
             let pool = try PostgresDatabase(url: url)
             database = pool
-            let logins = try PostgresPendingLoginStore(database: pool)
+            // Rows sealed with AES-256-GCM when --database-key is given (every instance needs the same key).
+            let encryption = try options.databaseKey().map { try TokenEncryption(current: TokenEncryptionKey(id: "hbapp-1", bytes: $0)) }
+            let logins = try PostgresPendingLoginStore(database: pool, encryption: encryption)
             try await logins.createTable()
-            let directory = try PostgresSessionDirectory(database: pool)
+            let directory = try PostgresSessionDirectory(database: pool, encryption: encryption)
             try await directory.createTables()
             pendingLogins = logins
             sessions = directory

@@ -19,6 +19,8 @@ struct Options: Sendable {
     var idTokenAlgorithm: JWSAlgorithm = .rs256
     var logLevel: Logger.Level = .info
     var databaseURL: String?
+    /// A file holding the 32-byte key (raw, or 64 hex digits) that seals sessions, pending logins and tokens in PostgreSQL.
+    var databaseKeyPath: String?
     var scopes = ["openid", "profile", "email"]
     /// Accept back-channel logout tokens as the drafts had them (`typ: JWT`, no `exp`): an explicit opt-in.
     var draftLogoutTokens = false
@@ -27,7 +29,7 @@ struct Options: Sendable {
         usage: hummingbird-app --issuer URL --client-id ID (--client-secret S | --client-key FILE) --base-url URL [--port N]
                [--audience AUD] [--introspect] [--require-scope S]... [--response-type code|"code id_token"|...]
                [--response-mode query|form_post] [--id-token-signed-response-alg RS256] [--log-level info]
-               [--database postgresql://...] [--scope S]... [--accept-draft-logout-tokens]
+               [--database postgresql://... [--database-key FILE]] [--scope S]... [--accept-draft-logout-tokens]
         """
 
     struct UsageError: Error, CustomStringConvertible { let description: String }
@@ -85,6 +87,7 @@ struct Options: Sendable {
                 }
                 options.logLevel = level
             case "--database": options.databaseURL = try value(name, inline)
+            case "--database-key": options.databaseKeyPath = try value(name, inline)
             case "--accept-draft-logout-tokens": options.draftLogoutTokens = true
             case "--help", "-h": throw UsageError(description: usage)
             default: throw UsageError(description: "unknown option \(name)\n\(usage)")
@@ -107,6 +110,26 @@ struct Options: Sendable {
         options.baseURL = url
         if !scopes.isEmpty { options.scopes = scopes.contains("openid") ? scopes : ["openid"] + scopes }
         return options
+    }
+
+    /// The rows' AES-256-GCM key from `--database-key` (32 raw bytes, or 64 hex digits), if given.
+    func databaseKey() throws -> [UInt8]? {
+        guard let path = databaseKeyPath else { return nil }
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        if bytes.count == 32 { return bytes }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.utf8.count == 64 else { throw UsageError(description: "--database-key: the file holds neither 32 bytes nor 64 hex digits") }
+        var key: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            guard let byte = UInt8(text[index..<next], radix: 16) else {
+                throw UsageError(description: "--database-key: the file holds neither 32 bytes nor 64 hex digits")
+            }
+            key.append(byte)
+            index = next
+        }
+        return key
     }
 
     /// `<base-url>/<path>`.

@@ -97,15 +97,17 @@ struct InMemorySessionTokens: TokenStore {
 struct PostgresSessionDirectory: SessionDirectory {
     let database: PostgresDatabase
     let index: PostgresSessionIndex
+    let encryption: TokenEncryption?
 
-    init(database: PostgresDatabase) throws {
+    init(database: PostgresDatabase, encryption: TokenEncryption?) throws {
         self.database = database
-        index = try PostgresSessionIndex(database: database)
+        self.encryption = encryption
+        index = try PostgresSessionIndex(database: database, encryption: encryption)
     }
 
     func createTables() async throws {
         try await index.createTable()
-        try await PostgresTokenStore(database: database, key: "-").createTable()
+        try await PostgresTokenStore(database: database, key: "-", encryption: encryption).createTable()
     }
 
     func save(_ record: SessionRecord, handle: String) async throws {
@@ -136,6 +138,6 @@ struct PostgresSessionDirectory: SessionDirectory {
     }
 
     func tokenStore(for record: SessionRecord) throws -> any TokenStore {
-        try PostgresTokenStore(database: database, key: record.tokenKey)
+        try PostgresTokenStore(database: database, key: record.tokenKey, encryption: encryption)
     }
 }
