@@ -536,6 +536,30 @@ def part_glewlwyd(binary):
         status, _, body = user2.get(hybrid.base + "/me")
         check(status == 200 and (json_of(body) or {}).get("iss") == issuer, "form_post: /me answers the claims")
 
+        # private_key_jwt (--client-key): a client of its own with the ES256 key's public half in glewlwyd.
+        key_file = os.environ.get("GLEWLWYD_PKJWT_KEY_FILE")
+        if not key_file or not os.path.exists(key_file):
+            skip("glewlwyd private_key_jwt", "GLEWLWYD_PKJWT_KEY_FILE is not set")
+        else:
+            public_pem = subprocess.run(["openssl", "pkey", "-in", key_file, "-pubout"], capture_output=True, text=True, check=True).stdout
+            pk_id = "hbapp-pk-" + secrets.token_hex(4)
+            pk_base = f"http://127.0.0.1:{PORT_BASE + 8}"
+            admin.call("POST", "/api/client/", {
+                "client_id": pk_id, "name": pk_id, "enabled": True, "confidential": True, "redirect_uri": [pk_base + "/callback"],
+                "authorization_type": ["code", "refresh_token"], "scope": ["openid", "api.read"],
+                "token_endpoint_auth_method": ["private_key_jwt"], "token_endpoint_signing_alg": "ES256", "pubkey": public_pem})
+            pk = App(binary, "glewlwyd-private-key-jwt", PORT_BASE + 8,
+                     ["--issuer", issuer, "--client-id", pk_id, "--client-key", key_file, "--client-assertion-audience", "endpoint",
+                      "--base-url", pk_base, "--scope", "openid"])
+            try:
+                user = Client()
+                status, headers, _ = user.get(pk.base + "/login")
+                redirect = gw_login.login(headers.get("Location", ""), "alice", "password", gw_base, "openid", 15)
+                status, _, _ = user.get(redirect)
+                check(status == 302 and user.cookie("hbapp_session"), "glewlwyd: a login with private_key_jwt (--client-key) finishes")
+            finally:
+                pk.stop()
+
         # Behind https (the external origin), the cookies are Secure; with form_post the login cookie
         # is SameSite=None so that it comes back on the provider's cross-site POST.
         tls = App(binary, "glewlwyd-https-origin", PORT_BASE + 7,

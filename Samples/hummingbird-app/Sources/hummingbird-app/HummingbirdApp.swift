@@ -39,6 +39,7 @@ struct HummingbirdApp {
         let transport = TracingTransport(base: http)
         var configuration = OIDCClient.Configuration(allowedAlgorithms: [options.idTokenAlgorithm])
         configuration.observer = observer
+        configuration.assertionAudience = options.assertionAudience
         let client = try await OIDCClient.discover(issuer: options.issuer, authentication: try options.authentication(),
                                                    transport: transport, configuration: configuration)
         guard let jwksURI = client.metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }

@@ -9,6 +9,8 @@ struct Options: Sendable {
     var clientID = ""
     var clientSecret: String?
     var clientKeyPath: String?
+    /// The `aud` of private_key_jwt assertions: the issuer (default) or the endpoint called (some providers want it).
+    var assertionAudience: ClientAssertionAudience = .issuer
     var baseURL: URL = URL(fileURLWithPath: "/")
     var port = 8460
     var audience: String?
@@ -27,6 +29,7 @@ struct Options: Sendable {
 
     static let usage = """
         usage: hummingbird-app --issuer URL --client-id ID (--client-secret S | --client-key FILE) --base-url URL [--port N]
+               [--client-assertion-audience issuer|endpoint]
                [--audience AUD] [--introspect] [--require-scope S]... [--response-type code|"code id_token"|...]
                [--response-mode query|form_post] [--id-token-signed-response-alg RS256] [--log-level info]
                [--database postgresql://... [--database-key FILE]] [--scope S]... [--accept-draft-logout-tokens]
@@ -57,6 +60,12 @@ struct Options: Sendable {
             case "--client-id": options.clientID = try value(name, inline)
             case "--client-secret": options.clientSecret = try value(name, inline)
             case "--client-key": options.clientKeyPath = try value(name, inline)
+            case "--client-assertion-audience":
+                let text = try value(name, inline)
+                guard let audience = ClientAssertionAudience(rawValue: text) else {
+                    throw UsageError(description: "--client-assertion-audience: issuer or endpoint, not \(text)")
+                }
+                options.assertionAudience = audience
             case "--base-url": base = try value(name, inline)
             case "--port":
                 let text = try value(name, inline)
