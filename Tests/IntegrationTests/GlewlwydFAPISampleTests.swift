@@ -69,7 +69,8 @@ extension GlewlwydFAPITests {
                          "--client-secret", try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_SECRET"), "--login-hint", #"{"username":"alice"}"#,
                          "--binding-message", message]
         let running = Task.detached { try Self.runSample("sample-ciba", arguments) }
-        try await Task.sleep(nanoseconds: 1_500_000_000)
+        // glewlwyd_user.py looks for the sample's pending request until its deadline (the sample is a
+        // separate process that may start slowly on a loaded machine): no fixed head start here.
         try Glewlwyd.user(["ciba", "--client-id", clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
         let result = try await running.value
         if deny {

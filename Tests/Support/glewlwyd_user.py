@@ -65,7 +65,10 @@ def session(a):
 def ciba(a):
     b = session(a)
     request_id = None
-    for _ in range(50):  # the request may not be listed yet
+    # The request may not be listed yet (the client is a separate process that may start
+    # slowly on a loaded machine): look until a deadline, not a fixed number of times.
+    deadline = time.monotonic() + a.wait_seconds
+    while time.monotonic() < deadline:
         status, _, text = b.call("GET", "/api/oidc/ciba_user_list")
         if status == 200 and text.strip():
             items = json.loads(text)
@@ -103,6 +106,8 @@ def main():
     ap.add_argument("--scope", required=True)
     ap.add_argument("--user-code")
     ap.add_argument("--binding-message")
+    ap.add_argument("--wait-seconds", type=float, default=120.0,
+                    help="ciba: how long to look for the pending request (default 120)")
     ap.add_argument("--deny", action="store_true")
     ap.add_argument("--username", default="alice")
     ap.add_argument("--password", default="password")
