@@ -560,6 +560,21 @@ def part_glewlwyd(binary):
             finally:
                 pk.stop()
 
+        # A refused token request (a wrong client secret): the callback answers 400, no session cookie.
+        wrong = App(binary, "glewlwyd-wrong-secret", PORT_BASE + 9,
+                    ["--issuer", issuer, "--client-id", client_id, "--client-secret", "not-the-secret", "--base-url", base,
+                     "--scope", "openid"])
+        try:
+            user = Client()
+            status, headers, _ = user.get(wrong.base + "/login")
+            redirect = gw_login.login(headers.get("Location", ""), "alice", "password", gw_base, "openid", 15)
+            status, headers, _ = user.get(redirect.replace(base, wrong.base, 1))
+            check(status == 400 and not user.cookie("hbapp_session")
+                  and not any(c.startswith("hbapp_session=") for c in set_cookies(headers)),
+                  "glewlwyd: a callback whose code the token endpoint refuses answers 400 and sets no session cookie")
+        finally:
+            wrong.stop()
+
         # Behind https (the external origin), the cookies are Secure; with form_post the login cookie
         # is SameSite=None so that it comes back on the provider's cross-site POST.
         tls = App(binary, "glewlwyd-https-origin", PORT_BASE + 7,
