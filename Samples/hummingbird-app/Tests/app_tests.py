@@ -116,7 +116,7 @@ class App:
         os.makedirs(WORK, exist_ok=True)
         self.log_path = os.path.join(WORK, f"{name}.log")
         self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen([binary, "--port", str(port), "--log-level", "debug"] + args,
+        self.process = subprocess.Popen([binary, "--port", str(port), "--log-level", "trace"] + args,
                                         stdout=self.log, stderr=subprocess.STDOUT)
         def up():
             if self.process.poll() is not None:

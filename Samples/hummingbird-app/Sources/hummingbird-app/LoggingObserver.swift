@@ -1,10 +1,10 @@
 import Logging
 import OIDC
 
-/// The toolkit's events into swift-log. Library events are logged at `debug` (successes) and
-/// `trace`-level detail stays out, as the Swift server guides ask of libraries: the app decides
-/// the level (`--log-level`). Failures are `debug` too (the app logs what it does about them at
-/// `info`/`warning`). Events carry no secrets (OIDCEvent's guarantee), so they are logged whole.
+/// The toolkit's events into swift-log, at the levels the Swift server guides give libraries:
+/// successes at `trace`, failures at `debug` (the app logs what it does about a failure at
+/// `info`/`warning` itself); `--log-level` decides what is shown. Events carry no secrets
+/// (OIDCEvent's guarantee: no token, code, key or full URL), so they are logged whole.
 struct LoggingObserver: OIDCObserver {
     let logger: Logger
 
@@ -17,7 +17,10 @@ struct LoggingObserver: OIDCObserver {
         if let origin = event.origin { metadata["oidc.origin"] = "\(origin)" }
         if let grant = event.grantType { metadata["oidc.grant_type"] = "\(grant)" }
         if let duration = event.duration { metadata["oidc.duration_ms"] = "\(duration.milliseconds)" }
-        logger.debug("\(event.kind.rawValue)", metadata: metadata)
+        switch event.outcome {
+        case .success: logger.trace("\(event.kind.rawValue)", metadata: metadata)
+        case .failure: logger.debug("\(event.kind.rawValue)", metadata: metadata)
+        }
     }
 }
 
