@@ -30,10 +30,15 @@ public struct OIDCError: Error, Sendable, Hashable, CustomStringConvertible {
     public let transportError: TransportError?
     /// The provider endpoint the error is about (e.g. `token_endpoint` for an `http` token endpoint), when there is one.
     public let endpoint: ProviderEndpoint?
+    /// The code of the failure that led to this one, when this error stands for a consequence: e.g. a
+    /// `logged_out` caused by `refresh_token_spent` or `no_refresh_token` (a provider's refusal is in ``oauthError``).
+    public let cause: Code?
 
     /// Creates an error.
     public init(_ code: Code, _ reason: String, oauthError: OAuthErrorResponse? = nil, httpStatus: Int? = nil,
-                joseError: JOSEError? = nil, transportError: TransportError? = nil, endpoint: ProviderEndpoint? = nil) {
+                joseError: JOSEError? = nil, transportError: TransportError? = nil, endpoint: ProviderEndpoint? = nil,
+                cause: Code? = nil) {
+        self.cause = cause
         self.code = code
         self.reason = reason
         self.oauthError = oauthError

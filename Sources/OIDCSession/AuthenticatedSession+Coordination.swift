@@ -36,7 +36,8 @@ extension AuthenticatedSession {
         case .refreshed(let tokens), .alreadyRefreshed(let tokens): return (tokens, true, nil)
         case .refreshedNotStored(let tokens, let error): return (tokens, true, error)
         case .loggedOut(let error):
-            throw error ?? OIDCError(.loggedOut, "the tokens were cleared by another session (a refused refresh or a logout)")
+            throw error ?? OIDCError(.loggedOut, "the tokens were cleared by another session (a refused refresh or a logout)",
+                                     cause: .clearedByAnotherSession)
         }
     }
 
@@ -68,6 +69,6 @@ extension AuthenticatedSession {
     static func storeIsCoordinated(_ store: (any TokenStore)?) -> Bool { store is any CoordinatedTokenStore }
 
     private static var noRefreshToken: OIDCError {
-        OIDCError(.loggedOut, "the access token was refused and there is no refresh token")
+        OIDCError(.loggedOut, "the access token was refused and there is no refresh token", cause: .noRefreshToken)
     }
 }

@@ -64,7 +64,6 @@ public actor AuthenticatedSession {
     private let clock: @Sendable () -> Date
     private let refreshMargin: TimeInterval?
     /// Whether the margin is at most half the token's lifetime (``OIDC`` `RefreshMargin`), as for client-credentials tokens.
-    private let marginAtMostHalfLifetime: Bool
     private let refreshedIDTokens: RefreshedIDTokenPolicy
     private let refreshBackoff: TimeInterval
     /// The refresh in flight and the generation it started from.
@@ -94,7 +93,8 @@ public actor AuthenticatedSession {
     ///     such a refresh is refused (`.refreshIDTokenNotExpected`). A session whose provider
     ///     returns ID Tokens from refreshes needs ``OIDC/RefreshedIDTokenPolicy/validate(with:)``
     ///     (or the explicit opt-out ``OIDC/RefreshedIDTokenPolicy/discardIDTokens``).
-    ///   - proactiveRefreshMargin: refresh before sending when the access token expires within this many seconds.
+    ///   - proactiveRefreshMargin: refresh before sending when the access token expires within this many seconds
+    ///     (at most half the token's lifetime, so a short-lived token is not renewed before every request).
     ///   - refreshBackoff: seconds after a failed refresh during which no new refresh starts
     ///     (negative or NaN counts as 0).
     ///   - clock: the time source for expiry and back-off.
@@ -103,26 +103,17 @@ public actor AuthenticatedSession {
     ///     (``OIDC/OIDCEvent/Kind/loggedOut``, with the cause's code); `nil` (default): none.
     /// - Throws: ``OIDC/OIDCError`` `.insecureURL` or `.invalidIssuerURL` (``OIDC/SecureURLPolicy``) for an
     ///   allowed origin that is not `https` (or `http` on a loopback host).
+    ///
+    /// Every construction path goes through this initializer: it checks the origins (``OIDC/SecureURLPolicy``)
+    /// and makes the transport DPoP-bind the tokens when a DPoP key is known
+    /// (a `DPoPSessionTransport` around `transport`).
     public init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
                 store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                 proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
-                clock: @escaping @Sendable () -> Date = { Date() }, observer: (any OIDCObserver)? = nil) throws {
-        try self.init(tokens: tokens, refresher: refresher, transport: transport, allowedOrigins: allowedOrigins, store: store,
-                  refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin, refreshBackoff: refreshBackoff,
-                  marginAtMostHalfLifetime: false, clock: clock, observer: observer)
-    }
-
-    /// The designated initializer, which every construction path goes through: it checks the origins
-    /// (``OIDC/SecureURLPolicy``) and makes the transport DPoP-bind the tokens when a DPoP key is known
-    /// (``DPoPSessionTransport/forSession(transport:refresher:origins:observer:)``). `marginAtMostHalfLifetime`
-    /// caps the proactive margin at half the current token's `expires_in` (the client-credentials rule).
-    init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
-         store: (any TokenStore)?, refreshedIDTokens: RefreshedIDTokenPolicy, proactiveRefreshMargin: TimeInterval?,
-         refreshBackoff: TimeInterval, marginAtMostHalfLifetime: Bool, clock: @escaping @Sendable () -> Date,
-         observer: (any OIDCObserver)? = nil) throws {
+                clock: @escaping @Sendable () -> Date = { Date() },
+                observer: (any OIDCObserver)? = nil) throws {
         self.observer = observer
         self.allowedOrigins = try Origin.checked(allowedOrigins)
-        self.marginAtMostHalfLifetime = marginAtMostHalfLifetime
         self.tokens = tokens
         self.refresher = refresher
         self.transport = DPoPSessionTransport.forSession(transport: transport, refresher: refresher, origins: allowedOrigins, observer: observer)
@@ -215,11 +206,10 @@ public actor AuthenticatedSession {
         }
     }
 
-    /// The proactive margin for `tokens`: `configured`, or with the client-credentials rule at
-    /// most half their lifetime (`expires_in`).
+    /// The proactive margin for `tokens`: `configured`, but at most half their lifetime (`expires_in`), for
+    /// every session: a 30 s token under a 30 s margin is reused for 15 s instead of renewed before every request.
     private func margin(_ configured: TimeInterval, for tokens: TokenResponse) -> TimeInterval {
-        guard marginAtMostHalfLifetime else { return configured }
-        return RefreshMargin.effective(configured, lifetime: tokens.expiresIn.map { TimeInterval($0) })
+        RefreshMargin.effective(configured, lifetime: tokens.expiresIn.map { TimeInterval($0) })
     }
 
     /// A token newer than `stale`: the current one if the tokens changed since,
@@ -240,7 +230,7 @@ public actor AuthenticatedSession {
         }
         // A coordinated store decides under its lock (it may hold newer tokens).
         guard current.refreshToken != nil || Self.storeIsCoordinated(store) else {
-            let error = OIDCError(.loggedOut, "the access token was refused and there is no refresh token")
+            let error = OIDCError(.loggedOut, "the access token was refused and there is no refresh token", cause: .noRefreshToken)
             await logOut(error)
             throw error
         }
@@ -294,7 +284,7 @@ public actor AuthenticatedSession {
         }
         if error.code == .loggedOut { return error }
         if error.code == .refreshTokenSpent {  // the refresher's own check refused a rotated answer: the grant is gone
-            return OIDCError(.loggedOut, error.reason, joseError: error.joseError)
+            return OIDCError(.loggedOut, error.reason, joseError: error.joseError, cause: .refreshTokenSpent)
         }
         if let oauth = error.oauthError {
             if oauth.code == .invalidGrant {

@@ -56,6 +56,6 @@ extension AuthenticatedSession {
         return try AuthenticatedSession(tokens: tokens, refresher: ClientCredentialsRenewal(source: source), transport: transport,
                                     allowedOrigins: allowedOrigins, store: nil, refreshedIDTokens: .refuseIDTokens,
                                     proactiveRefreshMargin: proactiveRefreshMargin ?? source.refreshMargin, refreshBackoff: 10,
-                                    marginAtMostHalfLifetime: true, clock: clock, observer: source.client.observer)
+                                    clock: clock, observer: source.client.observer)
     }
 }

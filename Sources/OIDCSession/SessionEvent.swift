@@ -14,6 +14,10 @@ extension OIDCError.Code {
     public static let bodyNotReplayable = OIDCError.Code(rawValue: "body_not_replayable")
     /// The session has no tokens (never given, or cleared after a logout).
     public static let notAuthenticated = OIDCError.Code(rawValue: "not_authenticated")
+    /// A logout's cause: the access token was refused and there was no refresh token.
+    public static let noRefreshToken = OIDCError.Code(rawValue: "no_refresh_token")
+    /// A logout's cause: another session or replica sharing the store cleared the tokens (its refresh was refused).
+    public static let clearedByAnotherSession = OIDCError.Code(rawValue: "cleared_by_another_session")
 }
 
 /// What happened to a session's tokens.
@@ -32,11 +36,12 @@ public enum SessionEvent: Sendable, CustomStringConvertible {
     /// still-valid current token (a failed proactive refresh) — so none is silent.
     case refreshFailed(OIDCError)
 
-    /// e.g. `logged out: invalid_grant`, `refresh failed: refresh_failed`.
+    /// e.g. `logged out: invalid_grant`, `logged out: refresh_token_spent`, `refresh failed: refresh_failed`:
+    /// a logout names its cause (the provider's OAuth error, else ``OIDC/OIDCError/cause``).
     public var description: String {
         switch self {
         case .refreshed: return "tokens refreshed"
-        case .loggedOut(let error): return "logged out: \(error.oauthError?.error ?? error.code.rawValue)"
+        case .loggedOut(let error): return "logged out: \(error.oauthError?.error ?? error.cause?.rawValue ?? error.code.rawValue)"
         case .storeFailed(let error): return "token store failed: \(error.code.rawValue)"
         case .refreshFailed(let error): return "refresh failed: \(error.oauthError?.error ?? error.code.rawValue)"
         }

@@ -99,7 +99,7 @@ extension OIDCClient {
         var frontChannel: IDToken?
         if let text = response.idToken {
             frontChannel = try await validator.validate(
-                text, expecting: try IDTokenExpectations(request: request, authorizationResponse: response))
+                text, expecting: expectations(try IDTokenExpectations(request: request, authorizationResponse: response), for: request))
         }
         guard request.responseType.includesCode else {
             return try implicitResult(response, idToken: frontChannel)
@@ -135,7 +135,7 @@ extension OIDCClient {
             throw OIDCError(.missingIDToken, "the token response has no id_token (OpenID Connect Core §3.1.3.3)")
         }
         let idToken = try await validator.validate(
-            idTokenText, expecting: IDTokenExpectations(request: request, tokenEndpointAccessToken: tokens.accessToken))
+            idTokenText, expecting: expectations(IDTokenExpectations(request: request, tokenEndpointAccessToken: tokens.accessToken), for: request))
         return LoginResult(tokens: tokens, idToken: idToken, authorizationResponse: AuthorizationResponse(code: code))
     }
 
@@ -152,5 +152,13 @@ extension OIDCClient {
                                    idToken: idTokenText, scope: response.scope)
         try requireAcceptedTokenType(tokens)
         return LoginResult(tokens: tokens, idToken: idToken, authorizationResponse: response)
+    }
+
+    /// `base` with the claims this client requires beyond it (``Configuration/essentialClaims``).
+    func expectations(_ base: IDTokenExpectations, for request: OAuthRequest) -> IDTokenExpectations {
+        guard configuration.essentialClaims == .requireEvery else { return base }
+        var expectations = base
+        expectations.requiredClaims = IDTokenExpectations.essentialIDTokenClaims(of: request)
+        return expectations
     }
 }

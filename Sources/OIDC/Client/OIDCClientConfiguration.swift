@@ -43,6 +43,21 @@ extension OIDCClient {
         /// `nil` (default): nothing is recorded.
         public var observer: (any OIDCObserver)? = nil
 
+        /// Which claims requested as essential (the `claims` parameter's `id_token` member) an ID Token
+        /// must carry. OpenID Connect Core §5.5.1 lets a provider omit an essential claim it cannot
+        /// give, so the default enforces only `acr` (against the requested values) and `auth_time`;
+        /// ``EssentialClaims/requireEvery`` refuses a login whose ID Token lacks any of them
+        /// (`missing_essential_claim`, naming it).
+        public var essentialClaims: EssentialClaims = .acrAndAuthTimeOnly
+
+        /// The rule for essential claims; see ``essentialClaims``.
+        public enum EssentialClaims: Sendable, Hashable {
+            /// Only `acr` (one of the requested values) and `auth_time` are required when essential.
+            case acrAndAuthTimeOnly
+            /// Every claim requested as essential for the ID Token must be present and not `null`.
+            case requireEvery
+        }
+
         /// The defaults: system clock, 60 s leeway, `Bearer` tokens only, the provider's algorithms.
         /// - Parameters:
         ///   - clock: the current time.

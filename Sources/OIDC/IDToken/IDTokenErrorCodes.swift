@@ -68,6 +68,9 @@ extension OIDCError.Code {
     public static let missingAuthTime = OIDCError.Code(rawValue: "missing_auth_time")
     /// The end-user authenticated longer ago than `max_age` allows.
     public static let authenticationTooOld = OIDCError.Code(rawValue: "authentication_too_old")
+    /// A claim the client required (``IDTokenExpectations/requiredClaims``, e.g. every essential claim
+    /// under ``OIDCClient/Configuration/EssentialClaims/requireEvery``) is missing or `null`; the reason names it.
+    public static let missingEssentialClaim = OIDCError.Code(rawValue: "missing_essential_claim")
     /// `acr` was requested as essential and is missing.
     public static let missingACR = OIDCError.Code(rawValue: "missing_acr")
     /// `acr` is not one of the requested `acr_values`.

@@ -48,4 +48,10 @@ extension IDTokenExpectations {
                   authTimeEssential: request.claims?.idToken["auth_time"]?.essential == true,
                   acrValues: requestedACR.isEmpty ? nil : requestedACR, acrEssential: acr?.essential == true)
     }
+
+    /// The names of the claims `request` asked for as essential in the ID Token (its `claims` parameter's
+    /// `id_token` member), for ``requiredClaims``.
+    public static func essentialIDTokenClaims(of request: OAuthRequest) -> Set<String> {
+        Set((request.claims?.idToken ?? RequestedClaims()).claims.compactMap { $0.requirement.essential == true ? $0.name : nil })
+    }
 }

@@ -47,6 +47,11 @@ public struct IDTokenExpectations: Sendable {
     public var acrValues: [String]?
     /// Whether `acr` is essential: the token must then carry one of ``acrValues``.
     public var acrEssential: Bool
+    /// Claims the token must carry (present and not `null`), e.g. every claim requested as essential for the
+    /// ID Token when the client requires them all (``OIDCClient/Configuration/essentialClaims``). Empty by
+    /// default: OpenID Connect Core §5.5.1 lets a provider omit an essential claim it cannot give, so only
+    /// `acr` and `auth_time` are enforced unless the relying party asks for more.
+    public var requiredClaims: Set<String> = []
 
     /// Creates expectations; by default a token-endpoint token with no `max_age` or `acr`. The nonce has no default.
     public init(flow: IDTokenFlow = .tokenEndpoint(), nonce: ExpectedNonce, maxAge: TimeInterval? = nil,

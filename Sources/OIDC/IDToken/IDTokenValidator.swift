@@ -171,6 +171,11 @@ public struct IDTokenValidator: Sendable {
             }
             guard values.contains(acr) else { throw OIDCError(.acrNotSatisfied, "the ID Token's \"acr\" is not one of those requested") }
         }
+        for name in expectations.requiredClaims.sorted() {
+            if token.claims[name] == nil || token.claims[name] == .null {
+                throw OIDCError(.missingEssentialClaim, "the essential claim \"\(name)\" was requested and the ID Token has none")
+            }
+        }
         if expectations.maxAge != nil || expectations.authTimeEssential {
             guard let authTime = token.authTime else {
                 throw OIDCError(.missingAuthTime, "\"auth_time\" is required (max_age or an essential auth_time was requested)")

@@ -18,7 +18,8 @@ package enum Observation {
             if error.code == .oauthError || error.code.rawValue == "logged_out", let oauth = error.oauthError, oauth.code.isStandard {
                 return oauth.code.rawValue
             }
-            return error.code.rawValue
+            // A consequence (a logout) is labelled by its cause's code when it has one.
+            return (error.code.rawValue == "logged_out" ? error.cause : nil)?.rawValue ?? error.code.rawValue
         }
         if let error = error as? JOSEError { return error.code.rawValue }
         if error is TransportError { return "transport" }

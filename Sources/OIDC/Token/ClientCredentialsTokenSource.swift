@@ -100,3 +100,20 @@ public actor ClientCredentialsTokenSource: CustomReflectable {
         validUntil = .distantPast
     }
 }
+
+extension OIDCClient {
+    /// A cached, single-flight source of this client's own access tokens (the `client_credentials` grant
+    /// with the client's authentication, DPoP binding and observer): one per scope and audience, shared by
+    /// every task; renewed `refreshMargin` seconds (at most half the lifetime) before expiry.
+    /// - Parameters:
+    ///   - scope: the `scope` to ask for, if any.
+    ///   - resources: RFC 8707 `resource` values.
+    ///   - audience: an `audience` parameter (some providers' name for the API), if any.
+    ///   - refreshMargin: seconds before expiry at which a new token is requested.
+    public func clientCredentialsTokenSource(scope: String? = nil, resources: [URL] = [], audience: String? = nil,
+                                             refreshMargin: TimeInterval = 60) -> ClientCredentialsTokenSource {
+        ClientCredentialsTokenSource(client: tokenClient, scope: scope, resources: resources, audience: audience,
+                                     refreshMargin: refreshMargin)
+    }
+}
+
