@@ -8,16 +8,19 @@
 // ?sslmode=verify-full&sslrootcert=... pass through). --seed-tokens first stores, under KEY, the tokens
 // that `sample-exchange-code --save-tokens` wrote to FILE. Then N concurrent GETs go to URL through an
 // AuthenticatedSession backed by the PostgreSQL store (the URL's origin is the only allowed origin);
-// on a 401 the session refreshes through the store's row lock: one refresh among all replicas.
+// on a 401 the session refreshes through the store's refresh lease: one refresh among all replicas, no
+// database transaction held across the provider call.
 // stdout, one line:  status_2xx=N refreshes=N logged_out=false|true
 // (refreshes: refresh requests this process sent to the provider). Exit 0 when every request got a
-// 2xx, 1 otherwise, 2 on usage or setup errors.
+// 2xx, 1 otherwise, 2 on usage or setup errors. Every failed request's cause goes to stderr
+// ("sample-replica: N of M requests failed: CODE: reason"), and so do the session's logouts and store failures.
 //
 // --per-process-store (the contrast, not for production): tokens are read from PostgreSQL once and then
 // kept in this process only, as a per-process store would: concurrent replicas each refresh.
 // Environment: TOKEN_ENCRYPTION_KEY (base64 of 32 bytes) seals the tokens at rest with AES-256-GCM
-// (key id "k1"); SAMPLE_REPLICA_REFRESH_DELAY_MS waits that long inside the refresh lock before the
-// provider is called, after printing "refresh-lock-held pid=PID" on stderr (for the crash test).
+// (key id "k1"); SAMPLE_REPLICA_REFRESH_DELAY_MS waits that long at the start of the refresh step (this
+// replica holds the refresh lease) before the provider is called, after printing "refresh-lock-held pid=PID"
+// on stderr (for the crash and connection-loss tests).
 import Foundation
 import OIDC
 import OIDCNetworking
@@ -61,8 +64,12 @@ for required in ["--database", "--issuer", "--client-id", "--client-secret", "--
 guard let target, let url = URL(string: target), url.scheme != nil, url.host != nil else { usage("the URL to call is required") }
 guard let requests = Int(values["--requests"] ?? ""), (0...100_000).contains(requests) else { usage("--requests takes 0...100000") }
 let delayMilliseconds = ProcessInfo.processInfo.environment["SAMPLE_REPLICA_REFRESH_DELAY_MS"].flatMap { UInt64($0) } ?? 0
+// Each request's deadline, which grows with the requests this process queues at once (they share a few
+// connections, so under load the last ones wait their turn): no short fixed timeout fails a request that
+// is merely queued. A request waiting for another replica's refresh waits up to the same deadline.
+let requestDeadline = 120 + Double(requests) / 10
 
-/// The provider's refresh grant, counted (and optionally delayed inside the lock).
+/// The provider's refresh grant, counted (and optionally delayed at the start of the refresh step).
 final class CountingRefresher: TokenRefresher, @unchecked Sendable {
     private let client: TokenClient
     private let lock = NSLock()
@@ -92,7 +99,8 @@ do {
         guard let key = Data(base64Encoded: text) else { usage("TOKEN_ENCRYPTION_KEY is not base64") }
         encryption = try TokenEncryption(current: TokenEncryptionKey(id: "k1", bytes: Array(key)))
     }
-    sharedStore = try PostgresTokenStore(database: database, key: values["--user"]!, encryption: encryption)
+    sharedStore = try PostgresTokenStore(database: database, key: values["--user"]!, encryption: encryption,
+                                         waitTimeout: requestDeadline)
     try await sharedStore.createTable()
     if let file = values["--seed-tokens"] {
         guard let tokens = try await FileTokenStore(path: file).load() else {
@@ -103,9 +111,12 @@ do {
     let discovery = Discovery(transport: transport)
     let metadata = try await discovery.metadata(for: values["--issuer"]!)
     guard let tokenEndpoint = metadata.tokenEndpoint else { throw OIDCError(.discoveryMissingField, "the provider has no token_endpoint") }
-    refresher = CountingRefresher(TokenClient(tokenEndpoint: tokenEndpoint,
-                                              authentication: .clientSecretBasic(clientID: values["--client-id"]!, secret: values["--client-secret"]!),
-                                              transport: transport))
+    var tokenClient = TokenClient(tokenEndpoint: tokenEndpoint,
+                                  authentication: .clientSecretBasic(clientID: values["--client-id"]!, secret: values["--client-secret"]!),
+                                  transport: transport)
+    // A provider call given up on may still have rotated the refresh token: give it the request's deadline.
+    tokenClient.timeout = requestDeadline
+    refresher = CountingRefresher(tokenClient)
     // An ID Token from a refresh is validated and checked against the stored one before it is kept.
     let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: values["--client-id"]!,
                                                         clientSecret: values["--client-secret"], discovery: discovery,
@@ -120,18 +131,30 @@ do {
     fail(error, status: 2)
 }
 
+// The session's logouts, failed refreshes and store failures (e.g. refresh_lease_lost), on stderr.
+let eventLog = Task {
+    for await event in session.events {
+        switch event {
+        case .refreshed: continue
+        case .loggedOut(let error), .storeFailed(let error), .refreshFailed(let error):
+            FileHandle.standardError.write(Data("sample-replica: session event: \(event): \(error)\n".utf8))
+        }
+    }
+}
+
 // Each request's outcome: nil for a 2xx, otherwise why it failed (the HTTP status, or the error's
 // code and reason: OIDCError never carries a token). Failures are summarised on stderr, always.
 let outcomes = await withTaskGroup(of: String?.self) { group in
     for _ in 0..<requests {
         group.addTask {
             do {
-                let response = try await session.send(TransportRequest(method: "GET", url: url, headers: ["Accept": "application/json"]))
+                let response = try await session.send(TransportRequest(method: "GET", url: url, headers: ["Accept": "application/json"],
+                                                                      timeout: requestDeadline))
                 return (200..<300).contains(response.status) ? nil : "HTTP \(response.status)"
             } catch let error as OIDCError {
                 return "\(error)" + (error.httpStatus.map { " (HTTP \($0))" } ?? "") + (error.oauthError.map { " [\($0)]" } ?? "")
             } catch {
-                return "\(type(of: error))"
+                return "\(type(of: error)): \(error)"
             }
         }
     }
@@ -143,6 +166,8 @@ let successes = outcomes[""] ?? 0
 for (reason, count) in outcomes.sorted(by: { $0.value > $1.value }) where !reason.isEmpty {
     FileHandle.standardError.write(Data("sample-replica: \(count) of \(requests) requests failed: \(reason)\n".utf8))
 }
+session.finishEvents()
+await eventLog.value
 let remaining = await session.currentTokens
 let loggedOut = requests > 0 && remaining == nil
 print("status_2xx=\(successes) refreshes=\(refresher.count) logged_out=\(loggedOut)")

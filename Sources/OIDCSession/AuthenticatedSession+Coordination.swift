@@ -4,7 +4,7 @@ import OIDC
 extension AuthenticatedSession {
     /// One refresh of `start`'s grant, its result checked by `policy` (refreshed ID Tokens).
     ///
-    /// With a ``CoordinatedTokenStore`` it runs under the store's lock, so among every
+    /// With a ``CoordinatedTokenStore`` it runs under the store's lock or lease, so among every
     /// session, process and replica sharing the store one refresh reaches the provider;
     /// the tokens returned are then already stored (`stored`: the session must not save
     /// them again, a late second write could overwrite a newer refresh; `storeError` when
@@ -13,7 +13,8 @@ extension AuthenticatedSession {
     ///
     /// - Throws: `logged_out` when the grant was refused (here, or by whoever held the
     ///   lock before), `refresh_token_spent` when it is spent (``checkedRefresh(of:using:refresher:policy:)``);
-    ///   otherwise the refresher's or the policy's error, unclassified.
+    ///   otherwise the refresher's or the policy's error, unclassified, or the store's own typed error
+    ///   (e.g. `refresh_wait_timeout` when another replica's refresh outlasted this caller's deadline).
     static func refreshGrant(from start: TokenResponse, refresher: any TokenRefresher, policy: RefreshedIDTokenPolicy,
                              store: (any TokenStore)?,
                              observer: (any OIDCObserver)? = nil) async throws -> (tokens: TokenResponse, stored: Bool, storeError: OIDCError?) {

@@ -26,15 +26,18 @@ public enum CoordinatedRefreshResult: Sendable {
 }
 
 /// A token store shared by several sessions, processes or replicas, that runs
-/// "refresh these tokens unless someone already did" under one lock.
+/// "refresh these tokens unless someone already did" once among them.
 ///
 /// Guarantee: among all callers that present the same stale tokens, the refresh
 /// step runs at most once while those tokens are stored; every other caller waits
-/// for the lock and then gets ``CoordinatedRefreshResult/alreadyRefreshed(_:)``
+/// for it and then gets ``CoordinatedRefreshResult/alreadyRefreshed(_:)``
 /// (or ``CoordinatedRefreshResult/loggedOut(_:)`` when that refresh was refused).
-/// A caller that dies while holding the lock releases it (the lock belongs to its
-/// connection, file descriptor or process), and the next waiter proceeds with
-/// the tokens as stored. ``AuthenticatedSession`` uses this path whenever its
+/// How a store excludes the others is its own: ``FileTokenStore`` holds a `flock` (released
+/// when its process dies); `OIDCPostgres`'s store records a renewed *lease* in the row and holds
+/// no transaction or lock across the provider call, so a dropped database connection neither
+/// frees the refresh for a second caller nor loses the holder's result (a lease passes on only
+/// when its holder stopped renewing it: dead, or cut off for a whole lease). A waiter that runs
+/// out of time gets the store's typed timeout, never a second refresh. ``AuthenticatedSession`` uses this path whenever its
 /// store conforms; the store is then the source of truth: give a session its
 /// tokens through the store (`resume(from:)`, or `inject`, which saves), since a
 /// refresh finds "no stored tokens" to mean that someone logged the user out.
@@ -43,10 +46,10 @@ public enum CoordinatedRefreshResult: Sendable {
 /// time: a stronger version check than a counter, and one the caller can make
 /// without knowing the store's internals.
 public protocol CoordinatedTokenStore: TokenStore {
-    /// Takes the store's lock, compares the stored tokens with `stale`, and:
+    /// Excludes the other callers (the store's lock or lease), compares the stored tokens with `stale`, and:
     /// - stored tokens differ from `stale` → returns them (`alreadyRefreshed`), no refresh;
     /// - no stored tokens → `loggedOut(nil)`, no refresh;
-    /// - unchanged → runs `refresh` with the stored tokens while holding the lock;
+    /// - unchanged → runs `refresh` with the stored tokens, the others excluded;
     ///   `.refreshed` saves its tokens (`refreshedNotStored` when that fails: the provider
     ///   has issued them, so they are not dropped), `.refused` clears the store; a thrown
     ///   error (transport, 5xx) leaves the stored tokens as they were and is rethrown.

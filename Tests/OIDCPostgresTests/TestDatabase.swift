@@ -15,6 +15,13 @@ enum TestDatabase {
         try PostgresDatabase(url: try #require(url), maximumConnections: connections)
     }
 
+    /// A pool whose connections carry `application_name`, so a test can terminate exactly them.
+    static func open(connections: Int = 4, application: String, extra: String = "") throws -> PostgresDatabase {
+        let base = try #require(url)
+        return try PostgresDatabase(url: base + (base.contains("?") ? "&" : "?") + "application_name=\(application)" + extra,
+                                    maximumConnections: connections)
+    }
+
     /// A table name no other test uses.
     static func uniqueTable(_ prefix: String) throws -> TableName {
         try TableName("\(prefix)_\(UInt64.random(in: 0...UInt64.max) % 1_000_000_000_000)")

@@ -11,8 +11,10 @@ extension OIDCError.Code {
     public static let databaseUnavailable = OIDCError.Code(rawValue: "database_unavailable")
     /// PostgreSQL refused a statement; the reason carries its SQLSTATE and primary message.
     public static let databaseError = OIDCError.Code(rawValue: "database_error")
-    /// A lock (e.g. another replica's refresh lock) was not granted within the lock timeout.
+    /// A lock was not granted within the lock timeout (SQLSTATE 55P03).
     public static let databaseLockTimeout = OIDCError.Code(rawValue: "database_lock_timeout")
+    /// A statement ran longer than the connection's `statement_timeout` (SQLSTATE 57014).
+    public static let databaseStatementTimeout = OIDCError.Code(rawValue: "database_statement_timeout")
     /// A row read from the database is not in the form this module writes.
     public static let invalidDatabaseRow = OIDCError.Code(rawValue: "invalid_database_row")
 }
@@ -67,11 +69,29 @@ private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeP
 /// which is the only caller of its blocking functions.
 package final class PGConnection {
     private let conninfo: String
+    private let statementTimeoutMilliseconds: Int
     private var handle: OpaquePointer?
     /// Whether a transaction was begun and not yet ended (no silent reconnect then).
     package private(set) var inTransaction = false
 
-    init(conninfo: String) { self.conninfo = conninfo }
+    /// A connection to `conninfo`; `statementTimeoutMilliseconds` is set on it (as `statement_timeout`)
+    /// unless the server already applies one (the URL's `options`, the role or the database).
+    init(conninfo: String, statementTimeoutMilliseconds: Int = PGConnection.defaultStatementTimeoutMilliseconds) {
+        self.conninfo = conninfo
+        self.statementTimeoutMilliseconds = statementTimeoutMilliseconds
+    }
+
+    /// 30 s: far above any statement this module sends, well below "hung forever".
+    package static let defaultStatementTimeoutMilliseconds = 30_000
+
+    /// libpq defaults placed before the caller's string, which overrides any of them: TCP keepalives
+    /// (a silent peer is declared dead after about 5 + 3 × 2 = 11 s idle), `tcp_user_timeout` (data
+    /// sent and not acknowledged for 10 s drops the connection; Linux only, ignored elsewhere), a
+    /// `connect_timeout` of 10 s. A partitioned replica thus learns in seconds that its connection is gone.
+    package static let defaultOptions: [(String, String)] = [
+        ("connect_timeout", "10"), ("application_name", "oidc-toolkit"), ("keepalives", "1"), ("keepalives_idle", "5"),
+        ("keepalives_interval", "2"), ("keepalives_count", "3"), ("tcp_user_timeout", "10000"),
+    ]
 
     deinit { if let handle { PQfinish(handle) } }
 
@@ -83,7 +103,7 @@ package final class PGConnection {
         if let handle, PQstatus(handle) == CONNECTION_OK { return }
         close()
         // Defaults first: a later keyword wins, so the caller's string overrides them.
-        let keywords = ["connect_timeout", "application_name", "dbname"], values = ["10", "oidc-toolkit", conninfo]
+        let keywords = Self.defaultOptions.map(\.0) + ["dbname"], values = Self.defaultOptions.map(\.1) + [conninfo]
         let opened: OpaquePointer? = withCStrings(keywords) { keywords in
             withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
         }
@@ -96,6 +116,53 @@ package final class PGConnection {
             throw OIDCError(.databaseUnavailable, "cannot connect to PostgreSQL: \(message)")
         }
         handle = fresh
+        // statement_timeout, unless the URL's options, the role or the database set one already.
+        do {
+            _ = try execute("""
+                SELECT CASE WHEN current_setting('statement_timeout') = '0' THEN set_config('statement_timeout', $1, false) END
+                """, [.text("\(statementTimeoutMilliseconds)ms")])
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// The value libpq uses for connection option `keyword` (`PQconninfo`), or `nil` when unset or not connected.
+    package func option(_ keyword: String) -> String? {
+        guard let handle, let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var index = 0
+        while let name = options[index].keyword {
+            if String(cString: name) == keyword { return options[index].val.map { String(cString: $0) } }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The socket of the open connection (for `poll`), or `nil`.
+    package var socket: Int32? {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else { return nil }
+        let descriptor = PQsocket(handle)
+        return descriptor >= 0 ? descriptor : nil
+    }
+
+    /// Reads what the server sent (`PQconsumeInput`) and returns the payloads of the notifications
+    /// received on `channel` (`PQnotifies`); `nil` when the connection is lost (it is then closed).
+    package func consumeNotifications(channel: String) -> [String]? {
+        guard let handle, PQstatus(handle) == CONNECTION_OK, PQconsumeInput(handle) == 1 else {
+            close()
+            return nil
+        }
+        var payloads: [String] = []
+        while let notification = PQnotifies(handle) {
+            if Self.text(notification.pointee.relname) == channel { payloads.append(Self.text(notification.pointee.extra)) }
+            PQfreemem(notification)
+        }
+        if PQstatus(handle) != CONNECTION_OK {
+            close()
+            return nil
+        }
+        return payloads
     }
 
     /// Closes the connection (the server ends any open transaction, releasing its locks).
@@ -154,6 +221,7 @@ package final class PGConnection {
             let state = result.map { Self.text(PQresultErrorField($0, Int32(UInt8(ascii: "C")))) } ?? ""
             let primary = result.map { Self.text(PQresultErrorField($0, Int32(UInt8(ascii: "M")))) } ?? Self.text(PQerrorMessage(handle))
             if state == "55P03" { throw OIDCError(.databaseLockTimeout, "a lock was not granted within lock_timeout: \(primary)") }
+            if state == "57014" { throw OIDCError(.databaseStatementTimeout, "a statement was cancelled (statement_timeout): \(primary)") }
             throw OIDCError(.databaseError, "PostgreSQL refused the statement (SQLSTATE \(state.isEmpty ? "unknown" : state)): \(primary)")
         }
         let upper = sql.prefix(8).uppercased()

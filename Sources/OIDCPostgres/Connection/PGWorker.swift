@@ -11,8 +11,8 @@ final class PGWorker: @unchecked Sendable {
     private var stopping = false
     private let connection: PGConnection
 
-    init(conninfo: String) {
-        connection = PGConnection(conninfo: conninfo)
+    init(conninfo: String, statementTimeoutMilliseconds: Int) {
+        connection = PGConnection(conninfo: conninfo, statementTimeoutMilliseconds: statementTimeoutMilliseconds)
         let thread = Thread { [self] in loop() }
         thread.name = "OIDCPostgres connection"
         thread.start()

@@ -9,8 +9,13 @@ import OIDC
 ///   or `key=value` pairs. Every libpq option passes through unchanged, TLS included:
 ///   `sslmode` (use `verify-full` across a network), `sslrootcert`, `sslcert`,
 ///   `sslkey`, `sslcrl`, `ssl_min_protocol_version`; passwords may also come from
-///   `PGPASSWORD` or `~/.pgpass`. A `connect_timeout` of 10 s applies unless the
-///   string sets its own. The string is never put into errors or descriptions.
+///   `PGPASSWORD` or `~/.pgpass`. The string is never put into errors or descriptions.
+/// - Partitions are detected in seconds: unless the string sets its own, each connection
+///   has `connect_timeout=10`, TCP keepalives (`keepalives=1 keepalives_idle=5
+///   keepalives_interval=2 keepalives_count=3`) and `tcp_user_timeout=10000`; and a
+///   `statement_timeout` (`statementTimeout`, unless the role, database or URL sets one).
+/// - Besides the pool, one dedicated connection `LISTEN`s for row changes (opened when a
+///   store first waits for another replica's refresh), so waiters are woken by `NOTIFY`.
 /// - Blocking libpq calls run only on the pool's threads, never on Swift's
 ///   cooperative pool; a caller waiting for a connection is a suspended task.
 /// - A connection that dropped (server restart, `pg_terminate_backend`, network)
@@ -27,17 +32,32 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
 
     private let conninfo: String
     private let maximumConnections: Int
+    private let statementTimeoutMilliseconds: Int
+    /// The dedicated `LISTEN` connection that wakes waiters (started on first use).
+    package let listener: PGListener
     private let state = Locked(State())
     private let statements = Locked(0)
+
+    /// Whether ``close()`` was called (a closed pool's `database_unavailable` is final: no retry helps).
+    package var isClosed: Bool { state.withLock { $0.closed } }
 
     /// Statements sent so far (for benchmarks and tests: "no database round trip on this path").
     package var statementsSent: Int { statements.withLock { $0 } }
 
     /// A pool for `url` of at most `maximumConnections` connections (opened on demand).
+    /// - Parameters:
+    ///   - url: a libpq connection URI or `key=value` string.
+    ///   - maximumConnections: the pool's size (the `LISTEN` connection comes on top).
+    ///   - statementTimeout: the `statement_timeout` set on each connection, in seconds (default 30;
+    ///     0.001–86400), unless the role, the database or the URL's `options` set one.
     /// - Throws: `database_error` when libpq cannot parse the connection string
-    ///   (nothing is connected yet), or when `maximumConnections` is below 1.
-    public init(url: String, maximumConnections: Int = 4) throws {
+    ///   (nothing is connected yet), when `maximumConnections` is below 1, or `statementTimeout` out of range.
+    public init(url: String, maximumConnections: Int = 4, statementTimeout: Double = 30) throws {
         guard maximumConnections >= 1 else { throw OIDCError(.databaseError, "maximumConnections must be at least 1") }
+        guard statementTimeout.isFinite, statementTimeout >= 0.001, statementTimeout <= 86_400,
+              let milliseconds = (statementTimeout * 1000).rounded(.up).wholeInt else {
+            throw OIDCError(.databaseError, "statementTimeout must be between 0.001 and 86400 seconds")
+        }
         var message: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(url, &message) else {
             if let message { PQfreemem(message) }
@@ -46,6 +66,8 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
         PQconninfoFree(options)
         conninfo = url
         self.maximumConnections = maximumConnections
+        statementTimeoutMilliseconds = milliseconds
+        listener = PGListener(conninfo: url)
     }
 
     deinit { close() }
@@ -63,6 +85,7 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
             return (state.idle, state.waiters)
         }
         for worker in idle { worker.stop() }
+        listener.stop()
         for waiter in waiters { waiter.resume(throwing: OIDCError(.databaseUnavailable, "the database pool was closed")) }
     }
 
@@ -75,6 +98,11 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
                 return try await connection.execute(sql, parameters)
             }
         }
+    }
+
+    /// Runs `body` with one connection of the pool (outside any transaction unless `body` begins one).
+    package func withLease<T: Sendable>(_ body: (PGLease) async throws -> T) async throws -> T {
+        try await withConnection(body)
     }
 
     /// Runs `body` inside `BEGIN` … `COMMIT` on one connection; `ROLLBACK` when it throws.
@@ -135,7 +163,7 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
         }
         switch next {
         case .worker(let worker): return worker
-        case .create: return PGWorker(conninfo: conninfo)
+        case .create: return PGWorker(conninfo: conninfo, statementTimeoutMilliseconds: statementTimeoutMilliseconds)
         case .closed: throw OIDCError(.databaseUnavailable, "the database pool was closed")
         case .wait:
             return try await withCheckedThrowingContinuation { continuation in
@@ -183,6 +211,14 @@ package struct PGLease: Sendable {
     package func execute(_ sql: String, _ parameters: [PGParameter] = []) async throws -> PGRows {
         count()
         return try await worker.run { try $0.execute(sql, parameters) }
+    }
+
+    /// The value libpq uses for connection option `keyword` on the leased connection (opened if needed).
+    package func option(_ keyword: String) async throws -> String? {
+        try await worker.run { connection in
+            try connection.connectIfNeeded()
+            return connection.option(keyword)
+        }
     }
 
     /// Ends an open transaction; a connection that cannot is closed (the server rolls back).
