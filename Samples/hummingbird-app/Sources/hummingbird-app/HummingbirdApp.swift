@@ -47,6 +47,8 @@ struct HummingbirdApp {
 
         let pendingLogins: any PendingLoginStore
         let sessions: any SessionDirectory
+        // DPoP proofs and logout tokens are one-time: every instance must see the others' uses.
+        let replays: any ReplayCache
         var database: PostgresDatabase?
         if let url = options.databaseURL {
             let pool = try PostgresDatabase(url: url)
@@ -57,16 +59,21 @@ struct HummingbirdApp {
             try await logins.createTable()
             let directory = try PostgresSessionDirectory(database: pool, encryption: encryption)
             try await directory.createTables()
+            let sharedReplays = try PostgresReplayCache(database: pool)
+            try await sharedReplays.createTable()
             pendingLogins = logins
             sessions = directory
+            replays = sharedReplays
         } else {
             pendingLogins = InMemoryPendingLoginStore()
             sessions = InMemorySessionDirectory()
+            replays = MemoryReplayCache()
         }
 
-        let resource = try ProtectedResource(options: options, client: client, keys: keys, transport: transport, observer: observer)
+        let resource = try ProtectedResource(options: options, client: client, keys: keys, transport: transport, replays: replays,
+                                             observer: observer)
         var logout = LogoutTokenValidator(
-            issuer: client.issuer, clientID: client.clientID, keys: .cache(keys), allowedAlgorithms: [options.idTokenAlgorithm],
+            issuer: client.issuer, clientID: client.clientID, keys: .cache(keys), replays: replays, allowedAlgorithms: [options.idTokenAlgorithm],
             typeRule: options.draftLogoutTokens ? .alsoAcceptingPlainJWT : .logoutJWTWhenPresent,
             expirationRule: options.draftLogoutTokens ? .optionalForDraftProviders : .required)
         logout.observer = observer

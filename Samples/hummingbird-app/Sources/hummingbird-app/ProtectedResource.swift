@@ -17,12 +17,14 @@ struct ProtectedResource: Sendable {
     let url: URL
     let extractor = BearerTokenExtractor()
 
-    init(options: Options, client: OIDCClient, keys: JWKSetCache, transport: any HTTPTransport, observer: any OIDCObserver) throws {
+    init(options: Options, client: OIDCClient, keys: JWKSetCache, transport: any HTTPTransport, replays: any ReplayCache,
+         observer: any OIDCObserver) throws {
         requiredScopes = options.requiredScopes
         url = options.url("/api/resource")
         // The resource's identifier: --audience, else its origin (the RFC 8707 resource).
         let audience = options.audience ?? options.baseURL.absoluteString
-        var validator = AccessTokenValidator(issuer: client.issuer, audience: audience, keys: .cache(keys))
+        var validator = AccessTokenValidator(issuer: client.issuer, audience: audience, keys: .cache(keys),
+                                             proofs: DPoPProofValidator(replays: .cache(replays)))
         validator.observer = observer
         self.validator = validator
         if options.introspect {
