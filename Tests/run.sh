@@ -55,6 +55,7 @@ fi
 provider_summary
 counts=$(grep -E "^(✔|✘) Test run with [0-9]+ tests?" "$test_log" | tail -1 | sed -E 's/^(✔|✘) //' || true)
 xctest=$(grep -E "^\s*Executed [0-9]+ tests?" "$test_log" | tail -1 | sed -E 's/^\s+//' || true)
+case "$xctest" in "Executed 0 tests"*) xctest= ;; esac  # no XCTest tests in this package
 log "tests: ${counts:-no Swift Testing summary}${xctest:+; XCTest: $xctest}"
 [ $# -eq 0 ] && log "hummingbird-app: $([ "$app_status" = 0 ] && echo passed || echo "FAILED ($app_status)")"
 rm -f "$test_log"
