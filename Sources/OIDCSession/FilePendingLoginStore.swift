@@ -132,68 +132,41 @@ public struct FilePendingLoginStore: PendingLoginStore, CustomStringConvertible 
 
     /// Writes `contents` to a new 0600 file in the folder, synced; returns its path.
     private func writeTemporary(_ contents: [UInt8]) throws -> String {
-        var fd: Int32 = -1
-        var temporary = ""
-        for _ in 0..<8 {
-            temporary = path(".tmp-" + Self.hex(try SecureRandom.bytes(8)))
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            if fd >= 0 || errno != EEXIST { break }
+        do {
+            return try PrivateFile.writeTemporary(contents, prefix: path(".tmp-"))
+        } catch {
+            throw entryError(error, "cannot write a pending login in \(folder)")
         }
-        guard fd >= 0 else { throw failure("cannot create a file in \(folder)") }
-        var ok = fchmod(fd, 0o600) == 0
-        var offset = 0
-        while ok, offset < contents.count {
-            let written = contents[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            ok = written > 0
-            offset += max(written, 0)
-        }
-        ok = ok && fsync(fd) == 0
-        let error = failure("cannot write a pending login in \(folder)")
-        close(fd)
-        guard ok else {
-            unlink(temporary)
-            throw error
-        }
-        return temporary
     }
 
     /// The contents of an entry: a regular file of this user, mode 0600 or stricter, at most 1 MiB.
     private func readEntry(_ file: String) throws -> [UInt8] {
-        let fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ELOOP { throw OIDCError(.tokenFileNotRegular, "a pending-login entry in \(folder) is a symbolic link") }
-            throw failure("cannot open a pending-login entry in \(folder)")
+        do {
+            return try PrivateFile.contents(of: file, limit: 1 << 20)
+        } catch {
+            throw entryError(error, "cannot read a pending-login entry in \(folder)")
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("cannot inspect a pending-login entry in \(folder)") }
-        guard info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
-            throw OIDCError(.tokenFileNotRegular, "a pending-login entry in \(folder) is not a regular file of this user")
-        }
-        guard info.st_mode & 0o077 == 0 else {
-            throw OIDCError(.tokenFileTooOpen, "a pending-login entry in \(folder) is open to other users")
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 8192)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw failure("cannot read a pending-login entry in \(folder)") }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
-            guard bytes.count <= 1 << 20 else {
-                throw OIDCError(.pendingLoginUnreadable, "a pending-login entry in \(folder) is larger than 1 MiB")
-            }
-        }
-        return bytes
     }
 
     private func syncFolder() throws {
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("cannot open the folder \(folder)") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw failure("cannot sync the folder \(folder)") }
+        do {
+            try PrivateFile.syncFolder(folder)
+        } catch {
+            throw entryError(error, "cannot sync the folder \(folder)")
+        }
+    }
+
+    /// The store's typed error for a ``PrivateFile/Failure`` (`what` says which step failed).
+    private func entryError(_ failure: PrivateFile.Failure, _ what: String) -> OIDCError {
+        switch failure {
+        case .symbolicLink: return OIDCError(.tokenFileNotRegular, "a pending-login entry in \(folder) is a symbolic link")
+        case .notRegular, .otherOwner:
+            return OIDCError(.tokenFileNotRegular, "a pending-login entry in \(folder) is not a regular file of this user")
+        case .tooOpen: return OIDCError(.tokenFileTooOpen, "a pending-login entry in \(folder) is open to other users")
+        case .tooLarge: return OIDCError(.pendingLoginUnreadable, "a pending-login entry in \(folder) is larger than 1 MiB")
+        case .missing: return OIDCError(.pendingLoginStoreFailure, "\(what): no such file")
+        case .system(let reason): return OIDCError(.pendingLoginStoreFailure, "\(what): \(reason)")
+        }
     }
 
     private func failure(_ what: String) -> OIDCError {
