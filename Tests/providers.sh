@@ -23,6 +23,15 @@ install_packages() {
     command -v sqlite3 >/dev/null || missing+=(sqlite3)
     command -v jose >/dev/null || missing+=(jose)          # jwt-inspect interop tests (sign/verify/keys)
     command -v openssl >/dev/null || missing+=(openssl)
+    # Samples/hummingbird-app's browser test: installed when root; otherwise (not under CI) that test is skipped.
+    local optional=()
+    command -v chromium >/dev/null || optional+=(chromium)
+    command -v chromedriver >/dev/null || optional+=(chromium-driver)
+    if [ "$(id -u)" = 0 ] || [ "${CI:-}" = true ]; then
+        missing+=("${optional[@]}")
+    elif [ ${#optional[@]} -gt 0 ]; then
+        printf '==> %s\n' "not installed: ${optional[*]} (the Hummingbird app's browser test will be skipped)" >&2
+    fi
     command -v python3 >/dev/null || missing+=(python3 python3-venv)
     if command -v python3 >/dev/null && ! python3 -c 'import venv, ensurepip' 2>/dev/null; then missing+=(python3-venv); fi
     [ ${#missing[@]} -eq 0 ] && return 0

@@ -44,10 +44,20 @@ test_log=$(mktemp)
 status=0
 swift test --skip-build "$@" 2>&1 | tee "$test_log" || status=$?
 
+# The Hummingbird sample app (its own package) against the same providers; a filtered run skips it.
+app_status=0
+if [ $# -eq 0 ]; then
+    log "the Hummingbird sample app's tests"
+    bash Samples/hummingbird-app/Tests/run.sh || app_status=$?
+fi
+
 # One summary line per test server and the test counts, whatever the outcome.
 provider_summary
 counts=$(grep -E "^(✔|✘) Test run with [0-9]+ tests?" "$test_log" | tail -1 | sed -E 's/^(✔|✘) //' || true)
 xctest=$(grep -E "^\s*Executed [0-9]+ tests?" "$test_log" | tail -1 | sed -E 's/^\s+//' || true)
+case "$xctest" in "Executed 0 tests"*) xctest= ;; esac  # no XCTest tests in this package
 log "tests: ${counts:-no Swift Testing summary}${xctest:+; XCTest: $xctest}"
+[ $# -eq 0 ] && log "hummingbird-app: $([ "$app_status" = 0 ] && echo passed || echo "FAILED ($app_status)")"
 rm -f "$test_log"
-exit "$status"
+[ "$status" = 0 ] || exit "$status"
+exit "$app_status"

@@ -43,33 +43,13 @@ public struct FileTokenStore: TokenStore {
 
     /// Reads the tokens; `nil` when the file is missing or empty.
     public func load() async throws -> TokenResponse? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            if errno == ELOOP { throw OIDCError(.tokenFileNotRegular, "the token file \(path) is a symbolic link") }
-            throw OIDCError(.tokenStoreFailure, "cannot open the token file \(path): \(Self.lastError())")
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw OIDCError(.tokenStoreFailure, "cannot inspect the token file \(path)") }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw OIDCError(.tokenFileNotRegular, "the token file \(path) is not a regular file")
-        }
-        guard info.st_uid == geteuid() else {
-            throw OIDCError(.tokenFileNotRegular, "the token file \(path) belongs to another user")
-        }
-        guard info.st_mode & 0o077 == 0 else {
-            throw OIDCError(.tokenFileTooOpen, "the token file \(path) is accessible to other users; run: chmod 600 \(path)")
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 8192)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw OIDCError(.tokenStoreFailure, "cannot read the token file \(path)") }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
-            guard bytes.count < 1 << 20 else { throw OIDCError(.tokenStoreFailure, "the token file \(path) is too large") }
+        let bytes: [UInt8]
+        do {
+            bytes = try PrivateFile.contents(of: path, limit: (1 << 20) - 1)
+        } catch .missing {
+            return nil
+        } catch {
+            throw tokenFileError(error, "cannot read the token file \(path)")
         }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return nil }
         do {
@@ -88,59 +68,37 @@ public struct FileTokenStore: TokenStore {
 
     private func replaceContents(with bytes: [UInt8]) throws {
         try Self.writeLock.withLock { _ in
-            let (temporary, fd) = try createTemporary()
-            var ok = fchmod(fd, 0o600) == 0
-            var offset = 0
-            while ok, offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                if written < 0, errno == EINTR { continue }
-                ok = written > 0
-                offset += max(written, 0)
-            }
-            ok = ok && fsync(fd) == 0
-            let failure = ok ? "" : Self.lastError()
-            close(fd)
-            guard ok else {
-                unlink(temporary)
-                throw OIDCError(.tokenStoreFailure, "cannot write the token file \(path): \(failure)")
+            let temporary: String
+            do {
+                temporary = try PrivateFile.writeTemporary(bytes, prefix: path + ".tmp-")
+            } catch let failure as PrivateFile.Failure {
+                throw tokenFileError(failure, "cannot write the token file \(path)")
             }
             guard rename(temporary, path) == 0 else {
-                let failure = Self.lastError()
+                let failure = PrivateFile.lastError()
                 unlink(temporary)
                 throw OIDCError(.tokenStoreFailure, "cannot replace the token file \(path): \(failure)")
             }
-            try syncFolder()
-        }
-    }
-
-    /// A new file next to `path` with a random name, created exclusively (never an existing file or link).
-    private func createTemporary() throws -> (String, Int32) {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<8 {
-            let suffix = String(generator.next() as UInt64, radix: 16)
-            let temporary = path + ".tmp-" + suffix
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            if fd >= 0 { return (temporary, fd) }
-            if errno != EEXIST {
-                throw OIDCError(.tokenStoreFailure, "cannot create a temporary file next to \(path): \(Self.lastError())")
+            do {
+                try PrivateFile.syncFolder(PrivateFile.folder(of: path))
+            } catch let failure as PrivateFile.Failure {
+                throw tokenFileError(failure, "cannot sync the folder of \(path)")
             }
         }
-        throw OIDCError(.tokenStoreFailure, "cannot create a temporary file next to \(path): every random name was taken")
     }
 
-    /// Makes the rename durable: `fsync` of the folder holding `path`.
-    private func syncFolder() throws {
-        let folder: String
-        if let slash = path.lastIndex(of: "/") {
-            folder = slash == path.startIndex ? "/" : String(path[..<slash])
-        } else {
-            folder = "."
+    /// The store's typed error for a ``PrivateFile/Failure`` (`what` says which step failed).
+    private func tokenFileError(_ failure: PrivateFile.Failure, _ what: String) -> OIDCError {
+        switch failure {
+        case .symbolicLink: return OIDCError(.tokenFileNotRegular, "the token file \(path) is a symbolic link")
+        case .notRegular: return OIDCError(.tokenFileNotRegular, "the token file \(path) is not a regular file")
+        case .otherOwner: return OIDCError(.tokenFileNotRegular, "the token file \(path) belongs to another user")
+        case .tooOpen:
+            return OIDCError(.tokenFileTooOpen, "the token file \(path) is accessible to other users; run: chmod 600 \(path)")
+        case .tooLarge: return OIDCError(.tokenStoreFailure, "the token file \(path) is too large")
+        case .missing: return OIDCError(.tokenStoreFailure, "\(what): no such file")
+        case .system(let reason): return OIDCError(.tokenStoreFailure, "\(what): \(reason)")
         }
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw OIDCError(.tokenStoreFailure, "cannot open the folder of \(path): \(Self.lastError())") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw OIDCError(.tokenStoreFailure, "cannot sync the folder of \(path): \(Self.lastError())") }
     }
 
-    private static func lastError() -> String { String(cString: strerror(errno)) }
 }

@@ -89,9 +89,11 @@ struct GlewlwydFAPITests {
         }
         #expect(afterRefresh.status == 200, "\(afterRefresh.status) \(afterRefresh.headers.fields.map { "\($0.name): \($0.value)" }) \(recording.exchanges)")
 
-        // Through the session: the proactive margin makes it refresh (with a DPoP proof) before
-        // its first request, which then carries Authorization: DPoP and a proof for the new token.
+        // Through the session: tokens marked as expiring now make it refresh (with a DPoP proof) before
+        // its first request (the margin is at most half the lifetime), which then carries Authorization: DPoP
+        // and a proof for the new token.
         var held = refreshed
+        held.expiresAt = Date()
         if held.refreshToken == nil { held.refreshToken = tokens.refreshToken }  // glewlwyd's rolling refresh keeps the old one
         let session = try AuthenticatedSession.dpop(tokens: held, client: client, tokenEndpoint: try #require(metadata.tokenEndpoint),
                                                      transport: recording, allowedOrigins: [userinfoEndpoint],

@@ -25,9 +25,12 @@ extension RealProviderTests {
             let secondAuthTime = try #require(second.idToken.authTime)
             try #require(secondAuthTime > firstAuthTime, "the second login must have a later auth_time for this test to mean anything")
 
-            // The first session's next refresh (proactive: the margin is longer than the token's lifetime).
+            // The first session's next refresh: proactive, its access token marked as expiring now (the
+            // margin is at most half the token's lifetime, so only an expiring token is refreshed early).
             let store = InMemoryTokenStore()
-            let session = try await client.session(tokens: first.tokens, store: store, origins: [userinfo], proactiveRefreshMargin: 7200)
+            var firstTokens = first.tokens
+            firstTokens.expiresAt = Date()
+            let session = try await client.session(tokens: firstTokens, store: store, origins: [userinfo], proactiveRefreshMargin: 7200)
             #expect(try await session.send(TransportRequest(url: userinfo)).status == 200)
             #expect(await session.refreshes == 1)
             let refreshed = try #require(await session.currentTokens)
@@ -37,6 +40,9 @@ extension RealProviderTests {
             #expect(await store.load()?.idToken == refreshed.idToken)
 
             // A later refresh is compared with the kept (later) ID Token and passes too.
+            var expiring = refreshed
+            expiring.expiresAt = Date()
+            try await session.inject(expiring)
             #expect(try await session.send(TransportRequest(url: userinfo)).status == 200)
             #expect(await session.refreshes == 2)
 

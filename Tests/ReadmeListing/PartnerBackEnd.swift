@@ -7,7 +7,8 @@ import OIDCSession
 struct PartnerBackEnd {
     let client: OIDCClient
     let serviceTokens: ClientCredentialsTokenSource  // the back end's own token: cached, one request at a time
-    let storage: URL  // server-side: pending logins and tokens hold secrets
+    let storage: URL  // server-side, private to this user: tokens hold secrets
+    let logins: FilePendingLoginStore  // logins in progress: 0600 files, each consumed once, refused once expired
 
     init(secret: String, storage: URL) async throws {
         client = try await OIDCClient.discover(issuer: "https://idp.example.com",
@@ -15,21 +16,21 @@ struct PartnerBackEnd {
                                                transport: URLSessionTransport())
         serviceTokens = ClientCredentialsTokenSource(client: client.tokenClient, scope: "partner.read")
         self.storage = storage
+        logins = FilePendingLoginStore(folder: storage.appendingPathComponent("pending").path)  // made 0700
     }
 
     /// GET /login: start, keep the pending login for the browser's session, redirect the browser.
-    func login(session: UUID) throws -> URL {
+    func login(session: UUID) async throws -> URL {
         let pending = try client.startLogin(redirectURI: URL(string: "https://app.example.com/callback")!,
                                             scopes: ["openid", "email"])
-        try JSONEncoder().encode(pending).write(to: file(session, "pending"))
+        try await logins.save(pending, state: session.uuidString, expiresIn: 600)  // keyed by the browser's session
         return pending.url
     }
 
-    /// GET /callback?code=...&state=... (any process; behind a proxy the query is all it needs).
+    /// GET /callback?code=...&state=... (any process on this machine; behind a proxy the query is all it needs).
     func callback(session: UUID, query: String) async throws -> String? {
-        let pending = try JSONDecoder().decode(PendingLogin.self, from: Data(contentsOf: file(session, "pending")))
-        try FileManager.default.removeItem(at: file(session, "pending"))
-        let login = try await client.finishLogin(pending, callback: .parameters(query))  // every check, one call
+        let login = try await client.finishLogin(try await logins.consume(state: session.uuidString),  // once: a replay fails
+                                                 callback: .parameters(query))  // every check, one call
         try await FileTokenStore(path: file(session, "tokens").path).save(login.tokens)
         return login.idToken.email  // typed claims: subject, email, acr, ...
     }

@@ -1,13 +1,14 @@
 import Foundation
 import OIDC
+import OIDCSession
 
-/// Returns the URL to redirect the browser to.
-func startLogin(client: OIDCClient, pendingFile: URL) throws -> URL {
+/// Returns the URL to redirect the browser to; the pending login waits server-side under the browser's session.
+func startLogin(client: OIDCClient, logins: some PendingLoginStore, session: String) async throws -> URL {
     let pending = try client.startLogin(redirectURI: URL(string: "https://app.example.com/callback")!,
                                         scopes: ["openid", "profile"]) { request in
         request.prompt = [.login]
         request.maxAge = 600
     }
-    try JSONEncoder().encode(pending).write(to: pendingFile)   // server-side storage
+    try await logins.save(pending, state: session, expiresIn: 600)  // e.g. FilePendingLoginStore: 0600 files
     return pending.url
 }

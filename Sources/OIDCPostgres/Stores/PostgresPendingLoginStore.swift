@@ -1,18 +1,9 @@
 import Foundation
 import JOSE
 import OIDC
+import OIDCSession
 
-extension OIDCError.Code {
-    /// No pending login for this `state`: never started, already finished (a replayed
-    /// callback), or purged after expiry.
-    public static let pendingLoginNotFound = OIDCError.Code(rawValue: "pending_login_not_found")
-    /// The pending login for this `state` had expired (it is now deleted).
-    public static let pendingLoginExpired = OIDCError.Code(rawValue: "pending_login_expired")
-    /// A pending login with this `state` already exists (a `state` must be fresh per login).
-    public static let pendingLoginExists = OIDCError.Code(rawValue: "pending_login_exists")
-    /// A pending login could not be encoded or decoded as the caller's type.
-    public static let pendingLoginUnreadable = OIDCError.Code(rawValue: "pending_login_unreadable")
-}
+// The pending_login_* error codes are OIDCSession's (PendingLoginStore.swift), shared by every store.
 
 /// Logins in progress, shared by every replica: saved by `state` when the login
 /// starts, consumed exactly once when the provider's redirect comes back to any replica.
@@ -26,7 +17,7 @@ extension OIDCError.Code {
 ///   every other fails with `pending_login_not_found`.
 /// - Expiry is judged by the database's clock (one clock for every replica); expired
 ///   rows are deleted by every ``save(_:state:expiresIn:)`` and by ``purgeExpired()``.
-public struct PostgresPendingLoginStore: Sendable, CustomStringConvertible {
+public struct PostgresPendingLoginStore: PendingLoginStore, CustomStringConvertible {
     /// The pool the store uses.
     public let database: PostgresDatabase
     /// The table (default `oidc_pending_logins`).
@@ -61,19 +52,13 @@ public struct PostgresPendingLoginStore: Sendable, CustomStringConvertible {
     /// Saves `value` (as JSON) under `state` for `expiresIn` seconds, deleting expired rows in the same statement.
     /// - Throws: `pending_login_exists` when `state` is already saved.
     public func save<Value: Encodable>(_ value: Value, state: String, expiresIn: Double) async throws {
-        let bytes: [UInt8]
-        do { bytes = Array(try JSONEncoder().encode(value)) } catch {
-            throw OIDCError(.pendingLoginUnreadable, "the pending login cannot be encoded as JSON: \(type(of: error))")
-        }
-        try await saveBytes(bytes, state: state, expiresIn: expiresIn)
+        try await saveBytes(try PendingLoginCoding.encode(value), state: state, expiresIn: expiresIn)
     }
 
     /// Saves raw bytes under `state` (see ``save(_:state:expiresIn:)``).
     public func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double) async throws {
-        guard expiresIn.isFinite, expiresIn > 0, expiresIn <= 86_400 else {
-            throw OIDCError(.pendingLoginUnreadable, "expiresIn must be between 0 and 86400 seconds")
-        }
-        let hash = try Self.stateHash(state)
+        try PendingLoginCoding.checkLifetime(expiresIn)
+        let hash = try PendingLoginCoding.stateHash(state)
         let (keyID, payload) = try sealing.seal(bytes, rowKey: hash)
         let rows = try await database.execute("""
             WITH purged AS (DELETE FROM \(table.quoted) WHERE expires_at <= now())
@@ -88,15 +73,12 @@ public struct PostgresPendingLoginStore: Sendable, CustomStringConvertible {
     /// - Throws: `pending_login_not_found` (unknown, replayed or purged), `pending_login_expired`,
     ///   `decryption_failed`, `pending_login_unreadable`.
     public func consume<Value: Decodable>(state: String, as type: Value.Type = Value.self) async throws -> Value {
-        let bytes = try await consumeBytes(state: state)
-        do { return try JSONDecoder().decode(Value.self, from: Data(bytes)) } catch {
-            throw OIDCError(.pendingLoginUnreadable, "the pending login does not decode as \(Value.self)")
-        }
+        try PendingLoginCoding.decode(try await consumeBytes(state: state), as: Value.self)
     }
 
     /// Takes the raw bytes saved under `state` (see ``consume(state:as:)``).
     public func consumeBytes(state: String) async throws -> [UInt8] {
-        let hash = try Self.stateHash(state)
+        let hash = try PendingLoginCoding.stateHash(state)
         let rows = try await database.execute(
             "DELETE FROM \(table.quoted) WHERE state_hash = $1 RETURNING key_id, payload, (expires_at > now())::text", [.bytes(hash)])
         guard !rows.values.isEmpty else {
@@ -112,13 +94,5 @@ public struct PostgresPendingLoginStore: Sendable, CustomStringConvertible {
     @discardableResult
     public func purgeExpired() async throws -> Int {
         try await database.execute("DELETE FROM \(table.quoted) WHERE expires_at <= now()").affected
-    }
-
-    /// SHA-256 of `state`.
-    private static func stateHash(_ state: String) throws -> [UInt8] {
-        guard !state.isEmpty, state.utf8.count <= 2048 else {
-            throw OIDCError(.pendingLoginNotFound, "a state is 1-2048 bytes")
-        }
-        return DigestAlgorithm.sha256.hash(Array(state.utf8))
     }
 }

@@ -1,0 +1,99 @@
+import Foundation
+import Hummingbird
+import Logging
+import OIDC
+import OIDCPostgres
+import OIDCResourceServer
+import OIDCSession
+
+/// The sample web application: login, session, UserInfo, logout (RP-initiated and back-channel)
+/// and a protected resource, on Hummingbird 2 (Samples/hummingbird-app/README.md).
+@main
+struct HummingbirdApp {
+    static func main() async {
+        let options: Options
+        do {
+            options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(Data("hummingbird-app: \(error)\n".utf8))
+            exit(2)
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = options.logLevel
+            return handler
+        }
+        let logger = Logger(label: "hummingbird-app")
+        do {
+            try await run(options, logger: logger)
+        } catch {
+            logger.critical("cannot start: \(error)")
+            exit(1)
+        }
+    }
+
+    static func run(_ options: Options, logger: Logger) async throws {
+        // The observability hook: the toolkit's events into swift-log and swift-metrics; a span per provider call.
+        let observer = FanOutObserver(observers: [LoggingObserver(logger: Logger(label: "oidc")), MetricsObserver()])
+        let http = AsyncHTTPClientTransport.make()
+        let transport = TracingTransport(base: http)
+        var configuration = OIDCClient.Configuration(allowedAlgorithms: [options.idTokenAlgorithm])
+        configuration.observer = observer
+        configuration.assertionAudience = options.assertionAudience
+        let client = try await OIDCClient.discover(issuer: options.issuer, authentication: try options.authentication(),
+                                                   transport: transport, configuration: configuration)
+        guard let jwksURI = client.metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
+        let keys = try JWKSetCache(jwksURI: jwksURI, issuer: client.issuer, transport: transport, observer: observer)
+
+        let pendingLogins: any PendingLoginStore
+        let sessions: any SessionDirectory
+        // DPoP proofs and logout tokens are one-time: every instance must see the others' uses.
+        let replays: any ReplayCache
+        var database: PostgresDatabase?
+        if let url = options.databaseURL {
+            let pool = try PostgresDatabase(url: url)
+            database = pool
+            // Rows sealed with AES-256-GCM when --database-key is given (every instance needs the same key).
+            let encryption = try options.databaseKey().map { try TokenEncryption(current: TokenEncryptionKey(id: "hbapp-1", bytes: $0)) }
+            let logins = try PostgresPendingLoginStore(database: pool, encryption: encryption)
+            try await logins.createTable()
+            let directory = try PostgresSessionDirectory(database: pool, encryption: encryption)
+            try await directory.createTables()
+            let sharedReplays = try PostgresReplayCache(database: pool)
+            try await sharedReplays.createTable()
+            pendingLogins = logins
+            sessions = directory
+            replays = sharedReplays
+        } else {
+            pendingLogins = InMemoryPendingLoginStore()
+            sessions = InMemorySessionDirectory()
+            replays = MemoryReplayCache()
+        }
+
+        let resource = try ProtectedResource(options: options, client: client, keys: keys, transport: transport, replays: replays,
+                                             observer: observer)
+        var logout = LogoutTokenValidator(
+            issuer: client.issuer, clientID: client.clientID, keys: .cache(keys), replays: replays, allowedAlgorithms: [options.idTokenAlgorithm],
+            typeRule: options.draftLogoutTokens ? .alsoAcceptingPlainJWT : .logoutJWTWhenPresent,
+            expirationRule: options.draftLogoutTokens ? .optionalForDraftProviders : .required)
+        logout.observer = observer
+        let app = WebApp(options: options, client: client, pendingLogins: pendingLogins, sessions: sessions,
+                         logoutTokens: logout, resource: resource, logger: logger)
+
+        let router = Router()
+        app.register(on: router)
+        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: options.port)),
+                                      logger: logger)
+        logger.info("listening", metadata: ["address": "127.0.0.1:\(options.port)", "base_url": "\(options.baseURL.absoluteString)",
+                                            "issuer": "\(client.issuer)", "store": "\(database == nil ? "memory" : "postgresql")"])
+        do {
+            try await application.runService()
+        } catch {
+            try? await http.shutdown()
+            database?.close()
+            throw error
+        }
+        try? await http.shutdown()
+        database?.close()
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import JOSE
+import Logging
+import OIDC
+
+/// The command line (the sample's contract: Samples/hummingbird-app/README.md).
+struct Options: Sendable {
+    var issuer = ""
+    var clientID = ""
+    var clientSecret: String?
+    var clientKeyPath: String?
+    /// The `aud` of private_key_jwt assertions: the issuer (default) or the endpoint called (some providers want it).
+    var assertionAudience: ClientAssertionAudience = .issuer
+    var baseURL: URL = URL(fileURLWithPath: "/")
+    var port = 8460
+    var audience: String?
+    var introspect = false
+    var requiredScopes: Set<String> = []
+    var responseType: ResponseType = .code
+    var responseMode: ResponseMode = .query
+    var idTokenAlgorithm: JWSAlgorithm = .rs256
+    var logLevel: Logger.Level = .info
+    var databaseURL: String?
+    /// A file holding the 32-byte key (raw, or 64 hex digits) that seals sessions, pending logins and tokens in PostgreSQL.
+    var databaseKeyPath: String?
+    var scopes = ["openid", "profile", "email"]
+    /// Accept back-channel logout tokens as the drafts had them (`typ: JWT`, no `exp`): an explicit opt-in.
+    var draftLogoutTokens = false
+
+    static let usage = """
+        usage: hummingbird-app --issuer URL --client-id ID (--client-secret S | --client-key FILE) --base-url URL [--port N]
+               [--client-assertion-audience issuer|endpoint]
+               [--audience AUD] [--introspect] [--require-scope S]... [--response-type code|"code id_token"|...]
+               [--response-mode query|form_post] [--id-token-signed-response-alg RS256] [--log-level info]
+               [--database postgresql://... [--database-key FILE]] [--scope S]... [--accept-draft-logout-tokens]
+        """
+
+    struct UsageError: Error, CustomStringConvertible { let description: String }
+
+    static func parse(_ arguments: [String]) throws -> Options {
+        var options = Options()
+        var base: String?
+        var scopes: [String] = []
+        var index = 0
+        func value(_ name: String, _ inline: String?) throws -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else { throw UsageError(description: "\(name) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            var name = arguments[index]
+            var inline: String?
+            if let equals = name.firstIndex(of: "="), name.hasPrefix("--") {
+                inline = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            switch name {
+            case "--issuer": options.issuer = try value(name, inline)
+            case "--client-id": options.clientID = try value(name, inline)
+            case "--client-secret": options.clientSecret = try value(name, inline)
+            case "--client-key": options.clientKeyPath = try value(name, inline)
+            case "--client-assertion-audience":
+                let text = try value(name, inline)
+                guard let audience = ClientAssertionAudience(rawValue: text) else {
+                    throw UsageError(description: "--client-assertion-audience: issuer or endpoint, not \(text)")
+                }
+                options.assertionAudience = audience
+            case "--base-url": base = try value(name, inline)
+            case "--port":
+                let text = try value(name, inline)
+                guard let port = Int(text), (1...65_535).contains(port) else { throw UsageError(description: "--port: not a port: \(text)") }
+                options.port = port
+            case "--audience": options.audience = try value(name, inline)
+            case "--introspect": options.introspect = true
+            case "--require-scope": options.requiredScopes.insert(try value(name, inline))
+            case "--scope": scopes.append(try value(name, inline))
+            case "--response-type":
+                let text = try value(name, inline)
+                guard let type = ResponseType(rawValue: text) else { throw UsageError(description: "--response-type: unknown \(text)") }
+                options.responseType = type
+            case "--response-mode":
+                let text = try value(name, inline)
+                guard let mode = ResponseMode(rawValue: text), mode == .query || mode == .formPost else {
+                    throw UsageError(description: "--response-mode: query or form_post, not \(text)")
+                }
+                options.responseMode = mode
+            case "--id-token-signed-response-alg":
+                let text = try value(name, inline)
+                guard let algorithm = JWSAlgorithm(rawValue: text) else { throw UsageError(description: "--id-token-signed-response-alg: unknown \(text)") }
+                options.idTokenAlgorithm = algorithm
+            case "--log-level":
+                let text = try value(name, inline)
+                guard let level = Logger.Level(rawValue: text) else {
+                    throw UsageError(description: "--log-level: one of trace, debug, info, notice, warning, error, critical")
+                }
+                options.logLevel = level
+            case "--database": options.databaseURL = try value(name, inline)
+            case "--database-key": options.databaseKeyPath = try value(name, inline)
+            case "--accept-draft-logout-tokens": options.draftLogoutTokens = true
+            case "--help", "-h": throw UsageError(description: usage)
+            default: throw UsageError(description: "unknown option \(name)\n\(usage)")
+            }
+            index += 1
+        }
+        guard !options.issuer.isEmpty, !options.clientID.isEmpty, let base else {
+            throw UsageError(description: "--issuer, --client-id and --base-url are required\n\(usage)")
+        }
+        guard (options.clientSecret == nil) != (options.clientKeyPath == nil) else {
+            throw UsageError(description: "give exactly one of --client-secret and --client-key")
+        }
+        // The external origin: https, or http on a loopback host (the toolkit's one URL rule).
+        var trimmed = base
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let url = try SecureURLPolicy.check(trimmed, what: "--base-url")
+        guard url.path.isEmpty, url.query == nil, url.fragment == nil else {
+            throw UsageError(description: "--base-url is an origin (scheme://host[:port]) without a path")
+        }
+        options.baseURL = url
+        if !scopes.isEmpty { options.scopes = scopes.contains("openid") ? scopes : ["openid"] + scopes }
+        return options
+    }
+
+    /// The rows' AES-256-GCM key from `--database-key` (32 raw bytes, or 64 hex digits), if given.
+    func databaseKey() throws -> [UInt8]? {
+        guard let path = databaseKeyPath else { return nil }
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        if bytes.count == 32 { return bytes }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.utf8.count == 64 else { throw UsageError(description: "--database-key: the file holds neither 32 bytes nor 64 hex digits") }
+        var key: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            guard let byte = UInt8(text[index..<next], radix: 16) else {
+                throw UsageError(description: "--database-key: the file holds neither 32 bytes nor 64 hex digits")
+            }
+            key.append(byte)
+            index = next
+        }
+        return key
+    }
+
+    /// `<base-url>/<path>`.
+    func url(_ path: String) -> URL { URL(string: baseURL.absoluteString + path) ?? baseURL }
+
+    /// Whether the app is served over plain http on a loopback host (then no cookie can be `Secure`).
+    var isLoopbackHTTP: Bool { baseURL.scheme == "http" }
+
+    /// The client authentication: client_secret_basic, or private_key_jwt with the key in `--client-key`.
+    func authentication() throws -> ClientAuthentication {
+        if let clientSecret { return .clientSecretBasic(clientID: clientID, secret: clientSecret) }
+        guard let path = clientKeyPath else { throw UsageError(description: "no client credentials") }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let key = text.drop(while: { $0.isWhitespace }).first == "{" ? try JWK(json: text) : try JWK(pem: text)
+        guard key.isPrivate, key.keyType != .oct else { throw UsageError(description: "\(path) does not hold an asymmetric private key") }
+        let algorithm: JWSAlgorithm
+        switch key.keyType {
+        case .ec(let curve): algorithm = curve.algorithm
+        case .ed25519: algorithm = .eddsa
+        case .rsa, .oct: algorithm = .rs256
+        }
+        return .privateKeyJWT(clientID: clientID, key: key, algorithm: algorithm)
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import JOSE
+import Logging
+import OIDC
+import OIDCResourceServer
+import OIDCSession
+
+/// The routes. Every secret (pending login, tokens) stays server-side; the browser holds only
+/// two opaque random handles (CookiePolicy).
+struct WebApp: Sendable {
+    let options: Options
+    let client: OIDCClient
+    let pendingLogins: any PendingLoginStore
+    let sessions: any SessionDirectory
+    let logoutTokens: LogoutTokenValidator
+    let resource: ProtectedResource
+    let logger: Logger
+    let cookies: CookiePolicy
+
+    init(options: Options, client: OIDCClient, pendingLogins: any PendingLoginStore, sessions: any SessionDirectory,
+         logoutTokens: LogoutTokenValidator, resource: ProtectedResource, logger: Logger) {
+        self.options = options
+        self.client = client
+        self.pendingLogins = pendingLogins
+        self.sessions = sessions
+        self.logoutTokens = logoutTokens
+        self.resource = resource
+        self.logger = logger
+        cookies = CookiePolicy(secure: !options.isLoopbackHTTP, formPost: options.responseMode == .formPost)
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/") { _, _ -> Response in self.text(.ok, "hummingbird-app: /login, /me, /upstream, /logout, /api/resource\n") }
+        router.get("/login") { request, _ -> Response in await self.login(request) }
+        router.get("/callback") { request, _ -> Response in await self.callback(request, formBody: nil) }
+        router.post("/callback") { request, _ -> Response in
+            var request = request
+            guard let body = try? await request.collectBody(upTo: 1 << 16) else { return self.text(.badRequest, "bad callback\n") }
+            return await self.callback(request, formBody: String(buffer: body))
+        }
+        router.get("/me") { request, _ -> Response in await self.me(request) }
+        router.get("/upstream") { request, _ -> Response in await self.upstream(request) }
+        router.post("/backchannel-logout") { request, _ -> Response in
+            var request = request
+            guard let body = try? await request.collectBody(upTo: 1 << 16) else {
+                return JSONResponse.make(.badRequest, "{\"error\":\"invalid_request\"}")
+            }
+            return await self.backChannelLogout(Array(buffer: body))
+        }
+        router.get("/logout") { request, _ -> Response in await self.logout(request) }
+        router.get("/api/resource") { request, _ -> Response in await self.resource.answer(request) }
+    }
+
+    // MARK: - Login
+
+    /// `GET /login[?iss=...&login_hint=...]`: state, nonce and PKCE; the pending login server-side.
+    func login(_ request: Request) async -> Response {
+        let query = request.uri.queryParameters
+        // Third-party-initiated login (OpenID Connect Core §4): only for the configured issuer.
+        if let iss = query["iss"].map(String.init), iss != client.issuer {
+            logger.info("login refused: iss is not the configured issuer")
+            return text(.badRequest, "unknown issuer\n")
+        }
+        do {
+            let handle = try OAuthState.random().value
+            let loginHint = query["login_hint"].map(String.init)
+            let pending = try client.startLogin(redirectURI: options.url("/callback"), scopes: options.scopes,
+                                                responseType: options.responseType) { request in
+                if options.responseMode == .formPost { request.responseMode = .formPost }
+                request.loginHint = loginHint
+            }
+            // Keyed by the browser's cookie, not by state: a callback finishes only the login its browser started.
+            try await pendingLogins.save(pending, state: handle, expiresIn: 600)
+            var response = Response(status: .found, headers: [.location: pending.url.absoluteString, .cacheControl: "no-store"])
+            response.headers.append(HTTPField(name: .setCookie, value: cookies.loginCookie(handle)))
+            return response
+        } catch {
+            logger.warning("login could not start: \(Self.describe(error))")
+            return text(.internalServerError, "the login could not start\n")
+        }
+    }
+
+    /// `GET /callback?...` or `POST /callback` (form_post): finish the login, start the session.
+    func callback(_ request: Request, formBody: String?) async -> Response {
+        var failure = text(.badRequest, "the login could not be finished\n")
+        failure.headers.append(HTTPField(name: .setCookie, value: cookies.clearLogin()))
+        // The answer must come the way it was asked for: the query for query, a POST for form_post.
+        guard (formBody != nil) == (options.responseMode == .formPost) else { return failure }
+        guard let handle = request.cookies[CookiePolicy.login]?.value, !handle.isEmpty else {
+            logger.info("callback refused: no pending-login cookie")
+            return failure
+        }
+        do {
+            let pending = try await pendingLogins.consume(state: handle, as: PendingLogin.self)
+            let parameters = formBody ?? request.uri.query ?? ""
+            let login = try await client.finishLogin(pending, callback: .parameters(parameters))  // events: the observer
+            guard let issuer = login.idToken.issuer, let subject = login.idToken.subject else {
+                throw OIDCError(.missingIDToken, "the ID Token has no iss or sub")
+            }
+            let record = SessionRecord(tokenKey: "hbapp:" + (try OAuthState.random().value), issuer: issuer, subject: subject,
+                                       sessionID: login.idToken.sessionID, idToken: login.idToken.compact)
+            let sessionHandle = try OAuthState.random().value
+            try await sessions.save(record, handle: sessionHandle)
+            try await sessions.tokenStore(for: record).save(login.tokens)
+            logger.info("login finished", metadata: ["sub": "\(subject)"])
+            var response = Response(status: .found, headers: [.location: options.url("/me").absoluteString, .cacheControl: "no-store"])
+            response.headers.append(HTTPField(name: .setCookie, value: cookies.clearLogin()))
+            response.headers.append(HTTPField(name: .setCookie, value: cookies.sessionCookie(sessionHandle, maxAge: Int(sessionLifetime))))
+            return response
+        } catch {
+            logger.info("callback refused: \(Self.describe(error))")
+            return failure
+        }
+    }
+
+    // MARK: - Session
+
+    private func session(_ request: Request) async -> SessionRecord? {
+        guard let handle = request.cookies[CookiePolicy.session]?.value, !handle.isEmpty else { return nil }
+        do { return try await sessions.load(handle: handle) } catch {
+            logger.warning("session lookup failed: \(Self.describe(error))")
+            return nil
+        }
+    }
+
+    /// `GET /me`: the ID Token's claims object itself.
+    func me(_ request: Request) async -> Response {
+        guard let record = await session(request) else { return unauthorized() }
+        guard let token = try? IDToken(record.idToken) else { return text(.internalServerError, "unreadable session\n") }
+        return JSONResponse.make(.ok, bytes: token.claims.payload)
+    }
+
+    /// `GET /upstream`: UserInfo as the user, through the authenticated session (refresh once on a 401).
+    func upstream(_ request: Request) async -> Response {
+        guard let record = await session(request) else { return unauthorized() }
+        guard let endpoint = client.metadata.userinfoEndpoint else { return text(.notImplemented, "the provider has no userinfo_endpoint\n") }
+        do {
+            let store = try sessions.tokenStore(for: record)
+            let user = try await client.session(store: store, origins: [endpoint], proactiveRefreshMargin: nil)
+            let answer = try await user.send(TransportRequest(url: endpoint, headers: ["Accept": "application/json"]))
+            let body = (try? JSONSerialization.jsonObject(with: Data(answer.body))) != nil
+                ? String(decoding: answer.body, as: UTF8.self) : "null"
+            return JSONResponse.make(.ok, "{\"status\":\(answer.status),\"body\":\(body)}")
+        } catch {
+            logger.info("upstream call failed: \(Self.describe(error))")
+            let code = (error as? OIDCError)?.code.rawValue ?? "upstream_failed"
+            return JSONResponse.make(.badGateway, "{\"error\":\(JSONValue.string(code).jsonString())}")
+        }
+    }
+
+    // MARK: - Logout
+
+    /// `POST /backchannel-logout`: a logout token ends the sessions it names (Back-Channel Logout 1.0 §2.5-2.8).
+    func backChannelLogout(_ body: [UInt8]) async -> Response {
+        do {
+            // The token is read from the form body whatever the Content-Type (some providers send none).
+            let text = try BackChannelLogoutRequest.logoutToken(fromBody: body, contentType: "application/x-www-form-urlencoded")
+            let token = try await logoutTokens.validate(text)
+            let ended = try await sessions.deleteSessions(issuer: token.issuer, subject: token.subject, sessionID: token.sessionID)
+            logger.info("back-channel logout", metadata: ["sessions_ended": "\(ended)"])
+            return Response(status: .ok, headers: [.cacheControl: "no-store"])
+        } catch {
+            logger.info("back-channel logout refused: \(Self.describe(error))")
+            return JSONResponse.make(.badRequest, "{\"error\":\"invalid_request\"}")
+        }
+    }
+
+    /// `GET /logout`: end the local session, then the provider's (RP-Initiated Logout 1.0).
+    func logout(_ request: Request) async -> Response {
+        var record: SessionRecord?
+        if let handle = request.cookies[CookiePolicy.session]?.value, !handle.isEmpty {
+            do { record = try await sessions.delete(handle: handle) } catch {
+                logger.warning("logout: the session could not be deleted: \(Self.describe(error))")
+            }
+        }
+        var target = options.url("/")
+        if client.metadata.endSessionEndpoint != nil {
+            do {
+                target = try client.logoutURL(idTokenHint: record?.idToken, postLogoutRedirectURI: options.url("/"), state: nil)
+            } catch {
+                logger.warning("logout: no end-session URL: \(Self.describe(error))")
+            }
+        }
+        var response = Response(status: .found, headers: [.location: target.absoluteString, .cacheControl: "no-store"])
+        response.headers.append(HTTPField(name: .setCookie, value: cookies.clearSession()))
+        return response
+    }
+
+    // MARK: - Helpers
+
+    private func unauthorized() -> Response { JSONResponse.make(.unauthorized, "{\"error\":\"not_logged_in\"}") }
+
+    private func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// An error for the log: its stable code and reason (toolkit errors never carry secrets).
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? OIDCError { return "\(error.code.rawValue): \(error.reason)" }
+        return String(describing: type(of: error))
+    }
+}

@@ -1,0 +1,616 @@
+#!/usr/bin/env python3
+"""End-to-end tests of Samples/hummingbird-app against the repository's test providers.
+
+    python3 app_tests.py --binary PATH [--only dot|browser|glewlwyd|replicas]...
+
+Run by run.sh (which builds the app once and makes the selenium venv). Reads IDP_ISSUER,
+GLEWLWYD_ISSUER / GLEWLWYD_BASE / GLEWLWYD_RESOURCE and PG_URL; a part whose provider is
+missing is skipped with a message (an error under CI=true). Every wait is on an event (a port
+opening, an HTTP answer) with a deadline, never a fixed sleep.
+"""
+
+import argparse
+import base64
+import hashlib
+import html
+import importlib.util
+import json
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.cookiejar import CookieJar
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+CI = os.environ.get("CI") == "true"
+PORT_BASE = int(os.environ.get("HBAPP_PORT_BASE", "8460"))
+WORK = os.environ.get("HBAPP_WORK") or os.path.join(HERE, ".run")
+
+checks = {"passed": 0, "failed": 0, "skipped": 0}
+
+
+def log(message):
+    print(f"==> hummingbird-app: {message}", file=sys.stderr, flush=True)
+
+
+def check(condition, what):
+    if condition:
+        checks["passed"] += 1
+        print(f"ok   {what}", flush=True)
+    else:
+        checks["failed"] += 1
+        print(f"FAIL {what}", flush=True)
+    return condition
+
+
+def skip(part, why):
+    if CI:
+        check(False, f"{part}: {why} (required under CI=true)")
+    else:
+        checks["skipped"] += 1
+        print(f"skip {part}: {why}", flush=True)
+
+
+def load_module(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def wait_until(predicate, timeout, what):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)  # a poll interval, not a timing assumption: the deadline decides
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+# MARK: - HTTP without redirects, with a cookie jar per "browser"
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+class Client:
+    def __init__(self):
+        self.jar = CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect())
+
+    def request(self, method, url, body=None, headers=None, timeout=15):
+        req = urllib.request.Request(url, data=body, method=method, headers=headers or {})
+        try:
+            with self.opener.open(req, timeout=timeout) as r:
+                return r.status, r.headers, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers, e.read()
+
+    def get(self, url, **kw):
+        return self.request("GET", url, **kw)
+
+    def cookie(self, name):
+        return next((c.value for c in self.jar if c.name == name), None)
+
+
+def set_cookies(headers):
+    return headers.get_all("Set-Cookie") or []
+
+
+# MARK: - App processes
+
+class App:
+    def __init__(self, binary, name, port, args):
+        self.name, self.port = name, port
+        os.makedirs(WORK, exist_ok=True)
+        self.log_path = os.path.join(WORK, f"{name}.log")
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen([binary, "--port", str(port), "--log-level", "trace"] + args,
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        def up():
+            if self.process.poll() is not None:
+                raise AssertionError(f"{name} exited with {self.process.returncode}: {self.tail()}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    return True
+            except OSError:
+                return False
+        wait_until(up, 60, f"{name} to listen on 127.0.0.1:{port}")
+        self.base = f"http://127.0.0.1:{port}"
+
+    def tail(self):
+        self.log.flush()
+        with open(self.log_path) as f:
+            return f.read()[-2000:]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+# MARK: - django-oauth-toolkit: a client of the app's own, token expiry through the IdP's database
+
+def dot_shell(code):
+    python = os.path.join(ROOT, "Tests", "IdP", ".venv", "bin", "python")
+    result = subprocess.run([python, os.path.join(ROOT, "Tests", "IdP", "manage.py"), "shell", "-c", code],
+                            capture_output=True, text=True, cwd=os.path.join(ROOT, "Tests", "IdP"), timeout=60)
+    if result.returncode != 0:
+        raise AssertionError(f"IdP shell failed: {result.stderr[-1000:]}")
+    lines = [line for line in result.stdout.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else ""  # Django's shell may print a banner line first
+
+
+def dot_register(client_id, secret, bases):
+    redirects = " ".join(f"{b}/callback" for b in bases)
+    logouts = " ".join(f"{b}/" for b in bases)
+    dot_shell(f"""
+from oauth2_provider.models import get_application_model
+A = get_application_model()
+A.objects.update_or_create(client_id={client_id!r}, defaults=dict(
+    name="hummingbird-app test", client_secret={secret!r}, hash_client_secret=True, client_type="confidential",
+    authorization_grant_type=A.GRANT_AUTHORIZATION_CODE, redirect_uris={redirects!r},
+    post_logout_redirect_uris={logouts!r}, algorithm=A.RS256_ALGORITHM, skip_authorization=True, user=None))
+""")
+
+
+def dot_expire_access_tokens(client_id):
+    return int(dot_shell(f"""
+import datetime
+from django.utils import timezone
+from oauth2_provider.models import AccessToken
+print(AccessToken.objects.filter(application__client_id={client_id!r}).update(expires=timezone.now() - datetime.timedelta(seconds=30)))
+"""))
+
+
+def dot_access_tokens_after(client_id, last_id):
+    """How many access tokens the provider issued to the client after token id `last_id`, and the newest id."""
+    count, newest = dot_shell(f"""
+from django.db.models import Max
+from oauth2_provider.models import AccessToken
+tokens = AccessToken.objects.filter(application__client_id={client_id!r})
+print(tokens.filter(id__gt={int(last_id)}).count(), tokens.aggregate(m=Max("id"))["m"] or 0)
+""").split()
+    return int(count), int(newest)
+
+
+def json_of(body):
+    try:
+        return json.loads(body)
+    except ValueError:
+        return None
+
+
+# MARK: - DPoP proofs, signed with the `jose` CLI (Debian package jose; Tests/providers.sh installs it)
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def dpop_key():
+    folder = tempfile.mkdtemp(prefix="hbapp-dpop-")
+    key = os.path.join(folder, "key.jwk")
+    subprocess.run(["jose", "jwk", "gen", "-i", '{"alg":"ES256"}', "-o", key], check=True)
+    public = json.loads(subprocess.run(["jose", "jwk", "pub", "-i", key], capture_output=True, text=True, check=True).stdout)
+    return key, {k: public[k] for k in ("kty", "crv", "x", "y")}
+
+
+def dpop_proof(key, jwk, method, url, access_token=None, nonce=None):
+    # Dated one second back: glewlwyd refuses an iat after its (coarse) clock.
+    claims = {"jti": secrets.token_urlsafe(16), "htm": method, "htu": url, "iat": int(time.time()) - 1}
+    if nonce:
+        claims["nonce"] = nonce
+    if access_token:
+        claims["ath"] = b64url(hashlib.sha256(access_token.encode()).digest())
+    payload = os.path.join(os.path.dirname(key), "claims.json")
+    with open(payload, "w") as f:
+        f.write(json.dumps(claims))
+    template = json.dumps({"protected": {"typ": "dpop+jwt", "alg": "ES256", "jwk": jwk}})
+    return subprocess.run(["jose", "jws", "sig", "-I", payload, "-k", key, "-s", template, "-c"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+# MARK: - Parts
+
+def part_browser(binary):
+    """A real browser (headless Chromium) through the provider's own login form."""
+    issuer = os.environ.get("IDP_ISSUER")
+    if not issuer:
+        return skip("browser login (django-oauth-toolkit)", "IDP_ISSUER is not set")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.common.by import By
+    except ImportError:
+        return skip("browser login", "selenium is not installed (run.sh makes its venv)")
+    chromium = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.path.exists(p)), None)
+    driver_path = next((p for p in ("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver") if os.path.exists(p)), None)
+    if not chromium or not driver_path:
+        return skip("browser login", "chromium / chromium-driver are not installed")
+    client_id, secret = "hbapp-browser", "hbapp-browser-secret"
+    port = PORT_BASE + 1
+    base = f"http://127.0.0.1:{port}"
+    dot_register(client_id, secret, [base])
+    app = App(binary, "browser-app", port, ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret,
+                                              "--base-url", base])
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=driver_path))
+    driver.set_page_load_timeout(30)
+    try:
+        def page_json():
+            try:
+                return json.loads(driver.find_element(By.TAG_NAME, "body").text)
+            except Exception:
+                return None
+
+        driver.get(base + "/login")
+        wait_until(lambda: driver.find_elements(By.NAME, "password"), 20, "the provider's login form")
+        check(driver.current_url.startswith(issuer.rsplit("/o", 1)[0] + "/accounts/login/"), "browser: /login leads to the provider's login form")
+        driver.find_element(By.NAME, "username").send_keys("alice")
+        driver.find_element(By.NAME, "password").send_keys("alice-password-1")
+        driver.find_element(By.CSS_SELECTOR, "form [type=submit], form button").click()
+        wait_until(lambda: driver.current_url == base + "/me", 20, "the redirect to /me")
+        claims = wait_until(page_json, 10, "the claims on /me")
+        check(claims.get("iss") == issuer and claims.get("sub") and claims.get("aud") in (client_id, [client_id]),
+              "browser: /me answers the ID Token's claims (iss, sub, aud)")
+        cookies = {c["name"]: c for c in driver.get_cookies()}
+        session = cookies.get("hbapp_session", {})
+        check(session.get("httpOnly") is True and session.get("sameSite") == "Lax", "browser: the session cookie is HttpOnly, SameSite=Lax")
+        check("hbapp_login" not in cookies, "browser: the pending-login cookie is gone after the callback")
+
+        _, last = dot_access_tokens_after(client_id, 0)
+        expired = dot_expire_access_tokens(client_id)
+        driver.get(base + "/upstream")
+        answer = wait_until(page_json, 20, "the /upstream answer")
+        check(expired >= 1 and answer.get("status") == 200 and answer.get("body", {}).get("sub") == claims.get("sub"),
+              "browser: /upstream after the access token expired answers UserInfo's 200")
+        check(dot_access_tokens_after(client_id, last)[0] == 1, "browser: exactly one refresh was made")
+
+        driver.get(base + "/logout")
+        def logged_out():
+            if driver.current_url.rstrip("/") == base:
+                return True
+            forms = driver.find_elements(By.CSS_SELECTOR, "form [type=submit][name=allow]")  # the provider asks to confirm
+            if forms:
+                forms[0].click()
+            return False
+        try:
+            wait_until(logged_out, 20, "the provider's logout to come back to the app")
+        except AssertionError:
+            raise AssertionError(f"the logout stopped at {driver.current_url}: {driver.page_source[:1500]}")
+        check(True, "browser: /logout goes through the provider's end_session_endpoint back to <base-url>/")
+        driver.get(base + "/me")
+        check((page_json() or {}).get("error") == "not_logged_in", "browser: /me after /logout answers 401")
+    finally:
+        driver.quit()
+        app.stop()
+
+
+def part_replicas(binary):
+    """Two instances on one PostgreSQL behind one base URL: a login started on one finishes on the other."""
+    issuer, pg = os.environ.get("IDP_ISSUER"), os.environ.get("PG_URL")
+    if not issuer or not pg:
+        return skip("two instances on PostgreSQL", "IDP_ISSUER or PG_URL is not set")
+    idp_login = load_module("idp_login", os.path.join(ROOT, "Tests", "IdP", "login.py"))
+    client_id, secret = "hbapp-replicas", "hbapp-replicas-secret"
+    port_a, port_b = PORT_BASE + 3, PORT_BASE + 4
+    base = f"http://127.0.0.1:{port_b}"  # the shared external origin (the "load balancer" is instance B's port)
+    dot_register(client_id, secret, [base])
+    os.makedirs(WORK, exist_ok=True)
+    key_file = os.path.join(WORK, "database.key")
+    with open(os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+        f.write(secrets.token_hex(32) + "\n")
+    common = ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--base-url", base, "--database", pg,
+              "--database-key", key_file]
+    a = App(binary, "replica-a", port_a, common)
+    b = App(binary, "replica-b", port_b, common)
+    try:
+        browser = Client()
+        status, headers, _ = browser.get(a.base + "/login")
+        location = headers.get("Location", "")
+        login_cookie = [c for c in set_cookies(headers) if c.startswith("hbapp_login=")]
+        check(status == 302 and location.startswith(issuer) and login_cookie, "replicas: /login on A redirects to the provider")
+        check(login_cookie and "HttpOnly" in login_cookie[0] and "SameSite=Lax" in login_cookie[0] and "Secure" not in login_cookie[0],
+              "replicas: the pending-login cookie is HttpOnly, SameSite=Lax, not Secure on loopback http")
+        query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
+        check(query.get("redirect_uri") == base + "/callback" and query.get("code_challenge_method") == "S256"
+              and query.get("state") and query.get("nonce"), "replicas: state, nonce, PKCE S256, redirect_uri = <base-url>/callback")
+        redirect = idp_login.login(location, "alice", "alice-password-1")
+        callback = redirect.replace(base, b.base, 1)
+        login_handle = browser.cookie("hbapp_login")
+        status, headers, _ = browser.get(callback)
+        check(status == 302 and headers.get("Location") == base + "/me" and browser.cookie("hbapp_session"),
+              "replicas: the callback on B finishes the login started on A")
+        status, _, body = browser.get(a.base + "/me")
+        check(status == 200 and (json_of(body) or {}).get("iss") == issuer, "replicas: A knows the session B started")
+        status, _, body = browser.get(a.base + "/upstream")
+        check(status == 200 and (json_of(body) or {}).get("status") == 200,
+              "replicas: /upstream on A calls UserInfo with the tokens B stored in PostgreSQL")
+
+        status, headers, _ = Client().get(callback, headers={"Cookie": f"hbapp_login={login_handle}"})
+        check(status == 400 and not any(c.startswith("hbapp_session=") and "Max-Age=0" not in c for c in set_cookies(headers)),
+              "replicas: a replayed callback answers 400 and sets no session cookie")
+
+        other = Client()
+        status, headers, _ = other.get(a.base + "/login")
+        location = headers.get("Location", "")
+        redirect = idp_login.login(location, "alice", "alice-password-1")
+        tampered = redirect.replace("state=", "state=x", 1).replace(base, a.base, 1)
+        status, headers, _ = other.get(tampered)
+        check(status == 400 and not other.cookie("hbapp_session"), "replicas: a state mismatch answers 400 and sets no session cookie")
+        status, _, _ = other.get(redirect.replace(base, a.base, 1))
+        check(status == 400 and not other.cookie("hbapp_session"), "replicas: the pending login is consumed even by a refused callback")
+
+        status, headers, _ = browser.get(a.base + "/login?iss=" + urllib.parse.quote("https://evil.example"))
+        check(status == 400 and "Location" not in headers, "replicas: /login?iss= of another issuer answers 400 without a redirect")
+        status, headers, _ = browser.get(a.base + "/login?iss=" + urllib.parse.quote(issuer))
+        check(status == 302 and headers.get("Location", "").startswith(issuer), "replicas: /login?iss= of the configured issuer starts a login")
+
+        status, headers, _ = browser.get(b.base + "/logout")
+        target = headers.get("Location", "")
+        params = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(target).query))
+        check(status == 302 and params.get("id_token_hint") and params.get("client_id") == client_id
+              and params.get("post_logout_redirect_uri") == base + "/", "replicas: /logout on B redirects to end_session with the hint")
+        status, _, _ = browser.get(a.base + "/me")
+        check(status == 401, "replicas: /logout on B ended the session on A")
+        status, _, _ = Client().get(a.base + "/upstream")
+        check(status == 401, "replicas: /upstream without a session answers 401")
+    finally:
+        a.stop()
+        b.stop()
+
+
+def part_glewlwyd(binary):
+    """glewlwyd: the protected resource (RFC 9068 tokens, challenges, introspection) and back-channel logout."""
+    issuer, gw_base, resource = (os.environ.get(k) for k in ("GLEWLWYD_ISSUER", "GLEWLWYD_BASE", "GLEWLWYD_RESOURCE"))
+    if not issuer or not gw_base or not resource:
+        return skip("glewlwyd", "GLEWLWYD_ISSUER / GLEWLWYD_BASE / GLEWLWYD_RESOURCE are not set")
+    gw = load_module("glewlwyd_configure", os.path.join(ROOT, "Tests", "Glewlwyd", "configure.py"))
+    gw_login = load_module("glewlwyd_login", os.path.join(ROOT, "Tests", "Glewlwyd", "login.py"))
+    port = PORT_BASE + 2
+    base = f"http://127.0.0.1:{port}"
+    hybrid_port = PORT_BASE + 6
+    hybrid_base = f"http://127.0.0.1:{hybrid_port}"
+    client_id, secret = "hbapp-" + secrets.token_hex(4), secrets.token_urlsafe(24)
+    admin = gw.Admin(gw_base)
+    admin.call("POST", "/api/auth/", {"username": "admin", "password": "password"})
+    admin.call("POST", "/api/client/", {
+        "client_id": client_id, "name": client_id, "enabled": True, "confidential": True, "password": secret,
+        "redirect_uri": [base + "/callback", hybrid_base + "/callback"],
+        "authorization_type": ["code", "id_token", "client_credentials", "refresh_token"],
+        "scope": ["openid", "api.read", "api.write"], "token_endpoint_auth_method": ["client_secret_basic"],
+        "resource": [resource], "backchannel_logout_uri": base + "/backchannel-logout"})
+    app = App(binary, "glewlwyd-app", port, ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret,
+                                              "--base-url", base, "--scope", "openid", "--audience", resource,
+                                              "--require-scope", "api.read", "--accept-draft-logout-tokens"])
+    introspecting = App(binary, "glewlwyd-introspect", PORT_BASE + 5,
+                        ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--base-url", base,
+                         "--audience", resource, "--require-scope", "api.read", "--introspect"])
+    hybrid = App(binary, "glewlwyd-form-post", hybrid_port,
+                 ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--base-url", hybrid_base,
+                  "--scope", "openid", "--response-mode", "form_post", "--response-type", "code id_token"])
+    try:
+        http = Client()
+        basic = "Basic " + base64.b64encode(f"{client_id}:{secret}".encode()).decode()
+
+        def service_token(scope, with_resource=True):
+            form = {"grant_type": "client_credentials", "scope": scope}
+            if with_resource:
+                form["resource"] = resource
+            status, _, body = http.request("POST", issuer + "/token", urllib.parse.urlencode(form).encode(),
+                                           {"Authorization": basic, "Content-Type": "application/x-www-form-urlencoded"})
+            if status != 200:
+                raise AssertionError(f"client credentials answered {status}: {body[:200]!r}")
+            return json.loads(body)["access_token"]
+
+        token = service_token("api.read")
+        for name, server in (("JWT", app), ("introspection", introspecting)):
+            status, headers, body = http.get(server.base + "/api/resource", headers={"Authorization": "Bearer " + token})
+            answer = json_of(body) or {}
+            check(status == 200 and answer.get("client_id") == client_id and "api.read" in answer.get("scope", [])
+                  and "sub" in answer, f"glewlwyd: /api/resource accepts an RFC 9068 access token ({name})")
+        status, headers, _ = http.get(app.base + "/api/resource")
+        challenges = headers.get_all("WWW-Authenticate") or []
+        check(status == 401 and len(challenges) == 2 and challenges[0].startswith("Bearer") and "error=" not in challenges[0]
+              and challenges[1].startswith("DPoP algs="), "glewlwyd: no token answers 401 with bare Bearer and DPoP challenges")
+        status, headers, _ = http.get(app.base + "/api/resource", headers={"Authorization": "Bearer not-a-token"})
+        check(status == 401 and 'error="invalid_token"' in headers.get("WWW-Authenticate", ""), "glewlwyd: a bad token answers invalid_token")
+        status, headers, _ = http.get(app.base + "/api/resource", headers={"Authorization": "Bearer " + service_token("api.write")})
+        check(status == 403 and 'error="insufficient_scope"' in headers.get("WWW-Authenticate", "")
+              and 'scope="api.read"' in headers.get("WWW-Authenticate", ""), "glewlwyd: a token without the scope answers insufficient_scope")
+        status, headers, _ = http.get(app.base + "/api/resource", headers={"Authorization": "Bearer " + service_token("api.read", False)})
+        check(status == 401 and 'error="invalid_token"' in headers.get("WWW-Authenticate", ""),
+              "glewlwyd: a token for another audience answers invalid_token")
+        status2, headers2, _ = http.request("GET", app.base + "/api/resource", headers={"Authorization": "Basic abc"})
+        check(status2 == 401 and headers2.get("WWW-Authenticate", "").startswith("Bearer"), "glewlwyd: another scheme gets the Bearer challenge")
+
+        # A DPoP-bound access token (RFC 9449) from glewlwyd, then presented to the app with its proof.
+        if subprocess.run(["sh", "-c", "command -v jose"], capture_output=True).returncode != 0:
+            skip("glewlwyd DPoP", "the jose CLI is not installed")
+        else:
+            key, jwk = dpop_key()
+            form = urllib.parse.urlencode({"grant_type": "client_credentials", "scope": "api.read", "resource": resource}).encode()
+            nonce = None
+            for _ in range(2):  # glewlwyd may first ask for its nonce (use_dpop_nonce + DPoP-Nonce)
+                status, headers, body = http.request("POST", issuer + "/token", form, {
+                    "Authorization": basic, "Content-Type": "application/x-www-form-urlencoded",
+                    "DPoP": dpop_proof(key, jwk, "POST", issuer + "/token", nonce=nonce)})
+                if status == 200 or not headers.get("DPoP-Nonce"):
+                    break
+                nonce = headers.get("DPoP-Nonce")
+            tokens = json_of(body) or {}
+            check(status == 200 and tokens.get("token_type", "").lower() == "dpop", "glewlwyd: a DPoP-bound access token is issued")
+            bound = tokens.get("access_token", "")
+            target = app.base + "/api/resource"
+            status, _, body = http.get(target, headers={"Authorization": "DPoP " + bound,
+                                                        "DPoP": dpop_proof(key, jwk, "GET", target, access_token=bound)})
+            check(status == 200 and (json_of(body) or {}).get("client_id") == client_id,
+                  "glewlwyd: /api/resource accepts the DPoP-bound token with its proof (htu = <base-url>/api/resource)")
+            replayed = dpop_proof(key, jwk, "GET", target, access_token=bound)
+            http.get(target, headers={"Authorization": "DPoP " + bound, "DPoP": replayed})
+            status, headers, _ = http.get(target, headers={"Authorization": "DPoP " + bound, "DPoP": replayed})
+            check(status == 401 and 'DPoP error="invalid_dpop_proof"' in " ".join(headers.get_all("WWW-Authenticate") or []),
+                  "glewlwyd: a replayed DPoP proof answers invalid_dpop_proof")
+            status, headers, _ = http.get(target, headers={"Authorization": "DPoP " + bound,
+                                                           "DPoP": dpop_proof(key, jwk, "GET", app.base + "/other", access_token=bound)})
+            check(status == 401 and 'DPoP error="invalid_dpop_proof"' in " ".join(headers.get_all("WWW-Authenticate") or []),
+                  "glewlwyd: a proof for another htu answers invalid_dpop_proof")
+            status, headers, _ = http.get(target, headers={"Authorization": "Bearer " + bound})
+            challenges = headers.get_all("WWW-Authenticate") or []
+            check(status == 401 and any('Bearer error="invalid_token"' in c for c in challenges)
+                  and any(c.startswith("DPoP") for c in challenges), "glewlwyd: the DPoP-bound token as Bearer answers invalid_token")
+            status, headers, _ = http.get(target, headers={"Authorization": "DPoP " + bound})
+            check(status == 401 and 'DPoP error="invalid_dpop_proof"' in " ".join(headers.get_all("WWW-Authenticate") or []),
+                  "glewlwyd: the DPoP scheme without a proof answers invalid_dpop_proof")
+
+        # Back-channel logout: a login, then glewlwyd ends alice's session and POSTs a logout token to the app.
+        user = Client()
+        status, headers, _ = user.get(app.base + "/login")
+        location = headers.get("Location", "")
+        provider = gw_login.Browser(gw_base, 15)
+        redirect = gw_login.login(location, "alice", "password", gw_base, "openid", 15, browser=provider)
+        status, headers, _ = user.get(redirect)
+        check(status == 302 and user.cookie("hbapp_session"), "glewlwyd: the login finishes (code flow, RFC 9207 iss)")
+        status, _, body = user.get(app.base + "/me")
+        claims = json_of(body) or {}
+        check(status == 200 and claims.get("sid"), "glewlwyd: /me answers the claims, with sid")
+        status, _, body = user.get(app.base + "/upstream")
+        check(status == 200 and (json_of(body) or {}).get("status") == 200, "glewlwyd: /upstream calls UserInfo as the user")
+        status, _, _ = Client().request("POST", app.base + "/backchannel-logout", b"logout_token=not.a.token",
+                                        {"Content-Type": "application/x-www-form-urlencoded"})
+        check(status == 400, "glewlwyd: a bad logout token answers 400")
+        status, _, text = provider.request("DELETE", gw_base + "/api/oidc/session/" + urllib.parse.quote(claims["sid"], safe="") + "/")
+        check(status == 200, "glewlwyd: the provider ends alice's session")
+        wait_until(lambda: user.get(app.base + "/me")[0] == 401, 20, "the back-channel logout to end the app's session")
+        check(True, "glewlwyd: the back-channel logout token ended the app's session")
+
+        # form_post + hybrid ("code id_token"): the provider answers with an auto-submitting form.
+        user = Client()
+        status, headers, _ = user.get(hybrid.base + "/login")
+        location = headers.get("Location", "")
+        query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
+        check(query.get("response_mode") == "form_post" and query.get("response_type") == "code id_token",
+              "form_post: the authorization request asks for code id_token through form_post")
+        provider = gw_login.Browser(gw_base, 15)
+        provider.request("GET", location)
+        provider.request("POST", gw_base + "/api/auth/", {"username": "alice", "password": "password"})
+        provider.request("PUT", gw_base + "/api/auth/grant/" + urllib.parse.quote(client_id, safe="") + "/", {"scope": "openid"})
+        status, _, page = provider.request("GET", location + "&g_continue")
+        fields = dict(re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', page))
+        check(status == 200 and "code" in fields and "id_token" in fields, "form_post: the provider answers a form with code and id_token")
+        form = urllib.parse.urlencode({k: html.unescape(v) for k, v in fields.items()}).encode()
+        status, headers, _ = user.request("GET", hybrid.base + "/callback?" + form.decode())
+        check(status == 400 and not user.cookie("hbapp_session"), "form_post: the answer in a query instead of the POST is refused")
+        user2 = Client()
+        status, headers, _ = user2.get(hybrid.base + "/login")
+        location = headers.get("Location", "")
+        provider.request("GET", location)
+        status, _, page = provider.request("GET", location + "&g_continue")
+        fields = dict(re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', page))
+        # glewlwyd 2.7.5 writes iss (and session_state) percent-encoded into the form's values, so a
+        # browser would post "http%3A%2F%2F..." and the app refuses it as response_issuer_mismatch
+        # (checked above with the query form). Post what a conforming provider's form would carry.
+        fields = {k: urllib.parse.unquote(html.unescape(v)) if k in ("iss", "session_state") else html.unescape(v)
+                  for k, v in fields.items()}
+        form = urllib.parse.urlencode(fields).encode()
+        status, headers, _ = user2.request("POST", hybrid.base + "/callback", form, {"Content-Type": "application/x-www-form-urlencoded"})
+        check(status == 302 and user2.cookie("hbapp_session"), "form_post: the POSTed hybrid answer finishes the login")
+        status, _, body = user2.get(hybrid.base + "/me")
+        check(status == 200 and (json_of(body) or {}).get("iss") == issuer, "form_post: /me answers the claims")
+
+        # private_key_jwt (--client-key): a client of its own with the ES256 key's public half in glewlwyd.
+        key_file = os.environ.get("GLEWLWYD_PKJWT_KEY_FILE")
+        if not key_file or not os.path.exists(key_file):
+            skip("glewlwyd private_key_jwt", "GLEWLWYD_PKJWT_KEY_FILE is not set")
+        else:
+            public_pem = subprocess.run(["openssl", "pkey", "-in", key_file, "-pubout"], capture_output=True, text=True, check=True).stdout
+            pk_id = "hbapp-pk-" + secrets.token_hex(4)
+            pk_base = f"http://127.0.0.1:{PORT_BASE + 8}"
+            admin.call("POST", "/api/client/", {
+                "client_id": pk_id, "name": pk_id, "enabled": True, "confidential": True, "redirect_uri": [pk_base + "/callback"],
+                "authorization_type": ["code", "refresh_token"], "scope": ["openid", "api.read"],
+                "token_endpoint_auth_method": ["private_key_jwt"], "token_endpoint_signing_alg": "ES256", "pubkey": public_pem})
+            pk = App(binary, "glewlwyd-private-key-jwt", PORT_BASE + 8,
+                     ["--issuer", issuer, "--client-id", pk_id, "--client-key", key_file, "--client-assertion-audience", "endpoint",
+                      "--base-url", pk_base, "--scope", "openid"])
+            try:
+                user = Client()
+                status, headers, _ = user.get(pk.base + "/login")
+                redirect = gw_login.login(headers.get("Location", ""), "alice", "password", gw_base, "openid", 15)
+                status, _, _ = user.get(redirect)
+                check(status == 302 and user.cookie("hbapp_session"), "glewlwyd: a login with private_key_jwt (--client-key) finishes")
+            finally:
+                pk.stop()
+
+        # A refused token request (a wrong client secret): the callback answers 400, no session cookie.
+        wrong = App(binary, "glewlwyd-wrong-secret", PORT_BASE + 9,
+                    ["--issuer", issuer, "--client-id", client_id, "--client-secret", "not-the-secret", "--base-url", base,
+                     "--scope", "openid"])
+        try:
+            user = Client()
+            status, headers, _ = user.get(wrong.base + "/login")
+            redirect = gw_login.login(headers.get("Location", ""), "alice", "password", gw_base, "openid", 15)
+            status, headers, _ = user.get(redirect.replace(base, wrong.base, 1))
+            check(status == 400 and not user.cookie("hbapp_session")
+                  and not any(c.startswith("hbapp_session=") for c in set_cookies(headers)),
+                  "glewlwyd: a callback whose code the token endpoint refuses answers 400 and sets no session cookie")
+        finally:
+            wrong.stop()
+
+        # Behind https (the external origin), the cookies are Secure; with form_post the login cookie
+        # is SameSite=None so that it comes back on the provider's cross-site POST.
+        tls = App(binary, "glewlwyd-https-origin", PORT_BASE + 7,
+                  ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--base-url", "https://app.example.test",
+                   "--scope", "openid", "--response-mode", "form_post", "--response-type", "code id_token"])
+        try:
+            status, headers, _ = Client().get(tls.base + "/login")
+            cookie = next((c for c in set_cookies(headers) if c.startswith("hbapp_login=")), "")
+            query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(headers.get("Location", "")).query))
+            check(status == 302 and "Secure" in cookie and "SameSite=None" in cookie and "HttpOnly" in cookie
+                  and query.get("redirect_uri") == "https://app.example.test/callback",
+                  "cookies: behind https with form_post the login cookie is HttpOnly; SameSite=None; Secure")
+        finally:
+            tls.stop()
+    finally:
+        app.stop()
+        introspecting.stop()
+        hybrid.stop()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--only", action="append", choices=["browser", "replicas", "glewlwyd"])
+    a = ap.parse_args()
+    parts = {"browser": part_browser, "replicas": part_replicas, "glewlwyd": part_glewlwyd}
+    for name in a.only or list(parts):
+        log(f"part {name}")
+        try:
+            parts[name](a.binary)
+        except Exception as error:  # a failed step fails its part, the others still run
+            traceback.print_exc()
+            check(False, f"{name}: {error}")
+    log(f"{checks['passed']} passed, {checks['failed']} failed, {checks['skipped']} skipped")
+    return 1 if checks["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The tests of Samples/hummingbird-app (called by the repository's Tests/run.sh after
+# `swift test`, with the test providers running: IDP_ISSUER, GLEWLWYD_*, PG_URL exported).
+#
+#   bash Samples/hummingbird-app/Tests/run.sh [--only browser|replicas|glewlwyd]...
+#
+# Builds the app package ONCE (debug): the app and NameClashCheck, the target that compiles
+# a file importing Hummingbird, HTTPTypes, Logging, AsyncHTTPClient and every toolkit module
+# with the ecosystem's names unqualified (a name clash fails the build, hence this script).
+# Then app_tests.py: a headless Chromium login through django-oauth-toolkit's own form (selenium
+# in the repository's ignored .venv-hbapp), /upstream after expiry (one refresh), /logout; two
+# instances on one PostgreSQL; glewlwyd's RFC 9068 tokens, challenges and back-channel logout.
+# A missing prerequisite skips its part with a message; under CI=true it is an error.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+app=$(dirname "$here")
+root=$(cd "$app/../.." && pwd)
+log() { printf '==> hummingbird-app: %s\n' "$*" >&2; }
+missing() {
+    if [ "${CI:-}" = true ]; then log "$* (required under CI=true)"; exit 1; fi
+    log "$*: skipped"; exit 0
+}
+
+command -v swift >/dev/null || missing "swift is not installed"
+command -v python3 >/dev/null || missing "python3 is not installed"
+
+log "building the app package (debug, once)"
+started=$(date +%s)
+(cd "$app" && swift build)
+log "built in $(( $(date +%s) - started )) s"
+binary="$(cd "$app" && swift build --show-bin-path)/hummingbird-app"
+[ -x "$binary" ] || { log "no binary at $binary"; exit 1; }
+
+# selenium for the browser part, in a venv under the repository's ignored .venv* pattern.
+venv="$root/.venv-hbapp"
+python=python3
+if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
+    if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import selenium' 2>/dev/null; then
+        log "making $venv (selenium)"
+        python3 -m venv "$venv" && "$venv/bin/pip" install -q "selenium>=4.11,<5" >&2 || log "selenium could not be installed"
+    fi
+    "$venv/bin/python" -c 'import selenium' 2>/dev/null && python="$venv/bin/python"
+elif [ "${CI:-}" = true ]; then
+    log "chromium and chromium-driver are required under CI=true (Tests/providers.sh installs them as root)"
+    exit 1
+fi
+
+exec "$python" "$here/app_tests.py" --binary "$binary" "$@"
