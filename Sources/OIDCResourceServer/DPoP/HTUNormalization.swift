@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import OIDC
 
 /// The `htu` comparison rule of RFC 9449 §4.3 step 9: both sides compared after RFC 3986 §6.2.2
 /// syntax-based normalization and §6.2.3 scheme-based normalization, query and fragment ignored.
@@ -68,9 +69,9 @@ extension DPoPProofValidator {
                 index += 1
                 continue
             }
-            guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
+            guard index + 2 < bytes.endIndex, let high = FormURLEncoding.hexValue(bytes[index + 1]), let low = FormURLEncoding.hexValue(bytes[index + 2]) else { return nil }
             let decoded = high << 4 | low
-            if isUnreserved(decoded) {
+            if FormURLEncoding.isUnreserved(decoded) {
                 output.append(lowercasing ? lowercased(decoded) : decoded)
             } else {
                 output += [UInt8(ascii: "%"), hexDigit(high), hexDigit(low)]
@@ -116,25 +117,6 @@ extension DPoPProofValidator {
             }
         }
         return output.joined()
-    }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
