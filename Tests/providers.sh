@@ -7,6 +7,8 @@
 #   django-oauth-   Tests/IdP       $IDP_PORT (9400)       -> IDP_ISSUER
 #     toolkit
 #   glewlwyd        Tests/Glewlwyd  $GLEWLWYD_PORT (4593)  -> GLEWLWYD_ISSUER, GLEWLWYD_*
+#   glewlwyd over   Tests/Glewlwyd  $GLEWLWYD_TLS_PORT     -> GLEWLWYD_TLS_ISSUER, GLEWLWYD_TLS_*
+#     TLS + mTLS    (GLEWLWYD_TLS=1) (4594)                   (a second instance; RFC 8705 tests)
 #
 # A server that does not start is an error under CI=true; otherwise the tests that
 # need it are skipped.
@@ -80,7 +82,7 @@ start_server() {
 # provider_summary: one line per test server, with where it ran (or why it did not).
 provider_summary() {
     local line
-    for line in "PostgreSQL:PG_URL" "django-oauth-toolkit:IDP_ISSUER" "glewlwyd:GLEWLWYD_ISSUER"; do
+    for line in "PostgreSQL:PG_URL" "django-oauth-toolkit:IDP_ISSUER" "glewlwyd:GLEWLWYD_ISSUER" "glewlwyd-tls:GLEWLWYD_TLS_ISSUER"; do
         local name=${line%%:*} variable=${line##*:}
         if [ -n "${!variable:-}" ]; then
             # A URL's user and password are not shown.
@@ -102,4 +104,6 @@ start_providers() {
         fi
     fi
     [ -n "${GLEWLWYD_ISSUER:-}" ] || start_server glewlwyd Glewlwyd "${GLEWLWYD_PORT:-4593}" GLEWLWYD_ISSUER
+    [ -n "${GLEWLWYD_TLS_ISSUER:-}" ] \
+        || GLEWLWYD_TLS=1 start_server "glewlwyd over TLS (client certificates)" Glewlwyd "${GLEWLWYD_TLS_PORT:-4594}" GLEWLWYD_TLS_ISSUER
 }

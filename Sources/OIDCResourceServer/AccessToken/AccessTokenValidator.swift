@@ -218,10 +218,10 @@ public struct AccessTokenValidator: Sendable {
     /// RFC 8705 §3.1: `x5t#S256` is the Base64URL SHA-256 of the client certificate's DER.
     private static func checkCertificate(_ confirmation: TokenConfirmation?, _ certificate: ClientCertificate) throws {
         guard let expected = confirmation?.certificateThumbprint else { return }
-        guard case .der(let der) = certificate else {
+        guard let presented = certificate.thumbprint else {
             throw OIDCError(.certificateBoundToken, "the access token is bound to a client certificate (cnf.x5t#S256): a certificate-bound token needs the client certificate")
         }
-        guard Base64URL.encode(DigestAlgorithm.sha256.hash(der)) == expected else {
+        guard presented == expected else {
             throw OIDCError(.certificateBoundToken, "the client certificate is not the one the access token is bound to (cnf.x5t#S256)")
         }
     }
