@@ -87,6 +87,25 @@ struct GlewlwydMutualTLSTests {
         }
     }
 
+    @Test("a login with tls_client_auth, then the session sends the certificate-bound token over the same mTLS transport")
+    func sessionOverMutualTLS() async throws {
+        let issuer = try #require(GlewlwydTLS.issuer)
+        let clientID = try GlewlwydTLS.value("MTLS_CLIENT_ID")
+        let redirectURI = try #require(URL(string: try GlewlwydTLS.value("REDIRECT_URI")))
+        let client = try await OIDCClient.discover(issuer: issuer, authentication: .tlsClientAuth(clientID: clientID),
+                                                   transport: try GlewlwydTLS.transport("MTLS_CLIENT"))
+        let pending = try client.startLogin(redirectURI: redirectURI, scopes: ["openid", "api.read"])
+        let login = try await client.finishLogin(pending, callback: .url(try GlewlwydTLS.login(pending.url)))
+        let userinfo = try #require(client.metadata.userinfoEndpoint)
+        let origin = try #require(URL(string: "\(userinfo.scheme ?? "https")://\(userinfo.host ?? ""):\(userinfo.port ?? 443)"))
+        let session = try await client.session(tokens: login.tokens, origins: [origin])
+        let answer = try await session.send(TransportRequest(url: userinfo))
+        #expect(answer.status == 200, "userinfo answered \(answer.status)")
+        #expect(try JSONParser.parseObject(answer.body, what: "userinfo")["sub"]?.stringValue == login.idToken.subject)
+        // glewlwyd 2.7.5's UserInfo does not check cnf.x5t#S256 (it answers the bound token without the certificate
+        // too: Tests/Glewlwyd/README.md), so the refusal without the certificate is shown at the resource server above.
+    }
+
     @Test("tls_client_auth without a client certificate, or with another client's, is refused by the provider")
     func refusedWithoutTheCertificate() async throws {
         let issuer = try #require(GlewlwydTLS.issuer)
