@@ -136,7 +136,7 @@ def main() -> None:
     # Client properties the plugin reads must be declared in the client module's data-format.
     mod = admin.call("GET", "/api/mod/client/database")
     fmt = mod["parameters"]["data-format"]
-    for prop in ("sign_kid", "dpop_bound_access_tokens", "tls_client_auth_san_dns"):
+    for prop in ("sign_kid", "dpop_bound_access_tokens") + (("tls_client_auth_san_dns",) if a.tls_dir else ()):
         fmt.setdefault(prop, {"multiple": False, "read": True, "write": True})
     admin.call("PUT", "/api/mod/client/database", mod)
     admin.call("PUT", "/api/mod/client/database/reset")
