@@ -20,7 +20,8 @@ import Foundation
 /// reading; response bodies capped at ``maximumResponseBytes``; redirects never followed (a 3xx
 /// comes back as the response); header fields with CR, LF or NUL refused. Failures are
 /// `TransportError`s; no message holds a key, a body or a header value. HTTP/1.1, one request
-/// per connection; the blocking socket work runs off the cooperative thread pool.
+/// per connection; the blocking socket work runs off the cooperative thread pool (on a Dispatch
+/// queue), so cancelling the calling task does not cut a request short: its deadline does.
 public struct LibSSLTransport: HTTPTransport {
     /// The client's certificate and private key, as PEM files.
     public struct ClientIdentity: Sendable, Hashable {

@@ -8,7 +8,8 @@ import OIDCResourceServer
 
 /// `GET /api/resource`: RFC 9068 access tokens presented as `Bearer` or `DPoP` (RFC 9449, the
 /// proof's `htu` compared with `<base-url>/api/resource`), or RFC 7662 introspection with
-/// `--introspect` (Bearer only); required scopes; RFC 6750 / RFC 9449 challenges.
+/// `--introspect` (Bearer only); required scopes; RFC 6750 / RFC 9449 challenges. A certificate-bound token
+/// (`cnf.x5t#S256`, RFC 8705) is accepted only with the client certificate of the TLS connection it came on.
 struct ProtectedResource: Sendable {
     let requiredScopes: Set<String>
     let validator: AccessTokenValidator
@@ -40,13 +41,14 @@ struct ProtectedResource: Sendable {
         }
     }
 
-    /// `{"sub": ..., "client_id": ..., "scope": [...]}`, or the refusal with its challenges.
-    func answer(_ request: Request) async -> Response {
+    /// `{"sub": ..., "client_id": ..., "scope": [...]}`, or the refusal with its challenges; `clientCertificate` is the
+    /// one the TLS connection was made with (`.notPresented` over http).
+    func answer(_ request: Request, clientCertificate: ClientCertificate = .notPresented) async -> Response {
         let headers = HeaderFields(request.headers)
         if let introspector { return await introspected(headers, introspector) }
         do {
             let presented = try await validator.validate(method: request.method.rawValue, url: url, headers: headers,
-                                                         requiredScopes: requiredScopes)
+                                                         requiredScopes: requiredScopes, clientCertificate: clientCertificate)
             let token = presented.token
             let body: JSONValue = ["sub": .string(token.subject), "client_id": .string(token.clientID),
                                    "scope": .array(token.scopes.sorted().map(JSONValue.string))]
