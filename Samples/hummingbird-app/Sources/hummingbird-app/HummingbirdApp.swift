@@ -88,7 +88,7 @@ struct HummingbirdApp {
 
         let router = Router(context: AppRequestContext.self)
         app.register(on: router)
-        let configuration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: options.port))
+        let serverConfiguration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: options.port))
         let application: Application<RouterResponder<AppRequestContext>>
         if let certificate = options.tlsCertificatePath, let key = options.tlsKeyPath {
             // https; a client certificate is asked for and, when sent, verified against --tls-client-ca
@@ -99,9 +99,9 @@ struct HummingbirdApp {
                 tls.trustRoots = .file(clientCA)
                 tls.certificateVerification = .optionalVerification
             }
-            application = Application(router: router, server: try .tls(.http1(), tlsConfiguration: tls), configuration: configuration, logger: logger)
+            application = Application(router: router, server: try .tls(.http1(), tlsConfiguration: tls), configuration: serverConfiguration, logger: logger)
         } else {
-            application = Application(router: router, configuration: configuration, logger: logger)
+            application = Application(router: router, configuration: serverConfiguration, logger: logger)
         }
         logger.info("listening", metadata: ["address": "127.0.0.1:\(options.port)", "base_url": "\(options.baseURL.absoluteString)",
                                             "issuer": "\(client.issuer)", "store": "\(database == nil ? "memory" : "postgresql")"])
