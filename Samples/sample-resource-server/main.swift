@@ -103,7 +103,13 @@ do {
             endpoint: endpoint, authentication: .clientSecretBasic(clientID: values["--client-id"] ?? "", secret: values["--client-secret"] ?? ""),
             transport: transport, audience: .contains(audience))
         let info = try await introspector.validate(token, requiredScopes: requiredScopes)
-        output(active: true, subject: info.subject, clientID: info.clientID, scopes: info.scopes, confirmation: nil)
+        // RFC 8705 §3.2: a certificate-bound token only with the certificate the request was made with.
+        let confirmation = try info.confirmation
+        if confirmation?.jwkThumbprint != nil {
+            throw OIDCError(.dpopBoundTokenAsBearer, "the introspected token is bound to a DPoP key (cnf.jkt) and was presented as Bearer")
+        }
+        try confirmation?.requireCertificate(clientCertificate)
+        output(active: true, subject: info.subject, clientID: info.clientID, scopes: info.scopes, confirmation: confirmation)
     } else {
         let validator = try await AccessTokenValidator.discover(issuer: issuer, audience: audience, discovery: discovery,
                                                                 keyCaches: JWKSetCacheRegistry(transport: transport))

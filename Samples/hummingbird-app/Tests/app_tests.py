@@ -612,6 +612,14 @@ def part_mtls(binary):
         "--base-url", base, "--audience", env["RESOURCE"], "--require-scope", "api.read",
         "--tls-cert", os.path.join(tls_dir, "server.pem"), "--tls-key", os.path.join(tls_dir, "server.key"),
         "--tls-client-ca", env["CA_FILE"]])
+    # The same with --introspect: the app introspects at mtls_endpoint_aliases.introspection_endpoint with
+    # tls_client_auth, so an active answer shows that AsyncHTTPClient presented the client certificate.
+    introspecting = App(binary, "mtls-app-introspect", port + 1, [
+        "--issuer", env["ISSUER"], "--client-id", env["MTLS_CLIENT_ID"], "--tls-client-auth",
+        "--tls-client-cert", env["MTLS_CLIENT_CERT"], "--tls-client-key", env["MTLS_CLIENT_KEY"], "--tls-ca-file", env["CA_FILE"],
+        "--base-url", f"https://127.0.0.1:{port + 1}", "--audience", env["RESOURCE"], "--require-scope", "api.read", "--introspect",
+        "--tls-cert", os.path.join(tls_dir, "server.pem"), "--tls-key", os.path.join(tls_dir, "server.key"),
+        "--tls-client-ca", env["CA_FILE"]])
     try:
         def context(certificate=None, key=None):
             ctx = ssl.create_default_context(cafile=env["CA_FILE"])
@@ -644,8 +652,15 @@ def part_mtls(binary):
               f"mtls: /api/resource refuses the bound token without a client certificate ({status})")
         status, _, _ = call("GET", base + "/api/resource", context(env["MTLS_OTHER_CERT"], env["MTLS_OTHER_KEY"]), headers=bearer)
         check(status == 401, f"mtls: /api/resource refuses the bound token with another client certificate ({status})")
+        introspected = f"https://127.0.0.1:{port + 1}/api/resource"
+        status, _, body = call("GET", introspected, mine, headers=bearer)
+        check(status == 200 and json_of(body).get("scope") == ["api.read"],  # glewlwyd's answer has no client_id
+              f"mtls: --introspect (tls_client_auth at /mtls/introspect) accepts the bound token with its certificate ({status})")
+        status, _, _ = call("GET", introspected, context(), headers=bearer)
+        check(status == 401, f"mtls: --introspect refuses the bound token without a client certificate ({status})")
     finally:
         app.stop()
+        introspecting.stop()
 
 
 def main():

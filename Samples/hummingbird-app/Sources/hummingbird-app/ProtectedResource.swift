@@ -45,7 +45,7 @@ struct ProtectedResource: Sendable {
     /// one the TLS connection was made with (`.notPresented` over http).
     func answer(_ request: Request, clientCertificate: ClientCertificate = .notPresented) async -> Response {
         let headers = HeaderFields(request.headers)
-        if let introspector { return await introspected(headers, introspector) }
+        if let introspector { return await introspected(headers, introspector, clientCertificate: clientCertificate) }
         do {
             let presented = try await validator.validate(method: request.method.rawValue, url: url, headers: headers,
                                                          requiredScopes: requiredScopes, clientCertificate: clientCertificate)
@@ -66,13 +66,17 @@ struct ProtectedResource: Sendable {
         }
     }
 
-    /// Introspection (`--introspect`): Bearer tokens; a token the provider says is bound (`cnf`) is refused.
-    private func introspected(_ headers: HeaderFields, _ introspector: TokenIntrospector) async -> Response {
+    /// Introspection (`--introspect`): Bearer tokens; a token the provider says is bound (`cnf`) passes only when
+    /// bound to the connection's client certificate (`x5t#S256`, RFC 8705 §3.2); any other binding is refused.
+    private func introspected(_ headers: HeaderFields, _ introspector: TokenIntrospector, clientCertificate: ClientCertificate) async -> Response {
         do {
             let token = try extractor.token(headers: headers)
             let info = try await introspector.validate(token, requiredScopes: requiredScopes)
-            guard info.members["cnf"] == nil else {
-                throw OIDCError(.dpopBoundTokenAsBearer, "the introspected token is bound (cnf) and was presented as Bearer")
+            if info.members["cnf"] != nil {
+                guard let confirmation = try info.confirmation, confirmation.jwkThumbprint == nil, confirmation.certificateThumbprint != nil else {
+                    throw OIDCError(.dpopBoundTokenAsBearer, "the introspected token is bound (cnf) to a key, not a certificate, and was presented as Bearer")
+                }
+                try confirmation.requireCertificate(clientCertificate)
             }
             let body: JSONValue = ["sub": info.subject.map(JSONValue.string) ?? .null, "client_id": info.clientID.map(JSONValue.string) ?? .null,
                                    "scope": .array(info.scopes.sorted().map(JSONValue.string))]
