@@ -119,7 +119,8 @@ public struct ClientMetadata: Sendable {
         "contacts", "client_name", "application_type", "scope",
     ]
 
-    /// Reads metadata from a provider's answer; members of the wrong type are refused.
+    /// Reads metadata from a provider's answer; members of the wrong type are refused (a one-element array of a
+    /// string stands for the string: glewlwyd answers so).
     /// `except` names members that are not metadata (the registration's own: `client_id`, secrets, ...).
     /// - Throws: ``OIDCError`` `.registrationInvalidResponse` naming the member.
     init(answer object: JSONObject, except: Set<String>) throws {
@@ -128,6 +129,8 @@ public struct ClientMetadata: Sendable {
         }
         func string(_ name: String) throws -> String? {
             guard let value = object[name], !value.isNull else { return nil }
+            // glewlwyd's RFC 7592 read answers single values as one-element arrays (e.g. token_endpoint_auth_method).
+            if let array = value.arrayValue, array.count == 1, let text = array[0].stringValue { return text }
             guard let text = value.stringValue else { throw fail(name, "a string") }
             return text
         }

@@ -136,6 +136,12 @@ public struct ClientRegistrar: Sendable {
         EndpointFetch(endpoint: endpoint, issuer: issuer, transportFailure: .registrationTransportFailed,
                       invalidBody: .registrationInvalidResponse, accepted: accepted) { response in
             let error = EndpointResponse.error(for: response, what: "registration")
+            if error.oauthError == nil, response.status == 401 || response.status == 403 {
+                // No OAuth error object (glewlwyd answers an empty 401): the access token was missing or refused.
+                return OIDCError(.registrationRefused, "the \(endpoint) refused the request (HTTP \(response.status)): "
+                                 + "the initial or registration access token is missing or not accepted",
+                                 httpStatus: response.status, endpoint: endpoint)
+            }
             if let oauth = error.oauthError {
                 return OIDCError(.registrationRefused, error.reason, oauthError: oauth, httpStatus: response.status, endpoint: endpoint)
             }

@@ -84,13 +84,17 @@ public struct ClientRegistration: Sendable, CustomStringConvertible, CustomRefle
     }
 
     /// How the client authenticates at the token endpoint, from the registered `token_endpoint_auth_method`
-    /// (default `client_secret_basic`, RFC 7591 §2) and the issued secret.
+    /// (default `client_secret_basic`, RFC 7591 §2) and the issued secret; with neither a method nor a secret in
+    /// the answer, a public client (`none`, which logs in with PKCE).
     /// - Parameters:
     ///   - privateKey: the client's signing key, for `private_key_jwt`.
     ///   - algorithm: its algorithm for `private_key_jwt`; default: `token_endpoint_auth_signing_alg` when registered.
     /// - Throws: ``OIDCError`` `.invalidClientMetadata` when the method needs a secret the answer lacks, a key that
     ///   was not given, or is not one this library speaks (e.g. `tls_client_auth`).
     public func authentication(privateKey: JWK? = nil, algorithm: JWSAlgorithm? = nil) throws -> ClientAuthentication {
+        // RFC 7591 §2: an omitted method means client_secret_basic; a provider that registered the client
+        // without saying so and issued no secret registered a public client.
+        if metadata.tokenEndpointAuthMethod == nil, clientSecret == nil { return .none(clientID: clientID) }
         let method = metadata.tokenEndpointAuthMethod ?? "client_secret_basic"
         func secret() throws -> String {
             guard let clientSecret, !clientSecret.isEmpty else {

@@ -89,6 +89,16 @@ private let answer = """
         }
     }
 
+    @Test func anEmpty401IsARefusal() async throws {
+        let registrar = try ClientRegistrar(registrationEndpoint: endpoint, issuer: nil, transport: RecordingTransport([TransportResponse(status: 401)]))
+        await expectOIDCError(.registrationRefused) { try await registrar.register(ClientMetadata(redirectURIs: [URL(string: "https://app.example/cb")!])) }
+    }
+
+    @Test func oneElementArraysStandForStrings() throws {
+        let object = try JSONParser.parseObject(Array(#"{"client_id":"c1","token_endpoint_auth_method":["client_secret_basic"]}"#.utf8), what: "t")
+        #expect(try ClientRegistration(answer: object, issuer: nil).metadata.tokenEndpointAuthMethod == "client_secret_basic")
+    }
+
     @Test func httpOffLoopbackIsRefused() async throws {
         #expect(throws: OIDCError.self) {
             try ClientRegistrar(registrationEndpoint: URL(string: "http://op.example/register")!, issuer: nil, transport: RecordingTransport([]))
@@ -151,7 +161,14 @@ private let answer = """
         let registrar = try ClientRegistrar(registrationEndpoint: endpoint, issuer: nil, transport: RecordingTransport([]))
         await expectOIDCError(.registrationNotSupported) { try await registrar.read(registration) }
         await expectOIDCError(.registrationNotSupported) { try await registrar.delete(registration) }
-        #expect(throws: OIDCError.self) { try registration.authentication() }  // client_secret_basic without a secret
+        guard case .none = try registration.authentication() else {  // no method and no secret: a public client
+            Issue.record("a public client expected")
+            return
+        }
+        var basic = JSONObject([("client_id", .string("c1")), ("token_endpoint_auth_method", .string("client_secret_basic"))])
+        #expect(throws: OIDCError.self) { try ClientRegistration(answer: basic, issuer: nil).authentication() }  // no secret
+        basic["token_endpoint_auth_method"] = .string("tls_client_auth")
+        #expect(throws: OIDCError.self) { try ClientRegistration(answer: basic, issuer: nil).authentication() }  // not spoken
         #expect(try registration.metadata.redirectURIs.isEmpty)
     }
 }
