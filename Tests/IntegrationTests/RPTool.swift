@@ -15,6 +15,9 @@ enum RPTool {
     /// http redirect URIs for clients that register the implicit grant.
     static let redirectURI = URL(string: "https://127.0.0.1:8443/rp-callback")!
     static let transport = URLSessionTransport()
+    /// The TLS instance (WebFinger) and the CA of its certificate.
+    static let tlsBase = ProcessInfo.processInfo.environment["RPTOOL_TLS_BASE"]
+    static let tlsCA = ProcessInfo.processInfo.environment["RPTOOL_TLS_CA"]
 
     static func issuer(_ testID: String) throws -> String {
         "\(try #require(base))/\(rpID)/\(testID)"
@@ -65,7 +68,20 @@ enum RPTool {
         }
         var configuration = OIDCClient.Configuration()
         if let name = testCase.idTokenAlgorithm, let algorithm = JWSAlgorithm(rawValue: name) { configuration.allowedAlgorithms = [algorithm] }
-        let (client, registration) = try await OIDCClient.register(issuer: try issuer(testCase.id), metadata: metadata, privateKey: privateKey,
+        let transport: any HTTPTransport
+        let issuer: String
+        if let form = testCase.webFinger {
+            let tlsBase = try #require(tlsBase, "RPTOOL_TLS_BASE is not set"), ca = try #require(tlsCA, "RPTOOL_TLS_CA is not set")
+            let host = try #require(URL(string: tlsBase)?.host(percentEncoded: false)), port = try #require(URL(string: tlsBase)?.port)
+            transport = CurlTransport(caFile: ca)
+            let identifier = form == .acct ? "acct:\(rpID).\(testCase.id)@\(host):\(port)" : "\(tlsBase)/\(rpID)/\(testCase.id)"
+            issuer = try await WebFinger.issuer(for: identifier, transport: transport)
+            #expect(issuer == "\(tlsBase)/\(rpID)/\(testCase.id)")
+        } else {
+            transport = Self.transport
+            issuer = try Self.issuer(testCase.id)
+        }
+        let (client, registration) = try await OIDCClient.register(issuer: issuer, metadata: metadata, privateKey: privateKey,
                                                                    transport: transport, configuration: configuration)
         #expect(!registration.clientID.isEmpty)
         for _ in 0..<testCase.logins {
@@ -73,7 +89,7 @@ enum RPTool {
                 request.responseMode = testCase.responseMode
                 if let claims = testCase.claims { request.claims = try ClaimsRequest.parse(claims) }
             }
-            let callback = try await authorize(pending.url)
+            let callback = try await authorize(pending.url, transport: transport)
             let login = try await client.finishLogin(pending, callback: callback)
             if testCase.userInfo {
                 let claims = try await client.userInfo(login.tokens)
@@ -86,7 +102,7 @@ enum RPTool {
 
     /// GETs the authorization URL (the tool consents at once) and returns the callback: the 302's `Location`, or the
     /// fields of the form_post form.
-    static func authorize(_ url: URL) async throws -> AuthorizationCallback {
+    static func authorize(_ url: URL, transport: any HTTPTransport) async throws -> AuthorizationCallback {
         var request = TransportRequest(url: url)
         request.followsRedirects = false
         let response = try await transport.send(request)

@@ -14,6 +14,14 @@ enum RPToolExpectation: Sendable, Equatable {
     case notRun(String)
 }
 
+/// The identifier a WebFinger test starts from.
+enum WebFingerForm: Sendable {
+    /// `acct:<rp_id>.<test_id>@127.0.0.1:PORT`
+    case acct
+    /// `https://127.0.0.1:PORT/<rp_id>/<test_id>`
+    case url
+}
+
 /// One RP test id and how the client runs it.
 struct RPToolCase: Sendable, CustomStringConvertible {
     var id: String
@@ -33,6 +41,8 @@ struct RPToolCase: Sendable, CustomStringConvertible {
     var logins = 1
     /// Claims that must be in UserInfo (when `userInfo`) or the ID Token otherwise.
     var requiredClaims: [String] = []
+    /// Start from WebFinger (at the tool's TLS instance) with an identifier of this form instead of the issuer.
+    var webFinger: WebFingerForm? = nil
     /// Shown in the README next to the outcome.
     var note = ""
 
@@ -88,12 +98,14 @@ enum RPToolTable {
         RPToolCase(id: "rp-response_type-code+id_token", expect: .accepted, responseType: .codeIDToken),
         RPToolCase(id: "rp-id_token-bad-c_hash", expect: .refused("c_hash_mismatch"), responseType: .codeIDToken),
         RPToolCase(id: "rp-id_token-missing-c_hash", expect: .refused("missing_c_hash"), responseType: .codeIDToken),
+        // Dynamic: WebFinger (over https, at the tool's TLS instance), then the login.
+        RPToolCase(id: "rp-discovery-webfinger-acct", expect: .accepted, webFinger: .acct),
+        RPToolCase(id: "rp-discovery-webfinger-url", expect: .accepted, webFinger: .url),
+        RPToolCase(id: "rp-discovery-webfinger-http-href", expect: .refused("webfinger_insecure_issuer"), webFinger: .acct,
+                   note: "an http issuer is refused even on 127.0.0.1"),
+        RPToolCase(id: "rp-discovery-webfinger-unknown-member", expect: .accepted, webFinger: .acct),
         // Not run yet.
         RPToolCase(id: "rp-userinfo-bearer-body", expect: .notRun("the client sends the access token in the Authorization header only")),
-        RPToolCase(id: "rp-discovery-webfinger-acct", expect: .notRun("WebFinger issuer discovery is not built yet")),
-        RPToolCase(id: "rp-discovery-webfinger-url", expect: .notRun("WebFinger issuer discovery is not built yet")),
-        RPToolCase(id: "rp-discovery-webfinger-http-href", expect: .notRun("WebFinger issuer discovery is not built yet")),
-        RPToolCase(id: "rp-discovery-webfinger-unknown-member", expect: .notRun("WebFinger issuer discovery is not built yet")),
         RPToolCase(id: "rp-request_uri-unsigned", expect: .notRun("needs a request object hosted by the app")),
         RPToolCase(id: "rp-request_uri-sig", expect: .notRun("needs a request object hosted by the app")),
     ]
