@@ -89,3 +89,18 @@ struct GlewlwydRegistrationTests {
         #expect(noToken.error.hasPrefix("sample-register: registration_refused: "), "\(noToken.error)")
     }
 }
+
+/// `sample-authorize-url --webfinger`: the query goes over https (loopback too), refusals exit 1, usage errors 2.
+@Suite struct SampleWebFingerTests {
+    @Test func webFingerRefusalsAndUsage() throws {
+        let common = ["--client-id", "c", "--redirect-uri", "https://app.example/cb"]
+        // Nothing listens for https on this port: the query (https, never http) fails, exit 1.
+        let unreachable = try SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:alice@127.0.0.1:1"] + common)
+        #expect(unreachable.status == 1, "\(unreachable.error)")
+        #expect(unreachable.error.contains("webfinger_transport_failed"), "\(unreachable.error)")
+        let http = try SampleRunner.run("sample-authorize-url", ["--webfinger", "http://127.0.0.1:1/alice"] + common)
+        #expect(http.status == 1 && http.error.contains("webfinger_invalid_identifier"), "\(http.error)")
+        let both = try SampleRunner.run("sample-authorize-url", ["--webfinger", "alice@example.com", "--issuer", "https://op.example"] + common)
+        #expect(both.status == 2)
+    }
+}
