@@ -95,7 +95,7 @@ public struct LibSSLTransport: HTTPTransport {
         do { target = try HTTPFetch.parse(text) } catch { throw Self.transportError(error) }
         let head = try Self.head(request, target: target, bodyLength: request.body == nil ? nil : body.count)
         let message = Array(head.utf8) + body
-        let context = self.context, limit = maximumResponseBytes, seconds = min(max(request.timeout, 0.001), 3600)
+        let context = self.context, limit = maximumResponseBytes, seconds = request.timeout.isFinite ? min(max(request.timeout, 0.001), 3600) : 30
         let parsed = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ParsedHTTPResponse, any Error>) in
             DispatchQueue.global().async {
                 let result = Result { () throws(FetchError) -> ParsedHTTPResponse in
