@@ -2,7 +2,7 @@
 //
 //   swift run sample-authorize-url --authorization-endpoint URL --client-id ID --redirect-uri URI
 //       [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]... [--response-type TYPE]
-//       [--limit NAME=N]...
+//       [--limit NAME=N]... [--authorization-details JSON]
 //   swift run sample-authorize-url --issuer URL ...      (discovery: an OIDCClient starts the login)
 //
 // stdout: exactly one JSON object {"url": ..., "state": ..., "nonce": ..., "code_verifier": ...}
@@ -16,11 +16,14 @@ let usage = """
     usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL) --client-id ID --redirect-uri URI
                                 [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]...
                                 [--response-type "code"] [--limit NAME=MAX_CHARACTERS]...
+                                [--authorization-details JSON]
 
       --param sets a provider-specific parameter; the standard names prompt, max_age, login_hint,
       id_token_hint, acr_values, ui_locales, claims_locales, display and response_mode are mapped
       to the request's typed properties (and checked). --limit caps a parameter's length.
       --issuer finds the authorization endpoint through discovery (the issuer is checked exactly).
+      --authorization-details sends RFC 9396 authorization_details (a JSON array of objects with "type"),
+      as compact JSON.
     """
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
@@ -39,6 +42,7 @@ struct Arguments {
     var responseType = ResponseType.code
     var parameters: [(String, String)] = []
     var limits: [String: Int] = [:]
+    var authorizationDetails: String?
 }
 
 func nameValue(_ text: String, _ option: String) -> (String, String) {
@@ -76,6 +80,7 @@ func parseArguments(_ argv: [String]) -> Arguments {
             guard let limit = Int(text), limit >= 0 else { fail("--limit \(name) needs a non-negative number") }
             arguments.limits[name] = limit
         case "--issuer": arguments.issuer = value(option)
+        case "--authorization-details": arguments.authorizationDetails = value(option)
         case "-h", "--help":
             print(usage)
             exit(0)
@@ -132,6 +137,7 @@ do {
     if let claims = arguments.claims { request.claims = try ClaimsRequest.parse(claims) }
     for (name, value) in arguments.parameters { try apply(name, value, to: &request) }
     request.parameterLengthLimits = arguments.limits
+    if let details = arguments.authorizationDetails { request.authorizationDetails = try AuthorizationDetail.parseArray(jsonText: details) }
     let url: URL
     if let issuer = arguments.issuer {
         // One client per provider: discovery once, then startLogin binds the issuer (RFC 9207) to the login.

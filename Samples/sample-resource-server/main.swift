@@ -2,6 +2,7 @@
 //
 //   swift run sample-resource-server --issuer URL --audience AUD
 //       [--introspect --client-id ID --client-secret SECRET] [--require-scope S]...
+//       [--require-authorization-details-type TYPE]...
 //
 // Reads one access token on standard input. Without --introspect it is validated locally as an
 // RFC 9068 JWT access token (signature with the issuer's keys from discovery, typ at+jwt, iss,
@@ -9,6 +10,8 @@
 // introspection endpoint (RFC 7662, client_secret_basic) and must be active, current and, when
 // the answer has an aud, for AUD. Every --require-scope must be granted. Prints one JSON object:
 //   {"active": true|false, "sub": ..., "client_id": ..., "scope": [...]}
+// plus "authorization_details": [...] when the token carries RFC 9396 details; every
+// --require-authorization-details-type must be among their types (else exit 1).
 // Exit 0 for a valid token, 1 for an invalid one (the typed reason and the RFC 6750 challenge on
 // standard error), 2 on usage errors.
 import Foundation
@@ -18,21 +21,23 @@ import OIDCNetworking
 import OIDCResourceServer
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-resource-server: \(message)\nusage: sample-resource-server --issuer URL --audience AUD [--introspect --client-id ID --client-secret SECRET] [--require-scope S]...\n".utf8))
+    FileHandle.standardError.write(Data("sample-resource-server: \(message)\nusage: sample-resource-server --issuer URL --audience AUD [--introspect --client-id ID --client-secret SECRET] [--require-scope S]... [--require-authorization-details-type TYPE]...\n".utf8))
     exit(2)
 }
 
-func output(active: Bool, subject: String?, clientID: String?, scopes: Set<String>) {
+func output(active: Bool, subject: String?, clientID: String?, scopes: Set<String>, details: [AuthorizationDetail]? = nil) {
     var object = JSONObject()
     object["active"] = .bool(active)
     object["sub"] = subject.map { .string($0) } ?? .null
     object["client_id"] = clientID.map { .string($0) } ?? .null
     object["scope"] = .array(scopes.sorted().map { .string($0) })
+    if let details { object["authorization_details"] = AuthorizationDetail.jsonValue(details) }
     print(JSONValue.object(object).jsonString())
 }
 
 var values: [String: String] = [:]
 var requiredScopes: Set<String> = []
+var requiredDetailTypes: [String] = []
 var introspect = false
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
@@ -42,6 +47,9 @@ while let flag = arguments.popFirst() {
     case "--require-scope":
         guard let scope = arguments.popFirst(), !scope.isEmpty else { usage("--require-scope needs a value") }
         requiredScopes.insert(scope)
+    case "--require-authorization-details-type":
+        guard let type = arguments.popFirst(), !type.isEmpty else { usage("--require-authorization-details-type needs a value") }
+        requiredDetailTypes.append(type)
     case "--issuer", "--audience", "--client-id", "--client-secret":
         guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
         guard values[flag] == nil else { usage("\(flag) is given twice") }
@@ -73,12 +81,15 @@ do {
             endpoint: endpoint, authentication: .clientSecretBasic(clientID: values["--client-id"] ?? "", secret: values["--client-secret"] ?? ""),
             transport: transport, audience: .contains(audience))
         let info = try await introspector.validate(token, requiredScopes: requiredScopes)
-        output(active: true, subject: info.subject, clientID: info.clientID, scopes: info.scopes)
+        if !requiredDetailTypes.isEmpty { try info.requireAuthorizationDetails(types: requiredDetailTypes) }
+        output(active: true, subject: info.subject, clientID: info.clientID, scopes: info.scopes, details: try info.authorizationDetails)
     } else {
         let validator = try await AccessTokenValidator.discover(issuer: issuer, audience: audience, discovery: discovery,
                                                                 keyCaches: JWKSetCacheRegistry(transport: transport))
         let accessToken = try await validator.validate(bearerToken: token, requiredScopes: requiredScopes)
-        output(active: true, subject: accessToken.subject, clientID: accessToken.clientID, scopes: accessToken.scopes)
+        if !requiredDetailTypes.isEmpty { try accessToken.requireAuthorizationDetails(types: requiredDetailTypes) }
+        output(active: true, subject: accessToken.subject, clientID: accessToken.clientID, scopes: accessToken.scopes,
+               details: try accessToken.authorizationDetails)
     }
 } catch let error as OIDCError {
     let challenge = BearerChallenge(error: error, requiredScopes: requiredScopes)

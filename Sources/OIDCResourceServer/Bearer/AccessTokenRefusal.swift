@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import OIDC
 
 /// The answer to a request whose access token was refused, for a resource server that accepts
@@ -17,7 +22,7 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
     /// The HTTP status: 400, 401 or 403.
     public let status: Int
     /// The challenges, in the order of their `WWW-Authenticate` fields.
-    public let challenges: [ResourceChallenge]
+    public private(set) var challenges: [ResourceChallenge]
     /// The nonce to send in `DPoP-Nonce`, if the server requires one.
     public let dpopNonce: String?
 
@@ -70,6 +75,14 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
             let invalid = challenge(used, .invalidToken, BearerChallenge.publicDescription(of: error))
             challenges = used == .bearer ? [invalid, challenge(.dpop, nil)] : [invalid]
         }
+    }
+
+    /// This refusal with `resource_metadata="URL"` (RFC 9728 §5.1) in every challenge, so a client that has
+    /// no token yet (or the wrong one) can find the authorization servers of this resource.
+    public func advertising(resourceMetadata url: URL) -> AccessTokenRefusal {
+        var refusal = self
+        refusal.challenges = challenges.map { $0.advertising(resourceMetadata: url) }
+        return refusal
     }
 
     /// The response header fields: one `WWW-Authenticate` per challenge, then `DPoP-Nonce` when set.

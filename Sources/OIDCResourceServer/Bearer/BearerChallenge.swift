@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import OIDC
 
 /// The `WWW-Authenticate: Bearer` challenge and status of a refused request (RFC 6750 §3).
@@ -27,6 +32,8 @@ public struct BearerChallenge: Sendable, Hashable, CustomStringConvertible {
     public let scope: [String]
     /// `realm`, if any.
     public let realm: String?
+    /// `resource_metadata` (RFC 9728 §5.1); set with ``advertising(resourceMetadata:)``.
+    public private(set) var resourceMetadata: String? = nil
 
     /// A challenge from its parts.
     public init(error: ErrorCode?, errorDescription: String? = nil, scope: Set<String> = [], realm: String? = nil) {
@@ -69,11 +76,19 @@ public struct BearerChallenge: Sendable, Hashable, CustomStringConvertible {
         if let error { parameters.append("error=\"\(error.rawValue)\"") }
         if let errorDescription, error != nil { parameters.append("error_description=\"\(errorDescription)\"") }
         if !scope.isEmpty { parameters.append("scope=\"\(scope.joined(separator: " "))\"") }
+        if let resourceMetadata { parameters.append("resource_metadata=\"\(resourceMetadata)\"") }
         return parameters.isEmpty ? "Bearer" : "Bearer " + parameters.joined(separator: ", ")
     }
 
     /// The header value.
     public var description: String { headerValue }
+
+    /// This challenge with `resource_metadata="URL"` (RFC 9728 §5.1); a URL a quoted string cannot carry is left out.
+    public func advertising(resourceMetadata url: URL) -> BearerChallenge {
+        var challenge = self
+        challenge.resourceMetadata = ResourceMetadataParameter.quoted(url)
+        return challenge
+    }
 
     /// A short description of why a token was refused, without internal detail.
     static func publicDescription(of error: OIDCError) -> String {

@@ -52,6 +52,7 @@ struct WebApp: Sendable {
         }
         router.get("/logout") { request, _ -> Response in await self.logout(request) }
         router.get("/api/resource") { request, _ -> Response in await self.resource.answer(request) }
+        router.get(RouterPath(resource.metadataURL.path)) { _, _ -> Response in self.resource.metadataDocument() }
     }
 
     // MARK: - Login
