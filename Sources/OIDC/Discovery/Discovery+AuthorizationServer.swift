@@ -6,8 +6,8 @@ import Foundation
 
 /// OAuth 2.0 Authorization Server Metadata (RFC 8414), for servers that are not OpenID providers.
 ///
-/// The same rules as OpenID discovery (one implementation: ``Discovery/fetchDocument(issuer:transport:)``'s
-/// checks): https (or http on loopback), no query or fragment in the issuer, the document's `issuer` equal to the
+/// The same rules as OpenID discovery (one implementation, shared with ``Discovery/fetch(issuer:transport:observer:)``):
+/// https (or http on loopback), no query or fragment in the issuer, the document's `issuer` equal to the
 /// requested issuer exactly (RFC 8414 §3.3), every published endpoint checked by
 /// ``ProviderMetadata/checkEndpointSecurity()``. What differs is the URL (the path insertion rule of §3.1) and the
 /// required fields: none beyond `issuer`, since an OAuth server need not publish an authorization endpoint (a

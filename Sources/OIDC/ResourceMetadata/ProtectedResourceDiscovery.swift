@@ -15,7 +15,7 @@ import Foundation
 ///   document that another origin serves cannot speak for this resource (§7.3);
 /// - the document's `resource` equals the resource identifier exactly (§3.3): otherwise it is not used;
 /// - every `authorization_servers` entry and `jwks_uri` passes ``SecureURLPolicy``;
-/// - redirects are not followed, the body is bounded (``EndpointFetch``).
+/// - redirects are not followed, the body is bounded (the same fetch as discovery).
 ///
 /// The issuer is then chosen with ``ProtectedResourceMetadata/authorizationServer(_:)``, from the servers the
 /// client trusts (§7.6) or explicitly from any listed.

@@ -40,8 +40,10 @@ struct AuthorizationServerMetadataTests {
         let tokens = try await client.tokenClient.clientCredentials(scope: "api.read")
         #expect(tokens.accessToken == "at-1")
         let redirect = try #require(URL(string: "https://app.example/cb"))
-        #expect(IDTokenFixtures.code(of: await #expect(throws: OIDCError.self) { _ = try client.startLogin(redirectURI: redirect) }!)
-                == "not_an_openid_provider")
+        let refused = #expect(throws: OIDCError.self) { _ = try client.startLogin(redirectURI: redirect) }
+        #expect(refused?.code == .notAnOpenIDProvider)
+        let pushed = await #expect(throws: OIDCError.self) { _ = try await client.startPushedLogin(redirectURI: redirect) }
+        #expect(pushed?.code == .notAnOpenIDProvider)
         // The OpenID discovery of the same server finds nothing there: this document is only at the RFC 8414 URL.
         await #expect(throws: OIDCError.self) {
             _ = try await OIDCClient.discover(issuer: Self.issuer, authentication: .none(clientID: "svc"), transport: transport)
