@@ -35,6 +35,14 @@ struct ProtectedResourceMetadataTests {
         #expect(ProtectedResourceDiscovery.resourceMetadataParameter(in: dpop) == "https://api.example/m")
         #expect(ProtectedResourceDiscovery.resourceMetadataParameter(in: Self.challenge("Bearer")) == nil)
         #expect(ProtectedResourceDiscovery.resourceMetadataParameter(in: Self.challenge(#"Basic resource_metadata="https://x""#)) == nil)
+        // Malformed or unusual field values never crash and give what can be read.
+        for odd in ["", ",,,", "Bearer ,", "Bearer resource_metadata=", #"Bearer realm="unterminated"#, "=", "\"", "Bearer a=\"\\"]
+        {
+            _ = ProtectedResourceDiscovery.resourceMetadataParameter(in: Self.challenge(odd))
+        }
+        #expect(ProtectedResourceDiscovery.resourceMetadataParameter(in: Self.challenge("Bearer resource_metadata=token-value")) == "token-value")
+        #expect(ProtectedResourceDiscovery.resourceMetadataParameter(in: Self.challenge(#"Bearer abc==, DPoP resource_metadata="https://a/\"b""#))
+                == #"https://a/"b"#)
     }
 
     @Test("a client that starts from only the resource URL reaches the right issuer and gets a token there")
