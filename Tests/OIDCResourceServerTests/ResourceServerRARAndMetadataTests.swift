@@ -17,6 +17,7 @@ struct ResourceServerRARAndMetadataTests {
         #expect(try access.requireAuthorizationDetails(types: ["payment_initiation"]).count == 2)
         let missing = #expect(throws: OIDCError.self) { try access.requireAuthorizationDetails(types: ["payment_initiation", "tax"]) }
         #expect(missing?.code == .insufficientAuthorizationDetails)
+        #expect(try BearerChallenge(error: #require(missing)).status == 403)  // a valid token without the grant: 403, not 401
         let plain = try await Fixtures.validator().validate(bearerToken: try Fixtures.sign(Fixtures.accessTokenClaims()))
         #expect(try plain.authorizationDetails == nil)
         #expect(throws: OIDCError.self) { try plain.requireAuthorizationDetails(types: ["payment_initiation"]) }

@@ -17,7 +17,7 @@ import OIDC
 /// | a `cnf.jkt`-bound token as `Bearer` | `Bearer invalid_token`, `DPoP algs=...` | 401 |
 /// | proof missing, invalid, replayed or of another key | `DPoP invalid_dpop_proof` | 401 |
 /// | proof without the server's nonce | `DPoP use_dpop_nonce` and `DPoP-Nonce` | 401 |
-/// | token lacks a required scope | `insufficient_scope` with `scope` (scheme used) | 403 |
+/// | token lacks a required scope or `authorization_details` type (RFC 9396) | `insufficient_scope` with `scope` (scheme used) | 403 |
 public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
     /// The HTTP status: 400, 401 or 403.
     public let status: Int
@@ -51,7 +51,7 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
         case .invalidBearerRequest:
             status = 400
             challenges = [challenge(used, .invalidRequest, error.reason)]
-        case .insufficientScope:
+        case .insufficientScope, .insufficientAuthorizationDetails:
             status = 403
             challenges = [challenge(used, .insufficientScope, error.reason, scope: requiredScopes)]
         case .dpopProofNonce where dpopNonce != nil:

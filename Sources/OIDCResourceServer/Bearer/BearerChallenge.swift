@@ -12,7 +12,7 @@ import OIDC
 /// | no token | none | 401 |
 /// | malformed request | `invalid_request` | 400 |
 /// | token invalid, expired, revoked, inactive, wrong audience or type | `invalid_token` | 401 |
-/// | token lacks a required scope | `insufficient_scope` (with `scope`) | 403 |
+/// | token lacks a required scope or `authorization_details` type (RFC 9396) | `insufficient_scope` (with `scope`) | 403 |
 public struct BearerChallenge: Sendable, Hashable, CustomStringConvertible {
     /// The RFC 6750 §3.1 error codes.
     public enum ErrorCode: String, Sendable, Hashable {
@@ -45,15 +45,15 @@ public struct BearerChallenge: Sendable, Hashable, CustomStringConvertible {
 
     /// The challenge for an error of this module or of ``AccessTokenValidator`` /
     /// ``TokenIntrospector``: `.missingBearerToken` gives a bare challenge,
-    /// `.invalidBearerRequest` `invalid_request`, `.insufficientScope` `insufficient_scope`
-    /// with `requiredScopes`, and everything else `invalid_token`.
+    /// `.invalidBearerRequest` `invalid_request`, `.insufficientScope` and
+    /// `.insufficientAuthorizationDetails` `insufficient_scope` (403) with `requiredScopes`, and everything else `invalid_token`.
     public init(error: OIDCError, requiredScopes: Set<String> = [], realm: String? = nil) {
         switch error.code {
         case .missingBearerToken:
             self.init(error: nil, scope: requiredScopes, realm: realm)
         case .invalidBearerRequest:
             self.init(error: .invalidRequest, errorDescription: error.reason, realm: realm)
-        case .insufficientScope:
+        case .insufficientScope, .insufficientAuthorizationDetails:
             self.init(error: .insufficientScope, errorDescription: error.reason, scope: requiredScopes, realm: realm)
         default:
             self.init(error: .invalidToken, errorDescription: Self.publicDescription(of: error), realm: realm)
