@@ -132,6 +132,12 @@ extension AuthorizationDetail {
 
     /// The array as compact JSON, as sent in a request parameter.
     public static func compactJSON(_ details: [AuthorizationDetail]) -> String { jsonValue(details).jsonString() }
+
+    /// The `authorization_details` parameter of a token request (RFC 9396 §6: client credentials, token exchange,
+    /// refresh), for a grant's `additionalParameters`.
+    public static func tokenRequestParameter(_ details: [AuthorizationDetail]) -> (name: String, value: String) {
+        (parameterName, compactJSON(details))
+    }
 }
 
 extension Array where Element == AuthorizationDetail {

@@ -59,6 +59,27 @@ struct AuthorizationDetailsTests {
         #expect(error?.code == .parameterCollision)
     }
 
+    @Test("a client credentials request carries authorization_details in its form body; the answer's details are typed")
+    func clientCredentials() async throws {
+        final class Capture: HTTPTransport, @unchecked Sendable {
+            let bodies = Locked<[String]>([])
+            func send(_ request: TransportRequest) async throws -> TransportResponse {
+                if case .bytes(let bytes) = request.body { bodies.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) } }
+                return TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(
+                    #"{"access_token":"a","token_type":"Bearer","authorization_details":[{"type":"account_information","actions":["read"]}]}"#.utf8))
+            }
+        }
+        let transport = Capture()
+        let client = TokenClient(tokenEndpoint: try #require(URL(string: "https://as.example/token")),
+                                 authentication: .clientSecretBasic(clientID: "svc", secret: "s"), transport: transport)
+        let details = [try AuthorizationDetail(type: "account_information", members: ["actions": ["read"]])]
+        let tokens = try await client.clientCredentials(additionalParameters: [AuthorizationDetail.tokenRequestParameter(details)])
+        let body = try #require(transport.bodies.withLock { $0.first })
+        let form = try #require(URLComponents(string: "https://x/?" + body)?.queryItems)
+        #expect(form.first { $0.name == "authorization_details" }?.value == #"[{"type":"account_information","actions":["read"]}]"#)
+        #expect(try tokens.authorizationDetails == details)
+    }
+
     @Test("the granted details of a token response, typed; a pending request keeps them through Codable")
     func tokenResponse() throws {
         let object = try JSONParser.parseObject(Array(#"{"access_token":"a","token_type":"Bearer","authorization_details":[{"type":"payment_initiation","actions":["initiate"],"instructedAmount":{"currency":"EUR","amount":"123.50"}}]}"#.utf8), what: "t")
