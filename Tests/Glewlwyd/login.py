@@ -83,7 +83,12 @@ def login(authorize_url: str, username: str, password: str, base: str, scope, ti
     if status != 200:
         raise Fail(f"PUT /api/auth/grant/ answered {status}: {text[:200]}")
     # RFC 9396 (glewlwyd's RAR draft 11): the user consents to each requested authorization_details type.
-    for rar_type in dict.fromkeys(d.get("type") for d in json.loads(query.get("authorization_details", "[]"))):
+    try:
+        requested = json.loads(query.get("authorization_details", "[]"))
+        rar_types = list(dict.fromkeys(d["type"] for d in requested))
+    except (ValueError, TypeError, KeyError) as e:
+        raise Fail(f"authorization_details in the URL is not an array of objects with type: {e}")
+    for rar_type in rar_types:
         status, _, text = b.request("PUT", base + "/api/oidc/rar/" + urllib.parse.quote(client_id, safe="") + "/"
                                     + urllib.parse.quote(str(rar_type), safe="") + "/1")
         if status != 200:
