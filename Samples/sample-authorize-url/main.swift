@@ -4,16 +4,19 @@
 //       [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]... [--response-type TYPE]
 //       [--limit NAME=N]... [--authorization-details JSON]
 //   swift run sample-authorize-url --issuer URL ...      (discovery: an OIDCClient starts the login)
+//   swift run sample-authorize-url --webfinger IDENTIFIER ...   (WebFinger issuer discovery first, then as --issuer)
 //
 // stdout: exactly one JSON object {"url": ..., "state": ..., "nonce": ..., "code_verifier": ...}
-// (code_verifier is null for response types without code). Exit 2 on bad arguments (usage on stderr).
+// (code_verifier is null for response types without code); with --webfinger it also has "issuer".
+// Exit 2 on bad arguments (usage on stderr); exit 1 when WebFinger refuses (e.g. an http issuer).
 import Foundation
 import JOSE
 import OIDC
 import OIDCNetworking
 
 let usage = """
-    usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL) --client-id ID --redirect-uri URI
+    usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL | --webfinger IDENTIFIER)
+                                --client-id ID --redirect-uri URI
                                 [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]...
                                 [--response-type "code"] [--limit NAME=MAX_CHARACTERS]...
                                 [--authorization-details JSON]
@@ -24,6 +27,9 @@ let usage = """
       --issuer finds the authorization endpoint through discovery (the issuer is checked exactly).
       --authorization-details sends RFC 9396 authorization_details (a JSON array of objects with "type"),
       as compact JSON.
+      --webfinger acct:user@host[:port], user@host or an https URL: asks https://HOST/.well-known/webfinger
+      for the issuer (https only, loopback too; an http issuer is refused), then discovers it as --issuer.
+      --ca-file FILE trusts this CA for the provider's TLS (not supported by URLSessionTransport on Linux).
     """
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
@@ -35,6 +41,8 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 struct Arguments {
     var endpoint: URL?
     var issuer: String?
+    var webFinger: String?
+    var caFile: String?
     var clientID: String?
     var redirectURI: URL?
     var scope = "openid"
@@ -81,6 +89,8 @@ func parseArguments(_ argv: [String]) -> Arguments {
             arguments.limits[name] = limit
         case "--issuer": arguments.issuer = value(option)
         case "--authorization-details": arguments.authorizationDetails = value(option)
+        case "--webfinger": arguments.webFinger = value(option)
+        case "--ca-file": arguments.caFile = value(option)
         case "-h", "--help":
             print(usage)
             exit(0)
@@ -125,8 +135,12 @@ func jsonString(_ text: String?) -> String {
 }
 
 let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))
-guard (arguments.endpoint == nil) != (arguments.issuer == nil) else {
-    fail("give either --authorization-endpoint or --issuer")
+guard [arguments.endpoint != nil, arguments.issuer != nil, arguments.webFinger != nil].filter({ $0 }).count == 1 else {
+    fail("give one of --authorization-endpoint, --issuer and --webfinger")
+}
+if arguments.caFile != nil {
+    // URLSessionTransport on Linux (libcurl through FoundationNetworking) cannot be given a CA of its own.
+    fail("--ca-file is not supported by this build's transport (URLSessionTransport)")
 }
 guard let clientID = arguments.clientID else { fail("--client-id is required") }
 guard let redirectURI = arguments.redirectURI else { fail("--redirect-uri is required") }
@@ -139,7 +153,15 @@ do {
     request.parameterLengthLimits = arguments.limits
     if let details = arguments.authorizationDetails { request.authorizationDetails = try AuthorizationDetail.parseArray(jsonText: details) }
     let url: URL
-    if let issuer = arguments.issuer {
+    var issuer = arguments.issuer
+    if let identifier = arguments.webFinger {
+        do {
+            issuer = try await WebFinger.issuer(for: identifier, transport: URLSessionTransport())
+        } catch let error as OIDCError {
+            fail(error.description, code: 1)
+        }
+    }
+    if let issuer {
         // One client per provider: discovery once, then startLogin binds the issuer (RFC 9207) to the login.
         let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID),
                                                    transport: URLSessionTransport())
@@ -148,7 +170,8 @@ do {
         url = try request.authorizationURL(at: arguments.endpoint!)
     }
     print("{\"url\": \(jsonString(url.absoluteString)), \"state\": \(jsonString(request.state.value)), "
-        + "\"nonce\": \(jsonString(request.nonce?.value)), \"code_verifier\": \(jsonString(request.pkce?.verifier.value))}")
+        + "\"nonce\": \(jsonString(request.nonce?.value)), \"code_verifier\": \(jsonString(request.pkce?.verifier.value))"
+        + (arguments.webFinger != nil ? ", \"issuer\": \(jsonString(issuer))" : "") + "}")
 } catch let error as OIDCError {
     fail(error.description, code: error.code == .randomGenerationFailed ? 1 : 2)
 } catch {
