@@ -2,7 +2,7 @@
 //
 //   swift run sample-authorize-url --authorization-endpoint URL --client-id ID --redirect-uri URI
 //       [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]... [--response-type TYPE]
-//       [--limit NAME=N]...
+//       [--limit NAME=N]... [--authorization-details JSON]
 //   swift run sample-authorize-url --issuer URL ...      (discovery: an OIDCClient starts the login)
 //   swift run sample-authorize-url --webfinger IDENTIFIER ...   (WebFinger issuer discovery first, then as --issuer)
 //
@@ -19,11 +19,14 @@ let usage = """
                                 --client-id ID --redirect-uri URI
                                 [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]...
                                 [--response-type "code"] [--limit NAME=MAX_CHARACTERS]...
+                                [--authorization-details JSON]
 
       --param sets a provider-specific parameter; the standard names prompt, max_age, login_hint,
       id_token_hint, acr_values, ui_locales, claims_locales, display and response_mode are mapped
       to the request's typed properties (and checked). --limit caps a parameter's length.
       --issuer finds the authorization endpoint through discovery (the issuer is checked exactly).
+      --authorization-details sends RFC 9396 authorization_details (a JSON array of objects with "type"),
+      as compact JSON.
       --webfinger acct:user@host[:port], user@host or an https URL: asks https://HOST/.well-known/webfinger
       for the issuer (https only, loopback too; an http issuer is refused), then discovers it as --issuer.
       --ca-file FILE trusts this CA for the provider's TLS (not supported by URLSessionTransport on Linux).
@@ -47,6 +50,7 @@ struct Arguments {
     var responseType = ResponseType.code
     var parameters: [(String, String)] = []
     var limits: [String: Int] = [:]
+    var authorizationDetails: String?
 }
 
 func nameValue(_ text: String, _ option: String) -> (String, String) {
@@ -84,6 +88,7 @@ func parseArguments(_ argv: [String]) -> Arguments {
             guard let limit = Int(text), limit >= 0 else { fail("--limit \(name) needs a non-negative number") }
             arguments.limits[name] = limit
         case "--issuer": arguments.issuer = value(option)
+        case "--authorization-details": arguments.authorizationDetails = value(option)
         case "--webfinger": arguments.webFinger = value(option)
         case "--ca-file": arguments.caFile = value(option)
         case "-h", "--help":
@@ -146,6 +151,7 @@ do {
     if let claims = arguments.claims { request.claims = try ClaimsRequest.parse(claims) }
     for (name, value) in arguments.parameters { try apply(name, value, to: &request) }
     request.parameterLengthLimits = arguments.limits
+    if let details = arguments.authorizationDetails { request.authorizationDetails = try AuthorizationDetail.parseArray(jsonText: details) }
     let url: URL
     var issuer = arguments.issuer
     if let identifier = arguments.webFinger {

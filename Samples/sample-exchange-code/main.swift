@@ -16,7 +16,7 @@
 // keys, iss, aud, exp, iat, nonce when given), UserInfo is called (its sub must match), and one JSON object
 // is printed — never the tokens themselves:
 //   {"id_token_claims": {...}, "userinfo": {...}, "access_token_expires_at": <unix seconds or null>,
-//    "has_refresh_token": true|false}
+//    "has_refresh_token": true|false}, plus "authorization_details": [...] when the provider granted RFC 9396 details
 // --save-tokens writes the tokens to FILE (mode 0600, atomically) for sample-call-api.
 // Exit 0 on success, 1 with the typed error on stderr (e.g. "oauth_error: ... invalid_grant"), 2 on usage errors.
 import Foundation
@@ -85,6 +85,7 @@ do {
     output["userinfo"] = .object(userInfo)
     output["access_token_expires_at"] = login.tokens.expiresAt.flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded(.towardZero)) }.map(JSONValue.integer) ?? .null
     output["has_refresh_token"] = .bool(login.tokens.refreshToken != nil)
+    if let details = try login.tokens.authorizationDetails { output["authorization_details"] = AuthorizationDetail.jsonValue(details) }
     print(JSONValue.object(output).jsonString())
 } catch {
     FileHandle.standardError.write(Data("sample-exchange-code: \(error)\n".utf8))

@@ -2,7 +2,7 @@
 //
 //   swift run sample-resource-server --issuer URL --audience AUD
 //       [--introspect --client-id ID --client-secret SECRET] [--require-scope S]...
-//       [--client-cert FILE] [--ca-file FILE]
+//       [--client-cert FILE] [--ca-file FILE] [--require-authorization-details-type TYPE]...
 //
 // Reads one access token on standard input. Without --introspect it is validated locally as an
 // RFC 9068 JWT access token (signature with the issuer's keys from discovery, typ at+jwt, iss,
@@ -10,6 +10,8 @@
 // introspection endpoint (RFC 7662, client_secret_basic) and must be active, current and, when
 // the answer has an aud, for AUD. Every --require-scope must be granted. Prints one JSON object:
 //   {"active": true|false, "sub": ..., "client_id": ..., "scope": [...], "cnf": {...}|null}
+// plus "authorization_details": [...] when the token carries RFC 9396 details; every
+// --require-authorization-details-type must be among their types (else exit 1).
 // --client-cert FILE: the PEM certificate the request was made with (what a TLS server hands over);
 // a certificate-bound token (cnf.x5t#S256, RFC 8705) is accepted only with the matching certificate,
 // and refused without it or with another. --ca-file FILE: the CA for the issuer's TLS (discovery and keys).
@@ -23,11 +25,12 @@ import OIDCResourceServer
 import OIDCTLSTransport
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-resource-server: \(message)\nusage: sample-resource-server --issuer URL --audience AUD [--introspect --client-id ID --client-secret SECRET] [--require-scope S]... [--client-cert FILE] [--ca-file FILE]\n".utf8))
+    FileHandle.standardError.write(Data("sample-resource-server: \(message)\nusage: sample-resource-server --issuer URL --audience AUD [--introspect --client-id ID --client-secret SECRET] [--require-scope S]... [--require-authorization-details-type TYPE]... [--client-cert FILE] [--ca-file FILE]\n".utf8))
     exit(2)
 }
 
-func output(active: Bool, subject: String?, clientID: String?, scopes: Set<String>, confirmation: TokenConfirmation? = nil) {
+func output(active: Bool, subject: String?, clientID: String?, scopes: Set<String>, confirmation: TokenConfirmation? = nil,
+            details: [AuthorizationDetail]? = nil) {
     var object = JSONObject()
     object["active"] = .bool(active)
     object["sub"] = subject.map { .string($0) } ?? .null
@@ -41,11 +44,13 @@ func output(active: Bool, subject: String?, clientID: String?, scopes: Set<Strin
     } else {
         object["cnf"] = .null
     }
+    if let details { object["authorization_details"] = AuthorizationDetail.jsonValue(details) }
     print(JSONValue.object(object).jsonString())
 }
 
 var values: [String: String] = [:]
 var requiredScopes: Set<String> = []
+var requiredDetailTypes: [String] = []
 var introspect = false
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
@@ -55,6 +60,9 @@ while let flag = arguments.popFirst() {
     case "--require-scope":
         guard let scope = arguments.popFirst(), !scope.isEmpty else { usage("--require-scope needs a value") }
         requiredScopes.insert(scope)
+    case "--require-authorization-details-type":
+        guard let type = arguments.popFirst(), !type.isEmpty else { usage("--require-authorization-details-type needs a value") }
+        requiredDetailTypes.append(type)
     case "--issuer", "--audience", "--client-id", "--client-secret", "--client-cert", "--ca-file":
         guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
         guard values[flag] == nil else { usage("\(flag) is given twice") }
@@ -109,7 +117,9 @@ do {
             throw OIDCError(.dpopBoundTokenAsBearer, "the introspected token is bound to a DPoP key (cnf.jkt) and was presented as Bearer")
         }
         try confirmation?.requireCertificate(clientCertificate)
-        output(active: true, subject: info.subject, clientID: info.clientID, scopes: info.scopes, confirmation: confirmation)
+        if !requiredDetailTypes.isEmpty { try info.requireAuthorizationDetails(types: requiredDetailTypes) }
+        output(active: true, subject: info.subject, clientID: info.clientID, scopes: info.scopes, confirmation: confirmation,
+               details: try info.authorizationDetails)
     } else {
         let validator = try await AccessTokenValidator.discover(issuer: issuer, audience: audience, discovery: discovery,
                                                                 keyCaches: JWKSetCacheRegistry(transport: transport))
@@ -118,8 +128,9 @@ do {
                                                      headers: ["Authorization": "Bearer " + token], requiredScopes: requiredScopes,
                                                      clientCertificate: clientCertificate)
         let accessToken = presented.token
+        if !requiredDetailTypes.isEmpty { try accessToken.requireAuthorizationDetails(types: requiredDetailTypes) }
         output(active: true, subject: accessToken.subject, clientID: accessToken.clientID, scopes: accessToken.scopes,
-               confirmation: accessToken.confirmation)
+               confirmation: accessToken.confirmation, details: try accessToken.authorizationDetails)
     }
 } catch let error as OIDCError {
     let challenge = BearerChallenge(error: error, requiredScopes: requiredScopes)

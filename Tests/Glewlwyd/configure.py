@@ -106,7 +106,12 @@ def plugin_parameters(issuer: str, jwks_private: str, access_seconds: int) -> di
         "resource-allowed": True,
         "resource-scope": {"api.read": [RESOURCE], "api.write": [RESOURCE]},
         "resource-client-property": "resource", "resource-scope-and-client-property": False,
-        "oauth-rar-allowed": False,
+        # RFC 9396 (RAR draft 11): unsigned authorization_details on the URL, one type for the RAR client.
+        "oauth-rar-allowed": True, "rar-types-client-property": "authorization_details_types",
+        "rar-allow-auth-unsigned": True, "rar-allow-auth-unencrypted": True,
+        "rar-types": {"payment_initiation": {
+            "scopes": ["api.read"], "description": "Initiate a payment", "locations": ["https://api.example.test/payments"],
+            "actions": ["initiate", "status"], "datatypes": [], "enriched": [], "privileges": []}},
         "oauth-par-allowed": True, "oauth-par-duration": 90, "oauth-par-required": False,
         "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:",
         "oauth-ciba-allowed": True, "oauth-ciba-default-expiry": 600,
@@ -142,6 +147,7 @@ def main() -> None:
     fmt = mod["parameters"]["data-format"]
     for prop in ("sign_kid", "dpop_bound_access_tokens") + (("tls_client_auth_san_dns",) if a.tls_dir else ()):
         fmt.setdefault(prop, {"multiple": False, "read": True, "write": True})
+    fmt.setdefault("authorization_details_types", {"multiple": True, "read": True, "write": True})
     admin.call("PUT", "/api/mod/client/database", mod)
     admin.call("PUT", "/api/mod/client/database/reset")
 
@@ -212,6 +218,8 @@ def main() -> None:
     # Back-channel logout: glewlwyd POSTs a logout token to this URI when the user's session ends.
     client("LOGOUT", "rp-logout", ["code"], {"backchannel_logout_uri": a.logout_uri})
     env["GLEWLWYD_LOGOUT_URI"] = a.logout_uri
+    # RFC 9396: may ask for authorization_details of type payment_initiation.
+    client("RAR", "rar-client", ["code", "refresh_token"], {"authorization_details_types": ["payment_initiation"]})
     # Device authorization grant.
     client("DEVICE", "device-client", ["device_authorization", "refresh_token"])
 

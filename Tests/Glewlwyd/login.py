@@ -6,7 +6,8 @@
 
 Steps: GET the authorization URL (glewlwyd redirects to its login page), POST
 BASE/api/auth/ with the credentials (session cookie), PUT BASE/api/auth/grant/CLIENT_ID/
-with the requested scopes (the consent), then GET the authorization URL again with
+with the requested scopes (the consent), PUT BASE/api/oidc/rar/CLIENT_ID/TYPE/1 for each
+`authorization_details` type the URL asks for (RFC 9396 consent), then GET the authorization URL again with
 `&g_continue` appended and stop at the redirect to the client's redirect_uri, WITHOUT
 fetching it. BASE defaults to the authorization URL's origin; CLIENT_ID and the scopes
 come from the authorization URL (a PAR URL carries only client_id and request_uri: pass
@@ -81,6 +82,17 @@ def login(authorize_url: str, username: str, password: str, base: str, scope, ti
                                 {"scope": scope})
     if status != 200:
         raise Fail(f"PUT /api/auth/grant/ answered {status}: {text[:200]}")
+    # RFC 9396 (glewlwyd's RAR draft 11): the user consents to each requested authorization_details type.
+    try:
+        requested = json.loads(query.get("authorization_details", "[]"))
+        rar_types = list(dict.fromkeys(d["type"] for d in requested))
+    except (ValueError, TypeError, KeyError) as e:
+        raise Fail(f"authorization_details in the URL is not an array of objects with type: {e}")
+    for rar_type in rar_types:
+        status, _, text = b.request("PUT", base + "/api/oidc/rar/" + urllib.parse.quote(client_id, safe="") + "/"
+                                    + urllib.parse.quote(str(rar_type), safe="") + "/1")
+        if status != 200:
+            raise Fail(f"PUT /api/oidc/rar/ answered {status}: {text[:200]}")
     status, headers, text = b.request("GET", authorize_url + "&g_continue")
     location = headers.get("Location") or headers.get("location")
     if status not in (302, 303) or not location:

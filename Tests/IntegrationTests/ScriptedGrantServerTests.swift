@@ -37,6 +37,26 @@ struct ScriptedGrantServerTests {
         try await body(client, endpoint)
     }
 
+    @Test("RFC 8414 and RFC 9728 over HTTP: from the resource URL alone to the OAuth-only issuer, then a token exchange there")
+    func resourceToAuthorizationServer() async throws {
+        try await withServer { _, endpoint in
+            let base = try #require(endpoint.absoluteString.components(separatedBy: "/token").first)
+            let transport = URLSessionTransport()
+            let refusal = try await transport.send(TransportRequest(url: try #require(URL(string: base + "/api"))))
+            #expect(refusal.status == 401)
+            let metadata = try await ProtectedResourceDiscovery.fetch(challengedBy: refusal, resource: base + "/api", transport: transport)
+            let issuer = try metadata.authorizationServer(.trusted([base + "/tenant"]))
+            let client = try await OIDCClient.authorizationServer(issuer: issuer, authentication: .clientSecretBasic(clientID: "svc", secret: "svc-secret"),
+                                                                  transport: transport)
+            #expect(client.providerKind == .oauthAuthorizationServer && client.issuer == base + "/tenant")
+            let answer = try await client.tokenClient.exchangeToken(TokenExchangeRequest(subjectToken: "user-token", subjectTokenType: .accessToken))
+            #expect(answer.tokens.accessToken == "exchanged-for-access_token")
+            await #expect(throws: OIDCError.self) {
+                _ = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: "svc"), transport: transport)
+            }
+        }
+    }
+
     @Test("token exchange: parameters arrive, issued_token_type comes back typed; a refused subject token is invalid_grant")
     func tokenExchange() async throws {
         try await withServer { client, _ in

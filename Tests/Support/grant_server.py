@@ -16,6 +16,10 @@ invalid_client), and:
   endpoint's URL, exp in the future, jti not seen before (invalid_grant otherwise); the
   answer's access token names the assertion's sub.
 Anything else: 400 unsupported_grant_type.
+GET: RFC 8414 metadata of the issuer BASE/tenant at BASE/.well-known/oauth-authorization-server/tenant
+(an OAuth-only server: no jwks_uri, no authorization endpoint); BASE/api answers 401 with
+`resource_metadata` (RFC 9728) naming BASE/.well-known/oauth-protected-resource/api, whose document
+lists BASE/tenant.
 """
 import argparse, base64, http.server, json, os, subprocess, sys, tempfile, threading, time, urllib.parse
 
@@ -64,6 +68,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def do_GET(self):
+        """RFC 8414 metadata of the issuer BASE/tenant (path inserted), and an RFC 9728 protected resource BASE/api."""
+        base = "http://127.0.0.1:%d" % self.server.server_address[1]
+        if self.path == "/.well-known/oauth-authorization-server/tenant":
+            return self.answer(200, {"issuer": base + "/tenant", "token_endpoint": base + "/token",
+                                     "grant_types_supported": ["client_credentials",
+                                                               "urn:ietf:params:oauth:grant-type:token-exchange"]})
+        if self.path == "/api":
+            body = b'{"error":"unauthorized"}'
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Bearer resource_metadata="%s/.well-known/oauth-protected-resource/api"' % base)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return None
+        if self.path == "/.well-known/oauth-protected-resource/api":
+            return self.answer(200, {"resource": base + "/api", "authorization_servers": [base + "/tenant"],
+                                     "scopes_supported": ["read"], "bearer_methods_supported": ["header"]})
+        return self.answer(404, {"error": "not_found"})
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)

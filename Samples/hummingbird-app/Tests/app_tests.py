@@ -434,6 +434,24 @@ def part_glewlwyd(binary):
               and challenges[1].startswith("DPoP algs="), "glewlwyd: no token answers 401 with bare Bearer and DPoP challenges")
         status, headers, _ = http.get(app.base + "/api/resource", headers={"Authorization": "Bearer not-a-token"})
         check(status == 401 and 'error="invalid_token"' in headers.get("WWW-Authenticate", ""), "glewlwyd: a bad token answers invalid_token")
+        # RFC 9728: every challenge names the metadata document; from the resource URL alone a client reaches the issuer.
+        wanted = f'resource_metadata="{app.base}/.well-known/oauth-protected-resource"'
+        for server in (app, introspecting):
+            status, headers, _ = http.get(server.base + "/api/resource", headers={"Authorization": "Bearer not-a-token"})
+            challenges = headers.get_all("WWW-Authenticate") or []
+            check(status == 401 and challenges and all(wanted in c for c in challenges),
+                  f"glewlwyd: every challenge carries resource_metadata (RFC 9728), {server.name}")
+        found = re.search(r'resource_metadata="([^"]+)"', " ".join(challenges))
+        status, headers, body = http.get(found.group(1)) if found else (0, None, "")
+        document = json_of(body) or {}
+        check(status == 200 and document.get("resource") == app.base and document.get("authorization_servers") == [issuer]
+              and document.get("scopes_supported") == ["api.read"] and document.get("bearer_methods_supported") == ["header"]
+              and bool(document.get("dpop_signing_alg_values_supported")),
+              "glewlwyd: the app serves its RFC 9728 metadata at /.well-known/oauth-protected-resource")
+        servers = document.get("authorization_servers") or [""]
+        status, _, body = http.get(servers[0] + "/.well-known/openid-configuration")
+        check(status == 200 and (json_of(body) or {}).get("issuer") == issuer,
+              "glewlwyd: from the resource URL alone (401, resource_metadata, metadata) a client reaches the issuer")
         status, headers, _ = http.get(app.base + "/api/resource", headers={"Authorization": "Bearer " + service_token("api.write")})
         check(status == 403 and 'error="insufficient_scope"' in headers.get("WWW-Authenticate", "")
               and 'scope="api.read"' in headers.get("WWW-Authenticate", ""), "glewlwyd: a token without the scope answers insufficient_scope")

@@ -24,7 +24,8 @@ extension OIDCClient {
 
     /// Starts a login with a request built by the caller.
     /// - Parameter request: the request, for this client's id.
-    /// - Throws: ``OIDCError`` `.pendingLoginMismatch` when the request is for another client id;
+    /// - Throws: ``OIDCError`` `.notAnOpenIDProvider` for an OAuth-only client (``providerKind``);
+    ///   `.pendingLoginMismatch` when the request is for another client id;
     ///   `.invalidRequestParameter` for `response_type=id_token` (no token to return: validate such an ID Token
     ///   with ``validator``); `.pushedAuthorizationRequired` when the provider requires PAR
     ///   (`require_pushed_authorization_requests`) or the FAPI 2.0 profile is on (a `fapi_*` code first when the
@@ -71,6 +72,10 @@ extension OIDCClient {
 
     /// The checks of a login start: this client's id, a response type that returns a token, the FAPI 2.0 rules when on.
     private func checkStart(_ request: OAuthRequest) throws {
+        guard providerKind == .openIDProvider else {
+            throw OIDCError(.notAnOpenIDProvider, "the authorization server's metadata (RFC 8414) is not an OpenID provider's: "
+                            + "it lacks \(metadata.missingRequiredOpenIDFields.joined(separator: ", ")); a login needs an ID Token")
+        }
         if configuration.fapi2Profile { try FAPI2Profile.check(profileConfiguration(for: request)) }
         guard request.clientID == clientID else {
             throw OIDCError(.pendingLoginMismatch, "the request is for client \"\(request.clientID.prefix(64))\", not \"\(clientID.prefix(64))\"")

@@ -36,6 +36,9 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     public let tokenClient: TokenClient
     /// The ID Token validator for this provider and client, with the provider's JWK Set cache.
     public let validator: IDTokenValidator
+    /// Whether the server is an OpenID provider (logins with ID Tokens) or an OAuth-only authorization server
+    /// (``authorizationServer(issuer:authentication:transport:configuration:)``: no login; tokens only).
+    public let providerKind: ProviderKind
 
     /// The client id.
     public var clientID: String { authentication.clientID }
@@ -72,10 +75,19 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
         guard metadata.authorizationEndpoint != nil else {
             throw OIDCError(.discoveryMissingField, "the provider metadata has no authorization_endpoint")
         }
-        guard let jwksURI = metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
-        // RFC 8705 §5: a client using mutual TLS calls the aliases where the provider publishes them.
+        guard metadata.jwksURI != nil else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
+        try self.init(checkedMetadata: metadata, kind: .openIDProvider, authentication: authentication, transport: transport,
+                      configuration: configuration)
+    }
+
+    /// The one initializer behind the OpenID and the OAuth-only ones: the token client (every endpoint checked
+    /// against the issuer), the ID Token validator (keys from `jwks_uri` when published) and the FAPI 2.0 check.
+    /// With mutual TLS (RFC 8705 §5) the provider's `mtls_endpoint_aliases` replace the endpoints they name.
+    init(checkedMetadata metadata: ProviderMetadata, kind: ProviderKind, authentication: ClientAuthentication,
+         transport: any HTTPTransport, configuration: Configuration) throws {
         let metadata = authentication.usesMutualTLS || configuration.usesMutualTLSEndpoints
             ? try metadata.withMutualTLSEndpointAliases() : metadata
+        self.providerKind = kind
         self.metadata = metadata
         self.authentication = authentication
         self.transport = transport
@@ -90,9 +102,14 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
                                              clientSecret: authentication.sharedSecret, clock: configuration.clock,
                                              leeway: configuration.leeway)
         config.allowedAlgorithms = configuration.allowedAlgorithms
-        var validator = IDTokenValidator(config: config,
+        var validator: IDTokenValidator
+        if let jwksURI = metadata.jwksURI {
+            validator = IDTokenValidator(config: config,
                                          keyCache: try JWKSetCache(jwksURI: jwksURI, transport: transport,
                                                                    configuration: configuration.keyCache, observer: configuration.observer))
+        } else {
+            validator = IDTokenValidator(config: config)  // OAuth-only without a JWK Set: no login, so no ID Token to check
+        }
         validator.observer = configuration.observer
         self.validator = validator
         if configuration.fapi2Profile {

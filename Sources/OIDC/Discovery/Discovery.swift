@@ -48,19 +48,31 @@ public actor Discovery {
     ///   ``ProviderMetadata/checkEndpointSecurity()`` refuses (e.g. an `http` token endpoint, or an
     ///   `http://127.0.0.1` `jwks_uri`, from an `https` issuer).
     public func metadata(for issuer: String) async throws -> ProviderMetadata {
-        if let entry = entries[issuer], entry.expires > clock() { return entry.metadata }
-        if let task = inFlight[issuer] { return try await task.value }
-        let task = Task { [observer] in try await Self.fetch(issuer: issuer, transport: transport, observer: observer) }
-        inFlight[issuer] = task
-        defer { inFlight[issuer] = nil }
+        try await cached(key: issuer) { [transport, observer] in
+            try await Self.fetch(issuer: issuer, transport: transport, observer: observer)
+        }
+    }
+
+    /// The cached document under `key`, or the one `fetch` gives (concurrent first requests share one fetch).
+    func cached(key: String, _ fetch: @escaping @Sendable () async throws -> ProviderMetadata) async throws -> ProviderMetadata {
+        if let entry = entries[key], entry.expires > clock() { return entry.metadata }
+        if let task = inFlight[key] { return try await task.value }
+        let task = Task { try await fetch() }
+        inFlight[key] = task
+        defer { inFlight[key] = nil }
         let metadata = try await task.value
-        entries[issuer] = (metadata, clock().addingTimeInterval(timeToLive))
+        entries[key] = (metadata, clock().addingTimeInterval(timeToLive))
         return metadata
     }
 
     /// Drops the cached document of `issuer` (or of every issuer).
     public func invalidate(issuer: String? = nil) {
-        if let issuer { entries[issuer] = nil } else { entries.removeAll() }
+        if let issuer {
+            entries[issuer] = nil
+            entries["oauth-authorization-server " + issuer] = nil
+        } else {
+            entries.removeAll()
+        }
     }
 
     /// `issuer` + `/.well-known/openid-configuration` (a trailing `/` of the issuer is not doubled).
@@ -88,11 +100,19 @@ public actor Discovery {
 
     /// ``fetch(issuer:transport:observer:)`` without the event.
     nonisolated static func fetchDocument(issuer: String, transport: any HTTPTransport) async throws -> ProviderMetadata {
+        try await fetchDocument(issuer: issuer, url: try configurationURL(for: issuer), endpoint: .discoveryDocument,
+                                requireOpenIDFields: true, transport: transport)
+    }
+
+    /// The one implementation of the discovery rules, for OpenID (`requireOpenIDFields`) and RFC 8414 documents:
+    /// no query or fragment in the issuer, the document's `issuer` exactly the requested one, the required fields,
+    /// every endpoint through ``ProviderMetadata/checkEndpointSecurity()``.
+    nonisolated static func fetchDocument(issuer: String, url: URL, endpoint: ProviderEndpoint, requireOpenIDFields: Bool,
+                                          transport: any HTTPTransport) async throws -> ProviderMetadata {
         if issuer.contains("?") || issuer.contains("#") {
-            throw OIDCError(.invalidIssuerURL, "an issuer has no query or fragment (OpenID Connect Core §2)")
+            throw OIDCError(.invalidIssuerURL, "an issuer has no query or fragment (OpenID Connect Core §2, RFC 8414 §2)")
         }
-        let url = try configurationURL(for: issuer)
-        let fetch = EndpointFetch(endpoint: .discoveryDocument, issuer: issuer, transportFailure: .discoveryTransportFailed,
+        let fetch = EndpointFetch(endpoint: endpoint, issuer: issuer, transportFailure: .discoveryTransportFailed,
                                   invalidBody: .discoveryInvalidDocument, statusCode: .discoveryHTTPStatus)
         let metadata = try await fetch.fetch(TransportRequest(url: url, headers: ["Accept": "application/json"]), via: transport) {
             try ProviderMetadata(jsonBytes: $0.body)
@@ -100,9 +120,11 @@ public actor Discovery {
         guard metadata.issuer == issuer else {
             throw OIDCError(.discoveryIssuerMismatch, "the discovery document's issuer is not exactly the requested issuer")
         }
-        let missing = metadata.missingRequiredOpenIDFields
-        guard missing.isEmpty else {
-            throw OIDCError(.discoveryMissingField, "the discovery document lacks \(missing.joined(separator: ", "))")
+        if requireOpenIDFields {
+            let missing = metadata.missingRequiredOpenIDFields
+            guard missing.isEmpty else {
+                throw OIDCError(.discoveryMissingField, "the discovery document lacks \(missing.joined(separator: ", "))")
+            }
         }
         try metadata.checkEndpointSecurity()
         return metadata

@@ -16,14 +16,14 @@ public enum RequestObject {
 
     /// Signs the authorization `parameters` as a request object.
     ///
-    /// Claims: every parameter (`claims` as a JSON object, `max_age` as a number,
+    /// Claims: every parameter (`claims` as a JSON object, `authorization_details` as a JSON array, `max_age` as a number,
     /// the rest as strings; a parameter that repeats, such as RFC 8707 `resource`, as a
     /// JSON array of its values in order), `iss` = `client_id` = `clientID`, `aud` = `issuer`,
     /// `iat` = `nbf` = the whole second of `now` minus one (servers that accept no `nbf` in
     /// their future read a coarser clock), `exp` = `iat` + `lifetime`, a fresh 128-bit `jti`.
     /// Header: `typ: oauth-authz-req+jwt`, `alg`, and `kid` when the key has one.
     /// - Throws: ``OIDCError`` `.requestObjectFailed` when a parameter is `request` or
-    ///   `request_uri`, the `claims` parameter is not a JSON object,
+    ///   `request_uri`, the `claims` parameter is not a JSON object, `authorization_details` is not a JSON array,
     ///   `claims`, `max_age` or `client_id` appears more than once, `client_id`
     ///   differs from `clientID`, the lifetime is not in (0, 3600] seconds, `now` gives an `iat`/`exp`
     ///   outside a 64-bit NumericDate, or signing fails.
@@ -45,6 +45,11 @@ public enum RequestObject {
                     throw OIDCError(.requestObjectFailed, "the claims parameter is not a JSON object")
                 }
                 claim = .object(object)
+            case AuthorizationDetail.parameterName:
+                guard let value = try? JSONParser.parse(Array(value.utf8)), value.arrayValue != nil else {
+                    throw OIDCError(.requestObjectFailed, "the authorization_details parameter is not a JSON array")
+                }
+                claim = value
             case "max_age":
                 claim = Int64(value).map { .integer($0) } ?? .string(value)
             default:
@@ -53,9 +58,10 @@ public enum RequestObject {
             switch claims[name] {
             case nil:
                 claims[name] = claim
-            case .array(let values)? where name != "claims" && name != "max_age":
+            case .array(let values)? where name != "claims" && name != "max_age" && name != AuthorizationDetail.parameterName:
                 claims[name] = .array(values + [claim])
-            case let first? where name != "claims" && name != "max_age" && name != "client_id":
+            case let first? where name != "claims" && name != "max_age" && name != "client_id"
+                && name != AuthorizationDetail.parameterName:
                 claims[name] = .array([first, claim])
             default:
                 throw OIDCError(.requestObjectFailed, "the \"\(name)\" parameter appears more than once")

@@ -11,13 +11,14 @@ extension OAuthRequest {
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
         "code_challenge_method", "response_mode", "prompt", "max_age", "display", "ui_locales",
         "claims_locales", "login_hint", "id_token_hint", "acr_values", "claims", "resource",
+        "authorization_details",
     ]
 
     /// Checks every value and returns the parameters, in a fixed order: `response_type`,
     /// `client_id`, `redirect_uri`, `scope`, `state`, `nonce`, `code_challenge`,
     /// `code_challenge_method`, `response_mode`, `prompt`, `max_age`, `display`, `ui_locales`,
     /// `claims_locales`, `login_hint`, `id_token_hint`, `acr_values`, `claims`, one `resource` per
-    /// entry of ``resources`` (RFC 8707), then additional
+    /// entry of ``resources`` (RFC 8707), `authorization_details` (RFC 9396, compact JSON), then additional
     /// parameters by name. Values are not percent-encoded (use them for a form body, e.g. PAR).
     /// - Throws: ``OIDCError`` `.invalidRequestParameter`, `.invalidRedirectURI`, `.nonceRequired`,
     ///   `.parameterCollision`, `.parameterTooLong`, `.invalidResourceIndicator`.
@@ -47,6 +48,9 @@ extension OAuthRequest {
         if !acrValues.isEmpty { parameters.append(("acr_values", acrValues.joined(separator: " "))) }
         if let claims, !claims.isEmpty { parameters.append(("claims", claims.jsonString)) }
         parameters += try ResourceIndicator.parameters(for: resources)
+        if !authorizationDetails.isEmpty {
+            parameters.append((AuthorizationDetail.parameterName, AuthorizationDetail.compactJSON(authorizationDetails)))
+        }
         for name in additionalParameters.keys.sorted() {
             parameters.append((name, additionalParameters[name] ?? ""))
         }

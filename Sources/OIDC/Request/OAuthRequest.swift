@@ -72,6 +72,15 @@ public struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertible
     }
     /// Stored optional, so requests encoded before ``resources`` existed still decode.
     private var resourceIndicators: [URL]?
+    /// Rich Authorization Requests (RFC 9396): the `authorization_details` objects, sent as one compact JSON
+    /// array after `resource`, on the authorization URL, in the PAR body and in request objects (as a JSON array
+    /// claim). `authorization_details` is a reserved name, so ``additionalParameters`` cannot carry it.
+    public var authorizationDetails: [AuthorizationDetail] {
+        get { authorizationDetailsStorage ?? [] }
+        set { authorizationDetailsStorage = newValue.isEmpty ? nil : newValue }
+    }
+    /// Stored optional, so requests encoded before ``authorizationDetails`` existed still decode.
+    private var authorizationDetailsStorage: [AuthorizationDetail]?
 
     /// A request with fresh secrets: a random ``state`` and ``nonce``, and `S256` ``PKCE`` when
     /// the response type includes `code`.
@@ -104,6 +113,7 @@ public struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertible
         additionalParameters = [:]
         parameterLengthLimits = [:]
         resourceIndicators = nil
+        authorizationDetailsStorage = nil
     }
 
     /// The response mode in force: ``responseMode`` when set, else the response type's default.
@@ -137,6 +147,7 @@ public struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertible
         if let maxAge { parts.append("max_age: \(maxAge)") }
         if idTokenHint != nil { parts.append("id_token_hint: <redacted>") }
         if !resources.isEmpty { parts.append("resource: \(resources.map(\.absoluteString))") }
+        if !authorizationDetails.isEmpty { parts.append("authorization_details types: \(authorizationDetails.map(\.type))") }
         if !additionalParameters.isEmpty { parts.append("additional: \(additionalParameters.keys.sorted())") }
         return "OAuthRequest(\(parts.joined(separator: ", ")))"
     }

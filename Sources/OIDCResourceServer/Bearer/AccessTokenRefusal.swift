@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import OIDC
 
 /// The answer to a request whose access token was refused, for a resource server that accepts
@@ -12,12 +17,12 @@ import OIDC
 /// | a `cnf.jkt`-bound token as `Bearer` | `Bearer invalid_token`, `DPoP algs=...` | 401 |
 /// | proof missing, invalid, replayed or of another key | `DPoP invalid_dpop_proof` | 401 |
 /// | proof without the server's nonce | `DPoP use_dpop_nonce` and `DPoP-Nonce` | 401 |
-/// | token lacks a required scope | `insufficient_scope` with `scope` (scheme used) | 403 |
+/// | token lacks a required scope or `authorization_details` type (RFC 9396) | `insufficient_scope` with `scope` (scheme used) | 403 |
 public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
     /// The HTTP status: 400, 401 or 403.
     public let status: Int
     /// The challenges, in the order of their `WWW-Authenticate` fields.
-    public let challenges: [ResourceChallenge]
+    public private(set) var challenges: [ResourceChallenge]
     /// The nonce to send in `DPoP-Nonce`, if the server requires one.
     public let dpopNonce: String?
 
@@ -46,7 +51,7 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
         case .invalidBearerRequest:
             status = 400
             challenges = [challenge(used, .invalidRequest, error.reason)]
-        case .insufficientScope:
+        case .insufficientScope, .insufficientAuthorizationDetails:
             status = 403
             challenges = [challenge(used, .insufficientScope, error.reason, scope: requiredScopes)]
         case .dpopProofNonce where dpopNonce != nil:
@@ -70,6 +75,14 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
             let invalid = challenge(used, .invalidToken, BearerChallenge.publicDescription(of: error))
             challenges = used == .bearer ? [invalid, challenge(.dpop, nil)] : [invalid]
         }
+    }
+
+    /// This refusal with `resource_metadata="URL"` (RFC 9728 §5.1) in every challenge, so a client that has
+    /// no token yet (or the wrong one) can find the authorization servers of this resource.
+    public func advertising(resourceMetadata url: URL) -> AccessTokenRefusal {
+        var refusal = self
+        refusal.challenges = challenges.map { $0.advertising(resourceMetadata: url) }
+        return refusal
     }
 
     /// The response header fields: one `WWW-Authenticate` per challenge, then `DPoP-Nonce` when set.

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import OIDC
 
 /// The `WWW-Authenticate: Bearer` challenge and status of a refused request (RFC 6750 §3).
@@ -7,7 +12,7 @@ import OIDC
 /// | no token | none | 401 |
 /// | malformed request | `invalid_request` | 400 |
 /// | token invalid, expired, revoked, inactive, wrong audience or type | `invalid_token` | 401 |
-/// | token lacks a required scope | `insufficient_scope` (with `scope`) | 403 |
+/// | token lacks a required scope or `authorization_details` type (RFC 9396) | `insufficient_scope` (with `scope`) | 403 |
 public struct BearerChallenge: Sendable, Hashable, CustomStringConvertible {
     /// The RFC 6750 §3.1 error codes.
     public enum ErrorCode: String, Sendable, Hashable {
@@ -27,6 +32,8 @@ public struct BearerChallenge: Sendable, Hashable, CustomStringConvertible {
     public let scope: [String]
     /// `realm`, if any.
     public let realm: String?
+    /// `resource_metadata` (RFC 9728 §5.1); set with ``advertising(resourceMetadata:)``.
+    public private(set) var resourceMetadata: String? = nil
 
     /// A challenge from its parts.
     public init(error: ErrorCode?, errorDescription: String? = nil, scope: Set<String> = [], realm: String? = nil) {
@@ -38,15 +45,15 @@ public struct BearerChallenge: Sendable, Hashable, CustomStringConvertible {
 
     /// The challenge for an error of this module or of ``AccessTokenValidator`` /
     /// ``TokenIntrospector``: `.missingBearerToken` gives a bare challenge,
-    /// `.invalidBearerRequest` `invalid_request`, `.insufficientScope` `insufficient_scope`
-    /// with `requiredScopes`, and everything else `invalid_token`.
+    /// `.invalidBearerRequest` `invalid_request`, `.insufficientScope` and
+    /// `.insufficientAuthorizationDetails` `insufficient_scope` (403) with `requiredScopes`, and everything else `invalid_token`.
     public init(error: OIDCError, requiredScopes: Set<String> = [], realm: String? = nil) {
         switch error.code {
         case .missingBearerToken:
             self.init(error: nil, scope: requiredScopes, realm: realm)
         case .invalidBearerRequest:
             self.init(error: .invalidRequest, errorDescription: error.reason, realm: realm)
-        case .insufficientScope:
+        case .insufficientScope, .insufficientAuthorizationDetails:
             self.init(error: .insufficientScope, errorDescription: error.reason, scope: requiredScopes, realm: realm)
         default:
             self.init(error: .invalidToken, errorDescription: Self.publicDescription(of: error), realm: realm)
@@ -69,11 +76,19 @@ public struct BearerChallenge: Sendable, Hashable, CustomStringConvertible {
         if let error { parameters.append("error=\"\(error.rawValue)\"") }
         if let errorDescription, error != nil { parameters.append("error_description=\"\(errorDescription)\"") }
         if !scope.isEmpty { parameters.append("scope=\"\(scope.joined(separator: " "))\"") }
+        if let resourceMetadata { parameters.append("resource_metadata=\"\(resourceMetadata)\"") }
         return parameters.isEmpty ? "Bearer" : "Bearer " + parameters.joined(separator: ", ")
     }
 
     /// The header value.
     public var description: String { headerValue }
+
+    /// This challenge with `resource_metadata="URL"` (RFC 9728 §5.1); a URL a quoted string cannot carry is left out.
+    public func advertising(resourceMetadata url: URL) -> BearerChallenge {
+        var challenge = self
+        challenge.resourceMetadata = ResourceMetadataParameter.quoted(url)
+        return challenge
+    }
 
     /// A short description of why a token was refused, without internal detail.
     static func publicDescription(of error: OIDCError) -> String {

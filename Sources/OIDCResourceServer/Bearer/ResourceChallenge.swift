@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 /// One `WWW-Authenticate` challenge of a protected resource: `Bearer` (RFC 6750 §3) or `DPoP`
 /// (RFC 9449 §7.1, with `algs`). ``AccessTokenRefusal`` builds the ones a refused request gets.
 public struct ResourceChallenge: Sendable, Hashable, CustomStringConvertible {
@@ -27,6 +32,9 @@ public struct ResourceChallenge: Sendable, Hashable, CustomStringConvertible {
     public let realm: String?
     /// `algs` of a `DPoP` challenge: the proof algorithms accepted (empty for `Bearer`).
     public let algorithms: [String]
+    /// `resource_metadata` (RFC 9728 §5.1): the URL of the resource's metadata document; set with
+    /// ``advertising(resourceMetadata:)``.
+    public private(set) var resourceMetadata: String? = nil
 
     /// A challenge from its parts (`algorithms` is kept for `DPoP` only).
     public init(scheme: AuthorizationScheme, error: ErrorCode?, errorDescription: String? = nil, scope: Set<String> = [],
@@ -47,9 +55,27 @@ public struct ResourceChallenge: Sendable, Hashable, CustomStringConvertible {
         if let errorDescription, error != nil { parameters.append("error_description=\"\(errorDescription)\"") }
         if !scope.isEmpty { parameters.append("scope=\"\(scope.joined(separator: " "))\"") }
         if !algorithms.isEmpty { parameters.append("algs=\"\(algorithms.joined(separator: " "))\"") }
+        if let resourceMetadata { parameters.append("resource_metadata=\"\(resourceMetadata)\"") }
         return parameters.isEmpty ? scheme.rawValue : scheme.rawValue + " " + parameters.joined(separator: ", ")
     }
 
     /// The header value.
     public var description: String { headerValue }
+
+    /// This challenge with `resource_metadata="URL"` (RFC 9728 §5.1), so a client can find the authorization
+    /// servers; a URL with characters a quoted string cannot carry (`"`, `\\`, controls) is left out.
+    public func advertising(resourceMetadata url: URL) -> ResourceChallenge {
+        var challenge = self
+        challenge.resourceMetadata = ResourceMetadataParameter.quoted(url)
+        return challenge
+    }
+}
+
+/// The `resource_metadata` value of every challenge builder.
+enum ResourceMetadataParameter {
+    /// The URL text when it can stand in a quoted string unchanged, else `nil`.
+    static func quoted(_ url: URL) -> String? {
+        let text = url.absoluteString
+        return BearerChallenge.quotable(text) == text && !text.isEmpty ? text : nil
+    }
 }

@@ -8,8 +8,9 @@ import OIDCResourceServer
 
 /// `GET /api/resource`: RFC 9068 access tokens presented as `Bearer` or `DPoP` (RFC 9449, the
 /// proof's `htu` compared with `<base-url>/api/resource`), or RFC 7662 introspection with
-/// `--introspect` (Bearer only); required scopes; RFC 6750 / RFC 9449 challenges. A certificate-bound token
-/// (`cnf.x5t#S256`, RFC 8705) is accepted only with the client certificate of the TLS connection it came on.
+/// `--introspect` (Bearer only); required scopes; RFC 6750 / RFC 9449 challenges carrying RFC 9728
+/// `resource_metadata`, and the metadata document itself. A certificate-bound token (`cnf.x5t#S256`,
+/// RFC 8705) is accepted only with the client certificate of the TLS connection it came on.
 struct ProtectedResource: Sendable {
     let requiredScopes: Set<String>
     let validator: AccessTokenValidator
@@ -17,6 +18,11 @@ struct ProtectedResource: Sendable {
     /// The URL clients address this resource by (the DPoP proof's `htu`).
     let url: URL
     let extractor = BearerTokenExtractor()
+    /// RFC 9728: this resource's metadata document (`resource` = the app's base URL, `authorization_servers` = the
+    /// issuer), served at ``metadataURL`` and named by `resource_metadata` in every challenge.
+    let metadata: ProtectedResourceMetadata
+    /// `<base-url>/.well-known/oauth-protected-resource` (path inserted when the base URL has one).
+    let metadataURL: URL
 
     init(options: Options, client: OIDCClient, keys: JWKSetCache, transport: any HTTPTransport, replays: any ReplayCache,
          observer: any OIDCObserver) throws {
@@ -28,6 +34,12 @@ struct ProtectedResource: Sendable {
                                              proofs: DPoPProofValidator(replays: .cache(replays)))
         validator.observer = observer
         self.validator = validator
+        var base = options.baseURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        var metadata = try validator.protectedResourceMetadata(resource: base, scopes: options.requiredScopes.isEmpty ? nil : options.requiredScopes.sorted())
+        if options.introspect { metadata.dpopSigningAlgValuesSupported = nil }  // introspection mode takes Bearer tokens only
+        self.metadata = metadata
+        metadataURL = try ProtectedResourceDiscovery.metadataURL(forResource: base)
         if options.introspect {
             guard let endpoint = client.metadata.introspectionEndpoint else {
                 throw OIDCError(.endpointNotAdvertised, "--introspect: the provider metadata has no introspection_endpoint")
@@ -57,6 +69,7 @@ struct ProtectedResource: Sendable {
             let oidcError = error as? OIDCError ?? OIDCError(.invalidBearerRequest, "the request could not be read")
             let refusal = AccessTokenRefusal(error: oidcError, requestHeaders: headers, requiredScopes: requiredScopes,
                                              dpopAlgorithms: validator.proofs.challengeAlgorithms)
+                .advertising(resourceMetadata: metadataURL)
             var response = JSONResponse.make(HTTPResponse.Status(code: refusal.status), "{\"error\":\"access_denied\"}")
             for (name, value) in refusal.headers {
                 guard let field = HTTPField.Name(name) else { continue }
@@ -64,6 +77,11 @@ struct ProtectedResource: Sendable {
             }
             return response
         }
+    }
+
+    /// `GET /.well-known/oauth-protected-resource`: the RFC 9728 document.
+    func metadataDocument() -> Response {
+        JSONResponse.make(.ok, metadata.jsonString)
     }
 
     /// Introspection (`--introspect`): Bearer tokens; a token the provider says is bound (`cnf`) passes only when
@@ -84,8 +102,9 @@ struct ProtectedResource: Sendable {
         } catch {
             let challenge = (error as? OIDCError).map { BearerChallenge(error: $0, requiredScopes: requiredScopes) }
                 ?? BearerChallenge(error: .invalidToken)
+            let advertised = challenge.advertising(resourceMetadata: metadataURL)
             var response = JSONResponse.make(HTTPResponse.Status(code: challenge.status), "{\"error\":\"access_denied\"}")
-            response.headers[.wwwAuthenticate] = challenge.headerValue
+            response.headers[.wwwAuthenticate] = advertised.headerValue
             return response
         }
     }

@@ -54,6 +54,7 @@ struct WebApp: Sendable {
         router.get("/api/resource") { request, context -> Response in
             await self.resource.answer(request, clientCertificate: await context.clientCertificate())
         }
+        router.get(RouterPath(resource.metadataURL.path)) { _, _ -> Response in self.resource.metadataDocument() }
     }
 
     // MARK: - Login

@@ -1,0 +1,22 @@
+import Foundation
+import OIDC
+import OIDCResourceServer
+
+struct PaymentInitiation: Codable {
+    var type = "payment_initiation"
+    var actions: [String]
+    var locations: [String]
+}
+
+/// The client asks for a payment; the API reads what was granted from the access token.
+func startPaymentLogin(_ client: OIDCClient, redirectURI: URL) throws -> PendingLogin {
+    try client.startLogin(redirectURI: redirectURI, scopes: ["openid", "api.read"]) { request in
+        request.authorizationDetails = [try AuthorizationDetail(PaymentInitiation(actions: ["initiate"],
+                                                                                  locations: ["https://api.example/payments"]))]
+    }
+}
+
+func grantedPayments(_ token: AccessToken) throws -> [PaymentInitiation] {
+    try token.requireAuthorizationDetails(types: ["payment_initiation"])
+        .decode(PaymentInitiation.self, ofType: "payment_initiation")
+}
