@@ -20,6 +20,9 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
     case privateKeyJWT(clientID: String, key: JWK, algorithm: JWSAlgorithm)
     /// `none`: a public client; only `client_id` is sent.
     case none(clientID: String)
+    /// Sign in with Apple: `client_secret_post` whose secret is the ES256 JWT ``AppleClientSecret`` makes,
+    /// caches and renews before it expires.
+    case appleClientSecret(AppleClientSecret)
 
     /// The client id.
     public var clientID: String {
@@ -27,6 +30,8 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
         case .clientSecretBasic(let id, _), .clientSecretPost(let id, _), .clientSecretJWT(let id, _), .privateKeyJWT(let id, _, _),
              .none(let id):
             return id
+        case .appleClientSecret(let secret):
+            return secret.clientID
         }
     }
 
@@ -34,7 +39,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
     public var methodName: String {
         switch self {
         case .clientSecretBasic: return "client_secret_basic"
-        case .clientSecretPost: return "client_secret_post"
+        case .clientSecretPost, .appleClientSecret: return "client_secret_post"
         case .clientSecretJWT: return "client_secret_jwt"
         case .privateKeyJWT: return "private_key_jwt"
         case .none: return "none"
@@ -68,6 +73,9 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
             try Self.addAssertion(to: &parameters, clientID: id, key: key, algorithm: algorithm, audience: try audience(), now: now)
         case .none(let id):
             parameters.append(("client_id", id))
+        case .appleClientSecret(let secret):
+            parameters.append(("client_id", secret.clientID))
+            parameters.append(("client_secret", try secret.secret(now: now)))
         }
     }
 
