@@ -2,6 +2,12 @@
 //
 //   swift run sample-exchange-code --issuer URL --client-id ID --client-secret SECRET [--client-auth basic|post]
 //       --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE]
+//       [--profile entra|google|apple|keycloak|okta|auth0] [--tenant ID]... [--hosted-domain D]...
+//       [--team-id T --key-id K --client-key FILE]   (Apple: instead of --client-secret)
+//
+// --profile accepts that provider's documented departures only (ProviderProfile); --tenant (Entra) and
+// --hosted-domain (Google) are its allow-lists. Apple's client_secret is the ES256 JWT made from the team id,
+// key id and the P-256 key in FILE (PEM), sent by client_secret_post.
 //
 // One OIDCClient (discovery once): the code is redeemed with the PKCE verifier, a token_type other than
 // Bearer is refused (unsupported_token_type), the ID Token is validated (signature with the provider's
@@ -18,33 +24,62 @@ import OIDCNetworking
 import OIDCSession
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-exchange-code: \(message)\nusage: sample-exchange-code --issuer URL --client-id ID --client-secret SECRET [--client-auth basic|post] --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE]\n".utf8))
+    FileHandle.standardError.write(Data("sample-exchange-code: \(message)\nusage: sample-exchange-code --issuer URL --client-id ID --client-secret SECRET [--client-auth basic|post] --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE] [--profile entra|google|apple|keycloak|okta|auth0] [--tenant ID]... [--hosted-domain D]... [--team-id T --key-id K --client-key FILE]\n".utf8))
     exit(2)
 }
 
 var values: [String: String] = [:]
+var tenants: Set<String> = [], hostedDomains: Set<String> = []
 var arguments = CommandLine.arguments.dropFirst()
 let known: Set<String> = ["--issuer", "--client-id", "--client-secret", "--client-auth", "--redirect-uri", "--code", "--code-verifier",
-                          "--nonce", "--save-tokens"]
+                          "--nonce", "--save-tokens", "--profile", "--tenant", "--hosted-domain", "--team-id", "--key-id", "--client-key"]
 while let flag = arguments.popFirst() {
     guard known.contains(flag) else { usage("unknown argument \(flag)") }
     guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
-    values[flag] = value
+    switch flag {
+    case "--tenant": tenants.insert(value)
+    case "--hosted-domain": hostedDomains.insert(value)
+    default: values[flag] = value
+    }
 }
-for required in ["--issuer", "--client-id", "--client-secret", "--redirect-uri", "--code", "--code-verifier"] where values[required] == nil {
+let apple = ["--team-id", "--key-id", "--client-key"].filter { values[$0] != nil }
+guard apple.isEmpty || apple.count == 3 else { usage("--team-id, --key-id and --client-key go together") }
+guard apple.isEmpty != (values["--client-secret"] == nil) else { usage("give --client-secret, or --team-id, --key-id and --client-key (Apple)") }
+for required in ["--issuer", "--client-id", "--redirect-uri", "--code", "--code-verifier"] where values[required] == nil {
     usage("\(required) is required")
 }
-let issuer = values["--issuer"]!, clientID = values["--client-id"]!, secret = values["--client-secret"]!
+let profile = values["--profile"].map { name -> ProviderProfile in
+    guard let profile = ProviderProfile(name: name, tenants: tenants, hostedDomains: hostedDomains) else {
+        usage("--profile takes entra, google, apple, keycloak, okta or auth0")
+    }
+    return profile
+}
+if !tenants.isEmpty, profile?.name != "entra" { usage("--tenant goes with --profile entra") }
+if !hostedDomains.isEmpty, profile?.name != "google" { usage("--hosted-domain goes with --profile google") }
+if !apple.isEmpty, profile != .apple { usage("--team-id, --key-id and --client-key go with --profile apple") }
+let issuer = values["--issuer"]!, clientID = values["--client-id"]!
 guard let redirectURI = URL(string: values["--redirect-uri"]!) else { usage("--redirect-uri is not a URL") }
-let authentication: ClientAuthentication
-switch values["--client-auth"] ?? "basic" {
-case "basic": authentication = .clientSecretBasic(clientID: clientID, secret: secret)
-case "post": authentication = .clientSecretPost(clientID: clientID, secret: secret)
-default: usage("--client-auth takes basic or post")
+var authentication: ClientAuthentication
+if let secret = values["--client-secret"] {
+    switch values["--client-auth"] ?? "basic" {
+    case "basic": authentication = .clientSecretBasic(clientID: clientID, secret: secret)
+    case "post": authentication = .clientSecretPost(clientID: clientID, secret: secret)
+    default: usage("--client-auth takes basic or post")
+    }
+} else {
+    guard values["--client-auth"] == nil else { usage("--client-auth goes with --client-secret (Apple's is client_secret_post)") }
+    authentication = .none(clientID: clientID)  // replaced below, once the key file is read
 }
 
 do {
-    let client = try await OIDCClient.discover(issuer: issuer, authentication: authentication, transport: URLSessionTransport())
+    if let path = values["--client-key"], let team = values["--team-id"], let keyID = values["--key-id"] {
+        let key = try JWK(pem: String(contentsOfFile: path, encoding: .utf8))
+        authentication = .appleClientSecret(try AppleClientSecret(teamID: team, keyID: keyID, clientID: clientID, key: key, audience: issuer))
+    }
+    var configuration = OIDCClient.Configuration()
+    configuration.profile = profile
+    let client = try await OIDCClient.discover(issuer: issuer, authentication: authentication, transport: URLSessionTransport(),
+                                               configuration: configuration)
     // The login the app started, rebuilt from what it handed over: the verifier and the nonce it sent.
     let request = OAuthRequest(clientID: clientID, redirectURI: redirectURI, state: try .random(),
                                nonce: try values["--nonce"].map(Nonce.init),

@@ -2,12 +2,15 @@
 //
 //   swift run sample-resource-server --issuer URL --audience AUD
 //       [--introspect --client-id ID --client-secret SECRET] [--require-scope S]...
+//       [--profile keycloak --allowed-client ID...]
 //
 // Reads one access token on standard input. Without --introspect it is validated locally as an
 // RFC 9068 JWT access token (signature with the issuer's keys from discovery, typ at+jwt, iss,
 // aud = AUD, exp, iat, client_id, sub, jti); with --introspect it is sent to the issuer's
 // introspection endpoint (RFC 7662, client_secret_basic) and must be active, current and, when
-// the answer has an aud, for AUD. Every --require-scope must be granted. Prints one JSON object:
+// the answer has an aud, for AUD. With --profile keycloak, Keycloak's access tokens (typ JWT, payload typ
+// Bearer) are accepted when aud contains AUD or azp is an --allowed-client, and client_id is azp when the
+// token has none. Every --require-scope must be granted. Prints one JSON object:
 //   {"active": true|false, "sub": ..., "client_id": ..., "scope": [...]}
 // Exit 0 for a valid token, 1 for an invalid one (the typed reason and the RFC 6750 challenge on
 // standard error), 2 on usage errors.
@@ -18,7 +21,7 @@ import OIDCNetworking
 import OIDCResourceServer
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-resource-server: \(message)\nusage: sample-resource-server --issuer URL --audience AUD [--introspect --client-id ID --client-secret SECRET] [--require-scope S]...\n".utf8))
+    FileHandle.standardError.write(Data("sample-resource-server: \(message)\nusage: sample-resource-server --issuer URL --audience AUD [--introspect --client-id ID --client-secret SECRET] [--require-scope S]... [--profile keycloak --allowed-client ID...]\n".utf8))
     exit(2)
 }
 
@@ -34,11 +37,20 @@ func output(active: Bool, subject: String?, clientID: String?, scopes: Set<Strin
 var values: [String: String] = [:]
 var requiredScopes: Set<String> = []
 var introspect = false
+var keycloak = false
+var allowedClients: Set<String> = []
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     switch flag {
     case "--introspect":
         introspect = true
+    case "--profile":
+        guard let name = arguments.popFirst() else { usage("--profile needs a value") }
+        guard name == "keycloak" else { usage("--profile takes keycloak (the access-token profile), not \(name)") }
+        keycloak = true
+    case "--allowed-client":
+        guard let client = arguments.popFirst(), !client.isEmpty else { usage("--allowed-client needs a value") }
+        allowedClients.insert(client)
     case "--require-scope":
         guard let scope = arguments.popFirst(), !scope.isEmpty else { usage("--require-scope needs a value") }
         requiredScopes.insert(scope)
@@ -57,6 +69,8 @@ if introspect, values["--client-id"] == nil || values["--client-secret"] == nil 
 if !introspect, values["--client-id"] != nil || values["--client-secret"] != nil {
     usage("--client-id and --client-secret go with --introspect")
 }
+if !allowedClients.isEmpty, !keycloak { usage("--allowed-client goes with --profile keycloak") }
+if keycloak, introspect { usage("--profile keycloak validates JWTs locally; it does not go with --introspect") }
 let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
 let token = input.trimmingCharacters(in: .whitespacesAndNewlines)
 guard !token.isEmpty, !token.contains(where: \.isWhitespace) else { usage("standard input must hold exactly one access token") }
@@ -76,7 +90,8 @@ do {
         output(active: true, subject: info.subject, clientID: info.clientID, scopes: info.scopes)
     } else {
         let validator = try await AccessTokenValidator.discover(issuer: issuer, audience: audience, discovery: discovery,
-                                                                keyCaches: JWKSetCacheRegistry(transport: transport))
+                                                                keyCaches: JWKSetCacheRegistry(transport: transport),
+                                                                profile: keycloak ? .keycloak(allowedClients: allowedClients) : .rfc9068)
         let accessToken = try await validator.validate(bearerToken: token, requiredScopes: requiredScopes)
         output(active: true, subject: accessToken.subject, clientID: accessToken.clientID, scopes: accessToken.scopes)
     }

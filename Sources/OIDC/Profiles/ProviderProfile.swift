@@ -33,6 +33,23 @@ public enum ProviderProfile: Sendable, Hashable, CustomStringConvertible {
     /// which the exact comparison keeps.
     case auth0
 
+    /// The profile with this ``name`` (as a command line gives it), or `nil` for any other text.
+    /// - Parameters:
+    ///   - name: `entra`, `google`, `apple`, `keycloak`, `okta` or `auth0`.
+    ///   - tenants: Entra ID tenant allow-list; empty: ``EntraTenants/anyTenant``. Ignored by other profiles.
+    ///   - hostedDomains: Google `hd` allow-list; empty: ``GoogleHostedDomains/anyHostedDomain``. Ignored by other profiles.
+    public init?(name: String, tenants: Set<String> = [], hostedDomains: Set<String> = []) {
+        switch name {
+        case "entra": self = .entra(tenants.isEmpty ? .anyTenant : .allowList(tenants))
+        case "google": self = .google(hostedDomains.isEmpty ? .anyHostedDomain : .allowList(hostedDomains))
+        case "apple": self = .apple
+        case "keycloak": self = .keycloak
+        case "okta": self = .okta
+        case "auth0": self = .auth0
+        default: return nil
+        }
+    }
+
     /// The profile's name: `entra`, `google`, `apple`, `keycloak`, `okta` or `auth0`.
     public var name: String {
         switch self {
