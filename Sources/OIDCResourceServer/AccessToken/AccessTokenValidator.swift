@@ -84,7 +84,15 @@ public struct AccessTokenValidator: Sendable {
 
     /// A validator whose keys come from the issuer's discovery document and a shared key cache.
     /// - Throws: discovery errors, `.jwksURIMissing`, and `.insecureURL` for a non-https `jwks_uri`.
-    /// - Parameter profile: which access tokens are accepted; default RFC 9068's.
+    /// - Parameters:
+    ///   - issuer: the authorization server's issuer identifier (discovered exactly).
+    ///   - audience: this resource server's identifier.
+    ///   - discovery: the discovery client (its cache is shared).
+    ///   - keyCaches: the shared JWK Set caches, one per `jwks_uri`.
+    ///   - leeway: allowed clock skew for the time claims, in seconds.
+    ///   - clock: the current time.
+    ///   - proofs: the DPoP proof rules; `nil`: the defaults of ``init(issuer:audience:keys:allowedAlgorithms:leeway:clock:limits:proofs:profile:)``.
+    ///   - profile: which access tokens are accepted; default RFC 9068's.
     public static func discover(issuer: String, audience: String, discovery: Discovery, keyCaches: JWKSetCacheRegistry,
                                 leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
                                 proofs: DPoPProofValidator? = nil, profile: AccessTokenProfile = .rfc9068) async throws -> AccessTokenValidator {
