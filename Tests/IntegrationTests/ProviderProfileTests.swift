@@ -212,6 +212,29 @@ struct ProviderProfileTests {
             let issuer = idp.base + "/realms/demo"
             let keycloakClient = try await client(issuer, .keycloak)
             let login = try await login(keycloakClient, as: "alice")  // the enc key listed first is skipped
+            // A token signed with the encryption key's private half, naming it: the use:enc key never verifies.
+            let encKey = try JWK(json: String(contentsOf: Provider.repository.appendingPathComponent("Keys/rsa3072.jwk"), encoding: .utf8))
+            let now = Int64(Date().timeIntervalSince1970)
+            let byEncKey = try JWT.sign(["iss": .string(issuer), "aud": "app", "sub": "sub-alice", "iat": .integer(now), "exp": .integer(now + 300)],
+                                        key: encKey, algorithm: .ps384, header: ["typ": "JWT", "kid": "enc-1"])
+            do {
+                // Only `use` stands between this key and verification: its `alg` (RSA-OAEP) is taken off.
+                var document = try JSONParser.parseObject(try await URLSessionTransport().send(TransportRequest(url: URL(string: issuer + "/keys")!)).body,
+                                                          what: "keys")
+                let entries = try #require(document["keys"]?.arrayValue).map { entry -> JSONValue in
+                    guard var key = entry.objectValue, key["use"]?.stringValue == "enc" else { return entry }
+                    key["alg"] = nil
+                    return .object(key)
+                }
+                document["keys"] = .array(entries)
+                let published = try JWKSet(json: JSONValue.object(document).jsonString())
+                let validator = IDTokenValidator(config: IDTokenValidationConfig(issuer: issuer, clientID: "app", allowedAlgorithms: [.rs256, .ps384]),
+                                                 keySet: published)
+                _ = try await validator.validate(byEncKey, expecting: IDTokenExpectations(nonce: .noNonceSent))
+                Issue.record("a token verified with a use:enc key")
+            } catch let error as OIDCError {
+                #expect([.unusableSigningKey, .signingKeyNotFound].contains(error.code), "\(error)")
+            }
             let keys = try JWKSet(jsonBytes: try await URLSessionTransport().send(TransportRequest(url: URL(string: issuer + "/keys")!)).body)
             let token = login.tokens.accessToken
             let rfc9068 = AccessTokenValidator(issuer: issuer, audience: "orders-api", keys: .keySet(keys))
