@@ -71,9 +71,14 @@ if let secret = values["--client-secret"] {
     authentication = .none(clientID: clientID)  // replaced below, once the key file is read
 }
 
+let clientKey = values["--client-key"].map { path -> String in
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { usage("cannot read --client-key \(path)") }
+    return text
+}
+
 do {
-    if let path = values["--client-key"], let team = values["--team-id"], let keyID = values["--key-id"] {
-        let key = try JWK(pem: String(contentsOfFile: path, encoding: .utf8))
+    if let clientKey, let team = values["--team-id"], let keyID = values["--key-id"] {
+        let key = try JWK(pem: clientKey)
         authentication = .appleClientSecret(try AppleClientSecret(teamID: team, keyID: keyID, clientID: clientID, key: key, audience: issuer))
     }
     var configuration = OIDCClient.Configuration()

@@ -60,9 +60,9 @@ struct ProviderProfileTests {
     /// A browser's part of a login: the authorization request, then the redirect (query) or the form it posts.
     func login(_ client: OIDCClient, as user: String, formPost: Bool = false,
                configure: (inout OAuthRequest) -> Void = { _ in }) async throws -> LoginResult {
-        let pending = try client.startLogin(redirectURI: Self.redirect, scopes: ["openid", "email"]) {
+        let pending = try client.startLogin(redirectURI: Self.redirect, scopes: ["openid", "email"],
+                                            responseMode: formPost ? .formPost : .query) {
             $0.loginHint = user
-            if formPost { $0.responseMode = .formPost }
             configure(&$0)
         }
         let answer = try await URLSessionTransport().send(TransportRequest(url: pending.url, followsRedirects: false))
