@@ -140,6 +140,36 @@ struct ProviderProfileTests {
         }
     }
 
+    @Test("Entra resource server: v2.0 access tokens for your API under the profile (per-tenant iss, allow-list, azp, scp)")
+    func entraResourceServer() async throws {
+        try await withProvider("entra") { idp in
+            let issuer = idp.base + "/common/v2.0"
+            let api = "6e74172b-be56-4843-9ff4-e66a39bb12e3"
+            let entra = try await client(issuer, .entra(.anyTenant))
+            func tokens(_ user: String) async throws -> TokenResponse {
+                try await login(entra, as: user) { $0.scopes = ["openid", "api://orders/read"] }.tokens
+            }
+            let keys = try JWKSet(jsonBytes: try await URLSessionTransport().send(
+                TransportRequest(url: URL(string: idp.base + "/common/discovery/v2.0/keys")!)).body)
+            let validator = AccessTokenValidator(issuer: issuer, audience: api, keys: .keySet(keys),
+                                                 profile: .entra(.allowList([Self.contoso])))
+            let alice = try await tokens("alice@contoso")
+            let accepted = try await validator.validate(bearerToken: alice.accessToken, requiredScopes: ["read"])
+            #expect(accepted.clientID == "app" && accepted.issuer == "\(idp.base)/\(Self.contoso)/v2.0")
+            // The same token without the profile: not at+jwt, and iss is the tenant's.
+            let strict = AccessTokenValidator(issuer: issuer, audience: api, keys: .keySet(keys))
+            await expectOIDCError(.unexpectedTokenType) { _ = try await strict.validate(bearerToken: alice.accessToken) }
+            await expectOIDCError(.tenantNotAllowed) { _ = try await validator.validate(bearerToken: try await tokens("bob@fabrikam").accessToken) }
+            let anyTenant = AccessTokenValidator(issuer: issuer, audience: api, keys: .keySet(keys), profile: .entra(.anyTenant))
+            await expectOIDCError(.issuerMismatch) { _ = try await anyTenant.validate(bearerToken: try await tokens("forged@contoso").accessToken) }
+            // Its ID Token (no scp, no roles) is not an access token; a token for another API is refused by aud.
+            let sameApp = AccessTokenValidator(issuer: issuer, audience: "app", keys: .keySet(keys), profile: .entra(.anyTenant))
+            await expectOIDCError(.unexpectedTokenType) { _ = try await sameApp.validate(bearerToken: try #require(alice.idToken)) }
+            let otherAPI = AccessTokenValidator(issuer: issuer, audience: "api://billing", keys: .keySet(keys), profile: .entra(.anyTenant))
+            await expectOIDCError(.audienceMismatch) { _ = try await otherAPI.validate(bearerToken: alice.accessToken) }
+        }
+    }
+
     // MARK: Google
 
     @Test("Google: a scheme-less iss only under the profile; the hd allow-list refuses other domains and consumer accounts")

@@ -11,7 +11,7 @@ KEYS_DIR/rsa2048.pem (kid "sig-1"). Client: "app" with secret "app-secret" (basi
   issuer the template BASE/{tenantid}/v2.0 for common and organizations, BASE/<consumer tenant>/v2.0 for
   consumers, BASE/<GUID>/v2.0 for one tenant. ID Tokens: iss BASE/<tid>/v2.0 and tid (user "forged@contoso"
   gets a tid of contoso but the iss of fabrikam). /graph-token answers a Graph-style access token (nonce in
-  its JWS header).
+  its JWS header). With scope api://orders/read the access token is a v2.0 JWT for that API (aud API_APP).
 - google: issuer BASE; ID Token iss without scheme (127.0.0.1:PORT) for alice, with scheme for bob; hd per user.
 - apple: issuer BASE; token endpoint accepts only client_secret_post whose client_secret is an ES256 JWT
   (kid KEY123ABCD, iss TEAM123ABC, sub = client_id, aud = BASE, exp - iat <= 15777000, not expired) verified
@@ -29,6 +29,8 @@ import argparse, base64, hashlib, http.server, json, os, secrets, subprocess, sy
 CONSUMER = "9188040d-6c67-4c5b-b112-36a304b66dad"
 CONTOSO = "72f988bf-86f1-41af-91ab-2d7cd011db47"
 FABRIKAM = "0b1a2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+API_APP = "6e74172b-be56-4843-9ff4-e66a39bb12e3"  # the API's client id (aud of its v2.0 access tokens)
+API_SCOPE = "api://orders/read"
 USERS = {
     "entra": {"alice@contoso": {"tid": CONTOSO}, "bob@fabrikam": {"tid": FABRIKAM}, "carol@outlook": {"tid": CONSUMER},
               "forged@contoso": {"tid": CONTOSO, "iss_tid": FABRIKAM}},
@@ -130,6 +132,7 @@ class Provider:
             claims["nonce"] = grant["nonce"]
         if self.profile == "entra":
             claims["tid"] = props["tid"]
+            claims["ver"] = "2.0"
             claims["iss"] = f"{self.base}/{props.get('iss_tid', props['tid'])}/v2.0"
         elif self.profile == "google":
             if props.get("schemeless"):
@@ -151,6 +154,13 @@ class Provider:
             claims = {"iss": issuer, "sub": "sub-" + grant["user"], "typ": "Bearer", "azp": props.get("azp", grant["client_id"]),
                       "aud": props.get("aud", "account"), "iat": now, "exp": now + 300, "jti": secrets.token_hex(8),
                       "scope": "openid email", "preferred_username": grant["user"]}
+            return sign_rs256({"alg": "RS256", "typ": "JWT", "kid": "sig-1"}, claims, self.key_pem)
+        if self.profile == "entra" and API_SCOPE in grant.get("scope", "").split():
+            # A v2.0 access token for your own API: aud its client id, scp, azp, uti, tid (no jti, no client_id).
+            tid = props["tid"]
+            claims = {"iss": f"{self.base}/{props.get('iss_tid', tid)}/v2.0", "aud": API_APP, "sub": "sub-" + grant["user"],
+                      "azp": grant["client_id"], "scp": "read", "tid": tid, "uti": secrets.token_hex(8), "ver": "2.0",
+                      "iat": now, "nbf": now, "exp": now + 300, "oid": "oid-" + grant["user"]}
             return sign_rs256({"alg": "RS256", "typ": "JWT", "kid": "sig-1"}, claims, self.key_pem)
         if self.profile == "auth0" and grant.get("audience"):
             claims = {"iss": issuer, "sub": "sub-" + grant["user"], "aud": [grant["audience"], self.base + "/userinfo"],
@@ -225,7 +235,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             code = secrets.token_urlsafe(16)
             CODES[code] = {"user": user, "client_id": query["client_id"], "redirect_uri": query.get("redirect_uri"),
                            "nonce": query.get("nonce"), "challenge": query.get("code_challenge"), "tenant": tenant,
-                           "audience": query.get("audience")}
+                           "audience": query.get("audience"), "scope": query.get("scope", "")}
             answer = {"code": code, "state": query.get("state", "")}
             if p.profile == "apple":
                 if query.get("response_mode") != "form_post":

@@ -51,7 +51,7 @@ extension ProviderProfile {
     }
 
     /// Entra ID: a multi-tenant issuer takes the token's `tid` in place of its alias; a single-tenant one stays exact.
-    static func checkEntra(_ issuer: String, claims: JWTClaims, configured: String, tenants: EntraTenants) throws {
+    package static func checkEntra(_ issuer: String, claims: JWTClaims, configured: String, tenants: EntraTenants) throws {
         let tid: String?
         if case .string(let text)? = claims["tid"] { tid = text } else { tid = nil }
         if let parts = entraParts(configured), entraAliases.contains(String(parts.tenant)) {

@@ -74,9 +74,12 @@ public struct AccessTokenValidator: Sendable {
         self.limits = limits
         policy = JWSVerificationPolicy(allowedAlgorithms: self.allowedAlgorithms, limits: limits)
         // sub, client_id, iat and jti are required by AccessToken(jwt:issuer:), which reads them anyway.
-        if case .keycloak = profile {  // its own audience rule (aud, or an allowed azp), checked after verification
+        switch profile {
+        case .keycloak:  // its own audience rule (aud, or an allowed azp), checked after verification
             rules = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, requiresExpiration: true)
-        } else {
+        case .entra:  // iss checked per tenant after verification
+            rules = JWTValidationOptions(clock: clock, leeway: leeway, audience: audience, requiresExpiration: true)
+        case .rfc9068:
             rules = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: audience, requiresExpiration: true)
         }
         timeRules = JWTValidationOptions(clock: clock, leeway: leeway, requiresExpiration: true)
@@ -96,7 +99,13 @@ public struct AccessTokenValidator: Sendable {
     public static func discover(issuer: String, audience: String, discovery: Discovery, keyCaches: JWKSetCacheRegistry,
                                 leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
                                 proofs: DPoPProofValidator? = nil, profile: AccessTokenProfile = .rfc9068) async throws -> AccessTokenValidator {
-        let metadata = try await discovery.metadata(for: issuer)
+        let metadata: ProviderMetadata
+        if case .entra(let tenants) = profile {  // the {tenantid} template: accepted under the profile, not cached
+            metadata = try await Discovery.fetch(issuer: issuer, transport: discovery.transport, observer: discovery.observer,
+                                                 profile: .entra(tenants))
+        } else {
+            metadata = try await discovery.metadata(for: issuer)
+        }
         guard let jwksURI = metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the issuer publishes no jwks_uri") }
         let cache = try await keyCaches.cache(for: jwksURI)
         return AccessTokenValidator(issuer: issuer, audience: audience, keys: .cache(cache), leeway: leeway, clock: clock, proofs: proofs,
@@ -218,10 +227,17 @@ public struct AccessTokenValidator: Sendable {
     }
 
     private func verifiedToken(_ token: String) async throws -> AccessToken {
-        if case .keycloak(let allowedClients) = profile {
+        switch profile {
+        case .keycloak(let allowedClients):
             let jwt = try await keys.verify(token, policy: policy, validation: rules)
             try AccessTokenProfile.checkKeycloak(jwt, audience: audience, allowedClients: allowedClients)
             return try AccessToken(jwt: jwt, issuer: issuer, clientFromAuthorizedParty: true)
+        case .entra(let tenants):
+            let jwt = try await keys.verify(token, policy: policy, validation: rules)
+            try AccessTokenProfile.checkEntra(jwt, issuer: issuer, tenants: tenants)
+            return try AccessToken(jwt: jwt, issuer: (try? jwt.claims.issuer) ?? nil ?? issuer, clientFromAuthorizedParty: true, entraNames: true)
+        case .rfc9068:
+            break
         }
         let jwt: JWT
         do {
