@@ -161,7 +161,7 @@ struct ProviderProfileTests {
             await expectOIDCError(.unexpectedTokenType) { _ = try await strict.validate(bearerToken: alice.accessToken) }
             await expectOIDCError(.tenantNotAllowed) { _ = try await validator.validate(bearerToken: try await tokens("bob@fabrikam").accessToken) }
             let anyTenant = AccessTokenValidator(issuer: issuer, audience: api, keys: .keySet(keys), profile: .entra(.anyTenant))
-            await expectOIDCError(.issuerMismatch) { _ = try await anyTenant.validate(bearerToken: try await tokens("forged@contoso").accessToken) }
+            await expectOIDCError(.issuerMismatch) { _ = try await anyTenant.validate(bearerToken: try await tokens("forgedapi@contoso").accessToken) }
             // Its ID Token (no scp, no roles) is not an access token; a token for another API is refused by aud.
             let sameApp = AccessTokenValidator(issuer: issuer, audience: "app", keys: .keySet(keys), profile: .entra(.anyTenant))
             await expectOIDCError(.unexpectedTokenType) { _ = try await sameApp.validate(bearerToken: try #require(alice.idToken)) }

@@ -10,7 +10,7 @@ KEYS_DIR/rsa2048.pem (kid "sig-1"). Client: "app" with secret "app-secret" (basi
 - entra: discovery at /{common|organizations|consumers|<tenant GUID>}/v2.0/.well-known/openid-configuration;
   issuer the template BASE/{tenantid}/v2.0 for common and organizations, BASE/<consumer tenant>/v2.0 for
   consumers, BASE/<GUID>/v2.0 for one tenant. ID Tokens: iss BASE/<tid>/v2.0 and tid (user "forged@contoso"
-  gets a tid of contoso but the iss of fabrikam). /graph-token answers a Graph-style access token (nonce in
+  gets a tid of contoso but the iss of fabrikam; "forgedapi@contoso" only in its API access token). /graph-token answers a Graph-style access token (nonce in
   its JWS header). With scope api://orders/read the access token is a v2.0 JWT for that API (aud API_APP).
 - google: issuer BASE; ID Token iss without scheme (127.0.0.1:PORT) for alice, with scheme for bob; hd per user.
 - apple: issuer BASE; token endpoint accepts only client_secret_post whose client_secret is an ES256 JWT
@@ -33,7 +33,8 @@ API_APP = "6e74172b-be56-4843-9ff4-e66a39bb12e3"  # the API's client id (aud of 
 API_SCOPE = "api://orders/read"
 USERS = {
     "entra": {"alice@contoso": {"tid": CONTOSO}, "bob@fabrikam": {"tid": FABRIKAM}, "carol@outlook": {"tid": CONSUMER},
-              "forged@contoso": {"tid": CONTOSO, "iss_tid": FABRIKAM}},
+              "forged@contoso": {"tid": CONTOSO, "iss_tid": FABRIKAM},
+              "forgedapi@contoso": {"tid": CONTOSO, "api_iss_tid": FABRIKAM}},
     "google": {"alice@example.com": {"hd": "example.com", "schemeless": True}, "bob@gmail.com": {},
                "eve@other.example": {"hd": "other.example", "schemeless": True}},
     "apple": {"alice@privaterelay": {}},
@@ -158,7 +159,7 @@ class Provider:
         if self.profile == "entra" and API_SCOPE in grant.get("scope", "").split():
             # A v2.0 access token for your own API: aud its client id, scp, azp, uti, tid (no jti, no client_id).
             tid = props["tid"]
-            claims = {"iss": f"{self.base}/{props.get('iss_tid', tid)}/v2.0", "aud": API_APP, "sub": "sub-" + grant["user"],
+            claims = {"iss": f"{self.base}/{props.get('api_iss_tid', tid)}/v2.0", "aud": API_APP, "sub": "sub-" + grant["user"],
                       "azp": grant["client_id"], "scp": "read", "tid": tid, "uti": secrets.token_hex(8), "ver": "2.0",
                       "iat": now, "nbf": now, "exp": now + 300, "oid": "oid-" + grant["user"]}
             return sign_rs256({"alg": "RS256", "typ": "JWT", "kid": "sig-1"}, claims, self.key_pem)
