@@ -5,17 +5,20 @@
 //       [--limit NAME=N]... [--audience A]
 //   swift run sample-authorize-url --issuer URL [--profile entra|google|apple|keycloak|okta|auth0] ...
 //       (discovery: an OIDCClient starts the login, with the profile's discovery rules)
+//   swift run sample-authorize-url --webfinger IDENTIFIER ...   (WebFinger issuer discovery first, then as --issuer)
 //
 // stdout: exactly one JSON object {"url": ..., "state": ..., "nonce": ..., "code_verifier": ...}
-// (code_verifier is null for response types without code). Exit 2 on bad arguments (usage on stderr);
-// exit 1 when the provider or a check refuses (discovery included), with the typed error code on stderr.
+// (code_verifier is null for response types without code); with --webfinger it also has "issuer".
+// Exit 2 on bad arguments (usage on stderr); exit 1 when the provider or a check refuses (WebFinger and
+// discovery included), with the typed error code on stderr.
 import Foundation
 import JOSE
 import OIDC
 import OIDCNetworking
 
 let usage = """
-    usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL) --client-id ID --redirect-uri URI
+    usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL | --webfinger IDENTIFIER)
+                                --client-id ID --redirect-uri URI
                                 [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]...
                                 [--response-type "code"] [--limit NAME=MAX_CHARACTERS]...
                                 [--profile entra|google|apple|keycloak|okta|auth0] [--audience A]
@@ -25,6 +28,9 @@ let usage = """
       to the request's typed properties (and checked). --limit caps a parameter's length.
       --issuer finds the authorization endpoint through discovery (the issuer is checked exactly, or by
       the rules of --profile). --audience adds the audience authorization parameter (Auth0, Okta).
+      --webfinger acct:user@host[:port], user@host or an https URL: asks https://HOST/.well-known/webfinger
+      for the issuer (https only, loopback too; an http issuer is refused), then discovers it as --issuer.
+      --ca-file FILE trusts this CA for the provider's TLS (not supported by URLSessionTransport on Linux).
     """
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
@@ -36,6 +42,8 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 struct Arguments {
     var endpoint: URL?
     var issuer: String?
+    var webFinger: String?
+    var caFile: String?
     var clientID: String?
     var redirectURI: URL?
     var scope = "openid"
@@ -89,6 +97,8 @@ func parseArguments(_ argv: [String]) -> Arguments {
         case "--audience":
             guard arguments.audience == nil else { fail("--audience given twice") }
             arguments.audience = value(option)
+        case "--webfinger": arguments.webFinger = value(option)
+        case "--ca-file": arguments.caFile = value(option)
         case "-h", "--help":
             print(usage)
             exit(0)
@@ -133,12 +143,18 @@ func jsonString(_ text: String?) -> String {
 }
 
 let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))
-guard (arguments.endpoint == nil) != (arguments.issuer == nil) else {
-    fail("give either --authorization-endpoint or --issuer")
+guard [arguments.endpoint != nil, arguments.issuer != nil, arguments.webFinger != nil].filter({ $0 }).count == 1 else {
+    fail("give one of --authorization-endpoint, --issuer and --webfinger")
+}
+if arguments.caFile != nil {
+    // URLSessionTransport on Linux (libcurl through FoundationNetworking) cannot be given a CA of its own.
+    fail("--ca-file is not supported by this build's transport (URLSessionTransport)")
 }
 guard let clientID = arguments.clientID else { fail("--client-id is required") }
 guard let redirectURI = arguments.redirectURI else { fail("--redirect-uri is required") }
-if arguments.profile != nil, arguments.issuer == nil { fail("--profile goes with --issuer (its discovery rules)") }
+if arguments.profile != nil, arguments.issuer == nil, arguments.webFinger == nil {
+    fail("--profile goes with --issuer or --webfinger (its discovery rules)")
+}
 
 do {
     var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: arguments.responseType,
@@ -151,7 +167,15 @@ do {
     }
     request.parameterLengthLimits = arguments.limits
     let url: URL
-    if let issuer = arguments.issuer {
+    var issuer = arguments.issuer
+    if let identifier = arguments.webFinger {
+        do {
+            issuer = try await WebFinger.issuer(for: identifier, transport: URLSessionTransport())
+        } catch let error as OIDCError {
+            fail(error.description, code: 1)
+        }
+    }
+    if let issuer {
         do {
             // One client per provider: discovery once, then startLogin binds the issuer (RFC 9207) to the login.
             var configuration = OIDCClient.Configuration()
@@ -166,7 +190,8 @@ do {
         url = try request.authorizationURL(at: arguments.endpoint!)
     }
     print("{\"url\": \(jsonString(url.absoluteString)), \"state\": \(jsonString(request.state.value)), "
-        + "\"nonce\": \(jsonString(request.nonce?.value)), \"code_verifier\": \(jsonString(request.pkce?.verifier.value))}")
+        + "\"nonce\": \(jsonString(request.nonce?.value)), \"code_verifier\": \(jsonString(request.pkce?.verifier.value))"
+        + (arguments.webFinger != nil ? ", \"issuer\": \(jsonString(issuer))" : "") + "}")
 } catch let error as OIDCError {
     fail(error.description, code: error.code == .randomGenerationFailed ? 1 : 2)
 } catch {
