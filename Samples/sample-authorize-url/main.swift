@@ -2,13 +2,15 @@
 //
 //   swift run sample-authorize-url --authorization-endpoint URL --client-id ID --redirect-uri URI
 //       [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]... [--response-type TYPE]
-//       [--limit NAME=N]... [--authorization-details JSON]
-//   swift run sample-authorize-url --issuer URL ...      (discovery: an OIDCClient starts the login)
+//       [--limit NAME=N]... [--authorization-details JSON] [--audience A]
+//   swift run sample-authorize-url --issuer URL [--profile entra|google|apple|keycloak|okta|auth0] ...
+//       (discovery: an OIDCClient starts the login, with the profile's discovery rules)
 //   swift run sample-authorize-url --webfinger IDENTIFIER ...   (WebFinger issuer discovery first, then as --issuer)
 //
 // stdout: exactly one JSON object {"url": ..., "state": ..., "nonce": ..., "code_verifier": ...}
 // (code_verifier is null for response types without code); with --webfinger it also has "issuer".
-// Exit 2 on bad arguments (usage on stderr); exit 1 when WebFinger refuses (e.g. an http issuer).
+// Exit 2 on bad arguments (usage on stderr); exit 1 when the provider or a check refuses (WebFinger and
+// discovery included), with the typed error code on stderr.
 import Foundation
 import JOSE
 import OIDC
@@ -20,11 +22,13 @@ let usage = """
                                 [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]...
                                 [--response-type "code"] [--limit NAME=MAX_CHARACTERS]...
                                 [--authorization-details JSON]
+                                [--profile entra|google|apple|keycloak|okta|auth0] [--audience A]
 
       --param sets a provider-specific parameter; the standard names prompt, max_age, login_hint,
       id_token_hint, acr_values, ui_locales, claims_locales, display and response_mode are mapped
       to the request's typed properties (and checked). --limit caps a parameter's length.
-      --issuer finds the authorization endpoint through discovery (the issuer is checked exactly).
+      --issuer finds the authorization endpoint through discovery (the issuer is checked exactly, or by
+      the rules of --profile). --audience adds the audience authorization parameter (Auth0, Okta).
       --authorization-details sends RFC 9396 authorization_details (a JSON array of objects with "type"),
       as compact JSON.
       --webfinger acct:user@host[:port], user@host or an https URL: asks https://HOST/.well-known/webfinger
@@ -51,6 +55,8 @@ struct Arguments {
     var parameters: [(String, String)] = []
     var limits: [String: Int] = [:]
     var authorizationDetails: String?
+    var profile: ProviderProfile?
+    var audience: String?
 }
 
 func nameValue(_ text: String, _ option: String) -> (String, String) {
@@ -89,6 +95,13 @@ func parseArguments(_ argv: [String]) -> Arguments {
             arguments.limits[name] = limit
         case "--issuer": arguments.issuer = value(option)
         case "--authorization-details": arguments.authorizationDetails = value(option)
+        case "--profile":
+            let name = value(option)
+            guard let profile = ProviderProfile(name: name) else { fail("--profile takes entra, google, apple, keycloak, okta or auth0, not '\(name)'") }
+            arguments.profile = profile
+        case "--audience":
+            guard arguments.audience == nil else { fail("--audience given twice") }
+            arguments.audience = value(option)
         case "--webfinger": arguments.webFinger = value(option)
         case "--ca-file": arguments.caFile = value(option)
         case "-h", "--help":
@@ -144,12 +157,19 @@ if arguments.caFile != nil {
 }
 guard let clientID = arguments.clientID else { fail("--client-id is required") }
 guard let redirectURI = arguments.redirectURI else { fail("--redirect-uri is required") }
+if arguments.profile != nil, arguments.issuer == nil, arguments.webFinger == nil {
+    fail("--profile goes with --issuer or --webfinger (its discovery rules)")
+}
 
 do {
     var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: arguments.responseType,
                                    scopes: arguments.scope.split(separator: " ").map(String.init))
     if let claims = arguments.claims { request.claims = try ClaimsRequest.parse(claims) }
     for (name, value) in arguments.parameters { try apply(name, value, to: &request) }
+    if let audience = arguments.audience {
+        guard request.additionalParameters["audience"] == nil else { fail("--audience and --param audience=... given together") }
+        request.additionalParameters["audience"] = audience
+    }
     request.parameterLengthLimits = arguments.limits
     if let details = arguments.authorizationDetails { request.authorizationDetails = try AuthorizationDetail.parseArray(jsonText: details) }
     let url: URL
@@ -162,10 +182,16 @@ do {
         }
     }
     if let issuer {
-        // One client per provider: discovery once, then startLogin binds the issuer (RFC 9207) to the login.
-        let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID),
-                                                   transport: URLSessionTransport())
-        url = try client.startLogin(request).url
+        do {
+            // One client per provider: discovery once, then startLogin binds the issuer (RFC 9207) to the login.
+            var configuration = OIDCClient.Configuration()
+            configuration.profile = arguments.profile
+            let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID),
+                                                       transport: URLSessionTransport(), configuration: configuration)
+            url = try client.startLogin(request).url
+        } catch let error as OIDCError {
+            fail(error.description, code: 1)  // a refusal by the provider or a check, not a usage error
+        }
     } else {
         url = try request.authorizationURL(at: arguments.endpoint!)
     }

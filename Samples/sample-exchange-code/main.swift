@@ -4,12 +4,17 @@
 //       --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE]
 //   swift run sample-exchange-code --issuer URL --client-id ID --client-auth tls_client_auth --client-cert FILE
 //       --client-key FILE [--ca-file FILE] --redirect-uri URI --code CODE --code-verifier VERIFIER ...
+//   either form takes [--profile entra|google|apple|keycloak|okta|auth0] [--tenant ID]... [--hosted-domain D]...
+//   and, for Apple, [--team-id T --key-id K --client-key FILE] instead of --client-secret.
 //
 // With tls_client_auth (RFC 8705 §2.1) there is no --client-secret: the client certificate (PEM, with its
 // unencrypted PEM key) is presented in the TLS handshake by LibSSLTransport, the body carries client_id
 // only, and the provider's mtls_endpoint_aliases (token_endpoint, userinfo_endpoint, ...) are called when
 // it publishes them; a certificate-bound access token then goes to UserInfo over the same connection setup.
 // --ca-file: the only CA trusted for the provider's TLS (else the system's trust store).
+// --profile accepts that provider's documented departures only (ProviderProfile); --tenant (Entra) and
+// --hosted-domain (Google) are its allow-lists. Apple's client_secret is the ES256 JWT made from the team id,
+// key id and the P-256 key in FILE (PEM), sent by client_secret_post.
 //
 // One OIDCClient (discovery once): the code is redeemed with the PKCE verifier, a token_type other than
 // Bearer is refused (unsupported_token_type), the ID Token is validated (signature with the provider's
@@ -27,35 +32,70 @@ import OIDCSession
 import OIDCTLSTransport
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-exchange-code: \(message)\nusage: sample-exchange-code --issuer URL --client-id ID (--client-secret SECRET [--client-auth basic|post] | --client-auth tls_client_auth --client-cert FILE --client-key FILE [--ca-file FILE]) --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE]\n".utf8))
+    FileHandle.standardError.write(Data("sample-exchange-code: \(message)\nusage: sample-exchange-code --issuer URL --client-id ID (--client-secret SECRET [--client-auth basic|post] | --client-auth tls_client_auth --client-cert FILE --client-key FILE [--ca-file FILE] | --team-id T --key-id K --client-key FILE) --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE] [--profile entra|google|apple|keycloak|okta|auth0] [--tenant ID]... [--hosted-domain D]...\n".utf8))
     exit(2)
 }
 
 var values: [String: String] = [:]
+var tenants: Set<String> = [], hostedDomains: Set<String> = []
 var arguments = CommandLine.arguments.dropFirst()
 let known: Set<String> = ["--issuer", "--client-id", "--client-secret", "--client-auth", "--redirect-uri", "--code", "--code-verifier",
-                          "--nonce", "--save-tokens", "--client-cert", "--client-key", "--ca-file"]
+                          "--nonce", "--save-tokens", "--client-cert", "--client-key", "--ca-file",
+                          "--profile", "--tenant", "--hosted-domain", "--team-id", "--key-id"]
 while let flag = arguments.popFirst() {
     guard known.contains(flag) else { usage("unknown argument \(flag)") }
     guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
-    values[flag] = value
+    switch flag {
+    case "--tenant": tenants.insert(value)
+    case "--hosted-domain": hostedDomains.insert(value)
+    default: values[flag] = value
+    }
 }
 let mutualTLS = values["--client-auth"] == "tls_client_auth"
-for required in ["--issuer", "--client-id", "--redirect-uri", "--code", "--code-verifier"] + (mutualTLS ? ["--client-cert", "--client-key"] : ["--client-secret"])
-    where values[required] == nil {
+let apple = mutualTLS ? [] : ["--team-id", "--key-id", "--client-key"].filter { values[$0] != nil }
+guard apple.isEmpty || apple.count == 3 else { usage("--team-id, --key-id and --client-key go together") }
+if mutualTLS {
+    for required in ["--client-cert", "--client-key"] where values[required] == nil { usage("\(required) is required with tls_client_auth") }
+    if values["--client-secret"] != nil { usage("tls_client_auth takes no --client-secret: the client certificate authenticates") }
+    if values["--team-id"] != nil || values["--key-id"] != nil { usage("--team-id and --key-id (Apple) do not go with tls_client_auth") }
+} else {
+    if values["--client-cert"] != nil { usage("--client-cert goes with --client-auth tls_client_auth") }
+    guard apple.isEmpty != (values["--client-secret"] == nil) else { usage("give --client-secret, or --team-id, --key-id and --client-key (Apple)") }
+}
+for required in ["--issuer", "--client-id", "--redirect-uri", "--code", "--code-verifier"] where values[required] == nil {
     usage("\(required) is required")
 }
-if mutualTLS, values["--client-secret"] != nil { usage("tls_client_auth takes no --client-secret: the client certificate authenticates") }
-if !mutualTLS, values["--client-cert"] != nil || values["--client-key"] != nil { usage("--client-cert and --client-key go with --client-auth tls_client_auth") }
+let profile = values["--profile"].map { name -> ProviderProfile in
+    guard let profile = ProviderProfile(name: name, tenants: tenants, hostedDomains: hostedDomains) else {
+        usage("--profile takes entra, google, apple, keycloak, okta or auth0")
+    }
+    return profile
+}
+if !tenants.isEmpty, profile?.name != "entra" { usage("--tenant goes with --profile entra") }
+if !hostedDomains.isEmpty, profile?.name != "google" { usage("--hosted-domain goes with --profile google") }
+if !apple.isEmpty, profile != .apple { usage("--team-id, --key-id and --client-key go with --profile apple") }
 let issuer = values["--issuer"]!, clientID = values["--client-id"]!
 guard let redirectURI = URL(string: values["--redirect-uri"]!) else { usage("--redirect-uri is not a URL") }
-let authentication: ClientAuthentication
-switch values["--client-auth"] ?? "basic" {
-case "basic": authentication = .clientSecretBasic(clientID: clientID, secret: values["--client-secret"]!)
-case "post": authentication = .clientSecretPost(clientID: clientID, secret: values["--client-secret"]!)
-case "tls_client_auth": authentication = .tlsClientAuth(clientID: clientID)
-default: usage("--client-auth takes basic, post or tls_client_auth")
+var authentication: ClientAuthentication
+if mutualTLS {
+    authentication = .tlsClientAuth(clientID: clientID)
+} else if let secret = values["--client-secret"] {
+    switch values["--client-auth"] ?? "basic" {
+    case "basic": authentication = .clientSecretBasic(clientID: clientID, secret: secret)
+    case "post": authentication = .clientSecretPost(clientID: clientID, secret: secret)
+    default: usage("--client-auth takes basic, post or tls_client_auth")
+    }
+} else {
+    guard values["--client-auth"] == nil else { usage("--client-auth goes with --client-secret (Apple's is client_secret_post)") }
+    authentication = .none(clientID: clientID)  // replaced below, once the key file is read
 }
+
+// Apple's team key (read here; the mTLS key file is read by LibSSLTransport).
+let appleKey = apple.isEmpty ? nil : values["--client-key"].map { path -> String in
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { usage("cannot read --client-key \(path)") }
+    return text
+}
+
 // tls_client_auth or a --ca-file: the libssl transport (URLSession on Linux cannot present a client certificate).
 let transport: any HTTPTransport
 if mutualTLS || values["--ca-file"] != nil {
@@ -72,7 +112,14 @@ if mutualTLS || values["--ca-file"] != nil {
 }
 
 do {
-    let client = try await OIDCClient.discover(issuer: issuer, authentication: authentication, transport: transport)
+    if let appleKey, let team = values["--team-id"], let keyID = values["--key-id"] {
+        let key = try JWK(pem: appleKey)
+        authentication = .appleClientSecret(try AppleClientSecret(teamID: team, keyID: keyID, clientID: clientID, key: key, audience: issuer))
+    }
+    var configuration = OIDCClient.Configuration()
+    configuration.profile = profile
+    let client = try await OIDCClient.discover(issuer: issuer, authentication: authentication, transport: transport,
+                                               configuration: configuration)
     // The login the app started, rebuilt from what it handed over: the verifier and the nonce it sent.
     let request = OAuthRequest(clientID: clientID, redirectURI: redirectURI, state: try .random(),
                                nonce: try values["--nonce"].map(Nonce.init),

@@ -3,12 +3,15 @@
 //   swift run sample-resource-server --issuer URL --audience AUD
 //       [--introspect --client-id ID --client-secret SECRET] [--require-scope S]...
 //       [--client-cert FILE] [--ca-file FILE] [--require-authorization-details-type TYPE]...
+//       [--profile keycloak --allowed-client ID...]
 //
 // Reads one access token on standard input. Without --introspect it is validated locally as an
 // RFC 9068 JWT access token (signature with the issuer's keys from discovery, typ at+jwt, iss,
 // aud = AUD, exp, iat, client_id, sub, jti); with --introspect it is sent to the issuer's
 // introspection endpoint (RFC 7662, client_secret_basic) and must be active, current and, when
-// the answer has an aud, for AUD. Every --require-scope must be granted. Prints one JSON object:
+// the answer has an aud, for AUD. With --profile keycloak, Keycloak's access tokens (typ JWT, payload typ
+// Bearer) are accepted when aud contains AUD or azp is an --allowed-client, and client_id is azp when the
+// token has none. Every --require-scope must be granted. Prints one JSON object:
 //   {"active": true|false, "sub": ..., "client_id": ..., "scope": [...], "cnf": {...}|null}
 // plus "authorization_details": [...] when the token carries RFC 9396 details; every
 // --require-authorization-details-type must be among their types (else exit 1).
@@ -25,7 +28,7 @@ import OIDCResourceServer
 import OIDCTLSTransport
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-resource-server: \(message)\nusage: sample-resource-server --issuer URL --audience AUD [--introspect --client-id ID --client-secret SECRET] [--require-scope S]... [--require-authorization-details-type TYPE]... [--client-cert FILE] [--ca-file FILE]\n".utf8))
+    FileHandle.standardError.write(Data("sample-resource-server: \(message)\nusage: sample-resource-server --issuer URL --audience AUD [--introspect --client-id ID --client-secret SECRET] [--require-scope S]... [--require-authorization-details-type TYPE]... [--client-cert FILE] [--ca-file FILE] [--profile keycloak --allowed-client ID...]\n".utf8))
     exit(2)
 }
 
@@ -52,11 +55,20 @@ var values: [String: String] = [:]
 var requiredScopes: Set<String> = []
 var requiredDetailTypes: [String] = []
 var introspect = false
+var keycloak = false
+var allowedClients: Set<String> = []
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     switch flag {
     case "--introspect":
         introspect = true
+    case "--profile":
+        guard let name = arguments.popFirst() else { usage("--profile needs a value") }
+        guard name == "keycloak" else { usage("--profile takes keycloak (the access-token profile), not \(name)") }
+        keycloak = true
+    case "--allowed-client":
+        guard let client = arguments.popFirst(), !client.isEmpty else { usage("--allowed-client needs a value") }
+        allowedClients.insert(client)
     case "--require-scope":
         guard let scope = arguments.popFirst(), !scope.isEmpty else { usage("--require-scope needs a value") }
         requiredScopes.insert(scope)
@@ -78,6 +90,8 @@ if introspect, values["--client-id"] == nil || values["--client-secret"] == nil 
 if !introspect, values["--client-id"] != nil || values["--client-secret"] != nil {
     usage("--client-id and --client-secret go with --introspect")
 }
+if !allowedClients.isEmpty, !keycloak { usage("--allowed-client goes with --profile keycloak") }
+if keycloak, introspect { usage("--profile keycloak validates JWTs locally; it does not go with --introspect") }
 let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
 let token = input.trimmingCharacters(in: .whitespacesAndNewlines)
 guard !token.isEmpty, !token.contains(where: \.isWhitespace) else { usage("standard input must hold exactly one access token") }
@@ -122,7 +136,8 @@ do {
                details: try info.authorizationDetails)
     } else {
         let validator = try await AccessTokenValidator.discover(issuer: issuer, audience: audience, discovery: discovery,
-                                                                keyCaches: JWKSetCacheRegistry(transport: transport))
+                                                                keyCaches: JWKSetCacheRegistry(transport: transport),
+                                                                profile: keycloak ? .keycloak(allowedClients: allowedClients) : .rfc9068)
         // The request as the API received it: the token as Bearer, and the TLS client certificate, if any.
         let presented = try await validator.validate(method: "GET", url: URL(string: audience) ?? URL(fileURLWithPath: "/"),
                                                      headers: ["Authorization": "Bearer " + token], requiredScopes: requiredScopes,

@@ -14,6 +14,11 @@ public enum AuthorizationCallback: Sendable {
     /// TLS-terminating proxy, which sees `http://localhost:8080/callback?...` rather than the registered
     /// `https://` URL; every other check is the same.
     case parameters(String)
+    /// The body of the POST a `form_post` answer made to the redirect URI (OAuth 2.0 Form Post Response
+    /// Mode), `application/x-www-form-urlencoded` as received: for a login started with
+    /// `responseMode = .formPost` only (else `.responseModeMismatch`), with the checks of the query form.
+    /// Any provider; Apple's `user` field, when posted, is in ``LoginResult/formPostUser``.
+    case formPost(String)
     /// Response parameters a web framework already decoded. A repeated parameter cannot be detected here:
     /// prefer ``parameters(_:)`` when the raw text is at hand.
     case decodedParameters([String: String])
@@ -42,6 +47,8 @@ extension PendingAuthorization {
             return try parseRedirect(url)
         case .parameters(let encoded):
             return try parseResponseParameters(encoded)
+        case .formPost(let body):
+            return try parseFormPost(body)
         case .decodedParameters(let values):
             return try RedirectCheck.response(from: values.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
                                               for: self)

@@ -55,7 +55,8 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// - Throws: ``OIDCError``: discovery errors, `.jwksURIMissing`, `.discoveryMissingField`, `.insecureURL`.
     public static func discover(issuer: String, authentication: ClientAuthentication, transport: any HTTPTransport,
                                 configuration: Configuration = Configuration()) async throws -> OIDCClient {
-        let metadata = try await Discovery.fetch(issuer: issuer, transport: transport, observer: configuration.observer)
+        let metadata = try await Discovery.fetch(issuer: issuer, transport: transport, observer: configuration.observer,
+                                                 profile: configuration.profile)
         return try OIDCClient(metadata: metadata, authentication: authentication, transport: transport, configuration: configuration)
     }
 
@@ -102,6 +103,7 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
                                              clientSecret: authentication.sharedSecret, clock: configuration.clock,
                                              leeway: configuration.leeway)
         config.allowedAlgorithms = configuration.allowedAlgorithms
+        config.profile = configuration.profile
         var validator: IDTokenValidator
         if let jwksURI = metadata.jwksURI {
             validator = IDTokenValidator(config: config,
@@ -182,7 +184,7 @@ extension ClientAuthentication {
     var sharedSecret: String? {
         switch self {
         case .clientSecretBasic(_, let secret), .clientSecretPost(_, let secret), .clientSecretJWT(_, let secret): return secret
-        case .privateKeyJWT, .none, .tlsClientAuth, .selfSignedTLSClientAuth: return nil
+        case .privateKeyJWT, .none, .tlsClientAuth, .selfSignedTLSClientAuth, .appleClientSecret: return nil
         }
     }
 }

@@ -47,6 +47,10 @@ extension OIDCClient {
         /// retry and, in sessions made by `OIDCClient.session(...)` (OIDCSession), each refresh and logout.
         /// `nil` (default): nothing is recorded.
         public var observer: (any OIDCObserver)? = nil
+        /// The provider profile (``ProviderProfile``) whose documented departures from OpenID Connect are
+        /// accepted at discovery and in ID Tokens, and nothing else; chosen by you, never guessed from a host.
+        /// `nil` (default): every rule to the letter.
+        public var profile: ProviderProfile? = nil
 
         /// Which claims requested as essential (the `claims` parameter's `id_token` member) an ID Token
         /// must carry. OpenID Connect Core §5.5.1 lets a provider omit an essential claim it cannot

@@ -91,31 +91,38 @@ public actor Discovery {
     ///   - issuer: the issuer identifier, exactly as the provider states it.
     ///   - transport: how the document is fetched.
     ///   - observer: receives one ``OIDCEvent/Kind/discovery`` event (the issuer's origin, duration, outcome); `nil`: none.
+    ///   - profile: the provider profile whose documented discovery `issuer` is accepted besides the exact one
+    ///     (Entra ID multi-tenant: the template `…/{tenantid}/v2.0`; the returned metadata's `issuer` is then
+    ///     the requested one, and each ID Token's `iss` is checked against its own tenant); `nil` (default): exact only.
     public nonisolated static func fetch(issuer: String, transport: any HTTPTransport,
-                                         observer: (any OIDCObserver)? = nil) async throws -> ProviderMetadata {
+                                         observer: (any OIDCObserver)? = nil, profile: ProviderProfile? = nil) async throws -> ProviderMetadata {
         try await observer.observe(.discovery, origin: Observation.origin(of: issuer)) {
-            try await fetchDocument(issuer: issuer, transport: transport)
+            try await fetchDocument(issuer: issuer, transport: transport, profile: profile)
         }
     }
 
-    /// ``fetch(issuer:transport:observer:)`` without the event.
-    nonisolated static func fetchDocument(issuer: String, transport: any HTTPTransport) async throws -> ProviderMetadata {
+    /// ``fetch(issuer:transport:observer:profile:)`` without the event.
+    nonisolated static func fetchDocument(issuer: String, transport: any HTTPTransport,
+                                          profile: ProviderProfile? = nil) async throws -> ProviderMetadata {
         try await fetchDocument(issuer: issuer, url: try configurationURL(for: issuer), endpoint: .discoveryDocument,
-                                requireOpenIDFields: true, transport: transport)
+                                requireOpenIDFields: true, transport: transport, profile: profile)
     }
 
     /// The one implementation of the discovery rules, for OpenID (`requireOpenIDFields`) and RFC 8414 documents:
-    /// no query or fragment in the issuer, the document's `issuer` exactly the requested one, the required fields,
-    /// every endpoint through ``ProviderMetadata/checkEndpointSecurity()``.
+    /// no query or fragment in the issuer, the document's `issuer` exactly the requested one (or the one `profile`
+    /// documents for it), the required fields, every endpoint through ``ProviderMetadata/checkEndpointSecurity()``.
     nonisolated static func fetchDocument(issuer: String, url: URL, endpoint: ProviderEndpoint, requireOpenIDFields: Bool,
-                                          transport: any HTTPTransport) async throws -> ProviderMetadata {
+                                          transport: any HTTPTransport, profile: ProviderProfile? = nil) async throws -> ProviderMetadata {
         if issuer.contains("?") || issuer.contains("#") {
             throw OIDCError(.invalidIssuerURL, "an issuer has no query or fragment (OpenID Connect Core §2, RFC 8414 §2)")
         }
         let fetch = EndpointFetch(endpoint: endpoint, issuer: issuer, transportFailure: .discoveryTransportFailed,
                                   invalidBody: .discoveryInvalidDocument, statusCode: .discoveryHTTPStatus)
-        let metadata = try await fetch.fetch(TransportRequest(url: url, headers: ["Accept": "application/json"]), via: transport) {
+        var metadata = try await fetch.fetch(TransportRequest(url: url, headers: ["Accept": "application/json"]), via: transport) {
             try ProviderMetadata(jsonBytes: $0.body)
+        }
+        if metadata.issuer != issuer, profile?.acceptsDiscoveredIssuer(metadata.issuer, requested: issuer) == true {
+            metadata.issuer = issuer  // the template stood for this alias; tokens are checked per tenant
         }
         guard metadata.issuer == issuer else {
             throw OIDCError(.discoveryIssuerMismatch, "the discovery document's issuer is not exactly the requested issuer")

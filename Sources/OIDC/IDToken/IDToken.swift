@@ -108,8 +108,8 @@ public struct IDToken: Sendable, CustomStringConvertible {
         try self.init(jws: jws, compact: compact, limits: limits)
     }
 
-    /// Reads the claims of an already parsed JWS.
-    init(jws: CompactJWS, compact: String, limits: JOSELimits = .default) throws {
+    /// Reads the claims of an already parsed JWS; `providerProfile` admits the provider's documented claim forms.
+    init(jws: CompactJWS, compact: String, limits: JOSELimits = .default, providerProfile: ProviderProfile? = nil) throws {
         let claims: JWTClaims
         do {
             claims = try JWTClaims(payload: jws.payload, limits: limits)
@@ -147,7 +147,7 @@ public struct IDToken: Sendable, CustomStringConvertible {
             picture = try claims.string("picture")
             website = try claims.string("website")
             email = try claims.string("email")
-            emailVerified = try claims.claim("email_verified", as: Bool.self)
+            emailVerified = try ProviderClaimForms.bool(claims, "email_verified", strings: providerProfile?.readsBooleanStrings == true)
             gender = try claims.string("gender")
             birthdate = try claims.string("birthdate")
             zoneinfo = try claims.string("zoneinfo")
@@ -155,7 +155,7 @@ public struct IDToken: Sendable, CustomStringConvertible {
             phoneNumber = try claims.string("phone_number")
             phoneNumberVerified = try claims.claim("phone_number_verified", as: Bool.self)
             address = try claims.claim("address", as: Address.self)
-            updatedAt = try claims.date("updated_at")
+            updatedAt = try ProviderClaimForms.date(claims, "updated_at", iso8601: providerProfile?.readsISO8601UpdatedAt == true)
         } catch let error as JOSEError {
             throw IDToken.claimError(error)
         }

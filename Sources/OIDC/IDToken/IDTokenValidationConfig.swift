@@ -38,6 +38,10 @@ public struct IDTokenValidationConfig: Sendable, CustomStringConvertible {
     public var insecureSkipClientIDCheck: Bool
     /// DANGER: accept expired tokens (and tokens without `exp`).
     public var insecureSkipExpiryCheck: Bool
+    /// The provider profile whose documented departures are accepted (``ProviderProfile``): its `iss`
+    /// rule replaces the exact comparison, its narrowings (tenants, hosted domains) are added, and its
+    /// claim forms are read. `nil` (default): none, every rule to the letter.
+    public var profile: ProviderProfile? = nil
 
     /// Creates a configuration; the `insecure…` flags are all off.
     public init(issuer: String, clientID: String, allowedAlgorithms: Set<JWSAlgorithm>? = nil,
@@ -82,6 +86,7 @@ public struct IDTokenValidationConfig: Sendable, CustomStringConvertible {
         let algorithms = effectiveAlgorithms.map(\.rawValue).sorted().joined(separator: ",")
         return "IDTokenValidationConfig(issuer: \(issuer), clientID: \(clientID), algorithms: \(algorithms), "
             + "clientSecret: \(clientSecret == nil ? "none" : "set"), leeway: \(leeway.wholeText)s"
+            + (profile.map { ", profile: \($0)" } ?? "")
             + (flags.isEmpty ? ")" : ", " + flags.joined(separator: ", ") + ")")
     }
 }

@@ -77,7 +77,8 @@ public struct IDTokenValidator: Sendable {
         }
         let algorithm = try VerificationErrors.algorithm(of: jws.header)
         try Self.refuseOtherTokenTypes(jws.header)
-        let idToken = try IDToken(jws: jws, compact: token, limits: config.limits)
+        if case .entra? = config.profile { try ProviderProfile.refuseGraphAccessToken(jws.header) }
+        let idToken = try IDToken(jws: jws, compact: token, limits: config.limits, providerProfile: config.profile)
         if !config.insecureSkipSignatureCheck {
             try await verifySignature(jws, algorithm: algorithm)
         }
@@ -131,7 +132,11 @@ public struct IDTokenValidator: Sendable {
         let leeway = Leeway.effective(config.leeway)  // NaN/negative -> 0, above a day -> a day
         if !config.insecureSkipIssuerCheck {
             guard let issuer = token.issuer else { throw OIDCError(.missingIssuer, "the ID Token has no \"iss\"") }
-            guard issuer == config.issuer else { throw OIDCError(.issuerMismatch, "the ID Token's \"iss\" is not the expected issuer") }
+            if let profile = config.profile {
+                try profile.checkIssuer(issuer, of: token, configured: config.issuer)
+            } else {
+                guard issuer == config.issuer else { throw OIDCError(.issuerMismatch, "the ID Token's \"iss\" is not the expected issuer") }
+            }
         }
         if !config.insecureSkipClientIDCheck {
             guard token.hasAudience, !token.audience.isEmpty else { throw OIDCError(.missingAudience, "the ID Token has no \"aud\"") }

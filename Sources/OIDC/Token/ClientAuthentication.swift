@@ -28,6 +28,9 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
     /// `self_signed_tls_client_auth` (RFC 8705 §2.2): as ``tlsClientAuth(clientID:)``, with a self-signed
     /// certificate the provider knows from the client's registered keys.
     case selfSignedTLSClientAuth(clientID: String)
+    /// Sign in with Apple: `client_secret_post` whose secret is the ES256 JWT ``AppleClientSecret`` makes,
+    /// caches and renews before it expires.
+    case appleClientSecret(AppleClientSecret)
 
     /// The client id.
     public var clientID: String {
@@ -35,6 +38,8 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
         case .clientSecretBasic(let id, _), .clientSecretPost(let id, _), .clientSecretJWT(let id, _), .privateKeyJWT(let id, _, _),
              .none(let id), .tlsClientAuth(let id), .selfSignedTLSClientAuth(let id):
             return id
+        case .appleClientSecret(let secret):
+            return secret.clientID
         }
     }
 
@@ -42,7 +47,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
     public var methodName: String {
         switch self {
         case .clientSecretBasic: return "client_secret_basic"
-        case .clientSecretPost: return "client_secret_post"
+        case .clientSecretPost, .appleClientSecret: return "client_secret_post"
         case .clientSecretJWT: return "client_secret_jwt"
         case .privateKeyJWT: return "private_key_jwt"
         case .none: return "none"
@@ -88,6 +93,9 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
         case .none(let id), .tlsClientAuth(let id), .selfSignedTLSClientAuth(let id):
             // RFC 8705 §2: the certificate in the handshake authenticates; the body names the client only.
             parameters.append(("client_id", id))
+        case .appleClientSecret(let secret):
+            parameters.append(("client_id", secret.clientID))
+            parameters.append(("client_secret", try secret.secret(now: now)))
         }
     }
 

@@ -70,18 +70,23 @@ public struct AccessToken: Sendable, CustomStringConvertible {
 
     /// Reads the claims of a token whose signature, times, `iss` and `aud` were checked;
     /// `issuer` is the value `iss` was found equal to (not read again).
-    init(jwt: JWT, issuer: String) throws {
+    /// With `clientFromAuthorizedParty` (Keycloak, Entra ID), `azp` stands for an absent `client_id`; with
+    /// `entraNames`, `uti` for an absent `jti` and `scp` for an absent `scope`.
+    init(jwt: JWT, issuer: String, clientFromAuthorizedParty: Bool = false, entraNames: Bool = false) throws {
         let claims = jwt.claims
         func missing(_ name: String) -> OIDCError {
             OIDCError(.missingAccessTokenClaim, "the access token has no \"\(name)\" (RFC 9068 §2.2)")
         }
         do {
             guard let subject = try claims.subject else { throw missing("sub") }
-            guard let clientID = try claims.string("client_id") else { throw missing("client_id") }
+            let client = try claims.string("client_id") ?? (clientFromAuthorizedParty ? try claims.string("azp") : nil)
+            guard let clientID = client else { throw missing(clientFromAuthorizedParty ? "client_id\" nor \"azp" : "client_id") }
             guard let expiresAt = try claims.expiresAt else { throw missing("exp") }
             guard let issuedAt = try claims.issuedAt else { throw missing("iat") }
-            guard let jwtID = try claims.jwtID else { throw missing("jti") }
-            let scope = try claims.string("scope")  // kept as text: a Set per token costs more than the rest of this
+            guard let jwtID = try claims.jwtID ?? (entraNames ? try claims.string("uti") : nil) else {
+                throw missing(entraNames ? "jti\" nor \"uti" : "jti")
+            }
+            let scope = try claims.string("scope") ?? (entraNames ? try claims.string("scp") : nil)  // kept as text: a Set per token costs more than the rest of this
             confirmation = try claims["cnf"].map(TokenConfirmation.init(claim:))
             self.subject = subject
             self.clientID = clientID

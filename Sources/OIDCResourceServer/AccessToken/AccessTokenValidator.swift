@@ -36,6 +36,8 @@ public struct AccessTokenValidator: Sendable {
     public let limits: JOSELimits
     /// The DPoP proof rules (with their replay cache) for tokens presented with the `DPoP` scheme.
     public let proofs: DPoPProofValidator
+    /// Which access tokens are accepted: RFC 9068's (default) or a provider's (``AccessTokenProfile``).
+    public let profile: AccessTokenProfile
 
     /// Receives one ``OIDC/OIDCEvent`` per token validated (``OIDC/OIDCEvent/Kind/accessTokenValidation``: accepted, or refused with the error's code);
     /// `nil` (default): none, and no work beyond a `nil` check.
@@ -56,9 +58,12 @@ public struct AccessTokenValidator: Sendable {
     ///   - limits: size and nesting bounds for the token.
     ///   - proofs: the DPoP proof rules; `nil` (the default) is a ``DPoPProofValidator`` with this
     ///     `leeway` and `clock` and its own ``MemoryReplayCache`` (replay protection on).
+    ///   - profile: which access tokens are accepted; default RFC 9068's.
     public init(issuer: String, audience: String, keys: IssuerKeys,
                 allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
-                clock: @escaping @Sendable () -> Date = { Date() }, limits: JOSELimits = .default, proofs: DPoPProofValidator? = nil) {
+                clock: @escaping @Sendable () -> Date = { Date() }, limits: JOSELimits = .default, proofs: DPoPProofValidator? = nil,
+                profile: AccessTokenProfile = .rfc9068) {
+        self.profile = profile
         self.proofs = proofs ?? DPoPProofValidator(leeway: leeway, clock: clock)
         self.issuer = issuer
         self.audience = audience
@@ -69,19 +74,42 @@ public struct AccessTokenValidator: Sendable {
         self.limits = limits
         policy = JWSVerificationPolicy(allowedAlgorithms: self.allowedAlgorithms, limits: limits)
         // sub, client_id, iat and jti are required by AccessToken(jwt:issuer:), which reads them anyway.
-        rules = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: audience, requiresExpiration: true)
+        switch profile {
+        case .keycloak:  // its own audience rule (aud, or an allowed azp), checked after verification
+            rules = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, requiresExpiration: true)
+        case .entra:  // iss checked per tenant after verification
+            rules = JWTValidationOptions(clock: clock, leeway: leeway, audience: audience, requiresExpiration: true)
+        case .rfc9068:
+            rules = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: audience, requiresExpiration: true)
+        }
         timeRules = JWTValidationOptions(clock: clock, leeway: leeway, requiresExpiration: true)
     }
 
     /// A validator whose keys come from the issuer's discovery document and a shared key cache.
     /// - Throws: discovery errors, `.jwksURIMissing`, and `.insecureURL` for a non-https `jwks_uri`.
+    /// - Parameters:
+    ///   - issuer: the authorization server's issuer identifier (discovered exactly).
+    ///   - audience: this resource server's identifier.
+    ///   - discovery: the discovery client (its cache is shared).
+    ///   - keyCaches: the shared JWK Set caches, one per `jwks_uri`.
+    ///   - leeway: allowed clock skew for the time claims, in seconds.
+    ///   - clock: the current time.
+    ///   - proofs: the DPoP proof rules; `nil`: the defaults of ``init(issuer:audience:keys:allowedAlgorithms:leeway:clock:limits:proofs:profile:)``.
+    ///   - profile: which access tokens are accepted; default RFC 9068's.
     public static func discover(issuer: String, audience: String, discovery: Discovery, keyCaches: JWKSetCacheRegistry,
                                 leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
-                                proofs: DPoPProofValidator? = nil) async throws -> AccessTokenValidator {
-        let metadata = try await discovery.metadata(for: issuer)
+                                proofs: DPoPProofValidator? = nil, profile: AccessTokenProfile = .rfc9068) async throws -> AccessTokenValidator {
+        let metadata: ProviderMetadata
+        if case .entra(let tenants) = profile {  // the {tenantid} template: accepted under the profile, not cached
+            metadata = try await Discovery.fetch(issuer: issuer, transport: discovery.transport, observer: discovery.observer,
+                                                 profile: .entra(tenants))
+        } else {
+            metadata = try await discovery.metadata(for: issuer)
+        }
         guard let jwksURI = metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the issuer publishes no jwks_uri") }
         let cache = try await keyCaches.cache(for: jwksURI)
-        return AccessTokenValidator(issuer: issuer, audience: audience, keys: .cache(cache), leeway: leeway, clock: clock, proofs: proofs)
+        return AccessTokenValidator(issuer: issuer, audience: audience, keys: .cache(cache), leeway: leeway, clock: clock, proofs: proofs,
+                                    profile: profile)
     }
 
     /// Whether a `typ` header value names an RFC 9068 access token (case-insensitively,
@@ -188,7 +216,29 @@ public struct AccessTokenValidator: Sendable {
     }
 
     /// The token's signature, times, type, issuer, audience and required claims; no binding, no scopes.
+    /// A refused token with a `nonce` in its header is named for what it is: a Microsoft Graph token.
     private func verified(_ token: String) async throws -> AccessToken {
+        do {
+            return try await verifiedToken(token)
+        } catch {
+            if let jws = try? CompactJWS(token, limits: limits) { try ProviderProfile.refuseGraphAccessToken(jws.header) }
+            throw error
+        }
+    }
+
+    private func verifiedToken(_ token: String) async throws -> AccessToken {
+        switch profile {
+        case .keycloak(let allowedClients):
+            let jwt = try await keys.verify(token, policy: policy, validation: rules)
+            try AccessTokenProfile.checkKeycloak(jwt, audience: audience, allowedClients: allowedClients)
+            return try AccessToken(jwt: jwt, issuer: issuer, clientFromAuthorizedParty: true)
+        case .entra(let tenants):
+            let jwt = try await keys.verify(token, policy: policy, validation: rules)
+            try AccessTokenProfile.checkEntra(jwt, issuer: issuer, tenants: tenants)
+            return try AccessToken(jwt: jwt, issuer: (try? jwt.claims.issuer) ?? nil ?? issuer, clientFromAuthorizedParty: true, entraNames: true)
+        case .rfc9068:
+            break
+        }
         let jwt: JWT
         do {
             jwt = try await keys.verify(token, policy: policy, validation: rules)
