@@ -106,7 +106,8 @@ enum RPToolTable {
         RPToolCase(id: "rp-discovery-webfinger-unknown-member", expect: .accepted, webFinger: .acct),
         // Not run yet.
         RPToolCase(id: "rp-userinfo-bearer-body", expect: .notRun("the client sends the access token in the Authorization header only")),
-        RPToolCase(id: "rp-request_uri-unsigned", expect: .notRun("needs a request object hosted by the app")),
-        RPToolCase(id: "rp-request_uri-sig", expect: .notRun("needs a request object hosted by the app")),
+        RPToolCase(id: "rp-request_uri-unsigned", expect: .notRun("the toolkit signs every request object it makes (no `alg: none`)")),
+        RPToolCase(id: "rp-request_uri-sig", expect: .notRun("a first try (signed object hosted by a local server) got HTTP 500 from the tool; "
+                                                             + "hosting by the app is not wired yet")),
     ]
 }
