@@ -3,8 +3,9 @@ import OIDC
 import Testing
 
 /// Every runnable row of ``RPToolTable`` against the OpenID Foundation RP test tool: the client registers itself
-/// (RFC 7591), logs in, and must end as the row says: accepted, or refused with that typed code.
-@Suite("OpenID Foundation RP tests", .enabled(if: RPTool.isRunning, "the RP test tool is not running (Tests/RPTool/start.sh needs Python 3.7)"))
+/// (RFC 7591), logs in, and must end as the row says: accepted, or refused with that typed code. Serialized: the
+/// tool (CherryPy, one shared state) answered concurrent first requests to fresh test instances with errors.
+@Suite("OpenID Foundation RP tests", .serialized, .enabled(if: RPTool.isRunning, "the RP test tool is not running (Tests/RPTool/start.sh needs Python 3.7)"))
 struct RPToolTests {
     static let runnable = RPToolTable.cases.filter { if case .notRun = $0.expect { return false }; return true }
 
