@@ -98,6 +98,10 @@ enum RPToolTable {
         RPToolCase(id: "rp-response_type-code+id_token", expect: .accepted, responseType: .codeIDToken),
         RPToolCase(id: "rp-id_token-bad-c_hash", expect: .refused("c_hash_mismatch"), responseType: .codeIDToken),
         RPToolCase(id: "rp-id_token-missing-c_hash", expect: .refused("missing_c_hash"), responseType: .codeIDToken),
+        RPToolCase(id: "rp-response_type-code+token", expect: .accepted, responseType: .codeToken),
+        RPToolCase(id: "rp-response_type-code+id_token+token", expect: .accepted, responseType: .codeIDTokenToken),
+        RPToolCase(id: "rp-id_token-bad-at_hash", expect: .refused("at_hash_mismatch"), responseType: .codeIDTokenToken),
+        RPToolCase(id: "rp-id_token-missing-at_hash", expect: .refused("missing_at_hash"), responseType: .codeIDTokenToken),
         // Dynamic: WebFinger (over https, at the tool's TLS instance), then the login.
         RPToolCase(id: "rp-discovery-webfinger-acct", expect: .accepted, webFinger: .acct),
         RPToolCase(id: "rp-discovery-webfinger-url", expect: .accepted, webFinger: .url),
