@@ -15,6 +15,7 @@ import Foundation
 import JOSE
 import OIDC
 import OIDCNetworking
+import OIDCTLSTransport
 
 let usage = """
     usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL | --webfinger IDENTIFIER)
@@ -33,7 +34,7 @@ let usage = """
       as compact JSON.
       --webfinger acct:user@host[:port], user@host or an https URL: asks https://HOST/.well-known/webfinger
       for the issuer (https only, loopback too; an http issuer is refused), then discovers it as --issuer.
-      --ca-file FILE trusts this CA for the provider's TLS (not supported by URLSessionTransport on Linux).
+      --ca-file FILE trusts this CA (PEM) for the provider's TLS instead of the machine's store.
     """
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
@@ -151,9 +152,17 @@ let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))
 guard [arguments.endpoint != nil, arguments.issuer != nil, arguments.webFinger != nil].filter({ $0 }).count == 1 else {
     fail("give one of --authorization-endpoint, --issuer and --webfinger")
 }
-if arguments.caFile != nil {
-    // URLSessionTransport on Linux (libcurl through FoundationNetworking) cannot be given a CA of its own.
-    fail("--ca-file is not supported by this build's transport (URLSessionTransport)")
+/// URLSessionTransport, or with --ca-file OIDCTLSTransport's libssl transport trusting that CA (URLSession on
+/// Linux cannot be given a CA of its own).
+let transport: any HTTPTransport
+if let caFile = arguments.caFile {
+    do {
+        transport = try LibSSLTransport(serverTrust: .caFile(caFile))
+    } catch {
+        fail("--ca-file \(caFile) cannot be used: \(error)")
+    }
+} else {
+    transport = URLSessionTransport()
 }
 guard let clientID = arguments.clientID else { fail("--client-id is required") }
 guard let redirectURI = arguments.redirectURI else { fail("--redirect-uri is required") }
@@ -176,7 +185,7 @@ do {
     var issuer = arguments.issuer
     if let identifier = arguments.webFinger {
         do {
-            issuer = try await WebFinger.issuer(for: identifier, transport: URLSessionTransport())
+            issuer = try await WebFinger.issuer(for: identifier, transport: transport)
         } catch let error as OIDCError {
             fail(error.description, code: 1)
         }
@@ -187,7 +196,7 @@ do {
             var configuration = OIDCClient.Configuration()
             configuration.profile = arguments.profile
             let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID),
-                                                       transport: URLSessionTransport(), configuration: configuration)
+                                                       transport: transport, configuration: configuration)
             url = try client.startLogin(request).url
         } catch let error as OIDCError {
             fail(error.description, code: 1)  // a refusal by the provider or a check, not a usage error

@@ -11,6 +11,7 @@ import Foundation
 import JOSE
 import OIDC
 import OIDCNetworking
+import OIDCTLSTransport
 
 let usage = """
     usage: sample-register --issuer URL --redirect-uri URI [--redirect-uri URI]... [--jwks FILE]
@@ -93,9 +94,17 @@ func loadKeys(_ path: String) -> [JWK] {
 let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))
 guard let issuer = arguments.issuer else { fail("--issuer is required") }
 guard !arguments.redirectURIs.isEmpty else { fail("--redirect-uri is required") }
-if arguments.caFile != nil {
-    // URLSessionTransport on Linux (libcurl through FoundationNetworking) cannot be given a CA of its own.
-    fail("--ca-file is not supported by this build's transport (URLSessionTransport)")
+/// URLSessionTransport, or with --ca-file OIDCTLSTransport's libssl transport trusting that CA (URLSession on
+/// Linux cannot be given a CA of its own).
+let transport: any HTTPTransport
+if let caFile = arguments.caFile {
+    do {
+        transport = try LibSSLTransport(serverTrust: .caFile(caFile))
+    } catch {
+        fail("--ca-file \(caFile) cannot be used: \(error)")
+    }
+} else {
+    transport = URLSessionTransport()
 }
 
 var extra = JSONObject()
@@ -112,8 +121,8 @@ if let method = arguments.authMethod { metadata.tokenEndpointAuthMethod = method
 if let file = arguments.jwksFile { metadata.jwks = loadKeys(file); metadata.extra["jwks"] = nil }
 
 do {
-    let provider = try await Discovery.fetch(issuer: issuer, transport: URLSessionTransport())
-    let registrar = try ClientRegistrar(metadata: provider, transport: URLSessionTransport())
+    let provider = try await Discovery.fetch(issuer: issuer, transport: transport)
+    let registrar = try ClientRegistrar(metadata: provider, transport: transport)
     let registration = try await registrar.register(metadata, initialAccessToken: arguments.initialAccessToken)
     print((arguments.showSecrets ? registration.answer : registration.redactedAnswer).jsonString())
 } catch let error as OIDCError {

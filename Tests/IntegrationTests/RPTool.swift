@@ -2,6 +2,7 @@ import Foundation
 import JOSE
 import OIDC
 import OIDCNetworking
+import OIDCTLSTransport
 import Testing
 
 /// The OpenID Foundation RP test tool started by Tests/providers.sh (`RPTOOL_BASE`): every test id is a provider
@@ -73,7 +74,7 @@ enum RPTool {
         if let form = testCase.webFinger {
             let tlsBase = try #require(tlsBase, "RPTOOL_TLS_BASE is not set"), ca = try #require(tlsCA, "RPTOOL_TLS_CA is not set")
             let host = try #require(URL(string: tlsBase)?.host(percentEncoded: false)), port = try #require(URL(string: tlsBase)?.port)
-            transport = CurlTransport(caFile: ca)
+            transport = try LibSSLTransport(serverTrust: .caFile(ca))
             let identifier = form == .acct ? "acct:\(rpID).\(testCase.id)@\(host):\(port)" : "\(tlsBase)/\(rpID)/\(testCase.id)"
             issuer = try await WebFinger.issuer(for: identifier, transport: transport)
             #expect(issuer == "\(tlsBase)/\(rpID)/\(testCase.id)")

@@ -1,10 +1,12 @@
 import Foundation
+import JOSE
 import OIDC
 import Testing
 
 /// Every runnable row of ``RPToolTable`` against the OpenID Foundation RP test tool: the client registers itself
-/// (RFC 7591), logs in, and must end as the row says: accepted, or refused with that typed code.
-@Suite("OpenID Foundation RP tests", .enabled(if: RPTool.isRunning, "the RP test tool is not running (Tests/RPTool/start.sh needs Python 3.7)"))
+/// (RFC 7591), logs in, and must end as the row says: accepted, or refused with that typed code. Serialized: the
+/// tool (CherryPy, one shared state) answered concurrent first requests to fresh test instances with errors.
+@Suite("OpenID Foundation RP tests", .serialized, .enabled(if: RPTool.isRunning, "the RP test tool is not running (Tests/RPTool/start.sh needs Python 3.7)"))
 struct RPToolTests {
     static let runnable = RPToolTable.cases.filter { if case .notRun = $0.expect { return false }; return true }
 
@@ -19,6 +21,43 @@ struct RPToolTests {
         case .notRun:
             Issue.record("not runnable")
         }
+    }
+}
+
+/// The samples against the tool's TLS instance, trusting its test CA with `--ca-file`.
+@Suite("Samples against the RP test tool over TLS", .enabled(if: RPTool.tlsBase != nil, "the RP test tool's TLS instance is not running"))
+struct RPToolSampleTests {
+    @Test func sampleAuthorizeURLWithWebFinger() throws {
+        let base = try #require(RPTool.tlsBase), ca = try #require(RPTool.tlsCA)
+        let url = try #require(URL(string: base)), host = try #require(url.host(percentEncoded: false)), port = try #require(url.port)
+        let common = ["--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString, "--ca-file", ca]
+        let accepted = try SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)"] + common)
+        #expect(accepted.status == 0, "\(accepted.error)")
+        let output = try JSONParser.parseObject(Array(accepted.output.utf8), what: "stdout")
+        #expect(output["issuer"]?.stringValue == "\(base)/\(RPTool.rpID)/rp-discovery-webfinger-acct")
+        #expect(output["url"]?.stringValue?.hasPrefix("\(base)/\(RPTool.rpID)/rp-discovery-webfinger-acct/") == true)
+        let byURL = try SampleRunner.run("sample-authorize-url", ["--webfinger", "\(base)/\(RPTool.rpID)/rp-discovery-webfinger-url"] + common)
+        #expect(byURL.status == 0, "\(byURL.error)")
+
+        let http = try SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-http-href@\(host):\(port)"] + common)
+        #expect(http.status == 1)
+        #expect(http.error.contains("webfinger_insecure_issuer"), "\(http.error)")
+        // Without the CA the tool's certificate is not trusted: a transport failure, exit 1.
+        let untrusted = try SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)",
+                                                                      "--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString])
+        #expect(untrusted.status == 1)
+    }
+
+    @Test func sampleRegisterWithCAFile() throws {
+        let base = try #require(RPTool.tlsBase), ca = try #require(RPTool.tlsCA)
+        let result = try SampleRunner.run("sample-register", ["--issuer", "\(base)/\(RPTool.rpID)/rp-registration-dynamic", "--ca-file", ca,
+                                                             "--redirect-uri", RPTool.redirectURI.absoluteString,
+                                                             "--metadata", #"{"contacts":["rp-tests@example.org"]}"#])
+        #expect(result.status == 0, "\(result.error)")
+        let answer = try JSONParser.parseObject(Array(result.output.utf8), what: "stdout")
+        #expect(answer["client_secret"]?.stringValue == "<redacted>")
+        #expect(answer["registration_access_token"]?.stringValue == "<redacted>")
+        #expect(answer["client_id"]?.stringValue?.isEmpty == false)
     }
 }
 
