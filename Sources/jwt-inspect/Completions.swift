@@ -42,7 +42,7 @@ enum CommandLineReference {
     /// Fixed values of flags, for completion.
     static let choices: [(flag: String, values: String)] = [
         ("--alg", algorithms), ("--color", "auto always never"), ("--kty", "EC OKP RSA oct"),
-        ("--crv", "P-256 P-384 P-521 Ed25519"), ("--size", "256 2048 3072 4096"), ("--format", "jwk pem"),
+        ("--crv", "P-256 P-384 P-521 Ed25519 X25519"), ("--size", "256 2048 3072 4096"), ("--format", "jwk pem"),
         ("--as", TokenKind.allCases.map(\.rawValue).joined(separator: " ")),
     ]
 
