@@ -74,28 +74,8 @@ enum JWEBench {
             let sha256 = EVP_MD_fetch(nil, "SHA256", nil)
             guard let sha256 else { throw BenchError.libcrypto("SHA256") }
             let mdHolder = ContextHolder(sha256) { EVP_MD_free($0) }
-            var peerHolder: ContextHolder? = nil
             if isECDH {
-                // The peer key from its point, imported once.
-                var params: [OSSL_PARAM] = []
-                let group = Array("prime256v1".utf8CString)
-                var point = epkPoint
-                let peer: OpaquePointer? = group.withUnsafeBufferPointer { groupBuffer in
-                    point.withUnsafeMutableBytes { pointBuffer in
-                        params = [OSSL_PARAM_construct_utf8_string(("group" as StaticString).cString, UnsafeMutablePointer(mutating: groupBuffer.baseAddress), 0),
-                                  OSSL_PARAM_construct_octet_string(("pub" as StaticString).cString, pointBuffer.baseAddress, pointBuffer.count),
-                                  OSSL_PARAM_construct_end()]
-                        guard let importContext = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { return nil }
-                        defer { EVP_PKEY_CTX_free(importContext) }
-                        var key: OpaquePointer? = nil
-                        guard EVP_PKEY_fromdata_init(importContext) == 1,
-                              EVP_PKEY_fromdata(importContext, &key, jose_selection_public_key(), &params) == 1 else { return nil }
-                        return key
-                    }
-                }
-                guard let peer else { throw BenchError.libcrypto("import the epk") }
-                peerHolder = ContextHolder(peer) { EVP_PKEY_free($0) }
-                guard EVP_PKEY_derive_init(context) == 1, EVP_PKEY_derive_set_peer(context, peer) == 1 else { throw BenchError.libcrypto("ECDH init") }
+                _ = try JWEBench.ecdh(privateKey: privateKey, point: epkPoint)
             } else {
                 guard EVP_PKEY_decrypt_init(context) == 1, EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_OAEP_PADDING) == 1,
                       EVP_PKEY_CTX_set_rsa_oaep_md(context, sha256) == 1, EVP_PKEY_CTX_set_rsa_mgf1_md(context, sha256) == 1 else {
@@ -103,18 +83,17 @@ enum JWEBench {
                 }
             }
             let verify = try inner.makeRawLoop()
-            let isECDH = self.isECDH, encryptedKey = self.encryptedKey, iv = self.iv, ciphertext = self.ciphertext, aad = self.aad
+            let isECDH = self.isECDH, epkPoint = self.epkPoint, encryptedKey = self.encryptedKey, iv = self.iv, ciphertext = self.ciphertext, aad = self.aad
             var tag = self.tag
             // Concat KDF OtherInfo for ECDH-ES with A256GCM, 256 bits (RFC 7518 §4.6.2).
             let otherInfo: [UInt8] = [0, 0, 0, 7] + Array("A256GCM".utf8) + [0, 0, 0, 0] + [0, 0, 0, 0] + [0, 0, 1, 0]
             return {
-                _ = (keyHolder, cipherHolder, peerHolder, mdHolder)
+                _ = (keyHolder, cipherHolder, mdHolder)
                 var cek = [UInt8](repeating: 0, count: 512)
                 var length = cek.count
                 if isECDH {
-                    var z = [UInt8](repeating: 0, count: 32)
-                    var zLength = z.count
-                    guard EVP_PKEY_derive(contextHolder.pointer, &z, &zLength) == 1 else { throw BenchError.libcrypto("derive") }
+                    // Each token carries a new epk: import it, check it is on the curve, agree.
+                    let z = try JWEBench.ecdh(privateKey: keyHolder.pointer, point: epkPoint)
                     let input: [UInt8] = [0, 0, 0, 1] + z + otherInfo
                     var digestLength: UInt32 = 0
                     guard EVP_Digest(input, input.count, &cek, &digestLength, mdHolder.pointer, nil) == 1 else { throw BenchError.libcrypto("KDF") }
@@ -136,6 +115,37 @@ enum JWEBench {
                 return try verify()
             }
         }
+    }
+
+    /// ECDH with a P-256 peer point: import, quick public check (on the curve), derive.
+    static func ecdh(privateKey: OpaquePointer, point: [UInt8]) throws -> [UInt8] {
+        let group = Array("prime256v1".utf8CString)
+        var point = point
+        let peer: OpaquePointer? = group.withUnsafeBufferPointer { groupBuffer in
+            point.withUnsafeMutableBytes { pointBuffer in
+                var params = [OSSL_PARAM_construct_utf8_string(("group" as StaticString).cString, UnsafeMutablePointer(mutating: groupBuffer.baseAddress), 0),
+                              OSSL_PARAM_construct_octet_string(("pub" as StaticString).cString, pointBuffer.baseAddress, pointBuffer.count),
+                              OSSL_PARAM_construct_end()]
+                guard let importContext = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { return nil }
+                defer { EVP_PKEY_CTX_free(importContext) }
+                var key: OpaquePointer? = nil
+                guard EVP_PKEY_fromdata_init(importContext) == 1,
+                      EVP_PKEY_fromdata(importContext, &key, jose_selection_public_key(), &params) == 1 else { return nil }
+                return key
+            }
+        }
+        guard let peer else { throw BenchError.libcrypto("import the epk") }
+        defer { EVP_PKEY_free(peer) }
+        guard let check = EVP_PKEY_CTX_new_from_pkey(nil, peer, nil) else { throw BenchError.libcrypto("check context") }
+        defer { EVP_PKEY_CTX_free(check) }
+        guard EVP_PKEY_public_check_quick(check) == 1 else { throw BenchError.libcrypto("epk check") }
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, privateKey, nil) else { throw BenchError.libcrypto("derive context") }
+        defer { EVP_PKEY_CTX_free(context) }
+        var z = [UInt8](repeating: 0, count: 32)
+        var length = z.count
+        guard EVP_PKEY_derive_init(context) == 1, EVP_PKEY_derive_set_peer_ex(context, peer, 0) == 1,
+              EVP_PKEY_derive(context, &z, &length) == 1 else { throw BenchError.libcrypto("derive") }
+        return z
     }
 
     static func loadPrivateKey(_ pem: String) throws -> OpaquePointer {
