@@ -4,16 +4,19 @@
 //       [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]... [--response-type TYPE]
 //       [--limit NAME=N]...
 //   swift run sample-authorize-url --issuer URL ...      (discovery: an OIDCClient starts the login)
+//   swift run sample-authorize-url --webfinger IDENTIFIER ...   (WebFinger issuer discovery first, then as --issuer)
 //
 // stdout: exactly one JSON object {"url": ..., "state": ..., "nonce": ..., "code_verifier": ...}
-// (code_verifier is null for response types without code). Exit 2 on bad arguments (usage on stderr).
+// (code_verifier is null for response types without code); with --webfinger it also has "issuer".
+// Exit 2 on bad arguments (usage on stderr); exit 1 when WebFinger refuses (e.g. an http issuer).
 import Foundation
 import JOSE
 import OIDC
 import OIDCNetworking
 
 let usage = """
-    usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL) --client-id ID --redirect-uri URI
+    usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL | --webfinger IDENTIFIER)
+                                --client-id ID --redirect-uri URI
                                 [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]...
                                 [--response-type "code"] [--limit NAME=MAX_CHARACTERS]...
 
@@ -21,6 +24,9 @@ let usage = """
       id_token_hint, acr_values, ui_locales, claims_locales, display and response_mode are mapped
       to the request's typed properties (and checked). --limit caps a parameter's length.
       --issuer finds the authorization endpoint through discovery (the issuer is checked exactly).
+      --webfinger acct:user@host[:port], user@host or an https URL: asks https://HOST/.well-known/webfinger
+      for the issuer (https only, loopback too; an http issuer is refused), then discovers it as --issuer.
+      --ca-file FILE trusts this CA for the provider's TLS (not supported by URLSessionTransport on Linux).
     """
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
@@ -32,6 +38,8 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 struct Arguments {
     var endpoint: URL?
     var issuer: String?
+    var webFinger: String?
+    var caFile: String?
     var clientID: String?
     var redirectURI: URL?
     var scope = "openid"
@@ -76,6 +84,8 @@ func parseArguments(_ argv: [String]) -> Arguments {
             guard let limit = Int(text), limit >= 0 else { fail("--limit \(name) needs a non-negative number") }
             arguments.limits[name] = limit
         case "--issuer": arguments.issuer = value(option)
+        case "--webfinger": arguments.webFinger = value(option)
+        case "--ca-file": arguments.caFile = value(option)
         case "-h", "--help":
             print(usage)
             exit(0)
@@ -120,8 +130,12 @@ func jsonString(_ text: String?) -> String {
 }
 
 let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))
-guard (arguments.endpoint == nil) != (arguments.issuer == nil) else {
-    fail("give either --authorization-endpoint or --issuer")
+guard [arguments.endpoint != nil, arguments.issuer != nil, arguments.webFinger != nil].filter({ $0 }).count == 1 else {
+    fail("give one of --authorization-endpoint, --issuer and --webfinger")
+}
+if arguments.caFile != nil {
+    // URLSessionTransport on Linux (libcurl through FoundationNetworking) cannot be given a CA of its own.
+    fail("--ca-file is not supported by this build's transport (URLSessionTransport)")
 }
 guard let clientID = arguments.clientID else { fail("--client-id is required") }
 guard let redirectURI = arguments.redirectURI else { fail("--redirect-uri is required") }
@@ -133,7 +147,15 @@ do {
     for (name, value) in arguments.parameters { try apply(name, value, to: &request) }
     request.parameterLengthLimits = arguments.limits
     let url: URL
-    if let issuer = arguments.issuer {
+    var issuer = arguments.issuer
+    if let identifier = arguments.webFinger {
+        do {
+            issuer = try await WebFinger.issuer(for: identifier, transport: URLSessionTransport())
+        } catch let error as OIDCError {
+            fail(error.description, code: 1)
+        }
+    }
+    if let issuer {
         // One client per provider: discovery once, then startLogin binds the issuer (RFC 9207) to the login.
         let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID),
                                                    transport: URLSessionTransport())
@@ -142,7 +164,8 @@ do {
         url = try request.authorizationURL(at: arguments.endpoint!)
     }
     print("{\"url\": \(jsonString(url.absoluteString)), \"state\": \(jsonString(request.state.value)), "
-        + "\"nonce\": \(jsonString(request.nonce?.value)), \"code_verifier\": \(jsonString(request.pkce?.verifier.value))}")
+        + "\"nonce\": \(jsonString(request.nonce?.value)), \"code_verifier\": \(jsonString(request.pkce?.verifier.value))"
+        + (arguments.webFinger != nil ? ", \"issuer\": \(jsonString(issuer))" : "") + "}")
 } catch let error as OIDCError {
     fail(error.description, code: error.code == .randomGenerationFailed ? 1 : 2)
 } catch {
