@@ -2,18 +2,23 @@ import Foundation
 import Testing
 @testable import JOSE
 
-/// JWEs made by Python's jwcrypto decrypt here, and JWEs made here decrypt there, for
-/// every key management algorithm with every content encryption (ECDH-ES on P-256, and
-/// on P-384, P-521 and X25519 with A256GCM). jwcrypto runs from the venv that
-/// `Fixtures/interop/jwcrypto-setup.sh` makes (Tests/run.sh calls it).
-@Suite("JWE interop: Python jwcrypto", .enabled(if: JwcryptoInteropTests.python != nil, "needs Fixtures/interop/.venv-jwcrypto (jwcrypto-setup.sh)"))
-struct JwcryptoInteropTests {
+/// The jwcrypto venv's interpreter, when `Fixtures/interop/jwcrypto-setup.sh` made it.
+enum Jwcrypto {
     static let directory = Fixtures.directory.appendingPathComponent("interop")
     static let python: String? = {
         let path = directory.appendingPathComponent(".venv-jwcrypto/bin/python").path
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }()
-    static let script = directory.appendingPathComponent("jwcrypto_jwe.py").path
+}
+
+/// JWEs made by Python's jwcrypto decrypt here, and JWEs made here decrypt there, for
+/// every key management algorithm with every content encryption (ECDH-ES on P-256, and
+/// on P-384, P-521 and X25519 with A256GCM). jwcrypto runs from the venv that
+/// `Fixtures/interop/jwcrypto-setup.sh` makes (Tests/run.sh calls it).
+@Suite("JWE interop: Python jwcrypto", .enabled(if: Jwcrypto.python != nil, "needs Fixtures/interop/.venv-jwcrypto (jwcrypto-setup.sh)"))
+struct JwcryptoInteropTests {
+    static let python = Jwcrypto.python
+    static let script = Jwcrypto.directory.appendingPathComponent("jwcrypto_jwe.py").path
 
     static let rsa: JWK? = try? JWK.generate(.rsa(bits: 2048))
 
