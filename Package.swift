@@ -14,7 +14,7 @@ let strict: [SwiftSetting] = [
 let cLibraries: [Target] = [
     // OpenSSL's libcrypto (3.x), through the EVP API only.
     .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
-    // libssl, for jwt-inspect's own small HTTPS client (URL options only). libssl itself is loaded
+    // libssl, for OIDCTLSTransport's small HTTPS client (jwt-inspect's URL options, LibSSLTransport). libssl itself is loaded
     // with dlopen on the first https fetch, so offline runs never map it; its headers come with
     // libcrypto's, through CLibCrypto's pkg-config flags.
     .systemLibrary(name: "CLibSSL"),
@@ -35,6 +35,9 @@ let modules: [Target] = [
     .target(name: "OIDC", dependencies: ["JOSE"], swiftSettings: strict),
     // URLSession-based HTTPTransport (pulls in FoundationNetworking on Linux).
     .target(name: "OIDCNetworking", dependencies: ["OIDC"], swiftSettings: strict),
+    // An HTTPTransport on sockets and libssl that can present a client certificate (mTLS, RFC 8705); also
+    // jwt-inspect's fetcher. FoundationEssentials only.
+    .target(name: "OIDCTLSTransport", dependencies: ["OIDC", "JOSE", "CLibCrypto", "CLibSSL"], swiftSettings: strict),
     // The authenticated session (bearer or DPoP, refresh once on a 401) and token stores.
     .target(name: "OIDCSession", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
     // The receiving side: access tokens, DPoP, introspection, bearer parsing, back-channel logout, replay caches.
@@ -49,7 +52,7 @@ let modules: [Target] = [
 let tool: [Target] = [
     // Offline decode/verify must not load FoundationNetworking: JOSE and OIDC use FoundationEssentials only.
     // Position-independent like every other executable (ASLR): it parses untrusted tokens and speaks TLS.
-    .executableTarget(name: "jwt-inspect", dependencies: ["JOSE", "OIDC", "OIDCResourceServer", "CLibCrypto", "CLibSSL"],
+    .executableTarget(name: "jwt-inspect", dependencies: ["JOSE", "OIDC", "OIDCResourceServer", "OIDCTLSTransport"],
                       swiftSettings: strict),
 ]
 
@@ -67,12 +70,12 @@ let samples: [Target] = [
     sample("sample-ciba", ["FAPISampleSupport", "OIDC", "OIDCNetworking", "JOSE"]),
     sample("sample-authorize-url", ["OIDC", "OIDCNetworking", "JOSE"]),
     sample("sample-register", ["OIDC", "OIDCNetworking", "JOSE"]),
-    sample("sample-exchange-code", ["OIDC", "JOSE", "OIDCNetworking", "OIDCSession"]),
+    sample("sample-exchange-code", ["OIDC", "JOSE", "OIDCNetworking", "OIDCSession", "OIDCTLSTransport"]),
     sample("sample-call-api", ["OIDC", "OIDCNetworking", "OIDCSession"]),
     sample("sample-read-claims", ["OIDC"]),
     sample("sample-port-token", ["OIDC", "OIDCNetworking"]),
     sample("sample-client-credentials", ["OIDC", "OIDCNetworking", "JOSE"]),
-    sample("sample-resource-server", ["OIDC", "OIDCNetworking", "OIDCResourceServer", "JOSE"]),
+    sample("sample-resource-server", ["OIDC", "OIDCNetworking", "OIDCResourceServer", "JOSE", "OIDCTLSTransport"]),
     sample("sample-bearer-server", ["OIDC", "OIDCNetworking", "OIDCResourceServer", "JOSE"]),
     sample("sample-replica", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres"]),
     sample("sample-pending-login", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres", "JOSE"]),
@@ -101,11 +104,12 @@ let tests: [Target] = [
     .testTarget(name: "OIDCResourceServerTests", dependencies: ["OIDCResourceServer", "OIDC", "JOSE"], swiftSettings: strict),
     .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDCResourceServer", "OIDC", "JOSE"],
                 swiftSettings: strict),
+    .testTarget(name: "OIDCTLSTransportTests", dependencies: ["OIDCTLSTransport", "OIDC", "JOSE"], swiftSettings: strict),
     .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
     // The README's and the DocC articles' listings, compiled as written (ReadmeListingTests checks the documents show them).
     .testTarget(name: "ReadmeListing", dependencies: ["JOSE", "OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "OIDCPostgres"],
                 swiftSettings: strict),
-    .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "JOSE"],
+    .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "JOSE", "OIDCTLSTransport"],
                 swiftSettings: strict),
 ]
 
@@ -116,6 +120,7 @@ let package = Package(
         .library(name: "JOSE", targets: ["JOSE"]),
         .library(name: "OIDC", targets: ["OIDC"]),
         .library(name: "OIDCNetworking", targets: ["OIDCNetworking"]),
+        .library(name: "OIDCTLSTransport", targets: ["OIDCTLSTransport"]),
         .library(name: "OIDCSession", targets: ["OIDCSession"]),
         .library(name: "OIDCResourceServer", targets: ["OIDCResourceServer"]),
         .library(name: "OIDCPostgres", targets: ["OIDCPostgres"]),

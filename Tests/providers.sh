@@ -7,6 +7,8 @@
 #   django-oauth-   Tests/IdP       $IDP_PORT (9400)       -> IDP_ISSUER
 #     toolkit
 #   glewlwyd        Tests/Glewlwyd  $GLEWLWYD_PORT (4593)  -> GLEWLWYD_ISSUER, GLEWLWYD_*
+#   glewlwyd over   Tests/Glewlwyd  $GLEWLWYD_TLS_PORT     -> GLEWLWYD_TLS_ISSUER, GLEWLWYD_TLS_*
+#     TLS + mTLS    (GLEWLWYD_TLS=1) (4594)                   (a second instance; RFC 8705 tests)
 #   OpenID Foundation Tests/RPTool  $RPTOOL_PORT (8090)    -> RPTOOL_BASE, and its TLS instance on
 #     RP test tool    $RPTOOL_TLS_PORT (RPTOOL_PORT+1) -> RPTOOL_TLS_BASE, RPTOOL_TLS_CA (oidctest 0.8.2 on
 #                     Python 3.7; without Python 3.7 outside CI its tests skip)
@@ -83,8 +85,8 @@ start_server() {
 # provider_summary: one line per test server, with where it ran (or why it did not).
 provider_summary() {
     local line
-    for line in "PostgreSQL:PG_URL" "django-oauth-toolkit:IDP_ISSUER" "glewlwyd:GLEWLWYD_ISSUER" "OpenID Foundation RP test tool:RPTOOL_BASE" \
-                "OpenID Foundation RP test tool (TLS):RPTOOL_TLS_BASE"; do
+    for line in "PostgreSQL:PG_URL" "django-oauth-toolkit:IDP_ISSUER" "glewlwyd:GLEWLWYD_ISSUER" "glewlwyd over TLS:GLEWLWYD_TLS_ISSUER" \
+                "OpenID Foundation RP test tool:RPTOOL_BASE" "OpenID Foundation RP test tool (TLS):RPTOOL_TLS_BASE"; do
         local name=${line%%:*} variable=${line##*:}
         if [ -n "${!variable:-}" ]; then
             # A URL's user and password are not shown.
@@ -106,5 +108,7 @@ start_providers() {
         fi
     fi
     [ -n "${GLEWLWYD_ISSUER:-}" ] || start_server glewlwyd Glewlwyd "${GLEWLWYD_PORT:-4593}" GLEWLWYD_ISSUER
+    [ -n "${GLEWLWYD_TLS_ISSUER:-}" ] \
+        || GLEWLWYD_TLS=1 start_server "glewlwyd over TLS (client certificates)" Glewlwyd "${GLEWLWYD_TLS_PORT:-4594}" GLEWLWYD_TLS_ISSUER
     [ -n "${RPTOOL_BASE:-}" ] || start_server "the OpenID Foundation RP test tool" RPTool "${RPTOOL_PORT:-8090}" RPTOOL_BASE
 }

@@ -2,8 +2,10 @@
 #define CLIBSSL_SHIM_H
 // libssl is loaded with dlopen on the first https fetch, not linked: an offline run of
 // jwt-inspect (most runs) then never maps it or resolves its symbols at start-up.
-// libcrypto (errors, certificate messages) is linked as usual.
+// libcrypto (errors, certificate messages) is linked as usual. Used by OIDCTLSTransport
+// (jwt-inspect's client and LibSSLTransport).
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <openssl/ssl.h>
@@ -26,7 +28,13 @@
     X(long, SSL_get_verify_result, (const SSL *ssl), (ssl)) \
     X(int, SSL_write, (SSL *ssl, const void *bytes, int count), (ssl, bytes, count)) \
     X(int, SSL_read, (SSL *ssl, void *bytes, int count), (ssl, bytes, count)) \
-    X(int, SSL_get_error, (const SSL *ssl, int result), (ssl, result))
+    X(int, SSL_get_error, (const SSL *ssl, int result), (ssl, result)) \
+    X(int, SSL_CTX_load_verify_locations, (SSL_CTX *context, const char *file, const char *path), (context, file, path)) \
+    X(int, SSL_CTX_use_certificate_chain_file, (SSL_CTX *context, const char *file), (context, file)) \
+    X(int, SSL_CTX_use_PrivateKey_file, (SSL_CTX *context, const char *file, int type), (context, file, type)) \
+    X(int, SSL_CTX_check_private_key, (const SSL_CTX *context), (context)) \
+    X(X509 *, SSL_CTX_get0_certificate, (const SSL_CTX *context), (context)) \
+    X(X509_VERIFY_PARAM *, SSL_get0_param, (SSL *ssl), (ssl))
 
 typedef struct {
 #define JOSE_SSL_POINTER(type, name, parameters, arguments) type (*name) parameters;
@@ -35,22 +43,29 @@ typedef struct {
     void (*SSL_CTX_set_verify)(SSL_CTX *context, int mode, SSL_verify_cb callback);
     void (*SSL_CTX_free)(SSL_CTX *context);
     void (*SSL_free)(SSL *ssl);
+    void (*SSL_CTX_set_default_passwd_cb)(SSL_CTX *context, pem_password_cb *callback);
 } jose_ssl_table;
 
-// The loaded table, or NULL when libssl (OpenSSL 3) cannot be loaded. Loaded once; the
-// tool calls it from one thread at a time.
-static inline const jose_ssl_table *jose_ssl_load(void) {
+// The loaded table and whether it is complete (1) or unavailable (-1); function-local statics,
+// since Swift's importer emits a header's static inline functions but not its static variables.
+static inline jose_ssl_table *jose_ssl_loaded_table(void) {
     static jose_ssl_table table;
-    static int state = 0;  // 0 not tried, 1 loaded, -1 unavailable
-    if (state != 0) return state == 1 ? &table : NULL;
-    state = -1;
+    return &table;
+}
+static inline int *jose_ssl_state(void) {
+    static int state = -1;
+    return &state;
+}
+
+static inline void jose_ssl_load_once(void) {
     static const char *const names[] = {
         "libssl.so.3", "libssl.3.dylib", "/opt/homebrew/opt/openssl@3/lib/libssl.3.dylib",
         "/usr/local/opt/openssl@3/lib/libssl.3.dylib", NULL,
     };
+    jose_ssl_table table;
     void *handle = NULL;
     for (int i = 0; names[i] != NULL && handle == NULL; i++) handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) return NULL;
+    if (handle == NULL) return;
     int complete = 1;
 #define JOSE_SSL_RESOLVE(type, name, parameters, arguments) \
     table.name = (type (*) parameters)dlsym(handle, #name); complete = complete && table.name != NULL;
@@ -58,10 +73,30 @@ static inline const jose_ssl_table *jose_ssl_load(void) {
     JOSE_SSL_RESOLVE(void, SSL_CTX_set_verify, (SSL_CTX *, int, SSL_verify_cb), ())
     JOSE_SSL_RESOLVE(void, SSL_CTX_free, (SSL_CTX *), ())
     JOSE_SSL_RESOLVE(void, SSL_free, (SSL *), ())
+    JOSE_SSL_RESOLVE(void, SSL_CTX_set_default_passwd_cb, (SSL_CTX *, pem_password_cb *), ())
 #undef JOSE_SSL_RESOLVE
-    if (!complete) return NULL;
-    state = 1;
-    return &table;
+    if (!complete) return;
+    *jose_ssl_loaded_table() = table;
+    *jose_ssl_state() = 1;
+}
+
+// The loaded table, or NULL when libssl (OpenSSL 3) cannot be loaded. Loaded once, safely
+// from any thread (pthread_once).
+static inline const jose_ssl_table *jose_ssl_load(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, jose_ssl_load_once);
+    return *jose_ssl_state() == 1 ? jose_ssl_loaded_table() : NULL;
+}
+
+// A passphrase callback that gives none: an encrypted private key fails to load instead of
+// prompting on the terminal.
+static int jose_ssl_no_passphrase(char *buffer, int size, int flag, void *user) {
+    (void)buffer; (void)size; (void)flag; (void)user;
+    return 0;
+}
+
+static inline void jose_ssl_ctx_refuse_passphrases(const jose_ssl_table *api, SSL_CTX *context) {
+    api->SSL_CTX_set_default_passwd_cb(context, jose_ssl_no_passphrase);
 }
 
 // SSL_set_tlsext_host_name and SSL_CTX_set_min_proto_version are macros over the ctrl calls.

@@ -9,6 +9,16 @@ import OIDC
 /// Redirects are followed only when the request allows it (`TransportRequest.followsRedirects`;
 /// never for token requests), response bodies are capped at ``maximumResponseBytes``, and
 /// failures become `TransportError`s (`.timedOut` for `URLError.timedOut`).
+///
+/// Mutual TLS (RFC 8705): this transport presents **no client certificate**. On Linux it cannot:
+/// swift-corelibs-foundation's `URLCredential` has only the user/password form (no
+/// `init(identity:certificates:persistence:)`, no `SecIdentity`), and neither
+/// `URLSessionConfiguration` nor the session delegate can hand libcurl a certificate and key.
+/// On Apple platforms `URLSession` could answer an `NSURLAuthenticationMethodClientCertificate`
+/// challenge with an identity from the keychain, but this transport does not. For
+/// `tls_client_auth`, `self_signed_tls_client_auth` and certificate-bound access tokens use
+/// `LibSSLTransport` (module OIDCTLSTransport) or an AsyncHTTPClient transport with a client
+/// certificate in its TLS configuration (Samples/hummingbird-app).
 public final class URLSessionTransport: HTTPTransport {
     /// The largest response body accepted, in bytes.
     public let maximumResponseBytes: Int

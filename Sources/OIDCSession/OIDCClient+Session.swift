@@ -19,6 +19,9 @@ extension OIDCClient {
     /// or, when the client has a DPoP binding (``OIDC/OIDCClient/Configuration/dpop``), as `Authorization: DPoP`
     /// with a fresh proof per request (``DPoPSessionTransport``) — refresh once on a 401 through this client (token type checked; a refreshed ID Token validated and checked against the
     /// previous one by `OIDCClient.refreshedIDTokens`, the same rule as `OIDCClient.refresh(_:scope:)`).
+    /// Requests and refreshes go through this client's ``OIDC/OIDCClient/transport``: with a transport that presents a
+    /// client certificate (`LibSSLTransport`, RFC 8705), a certificate-bound access token (`cnf.x5t#S256`) reaches the
+    /// APIs over TLS with the same certificate it is bound to.
     /// - Parameters:
     ///   - tokens: the tokens of a login just finished (saved to `store` first), or `nil` to resume from `store`.
     ///   - store: where the tokens live between requests and runs (`nil`: memory only).

@@ -1,4 +1,5 @@
 import JOSE
+import OIDCTLSTransport
 
 /// The `key --table` view: one line per key of a set, the skipped ones with the reason.
 enum KeyTable {

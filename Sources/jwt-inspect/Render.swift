@@ -1,4 +1,5 @@
 import JOSE
+import OIDCTLSTransport
 
 /// The human view and the `--json` view of an inspection.
 struct Renderer {

@@ -1,17 +1,24 @@
 import Dispatch
 import JOSE
 import OIDC
+import OIDCTLSTransport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 
-/// The tool's own HTTP client (``HTTPFetch``) in OIDC's ``HTTPTransport`` shape, so
+/// The tool's HTTP client (OIDCTLSTransport's `HTTPFetch`, shared with `LibSSLTransport`) in OIDC's ``HTTPTransport`` shape, so
 /// OIDC's ``Discovery`` and ``JWKSetCache`` run over it: the issuer-equality rule, the
 /// required discovery fields and the https rule for the issuer and its `jwks_uri` live
 /// in the library only. (URLSession would load FoundationNetworking; this does not.)
 struct SocketTransport: HTTPTransport {
+    /// The whole-fetch deadline in seconds: `JWT_INSPECT_TIMEOUT` (0.1 to 300), else 10.
+    var deadlineSeconds: Double {
+        guard let text = IO.environment("JWT_INSPECT_TIMEOUT"), let value = Double(text), value >= 0.1, value <= 300 else { return 10 }
+        return value
+    }
+
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard request.method == "GET", request.body == nil else {
             throw TransportError.connectionFailed("jwt-inspect only sends GET requests")
@@ -23,7 +30,7 @@ struct SocketTransport: HTTPTransport {
             throw TransportError.connectionFailed(error.message)
         }
         do {
-            let response = try HTTPFetch.get(request.url.absoluteString)
+            let response = try HTTPFetch.get(request.url.absoluteString, userAgent: "jwt-inspect", deadlineSeconds: deadlineSeconds)
             var headers = HeaderFields()
             for field in response.headers { headers.add(field.name, field.value) }
             return TransportResponse(status: response.status, headers: headers, body: response.body)
@@ -41,7 +48,7 @@ struct SocketTransport: HTTPTransport {
 /// What the tool accepts as a URL to fetch.
 enum FetchURL {
     /// Printable ASCII only: no blanks, no controls (so no CR/LF can reach the request line).
-    static func hasOnlyURLCharacters(_ text: String) -> Bool { text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } }
+    static func hasOnlyURLCharacters(_ text: String) -> Bool { HTTPFetch.hasOnlyURLCharacters(text) }
 
     /// `text` as a URL the tool may fetch: printable ASCII, then OIDC's ``SecureURLPolicy``
     /// (https, or http on a loopback host).

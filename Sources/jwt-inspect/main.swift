@@ -2,6 +2,7 @@
 // Exit status: 0 decoded and every requested check passed, 1 malformed token
 // or failed check, 2 usage or setup error. See Options.usage.
 import JOSE
+import OIDCTLSTransport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -127,6 +127,8 @@ def main() -> None:
     ap.add_argument("--access-token-seconds", type=int, default=3600)
     ap.add_argument("--logout-uri", default="http://127.0.0.1:9452/backchannel-logout",
                     help="the back-channel logout URI of the LOGOUT client (logout.py listens there)")
+    ap.add_argument("--tls-dir", help="served over TLS with these test certificates (tls-certificates.sh): "
+                    "mTLS on, the MTLS client added, every printed name prefixed GLEWLWYD_TLS_")
     a = ap.parse_args()
     base = a.base.rstrip("/")
     issuer = base + "/api/oidc"
@@ -138,7 +140,7 @@ def main() -> None:
     # Client properties the plugin reads must be declared in the client module's data-format.
     mod = admin.call("GET", "/api/mod/client/database")
     fmt = mod["parameters"]["data-format"]
-    for prop in ("sign_kid", "dpop_bound_access_tokens"):
+    for prop in ("sign_kid", "dpop_bound_access_tokens") + (("tls_client_auth_san_dns",) if a.tls_dir else ()):
         fmt.setdefault(prop, {"multiple": False, "read": True, "write": True})
     admin.call("PUT", "/api/mod/client/database", mod)
     admin.call("PUT", "/api/mod/client/database/reset")
@@ -152,9 +154,17 @@ def main() -> None:
                                       "password_required": False, "password_max_age": 0, "scheme": {}})
 
     jwks_private = open(os.path.join(a.run, "keys", "jwks-private.json")).read()
+    parameters = plugin_parameters(issuer, jwks_private, a.access_token_seconds)
+    if a.tls_dir:
+        # RFC 8705: client certificates from the TLS session only (never a header), aliases under /mtls/.
+        parameters.update({"client-cert-source": "TLS", "client-cert-use-endpoint-aliases": True,
+                           "client-cert-self-signed-allowed": False})
     admin.call("POST", "/api/mod/plugin/", {
         "module": "oidc", "name": "oidc", "display_name": "OpenID Connect", "enabled": True,
-        "parameters": plugin_parameters(issuer, jwks_private, a.access_token_seconds)})
+        "parameters": parameters})
+    if a.tls_dir:
+        # The discovery document lists mtls_endpoint_aliases only after a reset of the plugin.
+        admin.call("PUT", "/api/mod/plugin/oidc/reset")
 
     admin.call("POST", "/api/user/", {"username": "alice", "password": "password", "name": "Alice Example",
                                       "email": "alice@example.test", "enabled": True,
@@ -204,6 +214,18 @@ def main() -> None:
     env["GLEWLWYD_LOGOUT_URI"] = a.logout_uri
     # Device authorization grant.
     client("DEVICE", "device-client", ["device_authorization", "refresh_token"])
+
+    if a.tls_dir:
+        # tls_client_auth: no secret; glewlwyd matches the client by its certificate's SAN DNS name.
+        client("MTLS", "mtls-client", ["code", "client_credentials", "refresh_token"],
+               {"token_endpoint_auth_method": ["tls_client_auth"], "tls_client_auth_san_dns": "mtls-client.test"})
+        env.pop("GLEWLWYD_MTLS_CLIENT_SECRET", None)
+        env.update({"GLEWLWYD_CA_FILE": os.path.join(a.tls_dir, "ca.pem"),
+                    "GLEWLWYD_MTLS_CLIENT_CERT": os.path.join(a.tls_dir, "client.pem"),
+                    "GLEWLWYD_MTLS_CLIENT_KEY": os.path.join(a.tls_dir, "client.key"),
+                    "GLEWLWYD_MTLS_OTHER_CERT": os.path.join(a.tls_dir, "other.pem"),
+                    "GLEWLWYD_MTLS_OTHER_KEY": os.path.join(a.tls_dir, "other.key")})
+        env = {"GLEWLWYD_TLS_" + k[len("GLEWLWYD_"):]: v for k, v in env.items()}
 
     for k, v in env.items():
         print(f"{k}={v}")

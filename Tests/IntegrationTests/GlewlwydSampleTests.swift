@@ -66,7 +66,7 @@ struct GlewlwydSampleTests {
                                      stdin: token + "\n")
             #expect(valid.status == 0, "\(valid.stderr)")
             let json = try #require(valid.json)
-            #expect(json.map(\.name) == ["active", "sub", "client_id", "scope"])
+            #expect(json.map(\.name) == ["active", "sub", "client_id", "scope", "cnf"])
             #expect(json["active"] == .bool(true) && json["client_id"]?.stringValue == clientID && json["scope"] == .array(["api.read"]))
 
             let scope = try Self.run("sample-resource-server", ["--issuer", issuer, "--audience", resource, "--require-scope", "api.write"] + extra,

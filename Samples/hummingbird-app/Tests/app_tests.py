@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """End-to-end tests of Samples/hummingbird-app against the repository's test providers.
 
-    python3 app_tests.py --binary PATH [--only dot|browser|glewlwyd|replicas]...
+    python3 app_tests.py --binary PATH [--only dot|browser|glewlwyd|replicas|mtls]...
 
 Run by run.sh (which builds the app once and makes the selenium venv). Reads IDP_ISSUER,
-GLEWLWYD_ISSUER / GLEWLWYD_BASE / GLEWLWYD_RESOURCE and PG_URL; a part whose provider is
+GLEWLWYD_ISSUER / GLEWLWYD_BASE / GLEWLWYD_RESOURCE, GLEWLWYD_TLS_* (the TLS glewlwyd, RFC 8705) and PG_URL; a part whose provider is
 missing is skipped with a message (an error under CI=true). Every wait is on an event (a port
 opening, an HTTP answer) with a deadline, never a fixed sleep.
 """
@@ -19,6 +19,7 @@ import os
 import re
 import secrets
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -594,13 +595,80 @@ def part_glewlwyd(binary):
         introspecting.stop()
         hybrid.stop()
 
+def part_mtls(binary):
+    """glewlwyd over TLS (RFC 8705): the app as a tls_client_auth client (AsyncHTTPClient presenting a client
+    certificate), its /api/resource served over https asking for client certificates: a certificate-bound token
+    is accepted with the certificate it is bound to, refused without it and with another."""
+    names = ("ISSUER", "RESOURCE", "CA_FILE", "MTLS_CLIENT_ID", "MTLS_CLIENT_CERT", "MTLS_CLIENT_KEY", "MTLS_OTHER_CERT", "MTLS_OTHER_KEY")
+    env = {name: os.environ.get("GLEWLWYD_TLS_" + name) for name in names}
+    if not all(env.values()):
+        return skip("mtls", "GLEWLWYD_TLS_* are not set (Tests/Glewlwyd/start.sh with GLEWLWYD_TLS=1)")
+    tls_dir = os.path.dirname(env["CA_FILE"])
+    port = PORT_BASE + 7
+    base = f"https://127.0.0.1:{port}"
+    app = App(binary, "mtls-app", port, [
+        "--issuer", env["ISSUER"], "--client-id", env["MTLS_CLIENT_ID"], "--tls-client-auth",
+        "--tls-client-cert", env["MTLS_CLIENT_CERT"], "--tls-client-key", env["MTLS_CLIENT_KEY"], "--tls-ca-file", env["CA_FILE"],
+        "--base-url", base, "--audience", env["RESOURCE"], "--require-scope", "api.read",
+        "--tls-cert", os.path.join(tls_dir, "server.pem"), "--tls-key", os.path.join(tls_dir, "server.key"),
+        "--tls-client-ca", env["CA_FILE"]])
+    # The same with --introspect: the app introspects at mtls_endpoint_aliases.introspection_endpoint with
+    # tls_client_auth, so an active answer shows that AsyncHTTPClient presented the client certificate.
+    introspecting = App(binary, "mtls-app-introspect", port + 1, [
+        "--issuer", env["ISSUER"], "--client-id", env["MTLS_CLIENT_ID"], "--tls-client-auth",
+        "--tls-client-cert", env["MTLS_CLIENT_CERT"], "--tls-client-key", env["MTLS_CLIENT_KEY"], "--tls-ca-file", env["CA_FILE"],
+        "--base-url", f"https://127.0.0.1:{port + 1}", "--audience", env["RESOURCE"], "--require-scope", "api.read", "--introspect",
+        "--tls-cert", os.path.join(tls_dir, "server.pem"), "--tls-key", os.path.join(tls_dir, "server.key"),
+        "--tls-client-ca", env["CA_FILE"]])
+    try:
+        def context(certificate=None, key=None):
+            ctx = ssl.create_default_context(cafile=env["CA_FILE"])
+            if certificate:
+                ctx.load_cert_chain(certificate, key)
+            return ctx
+
+        def call(method, url, ctx, body=None, headers=None):
+            req = urllib.request.Request(url, data=body, method=method, headers=headers or {})
+            try:
+                with urllib.request.urlopen(req, context=ctx, timeout=15) as r:
+                    return r.status, r.headers, r.read()
+            except urllib.error.HTTPError as e:
+                return e.code, e.headers, e.read()
+
+        mine = context(env["MTLS_CLIENT_CERT"], env["MTLS_CLIENT_KEY"])
+        form = urllib.parse.urlencode({"grant_type": "client_credentials", "client_id": env["MTLS_CLIENT_ID"],
+                                       "scope": "api.read", "resource": env["RESOURCE"]}).encode()
+        status, _, body = call("POST", env["ISSUER"] + "/mtls/token", mine, form, {"Content-Type": "application/x-www-form-urlencoded"})
+        check(status == 200, f"mtls: tls_client_auth at /mtls/token answered {status}")
+        token = json_of(body)["access_token"]
+        claims = json.loads(base64.urlsafe_b64decode(token.split(".")[1] + "=="))
+        check("x5t#S256" in claims.get("cnf", {}), "mtls: the access token is certificate-bound (cnf.x5t#S256)")
+        bearer = {"Authorization": "Bearer " + token}
+        status, _, body = call("GET", base + "/api/resource", mine, headers=bearer)
+        check(status == 200 and json_of(body).get("client_id") == env["MTLS_CLIENT_ID"],
+              f"mtls: /api/resource accepts the bound token with its certificate ({status})")
+        status, headers, _ = call("GET", base + "/api/resource", context(), headers=bearer)
+        check(status == 401 and "invalid_token" in (headers.get("WWW-Authenticate") or ""),
+              f"mtls: /api/resource refuses the bound token without a client certificate ({status})")
+        status, _, _ = call("GET", base + "/api/resource", context(env["MTLS_OTHER_CERT"], env["MTLS_OTHER_KEY"]), headers=bearer)
+        check(status == 401, f"mtls: /api/resource refuses the bound token with another client certificate ({status})")
+        introspected = f"https://127.0.0.1:{port + 1}/api/resource"
+        status, _, body = call("GET", introspected, mine, headers=bearer)
+        check(status == 200 and json_of(body).get("scope") == ["api.read"],  # glewlwyd's answer has no client_id
+              f"mtls: --introspect (tls_client_auth at /mtls/introspect) accepts the bound token with its certificate ({status})")
+        status, _, _ = call("GET", introspected, context(), headers=bearer)
+        check(status == 401, f"mtls: --introspect refuses the bound token without a client certificate ({status})")
+    finally:
+        app.stop()
+        introspecting.stop()
+
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
-    ap.add_argument("--only", action="append", choices=["browser", "replicas", "glewlwyd"])
+    ap.add_argument("--only", action="append", choices=["browser", "replicas", "glewlwyd", "mtls"])
     a = ap.parse_args()
-    parts = {"browser": part_browser, "replicas": part_replicas, "glewlwyd": part_glewlwyd}
+    parts = {"browser": part_browser, "replicas": part_replicas, "glewlwyd": part_glewlwyd, "mtls": part_mtls}
     for name in a.only or list(parts):
         log(f"part {name}")
         try:

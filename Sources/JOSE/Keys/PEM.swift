@@ -63,8 +63,8 @@ extension JWK {
 }
 
 /// PEM armour (RFC 7468): finds a block and decodes its Base64 body strictly.
-enum PEMBlock {
-    static func firstLabel(in text: String) -> String? {
+package enum PEMBlock {
+    package static func firstLabel(in text: String) -> String? {
         let bytes = Array(text.utf8)
         let begin = Array("-----BEGIN ".utf8)
         guard let start = find(begin, in: bytes, from: 0) else { return nil }
@@ -77,7 +77,7 @@ enum PEMBlock {
     /// standard Base64 (whitespace between characters is ignored) with correct
     /// padding: `=` only at the end, making whole 4-character groups.
     /// - Throws: ``JOSEError`` `.invalidPEM`.
-    static func der(of text: String, label: String) throws -> [UInt8] {
+    package static func der(of text: String, label: String) throws -> [UInt8] {
         let bytes = Array(text.utf8)
         let beginLine = Array("-----BEGIN \(label)-----".utf8)
         guard let begin = find(beginLine, in: bytes, from: 0) else { throw JOSEError(.invalidPEM, "no BEGIN line for the PEM block") }

@@ -23,7 +23,8 @@ import JOSE
 /// Every check is on by default: the redirect (state, RFC 9207 `iss` when the provider
 /// advertises it), the token type, and the ID Token with everything the pending login implies.
 public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
-    /// The provider's metadata.
+    /// The provider's metadata; for a client using mutual TLS, with its `mtls_endpoint_aliases` in place of
+    /// the endpoints they alias (``ProviderMetadata/withMutualTLSEndpointAliases()``).
     public let metadata: ProviderMetadata
     /// How the client authenticates at the token, revocation and introspection endpoints.
     public let authentication: ClientAuthentication
@@ -57,7 +58,9 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
 
     /// A client for a provider whose metadata the caller already has (fetched earlier, or configured).
     /// - Parameters:
-    ///   - metadata: the provider's metadata (its issuer, endpoints and `jwks_uri`).
+    ///   - metadata: the provider's metadata (its issuer, endpoints and `jwks_uri`); with `tls_client_auth`,
+    ///     `self_signed_tls_client_auth` or ``Configuration/usesMutualTLSEndpoints``, its `mtls_endpoint_aliases` replace
+    ///     the token, revocation, introspection, PAR, UserInfo, device and CIBA endpoints.
     ///   - authentication: how the client authenticates at the token endpoint.
     ///   - transport: the HTTP transport.
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
@@ -70,6 +73,9 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
             throw OIDCError(.discoveryMissingField, "the provider metadata has no authorization_endpoint")
         }
         guard let jwksURI = metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
+        // RFC 8705 §5: a client using mutual TLS calls the aliases where the provider publishes them.
+        let metadata = authentication.usesMutualTLS || configuration.usesMutualTLSEndpoints
+            ? try metadata.withMutualTLSEndpointAliases() : metadata
         self.metadata = metadata
         self.authentication = authentication
         self.transport = transport
@@ -159,7 +165,7 @@ extension ClientAuthentication {
     var sharedSecret: String? {
         switch self {
         case .clientSecretBasic(_, let secret), .clientSecretPost(_, let secret), .clientSecretJWT(_, let secret): return secret
-        case .privateKeyJWT, .none: return nil
+        case .privateKeyJWT, .none, .tlsClientAuth, .selfSignedTLSClientAuth: return nil
         }
     }
 }

@@ -32,6 +32,11 @@ extension OIDCClient {
         /// `fapi_*` error before anything is sent. Logins must then be pushed
         /// (``OIDCClient/startPushedLogin(_:)``).
         public var fapi2Profile = false
+        /// Call the provider's `mtls_endpoint_aliases` (RFC 8705 §5) although the client authenticates
+        /// otherwise (e.g. `private_key_jwt` over a transport that presents a certificate, for
+        /// certificate-bound access tokens). A client whose ``OIDCClient/authentication``
+        /// ``ClientAuthentication/usesMutualTLS`` uses them in any case. Default `false`.
+        public var usesMutualTLSEndpoints = false
         /// Refuse every authorization response without RFC 9207 `iss` (equal to the issuer), even when the
         /// provider's metadata does not advertise `authorization_response_iss_parameter_supported` — for a
         /// provider known to send it without saying so (glewlwyd 2.7.5 with `oauth-as-iss-id`). Only ever

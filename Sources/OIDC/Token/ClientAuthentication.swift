@@ -20,12 +20,20 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
     case privateKeyJWT(clientID: String, key: JWK, algorithm: JWSAlgorithm)
     /// `none`: a public client; only `client_id` is sent.
     case none(clientID: String)
+    /// `tls_client_auth` (RFC 8705 §2.1): the client proves itself with a CA-issued certificate in the
+    /// TLS handshake; only `client_id` is sent in the body, never a secret. The transport must present
+    /// the certificate (e.g. `LibSSLTransport` with a client identity); the client then calls the
+    /// provider's `mtls_endpoint_aliases` where it publishes them.
+    case tlsClientAuth(clientID: String)
+    /// `self_signed_tls_client_auth` (RFC 8705 §2.2): as ``tlsClientAuth(clientID:)``, with a self-signed
+    /// certificate the provider knows from the client's registered keys.
+    case selfSignedTLSClientAuth(clientID: String)
 
     /// The client id.
     public var clientID: String {
         switch self {
         case .clientSecretBasic(let id, _), .clientSecretPost(let id, _), .clientSecretJWT(let id, _), .privateKeyJWT(let id, _, _),
-             .none(let id):
+             .none(let id), .tlsClientAuth(let id), .selfSignedTLSClientAuth(let id):
             return id
         }
     }
@@ -38,6 +46,17 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
         case .clientSecretJWT: return "client_secret_jwt"
         case .privateKeyJWT: return "private_key_jwt"
         case .none: return "none"
+        case .tlsClientAuth: return "tls_client_auth"
+        case .selfSignedTLSClientAuth: return "self_signed_tls_client_auth"
+        }
+    }
+
+    /// Whether the method authenticates the client by its TLS certificate (RFC 8705 §2): then the
+    /// client uses the provider's `mtls_endpoint_aliases` (``ProviderMetadata/withMutualTLSEndpointAliases()``).
+    public var usesMutualTLS: Bool {
+        switch self {
+        case .tlsClientAuth, .selfSignedTLSClientAuth: return true
+        case .clientSecretBasic, .clientSecretPost, .clientSecretJWT, .privateKeyJWT, .none: return false
         }
     }
 
@@ -66,7 +85,8 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
                                   audience: try audience(), now: now)
         case .privateKeyJWT(let id, let key, let algorithm):
             try Self.addAssertion(to: &parameters, clientID: id, key: key, algorithm: algorithm, audience: try audience(), now: now)
-        case .none(let id):
+        case .none(let id), .tlsClientAuth(let id), .selfSignedTLSClientAuth(let id):
+            // RFC 8705 §2: the certificate in the handshake authenticates; the body names the client only.
             parameters.append(("client_id", id))
         }
     }

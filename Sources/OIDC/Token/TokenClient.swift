@@ -61,17 +61,20 @@ public struct TokenClient: Sendable {
         self.clock = clock
     }
 
-    /// Creates a client for a provider's metadata: its `token_endpoint`, with its issuer
-    /// for the URL policy.
+    /// Creates a client for a provider's metadata: its `token_endpoint` (its `mtls_endpoint_aliases` entry
+    /// when `authentication` ``ClientAuthentication/usesMutualTLS`` and the provider publishes one), with
+    /// its issuer for the URL policy.
     /// - Throws: ``OIDCError`` `.discoveryMissingField` without a `token_endpoint`;
     ///   `.insecureURL` / `.invalidIssuerURL` when any endpoint of the metadata fails
     ///   ``ProviderMetadata/checkEndpointSecurity()``.
     public init(metadata: ProviderMetadata, authentication: ClientAuthentication, transport: any HTTPTransport,
                 assertionAudience: ClientAssertionAudience = .issuer, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        try metadata.checkEndpointSecurity()
+        // RFC 8705 §5: with mutual-TLS client authentication, the token endpoint's alias when published.
+        let metadata = authentication.usesMutualTLS ? try metadata.withMutualTLSEndpointAliases() : metadata
         guard let tokenEndpoint = metadata.tokenEndpoint else {
             throw OIDCError(.discoveryMissingField, "the provider metadata has no token_endpoint", endpoint: .token)
         }
-        try metadata.checkEndpointSecurity()
         self.init(tokenEndpoint: tokenEndpoint, issuer: metadata.issuer, authentication: authentication, transport: transport,
                   assertionAudience: assertionAudience, clock: clock)
     }

@@ -215,15 +215,9 @@ public struct AccessTokenValidator: Sendable {
         }
     }
 
-    /// RFC 8705 §3.1: `x5t#S256` is the Base64URL SHA-256 of the client certificate's DER.
+    /// RFC 8705 §3.1: `x5t#S256` is the Base64URL SHA-256 of the client certificate's DER (``TokenConfirmation/requireCertificate(_:)``).
     private static func checkCertificate(_ confirmation: TokenConfirmation?, _ certificate: ClientCertificate) throws {
-        guard let expected = confirmation?.certificateThumbprint else { return }
-        guard case .der(let der) = certificate else {
-            throw OIDCError(.certificateBoundToken, "the access token is bound to a client certificate (cnf.x5t#S256): a certificate-bound token needs the client certificate")
-        }
-        guard Base64URL.encode(DigestAlgorithm.sha256.hash(der)) == expected else {
-            throw OIDCError(.certificateBoundToken, "the client certificate is not the one the access token is bound to (cnf.x5t#S256)")
-        }
+        try confirmation?.requireCertificate(certificate)
     }
 
     private static func checkType(_ header: JOSEHeader) throws {

@@ -40,4 +40,17 @@ public struct TokenConfirmation: Sendable, Hashable, CustomStringConvertible {
         jwkThumbprint = try member("jkt")
         certificateThumbprint = try member("x5t#S256")
     }
+
+    /// RFC 8705 §3: when the token is bound to a certificate (`x5t#S256`), `certificate` must be that one
+    /// (the Base64URL SHA-256 of its DER); a token not bound to a certificate passes.
+    /// - Throws: ``OIDC/OIDCError`` `.certificateBoundToken` when the certificate is missing or another.
+    public func requireCertificate(_ certificate: ClientCertificate) throws {
+        guard let expected = certificateThumbprint else { return }
+        guard let presented = certificate.thumbprint else {
+            throw OIDCError(.certificateBoundToken, "the access token is bound to a client certificate (cnf.x5t#S256): a certificate-bound token needs the client certificate")
+        }
+        guard presented == expected else {
+            throw OIDCError(.certificateBoundToken, "the client certificate is not the one the access token is bound to (cnf.x5t#S256)")
+        }
+    }
 }

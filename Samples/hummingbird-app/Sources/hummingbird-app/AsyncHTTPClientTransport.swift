@@ -11,20 +11,24 @@ import OIDC
 /// - A deadline per request: the request's own `timeout`, at most ``maximumTimeout``.
 /// - The response body is bounded (``maximumResponseBytes``): a larger one fails with
 ///   `TransportError.responseTooLarge` instead of being buffered.
-/// - ``make(clientCertificate:)`` takes an optional TLS client identity, so the same adapter
-///   can carry a client certificate for mTLS (RFC 8705) later.
+/// - The reference mTLS transport (RFC 8705): ``make(clientCertificate:trustRoots:)`` puts a client
+///   certificate chain and key in the TLS configuration (`--tls-client-cert`, `--tls-client-key`), so
+///   `tls_client_auth` and certificate-bound access tokens work over it; `--tls-ca-file` replaces the
+///   system's trust roots for the provider.
 struct AsyncHTTPClientTransport: HTTPTransport {
     let client: HTTPClient
     var maximumResponseBytes = 1 << 20
     var maximumTimeout: TimeInterval = 30
 
-    /// A transport with its own `HTTPClient` (no redirects; optional client certificate for mTLS).
-    static func make(clientCertificate: (chain: [NIOSSLCertificate], key: NIOSSLPrivateKey)? = nil) -> AsyncHTTPClientTransport {
+    /// A transport with its own `HTTPClient` (no redirects; optional client certificate for mTLS; optional trust roots).
+    static func make(clientCertificate: (chain: [NIOSSLCertificate], key: NIOSSLPrivateKey)? = nil,
+                     trustRoots caFile: String? = nil) -> AsyncHTTPClientTransport {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let clientCertificate {
             tls.certificateChain = clientCertificate.chain.map { .certificate($0) }
             tls.privateKey = .privateKey(clientCertificate.key)
         }
+        if let caFile { tls.trustRoots = .file(caFile) }
         let configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
                                                      timeout: .init(connect: .seconds(10), read: .seconds(30)))
         return AsyncHTTPClientTransport(client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration))

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import HummingbirdTLS
+import NIOSSL
 import Logging
 import OIDC
 import OIDCPostgres
@@ -35,7 +37,11 @@ struct HummingbirdApp {
     static func run(_ options: Options, logger: Logger) async throws {
         // The observability hook: the toolkit's events into swift-log and swift-metrics; a span per provider call.
         let observer = FanOutObserver(observers: [LoggingObserver(logger: Logger(label: "oidc")), MetricsObserver()])
-        let http = AsyncHTTPClientTransport.make()
+        // mTLS (RFC 8705): the client certificate and key go into AsyncHTTPClient's TLS configuration.
+        let identity = try options.tlsClientCertificatePath.map { path in
+            (chain: try NIOSSLCertificate.fromPEMFile(path), key: try NIOSSLPrivateKey(file: options.tlsClientKeyPath ?? "", format: .pem))
+        }
+        let http = AsyncHTTPClientTransport.make(clientCertificate: identity, trustRoots: options.tlsCAFilePath)
         let transport = TracingTransport(base: http)
         var configuration = OIDCClient.Configuration(allowedAlgorithms: [options.idTokenAlgorithm])
         configuration.observer = observer
@@ -80,10 +86,23 @@ struct HummingbirdApp {
         let app = WebApp(options: options, client: client, pendingLogins: pendingLogins, sessions: sessions,
                          logoutTokens: logout, resource: resource, logger: logger)
 
-        let router = Router()
+        let router = Router(context: AppRequestContext.self)
         app.register(on: router)
-        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: options.port)),
-                                      logger: logger)
+        let serverConfiguration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: options.port))
+        let application: Application<RouterResponder<AppRequestContext>>
+        if let certificate = options.tlsCertificatePath, let key = options.tlsKeyPath {
+            // https; a client certificate is asked for and, when sent, verified against --tls-client-ca
+            // (optional: /api/resource needs it only for certificate-bound tokens).
+            var tls = TLSConfiguration.makeServerConfiguration(certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
+                                                               privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            if let clientCA = options.tlsClientCAPath {
+                tls.trustRoots = .file(clientCA)
+                tls.certificateVerification = .optionalVerification
+            }
+            application = Application(router: router, server: try .tls(.http1(), tlsConfiguration: tls), configuration: serverConfiguration, logger: logger)
+        } else {
+            application = Application(router: router, configuration: serverConfiguration, logger: logger)
+        }
         logger.info("listening", metadata: ["address": "127.0.0.1:\(options.port)", "base_url": "\(options.baseURL.absoluteString)",
                                             "issuer": "\(client.issuer)", "store": "\(database == nil ? "memory" : "postgresql")"])
         do {

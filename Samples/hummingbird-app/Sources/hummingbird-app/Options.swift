@@ -26,9 +26,22 @@ struct Options: Sendable {
     var scopes = ["openid", "profile", "email"]
     /// Accept back-channel logout tokens as the drafts had them (`typ: JWT`, no `exp`): an explicit opt-in.
     var draftLogoutTokens = false
+    /// mTLS (RFC 8705), the provider side: the client certificate and key the transport presents, the CA
+    /// trusted for the provider, and whether the client authenticates with `tls_client_auth`.
+    var tlsClientCertificatePath: String?
+    var tlsClientKeyPath: String?
+    var tlsCAFilePath: String?
+    var tlsClientAuth = false
+    /// Served over https (`--tls-cert`, `--tls-key`), asking clients for a certificate verified against
+    /// `--tls-client-ca` (optional: a certificate-bound token needs it, a plain one does not).
+    var tlsCertificatePath: String?
+    var tlsKeyPath: String?
+    var tlsClientCAPath: String?
 
     static let usage = """
-        usage: hummingbird-app --issuer URL --client-id ID (--client-secret S | --client-key FILE) --base-url URL [--port N]
+        usage: hummingbird-app --issuer URL --client-id ID (--client-secret S | --client-key FILE | --tls-client-auth) --base-url URL [--port N]
+               [--tls-client-cert FILE --tls-client-key FILE] [--tls-ca-file FILE]
+               [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]]
                [--client-assertion-audience issuer|endpoint]
                [--audience AUD] [--introspect] [--require-scope S]... [--response-type code|"code id_token"|...]
                [--response-mode query|form_post] [--id-token-signed-response-alg RS256] [--log-level info]
@@ -98,6 +111,13 @@ struct Options: Sendable {
             case "--database": options.databaseURL = try value(name, inline)
             case "--database-key": options.databaseKeyPath = try value(name, inline)
             case "--accept-draft-logout-tokens": options.draftLogoutTokens = true
+            case "--tls-client-cert": options.tlsClientCertificatePath = try value(name, inline)
+            case "--tls-client-key": options.tlsClientKeyPath = try value(name, inline)
+            case "--tls-ca-file": options.tlsCAFilePath = try value(name, inline)
+            case "--tls-client-auth": options.tlsClientAuth = true
+            case "--tls-cert": options.tlsCertificatePath = try value(name, inline)
+            case "--tls-key": options.tlsKeyPath = try value(name, inline)
+            case "--tls-client-ca": options.tlsClientCAPath = try value(name, inline)
             case "--help", "-h": throw UsageError(description: usage)
             default: throw UsageError(description: "unknown option \(name)\n\(usage)")
             }
@@ -106,8 +126,17 @@ struct Options: Sendable {
         guard !options.issuer.isEmpty, !options.clientID.isEmpty, let base else {
             throw UsageError(description: "--issuer, --client-id and --base-url are required\n\(usage)")
         }
-        guard (options.clientSecret == nil) != (options.clientKeyPath == nil) else {
-            throw UsageError(description: "give exactly one of --client-secret and --client-key")
+        guard [options.clientSecret != nil, options.clientKeyPath != nil, options.tlsClientAuth].filter({ $0 }).count == 1 else {
+            throw UsageError(description: "give exactly one of --client-secret, --client-key and --tls-client-auth")
+        }
+        guard (options.tlsClientCertificatePath == nil) == (options.tlsClientKeyPath == nil) else {
+            throw UsageError(description: "--tls-client-cert and --tls-client-key go together")
+        }
+        if options.tlsClientAuth, options.tlsClientCertificatePath == nil {
+            throw UsageError(description: "--tls-client-auth needs --tls-client-cert and --tls-client-key")
+        }
+        guard (options.tlsCertificatePath == nil) == (options.tlsKeyPath == nil), options.tlsClientCAPath == nil || options.tlsCertificatePath != nil else {
+            throw UsageError(description: "--tls-cert and --tls-key go together; --tls-client-ca needs them")
         }
         // The external origin: https, or http on a loopback host (the toolkit's one URL rule).
         var trimmed = base
@@ -147,9 +176,11 @@ struct Options: Sendable {
     /// Whether the app is served over plain http on a loopback host (then no cookie can be `Secure`).
     var isLoopbackHTTP: Bool { baseURL.scheme == "http" }
 
-    /// The client authentication: client_secret_basic, or private_key_jwt with the key in `--client-key`.
+    /// The client authentication: client_secret_basic, private_key_jwt with the key in `--client-key`, or
+    /// tls_client_auth (the transport's client certificate).
     func authentication() throws -> ClientAuthentication {
         if let clientSecret { return .clientSecretBasic(clientID: clientID, secret: clientSecret) }
+        if tlsClientAuth { return .tlsClientAuth(clientID: clientID) }
         guard let path = clientKeyPath else { throw UsageError(description: "no client credentials") }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let key = text.drop(while: { $0.isWhitespace }).first == "{" ? try JWK(json: text) : try JWK(pem: text)

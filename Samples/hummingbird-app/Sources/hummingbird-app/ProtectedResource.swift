@@ -8,7 +8,8 @@ import OIDCResourceServer
 
 /// `GET /api/resource`: RFC 9068 access tokens presented as `Bearer` or `DPoP` (RFC 9449, the
 /// proof's `htu` compared with `<base-url>/api/resource`), or RFC 7662 introspection with
-/// `--introspect` (Bearer only); required scopes; RFC 6750 / RFC 9449 challenges.
+/// `--introspect` (Bearer only); required scopes; RFC 6750 / RFC 9449 challenges. A certificate-bound token
+/// (`cnf.x5t#S256`, RFC 8705) is accepted only with the client certificate of the TLS connection it came on.
 struct ProtectedResource: Sendable {
     let requiredScopes: Set<String>
     let validator: AccessTokenValidator
@@ -40,13 +41,14 @@ struct ProtectedResource: Sendable {
         }
     }
 
-    /// `{"sub": ..., "client_id": ..., "scope": [...]}`, or the refusal with its challenges.
-    func answer(_ request: Request) async -> Response {
+    /// `{"sub": ..., "client_id": ..., "scope": [...]}`, or the refusal with its challenges; `clientCertificate` is the
+    /// one the TLS connection was made with (`.notPresented` over http).
+    func answer(_ request: Request, clientCertificate: ClientCertificate = .notPresented) async -> Response {
         let headers = HeaderFields(request.headers)
-        if let introspector { return await introspected(headers, introspector) }
+        if let introspector { return await introspected(headers, introspector, clientCertificate: clientCertificate) }
         do {
             let presented = try await validator.validate(method: request.method.rawValue, url: url, headers: headers,
-                                                         requiredScopes: requiredScopes)
+                                                         requiredScopes: requiredScopes, clientCertificate: clientCertificate)
             let token = presented.token
             let body: JSONValue = ["sub": .string(token.subject), "client_id": .string(token.clientID),
                                    "scope": .array(token.scopes.sorted().map(JSONValue.string))]
@@ -64,13 +66,17 @@ struct ProtectedResource: Sendable {
         }
     }
 
-    /// Introspection (`--introspect`): Bearer tokens; a token the provider says is bound (`cnf`) is refused.
-    private func introspected(_ headers: HeaderFields, _ introspector: TokenIntrospector) async -> Response {
+    /// Introspection (`--introspect`): Bearer tokens; a token the provider says is bound (`cnf`) passes only when
+    /// bound to the connection's client certificate (`x5t#S256`, RFC 8705 §3.2); any other binding is refused.
+    private func introspected(_ headers: HeaderFields, _ introspector: TokenIntrospector, clientCertificate: ClientCertificate) async -> Response {
         do {
             let token = try extractor.token(headers: headers)
             let info = try await introspector.validate(token, requiredScopes: requiredScopes)
-            guard info.members["cnf"] == nil else {
-                throw OIDCError(.dpopBoundTokenAsBearer, "the introspected token is bound (cnf) and was presented as Bearer")
+            if info.members["cnf"] != nil {
+                guard let confirmation = try info.confirmation, confirmation.jwkThumbprint == nil, confirmation.certificateThumbprint != nil else {
+                    throw OIDCError(.dpopBoundTokenAsBearer, "the introspected token is bound (cnf) to a key, not a certificate, and was presented as Bearer")
+                }
+                try confirmation.requireCertificate(clientCertificate)
             }
             let body: JSONValue = ["sub": info.subject.map(JSONValue.string) ?? .null, "client_id": info.clientID.map(JSONValue.string) ?? .null,
                                    "scope": .array(info.scopes.sorted().map(JSONValue.string))]

@@ -32,7 +32,7 @@ struct WebApp: Sendable {
         cookies = CookiePolicy(secure: !options.isLoopbackHTTP, formPost: options.responseMode == .formPost)
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<AppRequestContext>) {
         router.get("/") { _, _ -> Response in self.text(.ok, "hummingbird-app: /login, /me, /upstream, /logout, /api/resource\n") }
         router.get("/login") { request, _ -> Response in await self.login(request) }
         router.get("/callback") { request, _ -> Response in await self.callback(request, formBody: nil) }
@@ -51,7 +51,9 @@ struct WebApp: Sendable {
             return await self.backChannelLogout(Array(buffer: body))
         }
         router.get("/logout") { request, _ -> Response in await self.logout(request) }
-        router.get("/api/resource") { request, _ -> Response in await self.resource.answer(request) }
+        router.get("/api/resource") { request, context -> Response in
+            await self.resource.answer(request, clientCertificate: await context.clientCertificate())
+        }
     }
 
     // MARK: - Login

@@ -1,1 +1,1 @@
-../../../../Sources/jwt-inspect/HTTPResponseParser.swift
+../../../../Sources/OIDCTLSTransport/HTTPResponseParser.swift

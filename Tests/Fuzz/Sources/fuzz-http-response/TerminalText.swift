@@ -1,1 +1,1 @@
-../../../../Sources/jwt-inspect/TerminalText.swift
+../../../../Sources/OIDCTLSTransport/TerminalText.swift

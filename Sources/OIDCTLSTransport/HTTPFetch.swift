@@ -6,55 +6,72 @@ import Glibc
 import Darwin
 #endif
 
-/// A minimal HTTP/1.1 GET client over POSIX sockets, with TLS through libssl
-/// (system trust store, SNI, host name verification, TLS 1.2 at least). Enough to
-/// fetch a JWK Set or a discovery document without loading FoundationNetworking, so
-/// the offline path of the tool stays fast to start. Redirects are not followed.
+/// A minimal HTTP/1.1 client over POSIX sockets, with TLS through libssl (TLS 1.2 at
+/// least, SNI, host name or IP address verification; the system trust store or a given CA
+/// file; optionally a client certificate). jwt-inspect fetches JWK Sets and discovery
+/// documents with it without loading FoundationNetworking; ``LibSSLTransport`` sends any
+/// request with it. Redirects are not followed; one request per connection.
 ///
-/// One deadline covers the whole fetch (resolving aside): connecting, the TLS
+/// One deadline covers the whole exchange (resolving aside): connecting, the TLS
 /// handshake, sending and reading; a server that sends one byte every few seconds
 /// is cut off when it passes. The socket is non-blocking and every wait is a `poll`
 /// bounded by the time left.
-enum HTTPFetch {
-    /// The whole-fetch deadline in seconds: `JWT_INSPECT_TIMEOUT` (0.1 to 300), else 10.
-    static var deadlineSeconds: Double {
-        guard let text = IO.environment("JWT_INSPECT_TIMEOUT"), let value = Double(text), value >= 0.1, value <= 300 else { return 10 }
-        return value
-    }
-    static let maxResponseBytes = 2 << 20
+package enum HTTPFetch {
+    /// The default response limit (body), in bytes.
+    package static let maxResponseBytes = 2 << 20
 
-    struct Target {
-        let isTLS: Bool
-        let host: String
-        let port: String
-        let path: String
-        var hostHeader: String {
+    /// Where a request goes: scheme, host, port and the request target (path and query).
+    package struct Target: Sendable {
+        package let isTLS: Bool
+        package let host: String
+        package let port: String
+        package let path: String
+        /// The `Host` header value (the port only when it is not the scheme's default).
+        package var hostHeader: String {
             let bracketed = host.contains(":") ? "[\(host)]" : host
             let defaultPort = isTLS ? "443" : "80"
             return port == defaultPort ? bracketed : "\(bracketed):\(port)"
         }
     }
 
-    /// GETs `url` (already checked by ``FetchURL/check(_:what:)``) and returns the response, whatever its status.
-    static func get(_ url: String) throws(FetchError) -> ParsedHTTPResponse {
-        let deadline = Deadline(seconds: deadlineSeconds)
+    /// GETs `url` (already checked by the caller's URL rule) with the system's trusted certificates
+    /// and returns the response, whatever its status.
+    package static func get(_ url: String, userAgent: String, deadlineSeconds: Double,
+                            limit: Int = maxResponseBytes) throws(FetchError) -> ParsedHTTPResponse {
         let target = try parse(url)
+        let request = "GET \(target.path) HTTP/1.1\r\nHost: \(target.hostHeader)\r\nUser-Agent: \(userAgent)\r\n"
+            + "Accept: application/json\r\nConnection: close\r\n\r\n"
+        let tls = target.isTLS ? try TLSContext(trust: .system, identity: nil) : nil
+        return try exchange(target, request: Array(request.utf8), tls: tls, deadlineSeconds: deadlineSeconds, limit: limit)
+    }
+
+    /// Sends the whole `request` (head and body) to `target` and reads the whole response (the
+    /// server closes the connection after it), over TLS with `tls` when the target is https.
+    package static func exchange(_ target: Target, request: [UInt8], tls: TLSContext?, deadlineSeconds: Double,
+                                 limit: Int) throws(FetchError) -> ParsedHTTPResponse {
+        let deadline = Deadline(seconds: deadlineSeconds)
         let socket = try connect(target, deadline: deadline)
         defer { close(socket) }
-        let request = "GET \(target.path) HTTP/1.1\r\nHost: \(target.hostHeader)\r\nUser-Agent: jwt-inspect\r\n"
-            + "Accept: application/json\r\nConnection: close\r\n\r\n"
-        let raw = target.isTLS ? try exchangeTLS(socket: socket, host: target.host, request: request, deadline: deadline)
-            : try exchangePlain(socket: socket, request: request, deadline: deadline)
+        let raw: [UInt8]
+        if target.isTLS {
+            guard let tls else { throw .connectionFailed("no TLS configuration for an https request") }
+            raw = try exchangeTLS(socket: socket, host: target.host, context: tls, request: request, deadline: deadline, limit: limit)
+        } else {
+            raw = try exchangePlain(socket: socket, request: request, deadline: deadline, limit: limit)
+        }
         do {
-            return try HTTPResponseParser.parse(raw, limit: maxResponseBytes)
+            return try HTTPResponseParser.parse(raw, limit: limit)
         } catch {
             throw .invalidResponse(error.message)
         }
     }
 
+    /// Printable ASCII only: no blanks, no controls (so no CR/LF can reach the request line).
+    package static func hasOnlyURLCharacters(_ text: String) -> Bool { text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } }
+
     /// Splits an absolute http(s) URL whose text ``FetchURL/check(_:what:)`` accepted.
-    static func parse(_ url: String) throws(FetchError) -> Target {
-        guard FetchURL.hasOnlyURLCharacters(url) else { throw .badURL("the URL contains spaces, control or non-ASCII characters") }
+    package static func parse(_ url: String) throws(FetchError) -> Target {
+        guard hasOnlyURLCharacters(url) else { throw .badURL("the URL contains spaces, control or non-ASCII characters") }
         let isTLS: Bool
         let rest: Substring
         if url.lowercased().hasPrefix("https://") {
@@ -90,7 +107,7 @@ enum HTTPFetch {
         return Target(isTLS: isTLS, host: host, port: port, path: path)
     }
 
-    static func connect(_ target: Target, deadline: Deadline) throws(FetchError) -> Int32 {
+    package static func connect(_ target: Target, deadline: Deadline) throws(FetchError) -> Int32 {
         var hints = addrinfo()
         #if canImport(Glibc)
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)  // an enum on Glibc
@@ -118,7 +135,7 @@ enum HTTPFetch {
             if connectNonBlocking(fd, info.pointee.ai_addr, info.pointee.ai_addrlen, deadline: deadline) { return fd }
             lastError = errno == ETIMEDOUT ? "timed out" : String(cString: strerror(errno))
             close(fd)
-            if deadline.hasPassed { throw .timedOut }
+            if deadline.hasPassed { throw .timedOut(seconds: deadline.seconds) }
         }
         throw .connectionFailed("cannot connect to \(target.host):\(target.port): \(lastError)")
     }
@@ -136,14 +153,13 @@ enum HTTPFetch {
         return error == 0
     }
 
-    private static func exchangePlain(socket: Int32, request: String, deadline: Deadline) throws(FetchError) -> [UInt8] {
-        let bytes = Array(request.utf8)
+    private static func exchangePlain(socket: Int32, request bytes: [UInt8], deadline: Deadline, limit: Int) throws(FetchError) -> [UInt8] {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { sendBytes(socket, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                guard deadline.wait(socket, for: Int16(POLLOUT)) else { throw .timedOut }
+                guard deadline.wait(socket, for: Int16(POLLOUT)) else { throw .timedOut(seconds: deadline.seconds) }
                 continue
             }
             guard count > 0 else { throw .connectionFailed("sending the request failed: \(String(cString: strerror(errno)))") }
@@ -155,13 +171,13 @@ enum HTTPFetch {
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             if count < 0, errno == EINTR { continue }
             if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                guard deadline.wait(socket, for: Int16(POLLIN)) else { throw .timedOut }
+                guard deadline.wait(socket, for: Int16(POLLIN)) else { throw .timedOut(seconds: deadline.seconds) }
                 continue
             }
             if count < 0 { throw .connectionFailed("reading failed: \(String(cString: strerror(errno)))") }
             if count == 0 { break }
             response += chunk[0..<count]
-            guard response.count <= maxResponseBytes + HTTPResponseParser.maxHeadBytes else { throw .responseTooLarge(maxResponseBytes) }
+            guard response.count <= limit + HTTPResponseParser.maxHeadBytes else { throw .responseTooLarge(limit) }
         }
         return response
     }
@@ -174,18 +190,12 @@ enum HTTPFetch {
         #endif
     }
 
-    private static func exchangeTLS(socket: Int32, host: String, request: String, deadline: Deadline) throws(FetchError) -> [UInt8] {
-        guard let api = jose_ssl_load()?.pointee else { throw .connectionFailed("libssl (OpenSSL 3) could not be loaded") }
-        guard let method = api.TLS_client_method?(), let context = api.SSL_CTX_new?(method) else {
-            throw .connectionFailed("cannot initialise TLS")
-        }
-        defer { api.SSL_CTX_free?(context) }
-        api.SSL_CTX_set_verify?(context, SSL_VERIFY_PEER, nil)
-        withUnsafePointer(to: api) { jose_ssl_ctx_allow_plain_close($0, context) }
-        guard withUnsafePointer(to: api, { jose_ssl_ctx_require_tls12($0, context) }) == 1, api.SSL_CTX_set_default_verify_paths?(context) == 1,
-              let ssl = api.SSL_new?(context) else {
+    private static func exchangeTLS(socket: Int32, host: String, context: TLSContext, request bytes: [UInt8], deadline: Deadline,
+                                    limit: Int) throws(FetchError) -> [UInt8] {
+        let api = context.api
+        guard let ssl = api.SSL_new?(context.context) else {
             ERR_clear_error()
-            throw .connectionFailed("cannot set up TLS 1.2+ with the system's trusted certificates")
+            throw .connectionFailed("cannot set up a TLS connection")
         }
         defer { api.SSL_free?(ssl) }
         _ = api.SSL_set_fd?(ssl, socket)
@@ -194,8 +204,14 @@ enum HTTPFetch {
             ERR_clear_error()
             throw .connectionFailed("cannot set the TLS server name \(host)")
         }
-        // Fail closed: without the expected name set, any valid certificate would be accepted.
-        guard api.SSL_set1_host?(ssl, host) == 1 else {
+        // Fail closed: without the expected name (or address) set, any valid certificate would be accepted.
+        let expected: Int32
+        if isAddress {
+            expected = api.SSL_get0_param.flatMap { $0(ssl) }.map { X509_VERIFY_PARAM_set1_ip_asc($0, host) } ?? 0
+        } else {
+            expected = api.SSL_set1_host?(ssl, host) ?? 0
+        }
+        guard expected == 1 else {
             ERR_clear_error()
             throw .connectionFailed("cannot set the expected certificate name \(host)")
         }
@@ -211,7 +227,6 @@ enum HTTPFetch {
             throw verificationFailure() ?? error
         }
         if let failure = verificationFailure() { throw failure }
-        let bytes = Array(request.utf8)
         var sent = 0
         while sent < bytes.count {
             let count = try steps.run(failure: "sending the request failed") {
@@ -227,7 +242,7 @@ enum HTTPFetch {
             }
             if count == 0 { break }
             response += chunk[0..<Int(count)]
-            guard response.count <= maxResponseBytes + HTTPResponseParser.maxHeadBytes else { throw .responseTooLarge(maxResponseBytes) }
+            guard response.count <= limit + HTTPResponseParser.maxHeadBytes else { throw .responseTooLarge(limit) }
         }
         return response
     }
@@ -251,9 +266,9 @@ private struct TLSSteps {
             ERR_clear_error()
             switch error {
             case SSL_ERROR_WANT_READ:
-                guard deadline.wait(fd, for: Int16(POLLIN)) else { throw .timedOut }
+                guard deadline.wait(fd, for: Int16(POLLIN)) else { throw .timedOut(seconds: deadline.seconds) }
             case SSL_ERROR_WANT_WRITE:
-                guard deadline.wait(fd, for: Int16(POLLOUT)) else { throw .timedOut }
+                guard deadline.wait(fd, for: Int16(POLLOUT)) else { throw .timedOut(seconds: deadline.seconds) }
             case SSL_ERROR_ZERO_RETURN where endOfStream:
                 return 0
             case SSL_ERROR_SYSCALL where endOfStream && result == 0:
@@ -266,21 +281,25 @@ private struct TLSSteps {
 }
 
 /// The one deadline of a fetch, on the monotonic clock.
-struct Deadline {
-    let end: Double
+package struct Deadline {
+    package let end: Double
+    package let seconds: Double
 
-    init(seconds: Double) { end = Deadline.now() + seconds }
+    package init(seconds: Double) {
+        self.seconds = seconds
+        end = Deadline.now() + seconds
+    }
 
-    static func now() -> Double {
+    package static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    var hasPassed: Bool { Deadline.now() >= end }
+    package var hasPassed: Bool { Deadline.now() >= end }
 
     /// Waits until `fd` is ready for `events`; `false` when the deadline passes first.
-    func wait(_ fd: Int32, for events: Int16) -> Bool {
+    package func wait(_ fd: Int32, for events: Int16) -> Bool {
         while true {
             let left = end - Deadline.now()
             guard left > 0 else { return false }
@@ -293,18 +312,18 @@ struct Deadline {
     }
 }
 
-/// Why a fetch got no usable response; the message never contains unescaped server text.
-enum FetchError: Error {
+/// Why a fetch got no usable response; the message never contains unescaped server text, a key or a passphrase.
+package enum FetchError: Error {
     case badURL(String)
-    case timedOut
+    case timedOut(seconds: Double)
     case connectionFailed(String)
     case invalidResponse(String)
     case responseTooLarge(Int)
 
-    var message: String {
+    package var message: String {
         switch self {
         case .badURL(let reason): return reason
-        case .timedOut: return "no complete answer within the \(HTTPFetch.deadlineSeconds.wholeText) s deadline"
+        case .timedOut(let seconds): return "no complete answer within the \(seconds.wholeText) s deadline"
         case .connectionFailed(let reason): return reason
         case .invalidResponse(let reason): return "invalid HTTP response: \(reason)"
         case .responseTooLarge(let limit): return "the response exceeds \(limit) bytes"

@@ -3,10 +3,10 @@
 /// (which can make a line read differently from its bytes) are shown as escapes,
 /// so no escape sequence from outside reaches the terminal. Used for every human
 /// output line and every error message; `--json` output is JSON-escaped instead.
-enum TerminalText {
+package enum TerminalText {
     /// `text` with each unsafe scalar replaced by `\xNN` (below U+0100) or `\u{NNNN}`.
     /// - Parameter keepingNewlines: keep line feeds and tabs (multi-line views).
-    static func escape(_ text: String, keepingNewlines: Bool = false) -> String {
+    package static func escape(_ text: String, keepingNewlines: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: { isUnsafe($0, keepingNewlines: keepingNewlines) }) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
@@ -18,7 +18,7 @@ enum TerminalText {
         return out
     }
 
-    static func isUnsafe(_ scalar: Unicode.Scalar, keepingNewlines: Bool) -> Bool {
+    package static func isUnsafe(_ scalar: Unicode.Scalar, keepingNewlines: Bool) -> Bool {
         switch scalar.value {
         case 0x0A, 0x09: return !keepingNewlines
         case 0x00...0x1F, 0x7F...0x9F: return true

@@ -1,20 +1,20 @@
 /// A complete HTTP/1.1 response as the tool's client reads it.
-struct ParsedHTTPResponse: Equatable {
-    let status: Int
-    let headers: [HTTPField]
-    let body: [UInt8]
+package struct ParsedHTTPResponse: Equatable {
+    package let status: Int
+    package let headers: [HTTPField]
+    package let body: [UInt8]
 }
 
 /// One header field; the name lower-cased, the value without surrounding blanks.
-struct HTTPField: Equatable {
-    let name: String
-    let value: String
+package struct HTTPField: Equatable {
+    package let name: String
+    package let value: String
 }
 
 /// Why a response could not be read; `message` is already safe to print (server text escaped).
-struct HTTPParseError: Error, Equatable {
-    let message: String
-    init(_ message: String) { self.message = message }
+package struct HTTPParseError: Error, Equatable {
+    package let message: String
+    package init(_ message: String) { self.message = message }
 }
 
 /// Parses the bytes of a whole HTTP/1.1 response (the connection is closed after
@@ -27,10 +27,10 @@ struct HTTPParseError: Error, Equatable {
 /// most once and never together with `Content-Length`; chunk sizes are hexadecimal
 /// digits whose sum never exceeds `limit` (every sum is overflow-checked); a chunked
 /// body ends with its zero-size chunk. Without either header the body runs to the end.
-enum HTTPResponseParser {
-    static let maxHeadBytes = 64 << 10
+package enum HTTPResponseParser {
+    package static let maxHeadBytes = 64 << 10
 
-    static func parse(_ raw: [UInt8], limit: Int) throws(HTTPParseError) -> ParsedHTTPResponse {
+    package static func parse(_ raw: [UInt8], limit: Int) throws(HTTPParseError) -> ParsedHTTPResponse {
         guard let headEnd = find([13, 10, 13, 10], in: raw[...], upTo: maxHeadBytes + 4) else {
             throw HTTPParseError(raw.count > maxHeadBytes ? "the response head exceeds \(maxHeadBytes) bytes" : "no complete HTTP response head")
         }
