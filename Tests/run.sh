@@ -31,6 +31,11 @@ else
     log "python3 missing: portability check skipped"
 fi
 
+# jwcrypto for the JWE interop tests (a venv under Tests/JOSETests/Fixtures/interop/); skipped when it cannot be set up.
+if command -v python3 >/dev/null; then
+    bash Tests/JOSETests/Fixtures/interop/jwcrypto-setup.sh || log "jwcrypto venv not set up: its interop tests are skipped"
+fi
+
 log "building (debug, with tests)"
 swift build --build-tests
 

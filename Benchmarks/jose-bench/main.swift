@@ -1,7 +1,8 @@
 // jose-bench: full JWT verifications per second through the public JOSE API
 // against the raw libcrypto ceiling for the same signature over the same bytes,
 // in one process, with 1 and 2 threads (`--access-token`: RFC 9068 validations through
-// OIDCResourceServer instead, AccessTokenBench.swift). One line per algorithm and thread count:
+// OIDCResourceServer instead, AccessTokenBench.swift; `--jwe`: decrypt + verify of an encrypted
+// ID Token, JWEBench.swift). One line per algorithm and thread count:
 //   RS256 threads=1 api=43120 raw=51480 ratio=0.84
 // api and raw are the medians of the slices' rates; ratio is the median of the
 // per-pair ratios. JOSE_BENCH_SLICES=1 prints every pair (api:raw) to stderr.
@@ -18,7 +19,18 @@ let seconds = Double(ProcessInfo.processInfo.environment["JOSE_BENCH_SECONDS"] ?
 let rounds = Int(ProcessInfo.processInfo.environment["JOSE_BENCH_ROUNDS"] ?? "") ?? 25
 let partsMode = CommandLine.arguments.contains("--parts")
 let accessTokenMode = CommandLine.arguments.contains("--access-token")
-let selected = Set(CommandLine.arguments.dropFirst().filter { $0 != "--parts" && $0 != "--access-token" })
+let jweMode = CommandLine.arguments.contains("--jwe")
+let selected = Set(CommandLine.arguments.dropFirst().filter { $0 != "--parts" && $0 != "--access-token" && $0 != "--jwe" })
+
+if jweMode {
+    do {
+        try JWEBench.run(keysDirectory: keysDirectory, payload: payload, seconds: seconds, rounds: rounds)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("jose-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
 
 let cases: [(JWSAlgorithm, String)] = [
     (.rs256, "rsa2048"), (.ps256, "rsa2048"), (.es256, "p256"), (.es384, "p384"), (.eddsa, "ed25519"), (.hs256, "hmac"),

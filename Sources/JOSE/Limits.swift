@@ -9,16 +9,20 @@ public struct JOSELimits: Sendable, Hashable {
     public var maxKeysInSet: Int
     /// Largest JWK Set document, in bytes.
     public var maxKeySetBytes: Int
+    /// Most recipients accepted in one JWE JSON serialization (each may cost a private-key operation).
+    public var maxRecipients: Int
 
     /// Creates limits; the defaults suit real ID tokens and provider key sets.
-    public init(maxTokenBytes: Int = 64 * 1024, maxJSONDepth: Int = 32, maxKeysInSet: Int = 100, maxKeySetBytes: Int = 512 * 1024) {
+    public init(maxTokenBytes: Int = 64 * 1024, maxJSONDepth: Int = 32, maxKeysInSet: Int = 100, maxKeySetBytes: Int = 512 * 1024,
+                maxRecipients: Int = 16) {
+        self.maxRecipients = maxRecipients
         self.maxTokenBytes = maxTokenBytes
         self.maxJSONDepth = maxJSONDepth
         self.maxKeysInSet = maxKeysInSet
         self.maxKeySetBytes = maxKeySetBytes
     }
 
-    /// 64 KiB tokens, depth 32, 100 keys, 512 KiB key sets.
+    /// 64 KiB tokens, depth 32, 100 keys, 512 KiB key sets, 16 JWE recipients.
     public static let `default` = JOSELimits()
 
     var tokenJSON: JSONLimits { JSONLimits(maxDepth: maxJSONDepth, maxBytes: maxTokenBytes) }

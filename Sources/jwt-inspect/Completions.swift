@@ -1,3 +1,5 @@
+import JOSE
+
 /// The commands and their usage texts: the single source for `--help`, the man page
 /// (`--help-man`) and the shell completions (`completions bash|zsh`), so a flag added to
 /// a usage text is documented and completed without a second list to forget.
@@ -25,6 +27,7 @@ enum CommandLineReference {
         Command(name: "", usage: Options.usage),
         Command(name: "sign", usage: SignCommand.usage),
         Command(name: "key", usage: KeyCommand.usage),
+        Command(name: "encrypt", usage: EncryptCommand.usage),
         Command(name: "completions", usage: completionsUsage),
     ]
 
@@ -41,8 +44,9 @@ enum CommandLineReference {
     static let algorithms = "ES256 ES384 ES512 EdDSA PS256 PS384 PS512 RS256 RS384 RS512 HS256 HS384 HS512"
     /// Fixed values of flags, for completion.
     static let choices: [(flag: String, values: String)] = [
-        ("--alg", algorithms), ("--color", "auto always never"), ("--kty", "EC OKP RSA oct"),
-        ("--crv", "P-256 P-384 P-521 Ed25519"), ("--size", "256 2048 3072 4096"), ("--format", "jwk pem"),
+        ("--alg", algorithms + " " + JWEKeyAlgorithm.allCases.map(\.rawValue).joined(separator: " ")),
+        ("--enc", JWEContentEncryption.allCases.map(\.rawValue).joined(separator: " ")), ("--color", "auto always never"), ("--kty", "EC OKP RSA oct"),
+        ("--crv", "P-256 P-384 P-521 Ed25519 X25519"), ("--size", "256 2048 3072 4096"), ("--format", "jwk pem"),
         ("--as", TokenKind.allCases.map(\.rawValue).joined(separator: " ")),
     ]
 

@@ -12,8 +12,8 @@ extension KeyCommand {
             }
             return try JWK.generate(.ec(curve))
         case "OKP":
-            guard size == nil, crv == "Ed25519" else { throw UsageError("--kty OKP takes --crv Ed25519") }
-            return try JWK.generate(.ed25519)
+            guard size == nil, crv == "Ed25519" || crv == "X25519" else { throw UsageError("--kty OKP takes --crv Ed25519 or X25519") }
+            return try JWK.generate(crv == "X25519" ? .x25519 : .ed25519)
         case "RSA":
             guard crv == nil, let size, [2048, 3072, 4096].contains(size) else { throw UsageError("--kty RSA takes --size 2048, 3072 or 4096") }
             return try JWK.generate(.rsa(bits: size))
@@ -29,7 +29,7 @@ extension KeyCommand {
         var key = try newKey()
         let thumbprint = key.thumbprint()
         key.keyID = kid ?? thumbprint
-        key.use = use ?? "sig"
+        key.use = use ?? (key.keyType == .x25519 ? "enc" : "sig")
         if let algorithm { key.algorithm = algorithm }
         let form = format ?? .jwk
         let privateText = try Self.text(key, form, publicOnly: false)

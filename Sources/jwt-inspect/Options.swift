@@ -7,6 +7,7 @@ struct Options {
 
     var token: String?
     var keyPath: String?
+    var decryptKeyPaths: [String] = []
     var secretFile: String?
     var jwksURL: String?
     var issuerURL: String?
@@ -33,10 +34,13 @@ struct Options {
     Usage: jwt-inspect [OPTIONS] [TOKEN]
            jwt-inspect sign --key PATH [--claim NAME=VALUE]... (see jwt-inspect sign --help)
            jwt-inspect key (--kty KTY | --key PATH | --table ...) (see jwt-inspect key --help)
+           jwt-inspect encrypt --key PATH [--alg ALG] [--enc ENC] < JWS (see jwt-inspect encrypt --help)
            jwt-inspect completions bash|zsh
 
     Decode a JWS/JWT, show its header and claims, and verify it.
     TOKEN is the compact token; absent or "-" reads it from standard input.
+    A compact JWE shows its protected header; with --decrypt-key it is decrypted
+    and the JWS inside it inspected.
 
     Keys (at most one source):
       --key PATH           PEM (public key, certificate or private key), JWK, or JWK Set
@@ -44,6 +48,9 @@ struct Options {
       --jwks-url URL       fetch a JWK Set
       --issuer URL         fetch URL/.well-known/openid-configuration, use its jwks_uri,
                            and require the token's iss to equal URL
+    Decryption:
+      --decrypt-key PATH   private JWK (oct too), JWK Set or PEM private key (repeatable);
+                           a failed or refused decryption (RSA1_5, PBES2, zip) exits 1
     Checks:
       --alg ALG            allowed algorithm (repeatable); default: what the key admits
       --iss ISS            required issuer
@@ -91,6 +98,7 @@ struct Options {
             let argument = arguments[index]
             switch argument {
             case "--key": options.keyPath = try value(argument)
+            case "--decrypt-key": options.decryptKeyPaths.append(try value(argument))
             case "--secret-file": options.secretFile = try value(argument)
             case "--jwks-url": options.jwksURL = try value(argument)
             case "--issuer": options.issuerURL = try value(argument)

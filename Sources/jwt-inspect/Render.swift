@@ -6,6 +6,12 @@ struct Renderer {
     let color: Bool
     let now: Double
 
+    /// The JWE around a token: its protected header and, when decryption was asked for, its outcome.
+    struct EncryptionLayer {
+        let header: JSONObject
+        var check: Check?
+    }
+
     private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
     private func bold(_ text: String) -> String { paint(text, "1") }
     private func green(_ text: String) -> String { paint(text, "32") }
@@ -14,9 +20,13 @@ struct Renderer {
     private func dim(_ text: String) -> String { paint(text, "2") }
 
     /// Every text from the token or a server passes through ``TerminalText/escape(_:keepingNewlines:)``.
-    func human(_ inspection: Inspection, keys: KeySource?) -> String {
+    func human(_ inspection: Inspection, keys: KeySource?, encryption: EncryptionLayer? = nil) -> String {
         func safe(_ text: String) -> String { TerminalText.escape(text, keepingNewlines: true) }
-        var out = bold("Header") + "\n" + safe(JSONValue.object(inspection.header).prettyJSONString(sortedKeys: true)) + "\n\n"
+        var out = ""
+        if let encryption {
+            out += bold("Encryption header") + "\n" + safe(JSONValue.object(encryption.header).prettyJSONString(sortedKeys: true)) + "\n\n"
+        }
+        out += bold("Header") + "\n" + safe(JSONValue.object(inspection.header).prettyJSONString(sortedKeys: true)) + "\n\n"
         out += bold("Payload") + "\n"
         if let payload = inspection.payload {
             out += safe(payload.prettyJSONString(sortedKeys: true)) + "\n"
@@ -56,7 +66,40 @@ struct Renderer {
         return out
     }
 
-    func json(_ inspection: Inspection) -> String {
+    /// A JWE not decrypted (no `--decrypt-key`) or whose decryption failed.
+    func human(encrypted layer: EncryptionLayer) -> String {
+        var out = bold("Encryption header") + "\n"
+            + TerminalText.escape(JSONValue.object(layer.header).prettyJSONString(sortedKeys: true), keepingNewlines: true) + "\n\n"
+        if let check = layer.check {
+            out += bold("Checks") + "\n  " + red("✘") + " " + "decryption".padding(10) + TerminalText.escape(check.message)
+                + dim("  [\(check.reason ?? "failed")]") + "\n\n"
+            out += red(bold("INVALID")) + ": decryption: \(TerminalText.escape(check.message)) [\(check.reason ?? "failed")]\n"
+        } else {
+            out += yellow(bold("ENCRYPTED")) + ": not decrypted (no --decrypt-key given)\n"
+        }
+        return out
+    }
+
+    /// The `encryption` member of the `--json` view.
+    private func encryptionObject(_ layer: EncryptionLayer) -> JSONValue {
+        var object = JSONObject()
+        object["header"] = .object(layer.header)
+        object["decrypted"] = .bool(layer.check?.status == .pass)
+        object["reason"] = layer.check.flatMap { $0.status == .fail ? $0.reason.map(JSONValue.string) : nil } ?? .null
+        return .object(object)
+    }
+
+    /// The `--json` view of a JWE not decrypted or whose decryption failed.
+    func json(encrypted layer: EncryptionLayer) -> String {
+        var object = JSONObject()
+        let failed = layer.check?.status == .fail
+        object["result"] = .string(failed ? "invalid" : "encrypted")
+        object["reason"] = failed ? .string(layer.check?.reason ?? "failed") : .null
+        object["encryption"] = encryptionObject(layer)
+        return JSONValue.object(object).prettyJSONString(sortedKeys: false) + "\n"
+    }
+
+    func json(_ inspection: Inspection, encryption: EncryptionLayer? = nil) -> String {
         func checkObject(_ check: Check) -> JSONValue {
             var object = JSONObject()
             object["name"] = .string(check.name)
@@ -78,6 +121,7 @@ struct Renderer {
         signature["message"] = .string(inspection.signature.message)
         object["signature"] = .object(signature)
         object["checks"] = .array(inspection.checks.map(checkObject))
+        if let encryption { object["encryption"] = encryptionObject(encryption) }
         return JSONValue.object(object).prettyJSONString(sortedKeys: false) + "\n"
     }
 

@@ -1,4 +1,4 @@
-// jwt-inspect: decode a JWS/JWT, show its header and claims, and verify it.
+// jwt-inspect: decode a JWS/JWT (or a JWE around one), show its header and claims, and verify it.
 // Exit status: 0 decoded and every requested check passed, 1 malformed token
 // or failed check, 2 usage or setup error. See Options.usage.
 import JOSE
@@ -48,7 +48,7 @@ func inspectToken() throws(Exit) {
         rawToken = input.bytes
     }
     let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
-    let trimmed = Array(rawToken.drop(while: { whitespace.contains($0) }).reversed().drop(while: { whitespace.contains($0) }).reversed())
+    var trimmed = Array(rawToken.drop(while: { whitespace.contains($0) }).reversed().drop(while: { whitespace.contains($0) }).reversed())
 
     func malformed(_ reason: String, _ message: String) -> Exit {
         if options.json { IO.write(Renderer.jsonError(reason: reason, message: message), to: 1) }
@@ -56,6 +56,44 @@ func inspectToken() throws(Exit) {
     }
     if trimmed.isEmpty { throw malformed("malformed_token", "no token given (pass it as an argument or on standard input)") }
     if trimmed.contains(where: { whitespace.contains($0) }) { throw malformed("malformed_token", "whitespace inside the token") }
+
+    let useColor: Bool
+    switch options.color {
+    case .always: useColor = true
+    case .never: useColor = false
+    case .auto: useColor = IO.isTerminal(1) && IO.environment("NO_COLOR") == nil
+    }
+    let renderer = Renderer(color: useColor, now: options.now ?? IO.currentTime())
+
+    // A compact JWE: its protected header, and with --decrypt-key the JWS inside it.
+    var encryption: Renderer.EncryptionLayer? = nil
+    if DecryptionKeys.looksLikeJWE(trimmed) {
+        let jwe: CompactJWE
+        do {
+            jwe = try CompactJWE(String(decoding: trimmed, as: UTF8.self))
+        } catch let error as JOSEError {
+            throw malformed(error.code.rawValue, error.reason)
+        } catch {
+            throw malformed("malformed_token", "unreadable JWE")
+        }
+        var layer = Renderer.EncryptionLayer(header: jwe.header.members)
+        if options.decryptKeyPaths.isEmpty {
+            IO.write(options.json ? renderer.json(encrypted: layer) : renderer.human(encrypted: layer), to: 1)
+            return
+        }
+        let decryptionKeys: [JWK]
+        do { decryptionKeys = try DecryptionKeys.load(options.decryptKeyPaths) } catch { throw fail(2, error.message) }
+        do {
+            let result = try DecryptionKeys.decrypt(jwe, with: decryptionKeys)
+            trimmed = result.plaintext
+            layer.check = Check(name: "decryption", status: .pass, reason: nil, message: "decrypted with the \(result.key)")
+        } catch {
+            layer.check = Check(name: "decryption", status: .fail, reason: error.code.rawValue, message: error.reason)
+            IO.write(options.json ? renderer.json(encrypted: layer) : renderer.human(encrypted: layer), to: 1)
+            throw fail(1, "decryption check failed: \(error.reason)")
+        }
+        encryption = layer
+    }
 
     let jws: CompactJWS
     do {
@@ -104,14 +142,8 @@ func inspectToken() throws(Exit) {
                                        message: "typ says \(guessed.rawValue) (a guess from typ: judge it with --as \(guessed.rawValue))"))
     }
 
-    let useColor: Bool
-    switch options.color {
-    case .always: useColor = true
-    case .never: useColor = false
-    case .auto: useColor = IO.isTerminal(1) && IO.environment("NO_COLOR") == nil
-    }
-    let renderer = Renderer(color: useColor, now: now)
-    IO.write(options.json ? renderer.json(inspection) : renderer.human(inspection, keys: keys), to: 1)
+    if let check = encryption?.check { inspection.checks.insert(check, at: 0) }
+    IO.write(options.json ? renderer.json(inspection, encryption: encryption) : renderer.human(inspection, keys: keys, encryption: encryption), to: 1)
     if let failure = inspection.firstFailure {
         throw fail(1, "\(failure.name) check failed: \(failure.message)")
     }
@@ -126,6 +158,10 @@ func runCommand() throws(Exit) {
     case "sign":
         let command: SignCommand
         do { command = try SignCommand.parse(rest) } catch { throw fail(2, "\(error.message)\nTry 'jwt-inspect sign --help'.") }
+        try command.run()
+    case "encrypt":
+        let command: EncryptCommand
+        do { command = try EncryptCommand.parse(rest) } catch { throw fail(2, "\(error.message)\nTry 'jwt-inspect encrypt --help'.") }
         try command.run()
     case "key":
         let command: KeyCommand

@@ -16,6 +16,7 @@ let fuzzTargets: [(name: String, modules: [String])] = [
     ("fuzz-pem", ["JOSE"]),
     ("fuzz-jws-compact", ["JOSE"]),
     ("fuzz-jws-json", ["JOSE"]),
+    ("fuzz-jwe", ["JOSE"]),
     ("fuzz-jwt-claims", ["JOSE"]),
     ("fuzz-oidc-redirect", ["OIDC", "JOSE"]),
     ("fuzz-oidc-token-response", ["OIDC", "JOSE"]),

@@ -9,7 +9,7 @@ struct KeyGenerationTests {
     static func algorithm(for spec: JWK.GenerationSpec) -> JWSAlgorithm {
         switch spec {
         case .ec(let curve): return curve.algorithm
-        case .ed25519: return .eddsa
+        case .ed25519, .x25519: return .eddsa
         case .rsa: return .ps256
         }
     }

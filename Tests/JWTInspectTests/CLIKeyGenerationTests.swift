@@ -165,7 +165,7 @@ struct CLIKeyGenerationTests {
 
     @Test("generation refusals: exit 2", arguments: [
         ("key --kty EC --crv P-999", "--crv P-256"), ("key --kty RSA --size 1024", "--size 2048"),
-        ("key --kty OKP --crv X25519", "Ed25519"), ("key --kty oct --size 256 --format pem", "PEM"),
+        ("key --kty OKP --crv X448", "Ed25519 or X25519"), ("key --kty oct --size 256 --format pem", "PEM"),
         ("key --kty DSA", "--kty takes"), ("key --kty EC --crv P-256 --out Keys/p256.pem", "File exists"),
     ])
     func refusals(_ row: (String, String)) throws {

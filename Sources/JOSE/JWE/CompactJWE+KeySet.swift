@@ -13,12 +13,19 @@ extension CompactJWE {
     /// never match; a `kid` shared by several such keys is ambiguous.
     /// - Throws: ``JOSEError`` `.unsupportedAlgorithm`, `.keyNotFound`, `.ambiguousKey`, `.keyUsageNotPermitted`.
     public func key(in keys: JWKSet, policy: JWEDecryptionPolicy = .default) throws -> JWK {
+        try JWEKeySelection.key(in: keys, keyID: header.keyID, keyAlgorithmName: keyAlgorithmName, encryptionName: encryptionName)
+    }
+}
+
+/// The key of a set that decrypts one JWE recipient (shared by the compact and JSON serializations).
+enum JWEKeySelection {
+    static func key(in keys: JWKSet, keyID: String?, keyAlgorithmName: String, encryptionName: String) throws -> JWK {
         let algorithm = try JWEKeyAlgorithm(headerValue: keyAlgorithmName)
         let encryption = try JWEContentEncryption(headerValue: encryptionName)
         func fits(_ key: JWK) -> Bool {
             key.isPrivate && key.admits(algorithm, encryption: encryption) && key.permitsJWE(algorithm, decrypting: true)
         }
-        if let keyID = header.keyID {
+        if let keyID {
             let named = keys.keys(withID: keyID)
             let matches = named.filter(fits)
             if matches.isEmpty {

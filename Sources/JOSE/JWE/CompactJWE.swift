@@ -85,24 +85,9 @@ public struct CompactJWE: Sendable {
     ///   `.keyUsageNotPermitted`, `.weakKey`, `.invalidKey`, `.invalidHeader`, `.unsupportedCriticalHeader`,
     ///   `.malformedToken`, and `.decryptionFailed` for every failure of the decryption itself.
     public func decrypt(with key: JWK, policy: JWEDecryptionPolicy = .default) throws -> [UInt8] {
-        if header.hasCritical {
-            try header.checkCritical(protected: header.members, understood: policy.understoodCriticalHeaders)
-        }
-        let algorithm = try JWEKeyAlgorithm(headerValue: keyAlgorithmName)
-        let encryption = try JWEContentEncryption(headerValue: encryptionName)
-        if let allowed = policy.allowedKeyAlgorithms, !allowed.contains(algorithm) {
-            throw JOSEError(.algorithmNotAllowed, "\(algorithm) is not in the allowed key management algorithms", member: "alg")
-        }
-        if let allowed = policy.allowedContentEncryptions, !allowed.contains(encryption) {
-            throw JOSEError(.algorithmNotAllowed, "\(encryption) is not in the allowed content encryptions", member: "enc")
-        }
-        try key.checkJWE(algorithm, encryption: encryption, decrypting: true, minimumRSAKeyBits: policy.minimumRSAKeyBits)
-        guard encryptedKey.isEmpty != algorithm.carriesEncryptedKey else {
-            throw JOSEError(.malformedToken, algorithm.carriesEncryptedKey ? "\(algorithm) needs an encrypted key" : "\(algorithm) must have an empty encrypted key segment")
-        }
-        var cek = try contentKey(algorithm: algorithm, encryption: encryption, key: key)
-        defer { cek.wipe() }
-        return try ContentCipher.decrypt(ciphertext, key: cek, iv: iv, aad: aad, tag: tag, encryption: encryption)
+        try JWEDecryption(header: header, protected: header.members, keyAlgorithmName: keyAlgorithmName, encryptionName: encryptionName,
+                          encryptedKey: encryptedKey, iv: iv, ciphertext: ciphertext, tag: tag, aad: aad)
+            .decrypt(with: key, policy: policy)
     }
 
     /// Decrypts a UTF-8 plaintext (a nested JWT, say).
@@ -114,63 +99,6 @@ public struct CompactJWE: Sendable {
             throw JOSEError(.decryptionFailed, "the JWE plaintext is not UTF-8")
         }
         return text
-    }
-
-    /// The CEK; a random one of the right length when an unwrap fails.
-    private func contentKey(algorithm: JWEKeyAlgorithm, encryption: JWEContentEncryption, key: JWK) throws -> [UInt8] {
-        let unwrapped: [UInt8]?
-        switch (algorithm, key.storage) {
-        case (.direct, .symmetric(let secret)):
-            return secret.exposedCopy
-        case (.a128KW, .symmetric(let secret)), (.a192KW, .symmetric(let secret)), (.a256KW, .symmetric(let secret)):
-            var kek = secret.exposedCopy
-            defer { kek.wipe() }
-            unwrapped = AESKeyWrap.unwrap(encryptedKey, kek: kek)
-        case (_, .symmetric(let secret)) where algorithm.gcmKeyWrap != nil:
-            guard let wrap = algorithm.gcmKeyWrap, let ivText = header.members["iv"]?.stringValue, let tagText = header.members["tag"]?.stringValue,
-                  let wrapIV = try? Base64URL.decode(ivText), let wrapTag = try? Base64URL.decode(tagText) else {
-                throw JOSEError(.invalidHeader, "\(algorithm) needs Base64URL \"iv\" and \"tag\" header members", member: "iv")
-            }
-            var kek = secret.exposedCopy
-            defer { kek.wipe() }
-            unwrapped = try? ContentCipher.decrypt(encryptedKey, key: kek, iv: wrapIV, aad: [], tag: wrapTag, encryption: wrap)
-        case (.rsaOAEP, .asymmetric(let evp)), (.rsaOAEP256, .asymmetric(let evp)):
-            unwrapped = RSAOAEP.decrypt(encryptedKey, key: evp, sha256: algorithm == .rsaOAEP256)
-        case (_, .asymmetric(let evp)) where algorithm.isECDH:
-            let agreed = try agreedKey(algorithm: algorithm, encryption: encryption, key: key, evp: evp)
-            guard algorithm != .ecdhES else { return agreed }
-            var kek = agreed
-            defer { kek.wipe() }
-            unwrapped = AESKeyWrap.unwrap(encryptedKey, kek: kek)
-        default:
-            throw JOSEError(.keyAlgorithmMismatch, "a \(key.keyType) key cannot be used with \(algorithm)", member: "alg")
-        }
-        if let unwrapped, unwrapped.count == encryption.keyLength { return unwrapped }
-        return try SecureRandom.bytes(encryption.keyLength)
-    }
-
-    /// The ECDH-ES key agreement output: the CEK (`ECDH-ES`) or the key-wrap key.
-    private func agreedKey(algorithm: JWEKeyAlgorithm, encryption: JWEContentEncryption, key: JWK, evp: EVPKey) throws -> [UInt8] {
-        guard let epkObject = header.members["epk"]?.objectValue else {
-            throw JOSEError(.invalidHeader, "\(algorithm) needs an \"epk\" object", member: "epk")
-        }
-        guard epkObject["d"] == nil else { throw JOSEError(.invalidHeader, "\"epk\" must be a public key", member: "epk") }
-        let epk: JWK
-        do { epk = try JWK(jsonObject: epkObject) } catch let error as JOSEError {
-            throw JOSEError(.invalidHeader, "\"epk\" is not a valid public key (\(error.reason))", member: "epk")
-        }
-        guard epk.keyType == key.keyType, let peer = epk.evpKey else {
-            throw JOSEError(.invalidHeader, "\"epk\" is not a key on the recipient's curve (\(key.keyType))", member: "epk")
-        }
-        let apu = try Self.partyInfo(header.members, "apu"), apv = try Self.partyInfo(header.members, "apv")
-        var z: [UInt8]
-        do { z = try ECDHES.sharedSecret(privateKey: evp, peer: peer) } catch {
-            throw JOSEError(.invalidHeader, "\"epk\" does not agree with the recipient's key", member: "epk")
-        }
-        defer { z.wipe() }
-        let length = algorithm.keyWrapLength ?? encryption.keyLength
-        let algorithmID = algorithm == .ecdhES ? encryption.rawValue : algorithm.rawValue
-        return ECDHES.concatKDF(z: z, keyLength: length, algorithmID: algorithmID, apu: apu, apv: apv)
     }
 
     static func partyInfo(_ members: JSONObject, _ name: String) throws -> [UInt8] {

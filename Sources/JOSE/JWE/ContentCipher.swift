@@ -115,7 +115,7 @@ enum ContentCipher {
     }
 
     /// AES-CBC with PKCS #7 padding.
-    private static func cbc(encrypt: Bool, input: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+    static func cbc(encrypt: Bool, input: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
         try withCipher("AES-\(key.count * 8)-CBC") { cipher, context in
             guard EVP_CipherInit_ex2(context, cipher, key, iv, encrypt ? 1 : 0, nil) == 1 else { throw cryptoFailure("initialise AES-CBC") }
             var output = [UInt8](repeating: 0, count: input.count + 16)

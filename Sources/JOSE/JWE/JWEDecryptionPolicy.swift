@@ -33,7 +33,7 @@ public struct JWEDecryptionPolicy: Sendable {
 extension JWK {
     /// Whether the key's type, size and `alg` member admit the JWE key management
     /// `algorithm` with content encryption `encryption`: RSA keys admit the
-    /// RSA-OAEP algorithms, EC keys the ECDH-ES ones, `oct` keys `dir` when their
+    /// RSA-OAEP algorithms, EC and X25519 keys the ECDH-ES ones, `oct` keys `dir` when their
     /// length is the CEK length and `A*KW`/`A*GCMKW` when it is the wrap key length. A key
     /// with an `alg` member admits only that algorithm; a `dir` key's `alg` may instead
     /// name a content encryption (`A128GCM`, as in RFC 7520 §5.6), and then admits `dir` with that one only.
@@ -41,7 +41,7 @@ extension JWK {
         let byType: Bool
         switch (keyType, algorithm) {
         case (.rsa, .rsaOAEP), (.rsa, .rsaOAEP256): byType = true
-        case (.ec, _): byType = algorithm.isECDH
+        case (.ec, _), (.x25519, _): byType = algorithm.isECDH
         case (.oct, .direct): byType = sizeInBits == encryption.keyLength * 8
         case (.oct, .a128KW), (.oct, .a192KW), (.oct, .a256KW): byType = sizeInBits == (algorithm.keyWrapLength ?? 0) * 8
         case (.oct, .a128GCMKW), (.oct, .a192GCMKW), (.oct, .a256GCMKW): byType = sizeInBits == (algorithm.gcmKeyWrap?.keyLength ?? 0) * 8

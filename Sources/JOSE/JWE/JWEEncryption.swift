@@ -50,8 +50,13 @@ extension CompactJWE {
             cek = try SecureRandom.bytes(encryption.keyLength)
             encryptedKey = try RSAOAEP.encrypt(cek, key: evp, sha256: algorithm == .rsaOAEP256)
         case (_, .asymmetric(let recipient)) where algorithm.isECDH:
-            guard case .ec(let curve) = key.keyType else { throw JOSEError(.keyAlgorithmMismatch, "\(algorithm) needs an EC key", member: "alg") }
-            let ephemeral = try JWK.generate(.ec(curve))
+            let spec: JWK.GenerationSpec
+            switch key.keyType {
+            case .ec(let curve): spec = .ec(curve)
+            case .x25519: spec = .x25519
+            default: throw JOSEError(.keyAlgorithmMismatch, "\(algorithm) needs an EC or X25519 key", member: "alg")
+            }
+            let ephemeral = try JWK.generate(spec)
             guard let ephemeralKey = ephemeral.evpKey else { throw cryptoFailure("generate an ephemeral key") }
             var epk = JSONObject()
             for member in ephemeral.publicMembers { epk[member.name] = .string(member.value) }

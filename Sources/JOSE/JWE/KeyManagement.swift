@@ -53,19 +53,36 @@ final class SHA1Digest: @unchecked Sendable {
 
 /// ECDH-ES (RFC 7518 §4.6): the shared secret Z and the Concat KDF.
 enum ECDHES {
-    /// Z = the x-coordinate of `privateKey` · `peer` (`EVP_PKEY_derive`, which also checks the peer key).
+    /// Z = the x-coordinate of `privateKey` · `peer` (`EVP_PKEY_derive`; `peer` must come from a
+    /// ``JWK``, whose builder checked it is on the curve),
+    /// or the X25519 output. An all-zero X25519 output (a peer key of low order, RFC 7748 §6.1) is refused;
+    /// on the NIST curves a zero x-coordinate is a legitimate point (the peer key was checked to be on the curve).
     static func sharedSecret(privateKey: EVPKey, peer: EVPKey) throws -> [UInt8] {
         guard let context = EVP_PKEY_CTX_new_from_pkey(nil, privateKey.pointer, nil) else { throw cryptoFailure("create an ECDH context") }
         defer { EVP_PKEY_CTX_free(context) }
         var length = 0
-        guard EVP_PKEY_derive_init(context) == 1, EVP_PKEY_derive_set_peer(context, peer.pointer) == 1,
+        // The peer was validated when it was built (KeyBuilder.check: on the curve); validating
+        // it again here (EVP_PKEY_derive_set_peer) would repeat a full public check per token.
+        guard EVP_PKEY_derive_init(context) == 1, EVP_PKEY_derive_set_peer_ex(context, peer.pointer, 0) == 1,
               EVP_PKEY_derive(context, nil, &length) == 1 else {
+            ERR_clear_error()
             throw cryptoFailure("prepare ECDH")
         }
         var secret = [UInt8](repeating: 0, count: length)
         let ok = secret.withUnsafeMutableBufferPointer { EVP_PKEY_derive(context, $0.baseAddress, &length) }
-        guard ok == 1 else { throw cryptoFailure("derive the ECDH shared secret") }
+        guard ok == 1 else {
+            ERR_clear_error()
+            throw cryptoFailure("derive the ECDH shared secret")
+        }
         secret.removeLast(secret.count - length)
+        guard EVP_PKEY_is_a(privateKey.pointer, "X25519") == 1 else { return secret }
+        // Constant time: no early exit on the first non-zero byte.
+        var accumulated: UInt8 = 0
+        for byte in secret { accumulated |= byte }
+        guard accumulated != 0, !secret.isEmpty else {
+            secret.wipe()
+            throw JOSEError(.invalidKey, "the ECDH shared secret is all zeros (a low-order public key)")
+        }
         return secret
     }
 

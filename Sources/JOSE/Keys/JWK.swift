@@ -1,4 +1,4 @@
-/// A key usable for JWS: RSA, EC (P-256/384/521), OKP (Ed25519) or a symmetric
+/// A key usable for JWS or JWE: RSA, EC (P-256/384/521), OKP (Ed25519, or X25519 for JWE ECDH-ES) or a symmetric
 /// `oct` secret, parsed from a JWK (RFC 7517/7518/8037) or from PEM.
 ///
 /// The key decides which algorithms it can be used with (``admittedAlgorithms``);
@@ -47,6 +47,8 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
         case ec(Curve)
         /// `OKP` Ed25519.
         case ed25519
+        /// `OKP` X25519 (RFC 8037): JWE `ECDH-ES` key agreement only, never a signature.
+        case x25519
         /// `oct` (an HMAC secret).
         case oct
 
@@ -55,7 +57,7 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
             switch self {
             case .rsa: return "RSA"
             case .ec: return "EC"
-            case .ed25519: return "OKP"
+            case .ed25519, .x25519: return "OKP"
             case .oct: return "oct"
             }
         }
@@ -65,6 +67,7 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
             case .rsa: return "RSA"
             case .ec(let curve): return "EC \(curve.rawValue)"
             case .ed25519: return "OKP Ed25519"
+            case .x25519: return "OKP X25519"
             case .oct: return "oct"
             }
         }
@@ -135,7 +138,7 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
     }
     /// Whether private (or secret) material is present.
     public var isPrivate: Bool { core.isPrivate }
-    /// Size in bits: the RSA modulus, the curve order, 256 for Ed25519, the secret length for `oct`.
+    /// Size in bits: the RSA modulus, the curve order, 256 for Ed25519 and X25519, the secret length for `oct`.
     public var sizeInBits: Int { core.sizeInBits }
 
     var storage: Storage { core.storage }
@@ -159,6 +162,7 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
         case .rsa: byType = [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512]
         case .ec(let curve): byType = [curve.algorithm]
         case .ed25519: byType = [.eddsa, .ed25519]
+        case .x25519: byType = []
         case .oct: byType = [.hs256, .hs384, .hs512]
         }
         guard let algorithm else { return byType }

@@ -72,37 +72,58 @@ extension JWK {
                    publicMembers: [("crv", curve.rawValue), ("kty", "EC"), ("x", Base64URL.encode(x)), ("y", Base64URL.encode(y))])
     }
 
-    /// Builds an Ed25519 key from its 32-byte halves: the public half is derived
-    /// from the private one when there is one, and must then equal `publicKey` if given.
+    /// Builds an Ed25519 key from its 32-byte halves (see ``makeOctetKeyPair(_:publicKey:privateKey:)``).
     static func makeEd25519(publicKey: [UInt8]?, privateKey: [UInt8]?) throws -> JWK {
+        try makeOctetKeyPair(.ed25519, publicKey: publicKey, privateKey: privateKey)
+    }
+
+    /// Builds an Ed25519 or X25519 key from its 32-byte halves: the public half is derived
+    /// from the private one when there is one, and must then equal `publicKey` if given.
+    static func makeOctetKeyPair(_ curve: OctetKeyPairCurve, publicKey: [UInt8]?, privateKey: [UInt8]?) throws -> JWK {
         let key: EVPKey
         let x: [UInt8]
         if let privateKey {
-            key = try makeEd25519(raw: privateKey, isPrivate: true)
-            guard let derived = KeyBuilder.rawKey(key, private: false) else { throw JOSEError(.invalidKey, "Ed25519 key without a public half") }
+            key = try makeOctetKeyPair(curve, raw: privateKey, isPrivate: true)
+            guard let derived = KeyBuilder.rawKey(key, private: false) else { throw JOSEError(.invalidKey, "\(curve.rawValue) key without a public half") }
             if let publicKey, publicKey != derived {
-                throw JOSEError(.invalidKey, "Ed25519 private key does not match its public key")
+                throw JOSEError(.invalidKey, "\(curve.rawValue) private key does not match its public key")
             }
             x = derived
         } else if let publicKey {
-            key = try makeEd25519(raw: publicKey, isPrivate: false)
+            key = try makeOctetKeyPair(curve, raw: publicKey, isPrivate: false)
             x = publicKey
         } else {
-            throw JOSEError(.invalidKey, "Ed25519 key without a public or private half")
+            throw JOSEError(.invalidKey, "\(curve.rawValue) key without a public or private half")
         }
-        return JWK(keyType: .ed25519, isPrivate: privateKey != nil, sizeInBits: 256, storage: .asymmetric(key),
-                   publicMembers: [("crv", "Ed25519"), ("kty", "OKP"), ("x", Base64URL.encode(x))])
+        return JWK(keyType: curve.keyType, isPrivate: privateKey != nil, sizeInBits: 256, storage: .asymmetric(key),
+                   publicMembers: [("crv", curve.rawValue), ("kty", "OKP"), ("x", Base64URL.encode(x))])
     }
 
     static func makeEd25519(raw: [UInt8], isPrivate: Bool) throws -> EVPKey {
+        try makeOctetKeyPair(.ed25519, raw: raw, isPrivate: isPrivate)
+    }
+
+    static func makeOctetKeyPair(_ curve: OctetKeyPairCurve, raw: [UInt8], isPrivate: Bool) throws -> EVPKey {
+        let name = curve.openSSLName
         let pointer = raw.withUnsafeBufferPointer { buffer in
-            isPrivate ? EVP_PKEY_new_raw_private_key_ex(nil, "ED25519", nil, buffer.baseAddress, buffer.count)
-                : EVP_PKEY_new_raw_public_key_ex(nil, "ED25519", nil, buffer.baseAddress, buffer.count)
+            isPrivate ? EVP_PKEY_new_raw_private_key_ex(nil, name, nil, buffer.baseAddress, buffer.count)
+                : EVP_PKEY_new_raw_public_key_ex(nil, name, nil, buffer.baseAddress, buffer.count)
         }
         guard let pointer else {
             ERR_clear_error()
-            throw JOSEError(.invalidKey, "libcrypto refused the Ed25519 key")
+            throw JOSEError(.invalidKey, "libcrypto refused the \(curve.rawValue) key")
         }
         return EVPKey(taking: pointer)
     }
+}
+
+/// The `OKP` curves (RFC 8037) this library builds keys for.
+enum OctetKeyPairCurve: String {
+    /// Ed25519 signatures (EdDSA).
+    case ed25519 = "Ed25519"
+    /// X25519 key agreement (JWE ECDH-ES).
+    case x25519 = "X25519"
+
+    var keyType: JWK.KeyType { self == .ed25519 ? .ed25519 : .x25519 }
+    var openSSLName: String { self == .ed25519 ? "ED25519" : "X25519" }
 }

@@ -95,11 +95,13 @@ extension JWK {
 
     static func parseOKP(_ object: JSONObject) throws -> JWK {
         guard let crv = object["crv"]?.stringValue else { throw JOSEError(.invalidKey, "OKP key without a string \"crv\"", member: "crv") }
-        guard crv == "Ed25519" else { throw JOSEError(.unsupportedKey, "OKP curve \"\(crv.jsonSafePrefix)\" is not supported", member: "crv") }
-        guard let x = try bytes(object, "x"), x.count == 32 else { throw JOSEError(.invalidKey, "Ed25519 public key must be 32 bytes", member: "x") }
+        guard let curve = OctetKeyPairCurve(rawValue: crv) else {
+            throw JOSEError(.unsupportedKey, "OKP curve \"\(crv.jsonSafePrefix)\" is not supported", member: "crv")
+        }
+        guard let x = try bytes(object, "x"), x.count == 32 else { throw JOSEError(.invalidKey, "\(crv) public key must be 32 bytes", member: "x") }
         let d = try bytes(object, "d", required: false)
-        if let d, d.count != 32 { throw JOSEError(.invalidKey, "Ed25519 private key must be 32 bytes", member: "d") }
-        return try makeEd25519(publicKey: x, privateKey: d)
+        if let d, d.count != 32 { throw JOSEError(.invalidKey, "\(crv) private key must be 32 bytes", member: "d") }
+        return try makeOctetKeyPair(curve, publicKey: x, privateKey: d)
     }
 
     static func parseOct(_ object: JSONObject) throws -> JWK {

@@ -33,8 +33,8 @@ extension JWK {
         switch type {
         case .ec(let curve):
             return [("d", try read("priv", size: curve.coordinateSize))]
-        case .ed25519:
-            guard let raw = KeyBuilder.rawKey(key, private: true) else { throw cryptoFailure("read the Ed25519 private key") }
+        case .ed25519, .x25519:
+            guard let raw = KeyBuilder.rawKey(key, private: true) else { throw cryptoFailure("read the \(type) private key") }
             return [("d", Base64URL.encode(raw))]
         case .rsa:
             var members = [("d", try read("d"))]

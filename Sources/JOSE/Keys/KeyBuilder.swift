@@ -89,7 +89,12 @@ enum KeyBuilder {
         // signature verification. The parsers check what matters instead: an odd
         // modulus of sane size, an odd exponent above 1, and no ROCA fingerprint.
         let isRSA = EVP_PKEY_is_a(key.pointer, "RSA") == 1
-        if !isRSA, EVP_PKEY_public_check(context) != 1 {
+        // EC: the quick check (not the point at infinity, coordinates in range, on the curve).
+        // The full check adds n·Q = O, a scalar multiplication as costly as an ECDH, which
+        // proves nothing more on P-256/384/521: their cofactor is 1, every point on the
+        // curve but infinity has order n. An ECDH-ES epk is checked on every decryption.
+        let isEC = EVP_PKEY_is_a(key.pointer, "EC") == 1
+        if !isRSA, (isEC ? EVP_PKEY_public_check_quick(context) : EVP_PKEY_public_check(context)) != 1 {
             ERR_clear_error()
             throw JOSEError(.invalidKey, "\(what): the public key fails validation (for EC: the point is not on the curve)")
         }

@@ -7,6 +7,8 @@ extension JWK {
         case ec(Curve)
         /// An Ed25519 key (EdDSA).
         case ed25519
+        /// An X25519 key (JWE `ECDH-ES` key agreement, RFC 8037).
+        case x25519
         /// An RSA key with a modulus of `bits` bits (at least 2048) and exponent 65537.
         case rsa(bits: Int)
 
@@ -15,6 +17,7 @@ extension JWK {
             switch self {
             case .ec(let curve): return "EC \(curve.rawValue)"
             case .ed25519: return "OKP Ed25519"
+            case .x25519: return "OKP X25519"
             case .rsa(let bits): return "RSA \(bits)"
             }
         }
@@ -49,6 +52,11 @@ extension JWK {
             guard let x = KeyBuilder.rawKey(key, private: false) else { throw cryptoFailure("read the generated Ed25519 public key") }
             return JWK(keyType: .ed25519, isPrivate: true, sizeInBits: 256, storage: .asymmetric(key),
                        publicMembers: [("crv", "Ed25519"), ("kty", "OKP"), ("x", Base64URL.encode(x))])
+        case .x25519:
+            let key = try KeyGenerator.generate(type: "X25519") { _ in true }
+            guard let x = KeyBuilder.rawKey(key, private: false) else { throw cryptoFailure("read the generated X25519 public key") }
+            return JWK(keyType: .x25519, isPrivate: true, sizeInBits: 256, storage: .asymmetric(key),
+                       publicMembers: [("crv", "X25519"), ("kty", "OKP"), ("x", Base64URL.encode(x))])
         case .rsa(let bits):
             guard bits >= minimumGeneratedRSABits else {
                 throw JOSEError(.weakKey, "RSA keys are generated with at least \(minimumGeneratedRSABits) bits, not \(bits)")

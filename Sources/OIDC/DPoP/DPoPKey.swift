@@ -38,7 +38,7 @@ public struct DPoPKey: Sendable, CustomStringConvertible, CustomDebugStringConve
             switch key.keyType {
             case .ec(let curve): chosen = curve.algorithm
             case .ed25519: chosen = .eddsa
-            case .rsa, .oct: chosen = .ps256
+            case .rsa, .oct, .x25519: chosen = .ps256
             }
         }
         guard key.admits(chosen), chosen.family != .hmac else {

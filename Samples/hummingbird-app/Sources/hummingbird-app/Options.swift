@@ -189,7 +189,7 @@ struct Options: Sendable {
         switch key.keyType {
         case .ec(let curve): algorithm = curve.algorithm
         case .ed25519: algorithm = .eddsa
-        case .rsa, .oct: algorithm = .rs256
+        case .rsa, .oct, .x25519: algorithm = .rs256
         }
         return .privateKeyJWT(clientID: clientID, key: key, algorithm: algorithm)
     }
