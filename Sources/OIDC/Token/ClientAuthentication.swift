@@ -61,7 +61,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
     public var usesMutualTLS: Bool {
         switch self {
         case .tlsClientAuth, .selfSignedTLSClientAuth: return true
-        case .clientSecretBasic, .clientSecretPost, .clientSecretJWT, .privateKeyJWT, .none: return false
+        case .clientSecretBasic, .clientSecretPost, .clientSecretJWT, .privateKeyJWT, .none, .appleClientSecret: return false
         }
     }
 
