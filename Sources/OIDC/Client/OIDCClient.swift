@@ -84,6 +84,8 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
                                              clientSecret: authentication.sharedSecret, clock: configuration.clock,
                                              leeway: configuration.leeway)
         config.allowedAlgorithms = configuration.allowedAlgorithms
+        config.decryptionKeys = configuration.decryptionKeys.addingClientSecret(authentication.sharedSecret)
+        config.idTokenEncryption = configuration.idTokenEncryption
         var validator = IDTokenValidator(config: config,
                                          keyCache: try JWKSetCache(jwksURI: jwksURI, transport: transport,
                                                                    configuration: configuration.keyCache, observer: configuration.observer))
