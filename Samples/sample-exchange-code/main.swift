@@ -2,6 +2,7 @@
 //
 //   swift run sample-exchange-code --issuer URL --client-id ID --client-secret SECRET [--client-auth basic|post]
 //       --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE]
+//       [--decryption-key PATH]... [--id-token-encrypted-response-alg ALG] [--userinfo-signed]
 //
 // One OIDCClient (discovery once): the code is redeemed with the PKCE verifier, a token_type other than
 // Bearer is refused (unsupported_token_type), the ID Token is validated (signature with the provider's
@@ -10,6 +11,11 @@
 //   {"id_token_claims": {...}, "userinfo": {...}, "access_token_expires_at": <unix seconds or null>,
 //    "has_refresh_token": true|false}
 // --save-tokens writes the tokens to FILE (mode 0600, atomically) for sample-call-api.
+// --decryption-key (repeatable; a JWK — oct too —, a JWK Set or a PEM private key) decrypts whatever arrives
+// encrypted (ID Token, UserInfo); the client secret serves symmetric key management (OpenID Connect Core §10.2).
+// --id-token-encrypted-response-alg ALG says the client registered encrypted ID Tokens: a plain one is refused.
+// --userinfo-signed says the client registered signed UserInfo: a JSON answer is refused. UserInfo is printed
+// the same whether it came as JSON, a signed JWT, an encrypted one, or both.
 // Exit 0 on success, 1 with the typed error on stderr (e.g. "oauth_error: ... invalid_grant"), 2 on usage errors.
 import Foundation
 import JOSE
@@ -18,7 +24,7 @@ import OIDCNetworking
 import OIDCSession
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-exchange-code: \(message)\nusage: sample-exchange-code --issuer URL --client-id ID --client-secret SECRET [--client-auth basic|post] --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE]\n".utf8))
+    FileHandle.standardError.write(Data("sample-exchange-code: \(message)\nusage: sample-exchange-code --issuer URL --client-id ID --client-secret SECRET [--client-auth basic|post] --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE] [--decryption-key PATH]... [--id-token-encrypted-response-alg ALG] [--userinfo-signed]\n".utf8))
     exit(2)
 }
 
@@ -26,10 +32,13 @@ var values: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
 let known: Set<String> = ["--issuer", "--client-id", "--client-secret", "--client-auth", "--redirect-uri", "--code", "--code-verifier",
                           "--nonce", "--save-tokens"]
+var decryptionKeyPaths: [String] = []
+var userInfoSigned = false
 while let flag = arguments.popFirst() {
-    guard known.contains(flag) else { usage("unknown argument \(flag)") }
+    if flag == "--userinfo-signed" { userInfoSigned = true; continue }
+    guard known.contains(flag) || flag == "--decryption-key" || flag == "--id-token-encrypted-response-alg" else { usage("unknown argument \(flag)") }
     guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
-    values[flag] = value
+    if flag == "--decryption-key" { decryptionKeyPaths.append(value) } else { values[flag] = value }
 }
 for required in ["--issuer", "--client-id", "--client-secret", "--redirect-uri", "--code", "--code-verifier"] where values[required] == nil {
     usage("\(required) is required")
@@ -43,8 +52,27 @@ case "post": authentication = .clientSecretPost(clientID: clientID, secret: secr
 default: usage("--client-auth takes basic or post")
 }
 
+var configuration = OIDCClient.Configuration()
+if let name = values["--id-token-encrypted-response-alg"] {
+    guard let algorithm = JWEKeyAlgorithm(rawValue: name) else { usage("--id-token-encrypted-response-alg: \(name) is not a supported JWE algorithm") }
+    configuration.idTokenEncryption = ResponseEncryption(algorithm: algorithm, encryption: nil)
+}
+if userInfoSigned { configuration.userInfoFormat = .signed }
+
 do {
-    let client = try await OIDCClient.discover(issuer: issuer, authentication: authentication, transport: URLSessionTransport())
+    var keys: [JWK] = []
+    for path in decryptionKeyPaths {
+        do {
+            keys += try JWK.keys(fromFileText: String(contentsOfFile: path, encoding: .utf8))
+        } catch let error as JOSEError {
+            throw error
+        } catch {
+            usage("--decryption-key \(path) cannot be read")
+        }
+    }
+    configuration.decryptionKeys = JWEDecryptionKeys(keys: keys)
+    let client = try await OIDCClient.discover(issuer: issuer, authentication: authentication, transport: URLSessionTransport(),
+                                               configuration: configuration)
     // The login the app started, rebuilt from what it handed over: the verifier and the nonce it sent.
     let request = OAuthRequest(clientID: clientID, redirectURI: redirectURI, state: try .random(),
                                nonce: try values["--nonce"].map(Nonce.init),
