@@ -79,6 +79,35 @@ public enum RequestObject {
         }
     }
 
+    /// Encrypts a request object to the provider (OpenID Connect Core §6.1, RFC 9101 §6.1: sign, then
+    /// encrypt; `cty: JWT`) with its current encryption key: the first key of `providerKeys` with `use: enc`
+    /// (or no `use`) that admits `algorithm`.
+    /// - Parameters:
+    ///   - requestObject: the signed request object (``sign(parameters:clientID:issuer:key:algorithm:lifetime:now:)``).
+    ///   - providerKeys: the provider's JWK Set (`jwks_uri`).
+    ///   - algorithm: the registered `request_object_encryption_alg`; `nil`: `RSA-OAEP-256` for an RSA key, `ECDH-ES` for an EC key.
+    ///   - encryption: the registered `request_object_encryption_enc` (default `A128CBC-HS256`, the registration default).
+    /// - Returns: the compact JWE, with the key's `kid`.
+    /// - Throws: ``OIDCError`` `.requestObjectFailed` when the provider publishes no fitting encryption key or encryption fails.
+    public static func encrypt(_ requestObject: String, to providerKeys: JWKSet, algorithm: JWEKeyAlgorithm? = nil,
+                               encryption: JWEContentEncryption = .a128CBCHS256) throws -> String {
+        for key in providerKeys.keys where !key.isPrivate && key.use.map({ $0 == "enc" }) ?? true {
+            let chosen: JWEKeyAlgorithm?
+            switch key.keyType {
+            case .rsa: chosen = algorithm ?? .rsaOAEP256
+            case .ec: chosen = algorithm ?? .ecdhES
+            default: chosen = nil
+            }
+            guard let chosen, key.admits(chosen, encryption: encryption), key.permitsJWE(chosen, decrypting: false) else { continue }
+            do {
+                return try CompactJWE.encrypt(requestObject, to: key, algorithm: chosen, encryption: encryption, contentType: "JWT")
+            } catch let error as JOSEError {
+                throw OIDCError(.requestObjectFailed, "the request object could not be encrypted", joseError: error)
+            }
+        }
+        throw OIDCError(.requestObjectFailed, "the provider publishes no encryption key (use: enc) for \(algorithm?.rawValue ?? "RSA-OAEP-256 or ECDH-ES") + \(encryption)")
+    }
+
     /// The authorization URL that carries a request object by value: `client_id`
     /// and `request` only (RFC 9101 §5), plus any `outerParameters` a provider also
     /// wants outside (OpenID Connect asks for `response_type` and `scope`).
