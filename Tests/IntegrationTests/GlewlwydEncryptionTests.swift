@@ -81,7 +81,8 @@ struct GlewlwydEncryptionTests {
             let url = try GlewlwydSampleTests.run("sample-authorize-url", ["--issuer", issuer, "--client-id", clientID,
                                                                            "--redirect-uri", try Glewlwyd.redirectURI.absoluteString])
             let started = try #require(url.json)
-            let redirect = try Glewlwyd.login(try #require(URL(string: try #require(started["url"]?.stringValue))), scope: "openid")
+            let urlText = try #require(started["url"]?.stringValue)
+            let redirect = try Glewlwyd.login(try #require(URL(string: urlText)), scope: "openid")
             let code = try #require(URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value)
             let run = try GlewlwydSampleTests.run("sample-exchange-code", [
                 "--issuer", issuer, "--client-id", clientID, "--client-secret", try Glewlwyd.value("GLEWLWYD_\(name)_CLIENT_SECRET"),
