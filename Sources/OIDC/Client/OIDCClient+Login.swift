@@ -95,7 +95,8 @@ extension OIDCClient {
             throw OIDCError(.pendingLoginMismatch, "the pending login was started for another client or issuer")
         }
         let request = pending.request
-        let response = try pending.authorization.parse(callback)
+        let response = pending.authorization.responseMode.isJWT
+            ? try await jarmResponse(callback, for: pending.authorization) : try pending.authorization.parse(callback)
         var frontChannel: IDToken?
         if let text = response.idToken {
             frontChannel = try await validator.validate(

@@ -57,6 +57,10 @@ extension OIDCClient {
         /// or signed then encrypted. A form other than the registered one is refused
         /// (``OIDCError/Code/unexpectedUserInfoFormat``).
         public var userInfoFormat: UserInfoFormat = .json
+        /// The registered JARM `authorization_encrypted_response_alg`/`_enc`: when set, a JARM response JWT
+        /// must arrive encrypted with exactly these algorithms. `nil` (default): signed, or encrypted to
+        /// ``decryptionKeys``.
+        public var authorizationResponseEncryption: ResponseEncryption? = nil
 
         /// Which claims requested as essential (the `claims` parameter's `id_token` member) an ID Token
         /// must carry. OpenID Connect Core §5.5.1 lets a provider omit an essential claim it cannot

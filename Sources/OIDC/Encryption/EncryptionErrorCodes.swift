@@ -16,4 +16,7 @@ extension OIDCError.Code {
     /// The signed UserInfo answer does not verify with the provider's keys, or its `iss`/`aud` are not
     /// the provider's and the client's; ``OIDCError/joseError`` says why.
     public static let invalidUserInfoJWT = OIDCError.Code(rawValue: "invalid_userinfo_jwt")
+    /// The JARM response JWT is missing, cannot be decrypted, does not verify with the provider's keys, or
+    /// its `iss`, `aud` or `exp` are not acceptable; ``OIDCError/joseError`` says why when JOSE refused it.
+    public static let invalidAuthorizationResponseJWT = OIDCError.Code(rawValue: "invalid_authorization_response_jwt")
 }
