@@ -17,7 +17,7 @@ public enum NestedJWT {
 
     /// Decrypts the outer JWE and returns the signed JWT it holds, not yet verified.
     ///
-    /// The JWE's `cty`, when present, must be `JWT` (case-insensitively); the plaintext must be a
+    /// The JWE's `cty`, when present, must be `JWT` or a JWT media type (`...+jwt`), case-insensitively; the plaintext must be a
     /// compact JWS (three segments, a parseable protected header).
     /// - Parameters:
     ///   - token: the compact JWE.
@@ -32,7 +32,12 @@ public enum NestedJWT {
         }
         let jwe = try CompactJWE(token)
         if let contentType = jwe.header.members["cty"] {
-            guard let text = contentType.stringValue, text.uppercased() == "JWT" else {
+            // `JWT`, or an explicitly typed JWT (`token-introspection+jwt`, RFC 8725 §3.11), `application/` optional.
+            guard var text = contentType.stringValue?.lowercased() else {
+                throw JOSEError(.malformedToken, "the encrypted token's \"cty\" is not a string", member: "cty")
+            }
+            if text.hasPrefix("application/") { text.removeFirst("application/".count) }
+            guard text == "jwt" || text.hasSuffix("+jwt") else {
                 throw JOSEError(.malformedToken, "the encrypted token's \"cty\" is not JWT: it does not hold a signed JWT", member: "cty")
             }
         }
