@@ -4,6 +4,12 @@
 //       [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]... [--response-type TYPE]
 //       [--limit NAME=N]...
 //   swift run sample-authorize-url --issuer URL ...      (discovery: an OIDCClient starts the login)
+//       [--response-mode jwt|query.jwt|fragment.jwt|form_post.jwt|query|fragment|form_post]
+//       [--request-object signed|encrypted|signed+encrypted [--request-object-key PATH]]
+//
+// --request-object sends the request as a request object by value (JAR; needs --issuer): signed with the
+// client's key (--request-object-key: a JWK or PEM private key; ES256/RS256/EdDSA from its type or its alg),
+// and/or encrypted to the provider's current `use: enc` key from its jwks_uri.
 //
 // stdout: exactly one JSON object {"url": ..., "state": ..., "nonce": ..., "code_verifier": ...}
 // (code_verifier is null for response types without code). Exit 2 on bad arguments (usage on stderr).
@@ -16,6 +22,8 @@ let usage = """
     usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL) --client-id ID --redirect-uri URI
                                 [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]...
                                 [--response-type "code"] [--limit NAME=MAX_CHARACTERS]...
+                                [--response-mode MODE] [--request-object signed|encrypted|signed+encrypted]
+                                [--request-object-key PATH]
 
       --param sets a provider-specific parameter; the standard names prompt, max_age, login_hint,
       id_token_hint, acr_values, ui_locales, claims_locales, display and response_mode are mapped
@@ -39,6 +47,9 @@ struct Arguments {
     var responseType = ResponseType.code
     var parameters: [(String, String)] = []
     var limits: [String: Int] = [:]
+    var responseMode: ResponseMode?
+    var requestObject: String?
+    var requestObjectKey: String?
 }
 
 func nameValue(_ text: String, _ option: String) -> (String, String) {
@@ -76,6 +87,15 @@ func parseArguments(_ argv: [String]) -> Arguments {
             guard let limit = Int(text), limit >= 0 else { fail("--limit \(name) needs a non-negative number") }
             arguments.limits[name] = limit
         case "--issuer": arguments.issuer = value(option)
+        case "--response-mode":
+            let text = value(option)
+            guard let mode = ResponseMode(rawValue: text) else { fail("unknown response mode '\(text)'") }
+            arguments.responseMode = mode
+        case "--request-object":
+            let text = value(option)
+            guard ["signed", "encrypted", "signed+encrypted"].contains(text) else { fail("--request-object takes signed, encrypted or signed+encrypted") }
+            arguments.requestObject = text
+        case "--request-object-key": arguments.requestObjectKey = value(option)
         case "-h", "--help":
             print(usage)
             exit(0)
@@ -113,6 +133,42 @@ func apply(_ name: String, _ value: String, to request: inout OAuthRequest) thro
     }
 }
 
+/// The authorization URL carrying `request` as a request object (`client_id`, `request`, and `response_type`/`scope`
+/// outside as OpenID Connect asks): signed with the key at `keyPath`, unsigned, and/or encrypted to the provider.
+func requestObjectURL(_ request: OAuthRequest, mode: String, issuer: String, keyPath: String?) async throws -> URL {
+    let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: request.clientID), transport: URLSessionTransport())
+    let parameters = try request.authorizationParameters()
+    var object: String
+    if mode.hasPrefix("signed") {
+        guard let keyPath else { fail("--request-object \(mode) needs --request-object-key PATH") }
+        let text: String
+        do { text = try String(contentsOfFile: keyPath, encoding: .utf8) } catch { fail("--request-object-key \(keyPath) cannot be read") }
+        guard let key = try JWK.keys(fromFileText: text).first(where: \.isPrivate) else { fail("--request-object-key holds no private key") }
+        let algorithm: JWSAlgorithm
+        if let name = key.algorithm, let named = JWSAlgorithm(rawValue: name) {
+            algorithm = named
+        } else {
+            switch key.keyType {
+            case .ec(let curve): algorithm = curve.algorithm
+            case .rsa: algorithm = .rs256
+            case .ed25519: algorithm = .eddsa
+            default: fail("--request-object-key: a \(key.keyType) key cannot sign a request object")
+            }
+        }
+        object = try RequestObject.sign(parameters: parameters, clientID: request.clientID, issuer: issuer, key: key, algorithm: algorithm)
+    } else {
+        object = try RequestObject.unsigned(parameters: parameters, clientID: request.clientID, issuer: issuer)
+    }
+    if mode.hasSuffix("encrypted") {
+        guard let jwksURI = client.metadata.jwksURI else { fail("the provider publishes no jwks_uri", code: 1) }
+        let keys = try await JWKSetCache(jwksURI: jwksURI, issuer: issuer, transport: URLSessionTransport()).keys()
+        object = try RequestObject.encrypt(object, to: keys)
+    }
+    guard let endpoint = client.metadata.authorizationEndpoint else { fail("the provider publishes no authorization_endpoint", code: 1) }
+    let outer = parameters.filter { $0.name == "response_type" || $0.name == "scope" }
+    return try RequestObject.authorizationURL(authorizationEndpoint: endpoint, clientID: request.clientID, requestObject: object, outerParameters: outer)
+}
+
 /// A JSON string literal (RFC 8259 escaping), or `null`.
 func jsonString(_ text: String?) -> String {
     guard let text else { return "null" }
@@ -132,8 +188,12 @@ do {
     if let claims = arguments.claims { request.claims = try ClaimsRequest.parse(claims) }
     for (name, value) in arguments.parameters { try apply(name, value, to: &request) }
     request.parameterLengthLimits = arguments.limits
+    if let mode = arguments.responseMode { request.responseMode = mode }
     let url: URL
-    if let issuer = arguments.issuer {
+    if let mode = arguments.requestObject {
+        guard let issuer = arguments.issuer else { fail("--request-object needs --issuer (the request object's audience and the provider's keys)") }
+        url = try await requestObjectURL(request, mode: mode, issuer: issuer, keyPath: arguments.requestObjectKey)
+    } else if let issuer = arguments.issuer {
         // One client per provider: discovery once, then startLogin binds the issuer (RFC 9207) to the login.
         let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID),
                                                    transport: URLSessionTransport())

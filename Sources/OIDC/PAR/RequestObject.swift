@@ -29,6 +29,29 @@ public enum RequestObject {
     ///   outside a 64-bit NumericDate, or signing fails.
     public static func sign(parameters: [(name: String, value: String)], clientID: String, issuer: String, key: JWK,
                             algorithm: JWSAlgorithm, lifetime: TimeInterval = 300, now: Date = Date()) throws -> String {
+        let claims = try self.claims(parameters: parameters, clientID: clientID, issuer: issuer, lifetime: lifetime, now: now)
+        do {
+            return try JWT.sign(claims, key: key, algorithm: algorithm, header: ["typ": .string(mediaType)])
+        } catch let error as JOSEError {
+            throw OIDCError(.requestObjectFailed, "the request object could not be signed", joseError: error)
+        }
+    }
+
+    /// An unsigned request object (`alg: none`, OpenID Connect Core §6.1), with the claims of
+    /// ``sign(parameters:clientID:issuer:key:algorithm:lifetime:now:)``: only to be encrypted to the provider
+    /// (``encrypt(_:to:algorithm:encryption:)``), which gives confidentiality but not the client's signature.
+    /// A provider that requires signed request objects refuses it.
+    /// - Throws: as ``sign(parameters:clientID:issuer:key:algorithm:lifetime:now:)``.
+    public static func unsigned(parameters: [(name: String, value: String)], clientID: String, issuer: String,
+                                lifetime: TimeInterval = 300, now: Date = Date()) throws -> String {
+        let claims = try self.claims(parameters: parameters, clientID: clientID, issuer: issuer, lifetime: lifetime, now: now)
+        let header: JSONObject = ["alg": "none", "typ": .string(mediaType)]
+        return Base64URL.encode(Array(JSONValue.object(header).jsonString().utf8)) + "." + Base64URL.encode(Array(claims.jsonString().utf8)) + "."
+    }
+
+    /// The claims of a request object (see ``sign(parameters:clientID:issuer:key:algorithm:lifetime:now:)``).
+    private static func claims(parameters: [(name: String, value: String)], clientID: String, issuer: String,
+                               lifetime: TimeInterval, now: Date) throws -> JSONObject {
         guard lifetime > 0, lifetime <= maximumLifetime else {
             throw OIDCError(.requestObjectFailed, "a request object's lifetime must be between 1 and \(maximumLifetime.wholeText) seconds")
         }
@@ -72,11 +95,7 @@ public enum RequestObject {
         claims["nbf"] = .integer(times.issuedAt)
         claims["exp"] = .integer(times.expiresAt)
         claims["jti"] = .string(try RandomText.base64URL(byteCount: 16))
-        do {
-            return try JWT.sign(claims, key: key, algorithm: algorithm, header: ["typ": .string(mediaType)])
-        } catch let error as JOSEError {
-            throw OIDCError(.requestObjectFailed, "the request object could not be signed", joseError: error)
-        }
+        return claims
     }
 
     /// Encrypts a request object to the provider (OpenID Connect Core §6.1, RFC 9101 §6.1: sign, then

@@ -42,3 +42,21 @@ struct RequestObjectEncryptionTests {
         #expect(try JWEDecryptionKeys(keys: [decryption]).decrypt(token) == Array("hi".utf8))
     }
 }
+
+@Suite("Unsigned request objects, for encryption only")
+struct UnsignedRequestObjectTests {
+    @Test("alg none with the same claims as a signed one; encrypted, it decrypts to exactly that")
+    func unsigned() throws {
+        let object = try RequestObject.unsigned(parameters: [("response_type", "code")], clientID: "client", issuer: "https://op.example")
+        let parts = object.split(separator: ".", omittingEmptySubsequences: false)
+        #expect(parts.count == 3 && parts[2].isEmpty)
+        let header = try JSONParser.parseObject(Base64URL.decode(String(parts[0])), what: "header")
+        let claims = try JSONParser.parseObject(Base64URL.decode(String(parts[1])), what: "claims")
+        #expect(header["alg"]?.stringValue == "none" && claims["aud"]?.stringValue == "https://op.example" && claims["response_type"]?.stringValue == "code")
+        let key = try JWK.generate(.rsa(bits: 2048))
+        var encryption = key.publicKey
+        encryption.use = "enc"
+        let jwe = try RequestObject.encrypt(object, to: JWKSet(keys: [encryption]))
+        #expect(try JWEDecryptionKeys(keys: [key]).decrypt(jwe) == Array(object.utf8))
+    }
+}
