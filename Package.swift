@@ -66,6 +66,7 @@ let samples: [Target] = [
     sample("sample-fapi-finish", ["FAPISampleSupport", "OIDC", "OIDCNetworking", "OIDCSession", "JOSE"]),
     sample("sample-ciba", ["FAPISampleSupport", "OIDC", "OIDCNetworking", "JOSE"]),
     sample("sample-authorize-url", ["OIDC", "OIDCNetworking", "JOSE"]),
+    sample("sample-register", ["OIDC", "OIDCNetworking", "JOSE"]),
     sample("sample-exchange-code", ["OIDC", "JOSE", "OIDCNetworking", "OIDCSession"]),
     sample("sample-call-api", ["OIDC", "OIDCNetworking", "OIDCSession"]),
     sample("sample-read-claims", ["OIDC"]),

@@ -7,6 +7,9 @@
 #   django-oauth-   Tests/IdP       $IDP_PORT (9400)       -> IDP_ISSUER
 #     toolkit
 #   glewlwyd        Tests/Glewlwyd  $GLEWLWYD_PORT (4593)  -> GLEWLWYD_ISSUER, GLEWLWYD_*
+#   OpenID Foundation Tests/RPTool  $RPTOOL_PORT (8090)    -> RPTOOL_BASE, and its TLS instance on
+#     RP test tool    $RPTOOL_TLS_PORT (RPTOOL_PORT+1) -> RPTOOL_TLS_BASE, RPTOOL_TLS_CA (oidctest 0.8.2 on
+#                     Python 3.7; without Python 3.7 outside CI its tests skip)
 #
 # A server that does not start is an error under CI=true; otherwise the tests that
 # need it are skipped.
@@ -80,7 +83,8 @@ start_server() {
 # provider_summary: one line per test server, with where it ran (or why it did not).
 provider_summary() {
     local line
-    for line in "PostgreSQL:PG_URL" "django-oauth-toolkit:IDP_ISSUER" "glewlwyd:GLEWLWYD_ISSUER"; do
+    for line in "PostgreSQL:PG_URL" "django-oauth-toolkit:IDP_ISSUER" "glewlwyd:GLEWLWYD_ISSUER" "OpenID Foundation RP test tool:RPTOOL_BASE" \
+                "OpenID Foundation RP test tool (TLS):RPTOOL_TLS_BASE"; do
         local name=${line%%:*} variable=${line##*:}
         if [ -n "${!variable:-}" ]; then
             # A URL's user and password are not shown.
@@ -102,4 +106,5 @@ start_providers() {
         fi
     fi
     [ -n "${GLEWLWYD_ISSUER:-}" ] || start_server glewlwyd Glewlwyd "${GLEWLWYD_PORT:-4593}" GLEWLWYD_ISSUER
+    [ -n "${RPTOOL_BASE:-}" ] || start_server "the OpenID Foundation RP test tool" RPTool "${RPTOOL_PORT:-8090}" RPTOOL_BASE
 }

@@ -4,6 +4,7 @@
 //       [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]... [--response-type TYPE]
 //       [--limit NAME=N]...
 //   swift run sample-authorize-url --issuer URL ...      (discovery: an OIDCClient starts the login)
+//   swift run sample-authorize-url --webfinger IDENTIFIER ...   (WebFinger issuer discovery first, then as --issuer)
 //       [--response-mode jwt|query.jwt|fragment.jwt|form_post.jwt|query|fragment|form_post]
 //       [--request-object signed|encrypted|signed+encrypted [--request-object-key PATH]]
 //
@@ -12,14 +13,16 @@
 // and/or encrypted to the provider's current `use: enc` key from its jwks_uri.
 //
 // stdout: exactly one JSON object {"url": ..., "state": ..., "nonce": ..., "code_verifier": ...}
-// (code_verifier is null for response types without code). Exit 2 on bad arguments (usage on stderr).
+// (code_verifier is null for response types without code); with --webfinger it also has "issuer".
+// Exit 2 on bad arguments (usage on stderr); exit 1 when WebFinger refuses (e.g. an http issuer).
 import Foundation
 import JOSE
 import OIDC
 import OIDCNetworking
 
 let usage = """
-    usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL) --client-id ID --redirect-uri URI
+    usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL | --webfinger IDENTIFIER)
+                                --client-id ID --redirect-uri URI
                                 [--scope "openid profile"] [--claims JSON] [--param NAME=VALUE]...
                                 [--response-type "code"] [--limit NAME=MAX_CHARACTERS]...
                                 [--response-mode MODE] [--request-object signed|encrypted|signed+encrypted]
@@ -29,6 +32,9 @@ let usage = """
       id_token_hint, acr_values, ui_locales, claims_locales, display and response_mode are mapped
       to the request's typed properties (and checked). --limit caps a parameter's length.
       --issuer finds the authorization endpoint through discovery (the issuer is checked exactly).
+      --webfinger acct:user@host[:port], user@host or an https URL: asks https://HOST/.well-known/webfinger
+      for the issuer (https only, loopback too; an http issuer is refused), then discovers it as --issuer.
+      --ca-file FILE trusts this CA for the provider's TLS (not supported by URLSessionTransport on Linux).
     """
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
@@ -40,6 +46,8 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 struct Arguments {
     var endpoint: URL?
     var issuer: String?
+    var webFinger: String?
+    var caFile: String?
     var clientID: String?
     var redirectURI: URL?
     var scope = "openid"
@@ -96,6 +104,8 @@ func parseArguments(_ argv: [String]) -> Arguments {
             guard ["signed", "encrypted", "signed+encrypted"].contains(text) else { fail("--request-object takes signed, encrypted or signed+encrypted") }
             arguments.requestObject = text
         case "--request-object-key": arguments.requestObjectKey = value(option)
+        case "--webfinger": arguments.webFinger = value(option)
+        case "--ca-file": arguments.caFile = value(option)
         case "-h", "--help":
             print(usage)
             exit(0)
@@ -176,8 +186,12 @@ func jsonString(_ text: String?) -> String {
 }
 
 let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))
-guard (arguments.endpoint == nil) != (arguments.issuer == nil) else {
-    fail("give either --authorization-endpoint or --issuer")
+guard [arguments.endpoint != nil, arguments.issuer != nil, arguments.webFinger != nil].filter({ $0 }).count == 1 else {
+    fail("give one of --authorization-endpoint, --issuer and --webfinger")
+}
+if arguments.caFile != nil {
+    // URLSessionTransport on Linux (libcurl through FoundationNetworking) cannot be given a CA of its own.
+    fail("--ca-file is not supported by this build's transport (URLSessionTransport)")
 }
 guard let clientID = arguments.clientID else { fail("--client-id is required") }
 guard let redirectURI = arguments.redirectURI else { fail("--redirect-uri is required") }
@@ -190,10 +204,18 @@ do {
     request.parameterLengthLimits = arguments.limits
     if let mode = arguments.responseMode { request.responseMode = mode }
     let url: URL
+    var issuer = arguments.issuer
+    if let identifier = arguments.webFinger {
+        do {
+            issuer = try await WebFinger.issuer(for: identifier, transport: URLSessionTransport())
+        } catch let error as OIDCError {
+            fail(error.description, code: 1)
+        }
+    }
     if let mode = arguments.requestObject {
-        guard let issuer = arguments.issuer else { fail("--request-object needs --issuer (the request object's audience and the provider's keys)") }
+        guard let issuer else { fail("--request-object needs --issuer or --webfinger (the request object's audience and the provider's keys)") }
         url = try await requestObjectURL(request, mode: mode, issuer: issuer, keyPath: arguments.requestObjectKey)
-    } else if let issuer = arguments.issuer {
+    } else if let issuer {
         // One client per provider: discovery once, then startLogin binds the issuer (RFC 9207) to the login.
         let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID),
                                                    transport: URLSessionTransport())
@@ -202,7 +224,8 @@ do {
         url = try request.authorizationURL(at: arguments.endpoint!)
     }
     print("{\"url\": \(jsonString(url.absoluteString)), \"state\": \(jsonString(request.state.value)), "
-        + "\"nonce\": \(jsonString(request.nonce?.value)), \"code_verifier\": \(jsonString(request.pkce?.verifier.value))}")
+        + "\"nonce\": \(jsonString(request.nonce?.value)), \"code_verifier\": \(jsonString(request.pkce?.verifier.value))"
+        + (arguments.webFinger != nil ? ", \"issuer\": \(jsonString(issuer))" : "") + "}")
 } catch let error as OIDCError {
     fail(error.description, code: error.code == .randomGenerationFailed ? 1 : 2)
 } catch {

@@ -139,6 +139,7 @@ public struct OAuthErrorCode: RawRepresentable, Sendable, Hashable {
         [Self.invalidRequest, .invalidClient, .invalidGrant, .unauthorizedClient, .unsupportedGrantType, .invalidScope,
          .accessDenied, .unsupportedResponseType, .serverError, .temporarilyUnavailable, .interactionRequired,
          .loginRequired, .accountSelectionRequired, .consentRequired, .invalidRequestURI, .invalidRequestObject,
-         .requestNotSupported, .requestURINotSupported, .registrationNotSupported, .invalidToken].contains(self)
+         .requestNotSupported, .requestURINotSupported, .registrationNotSupported, .invalidToken,
+         .invalidRedirectURI, .invalidClientMetadata, .invalidSoftwareStatement, .unapprovedSoftwareStatement].contains(self)
     }
 }

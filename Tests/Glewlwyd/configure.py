@@ -85,7 +85,11 @@ def plugin_parameters(issuer: str, jwks_private: str, access_seconds: int) -> di
         "pkce-required-public-client": True, "pkce-scopes": [],
         "introspection-revocation-allowed": True, "introspection-revocation-auth-scope": [],
         "introspection-revocation-allow-target-client": True,
-        "register-client-allowed": False,
+        # Dynamic registration (RFC 7591) with an initial access token: an access token carrying the
+        # client.register scope (client credentials of the SECRET client); RFC 7592 management on.
+        "register-client-allowed": True, "register-client-auth-scope": ["client.register"],
+        "register-client-credentials-scope": [], "register-client-management-allowed": True,
+        "register-client-token-one-use": False, "register-default-properties": [],
         "session-management-allowed": True, "session-cookie-name": "GLEWLWYD2_OIDC_SID",
         "session-cookie-expiration": 2419200,
         "front-channel-logout-allowed": True, "back-channel-logout-allowed": True,
@@ -150,6 +154,9 @@ def main() -> None:
         admin.call("POST", "/api/scope/", {"name": name, "display_name": name, "description": desc,
                                           "password_required": True, "password_max_age": 0,
                                           "scheme": {}})
+    admin.call("POST", "/api/scope/", {"name": "client.register", "display_name": "client.register",
+                                      "description": "Register clients (the initial access token's scope)",
+                                      "password_required": False, "password_max_age": 0, "scheme": {}})
 
     jwks_private = open(os.path.join(a.run, "keys", "jwks-private.json")).read()
     admin.call("POST", "/api/mod/plugin/", {
@@ -179,7 +186,8 @@ def main() -> None:
             env[f"GLEWLWYD_{prefix}_CLIENT_SECRET"] = body["password"]
 
     # Code flow + client credentials + refresh with a client secret; tokens signed RS256.
-    client("SECRET", "svc-secret", ["code", "client_credentials", "refresh_token"])
+    client("SECRET", "svc-secret", ["code", "client_credentials", "refresh_token"],
+           {"scope": ["openid", "api.read", "api.write", "client.register"]})
     # The same grants, tokens signed with ES256 and with EdDSA (the client's sign_kid).
     client("ES256", "svc-es256", ["code", "client_credentials", "refresh_token"], {"sign_kid": "es256-1"})
     client("EDDSA", "svc-eddsa", ["code", "client_credentials", "refresh_token"], {"sign_kid": "eddsa-1"})

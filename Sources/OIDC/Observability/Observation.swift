@@ -8,14 +8,14 @@ import JOSE
 /// The one place events are timed and their failures named, shared by every module.
 package enum Observation {
     /// The stable code an event names `error` by: an ``OIDCError``'s code (for a provider's OAuth
-    /// refusal, `oauth_error` and `logged_out` are replaced by the registered OAuth code, e.g.
+    /// refusal, `oauth_error`, `registration_refused` and `logged_out` are replaced by the registered OAuth code, e.g.
     /// `invalid_grant`; an unregistered one stays `oauth_error`, so a provider's free text never
     /// becomes a label), a ``JOSEError``'s code, `transport` for a bare ``TransportError``, `cancelled`,
     /// or `error` for anything else.
     /// Never a token, a secret or a provider's message.
     package static func code(of error: any Error) -> String {
         if let error = error as? OIDCError {
-            if error.code == .oauthError || error.code.rawValue == "logged_out", let oauth = error.oauthError, oauth.code.isStandard {
+            if error.code == .oauthError || error.code == .registrationRefused || error.code.rawValue == "logged_out", let oauth = error.oauthError, oauth.code.isStandard {
                 return oauth.code.rawValue
             }
             // A consequence (a logout) is labelled by its cause's code when it has one.
