@@ -6,6 +6,12 @@
 //   swift run sample-authorize-url --issuer URL [--profile entra|google|apple|keycloak|okta|auth0] ...
 //       (discovery: an OIDCClient starts the login, with the profile's discovery rules)
 //   swift run sample-authorize-url --webfinger IDENTIFIER ...   (WebFinger issuer discovery first, then as --issuer)
+//       [--response-mode jwt|query.jwt|fragment.jwt|form_post.jwt|query|fragment|form_post]
+//       [--request-object signed|encrypted|signed+encrypted [--request-object-key PATH]]
+//
+// --request-object sends the request as a request object by value (JAR; needs --issuer): signed with the
+// client's key (--request-object-key: a JWK or PEM private key; ES256/RS256/EdDSA from its type or its alg),
+// and/or encrypted to the provider's current `use: enc` key from its jwks_uri.
 //
 // stdout: exactly one JSON object {"url": ..., "state": ..., "nonce": ..., "code_verifier": ...}
 // (code_verifier is null for response types without code); with --webfinger it also has "issuer".
@@ -24,6 +30,8 @@ let usage = """
                                 [--response-type "code"] [--limit NAME=MAX_CHARACTERS]...
                                 [--authorization-details JSON]
                                 [--profile entra|google|apple|keycloak|okta|auth0] [--audience A]
+                                [--response-mode MODE] [--request-object signed|encrypted|signed+encrypted]
+                                [--request-object-key PATH]
 
       --param sets a provider-specific parameter; the standard names prompt, max_age, login_hint,
       id_token_hint, acr_values, ui_locales, claims_locales, display and response_mode are mapped
@@ -58,6 +66,9 @@ struct Arguments {
     var authorizationDetails: String?
     var profile: ProviderProfile?
     var audience: String?
+    var responseMode: ResponseMode?
+    var requestObject: String?
+    var requestObjectKey: String?
 }
 
 func nameValue(_ text: String, _ option: String) -> (String, String) {
@@ -103,6 +114,15 @@ func parseArguments(_ argv: [String]) -> Arguments {
         case "--audience":
             guard arguments.audience == nil else { fail("--audience given twice") }
             arguments.audience = value(option)
+        case "--response-mode":
+            let text = value(option)
+            guard let mode = ResponseMode(rawValue: text) else { fail("unknown response mode '\(text)'") }
+            arguments.responseMode = mode
+        case "--request-object":
+            let text = value(option)
+            guard ["signed", "encrypted", "signed+encrypted"].contains(text) else { fail("--request-object takes signed, encrypted or signed+encrypted") }
+            arguments.requestObject = text
+        case "--request-object-key": arguments.requestObjectKey = value(option)
         case "--webfinger": arguments.webFinger = value(option)
         case "--ca-file": arguments.caFile = value(option)
         case "-h", "--help":
@@ -140,6 +160,44 @@ func apply(_ name: String, _ value: String, to request: inout OAuthRequest) thro
         guard request.additionalParameters[name] == nil else { fail("--param \(name) given twice") }
         request.additionalParameters[name] = value  // reserved names fail with parameter_collision
     }
+}
+
+/// The authorization URL carrying `request` as a request object (`client_id`, `request`, and `response_type`/`scope`
+/// outside as OpenID Connect asks): signed with the key at `keyPath`, unsigned, and/or encrypted to the provider.
+func requestObjectURL(_ request: OAuthRequest, mode: String, issuer: String, keyPath: String?, transport: any HTTPTransport,
+                      configuration: OIDCClient.Configuration) async throws -> URL {
+    let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: request.clientID), transport: transport,
+                                               configuration: configuration)
+    let parameters = try request.authorizationParameters()
+    var object: String
+    if mode.hasPrefix("signed") {
+        guard let keyPath else { fail("--request-object \(mode) needs --request-object-key PATH") }
+        let text: String
+        do { text = try String(contentsOfFile: keyPath, encoding: .utf8) } catch { fail("--request-object-key \(keyPath) cannot be read") }
+        guard let key = try JWK.keys(fromFileText: text).first(where: \.isPrivate) else { fail("--request-object-key holds no private key") }
+        let algorithm: JWSAlgorithm
+        if let name = key.algorithm, let named = JWSAlgorithm(rawValue: name) {
+            algorithm = named
+        } else {
+            switch key.keyType {
+            case .ec(let curve): algorithm = curve.algorithm
+            case .rsa: algorithm = .rs256
+            case .ed25519: algorithm = .eddsa
+            default: fail("--request-object-key: a \(key.keyType) key cannot sign a request object")
+            }
+        }
+        object = try RequestObject.sign(parameters: parameters, clientID: request.clientID, issuer: issuer, key: key, algorithm: algorithm)
+    } else {
+        object = try RequestObject.unsigned(parameters: parameters, clientID: request.clientID, issuer: issuer)
+    }
+    if mode.hasSuffix("encrypted") {
+        guard let jwksURI = client.metadata.jwksURI else { fail("the provider publishes no jwks_uri", code: 1) }
+        let keys = try await JWKSetCache(jwksURI: jwksURI, issuer: issuer, transport: transport).keys()
+        object = try RequestObject.encrypt(object, to: keys)
+    }
+    guard let endpoint = client.metadata.authorizationEndpoint else { fail("the provider publishes no authorization_endpoint", code: 1) }
+    let outer = parameters.filter { $0.name == "response_type" || $0.name == "scope" }
+    return try RequestObject.authorizationURL(authorizationEndpoint: endpoint, clientID: request.clientID, requestObject: object, outerParameters: outer)
 }
 
 /// A JSON string literal (RFC 8259 escaping), or `null`.
@@ -181,6 +239,7 @@ do {
     }
     request.parameterLengthLimits = arguments.limits
     if let details = arguments.authorizationDetails { request.authorizationDetails = try AuthorizationDetail.parseArray(jsonText: details) }
+    if let mode = arguments.responseMode { request.responseMode = mode }
     let url: URL
     var issuer = arguments.issuer
     if let identifier = arguments.webFinger {
@@ -190,11 +249,19 @@ do {
             fail(error.description, code: 1)
         }
     }
-    if let issuer {
+    var configuration = OIDCClient.Configuration()
+    configuration.profile = arguments.profile
+    if let mode = arguments.requestObject {
+        guard let issuer else { fail("--request-object needs --issuer or --webfinger (the request object's audience and the provider's keys)") }
+        do {
+            url = try await requestObjectURL(request, mode: mode, issuer: issuer, keyPath: arguments.requestObjectKey,
+                                             transport: transport, configuration: configuration)
+        } catch let error as OIDCError {
+            fail(error.description, code: 1)  // a refusal by the provider or a check, not a usage error
+        }
+    } else if let issuer {
         do {
             // One client per provider: discovery once, then startLogin binds the issuer (RFC 9207) to the login.
-            var configuration = OIDCClient.Configuration()
-            configuration.profile = arguments.profile
             let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID),
                                                        transport: transport, configuration: configuration)
             url = try client.startLogin(request).url

@@ -5,7 +5,8 @@
 //   swift run sample-exchange-code --issuer URL --client-id ID --client-auth tls_client_auth --client-cert FILE
 //       --client-key FILE [--ca-file FILE] --redirect-uri URI --code CODE --code-verifier VERIFIER ...
 //   either form takes [--profile entra|google|apple|keycloak|okta|auth0] [--tenant ID]... [--hosted-domain D]...
-//   and, for Apple, [--team-id T --key-id K --client-key FILE] instead of --client-secret.
+//   and, for Apple, [--team-id T --key-id K --client-key FILE] instead of --client-secret;
+//   and [--decryption-key PATH]... [--id-token-encrypted-response-alg ALG] [--userinfo-signed].
 //
 // With tls_client_auth (RFC 8705 §2.1) there is no --client-secret: the client certificate (PEM, with its
 // unencrypted PEM key) is presented in the TLS handshake by LibSSLTransport, the body carries client_id
@@ -32,7 +33,7 @@ import OIDCSession
 import OIDCTLSTransport
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-exchange-code: \(message)\nusage: sample-exchange-code --issuer URL --client-id ID (--client-secret SECRET [--client-auth basic|post] | --client-auth tls_client_auth --client-cert FILE --client-key FILE [--ca-file FILE] | --team-id T --key-id K --client-key FILE) --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE] [--profile entra|google|apple|keycloak|okta|auth0] [--tenant ID]... [--hosted-domain D]...\n".utf8))
+    FileHandle.standardError.write(Data("sample-exchange-code: \(message)\nusage: sample-exchange-code --issuer URL --client-id ID (--client-secret SECRET [--client-auth basic|post] | --client-auth tls_client_auth --client-cert FILE --client-key FILE [--ca-file FILE] | --team-id T --key-id K --client-key FILE) --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE] [--profile entra|google|apple|keycloak|okta|auth0] [--tenant ID]... [--hosted-domain D]... [--decryption-key PATH]... [--id-token-encrypted-response-alg ALG] [--userinfo-signed]\n".utf8))
     exit(2)
 }
 
@@ -41,13 +42,18 @@ var tenants: Set<String> = [], hostedDomains: Set<String> = []
 var arguments = CommandLine.arguments.dropFirst()
 let known: Set<String> = ["--issuer", "--client-id", "--client-secret", "--client-auth", "--redirect-uri", "--code", "--code-verifier",
                           "--nonce", "--save-tokens", "--client-cert", "--client-key", "--ca-file",
-                          "--profile", "--tenant", "--hosted-domain", "--team-id", "--key-id"]
+                          "--profile", "--tenant", "--hosted-domain", "--team-id", "--key-id",
+                          "--decryption-key", "--id-token-encrypted-response-alg"]
+var decryptionKeyPaths: [String] = []
+var userInfoSigned = false
 while let flag = arguments.popFirst() {
+    if flag == "--userinfo-signed" { userInfoSigned = true; continue }
     guard known.contains(flag) else { usage("unknown argument \(flag)") }
     guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
     switch flag {
     case "--tenant": tenants.insert(value)
     case "--hosted-domain": hostedDomains.insert(value)
+    case "--decryption-key": decryptionKeyPaths.append(value)
     default: values[flag] = value
     }
 }
@@ -118,6 +124,22 @@ do {
     }
     var configuration = OIDCClient.Configuration()
     configuration.profile = profile
+    if let name = values["--id-token-encrypted-response-alg"] {
+        guard let algorithm = JWEKeyAlgorithm(rawValue: name) else { usage("--id-token-encrypted-response-alg: \(name) is not a supported JWE algorithm") }
+        configuration.idTokenEncryption = ResponseEncryption(algorithm: algorithm, encryption: nil)
+    }
+    if userInfoSigned { configuration.userInfoFormat = .signed }
+    var keys: [JWK] = []
+    for path in decryptionKeyPaths {
+        do {
+            keys += try JWK.keys(fromFileText: String(contentsOfFile: path, encoding: .utf8))
+        } catch let error as JOSEError {
+            throw error
+        } catch {
+            usage("--decryption-key \(path) cannot be read")
+        }
+    }
+    configuration.decryptionKeys = JWEDecryptionKeys(keys: keys)
     let client = try await OIDCClient.discover(issuer: issuer, authentication: authentication, transport: transport,
                                                configuration: configuration)
     // The login the app started, rebuilt from what it handed over: the verifier and the nonce it sent.

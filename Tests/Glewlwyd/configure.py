@@ -97,7 +97,13 @@ def plugin_parameters(issuer: str, jwks_private: str, access_seconds: int) -> di
         "request-parameter-allow-encrypted": False, "request-maximum-exp": 3600,
         "client-pubkey-parameter": "pubkey", "client-jwks-parameter": "jwks",
         "client-jwks_uri-parameter": "jwks_uri",
-        "encrypt-out-token-allow": False,
+        # Out-token encryption, for the clients that set the `alg` property (ENC): to their `pubkey` PEM.
+        "encrypt-out-token-allow": True,
+        "client-alg-parameter": "alg", "client-enc-parameter": "enc", "client-alg_kid-parameter": "alg_kid",
+        "client-encrypt_code-parameter": "encrypt_code", "client-encrypt_at-parameter": "encrypt_at",
+        "client-encrypt_id_token-parameter": "encrypt_id_token", "client-encrypt_userinfo-parameter": "encrypt_userinfo",
+        "client-encrypt_refresh_token-parameter": "encrypt_refresh_token",
+        "client-encrypt_introspection-parameter": "encrypt_introspection",
         "oauth-as-iss-id": True,
         "oauth-dpop-allowed": True, "oauth-dpop-iat-duration": 30,
         "oauth-dpop-dpop_bound_access_tokens-property": "dpop_bound_access_tokens",
@@ -145,7 +151,9 @@ def main() -> None:
     # Client properties the plugin reads must be declared in the client module's data-format.
     mod = admin.call("GET", "/api/mod/client/database")
     fmt = mod["parameters"]["data-format"]
-    for prop in ("sign_kid", "dpop_bound_access_tokens") + (("tls_client_auth_san_dns",) if a.tls_dir else ()):
+    for prop in ("sign_kid", "dpop_bound_access_tokens", "alg", "enc", "alg_kid", "encrypt_code", "encrypt_at",
+                 "encrypt_id_token", "encrypt_userinfo", "encrypt_refresh_token", "encrypt_introspection") \
+            + (("tls_client_auth_san_dns",) if a.tls_dir else ()):
         fmt.setdefault(prop, {"multiple": False, "read": True, "write": True})
     fmt.setdefault("authorization_details_types", {"multiple": True, "read": True, "write": True})
     admin.call("PUT", "/api/mod/client/database", mod)
@@ -220,6 +228,15 @@ def main() -> None:
     env["GLEWLWYD_LOGOUT_URI"] = a.logout_uri
     # RFC 9396: may ask for authorization_details of type payment_initiation.
     client("RAR", "rar-client", ["code", "refresh_token"], {"authorization_details_types": ["payment_initiation"]})
+    # Encrypted ID Tokens and UserInfo (RSA-OAEP-256 + A256GCM) to the RSA key in `pubkey`; the private
+    # key is in GLEWLWYD_ENC_KEY_FILE (PEM, no kid: glewlwyd names the key by its RFC 7638 thumbprint).
+    enc_pem = os.path.join(a.run, "keys", "client-enc-rsa.pem")
+    subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", enc_pem],
+                   check=True, capture_output=True)
+    enc_pub = subprocess.run(["openssl", "pkey", "-in", enc_pem, "-pubout"], check=True, capture_output=True, text=True).stdout
+    client("ENC", "rp-enc", ["code", "refresh_token"],
+           {"pubkey": enc_pub, "alg": "RSA-OAEP-256", "enc": "A256GCM", "encrypt_id_token": "1", "encrypt_userinfo": "1"})
+    env["GLEWLWYD_ENC_KEY_FILE"] = enc_pem
     # Device authorization grant.
     client("DEVICE", "device-client", ["device_authorization", "refresh_token"])
 

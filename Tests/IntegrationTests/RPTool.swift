@@ -67,7 +67,37 @@ enum RPTool {
             metadata.jwks = [key]
             metadata.tokenEndpointAuthSigningAlgorithm = "ES256"
         }
+        metadata.userInfoSignedResponseAlgorithm = testCase.userInfoSigningAlgorithm
+        func pair(_ text: String?) -> (alg: String, enc: String)? {
+            guard let parts = text?.split(separator: " ").map(String.init), parts.count == 2 else { return nil }
+            return (parts[0], parts[1])
+        }
+        let idTokenEncryption = pair(testCase.idTokenEncryption), userInfoEncryption = pair(testCase.userInfoEncryption)
+        metadata.idTokenEncryptedResponseAlgorithm = idTokenEncryption?.alg
+        metadata.idTokenEncryptedResponseEncryption = idTokenEncryption?.enc
+        metadata.userInfoEncryptedResponseAlgorithm = userInfoEncryption?.alg
+        metadata.userInfoEncryptedResponseEncryption = userInfoEncryption?.enc
+        var decryptionKeys: [JWK] = []
+        if idTokenEncryption != nil || userInfoEncryption != nil {
+            var key = try JWK.generate(.rsa(bits: 2048))
+            key.use = "enc"
+            key.keyID = "enc-1"
+            decryptionKeys.append(key)
+            metadata.jwks = (metadata.jwks ?? []) + [key]
+        }
+        func registered(_ pair: (alg: String, enc: String)?) -> ResponseEncryption? {
+            guard let pair, let algorithm = JWEKeyAlgorithm(rawValue: pair.alg) else { return nil }
+            return ResponseEncryption(algorithm: algorithm, encryption: JWEContentEncryption(rawValue: pair.enc))
+        }
         var configuration = OIDCClient.Configuration()
+        configuration.decryptionKeys = JWEDecryptionKeys(keys: decryptionKeys)
+        configuration.idTokenEncryption = registered(idTokenEncryption)
+        switch (testCase.userInfoSigningAlgorithm != nil, registered(userInfoEncryption)) {
+        case (false, nil): configuration.userInfoFormat = .json
+        case (true, nil): configuration.userInfoFormat = .signed
+        case (false, let encryption?): configuration.userInfoFormat = .encrypted(encryption)
+        case (true, let encryption?): configuration.userInfoFormat = .signedAndEncrypted(encryption)
+        }
         if let name = testCase.idTokenAlgorithm, let algorithm = JWSAlgorithm(rawValue: name) { configuration.allowedAlgorithms = [algorithm] }
         let transport: any HTTPTransport
         let issuer: String

@@ -43,6 +43,12 @@ struct RPToolCase: Sendable, CustomStringConvertible {
     var requiredClaims: [String] = []
     /// Start from WebFinger (at the tool's TLS instance) with an identifier of this form instead of the issuer.
     var webFinger: WebFingerForm? = nil
+    /// `id_token_encrypted_response_alg` and `_enc` to register, as "ALG ENC" (the client then refuses a plain ID Token).
+    var idTokenEncryption: String? = nil
+    /// `userinfo_signed_response_alg` to register (the client then refuses a JSON UserInfo).
+    var userInfoSigningAlgorithm: String? = nil
+    /// `userinfo_encrypted_response_alg` and `_enc` to register, as "ALG ENC".
+    var userInfoEncryption: String? = nil
     /// Shown in the README next to the outcome.
     var note = ""
 
@@ -108,7 +114,19 @@ enum RPToolTable {
         RPToolCase(id: "rp-discovery-webfinger-http-href", expect: .refused("webfinger_insecure_issuer"), webFinger: .acct,
                    note: "an http issuer is refused even on 127.0.0.1"),
         RPToolCase(id: "rp-discovery-webfinger-unknown-member", expect: .accepted, webFinger: .acct),
+        // Signed and encrypted responses (the client's RSA encryption key in its registered jwks).
+        RPToolCase(id: "rp-userinfo-sig", expect: .accepted, userInfo: true, userInfoSigningAlgorithm: "RS256"),
+        RPToolCase(id: "rp-userinfo-enc", expect: .accepted, userInfo: true, userInfoEncryption: "RSA-OAEP A128CBC-HS256"),
+        RPToolCase(id: "rp-userinfo-sig+enc", expect: .accepted, userInfo: true, userInfoSigningAlgorithm: "RS256",
+                   userInfoEncryption: "RSA-OAEP A128CBC-HS256"),
+        RPToolCase(id: "rp-id_token-sig+enc-a128kw", expect: .accepted, idTokenAlgorithm: "RS256", idTokenEncryption: "A128KW A128CBC-HS256",
+                   note: "the key derived from the client secret (OpenID Connect Core §10.2)"),
+        RPToolCase(id: "rp-id_token-sig+enc", expect: .refused("id_token_decryption_failed"), idTokenAlgorithm: "RS256",
+                   idTokenEncryption: "RSA-OAEP A128CBC-HS256", note: "the tool encrypts with RSA1_5 only, refused by design"),
         // Not run yet.
+        RPToolCase(id: "rp-key-rotation-op-enc-key", expect: .notRun("needs request objects encrypted to the tool's keys in the harness")),
+        RPToolCase(id: "rp-request_uri-enc", expect: .notRun("needs a request object hosted by the app")),
+        RPToolCase(id: "rp-request_uri-sig+enc", expect: .notRun("needs a request object hosted by the app")),
         RPToolCase(id: "rp-userinfo-bearer-body", expect: .notRun("the client sends the access token in the Authorization header only")),
         RPToolCase(id: "rp-request_uri-unsigned", expect: .notRun("the toolkit signs every request object it makes (no `alg: none`)")),
         RPToolCase(id: "rp-request_uri-sig", expect: .notRun("a first try (signed object hosted by a local server) got HTTP 500 from the tool; "

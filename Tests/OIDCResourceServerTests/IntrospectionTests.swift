@@ -179,6 +179,37 @@ struct IntrospectionTests {
         }
     }
 
+    @Test("an introspection JWT encrypted to the resource server (RFC 9701 §5) is decrypted, then verified as a signed one")
+    func encryptedAnswer() async throws {
+        let decryption = try JWK.generate(.rsa(bits: 2048))
+        var settings = TokenIntrospector.JWTResponse(issuer: Fixtures.issuer, keys: .keySet(try Fixtures.publicKeys()))
+        settings.decryptionKeys = JWEDecryptionKeys(keys: [decryption])
+        func encrypted(_ jws: String) throws -> ScriptedTransport {
+            Self.json(try CompactJWE.encrypt(jws, to: decryption.publicKey, algorithm: .rsaOAEP256, encryption: .a256GCM,
+                                             contentType: "token-introspection+jwt"), type: "application/token-introspection+jwt")
+        }
+        let result = try await Self.introspector(try encrypted(try Self.introspectionJWT()), jwt: settings).introspect("T")
+        #expect(result.activeToken?.subject == "u1")
+        await expectCode(.audienceMismatch) {
+            _ = try await Self.introspector(try encrypted(try Self.introspectionJWT(aud: "someone-else")), jwt: settings).introspect("T")
+        }
+        // Encrypted but unsigned: refused though it decrypts.
+        let bare = try CompactJWE.encrypt(Self.active, to: decryption.publicKey, algorithm: .rsaOAEP256, encryption: .a256GCM)
+        await expectCode(.invalidIntrospectionResponse) {
+            _ = try await Self.introspector(Self.json(bare, type: "application/token-introspection+jwt"), jwt: settings).introspect("T")
+        }
+        // Registered encryption: a signed answer that is not encrypted is refused; without keys an encrypted one is.
+        var registered = settings
+        registered.encryption = ResponseEncryption(algorithm: .rsaOAEP256, encryption: .a256GCM)
+        await expectCode(.invalidIntrospectionResponse) {
+            _ = try await Self.introspector(Self.json(try Self.introspectionJWT(), type: "application/token-introspection+jwt"), jwt: registered).introspect("T")
+        }
+        let keyless = TokenIntrospector.JWTResponse(issuer: Fixtures.issuer, keys: .keySet(try Fixtures.publicKeys()))
+        await expectCode(.invalidIntrospectionResponse) {
+            _ = try await Self.introspector(try encrypted(try Self.introspectionJWT()), jwt: keyless).introspect("T")
+        }
+    }
+
     @Test("with JWT answers configured, plain JSON is refused by default and accepted only through the named opt-out")
     func plainJSONDowngrade() async throws {
         let keys = IssuerKeys.keySet(try Fixtures.publicKeys())

@@ -55,7 +55,7 @@ extension OIDCClient {
         switch outcome {
         case .denied(let error): return .denied(error)
         case .expired(let error): return .expired(error)
-        case .granted(let tokens):
+        case .granted(var tokens):
             try requireAcceptedTokenType(tokens)
             guard let text = tokens.idToken else {
                 if idTokenRequired { throw OIDCError(.missingIDToken, "the token response has no id_token (CIBA Core §10.1.1)") }
@@ -63,6 +63,7 @@ extension OIDCClient {
             }
             let idToken = try await validator.validate(
                 text, expecting: IDTokenExpectations(flow: .tokenEndpoint(accessToken: tokens.accessToken), nonce: .noNonceSent))
+            tokens.idToken = idToken.compact  // the signed ID Token (decrypted, when it arrived encrypted)
             return .loggedIn(tokens: tokens, idToken: idToken)
         }
     }

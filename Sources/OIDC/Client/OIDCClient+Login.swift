@@ -100,7 +100,8 @@ extension OIDCClient {
             throw OIDCError(.pendingLoginMismatch, "the pending login was started for another client or issuer")
         }
         let request = pending.request
-        let response = try pending.authorization.parse(callback)
+        let response = pending.authorization.responseMode.isJWT
+            ? try await jarmResponse(callback, for: pending.authorization) : try pending.authorization.parse(callback)
         var frontChannel: IDToken?
         if let text = response.idToken {
             frontChannel = try await validator.validate(
@@ -133,7 +134,7 @@ extension OIDCClient {
             throw OIDCError(.pendingLoginMismatch, "the pending login was started for another client or issuer")
         }
         let request = pending.request
-        let tokens = try await tokenClient.exchangeCode(code, redirectURI: request.redirectURI,
+        var tokens = try await tokenClient.exchangeCode(code, redirectURI: request.redirectURI,
                                                         codeVerifier: request.pkce?.verifier.value)
         try requireAcceptedTokenType(tokens)
         guard let idTokenText = tokens.idToken else {
@@ -141,12 +142,13 @@ extension OIDCClient {
         }
         let idToken = try await validator.validate(
             idTokenText, expecting: expectations(IDTokenExpectations(request: request, tokenEndpointAccessToken: tokens.accessToken), for: request))
+        tokens.idToken = idToken.compact  // the signed ID Token (decrypted, when it arrived encrypted)
         return LoginResult(tokens: tokens, idToken: idToken, authorizationResponse: AuthorizationResponse(code: code))
     }
 
     /// `id_token token`: the tokens come from the front channel.
     private func implicitResult(_ response: AuthorizationResponse, idToken: IDToken?) throws -> LoginResult {
-        guard let idToken, let idTokenText = response.idToken else {
+        guard let idToken, response.idToken != nil else {
             throw OIDCError(.missingIDToken, "the response has no id_token")
         }
         guard let accessToken = response.accessToken else {
@@ -154,7 +156,7 @@ extension OIDCClient {
         }
         let tokens = TokenResponse(accessToken: accessToken, tokenType: response.tokenType ?? "", expiresIn: response.expiresIn,
                                    expiresAt: response.expiresIn.map { configuration.clock().addingTimeInterval(TimeInterval($0)) },
-                                   idToken: idTokenText, scope: response.scope)
+                                   idToken: idToken.compact, scope: response.scope)
         try requireAcceptedTokenType(tokens)
         return LoginResult(tokens: tokens, idToken: idToken, authorizationResponse: response)
     }

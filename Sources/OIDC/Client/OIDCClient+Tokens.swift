@@ -41,18 +41,19 @@ extension OIDCClient {
         return fresh
     }
 
-    /// Calls UserInfo with the access token of `tokens` and checks that its `sub` equals the ID Token's
-    /// (OpenID Connect Core §5.3.2).
+    /// Calls UserInfo with the access token of `tokens`, reads the answer in the registered form
+    /// (``Configuration/userInfoFormat``: JSON, signed, encrypted, or signed then encrypted) and checks that
+    /// its `sub` equals the ID Token's (OpenID Connect Core §5.3.2).
     /// - Parameter tokens: the tokens of a login (their access token is sent, their ID Token's `sub` compared).
     /// - Throws: ``OIDCError`` `.missingIDToken` when `tokens` has no ID Token to compare with,
-    ///   `.endpointNotAdvertised`, endpoint errors, `.userInfoSubjectMismatch`.
+    ///   `.endpointNotAdvertised`, endpoint errors, `.unexpectedUserInfoFormat`, `.userInfoDecryptionFailed`,
+    ///   `.invalidUserInfoJWT`, `.userInfoSubjectMismatch`.
     public func userInfo(_ tokens: TokenResponse) async throws -> JSONObject {
         guard let idTokenText = tokens.idToken else {
             throw OIDCError(.missingIDToken, "the tokens have no ID Token to check UserInfo's \"sub\" against")
         }
-        let subject = try IDToken(idTokenText).subject
-        let claims = try await tokenClient.userInfo(accessToken: tokens.accessToken,
-                                                    endpoint: try endpoint(metadata.userinfoEndpoint, "userinfo_endpoint"))
+        let subject = try IDToken(validator.config.signedIDToken(idTokenText, requiringRegisteredEncryption: false)).subject
+        let claims = try await fetchUserInfoClaims(accessToken: tokens.accessToken)
         try TokenClient.checkUserInfoSubject(claims, idTokenSubject: subject)
         return claims
     }

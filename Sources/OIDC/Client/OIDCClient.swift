@@ -104,6 +104,8 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
                                              leeway: configuration.leeway)
         config.allowedAlgorithms = configuration.allowedAlgorithms
         config.profile = configuration.profile
+        config.decryptionKeys = configuration.decryptionKeys.addingClientSecret(authentication.sharedSecret)
+        config.idTokenEncryption = configuration.idTokenEncryption
         var validator: IDTokenValidator
         if let jwksURI = metadata.jwksURI {
             validator = IDTokenValidator(config: config,

@@ -52,6 +52,25 @@ extension OIDCClient {
         /// `nil` (default): every rule to the letter.
         public var profile: ProviderProfile? = nil
 
+        /// The client's decryption keys (private keys, newest first, for rotation without downtime) for
+        /// whatever the provider encrypts to the client: ID Tokens, UserInfo. The client secret of a
+        /// `client_secret_*` authentication is added for symmetric key management (OpenID Connect Core §10.2).
+        /// Default: none, and an encrypted response is refused.
+        public var decryptionKeys: JWEDecryptionKeys = .none
+        /// The registered `id_token_encrypted_response_alg`/`_enc`: when set, every ID Token (login, refresh,
+        /// CIBA, device, hybrid front channel) must arrive encrypted with exactly these algorithms; a plain
+        /// one is refused (``OIDCError/Code/unencryptedIDToken``). `nil` (default): a plain ID Token, or one
+        /// encrypted to ``decryptionKeys``.
+        public var idTokenEncryption: ResponseEncryption? = nil
+        /// The registered form of UserInfo answers (``UserInfoFormat``): JSON (default), signed, encrypted,
+        /// or signed then encrypted. A form other than the registered one is refused
+        /// (``OIDCError/Code/unexpectedUserInfoFormat``).
+        public var userInfoFormat: UserInfoFormat = .json
+        /// The registered JARM `authorization_encrypted_response_alg`/`_enc`: when set, a JARM response JWT
+        /// must arrive encrypted with exactly these algorithms. `nil` (default): signed, or encrypted to
+        /// ``decryptionKeys``.
+        public var authorizationResponseEncryption: ResponseEncryption? = nil
+
         /// Which claims requested as essential (the `claims` parameter's `id_token` member) an ID Token
         /// must carry. OpenID Connect Core §5.5.1 lets a provider omit an essential claim it cannot
         /// give, so the default enforces only `acr` (against the requested values) and `auth_time`;

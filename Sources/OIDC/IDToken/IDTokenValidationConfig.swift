@@ -30,6 +30,13 @@ public struct IDTokenValidationConfig: Sendable, CustomStringConvertible {
     public var minimumRSAKeyBits: Int
     /// Input limits.
     public var limits: JOSELimits
+    /// The client's decryption keys, for encrypted ID Tokens (RFC 7519 §5.2 nested JWTs: the signed
+    /// ID Token inside is then validated as any other). Default: none, and an encrypted ID Token is refused.
+    public var decryptionKeys: JWEDecryptionKeys = .none
+    /// What the client registered as `id_token_encrypted_response_alg`/`_enc`: when set, a plain
+    /// ID Token is refused (``OIDCError/Code/unencryptedIDToken``) and the JWE must use exactly these
+    /// algorithms. `nil` (default): an ID Token may arrive signed, or encrypted to one of ``decryptionKeys``.
+    public var idTokenEncryption: ResponseEncryption? = nil
     /// DANGER: do not verify the signature. For tokens already verified by other means only.
     public var insecureSkipSignatureCheck: Bool
     /// DANGER: do not compare `iss` with ``issuer``.

@@ -68,7 +68,8 @@ public struct IDTokenValidator: Sendable {
     }
 
     /// ``validate(_:expecting:)`` without the event.
-    func validateToken(_ token: String, expecting expectations: IDTokenExpectations) async throws -> IDToken {
+    func validateToken(_ received: String, expecting expectations: IDTokenExpectations) async throws -> IDToken {
+        let token = try config.signedIDToken(received, requiringRegisteredEncryption: true)
         let jws: CompactJWS
         do {
             jws = try CompactJWS(token, limits: config.limits)
@@ -100,10 +101,11 @@ public struct IDTokenValidator: Sendable {
         JWSVerificationPolicy(allowedAlgorithms: algorithms, minimumRSAKeyBits: config.minimumRSAKeyBits, limits: config.limits)
     }
 
-    func verifySignature(_ jws: CompactJWS, algorithm: JWSAlgorithm) async throws {
-        let allowed = config.effectiveAlgorithms
+    /// Verifies with the provider's keys (or the client secret for HS*) under `allowed` (default: the ID Token algorithms).
+    func verifySignature(_ jws: CompactJWS, algorithm: JWSAlgorithm, allowed: Set<JWSAlgorithm>? = nil, what: String = "ID Token") async throws {
+        let allowed = allowed ?? config.effectiveAlgorithms
         guard allowed.contains(algorithm) else {
-            throw OIDCError(.algorithmNotAllowed, "the ID Token's algorithm \(algorithm) is not among the allowed algorithms")
+            throw OIDCError(.algorithmNotAllowed, "the \(what)'s algorithm \(algorithm) is not among the allowed algorithms")
         }
         let policy = policy(allowing: allowed)
         if algorithm.family == .hmac {

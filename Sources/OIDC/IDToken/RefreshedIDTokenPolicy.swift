@@ -85,8 +85,10 @@ public struct RefreshedIDTokenPolicy: Sendable {
             let expectations = IDTokenExpectations(flow: .tokenEndpoint(accessToken: refreshed.accessToken), nonce: .noNonceSent)
             let validated = try await validator.validate(idToken, expecting: expectations)
             if let original = previous.idToken {
-                try validated.checkIsRefresh(of: try IDToken(original, limits: validator.config.limits), authTime: authTimeRule)
+                let signed = try validator.config.signedIDToken(original, requiringRegisteredEncryption: false)
+                try validated.checkIsRefresh(of: try IDToken(signed, limits: validator.config.limits), authTime: authTimeRule)
             }
+            kept.idToken = validated.compact  // the signed ID Token (decrypted, when it arrived encrypted)
             return kept  // the new ID Token replaces the previous one
         }
     }

@@ -29,6 +29,29 @@ public enum RequestObject {
     ///   outside a 64-bit NumericDate, or signing fails.
     public static func sign(parameters: [(name: String, value: String)], clientID: String, issuer: String, key: JWK,
                             algorithm: JWSAlgorithm, lifetime: TimeInterval = 300, now: Date = Date()) throws -> String {
+        let claims = try self.claims(parameters: parameters, clientID: clientID, issuer: issuer, lifetime: lifetime, now: now)
+        do {
+            return try JWT.sign(claims, key: key, algorithm: algorithm, header: ["typ": .string(mediaType)])
+        } catch let error as JOSEError {
+            throw OIDCError(.requestObjectFailed, "the request object could not be signed", joseError: error)
+        }
+    }
+
+    /// An unsigned request object (`alg: none`, OpenID Connect Core §6.1), with the claims of
+    /// ``sign(parameters:clientID:issuer:key:algorithm:lifetime:now:)``: only to be encrypted to the provider
+    /// (``encrypt(_:to:algorithm:encryption:)``), which gives confidentiality but not the client's signature.
+    /// A provider that requires signed request objects refuses it.
+    /// - Throws: as ``sign(parameters:clientID:issuer:key:algorithm:lifetime:now:)``.
+    public static func unsigned(parameters: [(name: String, value: String)], clientID: String, issuer: String,
+                                lifetime: TimeInterval = 300, now: Date = Date()) throws -> String {
+        let claims = try self.claims(parameters: parameters, clientID: clientID, issuer: issuer, lifetime: lifetime, now: now)
+        let header: JSONObject = ["alg": "none", "typ": .string(mediaType)]
+        return Base64URL.encode(Array(JSONValue.object(header).jsonString().utf8)) + "." + Base64URL.encode(Array(claims.jsonString().utf8)) + "."
+    }
+
+    /// The claims of a request object (see ``sign(parameters:clientID:issuer:key:algorithm:lifetime:now:)``).
+    private static func claims(parameters: [(name: String, value: String)], clientID: String, issuer: String,
+                               lifetime: TimeInterval, now: Date) throws -> JSONObject {
         guard lifetime > 0, lifetime <= maximumLifetime else {
             throw OIDCError(.requestObjectFailed, "a request object's lifetime must be between 1 and \(maximumLifetime.wholeText) seconds")
         }
@@ -78,11 +101,36 @@ public enum RequestObject {
         claims["nbf"] = .integer(times.issuedAt)
         claims["exp"] = .integer(times.expiresAt)
         claims["jti"] = .string(try RandomText.base64URL(byteCount: 16))
-        do {
-            return try JWT.sign(claims, key: key, algorithm: algorithm, header: ["typ": .string(mediaType)])
-        } catch let error as JOSEError {
-            throw OIDCError(.requestObjectFailed, "the request object could not be signed", joseError: error)
+        return claims
+    }
+
+    /// Encrypts a request object to the provider (OpenID Connect Core §6.1, RFC 9101 §6.1: sign, then
+    /// encrypt; `cty: JWT`) with its current encryption key: the first key of `providerKeys` with `use: enc`
+    /// (or no `use`) that admits `algorithm`.
+    /// - Parameters:
+    ///   - requestObject: the signed request object (``sign(parameters:clientID:issuer:key:algorithm:lifetime:now:)``).
+    ///   - providerKeys: the provider's JWK Set (`jwks_uri`).
+    ///   - algorithm: the registered `request_object_encryption_alg`; `nil`: `RSA-OAEP-256` for an RSA key, `ECDH-ES` for an EC key.
+    ///   - encryption: the registered `request_object_encryption_enc` (default `A128CBC-HS256`, the registration default).
+    /// - Returns: the compact JWE, with the key's `kid`.
+    /// - Throws: ``OIDCError`` `.requestObjectFailed` when the provider publishes no fitting encryption key or encryption fails.
+    public static func encrypt(_ requestObject: String, to providerKeys: JWKSet, algorithm: JWEKeyAlgorithm? = nil,
+                               encryption: JWEContentEncryption = .a128CBCHS256) throws -> String {
+        for key in providerKeys.keys where !key.isPrivate && key.use.map({ $0 == "enc" }) ?? true {
+            let chosen: JWEKeyAlgorithm?
+            switch key.keyType {
+            case .rsa: chosen = algorithm ?? .rsaOAEP256
+            case .ec: chosen = algorithm ?? .ecdhES
+            default: chosen = nil
+            }
+            guard let chosen, key.admits(chosen, encryption: encryption), key.permitsJWE(chosen, decrypting: false) else { continue }
+            do {
+                return try CompactJWE.encrypt(requestObject, to: key, algorithm: chosen, encryption: encryption, contentType: "JWT")
+            } catch let error as JOSEError {
+                throw OIDCError(.requestObjectFailed, "the request object could not be encrypted", joseError: error)
+            }
         }
+        throw OIDCError(.requestObjectFailed, "the provider publishes no encryption key (use: enc) for \(algorithm?.rawValue ?? "RSA-OAEP-256 or ECDH-ES") + \(encryption)")
     }
 
     /// The authorization URL that carries a request object by value: `client_id`

@@ -90,6 +90,9 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
         switch responseMode {
         case .formPost:
             throw OIDCError(.responseModeMismatch, "the request asked for response_mode=form_post; parse the POST body with parseFormPost(_:)")
+        case .jwt, .queryJWT, .fragmentJWT, .formPostJWT:
+            throw OIDCError(.responseModeMismatch, "the request asked for a JARM response (response_mode=\(responseMode.rawValue)); "
+                            + "OIDCClient.finishLogin verifies the response JWT")
         case .query:
             (expected, other) = (query, fragment)
         case .fragment:

@@ -8,6 +8,19 @@ public enum ResponseMode: String, Sendable, Hashable, Codable, CaseIterable, Cus
     /// In an HTML form auto-posted to the redirect URI (`application/x-www-form-urlencoded` body).
     case formPost = "form_post"
 
+    /// JARM (JWT Secured Authorization Response Mode): a `response` JWT in the default place of the response
+    /// type (the query for `code`, the fragment otherwise).
+    case jwt = "jwt"
+    /// JARM: a `response` JWT in the query.
+    case queryJWT = "query.jwt"
+    /// JARM: a `response` JWT in the fragment.
+    case fragmentJWT = "fragment.jwt"
+    /// JARM: a `response` JWT in an auto-posted form.
+    case formPostJWT = "form_post.jwt"
+
+    /// Whether the response is a JARM response JWT (``OIDCClient/finishLogin(_:callback:)`` verifies it).
+    public var isJWT: Bool { self == .jwt || self == .queryJWT || self == .fragmentJWT || self == .formPostJWT }
+
     /// The registered spelling.
     public var description: String { rawValue }
 }

@@ -23,6 +23,14 @@ extension TokenClient {
         }
     }
 
+    /// The UserInfo response as it came (JSON or JWT), for a caller that reads signed or encrypted
+    /// answers; recorded as ``OIDCEvent/Kind/userInfo``.
+    package func userInfoResponse(accessToken: String, endpoint: URL, accept: String) async throws -> TransportResponse {
+        try await observer.observe(.userInfo, origin: OIDCEvent.origin(of: endpoint)) {
+            try await sendUserInfoRequest(accessToken: accessToken, endpoint: endpoint, accept: accept)
+        }
+    }
+
     /// One token request, recorded as ``OIDCEvent/Kind/tokenRequest`` with its `grant_type`.
     func requestTokens(_ parameters: [(name: String, value: String)], extra: [(name: String, value: String)],
                        headers: HeaderFields) async throws -> TokenResponse {

@@ -110,16 +110,26 @@ public struct TokenClient: Sendable {
 
     /// ``userInfo(accessToken:endpoint:)`` without the event.
     func sendUserInfo(accessToken: String, endpoint: URL) async throws -> JSONObject {
-        var headers: HeaderFields = ["Accept": "application/json", "User-Agent": "swift-oidc-toolkit"]
+        try fetch(.userinfo).object(from: try await sendUserInfoRequest(accessToken: accessToken, endpoint: endpoint, accept: "application/json"))
+    }
+
+    /// The accepted UserInfo response, whatever its form (JSON, or a JWT for `accept: application/jwt`).
+    package func sendUserInfoRequest(accessToken: String, endpoint: URL, accept: String) async throws -> TransportResponse {
+        var headers: HeaderFields = ["Accept": accept, "User-Agent": "swift-oidc-toolkit"]
         guard let dpop else {
             headers["Authorization"] = "Bearer " + accessToken
             let request = TransportRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
-            return try await fetch(.userinfo).jsonObject(request, via: transport).object
+            return try await fetch(.userinfo).send(request, via: transport)
         }
         let request = TransportRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
         let response = try await dpop.send(role: .resourceServer, accessToken: accessToken, observer: observer,
                                            transport: FetchingTransport(fetch: fetch(.userinfo, accepted: 100...599), transport: transport)) { request }
-        return try fetch(.userinfo).object(from: try Self.accepted(response, by: fetch(.userinfo)))
+        return try Self.accepted(response, by: fetch(.userinfo))
+    }
+
+    /// The body of a UserInfo response as a JSON object, or the typed error naming the endpoint.
+    package func userInfoObject(from response: TransportResponse) throws -> JSONObject {
+        try fetch(.userinfo).object(from: response)
     }
 
     /// Checks that UserInfo's `sub` equals the ID Token's (OpenID Connect Core §5.3.2).

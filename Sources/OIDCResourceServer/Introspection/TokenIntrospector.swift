@@ -12,7 +12,8 @@ import OIDC
 /// When ``jwtResponse`` is set, the request asks for the JWT form
 /// (`Accept: application/token-introspection+jwt`, RFC 9701) and such an answer is verified:
 /// signature with the issuer's keys, `typ` `token-introspection+jwt`, `iss` = the issuer,
-/// `aud` containing the resource server's identifier (its client id by default), `iat` present, and a `token_introspection` object.
+/// `aud` containing the resource server's identifier (its client id by default), `iat` present, and a `token_introspection` object;
+/// an answer encrypted to the resource server (RFC 9701 §5) is decrypted first with ``JWTResponse/decryptionKeys``.
 /// A JWT answer without that configuration is refused. With it, a plain JSON answer (which nothing
 /// authenticates beyond TLS) is refused too, as `.unsignedIntrospectionResponse`, unless the
 /// settings name the opt-out ``JWTResponse/Requirement/preferredButJSONAccepted``.
@@ -28,6 +29,12 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         public let audience: String?
         /// Whether a plain JSON answer is refused (``Requirement/required``, the default) or accepted.
         public let requirement: Requirement
+        /// The resource server's decryption keys, for an answer encrypted to it (RFC 9701 §5: signed, then
+        /// encrypted); default none: an encrypted answer is refused.
+        public var decryptionKeys: JWEDecryptionKeys = .none
+        /// The registered `introspection_encrypted_response_alg`/`_enc`: when set, a signed answer that is
+        /// not encrypted is refused, and the JWE must use exactly these algorithms.
+        public var encryption: ResponseEncryption? = nil
 
         /// Whether the signed form is the only acceptable answer once it is configured.
         public enum Requirement: Sendable, Hashable {
@@ -216,7 +223,20 @@ enum IntrospectionJWT {
 
     static func read(_ body: [UInt8], settings: TokenIntrospector.JWTResponse, clientID: String, leeway: TimeInterval,
                      clock: @escaping @Sendable () -> Date) async throws -> IntrospectionResult {
-        let token = String(decoding: body, as: UTF8.self).filter { !$0.isWhitespace }
+        var token = String(decoding: body, as: UTF8.self).filter { !$0.isWhitespace }
+        if NestedJWT.isEncrypted(token) {
+            guard !settings.decryptionKeys.isEmpty else {
+                throw OIDCError(.invalidIntrospectionResponse, "the introspection answer is encrypted and no decryption key is configured")
+            }
+            do {
+                token = try NestedJWT.signedToken(in: token, decryptionKeys: settings.decryptionKeys,
+                                                  policy: settings.encryption?.policy() ?? .default)
+            } catch let error as JOSEError {
+                throw OIDCError(.invalidIntrospectionResponse, "the encrypted introspection answer cannot be decrypted: \(error.reason)", joseError: error)
+            }
+        } else if let registered = settings.encryption {
+            throw OIDCError(.invalidIntrospectionResponse, "the introspection answer is not encrypted and \(registered) is registered")
+        }
         let validation = JWTValidationOptions(clock: clock, leeway: leeway, issuer: settings.issuer, audience: settings.audience ?? clientID,
                                               requiredClaims: ["iat", "token_introspection"])
         let jwt = try await settings.keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: IssuerKeys.asymmetricAlgorithms),

@@ -94,8 +94,8 @@ struct Options: Sendable {
                 options.responseType = type
             case "--response-mode":
                 let text = try value(name, inline)
-                guard let mode = ResponseMode(rawValue: text), mode == .query || mode == .formPost else {
-                    throw UsageError(description: "--response-mode: query or form_post, not \(text)")
+                guard let mode = ResponseMode(rawValue: text), [.query, .formPost, .jwt, .queryJWT, .formPostJWT].contains(mode) else {
+                    throw UsageError(description: "--response-mode: query, form_post, jwt, query.jwt or form_post.jwt, not \(text)")
                 }
                 options.responseMode = mode
             case "--id-token-signed-response-alg":

@@ -29,7 +29,7 @@ struct WebApp: Sendable {
         self.logoutTokens = logoutTokens
         self.resource = resource
         self.logger = logger
-        cookies = CookiePolicy(secure: !options.isLoopbackHTTP, formPost: options.responseMode == .formPost)
+        cookies = CookiePolicy(secure: !options.isLoopbackHTTP, formPost: options.responseMode == .formPost || options.responseMode == .formPostJWT)
     }
 
     func register(on router: Router<AppRequestContext>) {
@@ -72,7 +72,7 @@ struct WebApp: Sendable {
             let loginHint = query["login_hint"].map(String.init)
             let pending = try client.startLogin(redirectURI: options.url("/callback"), scopes: options.scopes,
                                                 responseType: options.responseType) { request in
-                if options.responseMode == .formPost { request.responseMode = .formPost }
+                if options.responseMode != .query { request.responseMode = options.responseMode }  // form_post, or JARM
                 request.loginHint = loginHint
             }
             // Keyed by the browser's cookie, not by state: a callback finishes only the login its browser started.
@@ -90,8 +90,9 @@ struct WebApp: Sendable {
     func callback(_ request: Request, formBody: String?) async -> Response {
         var failure = text(.badRequest, "the login could not be finished\n")
         failure.headers.append(HTTPField(name: .setCookie, value: cookies.clearLogin()))
-        // The answer must come the way it was asked for: the query for query, a POST for form_post.
-        guard (formBody != nil) == (options.responseMode == .formPost) else { return failure }
+        // The answer must come the way it was asked for: the query for query (and JARM's jwt/query.jwt), a POST
+        // for form_post and form_post.jwt. A JARM response JWT is verified by finishLogin before code and state are read.
+        guard (formBody != nil) == (options.responseMode == .formPost || options.responseMode == .formPostJWT) else { return failure }
         guard let handle = request.cookies[CookiePolicy.login]?.value, !handle.isEmpty else {
             logger.info("callback refused: no pending-login cookie")
             return failure

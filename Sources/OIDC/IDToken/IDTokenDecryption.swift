@@ -1,0 +1,32 @@
+import JOSE
+
+extension IDTokenValidationConfig {
+    /// The signed ID Token: `token` itself when it is a JWS, the JWS inside when it is encrypted
+    /// (decrypted with ``decryptionKeys`` under ``idTokenEncryption``). Not yet verified.
+    /// - Parameters:
+    ///   - token: the ID Token as received (or as stored).
+    ///   - requiringRegisteredEncryption: refuse a plain ID Token when ``idTokenEncryption`` is set
+    ///     (`false` only for a token already validated and stored in its decrypted form).
+    /// - Throws: ``OIDCError`` `.unencryptedIDToken`, `.idTokenDecryptionFailed`, `.malformedIDToken`
+    ///   (the plaintext is not a signed JWT).
+    package func signedIDToken(_ token: String, requiringRegisteredEncryption: Bool) throws -> String {
+        guard NestedJWT.isEncrypted(token) else {
+            if requiringRegisteredEncryption, let registered = idTokenEncryption {
+                throw OIDCError(.unencryptedIDToken, "the client registered encrypted ID Tokens (\(registered)) and the ID Token is not encrypted")
+            }
+            return token
+        }
+        guard !decryptionKeys.isEmpty else {
+            throw OIDCError(.idTokenDecryptionFailed, "the ID Token is encrypted and the client has no decryption key")
+        }
+        do {
+            return try NestedJWT.signedToken(in: token, decryptionKeys: decryptionKeys,
+                                             policy: ResponseEncryption.policy(idTokenEncryption, minimumRSAKeyBits: minimumRSAKeyBits))
+        } catch let error as JOSEError {
+            if error.code == .malformedToken, error.member != "cty" {
+                throw OIDCError(.malformedIDToken, "the encrypted ID Token does not hold a signed JWT", joseError: error)
+            }
+            throw OIDCError(.idTokenDecryptionFailed, "the encrypted ID Token cannot be decrypted: \(error.reason)", joseError: error)
+        }
+    }
+}
