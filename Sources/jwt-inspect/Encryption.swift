@@ -16,24 +16,17 @@ enum DecryptionKeys {
         return keys
     }
 
-    /// Decrypts `jwe` with the first key that fits and decrypts: keys with the
-    /// header's `kid` first, then keys without a `kid` (a PEM), each only if it admits
-    /// the token's `alg` and `enc`. Throws the first key's error, or `.keyNotFound`.
+    /// Decrypts `jwe` with JOSE's one selection rule (``JWEDecryptionKeys``, as the OIDC client uses):
+    /// keys with the header's `kid` first, then keys that fit without one, each only if it admits the
+    /// token's `alg` and `enc`.
     static func decrypt(_ jwe: CompactJWE, with keys: [JWK]) throws(JOSEError) -> (plaintext: [UInt8], key: JWK) {
-        let kid = jwe.header.keyID
-        let named = keys.filter { $0.keyID != nil && $0.keyID == kid }
-        let unnamed = keys.filter { $0.keyID == nil || kid == nil }
-        var firstError: JOSEError? = nil
-        for key in named + unnamed {
-            do {
-                return (try jwe.decrypt(with: key), key)
-            } catch let error as JOSEError {
-                if firstError == nil || firstError?.code == .keyAlgorithmMismatch { firstError = error }
-            } catch {
-                continue
-            }
+        do {
+            return try JWEDecryptionKeys(keys: keys).decrypt(jwe)
+        } catch let error as JOSEError {
+            throw error
+        } catch {
+            throw JOSEError(.decryptionFailed, "the JWE could not be decrypted")
         }
-        throw firstError ?? JOSEError(.keyNotFound, "no --decrypt-key fits the JWE")
     }
 
     /// Whether `bytes` has the shape of a compact JWE (five dot-separated segments).

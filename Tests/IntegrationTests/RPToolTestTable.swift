@@ -119,10 +119,10 @@ enum RPToolTable {
         RPToolCase(id: "rp-userinfo-enc", expect: .accepted, userInfo: true, userInfoEncryption: "RSA-OAEP A128CBC-HS256"),
         RPToolCase(id: "rp-userinfo-sig+enc", expect: .accepted, userInfo: true, userInfoSigningAlgorithm: "RS256",
                    userInfoEncryption: "RSA-OAEP A128CBC-HS256"),
-        RPToolCase(id: "rp-id_token-sig+enc-a128kw", expect: .accepted, idTokenAlgorithm: "RS256", idTokenEncryption: "A128KW A128CBC-HS256",
+        RPToolCase(id: "rp-id_token-sig+enc-a128kw", expect: .accepted, idTokenAlgorithm: "RS256", idTokenEncryption: "A128KW A256CBC-HS512",
                    note: "the key derived from the client secret (OpenID Connect Core §10.2)"),
         RPToolCase(id: "rp-id_token-sig+enc", expect: .refused("id_token_decryption_failed"), idTokenAlgorithm: "RS256",
-                   idTokenEncryption: "RSA-OAEP A128CBC-HS256", note: "the tool encrypts with RSA1_5 only, refused by design"),
+                   idTokenEncryption: "RSA1_5 A128CBC-HS256", note: "the tool encrypts with RSA1_5 only, refused by design"),
         // Not run yet.
         RPToolCase(id: "rp-key-rotation-op-enc-key", expect: .notRun("needs request objects encrypted to the tool's keys in the harness")),
         RPToolCase(id: "rp-request_uri-enc", expect: .notRun("needs a request object hosted by the app")),

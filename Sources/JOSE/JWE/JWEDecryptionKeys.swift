@@ -76,8 +76,20 @@ public struct JWEDecryptionKeys: Sendable, CustomStringConvertible, CustomDebugS
     public func candidates(for jwe: CompactJWE) throws -> [JWK] {
         let algorithm = try JWEKeyAlgorithm(headerValue: jwe.keyAlgorithmName)
         let encryption = try JWEContentEncryption(headerValue: jwe.encryptionName)
+        // ECDH-ES: only a key on the curve of the sender's ephemeral key (`epk.crv`) can agree with it, so keys
+        // on other curves (rotation across curves) are not tried, and never fail the whole decryption.
+        let ephemeralCurve = algorithm.isECDH ? jwe.header.members["epk"]?.objectValue?["crv"]?.stringValue : nil
+        func onEphemeralCurve(_ key: JWK) -> Bool {
+            guard let ephemeralCurve else { return true }
+            switch key.keyType {
+            case .ec(let curve): return curve.rawValue == ephemeralCurve
+            case .x25519: return ephemeralCurve == "X25519"
+            default: return true
+            }
+        }
         func fits(_ key: JWK) -> Bool {
             key.isPrivate && key.admits(algorithm, encryption: encryption) && key.permitsJWE(algorithm, decrypting: true)
+                && onEphemeralCurve(key)
         }
         var chosen: [JWK]
         var namedButUnfit = false
