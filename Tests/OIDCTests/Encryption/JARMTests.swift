@@ -77,6 +77,13 @@ struct JARMTests {
         let jwe = try CompactJWE.encrypt(try Self.response(pending), to: Self.decryptionKey.publicKey, algorithm: .ecdhES, encryption: .a256GCM, contentType: "JWT")
         _ = try await client.finishLogin(pending, callback: .parameters("response=" + jwe))
         await expectOIDCError(.invalidAuthorizationResponseJWT) { try await client.finishLogin(pending, callback: .parameters("response=" + (try Self.response(pending)))) }
+        // The POST body as a web framework hands it over (.formPost): accepted for form_post.jwt only.
+        let posted = try Self.start(client, .formPostJWT)
+        C.tokens(transport, idToken: try C.idToken([("nonce", .string(try #require(posted.nonce).value))]))
+        let postedJWE = try CompactJWE.encrypt(try Self.response(posted), to: Self.decryptionKey.publicKey, algorithm: .ecdhES, encryption: .a256GCM, contentType: "JWT")
+        _ = try await client.finishLogin(posted, callback: .formPost("response=" + postedJWE))
+        let queryMode = try Self.start(client, .queryJWT)
+        await expectOIDCError(.responseModeMismatch) { try await client.finishLogin(queryMode, callback: .formPost("response=" + postedJWE)) }
         let (plain, plainTransport) = try Self.client()
         let fragment = try Self.start(plain, .fragmentJWT)
         C.tokens(plainTransport, idToken: try C.idToken([("nonce", .string(try #require(fragment.nonce).value))]))
