@@ -8,13 +8,17 @@ bridged here, before server.py imports anything:
      (1.1.0 has it only as a static method of Provider);
   2. oidctest calls Provider.create_providerinfo(self, pcr_class, setup) (1.1.0 takes (self, setup));
   3. oidctest hands SessionDB a plain dict, while 1.1.0's end_session_endpoint calls
-     sdb.get_uid_by_sub(), which only DictSessionBackend has (every logout would answer 500).
+     sdb.get_uid_by_sub(), which only DictSessionBackend has (every logout would answer 500);
+  4. oidctest's provider hands oic 1.1.0's PBase a boolean where a client certificate goes, so every
+     request the tool itself makes (fetching a request_uri) passes `cert=True` to requests, which
+     fails ("'bool' object is not subscriptable") and the authorization answers 500.
 It also binds the server to 127.0.0.1 instead of 0.0.0.0.
 """
 import runpy
 import sys
 
 import cherrypy
+import oic.oauth2.base
 import oic.oauth2.provider
 import oic.oic.provider
 import oic.utils.sdb
@@ -47,6 +51,18 @@ def _create_session_db_bridge(base_url, secret, password, db=None, *args, **kwar
 
 
 oic.utils.sdb.create_session_db = _create_session_db_bridge
+
+# 4. No boolean client certificate in the tool's own requests.
+_http_request = oic.oauth2.base.PBase.http_request
+
+
+def _http_request_bridge(self, url, method="GET", **kwargs):
+    if isinstance(self.request_args.get("cert"), bool):
+        self.request_args = {name: value for name, value in self.request_args.items() if name != "cert"}
+    return _http_request(self, url, method, **kwargs)
+
+
+oic.oauth2.base.PBase.http_request = _http_request_bridge
 
 # Loopback only.
 _config_update = cherrypy.config.update
