@@ -47,13 +47,14 @@ extension JWTClaims {
             throw JOSEError(.missingClaim, "required claim \"\(name.jsonSafePrefix)\" is missing", member: name)
         }
         try validateTimes(now: now, leeway: options.leeway, requiresExpiration: options.requiresExpiration, requiresIssuedAt: false)
-        if let expected = options.issuer {
+        // In place first (no String built when the claim is written as expected), then the typed read decides.
+        if let expected = options.issuer, !stringClaim("iss", isExactly: expected) {
             guard let issuer = try issuer else { throw JOSEError(.missingClaim, "the token has no \"iss\"", member: "iss") }
             guard issuer == expected else {
                 throw JOSEError(.issuerMismatch, "\"iss\" is \"\(issuer.jsonSafePrefix)\", expected \"\(expected.jsonSafePrefix)\"", member: "iss")
             }
         }
-        if let expected = options.audience {
+        if let expected = options.audience, !audienceContainsExactly(expected) {
             guard let audience = try audience else { throw JOSEError(.missingClaim, "the token has no \"aud\"", member: "aud") }
             guard audience.contains(expected) else {
                 throw JOSEError(.audienceMismatch, "\"aud\" does not contain \"\(expected.jsonSafePrefix)\"", member: "aud")

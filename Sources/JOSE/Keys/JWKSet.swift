@@ -90,23 +90,33 @@ public struct JWKSet: Sendable, CustomStringConvertible {
             throw JOSEError(.invalidKeySet, "the key set mixes symmetric and asymmetric keys")
         }
         if let keyID {
-            let named = keys(withID: keyID)
-            // Keys whose use/key_ops forbid verification (e.g. `use: enc`) never verify a
-            // signature, so they neither match a kid nor make it ambiguous.
-            let matches = named.filter { $0.permits(operation: "verify") }
-            if matches.isEmpty {
-                if !named.isEmpty {
+            // Counted in one pass, no arrays built (the hot path of every verification with a key set).
+            var named = 0
+            var matchCount = 0
+            var match: JWK?
+            for key in keys where key.keyID == keyID {
+                named += 1
+                // Keys whose use/key_ops forbid verification (e.g. `use: enc`) never verify a
+                // signature, so they neither match a kid nor make it ambiguous.
+                if key.permits(operation: "verify") {
+                    matchCount += 1
+                    if match == nil { match = key }
+                }
+            }
+            guard let match else {
+                if named > 0 {
                     throw JOSEError(.keyUsageNotPermitted, "the key with kid \"\(keyID.jsonSafePrefix)\" does not permit verification", member: "kid")
                 }
                 throw JOSEError(.keyNotFound, "no key with kid \"\(keyID.jsonSafePrefix)\" in the set", member: "kid")
             }
             // A skipped (unusable) entry with the same kid still makes the kid ambiguous:
             // the publisher listed two keys under one name and we cannot tell which was meant.
-            let sharing = matches.count + skipped.filter { $0.keyID == keyID }.count
+            var sharing = matchCount
+            for entry in skipped where entry.keyID == keyID { sharing += 1 }
             if sharing > 1 {
                 throw JOSEError(.ambiguousKey, "\(sharing) keys in the set share kid \"\(keyID.jsonSafePrefix)\"", member: "kid")
             }
-            return matches[0]
+            return match
         }
         let candidates = keys(for: algorithm)
         if candidates.count == 1 { return candidates[0] }

@@ -75,6 +75,8 @@ public actor JWKSetCache {
 
     private var current: JWKSet?
     private var expiry: Date = .distantPast
+    /// `current` and `expiry` as last set, readable without entering the actor (``freshKeys()``).
+    private nonisolated let published = Locked<(keys: JWKSet, expiry: Date)?>(nil)
     private var inFlight: Task<JWKSet, any Error>?
     private var lastUnknownKeyRefresh: Date?
     /// How many keys of the last fetched document were left out as unusable.
@@ -102,6 +104,13 @@ public actor JWKSetCache {
     public func keys() async throws -> JWKSet {
         if let current, expiry > configuration.clock() { return current }
         return try await fetchShared()
+    }
+
+    /// The cached set while it is fresh (the same answer ``keys()`` gives without fetching), read
+    /// without a hop onto the actor; `nil` when ``keys()`` must fetch. The hot path of every verification.
+    package nonisolated func freshKeys() -> JWKSet? {
+        guard let (keys, expiry) = published.withLock({ $0 }), expiry > configuration.clock() else { return nil }
+        return keys
     }
 
     /// Fetches the set now (joining a fetch already in flight), regardless of freshness.
@@ -172,9 +181,11 @@ public actor JWKSetCache {
             let (fetched, skipped, lifetime) = try await observer.observe(.keySetFetched, origin: OIDCEvent.origin(of: jwksURI)) {
                 try await Self.download(jwksURI, issuer: issuer, transport: transport, configuration: configuration)
             }
+            let expiry = configuration.clock().addingTimeInterval(lifetime)
             self.current = fetched
             self.skippedKeyCount = skipped
-            self.expiry = configuration.clock().addingTimeInterval(lifetime)
+            self.expiry = expiry
+            self.published.withLock { $0 = (fetched, expiry) }
             self.successfulFetches += 1
             return fetched
         }

@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import JOSE
 import OIDC
 
@@ -11,20 +16,23 @@ import OIDC
 public struct AccessToken: Sendable, CustomStringConvertible {
     /// `iss`
     public let issuer: String
-    /// `sub`: the resource owner, or the client itself for client credentials.
-    public let subject: String
-    /// `client_id`
-    public let clientID: String
+    /// `sub`: the resource owner, or the client itself for client credentials (validated present and a
+    /// string; read from ``claims`` on use).
+    public var subject: String { text(of: "sub") }
+    /// `client_id` (or the claim the profile reads instead, e.g. `azp`; validated present and a string,
+    /// read from ``claims`` on use).
+    public var clientID: String { text(of: clientIDClaim) }
     /// `aud`, always as an array (read on use; validation found this resource server in it).
     public var audience: [String] { (try? claims.audience) ?? [] }
     /// `exp`
     public let expiresAt: Date
     /// `iat`
     public let issuedAt: Date
-    /// `jti`
-    public let jwtID: String
-    /// `scope` as sent (space-separated), if any.
-    public let scope: String?
+    /// `jti` (or `uti` for Entra ID; validated present and a string, read from ``claims`` on use).
+    public var jwtID: String { text(of: jwtIDClaim) }
+    /// `scope` as sent (space-separated), if any (`scp` for Entra ID; validated a string when present,
+    /// read from ``claims`` on use).
+    public var scope: String? { scopeClaim.map { text(of: $0) } }
     /// `scope`, split on spaces (empty when the token has no `scope`); built on use.
     public var scopes: Set<String> { Set(scopeTokens.map(String.init)) }
     /// The `scope` values without building a set (the validation's hot path).
@@ -46,20 +54,44 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     /// Every claim, for the ones not typed here (`groups`, `roles`, `entitlements`, ...).
     public let claims: JWTClaims
 
+    /// The claims the string properties read (checked present, and strings, when the token was read).
+    private let clientIDClaim: String
+    private let jwtIDClaim: String
+    private let scopeClaim: String?
+
+    /// A string claim the initializer checked is present and a string.
+    private func text(of name: String) -> String { ((try? claims.string(name)) ?? nil) ?? "" }
+
     /// Whether the token carries every scope in `required` (a scan of the `scope` text, no allocation).
     public func hasScopes(_ required: Set<String>) -> Bool {
-        guard let scope else { return required.isEmpty }
+        guard let scopeClaim else { return required.isEmpty }
+        if required.isEmpty { return true }
         // Bytes, not Characters: `scope` is space-separated ASCII-safe tokens (RFC 6749 §3.3), and a
-        // grapheme-level scan costs more than the rest of the claim checks.
-        let text = scope.utf8
-        return required.allSatisfy { wanted in
-            var start = text.startIndex
-            while start < text.endIndex {
-                let end = text[start...].firstIndex(of: UInt8(ascii: " ")) ?? text.endIndex
-                if text[start..<end].elementsEqual(wanted.utf8) { return true }
-                start = end == text.endIndex ? end : text.index(after: end)
+        // grapheme-level scan costs more than the rest of the claim checks. Read in place when written
+        // without escapes (always, in practice), else from the decoded text.
+        if let result = claims.withUnescapedString(scopeClaim, { Self.scopeText($0, containsAll: required) }) { return result }
+        var decoded = text(of: scopeClaim)
+        return decoded.withUTF8 { Self.scopeText($0, containsAll: required) }
+    }
+
+    /// Whether space-separated `text` holds every entry of `required` as one of its tokens.
+    static func scopeText(_ text: UnsafeBufferPointer<UInt8>, containsAll required: Set<String>) -> Bool {
+        required.allSatisfy { wanted in
+            var wanted = wanted
+            return wanted.withUTF8 { wanted in
+                guard let base = text.baseAddress else { return false }
+                var start = 0
+                while start < text.count {
+                    var end = start
+                    while end < text.count, base[end] != UInt8(ascii: " ") { end += 1 }
+                    if end - start == wanted.count {
+                        guard let other = wanted.baseAddress, wanted.count > 0 else { return true }
+                        if memcmp(base + start, other, wanted.count) == 0 { return true }
+                    }
+                    start = end + 1
+                }
+                return false
             }
-            return false
         }
     }
 
@@ -77,23 +109,41 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         func missing(_ name: String) -> OIDCError {
             OIDCError(.missingAccessTokenClaim, "the access token has no \"\(name)\" (RFC 9068 §2.2)")
         }
+        // Presence and type only, in place: the strings are read from `claims` on use.
+        func requireString(_ name: String) throws -> Bool {
+            guard let isString = claims.isString(name) else { return false }
+            guard isString else { _ = try claims.string(name); return true }  // throws the type mismatch naming the claim
+            return true
+        }
         do {
-            guard let subject = try claims.subject else { throw missing("sub") }
-            let client = try claims.string("client_id") ?? (clientFromAuthorizedParty ? try claims.string("azp") : nil)
-            guard let clientID = client else { throw missing(clientFromAuthorizedParty ? "client_id\" nor \"azp" : "client_id") }
+            guard try requireString("sub") else { throw missing("sub") }
+            if try requireString("client_id") {
+                clientIDClaim = "client_id"
+            } else if clientFromAuthorizedParty, try requireString("azp") {
+                clientIDClaim = "azp"
+            } else {
+                throw missing(clientFromAuthorizedParty ? "client_id\" nor \"azp" : "client_id")
+            }
             guard let expiresAt = try claims.expiresAt else { throw missing("exp") }
             guard let issuedAt = try claims.issuedAt else { throw missing("iat") }
-            guard let jwtID = try claims.jwtID ?? (entraNames ? try claims.string("uti") : nil) else {
+            if try requireString("jti") {
+                jwtIDClaim = "jti"
+            } else if entraNames, try requireString("uti") {
+                jwtIDClaim = "uti"
+            } else {
                 throw missing(entraNames ? "jti\" nor \"uti" : "jti")
             }
-            let scope = try claims.string("scope") ?? (entraNames ? try claims.string("scp") : nil)  // kept as text: a Set per token costs more than the rest of this
+            // kept as text: a Set per token costs more than the rest of this
+            if try requireString("scope") {
+                scopeClaim = "scope"
+            } else if entraNames, try requireString("scp") {
+                scopeClaim = "scp"
+            } else {
+                scopeClaim = nil
+            }
             confirmation = try claims["cnf"].map(TokenConfirmation.init(claim:))
-            self.subject = subject
-            self.clientID = clientID
             self.expiresAt = expiresAt
             self.issuedAt = issuedAt
-            self.jwtID = jwtID
-            self.scope = scope
         } catch let error as JOSEError {
             throw ClaimErrors.map(error)
         }

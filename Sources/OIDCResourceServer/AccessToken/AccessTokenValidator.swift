@@ -115,10 +115,21 @@ public struct AccessTokenValidator: Sendable {
     /// Whether a `typ` header value names an RFC 9068 access token (case-insensitively,
     /// with or without the `application/` prefix, RFC 7515 §4.1.9).
     public static func isAccessTokenType(_ type: String?) -> Bool {
-        guard var type = type?.utf8[...] else { return false }
-        let prefix = "application/".utf8
-        if type.count > prefix.count, zip(type, prefix).allSatisfy({ lowercased($0) == $1 }) { type = type.dropFirst(prefix.count) }
-        return type.count == 6 && zip(type, "at+jwt".utf8).allSatisfy { lowercased($0) == $1 }
+        guard var type else { return false }
+        return type.withUTF8 { bytes in
+            var start = 0
+            if bytes.count > 12, matchesLowercased(bytes, from: 0, "application/") { start = 12 }
+            return bytes.count - start == 6 && matchesLowercased(bytes, from: start, "at+jwt")
+        }
+    }
+
+    /// Whether `bytes` from `start` on begin with the ASCII text `lowercase`, compared case-insensitively (bytes read in place).
+    private static func matchesLowercased(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ lowercase: StaticString) -> Bool {
+        let count = lowercase.utf8CodeUnitCount
+        guard bytes.count - start >= count else { return false }
+        let wanted = lowercase.utf8Start
+        for offset in 0..<count where lowercased(bytes[start + offset]) != wanted[offset] { return false }
+        return true
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }

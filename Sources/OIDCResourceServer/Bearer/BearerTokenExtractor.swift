@@ -69,11 +69,13 @@ public struct BearerTokenExtractor: Sendable {
     /// bytes in place (the validation's hot path).
     /// - Throws: `.invalidBearerRequest` for the scheme without a single `b64token`.
     static func headerToken(_ value: String, scheme: AuthorizationScheme) throws -> String? {
-        var value = value
-        return try value.withUTF8 { bytes throws -> Int? in
-            let name = scheme == .bearer ? "bearer".utf8 : "dpop".utf8
-            guard bytes.count >= name.count, zip(bytes, name).allSatisfy({ lower($0) == $1 }) else { return nil }
-            var index = name.count
+        let offset = try withBytes(of: value) { bytes throws -> Int? in
+            let name: StaticString = scheme == .bearer ? "bearer" : "dpop"
+            let nameCount = name.utf8CodeUnitCount
+            guard bytes.count >= nameCount else { return nil }
+            let wanted = name.utf8Start
+            for position in 0..<nameCount where lower(bytes[position]) != wanted[position] { return nil }
+            var index = nameCount
             guard index < bytes.count else {
                 throw OIDCError(.invalidBearerRequest, "the Authorization header has the \(scheme.rawValue) scheme and no token")
             }
@@ -83,7 +85,17 @@ public struct BearerTokenExtractor: Sendable {
                 throw OIDCError(.invalidBearerRequest, "the \(scheme.rawValue) credentials are not a single b64token (RFC 6750 §2.1)")
             }
             return index
-        }.map { offset in String(value[value.utf8.index(value.utf8.startIndex, offsetBy: offset)...]) }
+        }
+        guard let offset else { return nil }
+        return String(value[value.utf8.index(value.utf8.startIndex, offsetBy: offset)...])
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `text`, read in place for a native string (no `var` copy:
+    /// a retain of a header value that several requests' tasks share is a write to shared memory).
+    private static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if let result = try text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return try copy.withUTF8(body)
     }
 
     /// The scheme and token of the request's one `Authorization` field, `nil` when it has none or
@@ -104,13 +116,15 @@ public struct BearerTokenExtractor: Sendable {
     static func field(_ headers: HeaderFields, named lowercaseName: String) -> (count: Int, value: String?) {
         var count = 0
         var value: String?
-        var wanted = lowercaseName
-        wanted.withUTF8 { wanted in
-            for field in headers.fields where field.name.utf8.count == wanted.count {
-                var name = field.name
-                if name.withUTF8({ zip($0, wanted).allSatisfy { lower($0) == $1 } }) {
+        withBytes(of: lowercaseName) { wanted in
+            for index in headers.fields.indices where headers.fields[index].name.utf8.count == wanted.count {
+                let matches = withBytes(of: headers.fields[index].name) { name in
+                    for position in 0..<wanted.count where lower(name[position]) != wanted[position] { return false }
+                    return true
+                }
+                if matches {
                     count += 1
-                    value = field.value
+                    value = headers.fields[index].value
                 }
             }
         }

@@ -28,7 +28,9 @@ public enum IssuerKeys: Sendable {
         do {
             switch self {
             case .cache(let cache):
-                let set = try await cache.keys()
+                // A fresh set is read without a hop onto the cache's actor; otherwise the cache fetches.
+                let set: JWKSet
+                if let fresh = cache.freshKeys() { set = fresh } else { set = try await cache.keys() }
                 do {
                     return try JWT.verifyIgnoringIssuerAndAudience(token, keys: set, policy: policy, validation: validation)
                 } catch let error as JOSEError where error.code == .keyNotFound {
