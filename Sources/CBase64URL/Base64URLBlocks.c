@@ -72,3 +72,59 @@ size_t cjose_base64url_decode_blocks(const uint8_t *input, size_t count, uint8_t
     (void)input; (void)count; (void)output;
     return 0;
 }
+
+// b64token characters (RFC 6750 §2.1), checked with the nibble-table technique of the decoder above.
+static int is_b64token_character(uint8_t byte) {
+    return (byte >= 'A' && byte <= 'Z') || (byte >= 'a' && byte <= 'z') || (byte >= '0' && byte <= '9') ||
+           byte == '-' || byte == '.' || byte == '_' || byte == '~' || byte == '+' || byte == '/';
+}
+
+#ifdef CJOSE_HAVE_SSSE3_PATH
+__attribute__((target("ssse3")))
+static size_t b64token_blocks_ssse3(const uint8_t *input, size_t count, int *valid) {
+    // A byte is outside the set exactly when lowTable[low nibble] & highTable[high nibble] != 0.
+    // High nibbles fall in six groups with the same valid low nibbles (one bit each):
+    //   bit 0: 0, 1, 8-F (none)        bit 1: 2 ('+' B, '-' D, '.' E, '/' F)
+    //   bit 2: 3 ('0'-'9': 0-9)         bit 3: 4, 6 ('A'-'O', 'a'-'o': 1-F)
+    //   bit 4: 5 ('P'-'Z': 0-A, '_' F)  bit 5: 7 ('p'-'z': 0-A, '~' E)
+    // lowTable[l] holds the bits of the groups in which l is NOT valid.
+    const __m128i lowTable = _mm_setr_epi8(0x0B, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03,
+                                           0x03, 0x03, 0x07, 0x35, 0x37, 0x35, 0x15, 0x25);
+    const __m128i highTable = _mm_setr_epi8(0x01, 0x01, 0x02, 0x04, 0x08, 0x10, 0x08, 0x20,
+                                            0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01);
+    const __m128i nibble = _mm_set1_epi8(0x0F);
+    __m128i errors = _mm_setzero_si128();
+    size_t in = 0;
+    while (in + 16 <= count) {
+        const __m128i text = _mm_loadu_si128((const __m128i *)(input + in));
+        const __m128i high = _mm_and_si128(_mm_srli_epi32(text, 4), nibble);
+        const __m128i low = _mm_and_si128(text, nibble);
+        errors = _mm_or_si128(errors, _mm_and_si128(_mm_shuffle_epi8(lowTable, low), _mm_shuffle_epi8(highTable, high)));
+        in += 16;
+    }
+    *valid = _mm_movemask_epi8(_mm_cmpeq_epi8(errors, _mm_setzero_si128())) == 0xFFFF;
+    return in;
+}
+#endif
+
+int cjose_all_b64token_characters(const uint8_t *input, size_t count) {
+    size_t done = 0;
+#ifdef CJOSE_HAVE_SSSE3_PATH
+    static int supported = -1;
+    int known = __atomic_load_n(&supported, __ATOMIC_RELAXED);
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("ssse3") ? 1 : 0;
+        __atomic_store_n(&supported, known, __ATOMIC_RELAXED);
+    }
+    if (known) {
+        int valid = 1;
+        done = b64token_blocks_ssse3(input, count, &valid);
+        if (!valid) return 0;
+    }
+#endif
+    for (size_t index = done; index < count; index++) {
+        if (!is_b64token_character(input[index])) return 0;
+    }
+    return 1;
+}

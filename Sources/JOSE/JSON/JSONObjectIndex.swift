@@ -56,7 +56,14 @@ struct JSONObjectIndex: Sendable {
                 guard member.nameLength == utf8.count, let base = buffer.baseAddress else { continue }
                 if member.nameLength == 0 { return member }
                 guard let other = utf8.baseAddress, base[member.nameStart] == other[0] else { continue }
-                if memcmp(base + member.nameStart, other, member.nameLength) == 0 { return member }
+                if member.nameLength <= 16 {
+                    // Claim names are short: a loop in place costs less than the call to memcmp.
+                    var offset = 1
+                    while offset < member.nameLength, base[member.nameStart + offset] == other[offset] { offset += 1 }
+                    if offset == member.nameLength { return member }
+                } else if memcmp(base + member.nameStart, other, member.nameLength) == 0 {
+                    return member
+                }
             }
             return nil
         }

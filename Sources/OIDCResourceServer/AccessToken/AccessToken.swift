@@ -54,10 +54,24 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     /// Every claim, for the ones not typed here (`groups`, `roles`, `entitlements`, ...).
     public let claims: JWTClaims
 
-    /// The claims the string properties read (checked present, and strings, when the token was read).
-    private let clientIDClaim: String
-    private let jwtIDClaim: String
-    private let scopeClaim: String?
+    /// Which claims the string properties read (checked present, and strings, when the token was read):
+    /// flags rather than names, so a copy of the token retains nothing more.
+    private let clientIDFromAuthorizedParty: Bool
+    private let jwtIDFromUti: Bool
+    private let scopeSource: ScopeSource
+
+    /// Where `scope` is read from.
+    private enum ScopeSource { case none, scope, scp }
+
+    private var clientIDClaim: String { clientIDFromAuthorizedParty ? "azp" : "client_id" }
+    private var jwtIDClaim: String { jwtIDFromUti ? "uti" : "jti" }
+    private var scopeClaim: String? {
+        switch scopeSource {
+        case .none: return nil
+        case .scope: return "scope"
+        case .scp: return "scp"
+        }
+    }
 
     /// A string claim the initializer checked is present and a string.
     private func text(of name: String) -> String { ((try? claims.string(name)) ?? nil) ?? "" }
@@ -118,28 +132,28 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         do {
             guard try requireString("sub") else { throw missing("sub") }
             if try requireString("client_id") {
-                clientIDClaim = "client_id"
+                clientIDFromAuthorizedParty = false
             } else if clientFromAuthorizedParty, try requireString("azp") {
-                clientIDClaim = "azp"
+                clientIDFromAuthorizedParty = true
             } else {
                 throw missing(clientFromAuthorizedParty ? "client_id\" nor \"azp" : "client_id")
             }
             guard let expiresAt = try claims.expiresAt else { throw missing("exp") }
             guard let issuedAt = try claims.issuedAt else { throw missing("iat") }
             if try requireString("jti") {
-                jwtIDClaim = "jti"
+                jwtIDFromUti = false
             } else if entraNames, try requireString("uti") {
-                jwtIDClaim = "uti"
+                jwtIDFromUti = true
             } else {
                 throw missing(entraNames ? "jti\" nor \"uti" : "jti")
             }
             // kept as text: a Set per token costs more than the rest of this
             if try requireString("scope") {
-                scopeClaim = "scope"
+                scopeSource = .scope
             } else if entraNames, try requireString("scp") {
-                scopeClaim = "scp"
+                scopeSource = .scp
             } else {
-                scopeClaim = nil
+                scopeSource = .none
             }
             confirmation = try claims["cnf"].map(TokenConfirmation.init(claim:))
             self.expiresAt = expiresAt

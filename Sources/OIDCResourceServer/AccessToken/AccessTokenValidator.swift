@@ -230,6 +230,8 @@ public struct AccessTokenValidator: Sendable {
     /// A refused token with a `nonce` in its header is named for what it is: a Microsoft Graph token.
     private func verified(_ token: String) async throws -> AccessToken {
         do {
+            // Without suspending when the keys are at hand (the hot path), else through the key cache.
+            if let accessToken = try verifiedNow(token) { return accessToken }
             return try await verifiedToken(token)
         } catch {
             if let jws = try? CompactJWS(token, limits: limits) { try ProviderProfile.refuseGraphAccessToken(jws.header) }
@@ -238,30 +240,50 @@ public struct AccessTokenValidator: Sendable {
     }
 
     private func verifiedToken(_ token: String) async throws -> AccessToken {
-        switch profile {
-        case .keycloak(let allowedClients):
-            let jwt = try await keys.verify(token, policy: policy, validation: rules)
-            try AccessTokenProfile.checkKeycloak(jwt, audience: audience, allowedClients: allowedClients)
-            return try AccessToken(jwt: jwt, issuer: issuer, clientFromAuthorizedParty: true)
-        case .entra(let tenants):
-            let jwt = try await keys.verify(token, policy: policy, validation: rules)
-            try AccessTokenProfile.checkEntra(jwt, issuer: issuer, tenants: tenants)
-            return try AccessToken(jwt: jwt, issuer: (try? jwt.claims.issuer) ?? nil ?? issuer, clientFromAuthorizedParty: true, entraNames: true)
-        case .rfc9068:
-            break
-        }
         let jwt: JWT
         do {
             jwt = try await keys.verify(token, policy: policy, validation: rules)
-        } catch let error as OIDCError where [.issuerMismatch, .audienceMismatch, .missingAccessTokenClaim].contains(error.code) {
+        } catch let error as OIDCError where profile == .rfc9068 && Self.typeDecidesFirst(error) {
             // Say "not an access token" rather than "wrong audience" for an ID Token: the typ
             // decides first. Failures only: one verification on the success path.
             let verified = try await keys.verify(token, policy: policy, validation: timeRules)
             try Self.checkType(verified.header)
             throw error
         }
-        try Self.checkType(jwt.header)
-        return try AccessToken(jwt: jwt, issuer: issuer)
+        return try accepted(jwt)
+    }
+
+    /// ``verifiedToken(_:)`` without suspending; `nil` when the keys are not at hand or the failure is one
+    /// ``verifiedToken(_:)`` names after a second look (the `typ` decides first).
+    private func verifiedNow(_ token: String) throws -> AccessToken? {
+        let jwt: JWT?
+        do {
+            jwt = try keys.verifyNow(token, policy: policy, validation: rules)
+        } catch let error as OIDCError where profile == .rfc9068 && Self.typeDecidesFirst(error) {
+            return nil
+        }
+        guard let jwt else { return nil }
+        return try accepted(jwt)
+    }
+
+    /// The failures of the claim rules that an RFC 9068 validation reports only once `typ` is found right.
+    private static func typeDecidesFirst(_ error: OIDCError) -> Bool {
+        [.issuerMismatch, .audienceMismatch, .missingAccessTokenClaim].contains(error.code)
+    }
+
+    /// The profile's rules on a token whose signature and claim rules (`rules`) passed.
+    private func accepted(_ jwt: JWT) throws -> AccessToken {
+        switch profile {
+        case .keycloak(let allowedClients):
+            try AccessTokenProfile.checkKeycloak(jwt, audience: audience, allowedClients: allowedClients)
+            return try AccessToken(jwt: jwt, issuer: issuer, clientFromAuthorizedParty: true)
+        case .entra(let tenants):
+            try AccessTokenProfile.checkEntra(jwt, issuer: issuer, tenants: tenants)
+            return try AccessToken(jwt: jwt, issuer: (try? jwt.claims.issuer) ?? nil ?? issuer, clientFromAuthorizedParty: true, entraNames: true)
+        case .rfc9068:
+            try Self.checkType(jwt.header)
+            return try AccessToken(jwt: jwt, issuer: issuer)
+        }
     }
 
     private static func checkScopes(_ requiredScopes: Set<String>, of accessToken: AccessToken) throws {

@@ -1,4 +1,5 @@
 import OIDC
+import JOSE
 
 /// Reads the bearer token of a request the way RFC 6750 §2 allows.
 ///
@@ -137,29 +138,14 @@ public struct BearerTokenExtractor: Sendable {
         return Array(bytes).withUnsafeBufferPointer(isB64Token(buffer:))
     }
 
-    /// The `b64token` rule on contiguous bytes: token characters, at least one, then only `=`.
+    /// The `b64token` rule on contiguous bytes: token characters, at least one, then only `=`. Equivalently
+    /// (`=` is no token character): without its trailing run of `=`, the text is non-empty and all token characters.
     private static func isB64Token(buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = buffer.baseAddress else { return false }
-        let count = buffer.count
-        return tokenTable.withUnsafeBufferPointer { table in
-            var index = 0
-            // Eight bytes at a time without a branch per byte (a JWT is hundreds of bytes), then one by one.
-            while index + 8 <= count {
-                let all = table[Int(base[index])] & table[Int(base[index + 1])] & table[Int(base[index + 2])] & table[Int(base[index + 3])]
-                    & table[Int(base[index + 4])] & table[Int(base[index + 5])] & table[Int(base[index + 6])] & table[Int(base[index + 7])]
-                if all == 0 { break }
-                index += 8
-            }
-            while index < count, table[Int(base[index])] == 1 { index += 1 }
-            guard index > 0 else { return false }
-            while index < count, base[index] == UInt8(ascii: "=") { index += 1 }
-            return index == count
-        }
-    }
-
-    /// 1 for the bytes of `ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/"`, 0 for every other byte.
-    private static let tokenTable: [UInt8] = (0...255).map { byte in
-        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/".utf8).contains(UInt8(byte)) ? 1 : 0
+        var end = buffer.count
+        while end > 0, base[end - 1] == UInt8(ascii: "=") { end -= 1 }
+        guard end > 0 else { return false }
+        return B64TokenCharacters.all(UnsafeBufferPointer(start: base, count: end))
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 {

@@ -25,12 +25,13 @@ public enum IssuerKeys: Sendable {
     /// `validation` carries the issuer and audience the callers require (`iss`/`aud` are checked through it).
     func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
                 kind: ClaimErrors.TokenKind = .accessToken) async throws -> JWT {
-        do {
-            switch self {
-            case .cache(let cache):
-                // A fresh set is read without a hop onto the cache's actor; otherwise the cache fetches.
-                let set: JWKSet
-                if let fresh = cache.freshKeys() { set = fresh } else { set = try await cache.keys() }
+        if let jwt = try verifyNow(token, policy: policy, validation: validation, kind: kind) { return jwt }
+        switch self {
+        case .keySet(let set):  // a fixed set always answers now: this repeats its answer
+            return try Self.verify(token, fixedSet: set, policy: policy, validation: validation, kind: kind)
+        case .cache(let cache):
+            do {
+                let set = try await cache.keys()
                 do {
                     return try JWT.verifyIgnoringIssuerAndAudience(token, keys: set, policy: policy, validation: validation)
                 } catch let error as JOSEError where error.code == .keyNotFound {
@@ -39,10 +40,40 @@ public enum IssuerKeys: Sendable {
                     let key = try await cache.key(for: jws)
                     return try JWT.verifyIgnoringIssuerAndAudience(token, key: key, policy: policy, validation: validation)
                 }
-            case .keySet(let set):
-                let usable = set.keys.contains { $0.keyType == .oct } ? JWKSet(keys: set.keys.filter { $0.keyType != .oct }) : set
-                return try JWT.verifyIgnoringIssuerAndAudience(token, keys: usable, policy: policy, validation: validation)
+            } catch let error as JOSEError {
+                throw ClaimErrors.map(error, kind: kind)
             }
+        }
+    }
+
+    /// As ``verify(_:policy:validation:kind:)`` without suspending, when the keys are at hand: a fixed set, or
+    /// a cached set still fresh (read without a hop onto the cache's actor: the hot path of every validation).
+    /// - Returns: `nil` when only ``verify(_:policy:validation:kind:)`` can answer: the set is to be fetched, or
+    ///   the token names a `kid` the set lacks (the cache may learn it by re-fetching).
+    /// - Throws: as ``verify(_:policy:validation:kind:)``.
+    func verifyNow(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
+                   kind: ClaimErrors.TokenKind = .accessToken) throws -> JWT? {
+        switch self {
+        case .keySet(let set):
+            return try Self.verify(token, fixedSet: set, policy: policy, validation: validation, kind: kind)
+        case .cache(let cache):
+            guard let set = cache.freshKeys() else { return nil }
+            do {
+                return try JWT.verifyIgnoringIssuerAndAudience(token, keys: set, policy: policy, validation: validation)
+            } catch let error as JOSEError where error.code == .keyNotFound {
+                return nil
+            } catch let error as JOSEError {
+                throw ClaimErrors.map(error, kind: kind)
+            }
+        }
+    }
+
+    /// The verification with a fixed set, its `oct` keys left out.
+    private static func verify(_ token: String, fixedSet set: JWKSet, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
+                               kind: ClaimErrors.TokenKind) throws -> JWT {
+        let usable = set.keys.contains { $0.keyType == .oct } ? JWKSet(keys: set.keys.filter { $0.keyType != .oct }) : set
+        do {
+            return try JWT.verifyIgnoringIssuerAndAudience(token, keys: usable, policy: policy, validation: validation)
         } catch let error as JOSEError {
             throw ClaimErrors.map(error, kind: kind)
         }
