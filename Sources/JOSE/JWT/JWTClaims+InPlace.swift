@@ -9,6 +9,11 @@ import Darwin
 /// back to the typed getters (``JWTClaims/string(_:)``, ``JWTClaims/audience``) whenever a read here
 /// says "not known", so every rule keeps one definition.
 extension JWTClaims {
+    /// Whether claim `name` is present (whatever its value), without decoding it.
+    package func contains(_ name: String) -> Bool {
+        payload.withUnsafeBufferPointer { index.member(named: name, in: $0) != nil }
+    }
+
     /// Whether claim `name` is absent (`nil`), a JSON string (`true`) or another JSON value (`false`),
     /// read from the first byte of its validated value.
     package func isString(_ name: String) -> Bool? {
@@ -18,15 +23,23 @@ extension JWTClaims {
         }
     }
 
-    /// Calls `body` with the bytes between the quotes of claim `name` when it is a JSON string
+    /// Where in ``payload`` the bytes between the quotes of claim `name` lie, when it is a JSON string
     /// written without escapes (so the bytes are its UTF-8 value); `nil` otherwise (absent, another
-    /// type, or escaped: read it with ``string(_:)``).
-    package func withUnescapedString<R>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
-        try payload.withUnsafeBufferPointer { buffer -> R? in
+    /// type, or escaped: read it with ``string(_:)``). Not generic, so callers in other modules call it directly.
+    package func unescapedStringRange(_ name: String) -> Range<Int>? {
+        payload.withUnsafeBufferPointer { buffer -> Range<Int>? in
             guard let member = index.member(named: name, in: buffer),
-                  let text = Self.unescapedString(UnsafeBufferPointer(rebasing: buffer[member.valueStart..<member.valueEnd])) else { return nil }
-            return try body(text)
+                  let text = Self.unescapedString(UnsafeBufferPointer(rebasing: buffer[member.valueStart..<member.valueEnd])),
+                  let textStart = text.baseAddress, let start = buffer.baseAddress else { return nil }
+            let offset = start.distance(to: textStart)
+            return offset..<(offset + text.count)
         }
+    }
+
+    /// Calls `body` with the bytes ``unescapedStringRange(_:)`` locates; `nil` when it locates none.
+    package func withUnescapedString<R>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        guard let range = unescapedStringRange(name) else { return nil }
+        return try payload.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// `true` when claim `name` is a JSON string written without escapes whose bytes are `expected`'s UTF-8

@@ -24,10 +24,10 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     public var clientID: String { text(of: clientIDClaim) }
     /// `aud`, always as an array (read on use; validation found this resource server in it).
     public var audience: [String] { (try? claims.audience) ?? [] }
-    /// `exp`
-    public let expiresAt: Date
-    /// `iat`
-    public let issuedAt: Date
+    /// `exp` (checked present, and a NumericDate within the leeway, by the time rules; read from ``claims`` on use).
+    public var expiresAt: Date { ((try? claims.expiresAt) ?? nil) ?? .distantPast }
+    /// `iat` (checked present, and a NumericDate not in the future, by the time rules; read from ``claims`` on use).
+    public var issuedAt: Date { ((try? claims.issuedAt) ?? nil) ?? .distantPast }
     /// `jti` (or `uti` for Entra ID; validated present and a string, read from ``claims`` on use).
     public var jwtID: String { text(of: jwtIDClaim) }
     /// `scope` as sent (space-separated), if any (`scp` for Entra ID; validated a string when present,
@@ -83,7 +83,9 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         // Bytes, not Characters: `scope` is space-separated ASCII-safe tokens (RFC 6749 §3.3), and a
         // grapheme-level scan costs more than the rest of the claim checks. Read in place when written
         // without escapes (always, in practice), else from the decoded text.
-        if let result = claims.withUnescapedString(scopeClaim, { Self.scopeText($0, containsAll: required) }) { return result }
+        if let range = claims.unescapedStringRange(scopeClaim) {
+            return claims.payload.withUnsafeBufferPointer { Self.scopeText(UnsafeBufferPointer(rebasing: $0[range]), containsAll: required) }
+        }
         var decoded = text(of: scopeClaim)
         return decoded.withUTF8 { Self.scopeText($0, containsAll: required) }
     }
@@ -114,7 +116,8 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         "AccessToken(iss: \"\(issuer)\", sub: \"\(subject)\", client_id: \"\(clientID)\", scopes: \(scopes.sorted()))"
     }
 
-    /// Reads the claims of a token whose signature, times, `iss` and `aud` were checked;
+    /// Reads the claims of a token whose signature, times (JOSE's time rules: `exp`, `nbf`, `iat` NumericDates
+    /// when present), `iss` and `aud` were checked;
     /// `issuer` is the value `iss` was found equal to (not read again).
     /// With `clientFromAuthorizedParty` (Keycloak, Entra ID), `azp` stands for an absent `client_id`; with
     /// `entraNames`, `uti` for an absent `jti` and `scp` for an absent `scope`.
@@ -138,8 +141,9 @@ public struct AccessToken: Sendable, CustomStringConvertible {
             } else {
                 throw missing(clientFromAuthorizedParty ? "client_id\" nor \"azp" : "client_id")
             }
-            guard let expiresAt = try claims.expiresAt else { throw missing("exp") }
-            guard let issuedAt = try claims.issuedAt else { throw missing("iat") }
+            // Presence only: the time rules applied before this read each present time claim as a NumericDate.
+            guard claims.contains("exp") else { throw missing("exp") }
+            guard claims.contains("iat") else { throw missing("iat") }
             if try requireString("jti") {
                 jwtIDFromUti = false
             } else if entraNames, try requireString("uti") {
@@ -156,8 +160,6 @@ public struct AccessToken: Sendable, CustomStringConvertible {
                 scopeSource = .none
             }
             confirmation = try claims["cnf"].map(TokenConfirmation.init(claim:))
-            self.expiresAt = expiresAt
-            self.issuedAt = issuedAt
         } catch let error as JOSEError {
             throw ClaimErrors.map(error)
         }
