@@ -39,6 +39,17 @@ public struct JWT: Sendable {
         try verify(token, policy: policy, validation: validation) { try keys.key(for: $0, policy: policy) }
     }
 
+    /// As ``verifyIgnoringIssuerAndAudience(_:keys:policy:validation:)`` for a token that is part of a longer
+    /// text (e.g. an `Authorization` value), read in place: no copy of the token is made.
+    package static func verifyIgnoringIssuerAndAudience(_ token: Substring, keys: JWKSet, policy: JWSVerificationPolicy,
+                                                        validation: JWTValidationOptions) throws -> JWT {
+        let selectKey: (JOSEHeader) throws -> JWK = { try keys.key(for: $0, policy: policy) }
+        guard let parts = try token.utf8.withContiguousStorageIfAvailable({ try readVerified($0, policy: policy, selectKey: selectKey) }) else {
+            return try verify(String(token), policy: policy, validation: validation, selectKey: selectKey)
+        }
+        return try validated(parts, policy: policy, validation: validation)
+    }
+
     private static func identified(_ validation: JWTValidationOptions, _ issuer: String, _ audience: String) -> JWTValidationOptions {
         var options = validation
         options.issuer = issuer
@@ -53,6 +64,11 @@ public struct JWT: Sendable {
     private static func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
                                selectKey: (JOSEHeader) throws -> JWK) throws -> JWT {
         let parts = try token.withUTF8InPlace { try readVerified($0, policy: policy, selectKey: selectKey) }
+        return try validated(parts, policy: policy, validation: validation)
+    }
+
+    /// The claims of verified parts, with `validation` applied.
+    private static func validated(_ parts: VerifiedParts, policy: JWSVerificationPolicy, validation: JWTValidationOptions) throws -> JWT {
         let claims = try JWTClaims(payload: parts.payload, limits: policy.limits)
         try claims.validate(validation)
         return JWT(header: parts.header, claims: claims, key: parts.key)

@@ -196,7 +196,7 @@ public struct AccessTokenValidator: Sendable {
                 throw OIDCError(.dpopTokenNotBound, "the access token is bound to no DPoP key (no cnf.jkt) but was presented with the DPoP scheme")
             }
             proof = try await proofs.validate(proofText, for: .request(method: method, uri: url), nonce: dpopNonce,
-                                              presenting: .accessToken(token, boundTo: .thumbprint(thumbprint)))
+                                              presenting: .accessToken(String(token), boundTo: .thumbprint(thumbprint)))
         }
         try Self.checkScopes(requiredScopes, of: accessToken)
         return PresentedAccessToken(token: accessToken, scheme: scheme, proof: proof)
@@ -219,7 +219,7 @@ public struct AccessTokenValidator: Sendable {
     }
 
     private func validateBearer(_ token: String, requiredScopes: Set<String>) async throws -> AccessToken {
-        let accessToken = try await verified(token)
+        let accessToken = try await verified(token[...])
         try Self.checkCertificate(accessToken.confirmation, .notPresented)
         try Self.refuseBoundAsBearer(accessToken.confirmation)
         try Self.checkScopes(requiredScopes, of: accessToken)
@@ -228,13 +228,14 @@ public struct AccessTokenValidator: Sendable {
 
     /// The token's signature, times, type, issuer, audience and required claims; no binding, no scopes.
     /// A refused token with a `nonce` in its header is named for what it is: a Microsoft Graph token.
-    private func verified(_ token: String) async throws -> AccessToken {
+    /// `token` may be part of the request's `Authorization` value: it is read in place on the hot path.
+    private func verified(_ token: Substring) async throws -> AccessToken {
         do {
             // Without suspending when the keys are at hand (the hot path), else through the key cache.
             if let accessToken = try verifiedNow(token) { return accessToken }
-            return try await verifiedToken(token)
+            return try await verifiedToken(String(token))
         } catch {
-            if let jws = try? CompactJWS(token, limits: limits) { try ProviderProfile.refuseGraphAccessToken(jws.header) }
+            if let jws = try? CompactJWS(String(token), limits: limits) { try ProviderProfile.refuseGraphAccessToken(jws.header) }
             throw error
         }
     }
@@ -255,7 +256,7 @@ public struct AccessTokenValidator: Sendable {
 
     /// ``verifiedToken(_:)`` without suspending; `nil` when the keys are not at hand or the failure is one
     /// ``verifiedToken(_:)`` names after a second look (the `typ` decides first).
-    private func verifiedNow(_ token: String) throws -> AccessToken? {
+    private func verifiedNow(_ token: Substring) throws -> AccessToken? {
         let jwt: JWT?
         do {
             jwt = try keys.verifyNow(token, policy: policy, validation: rules)

@@ -70,6 +70,11 @@ public struct BearerTokenExtractor: Sendable {
     /// bytes in place (the validation's hot path).
     /// - Throws: `.invalidBearerRequest` for the scheme without a single `b64token`.
     static func headerToken(_ value: String, scheme: AuthorizationScheme) throws -> String? {
+        try headerTokenText(value, scheme: scheme).map(String.init)
+    }
+
+    /// ``headerToken(_:scheme:)`` as a part of `value`, not copied.
+    static func headerTokenText(_ value: String, scheme: AuthorizationScheme) throws -> Substring? {
         let offset = try withBytes(of: value) { bytes throws -> Int? in
             let name: StaticString = scheme == .bearer ? "bearer" : "dpop"
             let nameCount = name.utf8CodeUnitCount
@@ -88,7 +93,7 @@ public struct BearerTokenExtractor: Sendable {
             return index
         }
         guard let offset else { return nil }
-        return String(value[value.utf8.index(value.utf8.startIndex, offsetBy: offset)...])
+        return value[value.utf8.index(value.utf8.startIndex, offsetBy: offset)...]
     }
 
     /// Calls `body` with the UTF-8 bytes of `text`, read in place for a native string (no `var` copy:
@@ -102,14 +107,15 @@ public struct BearerTokenExtractor: Sendable {
     /// The scheme and token of the request's one `Authorization` field, `nil` when it has none or
     /// one with another scheme.
     /// - Throws: `.invalidBearerRequest` for more than one `Authorization` field or malformed credentials.
-    static func credentials(_ headers: HeaderFields) throws -> (scheme: AuthorizationScheme, token: String)? {
+    /// The token is a part of the field's value, not copied.
+    static func credentials(_ headers: HeaderFields) throws -> (scheme: AuthorizationScheme, token: Substring)? {
         let (count, value) = field(headers, named: "authorization")
         guard count <= 1 else {
             throw OIDCError(.invalidBearerRequest, "the request has \(count) Authorization header fields")
         }
         guard let value else { return nil }
-        if let token = try headerToken(value, scheme: .bearer) { return (.bearer, token) }
-        return try headerToken(value, scheme: .dpop).map { (.dpop, $0) }
+        if let token = try headerTokenText(value, scheme: .bearer) { return (.bearer, token) }
+        return try headerTokenText(value, scheme: .dpop).map { (.dpop, $0) }
     }
 
     /// How many fields are named `lowercaseName` (compared case-insensitively, without allocating),

@@ -25,10 +25,10 @@ public enum IssuerKeys: Sendable {
     /// `validation` carries the issuer and audience the callers require (`iss`/`aud` are checked through it).
     func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
                 kind: ClaimErrors.TokenKind = .accessToken) async throws -> JWT {
-        if let jwt = try verifyNow(token, policy: policy, validation: validation, kind: kind) { return jwt }
+        if let jwt = try verifyNow(token[...], policy: policy, validation: validation, kind: kind) { return jwt }
         switch self {
         case .keySet(let set):  // a fixed set always answers now: this repeats its answer
-            return try Self.verify(token, fixedSet: set, policy: policy, validation: validation, kind: kind)
+            return try Self.verify(token[...], fixedSet: set, policy: policy, validation: validation, kind: kind)
         case .cache(let cache):
             do {
                 let set = try await cache.keys()
@@ -51,7 +51,8 @@ public enum IssuerKeys: Sendable {
     /// - Returns: `nil` when only ``verify(_:policy:validation:kind:)`` can answer: the set is to be fetched, or
     ///   the token names a `kid` the set lacks (the cache may learn it by re-fetching).
     /// - Throws: as ``verify(_:policy:validation:kind:)``.
-    func verifyNow(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
+    /// `token` may be part of a longer text (an `Authorization` value): it is read in place.
+    func verifyNow(_ token: Substring, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
                    kind: ClaimErrors.TokenKind = .accessToken) throws -> JWT? {
         switch self {
         case .keySet(let set):
@@ -69,7 +70,7 @@ public enum IssuerKeys: Sendable {
     }
 
     /// The verification with a fixed set, its `oct` keys left out.
-    private static func verify(_ token: String, fixedSet set: JWKSet, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
+    private static func verify(_ token: Substring, fixedSet set: JWKSet, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
                                kind: ClaimErrors.TokenKind) throws -> JWT {
         let usable = set.keys.contains { $0.keyType == .oct } ? JWKSet(keys: set.keys.filter { $0.keyType != .oct }) : set
         do {
