@@ -7,14 +7,16 @@
 #   bash Tests/RPTool/start.sh [PORT]     # PORT defaults to $RPTOOL_PORT, then 8090
 #
 # stdout on success: RPTOOL_BASE=http://127.0.0.1:PORT, RPTOOL_TLS_BASE=https://127.0.0.1:TLS_PORT,
-# RPTOOL_TLS_CA=<the test CA's PEM> (each test is its own provider at BASE/<rp_id>/<test_id>).
+# RPTOOL_TLS_CA=<the test CA's PEM> (each test is its own provider at BASE/<rp_id>/<test_id>),
+# RPTOOL_OBJECTS_BASE=http://127.0.0.1:OBJECTS_PORT and RPTOOL_OBJECTS_DIR: a static server
+# ($RPTOOL_OBJECTS_PORT, default PORT+2) for the request objects a test passes by reference.
 # Everything else goes to stderr.
 # Needs Python 3.7 (oic 1.1.0 and oidctest 0.8.2 do not run on 3.10+): $RPTOOL_PYTHON, else
 # python3.7 on PATH, else pyenv's /root/.pyenv/versions/3.7.*/bin/python3.7. The venv (.venv,
 # ignored by git) is made from requirements.txt (PyPI) when missing or out of date.
 # Run directory run/PORT (and run/TLS_PORT): the server's working folder (links to vendor/rp,
 # generated keys, logs, tls/), rptool.log, rptool.pid. Instances this script started on those
-# ports are stopped first; stop.sh PORT stops both.
+# ports are stopped first; stop.sh PORT stops all three.
 # Env: RPTOOL_START_TIMEOUT (default 60 s).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -133,6 +135,42 @@ if ! start_instance "$TLS_PORT" rptool_tls_conf -t; then
     "$HERE/stop.sh" "$PORT" >&2 || true
     exit 1
 fi
+# The request-object host: what a relying party serves for request_uri (OpenID Connect Core §6.2). A
+# static server on OBJECTS_PORT for the files a test writes into run/PORT/request-objects.
+OBJECTS_PORT="${RPTOOL_OBJECTS_PORT:-$((PORT + 2))}"
+OBJECTS_DIR="$HERE/run/$PORT/request-objects"
+mkdir -p "$OBJECTS_DIR"
+(cd "$OBJECTS_DIR" && exec nohup "$VENV/bin/python" -m http.server --bind 127.0.0.1 --directory "$OBJECTS_DIR" "$OBJECTS_PORT" \
+    </dev/null >>"$HERE/run/$PORT/objects.log" 2>&1) &
+echo "$!" > "$HERE/run/$PORT/objects.pid"
+echo ready > "$OBJECTS_DIR/ready"
+if ! "$VENV/bin/python" - "http://127.0.0.1:$OBJECTS_PORT/ready" "$(cat "$HERE/run/$PORT/objects.pid")" "${RPTOOL_START_TIMEOUT:-60}" <<'PY'
+import os, sys, time, urllib.request, urllib.error
+url, pid, timeout = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+deadline = time.monotonic() + timeout
+while time.monotonic() < deadline:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        print("start.sh: the request-object host (pid %d) exited" % pid, file=sys.stderr)
+        sys.exit(1)
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            if r.status == 200:
+                sys.exit(0)
+    except (urllib.error.URLError, OSError):
+        pass
+    time.sleep(0.2)
+print("start.sh: %s did not answer within %gs" % (url, timeout), file=sys.stderr)
+sys.exit(1)
+PY
+then
+    tail -n 20 "$HERE/run/$PORT/objects.log" >&2 || true
+    "$HERE/stop.sh" "$PORT" >&2 || true
+    exit 1
+fi
 echo "RPTOOL_BASE=http://127.0.0.1:$PORT"
 echo "RPTOOL_TLS_BASE=https://127.0.0.1:$TLS_PORT"
 echo "RPTOOL_TLS_CA=$HERE/run/$TLS_PORT/tls/ca.crt"
+echo "RPTOOL_OBJECTS_BASE=http://127.0.0.1:$OBJECTS_PORT"
+echo "RPTOOL_OBJECTS_DIR=$OBJECTS_DIR"

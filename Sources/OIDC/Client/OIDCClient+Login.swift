@@ -71,7 +71,7 @@ extension OIDCClient {
     }
 
     /// The checks of a login start: this client's id, a response type that returns a token, the FAPI 2.0 rules when on.
-    private func checkStart(_ request: OAuthRequest) throws {
+    func checkStart(_ request: OAuthRequest) throws {
         guard providerKind == .openIDProvider else {
             throw OIDCError(.notAnOpenIDProvider, "the authorization server's metadata (RFC 8414) is not an OpenID provider's: "
                             + "it lacks \(metadata.missingRequiredOpenIDFields.joined(separator: ", ")); a login needs an ID Token")

@@ -1,0 +1,79 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+extension OIDCClient {
+    /// Starts a login whose authorization request travels as a request object (OpenID Connect Core §6,
+    /// RFC 9101), as ``startLogin(redirectURI:scopes:responseType:configure:)`` does otherwise: fresh state,
+    /// nonce and S256 PKCE; `configure` sets anything else ``OAuthRequest`` offers.
+    /// - Throws: ``OIDCError``: as ``startLogin(_:requestObject:)``.
+    public func startLogin(redirectURI: URL, scopes: [String] = ["openid"], responseType: ResponseType = .code,
+                           requestObject options: RequestObjectOptions,
+                           configure: (inout OAuthRequest) throws -> Void = { _ in }) async throws -> PendingLogin {
+        var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType, scopes: scopes)
+        try configure(&request)
+        return try await startLogin(request, requestObject: options)
+    }
+
+    /// Starts a login with `request` sent as a request object: every parameter inside it (signed as `options`
+    /// says, with `iss`, `aud` = the issuer, `iat`/`nbf`/`exp` and a fresh `jti`), encrypted to the provider's
+    /// current encryption key when `options.encryption` is set (its `jwks_uri` fetched for each login, so a
+    /// rotated key is used at once), and passed by value (`request`) or by reference (`request_uri`, published
+    /// by the caller). The front-channel URL carries `client_id`, `request`/`request_uri`, and `response_type`
+    /// and `scope`, which OpenID Connect Core §6.1 also wants outside. The redirect back is checked exactly as
+    /// for ``startLogin(_:)``.
+    /// - Throws: ``OIDCError``: as ``startLogin(_:)``; `.requestObjectFailed` when the provider says it does not
+    ///   take the delivery chosen (`request_parameter_supported` / `request_uri_parameter_supported`: `false`),
+    ///   signing or encryption fails, or the provider publishes no fitting encryption key (or no `jwks_uri`);
+    ///   whatever `publish` throws, unchanged; `.invalidIssuerURL` / `.insecureURL` when the
+    ///   published URL is not `https` (or `http` on a loopback host); a key-set fetch error.
+    public func startLogin(_ request: OAuthRequest, requestObject options: RequestObjectOptions) async throws -> PendingLogin {
+        try checkStart(request)
+        if configuration.fapi2Profile {
+            throw OIDCError(.pushedAuthorizationRequired, "the FAPI 2.0 profile requires a pushed authorization request: use startPushedLogin")
+        }
+        try PushedAuthorization.checkFrontChannelAllowed(by: metadata)
+        switch options.delivery {
+        case .byValue where metadata.requestParameterSupported == false:
+            throw OIDCError(.requestObjectFailed, "the provider does not take request objects by value (request_parameter_supported: false)")
+        case .byReference where metadata.requestURIParameterSupported == false:
+            throw OIDCError(.requestObjectFailed, "the provider does not take request objects by reference (request_uri_parameter_supported: false)")
+        default:
+            break
+        }
+        let endpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
+        let parameters = try request.authorizationParameters()
+        var object: String
+        switch options.signature {
+        case .signed(let key, let algorithm):
+            object = try RequestObject.sign(parameters: parameters, clientID: clientID, issuer: issuer, key: key, algorithm: algorithm,
+                                            lifetime: options.lifetime, now: configuration.clock())
+        case .unsignedWithoutClientProof:
+            object = try RequestObject.unsigned(parameters: parameters, clientID: clientID, issuer: issuer,
+                                                lifetime: options.lifetime, now: configuration.clock())
+        }
+        if let encryption = options.encryption {
+            guard case .cache(let cache) = validator.keySource else {
+                throw OIDCError(.requestObjectFailed, "the provider publishes no jwks_uri: there is no key to encrypt the request object to")
+            }
+            object = try RequestObject.encrypt(object, to: try await cache.encryptionKeys(), algorithm: encryption.algorithm,
+                                               encryption: encryption.encryption)
+        }
+        let outer = parameters.filter { $0.name == "response_type" || $0.name == "scope" }
+        let url: URL
+        switch options.delivery {
+        case .byValue:
+            url = try RequestObject.authorizationURL(authorizationEndpoint: endpoint, clientID: clientID, requestObject: object,
+                                                     outerParameters: outer)
+        case .byReference(let publish):
+            let location = try await publish(object)
+            url = try RequestObject.authorizationURL(authorizationEndpoint: endpoint, clientID: clientID, requestURI: location,
+                                                     outerParameters: outer)
+        }
+        return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,
+                                                     issuerParameterSupported: requiresIssuerParameter))
+    }
+}
