@@ -45,7 +45,63 @@ extension OIDCClient {
             break
         }
         let endpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
-        let parameters = try request.authorizationParameters()
+        let (object, parameters) = try await requestObject(for: request, options)
+        let outer = parameters.filter { $0.name == "response_type" || $0.name == "scope" }
+        let url: URL
+        switch options.delivery {
+        case .byValue:
+            url = try RequestObject.authorizationURL(authorizationEndpoint: endpoint, clientID: clientID, requestObject: object,
+                                                     outerParameters: outer)
+        case .byReference(let publish):
+            let location = try await publish(object)
+            url = try RequestObject.authorizationURL(authorizationEndpoint: endpoint, clientID: clientID, requestURI: location,
+                                                     outerParameters: outer)
+        }
+        return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,
+                                                     issuerParameterSupported: requiresIssuerParameter))
+    }
+
+    /// Starts a pushed login whose parameters travel as a request object, as
+    /// ``startPushedLogin(redirectURI:scopes:responseType:configure:)`` does otherwise.
+    /// - Throws: ``OIDCError``: as ``startPushedLogin(_:requestObject:)``.
+    public func startPushedLogin(redirectURI: URL, scopes: [String] = ["openid"], responseType: ResponseType = .code,
+                                 requestObject options: RequestObjectOptions,
+                                 configure: (inout OAuthRequest) throws -> Void = { _ in }) async throws -> PendingLogin {
+        var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType, scopes: scopes)
+        try configure(&request)
+        return try await startPushedLogin(request, requestObject: options)
+    }
+
+    /// Starts a login through a pushed authorization request (PAR, RFC 9126) whose parameters travel as a
+    /// request object (RFC 9101; FAPI 2.0 Message Signing): the request object of ``startLogin(_:requestObject:)``
+    /// (with `dpop_jkt` inside when DPoP is configured) is pushed as `request` with the client's authentication,
+    /// and the front-channel URL carries only `client_id` and the `request_uri` the provider returned. Under the
+    /// FAPI 2.0 profile the request is checked first, before anything is signed or sent.
+    /// - Throws: ``OIDCError``: as ``startPushedLogin(_:)``; `.requestObjectFailed` for a delivery other than
+    ///   `.byValue` (a pushed request object is sent by value), or when signing or encryption fails.
+    public func startPushedLogin(_ request: OAuthRequest, requestObject options: RequestObjectOptions) async throws -> PendingLogin {
+        try checkStart(request)
+        guard case .byValue = options.delivery else {
+            throw OIDCError(.requestObjectFailed, "a pushed request object is sent by value: the delivery must be .byValue")
+        }
+        let parEndpoint = try endpoint(metadata.pushedAuthorizationRequestEndpoint, "pushed_authorization_request_endpoint")
+        let authorizationEndpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
+        let (object, _) = try await requestObject(for: request, options)
+        let pushed = try await backChannel.pushAuthorizationRequest([("client_id", clientID), ("request", object)], endpoint: parEndpoint)
+        let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
+                                                          requestURI: pushed.requestURI)
+        return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,
+                                                     issuerParameterSupported: requiresIssuerParameter))
+    }
+
+    /// The request object for `request` as `options` say (signed or unsigned, then encrypted to the provider's
+    /// current key), and the parameters it holds (`dpop_jkt` added when DPoP is configured).
+    private func requestObject(for request: OAuthRequest, _ options: RequestObjectOptions) async throws
+        -> (object: String, parameters: [(name: String, value: String)]) {
+        var parameters = try request.authorizationParameters()
+        if let dpop = configuration.dpop, !parameters.contains(where: { $0.name == "dpop_jkt" }) {
+            parameters.append(("dpop_jkt", dpop.key.thumbprint))
+        }
         var object: String
         switch options.signature {
         case .signed(let key, let algorithm):
@@ -62,18 +118,6 @@ extension OIDCClient {
             object = try RequestObject.encrypt(object, to: try await cache.encryptionKeys(), algorithm: encryption.algorithm,
                                                encryption: encryption.encryption)
         }
-        let outer = parameters.filter { $0.name == "response_type" || $0.name == "scope" }
-        let url: URL
-        switch options.delivery {
-        case .byValue:
-            url = try RequestObject.authorizationURL(authorizationEndpoint: endpoint, clientID: clientID, requestObject: object,
-                                                     outerParameters: outer)
-        case .byReference(let publish):
-            let location = try await publish(object)
-            url = try RequestObject.authorizationURL(authorizationEndpoint: endpoint, clientID: clientID, requestURI: location,
-                                                     outerParameters: outer)
-        }
-        return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,
-                                                     issuerParameterSupported: requiresIssuerParameter))
+        return (object, parameters)
     }
 }

@@ -3,6 +3,17 @@ import JOSE
 import Testing
 @testable import OIDC
 
+/// Records each request's body, then answers as the scripted transport does.
+final class BodyRecordingTransport: HTTPTransport {
+    let inner = ScriptedTransport()
+    private let bodies = Locked([String: String]())
+    func lastBody(for url: String) -> String? { bodies.withLock { $0[url] } }
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        if case .bytes(let body)? = request.body { bodies.withLock { $0[request.url.absoluteString] = String(decoding: body, as: UTF8.self) } }
+        return try await inner.send(request)
+    }
+}
+
 /// ``OIDCClient/startLogin(_:requestObject:)``: the authorization request as a request object (OpenID Connect
 /// Core §6, RFC 9101), by value or by reference, signed or named unsigned, optionally encrypted to the provider.
 @Suite("OIDCClient: logins with a request object")
@@ -95,6 +106,34 @@ struct OIDCClientRequestObjectTests {
             #expect(transport.calls(F.jwksURL.absoluteString) == number + 1)
         }
         #expect(keyIDs == ["enc-1", "enc-2"])
+    }
+
+    @Test("pushed: client_id and the request object go to the PAR endpoint, the URL carries only client_id and request_uri; by reference is refused")
+    func pushed() async throws {
+        let transport = BodyRecordingTransport()
+        transport.inner.json(F.jwksURL.absoluteString, F.jwks([try F.publicJWK("rsa2048", kid: "k1")]))
+        transport.inner.json("https://op.example.com/par", #"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":60}"#, status: 201)
+        var metadata = C.metadata()
+        metadata.pushedAuthorizationRequestEndpoint = URL(string: "https://op.example.com/par")
+        var configuration = OIDCClient.Configuration(clock: TestClock().now)
+        let dpopKey = try DPoPKey.generate()
+        configuration.dpop = DPoPBinding(key: dpopKey)
+        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret-s3cret!"),
+                                    transport: transport, configuration: configuration)
+        let key = try JWK.generate(.ec(.p256))
+        let pending = try await client.startPushedLogin(redirectURI: C.redirectURI, requestObject: RequestObjectOptions(signature: .signed(key: key, algorithm: .es256)))
+        #expect(Self.query(pending.url) == ["client_id": F.clientID, "request_uri": "urn:ietf:params:oauth:request_uri:abc"])
+        let form = try #require(transport.lastBody(for: "https://op.example.com/par"))
+        let fields = Dictionary(try FormURLEncoding.parse(form).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        #expect(Set(fields.keys).isSubset(of: ["client_id", "request", "dpop_jkt"]) && fields["request"] != nil)
+        let jws = try CompactJWS(try #require(fields["request"]))
+        try jws.verify(with: key.publicKey, policy: JWSVerificationPolicy(allowedAlgorithms: [.es256]))
+        let claims = try JSONParser.parseObject(jws.payload, what: "claims")
+        #expect(claims["state"]?.stringValue == pending.state.value && claims["dpop_jkt"]?.stringValue == dpopKey.thumbprint)
+        let byReference = RequestObjectOptions(signature: .signed(key: key, algorithm: .es256), delivery: .byReference { _ in
+            URL(string: "https://app.example.com/r")!
+        })
+        await expectOIDCError(.requestObjectFailed) { _ = try await client.startPushedLogin(redirectURI: C.redirectURI, requestObject: byReference) }
     }
 
     @Test("encrypted, but the provider publishes only signing keys: refused, nothing sent")
