@@ -13,9 +13,8 @@ extension OIDCClient {
     public func startLogin(redirectURI: URL, scopes: [String] = ["openid"], responseType: ResponseType = .code,
                            requestObject options: RequestObjectOptions,
                            configure: (inout OAuthRequest) throws -> Void = { _ in }) async throws -> PendingLogin {
-        var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType, scopes: scopes)
-        try configure(&request)
-        return try await startLogin(request, requestObject: options)
+        try await startLogin(try newRequest(redirectURI: redirectURI, scopes: scopes, responseType: responseType, configure: configure),
+                             requestObject: options)
     }
 
     /// Starts a login with `request` sent as a request object: every parameter inside it (signed as `options`
@@ -67,9 +66,8 @@ extension OIDCClient {
     public func startPushedLogin(redirectURI: URL, scopes: [String] = ["openid"], responseType: ResponseType = .code,
                                  requestObject options: RequestObjectOptions,
                                  configure: (inout OAuthRequest) throws -> Void = { _ in }) async throws -> PendingLogin {
-        var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType, scopes: scopes)
-        try configure(&request)
-        return try await startPushedLogin(request, requestObject: options)
+        try await startPushedLogin(try newRequest(redirectURI: redirectURI, scopes: scopes, responseType: responseType, configure: configure),
+                                   requestObject: options)
     }
 
     /// Starts a login through a pushed authorization request (PAR, RFC 9126) whose parameters travel as a
