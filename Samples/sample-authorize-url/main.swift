@@ -161,14 +161,13 @@ func apply(_ name: String, _ value: String, to request: inout OAuthRequest) thro
     }
 }
 
-/// The authorization URL carrying `request` as a request object (`client_id`, `request`, and `response_type`/`scope`
-/// outside as OpenID Connect asks): signed with the key at `keyPath`, unsigned, and/or encrypted to the provider.
+/// The authorization URL carrying `request` as a request object by value, through ``OIDCClient/startLogin(_:requestObject:)``:
+/// signed with the key at `keyPath` or unsigned, and/or encrypted to the provider's current encryption key.
 func requestObjectURL(_ request: OAuthRequest, mode: String, issuer: String, keyPath: String?, transport: any HTTPTransport,
                       configuration: OIDCClient.Configuration) async throws -> URL {
     let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: request.clientID), transport: transport,
                                                configuration: configuration)
-    let parameters = try request.authorizationParameters()
-    var object: String
+    let signature: RequestObjectOptions.Signature
     if mode.hasPrefix("signed") {
         guard let keyPath else { fail("--request-object \(mode) needs --request-object-key PATH") }
         let text: String
@@ -185,18 +184,12 @@ func requestObjectURL(_ request: OAuthRequest, mode: String, issuer: String, key
             default: fail("--request-object-key: a \(key.keyType) key cannot sign a request object")
             }
         }
-        object = try RequestObject.sign(parameters: parameters, clientID: request.clientID, issuer: issuer, key: key, algorithm: algorithm)
+        signature = .signed(key: key, algorithm: algorithm)
     } else {
-        object = try RequestObject.unsigned(parameters: parameters, clientID: request.clientID, issuer: issuer)
+        signature = .unsignedWithoutClientProof
     }
-    if mode.hasSuffix("encrypted") {
-        guard let jwksURI = client.metadata.jwksURI else { fail("the provider publishes no jwks_uri", code: 1) }
-        let keys = try await JWKSetCache(jwksURI: jwksURI, issuer: issuer, transport: transport).keys()
-        object = try RequestObject.encrypt(object, to: keys)
-    }
-    guard let endpoint = client.metadata.authorizationEndpoint else { fail("the provider publishes no authorization_endpoint", code: 1) }
-    let outer = parameters.filter { $0.name == "response_type" || $0.name == "scope" }
-    return try RequestObject.authorizationURL(authorizationEndpoint: endpoint, clientID: request.clientID, requestObject: object, outerParameters: outer)
+    let options = RequestObjectOptions(signature: signature, encryption: mode.hasSuffix("encrypted") ? RequestObjectEncryption() : nil)
+    return try await client.startLogin(request, requestObject: options).url
 }
 
 /// A JSON string literal (RFC 8259 escaping), or `null`.

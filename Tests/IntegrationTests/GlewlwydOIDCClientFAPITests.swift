@@ -51,6 +51,21 @@ extension GlewlwydFAPITests {
         #expect(try await Glewlwyd.transport.send(bearer).status == 401)
     }
 
+    @Test("OIDCClient: PAR carrying a request object (ES256, dpop_jkt inside), login finished with private_key_jwt and DPoP")
+    func oidcClientPushedRequestObject() async throws {
+        let dpop = DPoPBinding(key: try DPoPKey.generate())
+        let client = try await oidcClient(dpop: dpop)
+        let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
+        let pending = try await client.startPushedLogin(redirectURI: try Glewlwyd.redirectURI,
+                                                        requestObject: RequestObjectOptions(signature: .signed(key: key, algorithm: .es256)))
+        let query = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
+        #expect(query == ["client_id", "request_uri"])
+        let callback = try Glewlwyd.login(pending.url, scope: "openid")
+        let login = try await client.finishLogin(pending, callback: .url(callback))
+        #expect(login.tokens.tokenType.lowercased() == "dpop")
+        #expect(try await client.userInfo(login.tokens)["sub"]?.stringValue == login.idToken.subject)
+    }
+
     /// glewlwyd refuses any DPoP `iat` after its `time()` (no future allowance by default), and
     /// `time()` reads the kernel's coarse clock, a few milliseconds behind the precise one: proofs
     /// dated by the whole second of the clock were refused now and then ("Invalid DPoP" at
