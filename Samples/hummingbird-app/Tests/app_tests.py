@@ -784,6 +784,20 @@ def part_request_object(binary):
         check(status == 200 and exp.get("exp", 0) - exp.get("iat", 0) == 5, "request-object: --request-object-lifetime sets the request object's exp")
         wait_until(lambda: Client().get(short_uri)[0] == 404, 30, "the expired request object to answer 404")
         check(True, "request-object: an expired request object answers 404")
+        # --request-object-encrypt encrypts to the provider's current `use: enc` key; glewlwyd publishes only signing
+        # keys, so the login cannot start (500, no redirect) and the log says why; nothing is sent unencrypted.
+        encrypting = App(binary, "request-object-encrypting", PORT_BASE + 15,
+                         common + ["--base-url", bases["reference"], "--request-object", "by-reference", "--request-object-encrypt"])
+        try:
+            status, headers, _ = Client().get(encrypting.base + "/login")
+            encrypting.log.flush()
+            with open(encrypting.log_path) as f:
+                text = f.read()
+            check(status == 500 and "Location" not in headers and "login could not start: request_object_failed" in text
+                  and "request object published" not in text,
+                  "request-object: --request-object-encrypt without a provider encryption key refuses to start the login (500)")
+        finally:
+            encrypting.stop()
     finally:
         by_reference.stop()
         by_value.stop()
