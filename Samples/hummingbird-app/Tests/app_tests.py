@@ -696,7 +696,8 @@ def part_request_object(binary):
     subprocess.run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key_file],
                    check=True, capture_output=True)
     public_pem = subprocess.run(["openssl", "pkey", "-in", key_file, "-pubout"], capture_output=True, text=True, check=True).stdout
-    ports = {"reference": PORT_BASE + 10, "value": PORT_BASE + 11, "expiry": PORT_BASE + 12, "shared": PORT_BASE + 13}
+    ports = {"reference": PORT_BASE + 10, "value": PORT_BASE + 11, "expiry": PORT_BASE + 12, "shared": PORT_BASE + 13,
+             "encrypt": PORT_BASE + 15, "unsigned": PORT_BASE + 16}
     bases = {name: f"http://127.0.0.1:{port}" for name, port in ports.items()}
     client_id, secret = "hbapp-jar-" + secrets.token_hex(4), secrets.token_urlsafe(24)
     admin = gw.Admin(gw_base)
@@ -715,6 +716,15 @@ def part_request_object(binary):
                              capture_output=True, text=True, timeout=60)
     check(refused.returncode == 2 and "--request-object-unsigned" in refused.stderr,
           "request-object: --request-object without --request-object-key or --request-object-unsigned is a usage error")
+    for extra, what in ((["--request-object-key", key_file], "--request-object-key without --request-object"),
+                        (["--request-object", "by-value", "--request-object-key", key_file, "--request-object-unsigned"],
+                         "both --request-object-key and --request-object-unsigned"),
+                        (["--request-object", "by-reference", "--request-object-key", key_file, "--request-object-lifetime", "3601"],
+                         "--request-object-lifetime over 3600"),
+                        (["--request-object", "by-uri", "--request-object-key", key_file], "--request-object by-uri")):
+        refused = subprocess.run([binary, "--issuer", issuer, "--client-id", client_id, "--client-secret", secret,
+                                  "--base-url", bases["reference"]] + extra, capture_output=True, text=True, timeout=60)
+        check(refused.returncode == 2 and "--request-object" in refused.stderr, f"request-object: {what} is a usage error")
 
     by_reference = App(binary, "request-object-by-reference", ports["reference"],
                        common + ["--base-url", bases["reference"], "--request-object", "by-reference"])
@@ -784,10 +794,32 @@ def part_request_object(binary):
         check(status == 200 and exp.get("exp", 0) - exp.get("iat", 0) == 5, "request-object: --request-object-lifetime sets the request object's exp")
         wait_until(lambda: Client().get(short_uri)[0] == 404, 30, "the expired request object to answer 404")
         check(True, "request-object: an expired request object answers 404")
+        # --request-object-unsigned (explicit): alg none, no signature; glewlwyd takes those only from public clients
+        # and refuses this confidential one before any login page (403).
+        unsigned = App(binary, "request-object-unsigned", ports["unsigned"],
+                       ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--scope", "openid",
+                        "--base-url", bases["unsigned"], "--request-object", "by-reference", "--request-object-unsigned"])
+        try:
+            status, headers, _ = Client().get(unsigned.base + "/login")
+            location = headers.get("Location", "")
+            uri = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query)).get("request_uri", "")
+            status, _, body = Client().get(uri) if uri else (0, None, b"")
+            parts = body.decode(errors="replace").split(".")
+            header = json.loads(base64.urlsafe_b64decode(parts[0] + "==")) if status == 200 and len(parts) == 3 else {}
+            check(header.get("alg") == "none" and parts[2] == "", "request-object: --request-object-unsigned serves an alg none request object")
+            status = Client().get(location)[0]
+            unsigned.log.flush()
+            with open(unsigned.log_path) as f:
+                fetches = f.read().count("request object served")
+            check(status == 403 and fetches == 2,  # ours, then glewlwyd's
+                  "request-object: glewlwyd fetches the unsigned request object and refuses it for a confidential client (403)")
+        finally:
+            unsigned.stop()
+
         # --request-object-encrypt encrypts to the provider's current `use: enc` key; glewlwyd publishes only signing
         # keys, so the login cannot start (500, no redirect) and the log says why; nothing is sent unencrypted.
-        encrypting = App(binary, "request-object-encrypting", PORT_BASE + 15,
-                         common + ["--base-url", bases["reference"], "--request-object", "by-reference", "--request-object-encrypt"])
+        encrypting = App(binary, "request-object-encrypting", ports["encrypt"],
+                         common + ["--base-url", bases["encrypt"], "--request-object", "by-reference", "--request-object-encrypt"])
         try:
             status, headers, _ = Client().get(encrypting.base + "/login")
             encrypting.log.flush()
