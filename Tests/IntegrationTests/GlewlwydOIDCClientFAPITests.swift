@@ -7,7 +7,7 @@ import Testing
 /// The FAPI pieces through `OIDCClient` against glewlwyd 2.7.5: one client object pushes the
 /// request (PAR), finishes the login with private_key_jwt (ES256, endpoint audience) and DPoP,
 /// and calls UserInfo and refreshes DPoP-bound, then calls UserInfo through the client's session.
-extension GlewlwydFAPITests {
+extension GlewlwydSerial.GlewlwydFAPITests {
     func oidcClient(dpop: DPoPBinding, fapi2Profile: Bool = false, requireIssuerParameter: Bool = false) async throws -> OIDCClient {
         let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
         var configuration = OIDCClient.Configuration()
