@@ -185,7 +185,7 @@ struct X25519PEMTests {
             func curvePrivateKey(_ bytes: [UInt8]) -> DERNode { pkcs8.replacing([2]) { _ in .leaf(0x04, DERNode.leaf(0x04, bytes).encoded) } }
             switch self {
             case .nullParameters: return (publicKey(spki.replacing([0]) { .node(0x30, $0.children + [.leaf(0x05, [])]) }), .invalidPEM)
-            case .oidParameters: return (publicKey(spki.replacing([0]) { .node(0x30, $0.children + [.leaf(0x06, OID.x25519)]) }), .invalidPEM)
+            case .oidParameters: return (publicKey(spki.replacing([0]) { .node(0x30, $0.children + [.leaf(0x06, [0x2B, 0x65, 0x6E])]) }), .invalidPEM)
             case .nullParametersPKCS8: return (privateKey(pkcs8.replacing([1]) { .node(0x30, $0.children + [.leaf(0x05, [])]) }), .invalidPEM)
             case .privateKeyShort: return (privateKey(curvePrivateKey(Array(T.privateBytes.dropLast()))), .invalidKey)
             case .privateKeyLong: return (privateKey(curvePrivateKey(T.privateBytes + [0])), .invalidKey)
