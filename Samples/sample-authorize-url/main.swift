@@ -20,8 +20,7 @@
 import Foundation
 import JOSE
 import OIDC
-import OIDCNetworking
-import OIDCTLSTransport
+import SampleSupport
 
 let usage = """
     usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL | --webfinger IDENTIFIER)
@@ -203,17 +202,12 @@ let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))
 guard [arguments.endpoint != nil, arguments.issuer != nil, arguments.webFinger != nil].filter({ $0 }).count == 1 else {
     fail("give one of --authorization-endpoint, --issuer and --webfinger")
 }
-/// URLSessionTransport, or with --ca-file OIDCTLSTransport's libssl transport trusting that CA (URLSession on
-/// Linux cannot be given a CA of its own).
+/// URLSessionTransport, or with --ca-file the libssl transport trusting that CA (SampleTransport's rule).
 let transport: any HTTPTransport
-if let caFile = arguments.caFile {
-    do {
-        transport = try LibSSLTransport(serverTrust: .caFile(caFile))
-    } catch {
-        fail("--ca-file \(caFile) cannot be used: \(error)")
-    }
-} else {
-    transport = URLSessionTransport()
+do {
+    transport = try SampleTransport.make(caFile: arguments.caFile)
+} catch {
+    fail("--ca-file \(arguments.caFile ?? "") cannot be used: \(error)")
 }
 guard let clientID = arguments.clientID else { fail("--client-id is required") }
 guard let redirectURI = arguments.redirectURI else { fail("--redirect-uri is required") }
