@@ -66,6 +66,19 @@ extension GlewlwydSerial.GlewlwydFAPITests {
         #expect(try await client.userInfo(login.tokens)["sub"]?.stringValue == login.idToken.subject)
     }
 
+    @Test("OIDCClient: a front-channel login with the request object by value (ES256): the URL carries no parameter in clear but scope and response_type")
+    func oidcClientRequestObjectByValue() async throws {
+        let client = try await oidcClient(dpop: DPoPBinding(key: try DPoPKey.generate()))
+        let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
+        let pending = try await client.startLogin(redirectURI: try Glewlwyd.redirectURI,
+                                                  requestObject: RequestObjectOptions(signature: .signed(key: key, algorithm: .es256)))
+        let query = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
+        #expect(Set(query) == ["client_id", "request", "response_type", "scope"])
+        let callback = try Glewlwyd.login(pending.url, scope: "openid")
+        let login = try await client.finishLogin(pending, callback: .url(callback))
+        #expect(login.tokens.tokenType.lowercased() == "dpop" && login.idToken.subject?.isEmpty == false)
+    }
+
     /// glewlwyd refuses any DPoP `iat` after its `time()` (no future allowance by default), and
     /// `time()` reads the kernel's coarse clock, a few milliseconds behind the precise one: proofs
     /// dated by the whole second of the clock were refused now and then ("Invalid DPoP" at
