@@ -34,9 +34,9 @@ struct SampleTransportTests {
         let error = Self.libsslError(caFile: caFile)
         #expect(error != "(no error)")
         let runs = [
-            ("sample-authorize-url", try GlewlwydSampleTests.run("sample-authorize-url", [
+            ("sample-authorize-url", try GlewlwydSerial.GlewlwydSampleTests.run("sample-authorize-url", [
                 "--issuer", Self.issuer, "--client-id", "c", "--redirect-uri", "https://app.example/cb", "--ca-file", caFile])),
-            ("sample-register", try GlewlwydSampleTests.run("sample-register", [
+            ("sample-register", try GlewlwydSerial.GlewlwydSampleTests.run("sample-register", [
                 "--issuer", Self.issuer, "--redirect-uri", "https://app.example/cb", "--ca-file", caFile])),
         ]
         for (name, run) in runs {
@@ -51,7 +51,7 @@ struct SampleTransportTests {
         let caFile = try Self.file(content)
         defer { try? FileManager.default.removeItem(atPath: caFile) }
         let error = Self.libsslError(caFile: caFile)
-        let run = try GlewlwydSampleTests.run("sample-resource-server", ["--issuer", Self.issuer, "--audience", "https://api.example", "--ca-file", caFile],
+        let run = try GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", ["--issuer", Self.issuer, "--audience", "https://api.example", "--ca-file", caFile],
                                               stdin: "token\n")
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stdout.isEmpty, "\(run.stdout)")
@@ -64,7 +64,7 @@ struct SampleTransportTests {
         for content in [nil, "not a certificate\n"] {
             let caFile = try Self.file(content)
             defer { try? FileManager.default.removeItem(atPath: caFile) }
-            let run = try GlewlwydSampleTests.run("sample-exchange-code", common + ["--client-secret", "s", "--ca-file", caFile])
+            let run = try GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", common + ["--client-secret", "s", "--ca-file", caFile])
             #expect(run.status == 2, "\(run.stderr)")
             #expect(run.stdout.isEmpty, "\(run.stdout)")
             #expect(run.stderr == "sample-exchange-code: \(Self.libsslError(caFile: caFile))\n", "\(run.stderr)")
@@ -72,7 +72,7 @@ struct SampleTransportTests {
         let certificate = try Self.file("not a certificate\n"), key = try Self.file("not a key\n")
         defer { for path in [certificate, key] { try? FileManager.default.removeItem(atPath: path) } }
         let mutualTLS = ["--client-auth", "tls_client_auth", "--client-cert", certificate, "--client-key", key]
-        let run = try GlewlwydSampleTests.run("sample-exchange-code", common + mutualTLS)
+        let run = try GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", common + mutualTLS)
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr == "sample-exchange-code: \(Self.libsslError(caFile: nil, certificate: certificate, key: key))\n", "\(run.stderr)")
     }
