@@ -230,7 +230,11 @@ struct Options: Sendable {
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw UsageError(description: "--request-object-key: \(path) cannot be read")
         }
-        guard let key = try JWK.keys(fromFileText: text).first(where: { $0.isPrivate && $0.keyType != .oct && $0.keyType != .x25519 }) else {
+        let keys: [JWK]
+        do { keys = try JWK.keys(fromFileText: text) } catch {
+            throw UsageError(description: "--request-object-key: \(path) holds no readable key (\((error as? JOSEError)?.description ?? WebApp.describe(error)))")
+        }
+        guard let key = keys.first(where: { $0.isPrivate && $0.keyType != .oct && $0.keyType != .x25519 }) else {
             throw UsageError(description: "--request-object-key: \(path) holds no private signing key")
         }
         if let named = key.algorithm.flatMap(JWSAlgorithm.init(rawValue:)), key.admits(named) {
