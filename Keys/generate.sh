@@ -10,7 +10,8 @@ openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out p256.pem
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-384 -out p384.pem
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-521 -out p521.pem
 openssl genpkey -algorithm ED25519 -out ed25519.pem
-for k in rsa2048 rsa3072 p256 p384 p521 ed25519; do
+openssl genpkey -algorithm X25519 -out x25519.pem
+for k in rsa2048 rsa3072 p256 p384 p521 ed25519 x25519; do
   openssl pkey -in "$k.pem" -pubout -out "$k.pub.pem"
 done
 # PKCS#1 / SEC1 ("traditional") forms of two keys, to exercise those PEM parsers.

@@ -11,7 +11,9 @@
 #     TLS + mTLS    (GLEWLWYD_TLS=1) (4594)                   (a second instance; RFC 8705 tests)
 #   OpenID Foundation Tests/RPTool  $RPTOOL_PORT (8090)    -> RPTOOL_BASE, and its TLS instance on
 #     RP test tool    $RPTOOL_TLS_PORT (RPTOOL_PORT+1) -> RPTOOL_TLS_BASE, RPTOOL_TLS_CA (oidctest 0.8.2 on
-#                     Python 3.7; without Python 3.7 outside CI its tests skip)
+#                     Python 3.7; without Python 3.7 outside CI its tests skip), and the host of the
+#                     request objects passed by reference on $RPTOOL_OBJECTS_PORT (RPTOOL_PORT+2)
+#                     -> RPTOOL_OBJECTS_BASE, RPTOOL_OBJECTS_DIR
 #
 # A server that does not start is an error under CI=true; otherwise the tests that
 # need it are skipped.

@@ -20,8 +20,7 @@
 import Foundation
 import JOSE
 import OIDC
-import OIDCNetworking
-import OIDCTLSTransport
+import SampleSupport
 
 let usage = """
     usage: sample-authorize-url (--authorization-endpoint URL | --issuer URL | --webfinger IDENTIFIER)
@@ -162,14 +161,13 @@ func apply(_ name: String, _ value: String, to request: inout OAuthRequest) thro
     }
 }
 
-/// The authorization URL carrying `request` as a request object (`client_id`, `request`, and `response_type`/`scope`
-/// outside as OpenID Connect asks): signed with the key at `keyPath`, unsigned, and/or encrypted to the provider.
+/// The authorization URL carrying `request` as a request object by value, through ``OIDCClient/startLogin(_:requestObject:)``:
+/// signed with the key at `keyPath` or unsigned, and/or encrypted to the provider's current encryption key.
 func requestObjectURL(_ request: OAuthRequest, mode: String, issuer: String, keyPath: String?, transport: any HTTPTransport,
                       configuration: OIDCClient.Configuration) async throws -> URL {
     let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: request.clientID), transport: transport,
                                                configuration: configuration)
-    let parameters = try request.authorizationParameters()
-    var object: String
+    let signature: RequestObjectOptions.Signature
     if mode.hasPrefix("signed") {
         guard let keyPath else { fail("--request-object \(mode) needs --request-object-key PATH") }
         let text: String
@@ -186,18 +184,12 @@ func requestObjectURL(_ request: OAuthRequest, mode: String, issuer: String, key
             default: fail("--request-object-key: a \(key.keyType) key cannot sign a request object")
             }
         }
-        object = try RequestObject.sign(parameters: parameters, clientID: request.clientID, issuer: issuer, key: key, algorithm: algorithm)
+        signature = .signed(key: key, algorithm: algorithm)
     } else {
-        object = try RequestObject.unsigned(parameters: parameters, clientID: request.clientID, issuer: issuer)
+        signature = .unsignedWithoutClientProof
     }
-    if mode.hasSuffix("encrypted") {
-        guard let jwksURI = client.metadata.jwksURI else { fail("the provider publishes no jwks_uri", code: 1) }
-        let keys = try await JWKSetCache(jwksURI: jwksURI, issuer: issuer, transport: transport).keys()
-        object = try RequestObject.encrypt(object, to: keys)
-    }
-    guard let endpoint = client.metadata.authorizationEndpoint else { fail("the provider publishes no authorization_endpoint", code: 1) }
-    let outer = parameters.filter { $0.name == "response_type" || $0.name == "scope" }
-    return try RequestObject.authorizationURL(authorizationEndpoint: endpoint, clientID: request.clientID, requestObject: object, outerParameters: outer)
+    let options = RequestObjectOptions(signature: signature, encryption: mode.hasSuffix("encrypted") ? RequestObjectEncryption() : nil)
+    return try await client.startLogin(request, requestObject: options).url
 }
 
 /// A JSON string literal (RFC 8259 escaping), or `null`.
@@ -210,17 +202,12 @@ let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))
 guard [arguments.endpoint != nil, arguments.issuer != nil, arguments.webFinger != nil].filter({ $0 }).count == 1 else {
     fail("give one of --authorization-endpoint, --issuer and --webfinger")
 }
-/// URLSessionTransport, or with --ca-file OIDCTLSTransport's libssl transport trusting that CA (URLSession on
-/// Linux cannot be given a CA of its own).
+/// URLSessionTransport, or with --ca-file the libssl transport trusting that CA (SampleTransport's rule).
 let transport: any HTTPTransport
-if let caFile = arguments.caFile {
-    do {
-        transport = try LibSSLTransport(serverTrust: .caFile(caFile))
-    } catch {
-        fail("--ca-file \(caFile) cannot be used: \(error)")
-    }
-} else {
-    transport = URLSessionTransport()
+do {
+    transport = try SampleTransport.make(caFile: arguments.caFile)
+} catch {
+    fail("--ca-file \(arguments.caFile ?? "") cannot be used: \(error)")
 }
 guard let clientID = arguments.clientID else { fail("--client-id is required") }
 guard let redirectURI = arguments.redirectURI else { fail("--redirect-uri is required") }

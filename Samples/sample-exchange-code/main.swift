@@ -28,9 +28,9 @@
 import Foundation
 import JOSE
 import OIDC
-import OIDCNetworking
 import OIDCSession
 import OIDCTLSTransport
+import SampleSupport
 
 func usage(_ message: String) -> Never {
     FileHandle.standardError.write(Data("sample-exchange-code: \(message)\nusage: sample-exchange-code --issuer URL --client-id ID (--client-secret SECRET [--client-auth basic|post] | --client-auth tls_client_auth --client-cert FILE --client-key FILE [--ca-file FILE] | --team-id T --key-id K --client-key FILE) --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE] [--profile entra|google|apple|keycloak|okta|auth0] [--tenant ID]... [--hosted-domain D]... [--decryption-key PATH]... [--id-token-encrypted-response-alg ALG] [--userinfo-signed]\n".utf8))
@@ -102,19 +102,17 @@ let appleKey = apple.isEmpty ? nil : values["--client-key"].map { path -> String
     return text
 }
 
-// tls_client_auth or a --ca-file: the libssl transport (URLSession on Linux cannot present a client certificate).
+// tls_client_auth or a --ca-file: the libssl transport (URLSession on Linux cannot present a client certificate),
+// by SampleTransport's rule.
+let clientIdentity = mutualTLS ? values["--client-cert"].flatMap { certificate in
+    values["--client-key"].map { LibSSLTransport.ClientIdentity(certificateFile: certificate, privateKeyFile: $0) }
+} : nil
 let transport: any HTTPTransport
-if mutualTLS || values["--ca-file"] != nil {
-    do {
-        transport = try LibSSLTransport(
-            clientIdentity: mutualTLS ? LibSSLTransport.ClientIdentity(certificateFile: values["--client-cert"]!, privateKeyFile: values["--client-key"]!) : nil,
-            serverTrust: values["--ca-file"].map { .caFile($0) } ?? .system)
-    } catch {
-        FileHandle.standardError.write(Data("sample-exchange-code: \(error)\n".utf8))
-        exit(2)
-    }
-} else {
-    transport = URLSessionTransport()
+do {
+    transport = try SampleTransport.make(caFile: values["--ca-file"], clientIdentity: clientIdentity)
+} catch {
+    FileHandle.standardError.write(Data("sample-exchange-code: \(error)\n".utf8))
+    exit(2)
 }
 
 do {

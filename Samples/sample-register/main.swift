@@ -10,8 +10,7 @@
 import Foundation
 import JOSE
 import OIDC
-import OIDCNetworking
-import OIDCTLSTransport
+import SampleSupport
 
 let usage = """
     usage: sample-register --issuer URL --redirect-uri URI [--redirect-uri URI]... [--jwks FILE]
@@ -94,17 +93,12 @@ func loadKeys(_ path: String) -> [JWK] {
 let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))
 guard let issuer = arguments.issuer else { fail("--issuer is required") }
 guard !arguments.redirectURIs.isEmpty else { fail("--redirect-uri is required") }
-/// URLSessionTransport, or with --ca-file OIDCTLSTransport's libssl transport trusting that CA (URLSession on
-/// Linux cannot be given a CA of its own).
+/// URLSessionTransport, or with --ca-file the libssl transport trusting that CA (SampleTransport's rule).
 let transport: any HTTPTransport
-if let caFile = arguments.caFile {
-    do {
-        transport = try LibSSLTransport(serverTrust: .caFile(caFile))
-    } catch {
-        fail("--ca-file \(caFile) cannot be used: \(error)")
-    }
-} else {
-    transport = URLSessionTransport()
+do {
+    transport = try SampleTransport.make(caFile: arguments.caFile)
+} catch {
+    fail("--ca-file \(arguments.caFile ?? "") cannot be used: \(error)")
 }
 
 var extra = JSONObject()

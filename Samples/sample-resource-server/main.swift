@@ -23,9 +23,8 @@
 import Foundation
 import JOSE
 import OIDC
-import OIDCNetworking
 import OIDCResourceServer
-import OIDCTLSTransport
+import SampleSupport
 
 func usage(_ message: String) -> Never {
     FileHandle.standardError.write(Data("sample-resource-server: \(message)\nusage: sample-resource-server --issuer URL --audience AUD [--introspect --client-id ID --client-secret SECRET] [--require-scope S]... [--require-authorization-details-type TYPE]... [--client-cert FILE] [--ca-file FILE] [--profile keycloak --allowed-client ID...]\n".utf8))
@@ -107,13 +106,9 @@ if let path = values["--client-cert"] {
     clientCertificate = .notPresented
 }
 // With --ca-file the issuer is reached over the libssl transport trusting only that CA (the machine's
-// trust store is set globally); otherwise over URLSession.
+// trust store is set globally); otherwise over URLSession (SampleTransport's rule).
 let transport: any HTTPTransport
-if let caFile = values["--ca-file"] {
-    do { transport = try LibSSLTransport(serverTrust: .caFile(caFile)) } catch { usage("--ca-file \(caFile): \(error)") }
-} else {
-    transport = URLSessionTransport()
-}
+do { transport = try SampleTransport.make(caFile: values["--ca-file"]) } catch { usage("--ca-file \(values["--ca-file"] ?? ""): \(error)") }
 let discovery = Discovery(transport: transport)
 do {
     if introspect {

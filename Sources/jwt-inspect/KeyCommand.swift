@@ -12,7 +12,7 @@ struct KeyCommand {
     Generate a key (--kty), convert a key file (--key), or list a JWK Set (--table).
 
     Generate:
-      --kty EC --crv P-256|P-384|P-521,  --kty OKP --crv Ed25519,
+      --kty EC --crv P-256|P-384|P-521,  --kty OKP --crv Ed25519|X25519,
       --kty RSA --size 2048|3072|4096,  --kty oct --size 256
       --out PATH           write the private key to PATH (mode 0600, never overwritten)
                            and its public half to PATH with .pub before the extension;

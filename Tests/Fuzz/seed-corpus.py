@@ -243,6 +243,9 @@ add("fuzz-pem", to_pem("PRIVATE KEY", tlv(0x30, tlv(0x02, b"\x01") + pkcs8[1][2]
 ed = der_children(der_children(pem_der("ed25519.pem"))[0][1])
 ed_spki = der_children(der_children(pem_der("ed25519.pub.pem"))[0][1])
 add("fuzz-pem", to_pem("PRIVATE KEY", tlv(0x30, tlv(0x02, b"\x01") + ed[1][2] + ed[2][2] + tlv(0x81, ed_spki[1][1]))))
+x = der_children(der_children(pem_der("x25519.pem"))[0][1])
+x_spki = der_children(der_children(pem_der("x25519.pub.pem"))[0][1])
+add("fuzz-pem", to_pem("PRIVATE KEY", tlv(0x30, tlv(0x02, b"\x01") + x[1][2] + x[2][2] + tlv(0x81, x_spki[1][1]))))
 rsa_spki = der_children(der_children(pem_der("rsa2048.pub.pem"))[0][1])
 add("fuzz-pem", to_pem("PUBLIC KEY", tlv(0x30, tlv(0x30, der_children(rsa_spki[0][1])[0][2]) + rsa_spki[1][2])))
 

@@ -20,80 +20,82 @@ final class UserInfoShapeTransport: HTTPTransport, Sendable {
     }
 }
 
-/// Against glewlwyd (Tests/Glewlwyd: the ENC client gets ID Tokens and UserInfo encrypted with
-/// RSA-OAEP-256 + A256GCM to its `pubkey` PEM, named by the key's RFC 7638 thumbprint).
-@Suite("glewlwyd: encrypted ID Tokens, encrypted and signed UserInfo", .enabled(if: Glewlwyd.isRunning), .serialized)
-struct GlewlwydEncryptionTests {
-    func client(_ name: String, keys: [JWK], configure: (inout OIDCClient.Configuration) -> Void = { _ in }) async throws -> (OIDCClient, UserInfoShapeTransport) {
-        let transport = UserInfoShapeTransport(Glewlwyd.transport)
-        var configuration = OIDCClient.Configuration()
-        configuration.decryptionKeys = JWEDecryptionKeys(keys: keys)
-        configure(&configuration)
-        let client = try await OIDCClient.discover(issuer: try Glewlwyd.value("GLEWLWYD_ISSUER"), authentication: try Glewlwyd.authentication(name),
-                                                   transport: transport, configuration: configuration)
-        return (client, transport)
-    }
-
-    func login(_ client: OIDCClient) async throws -> LoginResult {
-        let pending = try client.startLogin(redirectURI: try Glewlwyd.redirectURI)
-        return try await client.finishLogin(pending, callback: .url(try Glewlwyd.login(pending.url, scope: "openid")))
-    }
-
-    @Test("a login with an encrypted ID Token (PEM key without kid, JWE naming a thumbprint), then an encrypted UserInfo; refresh decrypts too")
-    func encryptedLogin() async throws {
-        let key = try JWK.keys(fromFileText: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_ENC_KEY_FILE"), encoding: .utf8))
-        let (client, transport) = try await client("ENC", keys: key) {
-            $0.idTokenEncryption = ResponseEncryption(algorithm: .rsaOAEP256, encryption: .a256GCM)
-            $0.userInfoFormat = .encrypted(ResponseEncryption(algorithm: .rsaOAEP256, encryption: .a256GCM))
+extension GlewlwydSerial {
+    /// Against glewlwyd (Tests/Glewlwyd: the ENC client gets ID Tokens and UserInfo encrypted with
+    /// RSA-OAEP-256 + A256GCM to its `pubkey` PEM, named by the key's RFC 7638 thumbprint).
+    @Suite("glewlwyd: encrypted ID Tokens, encrypted and signed UserInfo", .enabled(if: Glewlwyd.isRunning), .serialized)
+    struct GlewlwydEncryptionTests {
+        func client(_ name: String, keys: [JWK], configure: (inout OIDCClient.Configuration) -> Void = { _ in }) async throws -> (OIDCClient, UserInfoShapeTransport) {
+            let transport = UserInfoShapeTransport(Glewlwyd.transport)
+            var configuration = OIDCClient.Configuration()
+            configuration.decryptionKeys = JWEDecryptionKeys(keys: keys)
+            configure(&configuration)
+            let client = try await OIDCClient.discover(issuer: try Glewlwyd.value("GLEWLWYD_ISSUER"), authentication: try Glewlwyd.authentication(name),
+                                                       transport: transport, configuration: configuration)
+            return (client, transport)
         }
-        let login = try await login(client)
-        #expect(login.idToken.audience == [try Glewlwyd.value("GLEWLWYD_ENC_CLIENT_ID")])
-        let claims = try await client.userInfo(login.tokens)
-        #expect(transport.last == "jwe")
-        #expect(claims["sub"]?.stringValue == login.idToken.subject)
-        let fresh = try await client.refresh(login.tokens)
-        #expect(fresh.idToken.map(NestedJWT.isEncrypted) == false)
-        // Without the key: a typed refusal, never a crash or an unverified token.
-        let (keyless, _) = try await self.client("ENC", keys: [])
-        await #expect(throws: OIDCError.self) { _ = try await self.login(keyless) }
-    }
 
-    @Test("a plain ID Token when encryption is registered is refused; a signed UserInfo (Accept: application/jwt) is verified")
-    func signedUserInfo() async throws {
-        let (registered, _) = try await client("SECRET", keys: []) {
-            $0.idTokenEncryption = ResponseEncryption(algorithm: .rsaOAEP256, encryption: .a256GCM)
+        func login(_ client: OIDCClient) async throws -> LoginResult {
+            let pending = try client.startLogin(redirectURI: try Glewlwyd.redirectURI)
+            return try await client.finishLogin(pending, callback: .url(try Glewlwyd.login(pending.url, scope: "openid")))
         }
-        let refused = await #expect(throws: OIDCError.self) { _ = try await self.login(registered) }
-        #expect(refused?.code == .unencryptedIDToken)
-        let (client, transport) = try await client("SECRET", keys: []) { $0.userInfoFormat = .signed }
-        let login = try await login(client)
-        let claims = try await client.userInfo(login.tokens)
-        #expect(transport.last == "jws")
-        #expect(claims["sub"]?.stringValue == login.idToken.subject)
-    }
 
-    @Test("sample-exchange-code --decryption-key / --id-token-encrypted-response-alg / --userinfo-signed against glewlwyd")
-    func sample() async throws {
-        let issuer = try Glewlwyd.value("GLEWLWYD_ISSUER")
-        for (name, extra) in [("ENC", ["--decryption-key", try Glewlwyd.value("GLEWLWYD_ENC_KEY_FILE"), "--id-token-encrypted-response-alg", "RSA-OAEP-256"]),
-                              ("SECRET", ["--userinfo-signed"]), ("SECRET", ["--id-token-encrypted-response-alg", "RSA-OAEP-256"])] {
-            let clientID = try Glewlwyd.value("GLEWLWYD_\(name)_CLIENT_ID")
-            let url = try GlewlwydSampleTests.run("sample-authorize-url", ["--issuer", issuer, "--client-id", clientID,
-                                                                           "--redirect-uri", try Glewlwyd.redirectURI.absoluteString])
-            let started = try #require(url.json)
-            let urlText = try #require(started["url"]?.stringValue)
-            let redirect = try Glewlwyd.login(try #require(URL(string: urlText)), scope: "openid")
-            let code = try #require(URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value)
-            let run = try GlewlwydSampleTests.run("sample-exchange-code", [
-                "--issuer", issuer, "--client-id", clientID, "--client-secret", try Glewlwyd.value("GLEWLWYD_\(name)_CLIENT_SECRET"),
-                "--redirect-uri", try Glewlwyd.redirectURI.absoluteString, "--code", code,
-                "--code-verifier", try #require(started["code_verifier"]?.stringValue), "--nonce", try #require(started["nonce"]?.stringValue),
-            ] + extra)
-            if extra.contains("--decryption-key") || extra == ["--userinfo-signed"] {
-                #expect(run.status == 0, "\(run.stderr)")
-                #expect(run.json?["userinfo"]?.objectValue?["sub"] == run.json?["id_token_claims"]?.objectValue?["sub"])
-            } else {
-                #expect(run.status == 1 && run.stderr.contains("unencrypted_id_token"), "\(run.stderr)")
+        @Test("a login with an encrypted ID Token (PEM key without kid, JWE naming a thumbprint), then an encrypted UserInfo; refresh decrypts too")
+        func encryptedLogin() async throws {
+            let key = try JWK.keys(fromFileText: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_ENC_KEY_FILE"), encoding: .utf8))
+            let (client, transport) = try await client("ENC", keys: key) {
+                $0.idTokenEncryption = ResponseEncryption(algorithm: .rsaOAEP256, encryption: .a256GCM)
+                $0.userInfoFormat = .encrypted(ResponseEncryption(algorithm: .rsaOAEP256, encryption: .a256GCM))
+            }
+            let login = try await login(client)
+            #expect(login.idToken.audience == [try Glewlwyd.value("GLEWLWYD_ENC_CLIENT_ID")])
+            let claims = try await client.userInfo(login.tokens)
+            #expect(transport.last == "jwe")
+            #expect(claims["sub"]?.stringValue == login.idToken.subject)
+            let fresh = try await client.refresh(login.tokens)
+            #expect(fresh.idToken.map(NestedJWT.isEncrypted) == false)
+            // Without the key: a typed refusal, never a crash or an unverified token.
+            let (keyless, _) = try await self.client("ENC", keys: [])
+            await #expect(throws: OIDCError.self) { _ = try await self.login(keyless) }
+        }
+
+        @Test("a plain ID Token when encryption is registered is refused; a signed UserInfo (Accept: application/jwt) is verified")
+        func signedUserInfo() async throws {
+            let (registered, _) = try await client("SECRET", keys: []) {
+                $0.idTokenEncryption = ResponseEncryption(algorithm: .rsaOAEP256, encryption: .a256GCM)
+            }
+            let refused = await #expect(throws: OIDCError.self) { _ = try await self.login(registered) }
+            #expect(refused?.code == .unencryptedIDToken)
+            let (client, transport) = try await client("SECRET", keys: []) { $0.userInfoFormat = .signed }
+            let login = try await login(client)
+            let claims = try await client.userInfo(login.tokens)
+            #expect(transport.last == "jws")
+            #expect(claims["sub"]?.stringValue == login.idToken.subject)
+        }
+
+        @Test("sample-exchange-code --decryption-key / --id-token-encrypted-response-alg / --userinfo-signed against glewlwyd")
+        func sample() async throws {
+            let issuer = try Glewlwyd.value("GLEWLWYD_ISSUER")
+            for (name, extra) in [("ENC", ["--decryption-key", try Glewlwyd.value("GLEWLWYD_ENC_KEY_FILE"), "--id-token-encrypted-response-alg", "RSA-OAEP-256"]),
+                                  ("SECRET", ["--userinfo-signed"]), ("SECRET", ["--id-token-encrypted-response-alg", "RSA-OAEP-256"])] {
+                let clientID = try Glewlwyd.value("GLEWLWYD_\(name)_CLIENT_ID")
+                let url = try GlewlwydSampleTests.run("sample-authorize-url", ["--issuer", issuer, "--client-id", clientID,
+                                                                               "--redirect-uri", try Glewlwyd.redirectURI.absoluteString])
+                let started = try #require(url.json)
+                let urlText = try #require(started["url"]?.stringValue)
+                let redirect = try Glewlwyd.login(try #require(URL(string: urlText)), scope: "openid")
+                let code = try #require(URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value)
+                let run = try GlewlwydSampleTests.run("sample-exchange-code", [
+                    "--issuer", issuer, "--client-id", clientID, "--client-secret", try Glewlwyd.value("GLEWLWYD_\(name)_CLIENT_SECRET"),
+                    "--redirect-uri", try Glewlwyd.redirectURI.absoluteString, "--code", code,
+                    "--code-verifier", try #require(started["code_verifier"]?.stringValue), "--nonce", try #require(started["nonce"]?.stringValue),
+                ] + extra)
+                if extra.contains("--decryption-key") || extra == ["--userinfo-signed"] {
+                    #expect(run.status == 0, "\(run.stderr)")
+                    #expect(run.json?["userinfo"]?.objectValue?["sub"] == run.json?["id_token_claims"]?.objectValue?["sub"])
+                } else {
+                    #expect(run.status == 1 && run.stderr.contains("unencrypted_id_token"), "\(run.stderr)")
+                }
             }
         }
     }

@@ -6,7 +6,7 @@ import Testing
 /// The FAPI samples, run as a script would run them, against glewlwyd (built by
 /// `swift build`). In the serialized glewlwyd FAPI suite: glewlwyd lists only a client's
 /// newest CIBA request to the user, so two CIBA logins of one client must not overlap.
-extension GlewlwydFAPITests {
+extension GlewlwydSerial.GlewlwydFAPITests {
     static let sampleBinaries = Provider.repository.appendingPathComponent(".build/debug")
 
     /// Runs a built sample: exit status, standard output, standard error.

@@ -142,7 +142,7 @@ struct GlewlwydMutualTLSTests {
         let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("mtls-tokens-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: tokenFile) }
         let caFile = try GlewlwydTLS.value("CA_FILE"), certificate = try GlewlwydTLS.value("MTLS_CLIENT_CERT")
-        let exchange = try GlewlwydSampleTests.run("sample-exchange-code", [
+        let exchange = try GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", [
             "--issuer", issuer, "--client-id", clientID, "--client-auth", "tls_client_auth", "--client-cert", certificate,
             "--client-key", try GlewlwydTLS.value("MTLS_CLIENT_KEY"), "--ca-file", caFile, "--redirect-uri", redirectURI.absoluteString,
             "--code", code, "--code-verifier", try #require(pending.codeVerifier?.value), "--nonce", try #require(pending.nonce?.value),
@@ -154,17 +154,17 @@ struct GlewlwydMutualTLSTests {
         let payload = try JSONParser.parseObject(try Base64URL.decode(String(accessToken.split(separator: ".")[1])), what: "payload")
         let audience = try #require(payload["aud"]?.stringValue ?? payload["aud"]?.arrayValue?.first?.stringValue)
         let arguments = ["--issuer", issuer, "--audience", audience, "--ca-file", caFile]
-        let accepted = try GlewlwydSampleTests.run("sample-resource-server", arguments + ["--client-cert", certificate], stdin: accessToken)
+        let accepted = try GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", arguments + ["--client-cert", certificate], stdin: accessToken)
         #expect(accepted.status == 0, "\(accepted.stderr)")
         let thumbprint = try ClientCertificate(pem: String(contentsOfFile: certificate, encoding: .utf8)).thumbprint
         #expect(accepted.json?["cnf"] == .object(["x5t#S256": .string(try #require(thumbprint))]))
-        let without = try GlewlwydSampleTests.run("sample-resource-server", arguments, stdin: accessToken)
+        let without = try GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", arguments, stdin: accessToken)
         #expect(without.status == 1 && without.stderr.contains("certificate_bound"), "\(without.stderr)")
-        let other = try GlewlwydSampleTests.run("sample-resource-server", arguments + ["--client-cert", try GlewlwydTLS.value("MTLS_OTHER_CERT")],
+        let other = try GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", arguments + ["--client-cert", try GlewlwydTLS.value("MTLS_OTHER_CERT")],
                                                 stdin: accessToken)
         #expect(other.status == 1 && other.json?["active"] == .bool(false), "\(other.stderr)")
         // Usage: tls_client_auth takes no secret, and needs the certificate and key.
-        let usage = try GlewlwydSampleTests.run("sample-exchange-code", ["--issuer", issuer, "--client-id", clientID, "--client-auth", "tls_client_auth",
+        let usage = try GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", ["--issuer", issuer, "--client-id", clientID, "--client-auth", "tls_client_auth",
                                                                          "--redirect-uri", "https://x", "--code", "c", "--code-verifier", "v"])
         #expect(usage.status == 2)
     }

@@ -7,7 +7,7 @@ import Testing
 /// The FAPI pieces through `OIDCClient` against glewlwyd 2.7.5: one client object pushes the
 /// request (PAR), finishes the login with private_key_jwt (ES256, endpoint audience) and DPoP,
 /// and calls UserInfo and refreshes DPoP-bound, then calls UserInfo through the client's session.
-extension GlewlwydFAPITests {
+extension GlewlwydSerial.GlewlwydFAPITests {
     func oidcClient(dpop: DPoPBinding, fapi2Profile: Bool = false, requireIssuerParameter: Bool = false) async throws -> OIDCClient {
         let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
         var configuration = OIDCClient.Configuration()
@@ -49,6 +49,34 @@ extension GlewlwydFAPITests {
         var bearer = TransportRequest(url: userinfo)
         bearer.headers["Authorization"] = "Bearer " + fresh.accessToken
         #expect(try await Glewlwyd.transport.send(bearer).status == 401)
+    }
+
+    @Test("OIDCClient: PAR carrying a request object (ES256, dpop_jkt inside), login finished with private_key_jwt and DPoP")
+    func oidcClientPushedRequestObject() async throws {
+        let dpop = DPoPBinding(key: try DPoPKey.generate())
+        let client = try await oidcClient(dpop: dpop)
+        let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
+        let pending = try await client.startPushedLogin(redirectURI: try Glewlwyd.redirectURI,
+                                                        requestObject: RequestObjectOptions(signature: .signed(key: key, algorithm: .es256)))
+        let query = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
+        #expect(query == ["client_id", "request_uri"])
+        let callback = try Glewlwyd.login(pending.url, scope: "openid")
+        let login = try await client.finishLogin(pending, callback: .url(callback))
+        #expect(login.tokens.tokenType.lowercased() == "dpop")
+        #expect(try await client.userInfo(login.tokens)["sub"]?.stringValue == login.idToken.subject)
+    }
+
+    @Test("OIDCClient: a front-channel login with the request object by value (ES256): the URL carries no parameter in clear but scope and response_type")
+    func oidcClientRequestObjectByValue() async throws {
+        let client = try await oidcClient(dpop: DPoPBinding(key: try DPoPKey.generate()))
+        let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
+        let pending = try await client.startLogin(redirectURI: try Glewlwyd.redirectURI,
+                                                  requestObject: RequestObjectOptions(signature: .signed(key: key, algorithm: .es256)))
+        let query = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
+        #expect(Set(query) == ["client_id", "request", "response_type", "scope"])
+        let callback = try Glewlwyd.login(pending.url, scope: "openid")
+        let login = try await client.finishLogin(pending, callback: .url(callback))
+        #expect(login.tokens.tokenType.lowercased() == "dpop" && login.idToken.subject?.isEmpty == false)
     }
 
     /// glewlwyd refuses any DPoP `iat` after its `time()` (no future allowance by default), and

@@ -19,6 +19,9 @@ enum RPTool {
     /// The TLS instance (WebFinger) and the CA of its certificate.
     static let tlsBase = ProcessInfo.processInfo.environment["RPTOOL_TLS_BASE"]
     static let tlsCA = ProcessInfo.processInfo.environment["RPTOOL_TLS_CA"]
+    /// The request-object host (a static server over `objectsDirectory`), for request objects passed by reference.
+    static let objectsBase = ProcessInfo.processInfo.environment["RPTOOL_OBJECTS_BASE"]
+    static let objectsDirectory = ProcessInfo.processInfo.environment["RPTOOL_OBJECTS_DIR"]
 
     static func issuer(_ testID: String) throws -> String {
         "\(try #require(base))/\(rpID)/\(testID)"
@@ -85,6 +88,24 @@ enum RPTool {
             decryptionKeys.append(key)
             metadata.jwks = (metadata.jwks ?? []) + [key]
         }
+        var requestObjectKey: JWK?
+        if let requestObject = testCase.requestObject {
+            if requestObject.signed {
+                var key = try JWK.generate(.rsa(bits: 2048))
+                key.use = "sig"
+                key.keyID = "request-object-1"
+                requestObjectKey = key
+                metadata.jwks = (metadata.jwks ?? []) + [key]
+            }
+            metadata.requestObjectSigningAlgorithm = requestObject.signed ? "RS256" : "none"
+            if requestObject.encrypted {
+                metadata.requestObjectEncryptionAlgorithm = "RSA-OAEP"
+                metadata.requestObjectEncryptionEncryption = "A128CBC-HS256"
+            }
+            if requestObject.byReference {
+                metadata.requestURIs = [try #require(objectsBase.flatMap { URL(string: "\($0)/") }, "RPTOOL_OBJECTS_BASE is not set")]
+            }
+        }
         func registered(_ pair: (alg: String, enc: String)?) -> ResponseEncryption? {
             guard let pair, let algorithm = JWEKeyAlgorithm(rawValue: pair.alg) else { return nil }
             return ResponseEncryption(algorithm: algorithm, encryption: JWEContentEncryption(rawValue: pair.enc))
@@ -115,10 +136,21 @@ enum RPTool {
         let (client, registration) = try await OIDCClient.register(issuer: issuer, metadata: metadata, privateKey: privateKey,
                                                                    transport: transport, configuration: configuration)
         #expect(!registration.clientID.isEmpty)
+        var encryptionKeyIDs: [String?] = []
         for _ in 0..<testCase.logins {
-            let pending = try client.startLogin(redirectURI: redirectURI, scopes: testCase.scopes, responseType: testCase.responseType) { request in
+            let configure: (inout OAuthRequest) throws -> Void = { request in
                 request.responseMode = testCase.responseMode
                 if let claims = testCase.claims { request.claims = try ClaimsRequest.parse(claims) }
+            }
+            let pending: PendingLogin
+            if let requestObject = testCase.requestObject {
+                let options = try requestObjectOptions(requestObject, key: requestObjectKey)
+                pending = try await client.startLogin(redirectURI: redirectURI, scopes: testCase.scopes, responseType: testCase.responseType,
+                                                      requestObject: options, configure: configure)
+                if requestObject.encrypted { encryptionKeyIDs.append(try encryptionKeyID(of: pending.url)) }
+            } else {
+                pending = try client.startLogin(redirectURI: redirectURI, scopes: testCase.scopes, responseType: testCase.responseType,
+                                                configure: configure)
             }
             let callback = try await authorize(pending.url, transport: transport)
             let login = try await client.finishLogin(pending, callback: callback)
@@ -129,6 +161,41 @@ enum RPTool {
                 for name in testCase.requiredClaims { #expect(login.idToken.claims[name] != nil, "the ID Token lacks \(name)") }
             }
         }
+        // The tool rotates its encryption keys after each request: every request object went to a new key.
+        if encryptionKeyIDs.count > 1 {
+            #expect(Set(encryptionKeyIDs.compactMap { $0 }).count == encryptionKeyIDs.count, "request objects encrypted to keys \(encryptionKeyIDs)")
+        }
+    }
+
+    /// The options for a row's request object; by reference, each object is a new file of the request-object host.
+    static func requestObjectOptions(_ requestObject: RequestObjectCase, key: JWK?) throws -> RequestObjectOptions {
+        let signature: RequestObjectOptions.Signature
+        if requestObject.signed {
+            signature = .signed(key: try #require(key), algorithm: .rs256)
+        } else {
+            signature = .unsignedWithoutClientProof
+        }
+        let encryption = requestObject.encrypted ? RequestObjectEncryption(algorithm: .rsaOAEP, encryption: .a128CBCHS256) : nil
+        guard requestObject.byReference else { return RequestObjectOptions(signature: signature, encryption: encryption) }
+        let base = try #require(objectsBase, "RPTOOL_OBJECTS_BASE is not set"), directory = try #require(objectsDirectory, "RPTOOL_OBJECTS_DIR is not set")
+        return RequestObjectOptions(signature: signature, encryption: encryption, delivery: .byReference { object in
+            let name = "\(UUID().uuidString).jwt"
+            try Data(object.utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name), options: .atomic)
+            guard let url = URL(string: "\(base)/\(name)") else { throw CLIError("no URL for \(name)") }
+            return url
+        })
+    }
+
+    /// The `kid` of the JWE a login's request object is (by value in the URL's `request`, or by reference at its `request_uri`).
+    static func encryptionKeyID(of url: URL) throws -> String? {
+        let items = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
+        var object = items.first { $0.name == "request" }?.value
+        if object == nil, let reference = items.first(where: { $0.name == "request_uri" })?.value, let directory = objectsDirectory {
+            let name = try #require(URL(string: reference)?.lastPathComponent)
+            object = try String(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent(name), encoding: .utf8)
+        }
+        let jwe = try CompactJWE(try #require(object, "the authorization URL carries no request object"))
+        return jwe.header.keyID
     }
 
     /// GETs the authorization URL (the tool consents at once) and returns the callback: the 302's `Location`, or the

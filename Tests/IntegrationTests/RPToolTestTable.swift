@@ -23,6 +23,16 @@ enum WebFingerForm: Sendable {
     case url
 }
 
+/// How a row sends its authorization request as a request object (``OIDCClient/startLogin(_:requestObject:)``).
+struct RequestObjectCase: Sendable {
+    /// Signed with RS256 by a key in the client's registered `jwks`; otherwise `alg: none`.
+    var signed: Bool
+    /// Encrypted to the provider's current RSA encryption key with RSA-OAEP + A128CBC-HS256.
+    var encrypted: Bool
+    /// Passed by reference: written to the tool's request-object host (`RPTOOL_OBJECTS_DIR`), sent as `request_uri`.
+    var byReference: Bool
+}
+
 /// One RP test id and how the client runs it.
 struct RPToolCase: Sendable, CustomStringConvertible {
     var id: String
@@ -50,6 +60,8 @@ struct RPToolCase: Sendable, CustomStringConvertible {
     var userInfoSigningAlgorithm: String? = nil
     /// `userinfo_encrypted_response_alg` and `_enc` to register, as "ALG ENC".
     var userInfoEncryption: String? = nil
+    /// Send the authorization request as a request object, this way.
+    var requestObject: RequestObjectCase? = nil
     /// Shown in the README next to the outcome.
     var note = ""
 
@@ -57,8 +69,6 @@ struct RPToolCase: Sendable, CustomStringConvertible {
 }
 
 enum RPToolTable {
-    /// Why the request_uri ids do not run (the tool itself can fetch one: Tests/RPTool/launcher.py bridges its fourth drift).
-    static let byReference = "needs a request object hosted by reference (request_uri); the harness does not host one yet"
     static let cases: [RPToolCase] = [
         // Basic and Config: discovery, registration, code flow.
         RPToolCase(id: "rp-registration-dynamic", expect: .accepted, note: "the client registers itself (RFC 7591) before every test"),
@@ -127,12 +137,23 @@ enum RPToolTable {
                    note: "the key derived from the client secret (OpenID Connect Core §10.2)"),
         RPToolCase(id: "rp-id_token-sig+enc", expect: .refused("id_token_decryption_failed"), idTokenAlgorithm: "RS256",
                    idTokenEncryption: "RSA1_5 A128CBC-HS256", note: "the tool encrypts with RSA1_5 only, refused by design"),
+        // Request objects (OpenID Connect Core §6): by reference from the tool's request-object host; encrypted with
+        // RSA-OAEP where the tool names RSA1_5 (refused by design; the tool decrypts either).
+        RPToolCase(id: "rp-request_uri-unsigned", expect: .accepted,
+                   requestObject: RequestObjectCase(signed: false, encrypted: false, byReference: true)),
+        RPToolCase(id: "rp-request_uri-sig", expect: .accepted,
+                   requestObject: RequestObjectCase(signed: true, encrypted: false, byReference: true)),
+        RPToolCase(id: "rp-request_uri-enc", expect: .accepted,
+                   requestObject: RequestObjectCase(signed: false, encrypted: true, byReference: true),
+                   note: "RSA-OAEP + A128CBC-HS256 (the tool names RSA1_5, refused by design)"),
+        RPToolCase(id: "rp-request_uri-sig+enc", expect: .accepted,
+                   requestObject: RequestObjectCase(signed: true, encrypted: true, byReference: true),
+                   note: "RS256, then RSA-OAEP + A128CBC-HS256"),
+        RPToolCase(id: "rp-key-rotation-op-enc-key", expect: .accepted, logins: 2,
+                   requestObject: RequestObjectCase(signed: true, encrypted: true, byReference: false),
+                   note: "the tool replaces its encryption keys after each request; the second request object is encrypted "
+                       + "to the new key (the client fetches the provider's keys for every encrypted request object)"),
         // Not run.
-        RPToolCase(id: "rp-key-rotation-op-enc-key", expect: .notRun(byReference)),
-        RPToolCase(id: "rp-request_uri-enc", expect: .notRun(byReference)),
-        RPToolCase(id: "rp-request_uri-sig+enc", expect: .notRun(byReference)),
-        RPToolCase(id: "rp-request_uri-unsigned", expect: .notRun(byReference)),
-        RPToolCase(id: "rp-request_uri-sig", expect: .notRun(byReference)),
         RPToolCase(id: "rp-userinfo-bearer-body", expect: .notRun("the client sends the access token in the Authorization header only")),
     ]
 }

@@ -49,6 +49,38 @@ struct RPToolSampleTests {
         #expect(untrusted.status == 1)
     }
 
+    /// `sample-authorize-url --request-object signed+encrypted`: the URL it prints logs in at the tool (which decrypts the
+    /// request object with its current key, verifies the client's signature and reads every parameter from it).
+    @Test func sampleAuthorizeURLWithEncryptedRequestObject() async throws {
+        let issuer = try RPTool.issuer("rp-request_uri-sig+enc")
+        var key = try JWK.generate(.rsa(bits: 2048))
+        key.use = "sig"
+        key.keyID = "sample-request-object"
+        var metadata = ClientMetadata(redirectURIs: [RPTool.redirectURI])
+        metadata.contacts = ["rp-tests@example.org"]
+        metadata.jwks = [key]
+        metadata.requestObjectSigningAlgorithm = "RS256"
+        metadata.requestObjectEncryptionAlgorithm = "RSA-OAEP-256"
+        metadata.requestObjectEncryptionEncryption = "A128CBC-HS256"
+        let (_, registration) = try await OIDCClient.register(issuer: issuer, metadata: metadata, transport: RPTool.transport)
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("rp-sample-request-object-\(UUID().uuidString).jwk")
+        try Data(try key.privateJWKString().utf8).write(to: keyFile)
+        defer { try? FileManager.default.removeItem(at: keyFile) }
+        let result = try SampleRunner.run("sample-authorize-url", ["--issuer", issuer, "--client-id", registration.clientID,
+                                                                   "--redirect-uri", RPTool.redirectURI.absoluteString,
+                                                                   "--request-object", "signed+encrypted", "--request-object-key", keyFile.path])
+        #expect(result.status == 0, "\(result.error)")
+        let output = try JSONParser.parseObject(Array(result.output.utf8), what: "stdout")
+        let url = try #require(output["url"]?.stringValue.flatMap { URL(string: $0) })
+        let request = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "request" }?.value)
+        #expect(try CompactJWE(request).keyAlgorithmName == "RSA-OAEP-256")
+        let callback = try await RPTool.authorize(url, transport: RPTool.transport)
+        guard case .url(let redirect) = callback else { Issue.record("no redirect: \(callback)"); return }
+        let items = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        #expect(items.first { $0.name == "state" }?.value == output["state"]?.stringValue)
+        #expect(items.contains { $0.name == "code" }, "\(redirect)")
+    }
+
     @Test func sampleRegisterWithCAFile() throws {
         let base = try #require(RPTool.tlsBase), ca = try #require(RPTool.tlsCA)
         let result = try SampleRunner.run("sample-register", ["--issuer", "\(base)/\(RPTool.rpID)/rp-registration-dynamic", "--ca-file", ca,

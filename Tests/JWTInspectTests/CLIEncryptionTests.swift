@@ -44,9 +44,11 @@ struct CLIEncryptionTests {
         ("--key OCT", "A256KW", "A256GCM", "OCT"),
         ("--key OCT --alg dir", "dir", "A256GCM", "OCT"),
         ("--key OCT --alg A256GCMKW --enc A256CBC-HS512", "A256GCMKW", "A256CBC-HS512", "OCT"),
+        ("--key Keys/x25519.pub.pem", "ECDH-ES", "A256GCM", "Keys/x25519.pem"),
+        ("--key Keys/x25519.pub.pem --alg ECDH-ES+A128KW --enc A128GCM", "ECDH-ES+A128KW", "A128GCM", "Keys/x25519.pem"),
     ]
 
-    @Test("encrypt, then inspect: header without a key, the nested JWS with --decrypt-key", arguments: 0..<7)
+    @Test("encrypt, then inspect: header without a key, the nested JWS with --decrypt-key", arguments: 0..<9)
     func roundTrip(_ index: Int) throws {
         let row = Self.rows[index]
         let oct = try Self.temporaryFile(Self.oct256)
@@ -132,6 +134,19 @@ struct CLIEncryptionTests {
     func encryptRefusals(_ line: String) throws {
         let run = try CLI.run(line.split(separator: " ").map(String.init), stdin: Data("x".utf8))
         #expect(run.status == 2, "\(run.stdout) \(run.stderr)")
+    }
+
+    @Test("an X25519 PEM key (openssl genpkey -algorithm X25519) converts to PEM unchanged and never signs")
+    func x25519PEM() throws {
+        let text = try String(contentsOf: CLI.repository.appendingPathComponent("Keys/x25519.pem"), encoding: .utf8)
+        let converted = try CLI.run(["key", "--key", "Keys/x25519.pem", "--format", "pem"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stdout == text)
+        let unsigned = try CLI.run(["sign", "--key", "Keys/x25519.pem", "--claim", "sub=alice"])
+        #expect(unsigned.status == 2 && unsigned.stdout.isEmpty, "\(unsigned.stdout) \(unsigned.stderr)")
+        let forced = try CLI.run(["sign", "--key", "Keys/x25519.pem", "--alg", "EdDSA", "--claim", "sub=alice"])
+        #expect(forced.status == 2 && forced.stdout.isEmpty, "\(forced.stdout) \(forced.stderr)")
+        #expect(forced.stderr.contains("X25519"), "\(forced.stderr)")
     }
 
     @Test("encrypt: a non-JWS plaintext gets no cty")

@@ -29,7 +29,7 @@ struct CLIKeyTests {
         return run.status == 0 ? run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) : nil
     }
 
-    @Test("PEM -> public JWK: the members of Keys/*.pub.jwk", arguments: ["p256", "p384", "p521", "ed25519", "rsa2048", "rsa3072"])
+    @Test("PEM -> public JWK: the members of Keys/*.pub.jwk", arguments: ["p256", "p384", "p521", "ed25519", "x25519", "rsa2048", "rsa3072"])
     func pemToPublicJWK(_ name: String) throws {
         for source in ["\(name).pem", "\(name).pub.pem"] {
             let run = try CLI.run(["key", "--key", "Keys/\(source)", "--public", "--format", "jwk"])

@@ -7,14 +7,16 @@
 #   bash Tests/RPTool/start.sh [PORT]     # PORT defaults to $RPTOOL_PORT, then 8090
 #
 # stdout on success: RPTOOL_BASE=http://127.0.0.1:PORT, RPTOOL_TLS_BASE=https://127.0.0.1:TLS_PORT,
-# RPTOOL_TLS_CA=<the test CA's PEM> (each test is its own provider at BASE/<rp_id>/<test_id>).
+# RPTOOL_TLS_CA=<the test CA's PEM> (each test is its own provider at BASE/<rp_id>/<test_id>),
+# RPTOOL_OBJECTS_BASE=http://127.0.0.1:OBJECTS_PORT and RPTOOL_OBJECTS_DIR: a static server
+# ($RPTOOL_OBJECTS_PORT, default PORT+2) for the request objects a test passes by reference.
 # Everything else goes to stderr.
 # Needs Python 3.7 (oic 1.1.0 and oidctest 0.8.2 do not run on 3.10+): $RPTOOL_PYTHON, else
 # python3.7 on PATH, else pyenv's /root/.pyenv/versions/3.7.*/bin/python3.7. The venv (.venv,
 # ignored by git) is made from requirements.txt (PyPI) when missing or out of date.
 # Run directory run/PORT (and run/TLS_PORT): the server's working folder (links to vendor/rp,
 # generated keys, logs, tls/), rptool.log, rptool.pid. Instances this script started on those
-# ports are stopped first; stop.sh PORT stops both.
+# ports are stopped first; stop.sh PORT stops all three.
 # Env: RPTOOL_START_TIMEOUT (default 60 s).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -62,6 +64,32 @@ if [[ ! -x "$VENV/bin/python" || "$(cat "$VENV/.requirements.sha256" 2>/dev/null
 fi
 if command -v flock >/dev/null 2>&1; then flock -u 9; fi
 
+# wait_for URL PID WHAT [CA]: until URL answers 200 (a discovery document must hold registration_endpoint),
+# while PID lives, within $RPTOOL_START_TIMEOUT (default 60 s).
+wait_for() {
+    "$VENV/bin/python" - "$1" "$2" "${RPTOOL_START_TIMEOUT:-60}" "$3" "${4:-}" <<'PY'
+import json, os, ssl, sys, time, urllib.request, urllib.error
+url, pid, timeout, what, ca = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
+context = ssl.create_default_context(cafile=ca) if ca else None
+deadline = time.monotonic() + timeout
+while time.monotonic() < deadline:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        print("start.sh: %s (pid %d) exited" % (what, pid), file=sys.stderr)
+        sys.exit(1)
+    try:
+        with urllib.request.urlopen(url, timeout=5, context=context) as r:
+            if r.status == 200 and (not url.endswith("/openid-configuration") or json.load(r).get("registration_endpoint")):
+                sys.exit(0)
+    except (urllib.error.URLError, OSError, ValueError):
+        pass
+    time.sleep(0.2)
+print("start.sh: %s did not answer within %gs" % (url, timeout), file=sys.stderr)
+sys.exit(1)
+PY
+}
+
 # start_instance PORT CONF [-t]: one tool process in run/PORT, waited for; prints nothing on stdout.
 start_instance() {
     local port=$1 conf=$2 tls=${3:-} run="$HERE/run/$1" scheme=http entry name
@@ -98,27 +126,7 @@ start_instance() {
     echo "$!" > "$run/rptool.pid"
 
     local url="$scheme://127.0.0.1:$port/rptool-probe/rp-response_type-code/.well-known/openid-configuration"
-    if ! "$VENV/bin/python" - "$url" "$(cat "$run/rptool.pid")" "${RPTOOL_START_TIMEOUT:-60}" "${tls:+$run/tls/ca.crt}" <<'PY'
-import json, os, ssl, sys, time, urllib.request, urllib.error
-url, pid, timeout, ca = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
-context = ssl.create_default_context(cafile=ca) if ca else None
-deadline = time.monotonic() + timeout
-while time.monotonic() < deadline:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        print("start.sh: the RP test tool (pid %d) exited" % pid, file=sys.stderr)
-        sys.exit(1)
-    try:
-        with urllib.request.urlopen(url, timeout=5, context=context) as r:
-            if r.status == 200 and json.load(r).get("registration_endpoint"):
-                sys.exit(0)
-    except (urllib.error.URLError, OSError, ValueError):
-        pass
-    time.sleep(0.2)
-print("start.sh: %s did not answer within %gs" % (url, timeout), file=sys.stderr)
-sys.exit(1)
-PY
+    if ! wait_for "$url" "$(cat "$run/rptool.pid")" "the RP test tool" "${tls:+$run/tls/ca.crt}"
     then
         echo "start.sh: the RP test tool on port $port did not come up; last lines of $run/rptool.log:" >&2
         tail -n 40 "$run/rptool.log" >&2 || true
@@ -133,6 +141,23 @@ if ! start_instance "$TLS_PORT" rptool_tls_conf -t; then
     "$HERE/stop.sh" "$PORT" >&2 || true
     exit 1
 fi
+# The request-object host: what a relying party serves for request_uri (OpenID Connect Core §6.2). A
+# static server on OBJECTS_PORT for the files a test writes into run/PORT/request-objects.
+OBJECTS_PORT="${RPTOOL_OBJECTS_PORT:-$((PORT + 2))}"
+OBJECTS_DIR="$HERE/run/$PORT/request-objects"
+mkdir -p "$OBJECTS_DIR"
+(cd "$OBJECTS_DIR" && exec nohup "$VENV/bin/python" -m http.server --bind 127.0.0.1 --directory "$OBJECTS_DIR" "$OBJECTS_PORT" \
+    </dev/null >>"$HERE/run/$PORT/objects.log" 2>&1) &
+echo "$!" > "$HERE/run/$PORT/objects.pid"
+echo ready > "$OBJECTS_DIR/ready"
+if ! wait_for "http://127.0.0.1:$OBJECTS_PORT/ready" "$(cat "$HERE/run/$PORT/objects.pid")" "the request-object host"
+then
+    tail -n 20 "$HERE/run/$PORT/objects.log" >&2 || true
+    "$HERE/stop.sh" "$PORT" >&2 || true
+    exit 1
+fi
 echo "RPTOOL_BASE=http://127.0.0.1:$PORT"
 echo "RPTOOL_TLS_BASE=https://127.0.0.1:$TLS_PORT"
 echo "RPTOOL_TLS_CA=$HERE/run/$TLS_PORT/tls/ca.crt"
+echo "RPTOOL_OBJECTS_BASE=http://127.0.0.1:$OBJECTS_PORT"
+echo "RPTOOL_OBJECTS_DIR=$OBJECTS_DIR"

@@ -22,5 +22,18 @@ stop_one() {
     rm -f "$pidfile"
 }
 alive() { kill -0 "$1" 2>/dev/null && [[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != "Z" ]]; }
+# The request-object host (run/PORT/objects.pid), if it is still our http.server.
+stop_objects() {
+    local pidfile="$HERE/run/$PORT/objects.pid" pid
+    [[ -f "$pidfile" ]] || return 0
+    pid="$(tr -dc '0-9' < "$pidfile")"
+    if [[ -n "$pid" ]] && tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q "http.server --bind 127.0.0.1 --directory $HERE/run/$PORT/request-objects "; then
+        kill -TERM "$pid" 2>/dev/null || true
+        for _ in $(seq 1 100); do alive "$pid" || break; sleep 0.1; done
+        alive "$pid" && kill -KILL "$pid" 2>/dev/null || true
+    fi
+    rm -f "$pidfile"
+}
+stop_objects
 stop_one "$PORT"
 stop_one "${RPTOOL_TLS_PORT:-$((PORT + 1))}"

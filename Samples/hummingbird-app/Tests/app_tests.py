@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of Samples/hummingbird-app against the repository's test providers.
 
-    python3 app_tests.py --binary PATH [--only dot|browser|glewlwyd|replicas|mtls]...
+    python3 app_tests.py --binary PATH [--only browser|glewlwyd|replicas|mtls|request-object]...
 
 Run by run.sh (which builds the app once and makes the selenium venv). Reads IDP_ISSUER,
 GLEWLWYD_ISSUER / GLEWLWYD_BASE / GLEWLWYD_RESOURCE, GLEWLWYD_TLS_* (the TLS glewlwyd, RFC 8705) and PG_URL; a part whose provider is
@@ -681,12 +681,197 @@ def part_mtls(binary):
         introspecting.stop()
 
 
+def part_request_object(binary):
+    """glewlwyd fetches the login request from the app (OpenID Connect Core §6.2, RFC 9101): with
+    --request-object by-reference the authorization URL carries only client_id, request_uri, response_type and
+    scope; the app serves the signed request object at <base-url>/request-objects/<id> until it expires."""
+    issuer, gw_base = os.environ.get("GLEWLWYD_ISSUER"), os.environ.get("GLEWLWYD_BASE")
+    if not issuer or not gw_base:
+        return skip("request-object", "GLEWLWYD_ISSUER / GLEWLWYD_BASE are not set")
+    gw = load_module("glewlwyd_configure", os.path.join(ROOT, "Tests", "Glewlwyd", "configure.py"))
+    gw_login = load_module("glewlwyd_login", os.path.join(ROOT, "Tests", "Glewlwyd", "login.py"))
+    # The client's request-object key (ES256): the private half for the app, the public half in glewlwyd's `pubkey`.
+    folder = tempfile.mkdtemp(prefix="hbapp-jar-")
+    key_file = os.path.join(folder, "request-object.pem")
+    subprocess.run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key_file],
+                   check=True, capture_output=True)
+    public_pem = subprocess.run(["openssl", "pkey", "-in", key_file, "-pubout"], capture_output=True, text=True, check=True).stdout
+    ports = {"reference": PORT_BASE + 10, "value": PORT_BASE + 11, "expiry": PORT_BASE + 12, "shared": PORT_BASE + 13,
+             "encrypt": PORT_BASE + 15, "unsigned": PORT_BASE + 16}
+    bases = {name: f"http://127.0.0.1:{port}" for name, port in ports.items()}
+    client_id, secret = "hbapp-jar-" + secrets.token_hex(4), secrets.token_urlsafe(24)
+    admin = gw.Admin(gw_base)
+    admin.call("POST", "/api/auth/", {"username": "admin", "password": "password"})
+    admin.call("POST", "/api/client/", {
+        "client_id": client_id, "name": client_id, "enabled": True, "confidential": True, "password": secret,
+        "redirect_uri": [b + "/callback" for b in bases.values()], "authorization_type": ["code", "refresh_token"],
+        "scope": ["openid"], "token_endpoint_auth_method": ["client_secret_basic"],
+        "pubkey": public_pem, "request_object_signing_alg": "ES256"})
+    common = ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--scope", "openid",
+              "--request-object-key", key_file]
+
+    # Without a key the app asks for one, or for the explicit unsigned choice (usage error, exit 2).
+    refused = subprocess.run([binary, "--issuer", issuer, "--client-id", client_id, "--client-secret", secret,
+                              "--base-url", bases["reference"], "--request-object", "by-reference"],
+                             capture_output=True, text=True, timeout=60)
+    check(refused.returncode == 2 and "--request-object-unsigned" in refused.stderr,
+          "request-object: --request-object without --request-object-key or --request-object-unsigned is a usage error")
+    for extra, what in ((["--request-object-key", key_file], "--request-object-key without --request-object"),
+                        (["--request-object", "by-value", "--request-object-key", key_file, "--request-object-unsigned"],
+                         "both --request-object-key and --request-object-unsigned"),
+                        (["--request-object", "by-reference", "--request-object-key", key_file, "--request-object-lifetime", "3601"],
+                         "--request-object-lifetime over 3600"),
+                        (["--request-object", "by-uri", "--request-object-key", key_file], "--request-object by-uri")):
+        refused = subprocess.run([binary, "--issuer", issuer, "--client-id", client_id, "--client-secret", secret,
+                                  "--base-url", bases["reference"]] + extra, capture_output=True, text=True, timeout=60)
+        check(refused.returncode == 2 and "--request-object" in refused.stderr, f"request-object: {what} is a usage error")
+
+    by_reference = App(binary, "request-object-by-reference", ports["reference"],
+                       common + ["--base-url", bases["reference"], "--request-object", "by-reference"])
+    by_value = App(binary, "request-object-by-value", ports["value"],
+                   common + ["--base-url", bases["value"], "--request-object", "by-value"])
+    expiring = App(binary, "request-object-expiring", ports["expiry"],
+                   common + ["--base-url", bases["expiry"], "--request-object", "by-reference", "--request-object-lifetime", "5"])
+    try:
+        user = Client()
+        status, headers, _ = user.get(by_reference.base + "/login")
+        location = headers.get("Location", "")
+        query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
+        request_uri = query.get("request_uri", "")
+        prefix = bases["reference"] + "/request-objects/"
+        check(status == 302 and location.startswith(issuer) and set(query) == {"client_id", "request_uri", "response_type", "scope"}
+              and query.get("client_id") == client_id and request_uri.startswith(prefix) and len(request_uri) - len(prefix) >= 43,
+              "request-object: by reference, the authorization URL carries only client_id, request_uri, response_type and scope")
+        object_id = request_uri[len(prefix):]
+
+        def served():  # the app's log lines "request_object=<first 8 characters of the id> [...] request object served"
+            by_reference.log.flush()
+            with open(by_reference.log_path) as f:
+                return sum(1 for line in f if f"request_object={object_id[:8]} " in line and line.rstrip().endswith("request object served"))
+        check(served() == 0, "request-object: the app has not served the request object before the provider asks for it")
+        redirect = gw_login.login(location, "alice", "password", gw_base, "openid", 15)
+        # glewlwyd fetched the request object from the app (once per visit of the authorization URL).
+        fetched = wait_until(served, 10, "the app's log of the request object served")
+        check(fetched and "code=" in redirect and "state=" in redirect,
+              "request-object: glewlwyd fetched the request object from the app (GET /request-objects/<id>) and answered with a code")
+        status, _, _ = user.get(redirect)
+        check(status == 302 and user.cookie("hbapp_session"), "request-object: the login by reference finishes with a session")
+        status, _, body = user.get(by_reference.base + "/me")
+        check(status == 200 and (json_of(body) or {}).get("iss") == issuer and (json_of(body) or {}).get("aud") in (client_id, [client_id]),
+              "request-object: /me answers the ID Token's claims after the login by reference")
+
+        status, headers, body = Client().get(request_uri)
+        parts = body.decode(errors="replace").split(".")
+        header = json.loads(base64.urlsafe_b64decode(parts[0] + "==")) if len(parts) == 3 else {}
+        claims = json.loads(base64.urlsafe_b64decode(parts[1] + "==")) if len(parts) == 3 else {}
+        check(status == 200 and headers.get("Content-Type") == "application/oauth-authz-req+jwt" and header.get("alg") == "ES256"
+              and claims.get("iss") == client_id and claims.get("aud") == issuer and claims.get("client_id") == client_id
+              and claims.get("redirect_uri") == bases["reference"] + "/callback" and claims.get("state") and claims.get("nonce")
+              and claims.get("code_challenge_method") == "S256" and claims.get("exp", 0) - claims.get("iat", 0) == 300,
+              "request-object: /request-objects/<id> serves the signed request object as application/oauth-authz-req+jwt")
+        for unknown in ("/request-objects/" + secrets.token_urlsafe(32), "/request-objects/" + object_id[:-1], "/request-objects/..%2Fme"):
+            status, _, _ = Client().get(by_reference.base + unknown)
+            if not check(status == 404, f"request-object: an unknown id answers 404 ({unknown[:28]}...)"):
+                break
+        status, _, _ = Client().get(by_value.base + "/request-objects/" + object_id)
+        check(status == 404, "request-object: another instance without --database has not got the request object (404)")
+
+        # By value: the request object in `request`, no request_uri; the login finishes.
+        user = Client()
+        status, headers, _ = user.get(by_value.base + "/login")
+        location = headers.get("Location", "")
+        query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
+        check(status == 302 and set(query) == {"client_id", "request", "response_type", "scope"} and query["request"].count(".") == 2,
+              "request-object: by value, the authorization URL carries client_id, request, response_type and scope")
+        status, _, _ = user.get(gw_login.login(location, "alice", "password", gw_base, "openid", 15))
+        check(status == 302 and user.get(by_value.base + "/me")[0] == 200, "request-object: the login by value finishes with a session")
+
+        # --request-object-lifetime 5: the request object is served, then 404 once it expired (waited for, with a deadline).
+        status, headers, _ = Client().get(expiring.base + "/login")
+        short_uri = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(headers.get("Location", "")).query)).get("request_uri", "")
+        status, _, body = Client().get(short_uri) if short_uri else (0, None, b"")
+        exp = json.loads(base64.urlsafe_b64decode(body.decode().split(".")[1] + "==")) if status == 200 else {}
+        check(status == 200 and exp.get("exp", 0) - exp.get("iat", 0) == 5, "request-object: --request-object-lifetime sets the request object's exp")
+        wait_until(lambda: Client().get(short_uri)[0] == 404, 30, "the expired request object to answer 404")
+        check(True, "request-object: an expired request object answers 404")
+        # --request-object-unsigned (explicit): alg none, no signature; glewlwyd takes those only from public clients
+        # and refuses this confidential one before any login page (403).
+        unsigned = App(binary, "request-object-unsigned", ports["unsigned"],
+                       ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--scope", "openid",
+                        "--base-url", bases["unsigned"], "--request-object", "by-reference", "--request-object-unsigned"])
+        try:
+            status, headers, _ = Client().get(unsigned.base + "/login")
+            location = headers.get("Location", "")
+            uri = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query)).get("request_uri", "")
+            status, _, body = Client().get(uri) if uri else (0, None, b"")
+            parts = body.decode(errors="replace").split(".")
+            header = json.loads(base64.urlsafe_b64decode(parts[0] + "==")) if status == 200 and len(parts) == 3 else {}
+            check(header.get("alg") == "none" and parts[2] == "", "request-object: --request-object-unsigned serves an alg none request object")
+            status = Client().get(location)[0]
+            unsigned.log.flush()
+            with open(unsigned.log_path) as f:
+                fetches = f.read().count("request object served")
+            check(status == 403 and fetches == 2,  # ours, then glewlwyd's
+                  "request-object: glewlwyd fetches the unsigned request object and refuses it for a confidential client (403)")
+        finally:
+            unsigned.stop()
+
+        # --request-object-encrypt encrypts to the provider's current `use: enc` key; glewlwyd publishes only signing
+        # keys, so the login cannot start (500, no redirect) and the log says why; nothing is sent unencrypted.
+        encrypting = App(binary, "request-object-encrypting", ports["encrypt"],
+                         common + ["--base-url", bases["encrypt"], "--request-object", "by-reference", "--request-object-encrypt"])
+        try:
+            status, headers, _ = Client().get(encrypting.base + "/login")
+            encrypting.log.flush()
+            with open(encrypting.log_path) as f:
+                text = f.read()
+            check(status == 500 and "Location" not in headers and "login could not start: request_object_failed" in text
+                  and "request object published" not in text,
+                  "request-object: --request-object-encrypt without a provider encryption key refuses to start the login (500)")
+        finally:
+            encrypting.stop()
+    finally:
+        by_reference.stop()
+        by_value.stop()
+        expiring.stop()
+
+    # Two instances on one PostgreSQL behind one base URL (here: B's address, as if the load balancer sent the
+    # provider's fetch and the callback to B): the login starts on A, glewlwyd fetches A's request object from B.
+    pg_url = os.environ.get("PG_URL")
+    if not pg_url:
+        return skip("request-object replicas", "PG_URL is not set")
+    shared = ["--database", pg_url, "--base-url", bases["shared"], "--request-object", "by-reference"]
+    b = App(binary, "request-object-replica-b", ports["shared"], common + shared)
+    a = App(binary, "request-object-replica-a", PORT_BASE + 14, common + shared)
+    try:
+        user = Client()
+        status, headers, _ = user.get(a.base + "/login")
+        location = headers.get("Location", "")
+        request_uri = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query)).get("request_uri", "")
+        check(status == 302 and request_uri.startswith(bases["shared"] + "/request-objects/"),
+              "request-object replicas: A's request_uri is under the shared base URL")
+        redirect = gw_login.login(location, "alice", "password", gw_base, "openid", 15)
+        status, _, _ = user.get(redirect)
+        check(status == 302 and user.cookie("hbapp_session") and user.get(b.base + "/me")[0] == 200,
+              "request-object replicas: glewlwyd fetched A's request object from B (PostgreSQL) and the login finished on B")
+        object_id = request_uri.rsplit("/", 1)[-1]
+        status, headers, _ = Client().get(a.base + "/request-objects/" + object_id)
+        check(status == 200 and headers.get("Content-Type") == "application/oauth-authz-req+jwt",
+              "request-object replicas: A serves the same request object from PostgreSQL")
+        status, _, _ = Client().get(b.base + "/request-objects/" + secrets.token_urlsafe(32))
+        check(status == 404, "request-object replicas: an unknown id answers 404 from PostgreSQL")
+    finally:
+        a.stop()
+        b.stop()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
-    ap.add_argument("--only", action="append", choices=["browser", "replicas", "glewlwyd", "mtls"])
+    ap.add_argument("--only", action="append", choices=["browser", "replicas", "glewlwyd", "mtls", "request-object"])
     a = ap.parse_args()
-    parts = {"browser": part_browser, "replicas": part_replicas, "glewlwyd": part_glewlwyd, "mtls": part_mtls}
+    parts = {"browser": part_browser, "replicas": part_replicas, "glewlwyd": part_glewlwyd, "mtls": part_mtls,
+             "request-object": part_request_object}
     for name in a.only or list(parts):
         log(f"part {name}")
         try:

@@ -2,14 +2,15 @@
 # The tests of Samples/hummingbird-app (called by the repository's Tests/run.sh after
 # `swift test`, with the test providers running: IDP_ISSUER, GLEWLWYD_*, PG_URL exported).
 #
-#   bash Samples/hummingbird-app/Tests/run.sh [--only browser|replicas|glewlwyd]...
+#   bash Samples/hummingbird-app/Tests/run.sh [--only browser|replicas|glewlwyd|mtls|request-object]...
 #
 # Builds the app package ONCE (debug): the app and NameClashCheck, the target that compiles
 # a file importing Hummingbird, HTTPTypes, Logging, AsyncHTTPClient and every toolkit module
 # with the ecosystem's names unqualified (a name clash fails the build, hence this script).
 # Then app_tests.py: a headless Chromium login through django-oauth-toolkit's own form (selenium
 # in the repository's ignored .venv-hbapp), /upstream after expiry (one refresh), /logout; two
-# instances on one PostgreSQL; glewlwyd's RFC 9068 tokens, challenges and back-channel logout.
+# instances on one PostgreSQL; glewlwyd's RFC 9068 tokens, challenges and back-channel logout; glewlwyd
+# fetching the login's request object from the app (--request-object by-reference).
 # A missing prerequisite skips its part with a message; under CI=true it is an error.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -3,15 +3,16 @@
 enum DERKey {
     case rsa(n: [UInt8], e: [UInt8], d: [UInt8]?, factors: RSAFactors?)
     case ec(JWK.Curve, point: [UInt8]?, d: [UInt8]?)
-    case ed25519(publicKey: [UInt8]?, privateKey: [UInt8]?)
+    /// An `OKP` key (RFC 8410): Ed25519 or X25519, each half 32 raw bytes.
+    case octetKeyPair(OctetKeyPairCurve, publicKey: [UInt8]?, privateKey: [UInt8]?)
 
     /// The public components alone, when the structure carries them
-    /// (`nil` for an EC or Ed25519 private key stored without its public key).
+    /// (`nil` for an EC, Ed25519 or X25519 private key stored without its public key).
     var publicHalf: DERKey? {
         switch self {
         case .rsa(let n, let e, _, _): return .rsa(n: n, e: e, d: nil, factors: nil)
         case .ec(let curve, let point?, _): return .ec(curve, point: point, d: nil)
-        case .ed25519(let publicKey?, _): return .ed25519(publicKey: publicKey, privateKey: nil)
+        case .octetKeyPair(let curve, let publicKey?, _): return .octetKeyPair(curve, publicKey: publicKey, privateKey: nil)
         default: return nil
         }
     }

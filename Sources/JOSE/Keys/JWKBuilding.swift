@@ -2,7 +2,7 @@ import CLibCrypto
 
 /// The key builders shared by the JWK and PEM parsers: components in, a checked
 /// key out, always through ``KeyBuilder`` (`EVP_PKEY_fromdata`) or libcrypto's
-/// raw Ed25519 import, with the same checks whichever format the key came in.
+/// raw Ed25519 / X25519 import, with the same checks whichever format the key came in.
 extension JWK {
     /// Builds the key that DER components describe.
     init(derKey: DERKey) throws {
@@ -13,8 +13,8 @@ extension JWK {
             self = try JWK.makeEC(curve: curve, point: point, d: d)
         case .ec(_, nil, _):
             throw JOSEError(.invalidKey, "EC key without a public point")
-        case .ed25519(let publicKey, let privateKey):
-            self = try JWK.makeEd25519(publicKey: publicKey, privateKey: privateKey)
+        case .octetKeyPair(let curve, let publicKey, let privateKey):
+            self = try JWK.makeOctetKeyPair(curve, publicKey: publicKey, privateKey: privateKey)
         }
     }
 
@@ -70,11 +70,6 @@ extension JWK {
         }
         return JWK(keyType: .ec(curve), isPrivate: d != nil, sizeInBits: key.bits, storage: .asymmetric(key),
                    publicMembers: [("crv", curve.rawValue), ("kty", "EC"), ("x", Base64URL.encode(x)), ("y", Base64URL.encode(y))])
-    }
-
-    /// Builds an Ed25519 key from its 32-byte halves (see ``makeOctetKeyPair(_:publicKey:privateKey:)``).
-    static func makeEd25519(publicKey: [UInt8]?, privateKey: [UInt8]?) throws -> JWK {
-        try makeOctetKeyPair(.ed25519, publicKey: publicKey, privateKey: privateKey)
     }
 
     /// Builds an Ed25519 or X25519 key from its 32-byte halves: the public half is derived

@@ -48,8 +48,9 @@ enum OpenSSLKeyDecoder {
                   let y = KeyBuilder.bigNumber(key, "qy", size: curve.coordinateSize) else { return nil }
             return JSONObject([("kty", "EC"), ("crv", .string(curve.rawValue)), ("x", .string(Base64URL.encode(x))), ("y", .string(Base64URL.encode(y)))])
         }
-        if EVP_PKEY_is_a(key.pointer, "ED25519") == 1, let x = KeyBuilder.rawKey(key, private: false) {
-            return JSONObject([("kty", "OKP"), ("crv", "Ed25519"), ("x", .string(Base64URL.encode(x)))])
+        for curve in [OctetKeyPairCurve.ed25519, .x25519] where EVP_PKEY_is_a(key.pointer, curve.openSSLName) == 1 {
+            guard let x = KeyBuilder.rawKey(key, private: false) else { return nil }
+            return JSONObject([("kty", "OKP"), ("crv", .string(curve.rawValue)), ("x", .string(Base64URL.encode(x)))])
         }
         return nil
     }

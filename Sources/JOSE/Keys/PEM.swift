@@ -2,7 +2,9 @@ extension JWK {
     /// Parses the first key in PEM text: a SubjectPublicKeyInfo public key
     /// (`PUBLIC KEY`), a PKCS#8 (`PRIVATE KEY`), PKCS#1 (`RSA PRIVATE KEY`) or
     /// SEC1 (`EC PRIVATE KEY`) private key, or an X.509 certificate
-    /// (`CERTIFICATE`, whose subject public key is used).
+    /// (`CERTIFICATE`, whose subject public key is used). Key algorithms: RSA,
+    /// EC P-256/P-384/P-521, Ed25519 and X25519 (RFC 8410; an X25519 key is for
+    /// JWE `ECDH-ES` only and never signs).
     ///
     /// The DER is read by a strict in-house reader (definite, minimal lengths,
     /// minimal INTEGERs, no trailing bytes) and the key is built from its
@@ -18,7 +20,7 @@ extension JWK {
 
     /// The public key of the first key in PEM text, of any of the forms
     /// ``init(pem:)`` reads. When the PEM carries the public half (a public key,
-    /// a certificate, any RSA private key, an EC or Ed25519 private key stored
+    /// a certificate, any RSA private key, an EC, Ed25519 or X25519 private key stored
     /// with its public key), only that half is read and built: the private
     /// components are parsed for structure but never handed to libcrypto.
     /// Otherwise the private key is built and its public half taken.

@@ -1,7 +1,9 @@
 import CLibCrypto
 
 extension JWK {
-    /// The public key as PEM SubjectPublicKeyInfo (`-----BEGIN PUBLIC KEY-----`).
+    /// The public key as PEM SubjectPublicKeyInfo (`-----BEGIN PUBLIC KEY-----`),
+    /// written by libcrypto: for RSA, EC, Ed25519 and X25519 keys the bytes
+    /// `openssl pkey -pubout` writes, and ``init(pem:)`` reads them back.
     /// - Throws: ``JOSEError`` `.unsupportedKey` for an `oct` key (a secret has
     ///   no public key), `.cryptoFailure` when libcrypto fails.
     public func publicKeyPEM() throws -> String {
@@ -10,7 +12,8 @@ extension JWK {
     }
 
     /// The private key as unencrypted PEM PKCS#8 (`-----BEGIN PRIVATE KEY-----`),
-    /// for a key file; the text is built in libcrypto's secure heap.
+    /// for a key file, as `openssl pkey` writes it (an Ed25519 or X25519 key as
+    /// RFC 8410 version 0, without its public key); the text is built in libcrypto's secure heap.
     /// - Throws: ``JOSEError`` `.invalidKey` for a public key, `.unsupportedKey`
     ///   for an `oct` key, `.cryptoFailure` when libcrypto fails.
     public func privateKeyPEM() throws -> String {

@@ -35,16 +35,16 @@ extension PEMKeyReader {
                 throw JOSEError(.invalidKey, "the PKCS#8 publicKey differs from the ECPrivateKey's public key")
             }
             return .ec(curve, point: Array(publicKey), d: d)
-        case .ed25519:
+        case .octetKeyPair(let curve):
             // CurvePrivateKey ::= OCTET STRING (RFC 8410 §7), inside the privateKey OCTET STRING.
             var outer = DERReader(inner)
-            let privateKey = try outer.read(DER.octetString, "the Ed25519 CurvePrivateKey")
+            let privateKey = try outer.read(DER.octetString, "the \(curve.rawValue) CurvePrivateKey")
             try outer.expectEnd("the PKCS#8 privateKey (one CurvePrivateKey)")
-            guard privateKey.count == 32 else { throw JOSEError(.invalidKey, "an Ed25519 private key must be 32 bytes, not \(privateKey.count)") }
+            guard privateKey.count == 32 else { throw JOSEError(.invalidKey, "an \(curve.rawValue) private key must be 32 bytes, not \(privateKey.count)") }
             if let publicKey, publicKey.count != 32 {
-                throw JOSEError(.invalidKey, "an Ed25519 public key must be 32 bytes, not \(publicKey.count)")
+                throw JOSEError(.invalidKey, "an \(curve.rawValue) public key must be 32 bytes, not \(publicKey.count)")
             }
-            return .ed25519(publicKey: publicKey.map(Array.init), privateKey: Array(privateKey))
+            return .octetKeyPair(curve, publicKey: publicKey.map(Array.init), privateKey: Array(privateKey))
         }
     }
 

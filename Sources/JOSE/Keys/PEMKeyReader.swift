@@ -32,7 +32,8 @@ enum PEMKeyReader {
     enum Algorithm: Equatable {
         case rsa
         case ec(JWK.Curve)
-        case ed25519
+        /// Ed25519 or X25519 (RFC 8410): parameters absent, raw 32-byte halves.
+        case octetKeyPair(OctetKeyPairCurve)
     }
 
     static func read(_ der: [UInt8], format: PEMKeyFormat) throws -> DERKey {
@@ -61,9 +62,9 @@ enum PEMKeyReader {
             return .rsa(n: n, e: e, d: nil, factors: nil)
         case .ec(let curve):
             return .ec(curve, point: Array(bits), d: nil)
-        case .ed25519:
-            guard bits.count == 32 else { throw JOSEError(.invalidKey, "an Ed25519 public key must be 32 bytes, not \(bits.count)") }
-            return .ed25519(publicKey: Array(bits), privateKey: nil)
+        case .octetKeyPair(let curve):
+            guard bits.count == 32 else { throw JOSEError(.invalidKey, "an \(curve.rawValue) public key must be 32 bytes, not \(bits.count)") }
+            return .octetKeyPair(curve, publicKey: Array(bits), privateKey: nil)
         }
     }
 
@@ -79,7 +80,7 @@ enum PEMKeyReader {
     }
 
     /// An AlgorithmIdentifier of a key: rsaEncryption (parameters NULL or absent),
-    /// id-ecPublicKey with a named curve, or Ed25519 (parameters absent).
+    /// id-ecPublicKey with a named curve, or Ed25519 / X25519 (parameters absent, RFC 8410 §3).
     static func algorithmIdentifier(_ body: ArraySlice<UInt8>) throws -> Algorithm {
         var reader = DERReader(body)
         let oid = try reader.read(DER.objectIdentifier, "the key algorithm OID")
@@ -92,9 +93,11 @@ enum PEMKeyReader {
         } else if oid.elementsEqual(OID.ecPublicKey) {
             algorithm = .ec(try namedCurve(reader.read("the id-ecPublicKey parameters (the curve)")))
         } else if oid.elementsEqual(OID.ed25519) {
-            algorithm = .ed25519
+            algorithm = .octetKeyPair(.ed25519)
+        } else if oid.elementsEqual(OID.x25519) {
+            algorithm = .octetKeyPair(.x25519)
         } else {
-            throw JOSEError(.unsupportedKey, "key algorithm \(OID.name(oid)) is not supported (RSA rsaEncryption, EC P-256/P-384/P-521 and Ed25519 are)")
+            throw JOSEError(.unsupportedKey, "key algorithm \(OID.name(oid)) is not supported (RSA rsaEncryption, EC P-256/P-384/P-521, Ed25519 and X25519 are)")
         }
         try reader.expectEnd("the key AlgorithmIdentifier (\(OID.name(oid)) parameters)")
         return algorithm

@@ -17,9 +17,7 @@ extension OIDCClient {
     /// - Throws: ``OIDCError``: as ``startLogin(_:)``.
     public func startLogin(redirectURI: URL, scopes: [String] = ["openid"], responseType: ResponseType = .code,
                            configure: (inout OAuthRequest) throws -> Void = { _ in }) throws -> PendingLogin {
-        var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType, scopes: scopes)
-        try configure(&request)
-        return try startLogin(request)
+        try startLogin(try newRequest(redirectURI: redirectURI, scopes: scopes, responseType: responseType, configure: configure))
     }
 
     /// Starts a login with a request built by the caller.
@@ -47,9 +45,7 @@ extension OIDCClient {
     /// - Throws: ``OIDCError``: as ``startPushedLogin(_:)``.
     public func startPushedLogin(redirectURI: URL, scopes: [String] = ["openid"], responseType: ResponseType = .code,
                                  configure: (inout OAuthRequest) throws -> Void = { _ in }) async throws -> PendingLogin {
-        var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType, scopes: scopes)
-        try configure(&request)
-        return try await startPushedLogin(request)
+        try await startPushedLogin(try newRequest(redirectURI: redirectURI, scopes: scopes, responseType: responseType, configure: configure))
     }
 
     /// Starts a login by pushing `request` to the provider's `pushed_authorization_request_endpoint` with the
@@ -70,8 +66,16 @@ extension OIDCClient {
                                                      issuerParameterSupported: requiresIssuerParameter))
     }
 
+    /// A request for this client with fresh state, nonce and S256 PKCE, adjusted by `configure`.
+    func newRequest(redirectURI: URL, scopes: [String], responseType: ResponseType,
+                    configure: (inout OAuthRequest) throws -> Void) throws -> OAuthRequest {
+        var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType, scopes: scopes)
+        try configure(&request)
+        return request
+    }
+
     /// The checks of a login start: this client's id, a response type that returns a token, the FAPI 2.0 rules when on.
-    private func checkStart(_ request: OAuthRequest) throws {
+    func checkStart(_ request: OAuthRequest) throws {
         guard providerKind == .openIDProvider else {
             throw OIDCError(.notAnOpenIDProvider, "the authorization server's metadata (RFC 8414) is not an OpenID provider's: "
                             + "it lacks \(metadata.missingRequiredOpenIDFields.joined(separator: ", ")); a login needs an ID Token")

@@ -74,6 +74,7 @@ public actor JWKSetCache {
     public nonisolated let observer: (any OIDCObserver)?
 
     private var current: JWKSet?
+    private var currentEncryptionKeys = JWKSet(keys: [])
     private var expiry: Date = .distantPast
     /// `current` and `expiry` as last set, readable without entering the actor (``freshKeys()``).
     private nonisolated let published = Locked<(keys: JWKSet, expiry: Date)?>(nil)
@@ -116,6 +117,20 @@ public actor JWKSetCache {
     /// Fetches the set now (joining a fetch already in flight), regardless of freshness.
     public func refresh() async throws -> JWKSet {
         try await fetchShared()
+    }
+
+    /// The provider's public encryption keys, fetched now (joining a fetch already in flight): the keys of the
+    /// set that are not `oct`, hold no private member and whose `use` is `enc` or absent, in the document's order
+    /// (``RequestObject/encrypt(_:to:algorithm:encryption:)`` picks the first that fits).
+    ///
+    /// Always fetched, never served from the cache: a provider that rotates its encryption key stops
+    /// decrypting with the old one at once, and a client encrypting to it learns nothing of it (the provider's
+    /// refusal reaches the browser, not the client). One GET per encrypted request is the price.
+    /// The fetch also renews the verification keys ``keys()`` serves.
+    /// - Throws: ``OIDCError`` `.jwksTransportFailed`, `.jwksHTTPStatus`, `.jwksInvalidDocument`.
+    public func encryptionKeys() async throws -> JWKSet {
+        _ = try await fetchShared()
+        return currentEncryptionKeys
     }
 
     /// The key that verifies `jws`: by `kid` (re-fetching once, within the cool-down,
@@ -178,11 +193,12 @@ public actor JWKSetCache {
         if let inFlight { return try await inFlight.value }
         let task = Task<JWKSet, any Error> {
             defer { self.inFlight = nil }
-            let (fetched, skipped, lifetime) = try await observer.observe(.keySetFetched, origin: OIDCEvent.origin(of: jwksURI)) {
+            let (fetched, encryptionKeys, skipped, lifetime) = try await observer.observe(.keySetFetched, origin: OIDCEvent.origin(of: jwksURI)) {
                 try await Self.download(jwksURI, issuer: issuer, transport: transport, configuration: configuration)
             }
             let expiry = configuration.clock().addingTimeInterval(lifetime)
             self.current = fetched
+            self.currentEncryptionKeys = encryptionKeys
             self.skippedKeyCount = skipped
             self.expiry = expiry
             self.published.withLock { $0 = (fetched, expiry) }
@@ -193,7 +209,10 @@ public actor JWKSetCache {
         return try await task.value
     }
 
-    private static func download(_ url: URL, issuer: String?, transport: any HTTPTransport, configuration: Configuration) async throws -> (JWKSet, Int, TimeInterval) {
+    /// The set's verification keys (see the type's documentation), its encryption keys (see ``encryptionKeys()``),
+    /// how many keys were left out of the first, and the lifetime the response grants.
+    private static func download(_ url: URL, issuer: String?, transport: any HTTPTransport,
+                                 configuration: Configuration) async throws -> (JWKSet, JWKSet, Int, TimeInterval) {
         let fetch = EndpointFetch(endpoint: .jwks, issuer: issuer, transportFailure: .jwksTransportFailed, invalidBody: .jwksInvalidDocument,
                                   maxBodyBytes: configuration.limits.maxKeySetBytes, statusCode: .jwksHTTPStatus)
         let request = TransportRequest(url: url, headers: ["Accept": "application/jwk-set+json, application/json"], timeout: configuration.requestTimeout)
@@ -209,7 +228,8 @@ public actor JWKSetCache {
         // Keep the parsed set when every parsed key is usable: its record of skipped
         // entries lets JOSE refuse a kid shared with an unparseable key as ambiguous.
         let set = usable.count == parsed.keys.count ? parsed : JWKSet(keys: usable)
-        return (set, skipped, lifetime(of: response.headers, configuration: configuration))
+        let encryption = parsed.keys.filter { $0.keyType != .oct && !$0.isPrivate && ($0.use == nil || $0.use == "enc") }
+        return (set, JWKSet(keys: encryption), skipped, lifetime(of: response.headers, configuration: configuration))
     }
 
     /// The lifetime a response grants: its `Cache-Control: max-age`, clamped, or the default.

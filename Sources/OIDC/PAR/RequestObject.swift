@@ -140,4 +140,15 @@ public enum RequestObject {
                                         outerParameters: [(name: String, value: String)] = []) throws -> URL {
         try PushedAuthorization.frontChannelURL(authorizationEndpoint, [("client_id", clientID), ("request", requestObject)] + outerParameters)
     }
+
+    /// The authorization URL that carries a request object by reference (OpenID Connect Core §6.2, RFC 9101 §5.2):
+    /// `client_id` and `request_uri`, plus any `outerParameters` (as for ``authorizationURL(authorizationEndpoint:clientID:requestObject:outerParameters:)``).
+    /// - Throws: ``OIDCError`` `.invalidIssuerURL` / `.insecureURL` when `requestURI` or the endpoint is not `https`
+    ///   (or `http` on a loopback host).
+    public static func authorizationURL(authorizationEndpoint: URL, clientID: String, requestURI: URL,
+                                        outerParameters: [(name: String, value: String)] = []) throws -> URL {
+        try SecureURLPolicy.check(requestURI, what: "the request_uri")
+        return try PushedAuthorization.frontChannelURL(authorizationEndpoint, [("client_id", clientID), ("request_uri", requestURI.absoluteString)]
+                                                       + outerParameters)
+    }
 }

@@ -78,4 +78,30 @@ struct JwcryptoInteropTests {
         try Data(tampered.utf8).write(to: URL(fileURLWithPath: tokenPath))
         #expect(try Tool.run(python, [Self.script, "dec", keyPath, tokenPath]).status != 0)
     }
+
+    @Test("X25519 PEM keys: jwcrypto encrypts to Keys/x25519.pub.pem and JWK(pem:) of Keys/x25519.pem decrypts; and back",
+          arguments: [JWEKeyAlgorithm.ecdhES, .ecdhESA128KW])
+    func x25519PEM(_ algorithm: JWEKeyAlgorithm) throws {
+        let python = try #require(Self.python)
+        let directory = try Tool.temporaryDirectory()
+        defer { Tool.cleanUp(directory) }
+        let privatePath = TestKeys.directory.appendingPathComponent("x25519.pem").path
+        let publicPath = TestKeys.directory.appendingPathComponent("x25519.pub.pem").path
+        let plaintext = "X25519 PEM interop \(algorithm) ✓"
+        let plaintextPath = directory.appendingPathComponent("pt").path
+        try Data(plaintext.utf8).write(to: URL(fileURLWithPath: plaintextPath))
+
+        let encrypted = try Tool.run(python, [Self.script, "enc", publicPath, algorithm.rawValue, "A128GCM", plaintextPath])
+        try #require(encrypted.status == 0, "jwcrypto enc: \(encrypted.stderr)")
+        let jwe = try CompactJWE(encrypted.stdout)
+        #expect(jwe.header.members["epk"]?.objectValue?["crv"]?.stringValue == "X25519")
+        #expect(try jwe.decryptString(with: TestKeys.pem("x25519.pem")) == plaintext)
+
+        let ours = try CompactJWE.encrypt(plaintext, to: TestKeys.pem("x25519.pub.pem"), algorithm: algorithm, encryption: .a128GCM)
+        let tokenPath = directory.appendingPathComponent("ours.jwe").path
+        try Data(ours.utf8).write(to: URL(fileURLWithPath: tokenPath))
+        let decrypted = try Tool.run(python, [Self.script, "dec", privatePath, tokenPath])
+        #expect(decrypted.status == 0, "jwcrypto dec: \(decrypted.stderr)")
+        #expect(decrypted.stdout == plaintext)
+    }
 }

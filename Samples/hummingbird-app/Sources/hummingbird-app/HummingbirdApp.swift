@@ -35,6 +35,8 @@ struct HummingbirdApp {
     }
 
     static func run(_ options: Options, logger: Logger) async throws {
+        // The request-object key is read before anything else (a bad file stops the start, naming the flag).
+        let requestObjectSignature = try options.requestObjectSignature()
         // The observability hook: the toolkit's events into swift-log and swift-metrics; a span per provider call.
         let observer = FanOutObserver(observers: [LoggingObserver(logger: Logger(label: "oidc")), MetricsObserver()])
         // mTLS (RFC 8705): the client certificate and key go into AsyncHTTPClient's TLS configuration.
@@ -56,6 +58,8 @@ struct HummingbirdApp {
         // DPoP proofs and logout tokens are one-time: every instance must see the others' uses.
         let replays: any ReplayCache
         var database: PostgresDatabase?
+        // Request objects served by reference: shared in PostgreSQL with --database (the provider may fetch from any instance).
+        var requestObjectStore: any RequestObjectStore = InMemoryRequestObjectStore()
         if let url = options.databaseURL {
             let pool = try PostgresDatabase(url: url)
             database = pool
@@ -70,6 +74,11 @@ struct HummingbirdApp {
             pendingLogins = logins
             sessions = directory
             replays = sharedReplays
+            if options.requestObject == .byReference {
+                let objects = try PostgresRequestObjectStore(database: pool, encryption: encryption, issuer: client.issuer)
+                try await objects.createTable()
+                requestObjectStore = objects
+            }
         } else {
             pendingLogins = InMemoryPendingLoginStore()
             sessions = InMemorySessionDirectory()
@@ -83,8 +92,25 @@ struct HummingbirdApp {
             typeRule: options.draftLogoutTokens ? .alsoAcceptingPlainJWT : .logoutJWTWhenPresent,
             expirationRule: options.draftLogoutTokens ? .optionalForDraftProviders : .required)
         logout.observer = observer
+        // --request-object: the login request as a request object, signed (or, named, unsigned), maybe encrypted.
+        var requestObject: RequestObjectOptions?
+        var requestObjects: RequestObjectHost?
+        if let signature = requestObjectSignature {
+            let delivery: RequestObjectOptions.Delivery
+            if options.requestObject == .byReference {
+                let host = RequestObjectHost(store: requestObjectStore, baseURL: options.baseURL.absoluteString,
+                                             lifetime: options.requestObjectLifetime, logger: logger)
+                requestObjects = host
+                delivery = .byReference { object in try await host.publish(object) }
+            } else {
+                delivery = .byValue
+            }
+            requestObject = RequestObjectOptions(signature: signature, encryption: options.requestObjectEncrypted ? RequestObjectEncryption() : nil,
+                                                 delivery: delivery, lifetime: options.requestObjectLifetime)
+        }
         let app = WebApp(options: options, client: client, pendingLogins: pendingLogins, sessions: sessions,
-                         logoutTokens: logout, resource: resource, logger: logger)
+                         logoutTokens: logout, resource: resource, logger: logger,
+                         requestObject: requestObject, requestObjects: requestObjects)
 
         let router = Router(context: AppRequestContext.self)
         app.register(on: router)
@@ -104,7 +130,8 @@ struct HummingbirdApp {
             application = Application(router: router, configuration: serverConfiguration, logger: logger)
         }
         logger.info("listening", metadata: ["address": "127.0.0.1:\(options.port)", "base_url": "\(options.baseURL.absoluteString)",
-                                            "issuer": "\(client.issuer)", "store": "\(database == nil ? "memory" : "postgresql")"])
+                                            "issuer": "\(client.issuer)", "store": "\(database == nil ? "memory" : "postgresql")",
+                                            "request_object": "\(options.requestObject?.rawValue ?? "off")"])
         do {
             try await application.runService()
         } catch {

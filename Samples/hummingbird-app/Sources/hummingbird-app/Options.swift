@@ -37,6 +37,23 @@ struct Options: Sendable {
     var tlsCertificatePath: String?
     var tlsKeyPath: String?
     var tlsClientCAPath: String?
+    /// The login request as a request object (OpenID Connect Core §6, RFC 9101): `nil` (default) sends plain
+    /// parameters; `.byValue` puts it in `request`, `.byReference` serves it at `<base-url>/request-objects/<id>`.
+    var requestObject: RequestObjectDeliveryChoice?
+    /// The private key (JWK, JWK Set or PEM) signing request objects; its `alg`, else one by its type.
+    var requestObjectKeyPath: String?
+    /// Request objects with `alg: none`: an explicit choice (nothing proves the request comes from this client).
+    var requestObjectUnsigned = false
+    /// Request objects encrypted to the provider's current encryption key (its jwks_uri).
+    var requestObjectEncrypted = false
+    /// Seconds from a request object's `iat` to its `exp`; a request object by reference is served that long.
+    var requestObjectLifetime: Double = 300
+
+    /// How `--request-object` sends the request object.
+    enum RequestObjectDeliveryChoice: String, Sendable {
+        case byValue = "by-value"
+        case byReference = "by-reference"
+    }
 
     static let usage = """
         usage: hummingbird-app --issuer URL --client-id ID (--client-secret S | --client-key FILE | --tls-client-auth) --base-url URL [--port N]
@@ -46,6 +63,8 @@ struct Options: Sendable {
                [--audience AUD] [--introspect] [--require-scope S]... [--response-type code|"code id_token"|...]
                [--response-mode query|form_post] [--id-token-signed-response-alg RS256] [--log-level info]
                [--database postgresql://... [--database-key FILE]] [--scope S]... [--accept-draft-logout-tokens]
+               [--request-object by-value|by-reference (--request-object-key FILE | --request-object-unsigned)
+                [--request-object-encrypt] [--request-object-lifetime SECONDS]]
         """
 
     struct UsageError: Error, CustomStringConvertible { let description: String }
@@ -54,6 +73,7 @@ struct Options: Sendable {
         var options = Options()
         var base: String?
         var scopes: [String] = []
+        var lifetimeGiven = false
         var index = 0
         func value(_ name: String, _ inline: String?) throws -> String {
             if let inline { return inline }
@@ -118,6 +138,22 @@ struct Options: Sendable {
             case "--tls-cert": options.tlsCertificatePath = try value(name, inline)
             case "--tls-key": options.tlsKeyPath = try value(name, inline)
             case "--tls-client-ca": options.tlsClientCAPath = try value(name, inline)
+            case "--request-object":
+                let text = try value(name, inline)
+                guard let delivery = RequestObjectDeliveryChoice(rawValue: text) else {
+                    throw UsageError(description: "--request-object: by-value or by-reference, not \(text)")
+                }
+                options.requestObject = delivery
+            case "--request-object-key": options.requestObjectKeyPath = try value(name, inline)
+            case "--request-object-unsigned": options.requestObjectUnsigned = true
+            case "--request-object-encrypt": options.requestObjectEncrypted = true
+            case "--request-object-lifetime":
+                let text = try value(name, inline)
+                guard let seconds = Int(text), (1...Int(RequestObject.maximumLifetime)).contains(seconds) else {
+                    throw UsageError(description: "--request-object-lifetime: whole seconds from 1 to \(Int(RequestObject.maximumLifetime)), not \(text)")
+                }
+                options.requestObjectLifetime = Double(seconds)
+                lifetimeGiven = true
             case "--help", "-h": throw UsageError(description: usage)
             default: throw UsageError(description: "unknown option \(name)\n\(usage)")
             }
@@ -137,6 +173,14 @@ struct Options: Sendable {
         }
         guard (options.tlsCertificatePath == nil) == (options.tlsKeyPath == nil), options.tlsClientCAPath == nil || options.tlsCertificatePath != nil else {
             throw UsageError(description: "--tls-cert and --tls-key go together; --tls-client-ca needs them")
+        }
+        if options.requestObject == nil {
+            guard options.requestObjectKeyPath == nil, !options.requestObjectUnsigned, !options.requestObjectEncrypted,
+                  !lifetimeGiven else {
+                throw UsageError(description: "--request-object-key, --request-object-unsigned, --request-object-encrypt and --request-object-lifetime need --request-object")
+            }
+        } else if (options.requestObjectKeyPath != nil) == options.requestObjectUnsigned {
+            throw UsageError(description: "--request-object needs exactly one of --request-object-key FILE (signed) and --request-object-unsigned")
         }
         // The external origin: https, or http on a loopback host (the toolkit's one URL rule).
         var trimmed = base
@@ -176,6 +220,38 @@ struct Options: Sendable {
     /// Whether the app is served over plain http on a loopback host (then no cookie can be `Secure`).
     var isLoopbackHTTP: Bool { baseURL.scheme == "http" }
 
+    /// How request objects are signed (`--request-object-key`, or the explicit `--request-object-unsigned`); `nil`
+    /// without `--request-object`. The key's `alg` when it names one the key admits, else ES256/ES384/ES512 by
+    /// curve, EdDSA for Ed25519, RS256 for RSA.
+    func requestObjectSignature() throws -> RequestObjectOptions.Signature? {
+        guard requestObject != nil else { return nil }
+        guard let path = requestObjectKeyPath else { return requestObjectUnsigned ? .unsignedWithoutClientProof : nil }
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw UsageError(description: "--request-object-key: \(path) cannot be read")
+        }
+        let keys: [JWK]
+        do { keys = try JWK.keys(fromFileText: text) } catch {
+            throw UsageError(description: "--request-object-key: \(path) holds no readable key (\((error as? JOSEError)?.description ?? WebApp.describe(error)))")
+        }
+        guard let key = keys.first(where: { $0.isPrivate && $0.keyType != .oct && $0.keyType != .x25519 }) else {
+            throw UsageError(description: "--request-object-key: \(path) holds no private signing key")
+        }
+        if let named = key.algorithm.flatMap(JWSAlgorithm.init(rawValue:)), key.admits(named) {
+            return .signed(key: key, algorithm: named)
+        }
+        return .signed(key: key, algorithm: Self.signingAlgorithm(for: key))
+    }
+
+    /// The JWS algorithm for an asymmetric key by its type: ES256/ES384/ES512 by curve, EdDSA, RS256 for RSA.
+    static func signingAlgorithm(for key: JWK) -> JWSAlgorithm {
+        switch key.keyType {
+        case .ec(let curve): return curve.algorithm
+        case .ed25519: return .eddsa
+        case .rsa, .oct, .x25519: return .rs256
+        }
+    }
+
     /// The client authentication: client_secret_basic, private_key_jwt with the key in `--client-key`, or
     /// tls_client_auth (the transport's client certificate).
     func authentication() throws -> ClientAuthentication {
@@ -185,12 +261,6 @@ struct Options: Sendable {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let key = text.drop(while: { $0.isWhitespace }).first == "{" ? try JWK(json: text) : try JWK(pem: text)
         guard key.isPrivate, key.keyType != .oct else { throw UsageError(description: "\(path) does not hold an asymmetric private key") }
-        let algorithm: JWSAlgorithm
-        switch key.keyType {
-        case .ec(let curve): algorithm = curve.algorithm
-        case .ed25519: algorithm = .eddsa
-        case .rsa, .oct, .x25519: algorithm = .rs256
-        }
-        return .privateKeyJWT(clientID: clientID, key: key, algorithm: algorithm)
+        return .privateKeyJWT(clientID: clientID, key: key, algorithm: Self.signingAlgorithm(for: key))
     }
 }

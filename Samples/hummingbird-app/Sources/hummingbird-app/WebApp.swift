@@ -19,9 +19,16 @@ struct WebApp: Sendable {
     let resource: ProtectedResource
     let logger: Logger
     let cookies: CookiePolicy
+    /// `--request-object`: the login request as a request object (by value, or by reference through `requestObjects`).
+    let requestObject: RequestObjectOptions?
+    /// The request objects served by reference (`--request-object by-reference`).
+    let requestObjects: RequestObjectHost?
 
     init(options: Options, client: OIDCClient, pendingLogins: any PendingLoginStore, sessions: any SessionDirectory,
-         logoutTokens: LogoutTokenValidator, resource: ProtectedResource, logger: Logger) {
+         logoutTokens: LogoutTokenValidator, resource: ProtectedResource, logger: Logger,
+         requestObject: RequestObjectOptions? = nil, requestObjects: RequestObjectHost? = nil) {
+        self.requestObject = requestObject
+        self.requestObjects = requestObjects
         self.options = options
         self.client = client
         self.pendingLogins = pendingLogins
@@ -55,11 +62,17 @@ struct WebApp: Sendable {
             await self.resource.answer(request, clientCertificate: await context.clientCertificate())
         }
         router.get(RouterPath(resource.metadataURL.path)) { _, _ -> Response in self.resource.metadataDocument() }
+        if let requestObjects {
+            router.get(RouterPath(RequestObjectHost.pathPrefix + ":id")) { _, context -> Response in
+                await requestObjects.answer(id: context.parameters.get("id"))
+            }
+        }
     }
 
     // MARK: - Login
 
-    /// `GET /login[?iss=...&login_hint=...]`: state, nonce and PKCE; the pending login server-side.
+    /// `GET /login[?iss=...&login_hint=...]`: state, nonce and PKCE; the pending login server-side; with
+    /// `--request-object`, every parameter inside a request object (by value, or served by reference).
     func login(_ request: Request) async -> Response {
         let query = request.uri.queryParameters
         // Third-party-initiated login (OpenID Connect Core §4): only for the configured issuer.
@@ -70,10 +83,17 @@ struct WebApp: Sendable {
         do {
             let handle = try OAuthState.random().value
             let loginHint = query["login_hint"].map(String.init)
-            let pending = try client.startLogin(redirectURI: options.url("/callback"), scopes: options.scopes,
-                                                responseType: options.responseType) { request in
+            let configure: (inout OAuthRequest) throws -> Void = { request in
                 if options.responseMode != .query { request.responseMode = options.responseMode }  // form_post, or JARM
                 request.loginHint = loginHint
+            }
+            let pending: PendingLogin
+            if let requestObject {
+                pending = try await client.startLogin(redirectURI: options.url("/callback"), scopes: options.scopes,
+                                                      responseType: options.responseType, requestObject: requestObject, configure: configure)
+            } else {
+                pending = try client.startLogin(redirectURI: options.url("/callback"), scopes: options.scopes,
+                                                responseType: options.responseType, configure: configure)
             }
             // Keyed by the browser's cookie, not by state: a callback finishes only the login its browser started.
             try await pendingLogins.save(pending, state: handle, expiresIn: 600)

@@ -3,14 +3,20 @@
 
   jwcrypto_jwe.py enc KEY.jwk ALG ENC PLAINTEXT_FILE   prints a compact JWE
   jwcrypto_jwe.py dec KEY.jwk TOKEN_FILE               prints the plaintext (exit 1 if refused)
+
+A KEY file whose name ends in .pem is read as PEM (jwk.JWK.from_pem).
 """
 import json, sys
 from jwcrypto import jwe, jwk
 
 def main():
     command, key_path = sys.argv[1], sys.argv[2]
-    with open(key_path) as f:
-        key = jwk.JWK(**json.load(f))
+    if key_path.endswith(".pem"):
+        with open(key_path, "rb") as f:
+            key = jwk.JWK.from_pem(f.read())
+    else:
+        with open(key_path) as f:
+            key = jwk.JWK(**json.load(f))
     if command == "enc":
         alg, enc, path = sys.argv[3], sys.argv[4], sys.argv[5]
         with open(path, "rb") as f:
