@@ -45,23 +45,31 @@ struct CompactSegments {
         let headerSegment = UnsafeBufferPointer(rebasing: bytes[0..<firstDot])
         guard !headerSegment.isEmpty else { throw JOSEError(.malformedToken, "the header segment is empty") }
 
-        // The decoded header only lives long enough to be parsed: a stack buffer.
-        let members: JSONObject
-        do {
-            members = try Base64URL.withDecoded(headerSegment) { decoded in
-                try JSONParser.parseObject(buffer: decoded.assumingMemoryBound(to: UInt8.self), limits: limits.tokenJSON,
-                                           what: "the protected header")
-            }
-        } catch let error as JOSEError where error.code == .invalidBase64URL {
-            throw JOSEError(.invalidBase64URL, "header segment: \(error.reason)")
+        // The same header bytes under the same limits parse to the same header: this thread's last one is reused.
+        header = try HeaderCache.header(segment: headerSegment, limits: limits.tokenJSON) {
+            try Self.parseHeader(headerSegment, limits: limits.tokenJSON)
         }
-        header = try JOSEHeader(members: members)
         guard header.algorithmName != nil else {
             throw JOSEError(.invalidHeader, "the protected header has no \"alg\"", member: "alg")
         }
         signingInput = UnsafeBufferPointer(rebasing: bytes[0..<secondDot])
         payload = UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot])
         signature = UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])
+    }
+
+    /// Decodes and parses the protected header segment, checking the registered members' types.
+    private static func parseHeader(_ headerSegment: UnsafeBufferPointer<UInt8>, limits: JSONLimits) throws -> JOSEHeader {
+        // The decoded header only lives long enough to be parsed: a stack buffer.
+        let members: JSONObject
+        do {
+            members = try Base64URL.withDecoded(headerSegment) { decoded in
+                try JSONParser.parseObject(buffer: decoded.assumingMemoryBound(to: UInt8.self), limits: limits,
+                                           what: "the protected header")
+            }
+        } catch let error as JOSEError where error.code == .invalidBase64URL {
+            throw JOSEError(.invalidBase64URL, "header segment: \(error.reason)")
+        }
+        return try JOSEHeader(members: members)
     }
 
     /// The payload: Base64URL-decoded, or verbatim for `b64: false`.
