@@ -56,18 +56,24 @@ static size_t decode_ssse3(const uint8_t *input, size_t count, uint8_t *output, 
 }
 #endif
 
-size_t cjose_base64url_decode_blocks(const uint8_t *input, size_t count, uint8_t *output, uint32_t *invalid) {
-    *invalid = 0;
 #ifdef CJOSE_HAVE_SSSE3_PATH
+// Whether this CPU runs the SSSE3 paths; asked once. Racy but benign: every thread computes and stores the same value.
+static int cpu_has_ssse3(void) {
     static int supported = -1;
-    // Racy but benign: every thread computes and stores the same value.
     int known = __atomic_load_n(&supported, __ATOMIC_RELAXED);
     if (known < 0) {
         __builtin_cpu_init();
         known = __builtin_cpu_supports("ssse3") ? 1 : 0;
         __atomic_store_n(&supported, known, __ATOMIC_RELAXED);
     }
-    if (known) return decode_ssse3(input, count, output, invalid);
+    return known;
+}
+#endif
+
+size_t cjose_base64url_decode_blocks(const uint8_t *input, size_t count, uint8_t *output, uint32_t *invalid) {
+    *invalid = 0;
+#ifdef CJOSE_HAVE_SSSE3_PATH
+    if (cpu_has_ssse3()) return decode_ssse3(input, count, output, invalid);
 #endif
     (void)input; (void)count; (void)output;
     return 0;
@@ -110,14 +116,7 @@ static size_t b64token_blocks_ssse3(const uint8_t *input, size_t count, int *val
 int cjose_all_b64token_characters(const uint8_t *input, size_t count) {
     size_t done = 0;
 #ifdef CJOSE_HAVE_SSSE3_PATH
-    static int supported = -1;
-    int known = __atomic_load_n(&supported, __ATOMIC_RELAXED);
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("ssse3") ? 1 : 0;
-        __atomic_store_n(&supported, known, __ATOMIC_RELAXED);
-    }
-    if (known) {
+    if (cpu_has_ssse3()) {
         int valid = 1;
         done = b64token_blocks_ssse3(input, count, &valid);
         if (!valid) return 0;
