@@ -278,6 +278,25 @@ enum DPoPParts {
                 for _ in 0..<count { _ = try loop() }
             case "token":
                 for _ in 0..<count { _ = try await validator.validate(bearerToken: bearer, requiredScopes: ["api.read"]) }
+            case "overhead":
+                // Alternating slices: the raw signature check, the request call; medians of ns per call and their difference.
+                let parts = bearer.split(separator: ".")
+                let loop = try RawDigestVerify(pem: String(contentsOf: keysDirectory.appendingPathComponent("rsa2048.pub.pem"), encoding: .utf8),
+                                               algorithm: .rs256, input: Array("\(parts[0]).\(parts[1])".utf8),
+                                               jwsSignature: try Base64URL.decode(String(parts[2]))).loop()
+                var raw: [Double] = [], request: [Double] = [], differences: [Double] = []
+                for _ in 0..<25 {
+                    var start = DispatchTime.now().uptimeNanoseconds
+                    for _ in 0..<count { _ = try loop() }
+                    raw.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count))
+                    start = DispatchTime.now().uptimeNanoseconds
+                    for _ in 0..<count {
+                        _ = try await validator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"])
+                    }
+                    request.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count))
+                    differences.append(request[request.count - 1] - raw[raw.count - 1])
+                }
+                print("  raw \(Int(Runner.median(raw))) ns, validate(method:url:headers:) \(Int(Runner.median(request))) ns, overhead \(Int(Runner.median(differences))) ns, ratio \(String(format: "%.3f", Runner.median(zip(raw, request).map { $0 / $1 })))")
             case "compare":
                 // Alternating slices: the token call, the request call; medians of ns per call.
                 var token: [Double] = [], request: [Double] = []

@@ -3,8 +3,9 @@ import Testing
 @testable import JOSE
 
 /// One key and one set of claims shared by many tasks at once: the pooled
-/// libcrypto contexts and the lazily built claims object must hand out no
-/// state to two threads (CI runs this suite under the thread sanitizer).
+/// libcrypto contexts, the per-thread header cache and the claims' object (decoded
+/// on each read) must hand out no state to two threads (CI runs this suite under
+/// the thread sanitizer).
 @Suite("Concurrent use of shared keys and claims")
 struct ConcurrentUseTests {
     @Test("64 tasks verify with one shared key per algorithm and all see the same claims",
@@ -42,7 +43,7 @@ struct ConcurrentUseTests {
         #expect(results.allSatisfy { $0.1 }, "a forged token was accepted under concurrency")
     }
 
-    @Test("copies of one JWTClaims read from many tasks build one object")
+    @Test("copies of one JWTClaims read from many tasks all decode the same object")
     func sharedClaims() async throws {
         let key = try TestKeys.jwk("hmac.jwk")
         let token = try JWT.sign(["sub": "lazy", "aud": ["a", "b"]], key: key, algorithm: .hs256)

@@ -7,7 +7,7 @@ struct JOSEHeaderTests {
     @Test("each registered name is recognised, and near misses are not")
     func registeredNames() {
         let expected: [(String, RegisteredHeader)] = [
-            ("alg", .alg), ("kid", .kid), ("b64", .b64), ("crit", .crit), ("typ", .stringValued), ("cty", .stringValued),
+            ("alg", .alg), ("kid", .kid), ("b64", .b64), ("crit", .crit), ("typ", .typ), ("cty", .stringValued),
             ("jku", .stringValued), ("x5u", .stringValued), ("x5t", .stringValued), ("x5t#S256", .stringValued),
         ]
         for (name, kind) in expected { #expect(RegisteredHeader(name) == kind, "\(name)") }
@@ -30,19 +30,26 @@ struct JOSEHeaderTests {
         }
     }
 
-    @Test("algorithm, key ID, crit and b64 read at parse time agree with the members")
+    @Test("algorithm, key ID, type, crit and b64 read at parse time agree with the members")
     func storedMembers() throws {
         let cases = [
             #"{"alg":"RS256","kid":"k-1"}"#, #"{"kid":"only"}"#, #"{"alg":"ES256","crit":["b64"],"b64":false}"#,
             #"{"alg":"EdDSA","b64":true}"#, #"{"alg":"HS256","\u0061lg2":"x","crit":null}"#,
+            #"{"alg":"RS256","typ":"at+jwt"}"#, #"{"alg":"A128KW","enc":"A128GCM"}"#, #"{"alg":"none","typ":"JWT"}"#,
         ]
         for text in cases {
             let members = try JSONParser.parseObject(Array(text.utf8), what: "header")
             let header = try JOSEHeader(members: members)
             #expect(header.algorithmName == members["alg"]?.stringValue, "\(text)")
             #expect(header.keyID == members["kid"]?.stringValue, "\(text)")
+            #expect(header.type == members["typ"]?.stringValue, "\(text)")
+            #expect(header.signatureAlgorithm == members["alg"]?.stringValue.flatMap { try? JWSAlgorithm(headerValue: $0) }, "\(text)")
             #expect(header.hasCritical == (members["crit"] != nil), "\(text)")
             #expect(header.b64 == members["b64"]?.boolValue, "\(text)")
+            // Equality and hashing follow the members: a header parsed again is equal, another one is not.
+            let again = try JOSEHeader(members: try JSONParser.parseObject(Array(text.utf8), what: "header"))
+            #expect(header == again && header.hashValue == again.hashValue, "\(text)")
+            #expect(header != (try JOSEHeader(members: JSONObject([("alg", .string("PS512"))]))), "\(text)")
         }
     }
 }

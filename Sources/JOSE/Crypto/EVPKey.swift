@@ -11,12 +11,16 @@ final class EVPKey: @unchecked Sendable {
     /// Verification contexts prepared for this key, by algorithm slot.
     let pool = ContextPool()
 
+    /// The key's size in bits, read once (every RSA verification compares the signature's length with it).
+    let bits: Int
+
     /// Takes ownership of `pointer`.
-    init(taking pointer: OpaquePointer) { self.pointer = pointer }
+    init(taking pointer: OpaquePointer) {
+        self.pointer = pointer
+        bits = Int(EVP_PKEY_get_bits(pointer))
+    }
 
     deinit { EVP_PKEY_free(pointer) }
-
-    var bits: Int { Int(EVP_PKEY_get_bits(pointer)) }
 }
 
 /// Clears libcrypto's thread-local error queue and returns a generic failure.

@@ -46,14 +46,23 @@ struct JSONObjectIndex: Sendable {
 
     /// The member called `name`, if any.
     func member(named name: String, in buffer: UnsafeBufferPointer<UInt8>) -> JSONMemberRange? {
+        // A native or literal name is read where it lies: no copy of the string, no retain.
+        if let found = name.utf8.withContiguousStorageIfAvailable({ member(named: $0, in: buffer) }) { return found }
         var name = name
-        return name.withUTF8 { utf8 in
-            for member in members {
+        return name.withUTF8 { member(named: $0, in: buffer) }
+    }
+
+    /// The member whose name is the UTF-8 `utf8`, if any: the members are walked in place.
+    private func member(named utf8: UnsafeBufferPointer<UInt8>, in buffer: UnsafeBufferPointer<UInt8>) -> JSONMemberRange? {
+        guard let base = buffer.baseAddress else { return nil }
+        return members.withUnsafeBufferPointer { members -> JSONMemberRange? in
+            for position in 0..<members.count {
+                let member = members[position]
                 if member.decodedSlot >= 0 {
                     if decodedNames[member.decodedSlot].utf8.elementsEqual(utf8) { return member }
                     continue
                 }
-                guard member.nameLength == utf8.count, let base = buffer.baseAddress else { continue }
+                guard member.nameLength == utf8.count else { continue }
                 if member.nameLength == 0 { return member }
                 guard let other = utf8.baseAddress, base[member.nameStart] == other[0] else { continue }
                 if member.nameLength <= 16 {

@@ -91,7 +91,7 @@ enum JWSVerification {
     static func verify(header: JOSEHeader, protected: JSONObject? = nil, signature: UnsafeRawBufferPointer,
                        input: UnsafeRawBufferPointer, key: JWK, policy: JWSVerificationPolicy) throws {
         try check(header: header, protected: protected, key: key, policy: policy)
-        let algorithm = try policy.algorithm(named: header.algorithmName, for: key)
+        let algorithm = try policy.algorithm(of: header, for: key)
         guard try SignatureVerifier.isValid(signature: signature, input: input, key: key, algorithm: algorithm) else {
             throw JOSEError(.invalidSignature, "the \(algorithm) signature does not verify with the \(key.keyType) key")
         }

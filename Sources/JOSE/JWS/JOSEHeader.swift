@@ -5,15 +5,42 @@ public struct JOSEHeader: Sendable, Hashable {
     static let registeredNames: Set<String> = ["alg", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit",
                                                 "enc", "zip", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c"]
 
+    /// The parsed header, shared by copies: a copy of a header costs one reference count, however
+    /// many members it has (a header travels with every verified token).
+    private final class Storage: Sendable {
+        let members: JSONObject
+        let algorithmName: String?
+        let signatureAlgorithm: JWSAlgorithm?
+        let keyID: String?
+        let type: String?
+        let hasCritical: Bool
+        let b64: Bool?
+
+        init(members: JSONObject, algorithmName: String?, keyID: String?, type: String?, hasCritical: Bool, b64: Bool?) {
+            self.members = members
+            self.algorithmName = algorithmName
+            signatureAlgorithm = algorithmName.flatMap(JWSAlgorithm.named)
+            self.keyID = keyID
+            self.type = type
+            self.hasCritical = hasCritical
+            self.b64 = b64
+        }
+    }
+
+    private let storage: Storage
+
     /// All members, as parsed.
-    public let members: JSONObject
+    public var members: JSONObject { storage.members }
 
     /// `alg`, verbatim.
-    public let algorithmName: String?
+    public var algorithmName: String? { storage.algorithmName }
     /// `kid`
-    public let keyID: String?
+    public var keyID: String? { storage.keyID }
+    /// `alg` as a JWS algorithm this package implements, recognised once when the header was read;
+    /// `nil` when `alg` is absent or names anything else (then ``JWSAlgorithm/init(headerValue:)`` says why).
+    var signatureAlgorithm: JWSAlgorithm? { storage.signatureAlgorithm }
     /// `typ`
-    public var type: String? { members["typ"]?.stringValue }
+    public var type: String? { storage.type }
     /// `cty`
     public var contentType: String? { members["cty"]?.stringValue }
     /// `crit`, when present.
@@ -26,13 +53,23 @@ public struct JOSEHeader: Sendable, Hashable {
 
     /// Whether a `crit` member is present (noted while the members are checked,
     /// so that verification does not search for it by name).
-    let hasCritical: Bool
+    var hasCritical: Bool { storage.hasCritical }
     /// The `b64` member, when present.
-    let b64: Bool?
+    var b64: Bool? { storage.b64 }
+
+    /// Two headers are equal when their members are (every other property is read from them).
+    public static func == (lhs: JOSEHeader, rhs: JOSEHeader) -> Bool {
+        lhs.storage === rhs.storage || lhs.members == rhs.members
+    }
+
+    /// Hashes the members (every other property is read from them).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(members)
+    }
 
     /// Wraps parsed members after checking the types of the registered ones.
     init(members: JSONObject) throws {
-        var algorithmName: String?, keyID: String?, hasCritical = false, b64: Bool?
+        var algorithmName: String?, keyID: String?, type: String?, hasCritical = false, b64: Bool?
         for member in members {
             guard let name = RegisteredHeader(member.name) else { continue }
             switch name {
@@ -43,19 +80,16 @@ public struct JOSEHeader: Sendable, Hashable {
                 b64 = value
             case .crit:
                 hasCritical = true
-            case .alg, .kid, .stringValued:
+            case .alg, .kid, .typ, .stringValued:
                 guard let value = member.value.stringValue else {
                     throw JOSEError(.invalidHeader, "header member \"\(member.name)\" must be a string", member: member.name)
                 }
                 if name == .alg { algorithmName = value }
                 if name == .kid { keyID = value }
+                if name == .typ { type = value }
             }
         }
-        self.members = members
-        self.algorithmName = algorithmName
-        self.keyID = keyID
-        self.hasCritical = hasCritical
-        self.b64 = b64
+        storage = Storage(members: members, algorithmName: algorithmName, keyID: keyID, type: type, hasCritical: hasCritical, b64: b64)
     }
 
     /// Checks `crit` (RFC 7515 §4.1.11): a non-empty array of distinct strings,
@@ -92,8 +126,8 @@ public struct JOSEHeader: Sendable, Hashable {
 /// UTF-8 bytes packed into one integer (a string `switch` compares the name
 /// with each candidate in turn, on every token).
 enum RegisteredHeader: Equatable {
-    case alg, kid, b64, crit
-    /// `typ`, `cty`, `jku`, `x5u`, `x5t`, `x5t#S256`: must be strings.
+    case alg, kid, typ, b64, crit
+    /// `cty`, `jku`, `x5u`, `x5t`, `x5t#S256`: must be strings.
     case stringValued
 
     init?(_ name: String) {
@@ -103,8 +137,9 @@ enum RegisteredHeader: Equatable {
         case (3, 0x6B_69_64): self = .kid                    // kid
         case (3, 0x62_36_34): self = .b64                    // b64
         case (4, 0x63_72_69_74): self = .crit                // crit
-        case (3, 0x74_79_70), (3, 0x63_74_79), (3, 0x6A_6B_75), (3, 0x78_35_75), (3, 0x78_35_74),
-             (8, 0x78_35_74_23_53_32_35_36):                 // typ cty jku x5u x5t x5t#S256
+        case (3, 0x74_79_70): self = .typ                    // typ
+        case (3, 0x63_74_79), (3, 0x6A_6B_75), (3, 0x78_35_75), (3, 0x78_35_74),
+             (8, 0x78_35_74_23_53_32_35_36):                 // cty jku x5u x5t x5t#S256
             self = .stringValued
         default: return nil
         }

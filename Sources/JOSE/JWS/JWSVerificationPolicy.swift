@@ -37,7 +37,17 @@ public struct JWSVerificationPolicy: Sendable {
     /// saying why not. The header's `alg` only selects among what the key admits.
     func algorithm(named name: String?, for key: JWK) throws -> JWSAlgorithm {
         guard let name else { throw JOSEError(.invalidHeader, "the header has no \"alg\"", member: "alg") }
-        let algorithm = try JWSAlgorithm(headerValue: name)
+        return try check(try JWSAlgorithm(headerValue: name), for: key)
+    }
+
+    /// As ``algorithm(named:for:)`` for `header`'s `alg`, recognised when the header was read.
+    func algorithm(of header: JOSEHeader, for key: JWK) throws -> JWSAlgorithm {
+        guard let algorithm = header.signatureAlgorithm else { return try algorithm(named: header.algorithmName, for: key) }
+        return try check(algorithm, for: key)
+    }
+
+    /// The policy's and the key's rules for `algorithm`.
+    private func check(_ algorithm: JWSAlgorithm, for key: JWK) throws -> JWSAlgorithm {
         // A scan, not a hash: the set holds a few cases, and hashing the raw value costs more on every token.
         if let allowedAlgorithms, !allowedAlgorithms.contains(where: { $0 == algorithm }) {
             throw JOSEError(.algorithmNotAllowed, "\(algorithm) is not in the allowed algorithms", member: "alg")

@@ -15,14 +15,14 @@ public struct JWT: Sendable {
     ///   `.issuerMismatch`, `.audienceMismatch`, `.missingClaim`.
     public static func verify(_ token: String, key: JWK, issuer: String, audience: String, policy: JWSVerificationPolicy = .default,
                               validation: JWTValidationOptions = .default) throws -> JWT {
-        try verify(token, policy: policy, validation: identified(validation, issuer, audience)) { _ in key }
+        try verify(token, keys: .single(key), policy: policy, validation: identified(validation, issuer, audience))
     }
 
     /// As ``verify(_:key:issuer:audience:policy:validation:)``, choosing the key from a set by `kid`
     /// (or the single key fitting the algorithm when the token has no `kid`).
     public static func verify(_ token: String, keys: JWKSet, issuer: String, audience: String,
                               policy: JWSVerificationPolicy = .default, validation: JWTValidationOptions = .default) throws -> JWT {
-        try verify(token, policy: policy, validation: identified(validation, issuer, audience)) { try keys.key(for: $0, policy: policy) }
+        try verify(token, keys: .set(keys), policy: policy, validation: identified(validation, issuer, audience))
     }
 
     /// Verifies the signature with `key` and applies `validation` (the time claims, and `iss`/`aud` **only
@@ -30,22 +30,21 @@ public struct JWT: Sendable {
     /// or a tool that shows a token. A relying party wants ``verify(_:key:issuer:audience:policy:validation:)``.
     public static func verifyIgnoringIssuerAndAudience(_ token: String, key: JWK, policy: JWSVerificationPolicy = .default,
                                                        validation: JWTValidationOptions = .default) throws -> JWT {
-        try verify(token, policy: policy, validation: validation) { _ in key }
+        try verify(token, keys: .single(key), policy: policy, validation: validation)
     }
 
     /// As ``verifyIgnoringIssuerAndAudience(_:key:policy:validation:)``, choosing the key from a set by `kid`.
     public static func verifyIgnoringIssuerAndAudience(_ token: String, keys: JWKSet, policy: JWSVerificationPolicy = .default,
                                                        validation: JWTValidationOptions = .default) throws -> JWT {
-        try verify(token, policy: policy, validation: validation) { try keys.key(for: $0, policy: policy) }
+        try verify(token, keys: .set(keys), policy: policy, validation: validation)
     }
 
     /// As ``verifyIgnoringIssuerAndAudience(_:keys:policy:validation:)`` for a token that is part of a longer
     /// text (e.g. an `Authorization` value), read in place: no copy of the token is made.
     package static func verifyIgnoringIssuerAndAudience(_ token: Substring, keys: JWKSet, policy: JWSVerificationPolicy,
                                                         validation: JWTValidationOptions) throws -> JWT {
-        let selectKey: (JOSEHeader) throws -> JWK = { try keys.key(for: $0, policy: policy) }
-        guard let parts = try token.utf8.withContiguousStorageIfAvailable({ try readVerified($0, policy: policy, selectKey: selectKey) }) else {
-            return try verify(String(token), policy: policy, validation: validation, selectKey: selectKey)
+        guard let parts = try token.utf8.withContiguousStorageIfAvailable({ try readVerified($0, keys: .set(keys), policy: policy) }) else {
+            return try verify(String(token), keys: .set(keys), policy: policy, validation: validation)
         }
         return try validated(parts, policy: policy, validation: validation)
     }
@@ -61,14 +60,30 @@ public struct JWT: Sendable {
     /// same order, as ``CompactJWS/init(_:detachedPayload:limits:)`` followed by
     /// ``CompactJWS/verify(with:policy:)``, but the signature is checked over
     /// the token itself and decoded on the stack, so only the payload is copied.
-    private static func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
-                               selectKey: (JOSEHeader) throws -> JWK) throws -> JWT {
-        let parts = try token.withUTF8InPlace { try readVerified($0, policy: policy, selectKey: selectKey) }
+    private static func verify(_ token: String, keys: VerificationKeys, policy: JWSVerificationPolicy,
+                               validation: JWTValidationOptions) throws -> JWT {
+        let parts = try token.withUTF8InPlace { try readVerified($0, keys: keys, policy: policy) }
         return try validated(parts, policy: policy, validation: validation)
     }
 
+    /// Where the verification key comes from: plain data rather than a closure, so the hot path
+    /// allocates no closure context and copies no policy into one.
+    private enum VerificationKeys {
+        /// The caller's one key.
+        case single(JWK)
+        /// The key of a set that the header names (``JWKSet/key(for:policy:)``).
+        case set(JWKSet)
+
+        func key(for header: JOSEHeader, policy: JWSVerificationPolicy) throws -> JWK {
+            switch self {
+            case .single(let key): return key
+            case .set(let keys): return try keys.key(for: header, policy: policy)
+            }
+        }
+    }
+
     /// The claims of verified parts, with `validation` applied.
-    private static func validated(_ parts: VerifiedParts, policy: JWSVerificationPolicy, validation: JWTValidationOptions) throws -> JWT {
+    private static func validated(_ parts: consuming VerifiedParts, policy: JWSVerificationPolicy, validation: JWTValidationOptions) throws -> JWT {
         let claims = try JWTClaims(payload: parts.payload, limits: policy.limits)
         try claims.validate(validation)
         return JWT(header: parts.header, claims: claims, key: parts.key)
@@ -80,14 +95,14 @@ public struct JWT: Sendable {
         let key: JWK
     }
 
-    private static func readVerified(_ bytes: UnsafeBufferPointer<UInt8>, policy: JWSVerificationPolicy,
-                                     selectKey: (JOSEHeader) throws -> JWK) throws -> VerifiedParts {
+    private static func readVerified(_ bytes: UnsafeBufferPointer<UInt8>, keys: VerificationKeys,
+                                     policy: JWSVerificationPolicy) throws -> VerifiedParts {
         let segments = try CompactSegments(bytes, limits: policy.limits)
         var payload: [UInt8] = []
         var key: JWK?
         try segments.withDecodedSignature { signature in
             payload = try segments.decodedPayload()
-            let chosen = try selectKey(segments.header)
+            let chosen = try keys.key(for: segments.header, policy: policy)
             try JWSVerification.verify(header: segments.header, signature: signature,
                                        input: UnsafeRawBufferPointer(segments.signingInput), key: chosen, policy: policy)
             key = chosen

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// A JWT claim set (RFC 7519 §4): typed getters for the registered claims and
 /// typed access to any other claim.
@@ -15,7 +14,9 @@ public struct JWTClaims: Sendable {
     public let payload: [UInt8]
     /// Top-level members located by the validating pass.
     let index: JSONObjectIndex
-    private let cache: MaterializedObject
+    /// The object the claims were built from (``init(_:)``); `nil` for parsed claims, whose
+    /// ``object`` is decoded on each read (verification allocates nothing for it).
+    private let built: JSONObject?
 
     /// Parses a payload that must be a JSON object without duplicate claims.
     ///
@@ -28,7 +29,7 @@ public struct JWTClaims: Sendable {
             try JSONParser.indexObject(buffer: $0, limits: limits.tokenJSON, what: "the JWT payload")
         }
         self.payload = payload
-        self.cache = MaterializedObject()
+        self.built = nil
     }
 
     /// Wraps an object (for building tokens).
@@ -39,11 +40,16 @@ public struct JWTClaims: Sendable {
         self.index = (try? payload.withUnsafeBufferPointer {
             try JSONParser.indexObject(buffer: $0, limits: JSONLimits(maxDepth: .max, maxBytes: .max), what: "claims")
         }) ?? JSONObjectIndex()
-        self.cache = MaterializedObject(object)
+        self.built = object
     }
 
-    /// All claims as a JSON object (built on first use, then shared).
-    public var object: JSONObject { cache.object(for: payload) }
+    /// All claims as a JSON object, decoded from ``payload`` on each read (keep the result when you
+    /// read it more than once; the typed getters and ``subscript(_:)`` decode only their claim).
+    public var object: JSONObject {
+        if let built { return built }
+        // The payload was validated when the claims were created; parsing it again cannot fail.
+        return (try? JSONParser.parseObject(payload, limits: JSONLimits(maxDepth: .max, maxBytes: .max), what: "claims")) ?? JSONObject()
+    }
 
     /// The raw JSON value of a claim.
     public subscript(name: String) -> JSONValue? {
@@ -180,50 +186,5 @@ extension DecodingError {
         case .dataCorrupted: return "\"\(path)\" is malformed"
         @unknown default: return "decoding failed"
         }
-    }
-}
-
-/// The lazily built claims object, shared by copies of one ``JWTClaims``.
-///
-/// One allocation per claim set (a lock would add two more): the built object
-/// is published with a compare-and-exchange, and a thread that loses the race
-/// drops its own copy and takes the winner's.
-final class MaterializedObject: Sendable {
-    private final class Box: Sendable {
-        let object: JSONObject
-        init(_ object: JSONObject) { self.object = object }
-    }
-
-    /// The address of a retained `Box`, or 0 until the object is first built.
-    private let published = Atomic<UInt>(0)
-
-    init(_ object: JSONObject? = nil) {
-        if let object { published.store(Self.retainedAddress(of: Box(object)), ordering: .releasing) }
-    }
-
-    deinit {
-        let address = published.load(ordering: .acquiring)
-        if address != 0 { Self.box(at: address).release() }
-    }
-
-    func object(for payload: [UInt8]) -> JSONObject {
-        let address = published.load(ordering: .acquiring)
-        if address != 0 { return Self.box(at: address).takeUnretainedValue().object }
-        // The payload was validated when the claims were created; parsing it again cannot fail.
-        let built = (try? JSONParser.parseObject(payload, limits: JSONLimits(maxDepth: .max, maxBytes: .max), what: "claims")) ?? JSONObject()
-        let mine = Self.retainedAddress(of: Box(built))
-        let (exchanged, winner) = published.compareExchange(expected: 0, desired: mine, ordering: .acquiringAndReleasing)
-        if exchanged { return built }
-        Self.box(at: mine).release()
-        return Self.box(at: winner).takeUnretainedValue().object
-    }
-
-    private static func retainedAddress(of box: Box) -> UInt {
-        UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())
-    }
-
-    private static func box(at address: UInt) -> Unmanaged<Box> {
-        // Only ever called with an address `retainedAddress` produced: never 0.
-        Unmanaged<Box>.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
     }
 }

@@ -78,7 +78,7 @@ public struct JWKSet: Sendable, CustomStringConvertible {
 
     /// The key for a JWS header: ``selectKey(keyID:algorithm:allowMixedKeySet:)`` with the header's `kid` and `alg`.
     func key(for header: JOSEHeader, policy: JWSVerificationPolicy) throws -> JWK {
-        let algorithm = try JWSAlgorithm(headerValue: header.algorithmName ?? "")
+        let algorithm = try header.signatureAlgorithm ?? JWSAlgorithm(headerValue: header.algorithmName ?? "")
         return try selectKey(keyID: header.keyID, algorithm: algorithm, allowMixedKeySet: policy.allowsMixedKeySets)
     }
 

@@ -23,11 +23,11 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     /// read from ``claims`` on use).
     public var clientID: String { text(of: clientIDClaim) }
     /// `aud`, always as an array (read on use; validation found this resource server in it).
-    public var audience: [String] { (try? claims.audience) ?? [] }
+    public var audience: [String] { (try? jwt.claims.audience) ?? [] }
     /// `exp` (checked present, and a NumericDate within the leeway, by the time rules; read from ``claims`` on use).
-    public var expiresAt: Date { ((try? claims.expiresAt) ?? nil) ?? .distantPast }
+    public var expiresAt: Date { ((try? jwt.claims.expiresAt) ?? nil) ?? .distantPast }
     /// `iat` (checked present, and a NumericDate not in the future, by the time rules; read from ``claims`` on use).
-    public var issuedAt: Date { ((try? claims.issuedAt) ?? nil) ?? .distantPast }
+    public var issuedAt: Date { ((try? jwt.claims.issuedAt) ?? nil) ?? .distantPast }
     /// `jti` (or `uti` for Entra ID; validated present and a string, read from ``claims`` on use).
     public var jwtID: String { text(of: jwtIDClaim) }
     /// `scope` as sent (space-separated), if any (`scp` for Entra ID; validated a string when present,
@@ -39,20 +39,22 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     var scopeTokens: [Substring] { scope?.split(separator: " ") ?? [] }
     /// `auth_time`, when present (read on use).
     /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` when it is not a NumericDate.
-    public var authTime: Date? { get throws { try ClaimErrors.read { try claims.date("auth_time") } } }
+    public var authTime: Date? { get throws { try ClaimErrors.read { try jwt.claims.date("auth_time") } } }
     /// `acr`, when present (read on use).
     /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` when it is not a string.
-    public var authenticationContextClass: String? { get throws { try ClaimErrors.read { try claims.string("acr") } } }
+    public var authenticationContextClass: String? { get throws { try ClaimErrors.read { try jwt.claims.string("acr") } } }
     /// `amr`, when present (read on use).
     /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` when it is not an array of strings.
-    public var authenticationMethods: [String]? { get throws { try ClaimErrors.read { try claims.claim("amr", as: [String].self) } } }
+    public var authenticationMethods: [String]? { get throws { try ClaimErrors.read { try jwt.claims.claim("amr", as: [String].self) } } }
     /// `cnf` (RFC 7800): the DPoP key (`jkt`) or client certificate (`x5t#S256`) the token is
     /// bound to; `nil` for an unbound token. ``AccessTokenValidator`` enforces it.
     public let confirmation: TokenConfirmation?
     /// The JWS header (`typ`, `alg`, `kid`).
-    public let header: JOSEHeader
+    public var header: JOSEHeader { jwt.header }
     /// Every claim, for the ones not typed here (`groups`, `roles`, `entitlements`, ...).
-    public let claims: JWTClaims
+    public var claims: JWTClaims { jwt.claims }
+    /// The verified token, moved in whole from the validation (no field is copied out of it).
+    private let jwt: JWT
 
     /// Which claims the string properties read (checked present, and strings, when the token was read):
     /// flags rather than names, so a copy of the token retains nothing more.
@@ -74,7 +76,7 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     }
 
     /// A string claim the initializer checked is present and a string.
-    private func text(of name: String) -> String { ((try? claims.string(name)) ?? nil) ?? "" }
+    private func text(of name: String) -> String { ((try? jwt.claims.string(name)) ?? nil) ?? "" }
 
     /// Whether the token carries every scope in `required` (a scan of the `scope` text, no allocation).
     public func hasScopes(_ required: Set<String>) -> Bool {
@@ -83,8 +85,8 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         // Bytes, not Characters: `scope` is space-separated ASCII-safe tokens (RFC 6749 §3.3), and a
         // grapheme-level scan costs more than the rest of the claim checks. Read in place when written
         // without escapes (always, in practice), else from the decoded text.
-        if let range = claims.unescapedStringRange(scopeClaim) {
-            return claims.payload.withUnsafeBufferPointer { Self.scopeText(UnsafeBufferPointer(rebasing: $0[range]), containsAll: required) }
+        if let range = jwt.claims.unescapedStringRange(scopeClaim) {
+            return jwt.claims.payload.withUnsafeBufferPointer { Self.scopeText(UnsafeBufferPointer(rebasing: $0[range]), containsAll: required) }
         }
         var decoded = text(of: scopeClaim)
         return decoded.withUTF8 { Self.scopeText($0, containsAll: required) }
@@ -92,23 +94,29 @@ public struct AccessToken: Sendable, CustomStringConvertible {
 
     /// Whether space-separated `text` holds every entry of `required` as one of its tokens.
     static func scopeText(_ text: UnsafeBufferPointer<UInt8>, containsAll required: Set<String>) -> Bool {
-        required.allSatisfy { wanted in
-            var wanted = wanted
-            return wanted.withUTF8 { wanted in
-                guard let base = text.baseAddress else { return false }
-                var start = 0
-                while start < text.count {
-                    var end = start
-                    while end < text.count, base[end] != UInt8(ascii: " ") { end += 1 }
-                    if end - start == wanted.count {
-                        guard let other = wanted.baseAddress, wanted.count > 0 else { return true }
-                        if memcmp(base + start, other, wanted.count) == 0 { return true }
-                    }
-                    start = end + 1
-                }
-                return false
-            }
+        for wanted in required {
+            // A native scope string is read where it lies (no copy); any other is copied once.
+            let found = wanted.utf8.withContiguousStorageIfAvailable { scopeText(text, contains: $0) }
+                ?? { var copy = wanted; return copy.withUTF8 { scopeText(text, contains: $0) } }()
+            if !found { return false }
         }
+        return true
+    }
+
+    /// Whether space-separated `text` holds `wanted` as one of its tokens.
+    private static func scopeText(_ text: UnsafeBufferPointer<UInt8>, contains wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = text.baseAddress else { return false }
+        var start = 0
+        while start < text.count {
+            var end = start
+            while end < text.count, base[end] != UInt8(ascii: " ") { end += 1 }
+            if end - start == wanted.count {
+                guard let other = wanted.baseAddress, wanted.count > 0 else { return true }
+                if memcmp(base + start, other, wanted.count) == 0 { return true }
+            }
+            start = end + 1
+        }
+        return false
     }
 
     /// e.g. `AccessToken(iss: "https://as", sub: "alice", client_id: "app", scopes: ["read"])`.
@@ -121,15 +129,14 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     /// `issuer` is the value `iss` was found equal to (not read again).
     /// With `clientFromAuthorizedParty` (Keycloak, Entra ID), `azp` stands for an absent `client_id`; with
     /// `entraNames`, `uti` for an absent `jti` and `scp` for an absent `scope`.
-    init(jwt: JWT, issuer: String, clientFromAuthorizedParty: Bool = false, entraNames: Bool = false) throws {
-        let claims = jwt.claims
+    init(jwt: consuming JWT, issuer: String, clientFromAuthorizedParty: Bool = false, entraNames: Bool = false) throws {
         func missing(_ name: String) -> OIDCError {
             OIDCError(.missingAccessTokenClaim, "the access token has no \"\(name)\" (RFC 9068 §2.2)")
         }
         // Presence and type only, in place: the strings are read from `claims` on use.
         func requireString(_ name: String) throws -> Bool {
-            guard let isString = claims.isString(name) else { return false }
-            guard isString else { _ = try claims.string(name); return true }  // throws the type mismatch naming the claim
+            guard let isString = jwt.claims.isString(name) else { return false }
+            guard isString else { _ = try jwt.claims.string(name); return true }  // throws the type mismatch naming the claim
             return true
         }
         do {
@@ -142,8 +149,8 @@ public struct AccessToken: Sendable, CustomStringConvertible {
                 throw missing(clientFromAuthorizedParty ? "client_id\" nor \"azp" : "client_id")
             }
             // Presence only: the time rules applied before this read each present time claim as a NumericDate.
-            guard claims.contains("exp") else { throw missing("exp") }
-            guard claims.contains("iat") else { throw missing("iat") }
+            guard jwt.claims.contains("exp") else { throw missing("exp") }
+            guard jwt.claims.contains("iat") else { throw missing("iat") }
             if try requireString("jti") {
                 jwtIDFromUti = false
             } else if entraNames, try requireString("uti") {
@@ -159,12 +166,11 @@ public struct AccessToken: Sendable, CustomStringConvertible {
             } else {
                 scopeSource = .none
             }
-            confirmation = try claims["cnf"].map(TokenConfirmation.init(claim:))
+            confirmation = try jwt.claims["cnf"].map(TokenConfirmation.init(claim:))
         } catch let error as JOSEError {
             throw ClaimErrors.map(error)
         }
         self.issuer = issuer
-        header = jwt.header
-        self.claims = claims
+        self.jwt = jwt
     }
 }

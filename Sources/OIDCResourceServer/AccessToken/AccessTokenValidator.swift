@@ -273,7 +273,7 @@ public struct AccessTokenValidator: Sendable {
     }
 
     /// The profile's rules on a token whose signature and claim rules (`rules`) passed.
-    private func accepted(_ jwt: JWT) throws -> AccessToken {
+    private func accepted(_ jwt: consuming JWT) throws -> AccessToken {
         switch profile {
         case .keycloak(let allowedClients):
             try AccessTokenProfile.checkKeycloak(jwt, audience: audience, allowedClients: allowedClients)
