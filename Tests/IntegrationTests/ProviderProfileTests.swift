@@ -133,6 +133,10 @@ struct ProviderProfileTests {
                 TransportRequest(url: URL(string: idp.base + "/common/discovery/v2.0/keys")!)).body)
             let validator = AccessTokenValidator(issuer: "\(idp.base)/\(Self.contoso)/v2.0", audience: "api://orders", keys: .keySet(keys))
             await expectOIDCError(.unverifiableAccessToken) { _ = try await validator.validate(bearerToken: token) }
+            await expectOIDCError(.unverifiableAccessToken) {  // the request call names it the same way
+                _ = try await validator.validate(method: "GET", url: URL(string: "https://orders.example/v1")!,
+                                                 headers: ["Authorization": "Bearer " + token])
+            }
             let entra = try await client(idp.base + "/common/v2.0", .entra(.anyTenant))
             await expectOIDCError(.unverifiableAccessToken) {
                 _ = try await entra.validator.validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))

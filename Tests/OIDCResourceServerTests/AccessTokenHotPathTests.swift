@@ -140,4 +140,42 @@ struct AccessTokenHotPathTests {
         _ = try await validator.validate(bearerToken: token)
         #expect(transport.requests.count == 2 && cache.freshKeys() != nil)
     }
+
+    @Test("the request call answers a Bearer token without suspending exactly as the observed path does, failures named alike")
+    func synchronousBearerPathParity() async throws {
+        let good = try Fixtures.sign(Fixtures.accessTokenClaims())
+        let parts = good.split(separator: ".")
+        // A header with a nonce (a Microsoft Graph token) over a signature that does not verify: only the naming step says why.
+        let graphHeader = Base64URL.encode(#"{"alg":"ES256","typ":"at+jwt","nonce":"n"}"#)
+        let graph = "\(graphHeader).\(parts[1]).\(parts[2])"
+        let cases: [(String, String?)] = [
+            (good, nil), (graph, "unverifiable_access_token"),
+            (try Fixtures.sign(Fixtures.accessTokenClaims(["exp": .integer(1_800_000_000 - 3600)])), "expired"),
+            (try Fixtures.sign(Fixtures.accessTokenClaims(["scope": "read"])), "insufficient_scope"),
+            (try Fixtures.sign(Fixtures.accessTokenClaims(["cnf": .object(["jkt": "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"])])),
+             "dpop_bound_token_as_bearer"),
+            (try Fixtures.sign(Fixtures.accessTokenClaims(["aud": "https://other.example"])), "audience_mismatch"),
+        ]
+        var observed = try Fixtures.validator()
+        observed.observer = ValidationRecorder()  // the observed path runs the async functions
+        for (token, expected) in cases {
+            var answers: [String?] = []
+            for validator in [try Fixtures.validator(), observed] {
+                do {
+                    _ = try await validator.validate(method: "GET", url: URL(string: "https://api.example/items")!,
+                                                     headers: ["Authorization": "Bearer " + token], requiredScopes: ["write"])
+                    answers.append(nil)
+                } catch {
+                    answers.append((error as? OIDCError)?.code.rawValue ?? "\(error)")
+                }
+                do {
+                    _ = try await validator.validate(bearerToken: token, requiredScopes: ["write"])
+                    answers.append(nil)
+                } catch {
+                    answers.append((error as? OIDCError)?.code.rawValue ?? "\(error)")
+                }
+            }
+            #expect(answers == Array(repeating: expected, count: 4), "\(expected ?? "accepted")")
+        }
+    }
 }

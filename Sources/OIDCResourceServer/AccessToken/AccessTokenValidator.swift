@@ -162,6 +162,12 @@ public struct AccessTokenValidator: Sendable {
                          clientCertificate: ClientCertificate = .notPresented) async throws -> PresentedAccessToken {
         // Without an observer only the nil check is added (the benchmarked hot path).
         guard let observer else {
+            // A Bearer token verified with keys at hand is answered without suspending: the same checks, in the
+            // same order, as validateRequest (they are its own functions), minus its async frames.
+            let (scheme, token) = try Self.credentials(headers)
+            if scheme == .bearer, let accessToken = try verifiedNowNaming(token) {
+                return try acceptedAsBearer(accessToken, requiredScopes: requiredScopes, clientCertificate: clientCertificate)
+            }
             return try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
                                              dpopNonce: dpopNonce, clientCertificate: clientCertificate)
         }
@@ -174,32 +180,42 @@ public struct AccessTokenValidator: Sendable {
     private func validateRequest(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String>,
                                  dpopNonce: DPoPProofValidator.NonceRule,
                                  clientCertificate: ClientCertificate) async throws -> PresentedAccessToken {
-        guard let (scheme, token) = try BearerTokenExtractor.credentials(headers) else {
-            throw OIDCError(.missingBearerToken, "the request carries no Bearer or DPoP access token")
+        let (scheme, token) = try Self.credentials(headers)
+        if scheme == .bearer {
+            return try acceptedAsBearer(try await verified(token), requiredScopes: requiredScopes, clientCertificate: clientCertificate)
         }
-        var proofText: String?
-        if scheme == .dpop {
-            let (count, proof) = BearerTokenExtractor.field(headers, named: "dpop")
-            guard count == 1, let proof else {
-                throw OIDCError(.dpopProofMissing, "the DPoP scheme needs exactly one DPoP header field, the request has \(count)")
-            }
-            proofText = proof
+        // The DPoP scheme: exactly one proof, a token bound to its key.
+        let (count, proofText) = BearerTokenExtractor.field(headers, named: "dpop")
+        guard count == 1, let proofText else {
+            throw OIDCError(.dpopProofMissing, "the DPoP scheme needs exactly one DPoP header field, the request has \(count)")
         }
         let accessToken = try await verified(token)
         try Self.checkCertificate(accessToken.confirmation, clientCertificate)
-        var proof: VerifiedDPoPProof?
-        switch scheme {
-        case .bearer:
-            try Self.refuseBoundAsBearer(accessToken.confirmation)
-        case .dpop:
-            guard let proofText, let thumbprint = accessToken.confirmation?.jwkThumbprint else {
-                throw OIDCError(.dpopTokenNotBound, "the access token is bound to no DPoP key (no cnf.jkt) but was presented with the DPoP scheme")
-            }
-            proof = try await proofs.validate(proofText, for: .request(method: method, uri: url), nonce: dpopNonce,
-                                              presenting: .accessToken(String(token), boundTo: .thumbprint(thumbprint)))
+        guard let thumbprint = accessToken.confirmation?.jwkThumbprint else {
+            throw OIDCError(.dpopTokenNotBound, "the access token is bound to no DPoP key (no cnf.jkt) but was presented with the DPoP scheme")
         }
+        let proof = try await proofs.validate(proofText, for: .request(method: method, uri: url), nonce: dpopNonce,
+                                              presenting: .accessToken(String(token), boundTo: .thumbprint(thumbprint)))
         try Self.checkScopes(requiredScopes, of: accessToken)
-        return PresentedAccessToken(token: accessToken, scheme: scheme, proof: proof)
+        return PresentedAccessToken(token: accessToken, scheme: .dpop, proof: proof)
+    }
+
+    /// The request's `Authorization` scheme and token.
+    /// - Throws: `.missingBearerToken` when it carries neither a `Bearer` nor a `DPoP` token; `.invalidBearerRequest`.
+    private static func credentials(_ headers: HeaderFields) throws -> (scheme: AuthorizationScheme, token: Substring) {
+        guard let credentials = try BearerTokenExtractor.credentials(headers) else {
+            throw OIDCError(.missingBearerToken, "the request carries no Bearer or DPoP access token")
+        }
+        return credentials
+    }
+
+    /// The rules of a token presented with the `Bearer` scheme, once verified: no binding, and the scopes.
+    private func acceptedAsBearer(_ accessToken: consuming AccessToken, requiredScopes: Set<String>,
+                                  clientCertificate: ClientCertificate) throws -> PresentedAccessToken {
+        try Self.checkCertificate(accessToken.confirmation, clientCertificate)
+        try Self.refuseBoundAsBearer(accessToken.confirmation)
+        try Self.checkScopes(requiredScopes, of: accessToken)
+        return PresentedAccessToken(token: accessToken, scheme: .bearer, proof: nil)
     }
 
     /// Validates `token` presented with the `Bearer` scheme (e.g. read from a request by
@@ -212,18 +228,20 @@ public struct AccessTokenValidator: Sendable {
     ///   `.certificateBoundToken` and `.insufficientScope` (naming the missing scopes) — map
     ///   them to a challenge with ``BearerChallenge/init(error:requiredScopes:realm:)``.
     public func validate(bearerToken token: String, requiredScopes: Set<String> = []) async throws -> AccessToken {
-        guard let observer else { return try await validateBearer(token, requiredScopes: requiredScopes) }
+        guard let observer else {
+            // Without suspending when the keys are at hand, as in validate(method:url:headers:...).
+            if let accessToken = try verifiedNowNaming(token[...]) {
+                return try acceptedAsBearer(accessToken, requiredScopes: requiredScopes, clientCertificate: .notPresented).token
+            }
+            return try await validateBearer(token, requiredScopes: requiredScopes)
+        }
         return try await Optional(observer).observe(.accessTokenValidation, origin: Observation.origin(of: issuer)) {
             try await validateBearer(token, requiredScopes: requiredScopes)
         }
     }
 
     private func validateBearer(_ token: String, requiredScopes: Set<String>) async throws -> AccessToken {
-        let accessToken = try await verified(token[...])
-        try Self.checkCertificate(accessToken.confirmation, .notPresented)
-        try Self.refuseBoundAsBearer(accessToken.confirmation)
-        try Self.checkScopes(requiredScopes, of: accessToken)
-        return accessToken
+        try acceptedAsBearer(try await verified(token[...]), requiredScopes: requiredScopes, clientCertificate: .notPresented).token
     }
 
     /// The token's signature, times, type, issuer, audience and required claims; no binding, no scopes.
@@ -235,9 +253,24 @@ public struct AccessTokenValidator: Sendable {
             if let accessToken = try verifiedNow(token) { return accessToken }
             return try await verifiedToken(String(token))
         } catch {
-            if let jws = try? CompactJWS(String(token), limits: limits) { try ProviderProfile.refuseGraphAccessToken(jws.header) }
+            try refuseGraphToken(token)
             throw error
         }
+    }
+
+    /// ``verifiedNow(_:)`` with its failures named as ``verified(_:)`` names them.
+    private func verifiedNowNaming(_ token: Substring) throws -> AccessToken? {
+        do {
+            return try verifiedNow(token)
+        } catch {
+            try refuseGraphToken(token)
+            throw error
+        }
+    }
+
+    /// After a failure: a token with a `nonce` in its header is named for what it is, a Microsoft Graph token.
+    private func refuseGraphToken(_ token: Substring) throws {
+        if let jws = try? CompactJWS(String(token), limits: limits) { try ProviderProfile.refuseGraphAccessToken(jws.header) }
     }
 
     private func verifiedToken(_ token: String) async throws -> AccessToken {
