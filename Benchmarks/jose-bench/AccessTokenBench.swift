@@ -278,6 +278,19 @@ enum DPoPParts {
                 for _ in 0..<count { _ = try loop() }
             case "token":
                 for _ in 0..<count { _ = try await validator.validate(bearerToken: bearer, requiredScopes: ["api.read"]) }
+            case "dpop":
+                // `count` RFC 9449 validations (a cnf.jkt-bound RS256 token, a fresh ES256 proof each), for a profiler.
+                var boundClaims = AccessTokenBench.claims()
+                boundClaims["cnf"] = .object(["jkt": .string(dpop.key.thumbprint)])
+                let bound = try JWT.sign(boundClaims, key: privateKey, algorithm: .rs256, header: ["typ": "at+jwt"])
+                let proofs = dpop.pool(token: bound)
+                try proofs.refill(count)
+                let dpopValidator = AccessTokenValidator(issuer: AccessTokenBench.issuer, audience: AccessTokenBench.audience,
+                                                         keys: .cache(cache), proofs: dpop.validator())
+                for _ in 0..<count {
+                    let headers: HeaderFields = ["Authorization": "DPoP " + bound, "DPoP": try proofs.next()]
+                    _ = try await dpopValidator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"])
+                }
             case "overhead":
                 // Alternating slices: the raw signature check, the request call; medians of ns per call and their difference.
                 let parts = bearer.split(separator: ".")

@@ -196,6 +196,25 @@ struct DPoPProofValidatorTests {
         }
     }
 
+    @Test("the one-pass check for URIs already in normal form answers only when the step-by-step normalization agrees")
+    func alreadyNormalizedShortcut() {
+        let plain = ["https://rs.example/items", "http://127.0.0.1/x?y#z", "https://api.example/a/b/c.json", "https://a-b_c.example/",
+                     "https://rs.example/a..b/c.", "https://rs.example//x", "http://localhost/~user"]
+        for uri in plain {
+            #expect(DPoPProofValidator.alreadyNormalized(uri) != nil, "\(uri) takes the shortcut")
+        }
+        let others = ["HTTPS://rs.example/x", "https://RS.example/x", "https://rs.example:443/x", "https://rs.example:8443/x",
+                      "https://user@rs.example/x", "https://rs.example", "https://rs.example?x", "https://rs.example/a/./b",
+                      "https://rs.example/a/../b", "https://rs.example/.well-known/x", "https://rs.example/a%7Eb", "https://[::1]/x",
+                      "https://rs.example/a b", "ftp://rs.example/x", "https:/rs.example/x", "https://", "http://", "", "https://r~s.example/x",
+                      "https://rs.example/\u{e9}"]
+        for uri in plain + others {
+            let shortcut = DPoPProofValidator.alreadyNormalized(uri)
+            #expect(shortcut == nil || shortcut == DPoPProofValidator.normalizedBySteps(uri), "\(uri)")
+        }
+        for uri in others { #expect(DPoPProofValidator.alreadyNormalized(uri) == nil, "\(uri) is left to the steps") }
+    }
+
     @Test("htu with ~ against the request's %7E and a dot segment pass through the validator (were dpop_proof_htu)")
     func normalisedComparison() async throws {
         let key = try DPoPKey.generate()

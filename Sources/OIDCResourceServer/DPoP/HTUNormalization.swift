@@ -3,6 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OIDC
 
 /// The `htu` comparison rule of RFC 9449 §4.3 step 9: both sides compared after RFC 3986 §6.2.2
@@ -21,6 +28,49 @@ extension DPoPProofValidator {
     /// - Returns: the normalized URI, or `nil` unless `text` is an absolute http(s) URI with a host
     ///   made of printable ASCII with well-formed percent-encodings.
     public static func normalizedURI(_ text: String) -> String? {
+        alreadyNormalized(text) ?? normalizedBySteps(text)
+    }
+
+    /// `text` up to its query or fragment when the normalization would leave it unchanged (the common
+    /// case: a lower-case `http(s)` scheme and host, no user info, port, percent-encoding or `/.`, and a
+    /// path); `nil` when it might change it (then ``normalizedBySteps(_:)`` decides). One pass, no allocation
+    /// but the result.
+    static func alreadyNormalized(_ text: String) -> String? {
+        let end: Int? = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard let base = bytes.baseAddress else { return nil }
+            var index: Int
+            if bytes.count > 8, memcmp(base, "https://", 8) == 0 {
+                index = 8
+            } else if bytes.count > 7, memcmp(base, "http://", 7) == 0 {
+                index = 7
+            } else {
+                return nil
+            }
+            let hostStart = index
+            // The host: lower-case letters, digits, '-', '.' and '_' only (no '@', ':', '[', '%' or upper case).
+            while index < bytes.count, bytes[index] != UInt8(ascii: "/") {
+                let byte = bytes[index]
+                guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") else { return nil }
+                index += 1
+            }
+            guard index > hostStart, index < bytes.count else { return nil }  // a host, then a path
+            // The path, up to a query or fragment: printable ASCII without '%' and without a "/." (a possible dot segment).
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+                guard byte >= 0x21, byte <= 0x7E, byte != UInt8(ascii: "%") else { return nil }
+                if byte == UInt8(ascii: "."), bytes[index - 1] == UInt8(ascii: "/") { return nil }
+                index += 1
+            }
+            return index
+        } ?? nil
+        guard let end else { return nil }
+        return end == text.utf8.count ? text : String(decoding: text.utf8.prefix(end), as: UTF8.self)
+    }
+
+    /// The normalization step by step (``normalizedURI(_:)-(String)``).
+    static func normalizedBySteps(_ text: String) -> String? {
         var bytes = Array(text.utf8)
         if let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { bytes.removeSubrange(end...) }
         guard bytes.allSatisfy({ (0x21...0x7E).contains($0) }), let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
