@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JOSE
 
-/// The per-thread cache of the last protected header (HeaderCache): a hit only on
+/// The per-thread cache of the last two protected headers (HeaderCache): a hit only on
 /// identical segment bytes under identical limits, so every parse answers as a fresh one.
 @Suite("Protected header cache")
 struct HeaderCacheTests {
@@ -19,6 +19,16 @@ struct HeaderCacheTests {
             #expect(try CompactJWS(first).header.keyID == "aaaa")
             #expect(try CompactJWS(second).header.keyID == "aaab")
             #expect(try CompactJWS(first).header.algorithmName == "HS256")
+        }
+    }
+
+    @Test("three headers of the same length in turn (more than the cache holds) each read as their own")
+    func evictionKeepsAnswers() throws {
+        let tokens = ["aaaa", "aaab", "aaac"].map { (kid: $0, token: token(#"{"alg":"HS256","kid":"\#($0)"}"#)) }
+        for round in 0..<4 {
+            for (kid, token) in tokens + tokens.reversed() + [tokens[round % 3], tokens[(round + 1) % 3], tokens[round % 3]] {
+                #expect(try CompactJWS(token).header.keyID == kid)
+            }
         }
     }
 
