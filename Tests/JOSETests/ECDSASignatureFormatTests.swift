@@ -1,3 +1,4 @@
+import CLibCrypto
 import Foundation
 import Testing
 @testable import JOSE
@@ -93,5 +94,44 @@ struct ECDSASignatureFormatTests {
         #expect(good != nil)
         let bad = (Self.p256Order + one).withUnsafeBytes { ECDSASignature.der(fromJWS: $0, curve: .p256) }
         #expect(bad == nil)
+    }
+
+    @Test("the DER built on the stack is libcrypto's own encoding of r and s, on every curve and at the edges",
+          arguments: [JWK.Curve.p256, .p384, .p521])
+    func derMatchesLibcrypto(curve: JWK.Curve) throws {
+        let size = curve.coordinateSize
+        var values: [[UInt8]] = [[UInt8](repeating: 0, count: size - 1) + [1],
+                                 [curve == .p521 ? 0x00 : 0x7F] + [UInt8](repeating: 0xFF, count: size - 1),  // below the order
+                                 [UInt8](repeating: 0, count: 1) + [0x80] + [UInt8](repeating: 0, count: size - 2),
+                                 [UInt8](repeating: 0, count: size / 2) + [UInt8](repeating: 0xC3, count: size - size / 2)]
+        if curve != .p521 { values.append([0x80] + [UInt8](repeating: 0, count: size - 1)) }  // high bit set: a padding zero
+        for _ in 0..<20 {
+            var random = (0..<size).map { _ in UInt8.random(in: 0...255) }
+            random[0] &= curve == .p521 ? 0x00 : 0x7F  // below every order
+            random[size - 1] |= 1
+            values.append(random)
+        }
+        for r in values {
+            for s in values.shuffled().prefix(4) {
+                let ours = (r + s).withUnsafeBytes { ECDSASignature.der(fromJWS: $0, curve: curve) }
+                #expect(ours == Self.libcryptoDER(r: r, s: s), "\(curve) r=\(r.prefix(2)) s=\(s.prefix(2))")
+            }
+        }
+    }
+
+    /// `i2d_ECDSA_SIG` of `r` and `s`.
+    static func libcryptoDER(r: [UInt8], s: [UInt8]) -> [UInt8]? {
+        guard let signature = ECDSA_SIG_new() else { return nil }
+        defer { ECDSA_SIG_free(signature) }
+        guard let rNumber = BN_bin2bn(r, Int32(r.count), nil), let sNumber = BN_bin2bn(s, Int32(s.count), nil),
+              ECDSA_SIG_set0(signature, rNumber, sNumber) == 1 else { return nil }
+        let length = i2d_ECDSA_SIG(signature, nil)
+        guard length > 0 else { return nil }
+        var out = [UInt8](repeating: 0, count: Int(length))
+        _ = out.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return i2d_ECDSA_SIG(signature, &cursor)
+        }
+        return out
     }
 }

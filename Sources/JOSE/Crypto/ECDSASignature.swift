@@ -21,20 +21,53 @@ enum ECDSASignature {
     /// DER `SEQUENCE { INTEGER r, INTEGER s }` from a fixed-size `r || s`, or
     /// `nil` when the length is wrong or `r`/`s` is zero or not below the order.
     static func der(fromJWS signature: UnsafeRawBufferPointer, curve: JWK.Curve) -> [UInt8]? {
+        withDER(fromJWS: signature, curve: curve) { $0.map(Array.init) }
+    }
+
+    /// Calls `body` with the DER form of a fixed-size `r || s` in a stack buffer (nothing is allocated),
+    /// or with `nil` when the length is wrong or `r`/`s` is zero or not below the order.
+    static func withDER<R>(fromJWS signature: UnsafeRawBufferPointer, curve: JWK.Curve,
+                           _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
         let size = curve.coordinateSize
-        guard signature.count == 2 * size, let order = orders[curve] else { return nil }
+        guard signature.count == 2 * size, let order = orders[curve] else { return try body(nil) }
         let r = UnsafeRawBufferPointer(rebasing: signature[0..<size])
         let s = UnsafeRawBufferPointer(rebasing: signature[size..<2 * size])
-        guard inRange(r, below: order), inRange(s, below: order) else { return nil }
-        var body: [UInt8] = []
-        body.reserveCapacity(2 * size + 8)
-        appendInteger(r, to: &body)
-        appendInteger(s, to: &body)
-        var out: [UInt8] = [0x30]
-        appendLength(body.count, to: &out)
-        out += body
-        return out
+        guard inRange(r, below: order), inRange(s, below: order) else { return try body(nil) }
+        // SEQUENCE header (at most 3 bytes), then two INTEGERs of at most 1 + 2 + 1 + size bytes each.
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * size + 11) { buffer in
+            guard let base = buffer.baseAddress else { return try body(nil) }
+            let (rStart, rPad) = integerLayout(r), (sStart, sPad) = integerLayout(s)
+            let rLength = size - rStart + rPad, sLength = size - sStart + sPad
+            let bodyLength = 1 + lengthBytes(rLength) + rLength + 1 + lengthBytes(sLength) + sLength
+            var count = 0
+            func put(_ byte: UInt8) { base[count] = byte; count += 1 }
+            func putLength(_ length: Int) {
+                if length >= 0x80 { put(0x81) }
+                put(UInt8(truncatingIfNeeded: length))
+            }
+            func putInteger(_ value: UnsafeRawBufferPointer, start: Int, pad: Int, length: Int) {
+                put(0x02)
+                putLength(length)
+                if pad == 1 { put(0) }
+                for index in start..<value.count { put(value[index]) }
+            }
+            put(0x30)
+            putLength(bodyLength)
+            putInteger(r, start: rStart, pad: rPad, length: rLength)
+            putInteger(s, start: sStart, pad: sPad, length: sLength)
+            return try body(UnsafeRawBufferPointer(start: base, count: count))
+        }
     }
+
+    /// Where a big-endian integer's minimal encoding starts, and whether it needs a leading zero (high bit set).
+    private static func integerLayout(_ value: UnsafeRawBufferPointer) -> (start: Int, pad: Int) {
+        var start = 0
+        while start < value.count - 1, value[start] == 0 { start += 1 }
+        return (start, value[start] & 0x80 != 0 ? 1 : 0)
+    }
+
+    /// The bytes of a DER length (these lengths are below 256).
+    private static func lengthBytes(_ length: Int) -> Int { length < 0x80 ? 1 : 2 }
 
     /// `0 < value < order`, both big-endian of equal length.
     private static func inRange(_ value: UnsafeRawBufferPointer, below order: [UInt8]) -> Bool {
@@ -46,25 +79,6 @@ enum ECDSASignature {
             if comparison == 0, a != b { comparison = a < b ? -1 : 1 }
         }
         return !isZero && comparison == -1
-    }
-
-    private static func appendInteger(_ value: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-        var start = 0
-        while start < value.count - 1, value[start] == 0 { start += 1 }
-        let needsPad = value[start] & 0x80 != 0
-        out.append(0x02)
-        appendLength(value.count - start + (needsPad ? 1 : 0), to: &out)
-        if needsPad { out.append(0) }
-        out.append(contentsOf: value[start...])
-    }
-
-    private static func appendLength(_ length: Int, to out: inout [UInt8]) {
-        if length < 0x80 {
-            out.append(UInt8(length))
-        } else {
-            out.append(0x81)
-            out.append(UInt8(length))
-        }
     }
 
     /// Fixed-size `r || s` from libcrypto's DER output.

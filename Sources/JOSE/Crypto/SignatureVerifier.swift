@@ -14,8 +14,10 @@ enum SignatureVerifier {
             return try verifyDigest(evp, algorithm: algorithm, digest: digest, signature: signature, input: input)
         case (.ecdsa, .asymmetric(let evp)):
             guard case .ec(let curve) = key.keyType, let digest = algorithm.digest else { return false }
-            guard let der = ECDSASignature.der(fromJWS: signature, curve: curve) else { return false }
-            return try der.withUnsafeBytes { try verifyDigest(evp, algorithm: algorithm, digest: digest, signature: $0, input: input) }
+            return try ECDSASignature.withDER(fromJWS: signature, curve: curve) { der in
+                guard let der else { return false }
+                return try verifyDigest(evp, algorithm: algorithm, digest: digest, signature: der, input: input)
+            }
         case (.eddsa, .asymmetric(let evp)):
             guard signature.count == 64 else { return false }
             return try evp.pool.withContext(slot: algorithm.slot, make: { try makeEdDSAContext(evp) }) { context in

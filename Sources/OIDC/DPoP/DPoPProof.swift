@@ -34,7 +34,15 @@ extension DPoPKey {
 
     /// `ath`: Base64URL of the SHA-256 of the access token's ASCII bytes (RFC 9449 §4.2).
     public static func accessTokenHash(_ accessToken: String) -> String {
-        Base64URL.encode(DigestAlgorithm.sha256.hash(Array(accessToken.utf8)))
+        accessTokenHash(accessToken[...])
+    }
+
+    /// As ``accessTokenHash(_:)-(String)`` for a token that is part of a longer text (an `Authorization`
+    /// value): its bytes are hashed where they lie.
+    package static func accessTokenHash(_ accessToken: Substring) -> String {
+        let digest = accessToken.utf8.withContiguousStorageIfAvailable { DigestAlgorithm.sha256.hash(UnsafeRawBufferPointer($0)) }
+            ?? DigestAlgorithm.sha256.hash(Array(accessToken.utf8))
+        return Base64URL.encode(digest)
     }
 
     /// `htu`: the request URL without query and fragment (RFC 9449 §4.2), scheme and host lower-cased.

@@ -195,7 +195,7 @@ public struct AccessTokenValidator: Sendable {
             throw OIDCError(.dpopTokenNotBound, "the access token is bound to no DPoP key (no cnf.jkt) but was presented with the DPoP scheme")
         }
         let proof = try await proofs.validate(proofText, for: .request(method: method, uri: url), nonce: dpopNonce,
-                                              presenting: .accessToken(String(token), boundTo: .thumbprint(thumbprint)))
+                                              presenting: .accessTokenHash(DPoPKey.accessTokenHash(token), boundTo: .thumbprint(thumbprint)))
         try Self.checkScopes(requiredScopes, of: accessToken)
         return PresentedAccessToken(token: accessToken, scheme: .dpop, proof: proof)
     }
