@@ -155,6 +155,8 @@ struct AccessTokenHotPathTests {
             (try Fixtures.sign(Fixtures.accessTokenClaims(["cnf": .object(["jkt": "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"])])),
              "dpop_bound_token_as_bearer"),
             (try Fixtures.sign(Fixtures.accessTokenClaims(["aud": "https://other.example"])), "audience_mismatch"),
+            // An ID Token for another audience: the typ decides first, on either path.
+            (try Fixtures.sign(Fixtures.accessTokenClaims(["aud": "https://other.example"]), typ: "JWT"), "unexpected_token_type"),
         ]
         var observed = try Fixtures.validator()
         observed.observer = ValidationRecorder()  // the observed path runs the async functions

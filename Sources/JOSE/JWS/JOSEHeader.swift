@@ -38,7 +38,7 @@ public struct JOSEHeader: Sendable, Hashable {
     public var keyID: String? { storage.keyID }
     /// `alg` as a JWS algorithm this package implements, recognised once when the header was read;
     /// `nil` when `alg` is absent or names anything else (then ``JWSAlgorithm/init(headerValue:)`` says why).
-    var signatureAlgorithm: JWSAlgorithm? { storage.signatureAlgorithm }
+    package var signatureAlgorithm: JWSAlgorithm? { storage.signatureAlgorithm }
     /// `typ`
     public var type: String? { storage.type }
     /// `cty`

@@ -162,25 +162,26 @@ public struct AccessTokenValidator: Sendable {
                          clientCertificate: ClientCertificate = .notPresented) async throws -> PresentedAccessToken {
         // Without an observer only the nil check is added (the benchmarked hot path).
         guard let observer else {
+            let (scheme, token) = try Self.credentials(headers)
             // A Bearer token verified with keys at hand is answered without suspending: the same checks, in the
             // same order, as validateRequest (they are its own functions), minus its async frames.
-            let (scheme, token) = try Self.credentials(headers)
             if scheme == .bearer, let accessToken = try verifiedNowNaming(token) {
                 return try acceptedAsBearer(accessToken, requiredScopes: requiredScopes, clientCertificate: clientCertificate)
             }
-            return try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
-                                             dpopNonce: dpopNonce, clientCertificate: clientCertificate)
+            return try await validateRequest(scheme: scheme, token: token, method: method, url: url, headers: headers,
+                                             requiredScopes: requiredScopes, dpopNonce: dpopNonce, clientCertificate: clientCertificate)
         }
         return try await Optional(observer).observe(.accessTokenValidation, origin: Observation.origin(of: issuer)) {
-            try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
-                                      dpopNonce: dpopNonce, clientCertificate: clientCertificate)
+            let (scheme, token) = try Self.credentials(headers)
+            return try await validateRequest(scheme: scheme, token: token, method: method, url: url, headers: headers,
+                                             requiredScopes: requiredScopes, dpopNonce: dpopNonce, clientCertificate: clientCertificate)
         }
     }
 
-    private func validateRequest(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String>,
-                                 dpopNonce: DPoPProofValidator.NonceRule,
+    /// The request's rules once its `Authorization` credentials are read (``credentials(_:)``).
+    private func validateRequest(scheme: AuthorizationScheme, token: Substring, method: String, url: URL, headers: HeaderFields,
+                                 requiredScopes: Set<String>, dpopNonce: DPoPProofValidator.NonceRule,
                                  clientCertificate: ClientCertificate) async throws -> PresentedAccessToken {
-        let (scheme, token) = try Self.credentials(headers)
         if scheme == .bearer {
             return try acceptedAsBearer(try await verified(token), requiredScopes: requiredScopes, clientCertificate: clientCertificate)
         }
@@ -287,14 +288,17 @@ public struct AccessTokenValidator: Sendable {
         return try accepted(jwt)
     }
 
-    /// ``verifiedToken(_:)`` without suspending; `nil` when the keys are not at hand or the failure is one
-    /// ``verifiedToken(_:)`` names after a second look (the `typ` decides first).
+    /// ``verifiedToken(_:)`` without suspending, its failures named the same way; `nil` only when the keys are
+    /// not at hand (then no signature was checked here, and ``verifiedToken(_:)`` does the work once).
     private func verifiedNow(_ token: Substring) throws -> AccessToken? {
         let jwt: JWT?
         do {
             jwt = try keys.verifyNow(token, policy: policy, validation: rules)
         } catch let error as OIDCError where profile == .rfc9068 && Self.typeDecidesFirst(error) {
-            return nil
+            // As in verifiedToken: the typ decides first.
+            guard let verified = try keys.verifyNow(token, policy: policy, validation: timeRules) else { return nil }
+            try Self.checkType(verified.header)
+            throw error
         }
         guard let jwt else { return nil }
         return try accepted(jwt)

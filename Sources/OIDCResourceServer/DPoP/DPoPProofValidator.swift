@@ -149,7 +149,7 @@ public struct DPoPProofValidator: Sendable {
             throw OIDCError(.dpopProofMalformed, "the DPoP proof is not a compact JWS", joseError: error)
         }
         guard jws.header.type == "dpop+jwt" else { throw OIDCError(.dpopProofType, "the DPoP proof's typ is not dpop+jwt") }
-        guard let name = jws.header.algorithmName, let algorithm = JWSAlgorithm(rawValue: name), allowedAlgorithms.contains(algorithm) else {
+        guard let algorithm = jws.header.signatureAlgorithm, allowedAlgorithms.contains(algorithm) else {
             throw OIDCError(.dpopProofAlgorithm, "the DPoP proof's alg is not an allowed asymmetric algorithm")
         }
         let (key, thumbprint) = try proofKey(jws, protectedHeader: proof.utf8.prefix { $0 != UInt8(ascii: ".") })
