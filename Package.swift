@@ -101,18 +101,20 @@ let benchmarks: [Target] = [
 // MARK: Tests
 
 let tests: [Target] = [
-    .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto"], resources: [.copy("Fixtures")], swiftSettings: strict),
+    // Child processes run by the tests, waited for off Swift's cooperative pool (one runner for every target).
+    .target(name: "TestProcesses", path: "Tests/TestProcesses", swiftSettings: strict),
+    .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto", "TestProcesses"], resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(name: "OIDCTests", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
     .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC", "JOSE"], swiftSettings: strict),
     .testTarget(name: "OIDCResourceServerTests", dependencies: ["OIDCResourceServer", "OIDC", "JOSE"], swiftSettings: strict),
     .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDCResourceServer", "OIDC", "JOSE"],
                 swiftSettings: strict),
-    .testTarget(name: "OIDCTLSTransportTests", dependencies: ["OIDCTLSTransport", "OIDC", "JOSE"], swiftSettings: strict),
-    .testTarget(name: "JWTInspectTests", dependencies: ["JOSE"], swiftSettings: strict),
+    .testTarget(name: "OIDCTLSTransportTests", dependencies: ["OIDCTLSTransport", "OIDC", "JOSE", "TestProcesses"], swiftSettings: strict),
+    .testTarget(name: "JWTInspectTests", dependencies: ["JOSE", "TestProcesses"], swiftSettings: strict),
     // The README's and the DocC articles' listings, compiled as written (ReadmeListingTests checks the documents show them).
     .testTarget(name: "ReadmeListing", dependencies: ["JOSE", "OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "OIDCPostgres"],
                 swiftSettings: strict),
-    .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "JOSE", "OIDCTLSTransport"],
+    .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "JOSE", "OIDCTLSTransport", "TestProcesses"],
                 swiftSettings: strict),
 ]
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import OIDC
 import OIDCNetworking
 import Testing
@@ -11,7 +12,7 @@ struct FaultServer {
     let base: String
 
     /// Starts `Tests/Support/<script>` (a server that prints its port and serves until stdin closes).
-    static func start(script: String = "fault_server.py") throws -> FaultServer {
+    static func start(script: String = "fault_server.py") async throws -> FaultServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Support/\(script)").path]
@@ -19,12 +20,8 @@ struct FaultServer {
         process.standardOutput = output
         process.standardInput = input
         try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-            if line.count > 10 { break }
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+        let line = try await ChildProcess.firstLine(of: output.fileHandleForReading, limit: 11)
+        guard let port = Int(line) else {
             kill(process.processIdentifier, SIGKILL)
             throw CLIError("the fault server did not start")
         }
@@ -37,7 +34,7 @@ struct FaultServer {
         try? stdin.fileHandleForWriting.close()
         kill(process.processIdentifier, SIGKILL)
         var status: Int32 = 0
-        while waitpid(process.processIdentifier, &status, 0) < 0, errno == EINTR {}
+        while waitpid(process.processIdentifier, &status, 0) < 0, errno == EINTR {}  // brief: reaping a child just killed
     }
 }
 
@@ -57,7 +54,7 @@ struct FaultServerTests {
 
     @Test("each fault maps to its own typed error")
     func faults() async throws {
-        let server = try FaultServer.start()
+        let server = try await FaultServer.start()
         defer { server.stop() }
         let serverError = await exchange(server, "/server-error")
         #expect(serverError?.code == .endpointServerError)
@@ -96,7 +93,7 @@ struct FaultServerTests {
 
     @Test("URLSessionTransport follows a redirect only when the request allows it")
     func redirectOptIn() async throws {
-        let server = try FaultServer.start()
+        let server = try await FaultServer.start()
         defer { server.stop() }
         let transport = URLSessionTransport()
         #expect(try await transport.send(TransportRequest(url: server.url("/redirect"))).status == 302)
@@ -105,10 +102,10 @@ struct FaultServerTests {
     }
 
     @Test("sample-exchange-code refuses a token response whose token_type is not Bearer (RFC 6749 §7.1)")
-    func sampleRefusesDPoP() throws {
-        let server = try FaultServer.start()
+    func sampleRefusesDPoP() async throws {
+        let server = try await FaultServer.start()
         defer { server.stop() }
-        let result = try SampleRunner.run("sample-exchange-code", [
+        let result = try await SampleRunner.run("sample-exchange-code", [
             "--issuer", server.base + "/dpop", "--client-id", "c", "--client-secret", "s", "--redirect-uri", Provider.redirectURI.absoluteString,
             "--code", "the-code", "--code-verifier", String(repeating: "v", count: 43)])
         #expect(result.status == 1)

@@ -29,8 +29,8 @@ enum Glewlwyd {
     }
 
     /// Runs `Tests/Glewlwyd/<script>` with python3: its trimmed standard output and exit status.
-    static func runScript(_ script: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
-        try Provider.runScript(script, arguments, directory: "Tests/Glewlwyd")
+    static func runScript(_ script: String, _ arguments: [String]) async throws -> (output: String, status: Int32) {
+        try await Provider.runScript(script, arguments, directory: "Tests/Glewlwyd")
     }
 
     /// alice's login for the `SECRET` client (code flow with PKCE and nonce, the resource
@@ -43,7 +43,7 @@ enum Glewlwyd {
         request.resources = [try resource]
         let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
                                                        issuerParameterSupported: true)
-        let (line, status) = try runScript("login.py", ["--authorize-url", pending.authorizationURL.absoluteString])
+        let (line, status) = try await runScript("login.py", ["--authorize-url", pending.authorizationURL.absoluteString])
         let redirect = try #require(URL(string: line), "login.py printed no redirect URL (status \(status))")
         let code = try #require(try pending.parseRedirect(redirect).code)
         let tokens = try await client("SECRET").exchangeCode(code, redirectURI: try redirectURI, codeVerifier: pending.codeVerifier?.value,

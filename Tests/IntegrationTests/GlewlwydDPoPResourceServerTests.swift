@@ -39,7 +39,7 @@ extension GlewlwydSerial {
             let token = try await Self.boundToken(binding)
             let port = try RunningSample.freePort()
             let cases = 9
-            let server = try RunningSample("sample-bearer-server", ["--issuer", try #require(Glewlwyd.issuer), "--audience", try Glewlwyd.resource.absoluteString,
+            let server = try await RunningSample("sample-bearer-server", ["--issuer", try #require(Glewlwyd.issuer), "--audience", try Glewlwyd.resource.absoluteString,
                                                                    "--port", "\(port)", "--require-scope", "api.read", "--requests", "\(cases)"])
             defer { server.stop() }
             let url = try #require(URL(string: "http://127.0.0.1:\(port)/api/items?page=1"))
@@ -89,7 +89,7 @@ extension GlewlwydSerial {
             let binding = DPoPBinding(key: try DPoPKey.generate())
             let token = try await Self.boundToken(binding)
             let port = try RunningSample.freePort()
-            let server = try RunningSample("sample-bearer-server", ["--issuer", try #require(Glewlwyd.issuer), "--audience", try Glewlwyd.resource.absoluteString,
+            let server = try await RunningSample("sample-bearer-server", ["--issuer", try #require(Glewlwyd.issuer), "--audience", try Glewlwyd.resource.absoluteString,
                                                                    "--port", "\(port)", "--requests", "2", "--dpop-nonce"])
             defer { server.stop() }
             let url = try #require(URL(string: "http://127.0.0.1:\(port)/api"))

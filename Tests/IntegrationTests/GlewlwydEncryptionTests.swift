@@ -79,13 +79,13 @@ extension GlewlwydSerial {
             for (name, extra) in [("ENC", ["--decryption-key", try Glewlwyd.value("GLEWLWYD_ENC_KEY_FILE"), "--id-token-encrypted-response-alg", "RSA-OAEP-256"]),
                                   ("SECRET", ["--userinfo-signed"]), ("SECRET", ["--id-token-encrypted-response-alg", "RSA-OAEP-256"])] {
                 let clientID = try Glewlwyd.value("GLEWLWYD_\(name)_CLIENT_ID")
-                let url = try GlewlwydSampleTests.run("sample-authorize-url", ["--issuer", issuer, "--client-id", clientID,
+                let url = try await GlewlwydSampleTests.run("sample-authorize-url", ["--issuer", issuer, "--client-id", clientID,
                                                                                "--redirect-uri", try Glewlwyd.redirectURI.absoluteString])
                 let started = try #require(url.json)
                 let urlText = try #require(started["url"]?.stringValue)
-                let redirect = try Glewlwyd.login(try #require(URL(string: urlText)), scope: "openid")
+                let redirect = try await Glewlwyd.login(try #require(URL(string: urlText)), scope: "openid")
                 let code = try #require(URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value)
-                let run = try GlewlwydSampleTests.run("sample-exchange-code", [
+                let run = try await GlewlwydSampleTests.run("sample-exchange-code", [
                     "--issuer", issuer, "--client-id", clientID, "--client-secret", try Glewlwyd.value("GLEWLWYD_\(name)_CLIENT_SECRET"),
                     "--redirect-uri", try Glewlwyd.redirectURI.absoluteString, "--code", code,
                     "--code-verifier", try #require(started["code_verifier"]?.stringValue), "--nonce", try #require(started["nonce"]?.stringValue),

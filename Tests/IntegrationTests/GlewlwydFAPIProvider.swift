@@ -29,15 +29,15 @@ extension Glewlwyd {
 
     /// Logs alice in for a PAR URL (Tests/Glewlwyd/login.py with the scope to consent to)
     /// and returns the redirect back to the client.
-    static func login(_ url: URL, scope: String) throws -> URL {
-        let (line, status) = try runScript("login.py", ["--authorize-url", url.absoluteString, "--scope", scope])
+    static func login(_ url: URL, scope: String) async throws -> URL {
+        let (line, status) = try await runScript("login.py", ["--authorize-url", url.absoluteString, "--scope", scope])
         try #require(status == 0, "login.py exited \(status): \(line)")
         return try #require(URL(string: line))
     }
 
     /// alice approves (or denies) the client's pending CIBA request, or enters a device user code.
-    static func user(_ arguments: [String]) throws {
-        let (line, status) = try Provider.runScript("glewlwyd_user.py", arguments + ["--base", base], directory: "Tests/Support")
+    static func user(_ arguments: [String]) async throws {
+        let (line, status) = try await Provider.runScript("glewlwyd_user.py", arguments + ["--base", base], directory: "Tests/Support")
         try #require(status == 0, "glewlwyd_user.py \(arguments.first ?? "") exited \(status): \(line)")
     }
 
@@ -55,11 +55,11 @@ extension Glewlwyd {
     /// Sleeps as asked (glewlwyd answers `slow_down` to early polls), and before the
     /// `actAt`-th wait runs `action` (the user's approval): so the polls before it see
     /// `authorization_pending` and the ones after it the decision.
-    static func sleeper(actAt: Int, _ action: @escaping @Sendable () throws -> Void) -> (PollingSleeper, Locked<[Int]>) {
+    static func sleeper(actAt: Int, _ action: @escaping @Sendable () async throws -> Void) -> (PollingSleeper, Locked<[Int]>) {
         let waits = Locked([Int]())
         let sleeper = PollingSleeper { seconds in
             let count = waits.withLock { $0.append(seconds); return $0.count }
-            if count == actAt { try action() }
+            if count == actAt { try await action() }
             try await PollingSleeper.task.sleep(seconds)
         }
         return (sleeper, waits)

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import JOSE
 import OIDC
 import Testing
@@ -10,23 +11,15 @@ extension GlewlwydSerial.GlewlwydFAPITests {
     static let sampleBinaries = Provider.repository.appendingPathComponent(".build/debug")
 
     /// Runs a built sample: exit status, standard output, standard error.
-    static func runSample(_ sample: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    static func runSample(_ sample: String, _ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
         let path = sampleBinaries.appendingPathComponent(sample).path
         try #require(FileManager.default.isExecutableFile(atPath: path), "\(sample) is not built")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile(), error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+        let child = try await ChildProcess.run(URL(fileURLWithPath: path), arguments)
+        return (child.status, child.output, child.errors)
     }
 
     @Test("samples: login in one process (PAR, new DPoP key file), finish in another (DPoP tokens, userinfo); usage errors exit 2")
-    func samplesLoginAndFinish() throws {
+    func samplesLoginAndFinish() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fapi-samples-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -34,7 +27,7 @@ extension GlewlwydSerial.GlewlwydFAPITests {
         let key = try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE")
         let dpop = directory.appendingPathComponent("dpop.jwk").path, pending = directory.appendingPathComponent("pending.json").path
         let tokens = directory.appendingPathComponent("tokens.json").path
-        let login = try Self.runSample("sample-fapi-login", ["--issuer", issuer, "--client-id", clientID, "--client-key", key,
+        let login = try await Self.runSample("sample-fapi-login", ["--issuer", issuer, "--client-id", clientID, "--client-key", key,
                                                        "--redirect-uri", try Glewlwyd.value("GLEWLWYD_REDIRECT_URI"), "--dpop-key", dpop,
                                                        "--pending", pending, "--assertion-audience", "endpoint"])
         try #require(login.status == 0, "sample-fapi-login: \(login.err)")
@@ -44,9 +37,9 @@ extension GlewlwydSerial.GlewlwydFAPITests {
         let url = try #require(printed["url"]?.stringValue.flatMap(URL.init(string:)))
         let query = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
         #expect(query == ["client_id", "request_uri"])
-        let callback = try Glewlwyd.login(url, scope: "openid")
+        let callback = try await Glewlwyd.login(url, scope: "openid")
 
-        let finish = try Self.runSample("sample-fapi-finish", ["--issuer", issuer, "--client-id", clientID, "--client-key", key, "--dpop-key", dpop,
+        let finish = try await Self.runSample("sample-fapi-finish", ["--issuer", issuer, "--client-id", clientID, "--client-key", key, "--dpop-key", dpop,
                                                          "--pending", pending, "--callback", callback.absoluteString, "--save-tokens", tokens,
                                                          "--assertion-audience", "endpoint"])
         try #require(finish.status == 0, "sample-fapi-finish: \(finish.err)")
@@ -56,8 +49,8 @@ extension GlewlwydSerial.GlewlwydFAPITests {
         let saved = try TokenResponse(storedJSON: JSONParser.parseObject(Array(try String(contentsOfFile: tokens, encoding: .utf8).utf8), what: "tokens"))
         #expect(!finish.out.contains(saved.accessToken))
 
-        #expect(try Self.runSample("sample-fapi-finish", ["--issuer", issuer]).status == 2)
-        #expect(try Self.runSample("sample-fapi-login", ["--issuer", issuer, "--client-id", clientID, "--client-key", key, "--redirect-uri", "x",
+        await #expect(try Self.runSample("sample-fapi-finish", ["--issuer", issuer]).status == 2)
+        await #expect(try Self.runSample("sample-fapi-login", ["--issuer", issuer, "--client-id", clientID, "--client-key", key, "--redirect-uri", "x",
                                                    "--dpop-key", dpop, "--pending", pending, "--assertion-audience", "both"]).status == 2)
     }
 
@@ -68,10 +61,10 @@ extension GlewlwydSerial.GlewlwydFAPITests {
         let arguments = ["--issuer", try Glewlwyd.value("GLEWLWYD_ISSUER"), "--client-id", clientID,
                          "--client-secret", try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_SECRET"), "--login-hint", #"{"username":"alice"}"#,
                          "--binding-message", message]
-        let running = Task.detached { try Self.runSample("sample-ciba", arguments) }
+        let running = Task.detached { try await Self.runSample("sample-ciba", arguments) }
         // glewlwyd_user.py looks for the sample's pending request until its deadline (the sample is a
         // separate process that may start slowly on a loaded machine): no fixed head start here.
-        try Glewlwyd.user(["ciba", "--client-id", clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
+        try await Glewlwyd.user(["ciba", "--client-id", clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
         let result = try await running.value
         if deny {
             #expect(result.status == 1 && result.err.contains("access_denied") && result.out.isEmpty)

@@ -39,7 +39,7 @@ extension GlewlwydSerial {
             #expect(pushed.requestURI.hasPrefix("urn:ietf:params:oauth:request_uri:") && pushed.expiresIn > 0)
             let authorizationEndpoint = try #require(metadata.authorizationEndpoint)
             let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID, requestURI: pushed.requestURI)
-            let callback = try Glewlwyd.login(url, scope: "openid")
+            let callback = try await Glewlwyd.login(url, scope: "openid")
 
             let pending = try PendingAuthorization(request: request, authorizationEndpoint: authorizationEndpoint, issuer: metadata.issuer,
                                                    issuerParameterSupported: true)
@@ -121,7 +121,7 @@ extension GlewlwydSerial {
             let pushed = try await client.pushAuthorizationRequest([("client_id", clientID), ("request", requestObject)],
                                                                    endpoint: try #require(metadata.pushedAuthorizationRequestEndpoint))
             let authorizationEndpoint = try #require(metadata.authorizationEndpoint)
-            let callback = try Glewlwyd.login(try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
+            let callback = try await Glewlwyd.login(try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
                                                                                        requestURI: pushed.requestURI), scope: "openid")
             let pending = try PendingAuthorization(request: request, authorizationEndpoint: authorizationEndpoint, issuer: metadata.issuer,
                                                    issuerParameterSupported: true)
@@ -166,7 +166,7 @@ extension GlewlwydSerial {
                 BackchannelAuthenticationRequest(scope: "openid", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: message))
             #expect(started.expiresIn > 0)
             let (sleeper, waits) = Glewlwyd.sleeper(actAt: 2) {
-                try Glewlwyd.user(["ciba", "--client-id", client.clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
+                try await Glewlwyd.user(["ciba", "--client-id", client.clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
             }
             let outcome = try await client.finishBackchannelLogin(started, sleeper: sleeper)
             #expect(waits.withLock { $0.count } >= 2, "at least one poll before the decision")
@@ -186,7 +186,7 @@ extension GlewlwydSerial {
             let started = try await client.startDeviceLogin(scopes: ["openid"])
             #expect(!started.userCode.isEmpty && started.verificationURI.hasPrefix(Glewlwyd.base))
             let (sleeper, _) = Glewlwyd.sleeper(actAt: 2) {
-                try Glewlwyd.user(["device", "--client-id", client.clientID, "--scope", "openid", "--user-code", started.userCode])
+                try await Glewlwyd.user(["device", "--client-id", client.clientID, "--scope", "openid", "--user-code", started.userCode])
             }
             let outcome = try await client.finishDeviceLogin(started, sleeper: sleeper)
             guard case .loggedIn(let tokens, let idToken) = outcome else { Issue.record("expected tokens, got \(outcome)"); return }

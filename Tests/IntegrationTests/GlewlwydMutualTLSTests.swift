@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import JOSE
 import OIDC
 import OIDCResourceServer
@@ -32,20 +33,14 @@ enum GlewlwydTLS {
     }
 
     /// alice's login at the authorization URL (login.py, trusting the test CA): the redirect URL.
-    static func login(_ url: URL) throws -> URL {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Glewlwyd/login.py").path, "--authorize-url", url.absoluteString]
+    static func login(_ url: URL) async throws -> URL {
         var environment = ProcessInfo.processInfo.environment
         environment["SSL_CERT_FILE"] = try value("CA_FILE")
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let line = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return try #require(URL(string: line), "login.py printed no redirect URL (status \(process.terminationStatus))")
+        let child = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                               ["python3", Provider.repository.appendingPathComponent("Tests/Glewlwyd/login.py").path,
+                                                "--authorize-url", url.absoluteString], environment: environment)
+        let line = child.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try #require(URL(string: line), "login.py printed no redirect URL (status \(child.status))")
     }
 }
 
@@ -138,11 +133,11 @@ struct GlewlwydMutualTLSTests {
         request.nonce = try .random()
         let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
                                                        issuerParameterSupported: true)
-        let code = try #require(try pending.parseRedirect(try GlewlwydTLS.login(pending.authorizationURL)).code)
+        let code = try await #require(try pending.parseRedirect(try GlewlwydTLS.login(pending.authorizationURL)).code)
         let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("mtls-tokens-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: tokenFile) }
         let caFile = try GlewlwydTLS.value("CA_FILE"), certificate = try GlewlwydTLS.value("MTLS_CLIENT_CERT")
-        let exchange = try GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", [
+        let exchange = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", [
             "--issuer", issuer, "--client-id", clientID, "--client-auth", "tls_client_auth", "--client-cert", certificate,
             "--client-key", try GlewlwydTLS.value("MTLS_CLIENT_KEY"), "--ca-file", caFile, "--redirect-uri", redirectURI.absoluteString,
             "--code", code, "--code-verifier", try #require(pending.codeVerifier?.value), "--nonce", try #require(pending.nonce?.value),
@@ -154,17 +149,17 @@ struct GlewlwydMutualTLSTests {
         let payload = try JSONParser.parseObject(try Base64URL.decode(String(accessToken.split(separator: ".")[1])), what: "payload")
         let audience = try #require(payload["aud"]?.stringValue ?? payload["aud"]?.arrayValue?.first?.stringValue)
         let arguments = ["--issuer", issuer, "--audience", audience, "--ca-file", caFile]
-        let accepted = try GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", arguments + ["--client-cert", certificate], stdin: accessToken)
+        let accepted = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", arguments + ["--client-cert", certificate], stdin: accessToken)
         #expect(accepted.status == 0, "\(accepted.stderr)")
         let thumbprint = try ClientCertificate(pem: String(contentsOfFile: certificate, encoding: .utf8)).thumbprint
         #expect(accepted.json?["cnf"] == .object(["x5t#S256": .string(try #require(thumbprint))]))
-        let without = try GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", arguments, stdin: accessToken)
+        let without = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", arguments, stdin: accessToken)
         #expect(without.status == 1 && without.stderr.contains("certificate_bound"), "\(without.stderr)")
-        let other = try GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", arguments + ["--client-cert", try GlewlwydTLS.value("MTLS_OTHER_CERT")],
+        let other = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", arguments + ["--client-cert", try GlewlwydTLS.value("MTLS_OTHER_CERT")],
                                                 stdin: accessToken)
         #expect(other.status == 1 && other.json?["active"] == .bool(false), "\(other.stderr)")
         // Usage: tls_client_auth takes no secret, and needs the certificate and key.
-        let usage = try GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", ["--issuer", issuer, "--client-id", clientID, "--client-auth", "tls_client_auth",
+        let usage = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", ["--issuer", issuer, "--client-id", clientID, "--client-auth", "tls_client_auth",
                                                                          "--redirect-uri", "https://x", "--code", "c", "--code-verifier", "v"])
         #expect(usage.status == 2)
     }

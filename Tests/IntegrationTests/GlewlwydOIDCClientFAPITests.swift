@@ -30,7 +30,7 @@ extension GlewlwydSerial.GlewlwydFAPITests {
         let query = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
         #expect(query == ["client_id", "request_uri"])
         #expect(pending.codeVerifier != nil)
-        let callback = try Glewlwyd.login(pending.url, scope: "openid")
+        let callback = try await Glewlwyd.login(pending.url, scope: "openid")
         let login = try await client.finishLogin(pending, callback: .url(callback))
         #expect(login.tokens.tokenType.lowercased() == "dpop")
         let claims = try await client.userInfo(login.tokens)
@@ -60,7 +60,7 @@ extension GlewlwydSerial.GlewlwydFAPITests {
                                                         requestObject: RequestObjectOptions(signature: .signed(key: key, algorithm: .es256)))
         let query = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
         #expect(query == ["client_id", "request_uri"])
-        let callback = try Glewlwyd.login(pending.url, scope: "openid")
+        let callback = try await Glewlwyd.login(pending.url, scope: "openid")
         let login = try await client.finishLogin(pending, callback: .url(callback))
         #expect(login.tokens.tokenType.lowercased() == "dpop")
         #expect(try await client.userInfo(login.tokens)["sub"]?.stringValue == login.idToken.subject)
@@ -74,7 +74,7 @@ extension GlewlwydSerial.GlewlwydFAPITests {
                                                   requestObject: RequestObjectOptions(signature: .signed(key: key, algorithm: .es256)))
         let query = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
         #expect(Set(query) == ["client_id", "request", "response_type", "scope"])
-        let callback = try Glewlwyd.login(pending.url, scope: "openid")
+        let callback = try await Glewlwyd.login(pending.url, scope: "openid")
         let login = try await client.finishLogin(pending, callback: .url(callback))
         #expect(login.tokens.tokenType.lowercased() == "dpop" && login.idToken.subject?.isEmpty == false)
     }
@@ -101,7 +101,7 @@ extension GlewlwydSerial.GlewlwydFAPITests {
     func oidcClientFAPIProfileLogin() async throws {
         let client = try await oidcClient(dpop: DPoPBinding(key: try DPoPKey.generate()), fapi2Profile: true, requireIssuerParameter: true)
         let pending = try await client.startPushedLogin(redirectURI: try Glewlwyd.redirectURI)
-        let callback = try Glewlwyd.login(pending.url, scope: "openid")
+        let callback = try await Glewlwyd.login(pending.url, scope: "openid")
         let query = try #require(URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems)
         #expect(query.first { $0.name == "iss" }?.value == client.issuer)
         // The same callback without its iss is refused: the client's requirement holds.

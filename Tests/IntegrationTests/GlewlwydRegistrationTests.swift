@@ -27,7 +27,7 @@ extension GlewlwydSerial {
 
             // alice logs in with the client that registered itself.
             let pending = try client.startLogin(redirectURI: try Glewlwyd.redirectURI, scopes: ["openid"])
-            let (line, status) = try Glewlwyd.runScript("login.py", ["--authorize-url", pending.url.absoluteString])
+            let (line, status) = try await Glewlwyd.runScript("login.py", ["--authorize-url", pending.url.absoluteString])
             let redirect = try #require(URL(string: line), "login.py printed no redirect URL (status \(status))")
             let login = try await client.finishLogin(pending, callback: .url(redirect))
             #expect(try login.idToken.claims.audience == [registration.clientID])
@@ -59,7 +59,7 @@ extension GlewlwydSerial {
             try key.privateJWKString().write(to: keyFile, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: keyFile) }
 
-            let result = try SampleRunner.run("sample-register", ["--issuer", issuer, "--redirect-uri", try Glewlwyd.redirectURI.absoluteString,
+            let result = try await SampleRunner.run("sample-register", ["--issuer", issuer, "--redirect-uri", try Glewlwyd.redirectURI.absoluteString,
                                                                  "--initial-access-token", token, "--jwks", keyFile.path, "--auth-method", "client_secret_basic",
                                                                  "--metadata", #"{"client_confidential":true,"client_name":"sample"}"#])
             #expect(result.status == 0, "\(result.error)")
@@ -70,22 +70,22 @@ extension GlewlwydSerial {
             #expect(!result.output.contains(token) && !result.error.contains(token))
             #expect(answer["jwks"]?.objectValue?["keys"]?.arrayValue?.first?.objectValue?["d"] == nil)
 
-            let shown = try SampleRunner.run("sample-register", ["--issuer", issuer, "--redirect-uri", try Glewlwyd.redirectURI.absoluteString,
+            let shown = try await SampleRunner.run("sample-register", ["--issuer", issuer, "--redirect-uri", try Glewlwyd.redirectURI.absoluteString,
                                                                 "--initial-access-token", token, "--metadata", #"{"client_confidential":true}"#, "--auth-method", "client_secret_post",
                                                                 "--show-secrets"])
             #expect(shown.status == 0)
             let secret = try JSONParser.parseObject(Array(shown.output.utf8), what: "stdout")["client_secret"]?.stringValue
             #expect(secret != nil && secret != "<redacted>")
 
-            let refused = try SampleRunner.run("sample-register", ["--issuer", issuer, "--redirect-uri", "ftp://app.example/cb",
+            let refused = try await SampleRunner.run("sample-register", ["--issuer", issuer, "--redirect-uri", "ftp://app.example/cb",
                                                                   "--initial-access-token", token])
             #expect(refused.status == 1)
             #expect(refused.output.isEmpty)
             #expect(refused.error.hasPrefix("sample-register: invalid_redirect_uri: "), "\(refused.error)")
 
-            let usage = try SampleRunner.run("sample-register", ["--issuer", issuer])
+            let usage = try await SampleRunner.run("sample-register", ["--issuer", issuer])
             #expect(usage.status == 2)
-            let noToken = try SampleRunner.run("sample-register", ["--issuer", issuer, "--redirect-uri", try Glewlwyd.redirectURI.absoluteString])
+            let noToken = try await SampleRunner.run("sample-register", ["--issuer", issuer, "--redirect-uri", try Glewlwyd.redirectURI.absoluteString])
             #expect(noToken.status == 1)
             #expect(noToken.error.hasPrefix("sample-register: registration_refused: "), "\(noToken.error)")
         }
@@ -94,15 +94,15 @@ extension GlewlwydSerial {
 
 /// `sample-authorize-url --webfinger`: the query goes over https (loopback too), refusals exit 1, usage errors 2.
 @Suite struct SampleWebFingerTests {
-    @Test func webFingerRefusalsAndUsage() throws {
+    @Test func webFingerRefusalsAndUsage() async throws {
         let common = ["--client-id", "c", "--redirect-uri", "https://app.example/cb"]
         // Nothing listens for https on this port: the query (https, never http) fails, exit 1.
-        let unreachable = try SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:alice@127.0.0.1:1"] + common)
+        let unreachable = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:alice@127.0.0.1:1"] + common)
         #expect(unreachable.status == 1, "\(unreachable.error)")
         #expect(unreachable.error.contains("webfinger_transport_failed"), "\(unreachable.error)")
-        let http = try SampleRunner.run("sample-authorize-url", ["--webfinger", "http://127.0.0.1:1/alice"] + common)
+        let http = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "http://127.0.0.1:1/alice"] + common)
         #expect(http.status == 1 && http.error.contains("webfinger_invalid_identifier"), "\(http.error)")
-        let both = try SampleRunner.run("sample-authorize-url", ["--webfinger", "alice@example.com", "--issuer", "https://op.example"] + common)
+        let both = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "alice@example.com", "--issuer", "https://op.example"] + common)
         #expect(both.status == 2)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import JOSE
 import OIDC
 import Testing
@@ -15,33 +16,20 @@ extension GlewlwydSerial {
         }
 
         /// Runs a built sample (next to the test bundle, else .build/debug).
-        static func run(_ name: String, _ arguments: [String], stdin: String = "") throws -> Run {
+        static func run(_ name: String, _ arguments: [String], stdin: String = "") async throws -> Run {
             let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name),
                               Provider.repository.appendingPathComponent(".build/debug/\(name)")]
             guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
                 throw CLIError("\(name) is not built: run `swift build` (Tests/run.sh does) before the tests")
             }
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            let output = Pipe(), errors = Pipe(), input = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            process.standardInput = input
-            try process.run()
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try? input.fileHandleForWriting.close()
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
-                       stderr: String(decoding: err, as: UTF8.self))
+            let child = try await ChildProcess.run(executable, arguments, stdin: Data(stdin.utf8))
+            return Run(status: child.status, stdout: child.output.trimmingCharacters(in: .whitespacesAndNewlines), stderr: child.errors)
         }
 
         @Test("sample-client-credentials prints token_type, expires_in and scope, never the token; exit 1 on a refused client, 2 on usage")
-        func clientCredentials() throws {
+        func clientCredentials() async throws {
             let issuer = try #require(Glewlwyd.issuer)
-            let ok = try Self.run("sample-client-credentials", ["--issuer", issuer, "--client-id", try Glewlwyd.value("GLEWLWYD_ES256_CLIENT_ID"),
+            let ok = try await Self.run("sample-client-credentials", ["--issuer", issuer, "--client-id", try Glewlwyd.value("GLEWLWYD_ES256_CLIENT_ID"),
                                                                 "--client-secret", try Glewlwyd.value("GLEWLWYD_ES256_CLIENT_SECRET"),
                                                                 "--scope", "api.read", "--resource", try Glewlwyd.resource.absoluteString])
             #expect(ok.status == 0, "\(ok.stderr)")
@@ -50,9 +38,9 @@ extension GlewlwydSerial {
             #expect(json["token_type"]?.stringValue?.lowercased() == "bearer" && json["scope"]?.stringValue == "api.read")
             #expect((json["expires_in"]?.int64Value ?? 0) > 0)
             #expect(!ok.stdout.contains("eyJ"))
-            let refused = try Self.run("sample-client-credentials", ["--issuer", issuer, "--client-id", "nobody", "--client-secret", "x"])
+            let refused = try await Self.run("sample-client-credentials", ["--issuer", issuer, "--client-id", "nobody", "--client-secret", "x"])
             #expect(refused.status == 1 && refused.stdout.isEmpty && !refused.stderr.isEmpty)
-            #expect(try Self.run("sample-client-credentials", ["--issuer", issuer]).status == 2)
+            await #expect(try Self.run("sample-client-credentials", ["--issuer", issuer]).status == 2)
         }
 
         @Test("sample-resource-server: exit 0 with the token's facts, 1 with active false and the reason, 2 on usage; JWT and introspection")
@@ -63,22 +51,22 @@ extension GlewlwydSerial {
             let clientID = try Glewlwyd.value("GLEWLWYD_SECRET_CLIENT_ID")
             let introspect = ["--introspect", "--client-id", clientID, "--client-secret", try Glewlwyd.value("GLEWLWYD_SECRET_CLIENT_SECRET")]
             for extra in [[], introspect] {
-                let valid = try Self.run("sample-resource-server", ["--issuer", issuer, "--audience", resource, "--require-scope", "api.read"] + extra,
+                let valid = try await Self.run("sample-resource-server", ["--issuer", issuer, "--audience", resource, "--require-scope", "api.read"] + extra,
                                          stdin: token + "\n")
                 #expect(valid.status == 0, "\(valid.stderr)")
                 let json = try #require(valid.json)
                 #expect(json.map(\.name) == ["active", "sub", "client_id", "scope", "cnf"])
                 #expect(json["active"] == .bool(true) && json["client_id"]?.stringValue == clientID && json["scope"] == .array(["api.read"]))
 
-                let scope = try Self.run("sample-resource-server", ["--issuer", issuer, "--audience", resource, "--require-scope", "api.write"] + extra,
+                let scope = try await Self.run("sample-resource-server", ["--issuer", issuer, "--audience", resource, "--require-scope", "api.write"] + extra,
                                          stdin: token)
                 #expect(scope.status == 1 && scope.json?["active"] == .bool(false))
                 #expect(scope.stderr.contains("insufficient_scope") && scope.stderr.contains("403"))
             }
-            let wrongAudience = try Self.run("sample-resource-server", ["--issuer", issuer, "--audience", "https://other.example"], stdin: token)
+            let wrongAudience = try await Self.run("sample-resource-server", ["--issuer", issuer, "--audience", "https://other.example"], stdin: token)
             #expect(wrongAudience.status == 1 && wrongAudience.stderr.contains("audience_mismatch"))
-            #expect(try Self.run("sample-resource-server", ["--issuer", issuer], stdin: token).status == 2)
-            #expect(try Self.run("sample-resource-server", ["--issuer", issuer, "--audience", resource], stdin: "").status == 2)
+            await #expect(try Self.run("sample-resource-server", ["--issuer", issuer], stdin: token).status == 2)
+            await #expect(try Self.run("sample-resource-server", ["--issuer", issuer, "--audience", resource], stdin: "").status == 2)
         }
     }
 }

@@ -89,7 +89,7 @@ extension GlewlwydSerial {
         func backChannelLogout() async throws {
             let issuer = try #require(Glewlwyd.issuer)
             let clientID = try Glewlwyd.value("GLEWLWYD_LOGOUT_CLIENT_ID")
-            let (line, status) = try Glewlwyd.runScript("logout.py", [
+            let (line, status) = try await Glewlwyd.runScript("logout.py", [
                 // `=`: a random secret may begin with "-", which argparse would take for an option (seen once in 64 runs or so).
                 "--issuer", issuer, "--client-id", clientID, "--client-secret=" + (try Glewlwyd.value("GLEWLWYD_LOGOUT_CLIENT_SECRET")),
                 "--logout-uri", try Glewlwyd.value("GLEWLWYD_LOGOUT_URI"), "--redirect-uri", try Glewlwyd.redirectURI.absoluteString,

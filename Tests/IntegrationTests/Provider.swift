@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import OIDC
 import OIDCNetworking
 import Testing
@@ -25,29 +26,23 @@ enum Provider {
 
     /// Logs alice in through the provider's real login form (Tests/IdP/login.py)
     /// and returns the redirect back to the client.
-    static func login(_ authorizationURL: URL) throws -> URL {
-        let (line, status) = try runScript("login.py", ["--authorize-url", authorizationURL.absoluteString])
+    static func login(_ authorizationURL: URL) async throws -> URL {
+        let (line, status) = try await runScript("login.py", ["--authorize-url", authorizationURL.absoluteString])
         return try #require(URL(string: line), "login.py printed no redirect URL (status \(status))")
     }
 
     /// The `claims` request the provider stored with `code` (its own JSON), read from its database.
-    static func storedClaims(forCode code: String) throws -> String {
-        let (json, status) = try runScript("grant_claims.py", [code])
+    static func storedClaims(forCode code: String) async throws -> String {
+        let (json, status) = try await runScript("grant_claims.py", [code])
         try #require(status == 0, "the provider has no grant for the code (grant_claims.py status \(status))")
         return json
     }
 
     /// Runs `<directory>/<script>` (default `Tests/IdP`) with python3: its trimmed standard output and exit status.
-    static func runScript(_ script: String, _ arguments: [String], directory: String = "Tests/IdP") throws -> (output: String, status: Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("\(directory)/\(script)").path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), process.terminationStatus)
+    static func runScript(_ script: String, _ arguments: [String], directory: String = "Tests/IdP") async throws -> (output: String, status: Int32) {
+        let child = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                               ["python3", repository.appendingPathComponent("\(directory)/\(script)").path] + arguments)
+        return (child.output.trimmingCharacters(in: .whitespacesAndNewlines), child.status)
     }
 
     /// A fresh login for `clientID`: the pending authorization and the code from the redirect.
@@ -58,7 +53,7 @@ enum Provider {
         request.claims = claims
         let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
                                                       issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true)
-        let response = try pending.parseRedirect(try login(pending.authorizationURL))
+        let response = try await pending.parseRedirect(try login(pending.authorizationURL))
         return (pending, try #require(response.code))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import JOSE
 import OIDC
 import OIDCNetworking
@@ -12,14 +13,14 @@ struct ProviderProfileSampleTests {
     static let keys = Provider.repository.appendingPathComponent("Keys")
 
     func withProvider(_ profile: String, _ body: (ScriptedProfileProvider) async throws -> Void) async throws {
-        let provider = try ScriptedProfileProvider(profile)
+        let provider = try await ScriptedProfileProvider(profile)
         defer { provider.stop() }
         try await body(provider)
     }
 
     /// sample-authorize-url's login, then the browser's visit: (code, verifier, nonce).
     func authorize(_ issuer: String, profile: String, user: String, extra: [String] = []) async throws -> (String, String, String) {
-        let result = try SampleRunner.run("sample-authorize-url", ["--issuer", issuer, "--profile", profile, "--client-id", "app",
+        let result = try await SampleRunner.run("sample-authorize-url", ["--issuer", issuer, "--profile", profile, "--client-id", "app",
                                                                    "--redirect-uri", Self.redirect, "--scope", "openid email",
                                                                    "--param", "login_hint=\(user)"] + extra)
         try #require(result.status == 0, "\(result.error)")
@@ -38,8 +39,8 @@ struct ProviderProfileSampleTests {
         return (code, verifier, nonce)
     }
 
-    func exchange(_ issuer: String, _ login: (String, String, String), _ options: [String]) throws -> SampleRunner.Result {
-        try SampleRunner.run("sample-exchange-code", ["--issuer", issuer, "--client-id", "app", "--redirect-uri", Self.redirect,
+    func exchange(_ issuer: String, _ login: (String, String, String), _ options: [String]) async throws -> SampleRunner.Result {
+        try await SampleRunner.run("sample-exchange-code", ["--issuer", issuer, "--client-id", "app", "--redirect-uri", Self.redirect,
                                                       "--code", login.0, "--code-verifier", login.1, "--nonce", login.2] + options)
     }
 
@@ -47,13 +48,13 @@ struct ProviderProfileSampleTests {
     func authorizeURL() async throws {
         try await withProvider("entra") { idp in
             let common = ["--issuer", idp.base + "/common/v2.0", "--client-id", "app", "--redirect-uri", Self.redirect]
-            let refused = try SampleRunner.run("sample-authorize-url", common)
+            let refused = try await SampleRunner.run("sample-authorize-url", common)
             #expect(refused.status == 1 && refused.error.contains("discovery_issuer_mismatch"), "\(refused.error)")
-            let accepted = try SampleRunner.run("sample-authorize-url", common + ["--profile", "entra", "--audience", "api://orders"])
+            let accepted = try await SampleRunner.run("sample-authorize-url", common + ["--profile", "entra", "--audience", "api://orders"])
             #expect(accepted.status == 0, "\(accepted.error)")
             #expect(accepted.output.contains("audience=api:%2F%2Forders") || accepted.output.contains("audience=api%3A%2F%2Forders"),
                     "\(accepted.output)")
-            #expect(try SampleRunner.run("sample-authorize-url", common + ["--profile", "azure"]).status == 2)
+            await #expect(try SampleRunner.run("sample-authorize-url", common + ["--profile", "azure"]).status == 2)
         }
     }
 
@@ -61,14 +62,14 @@ struct ProviderProfileSampleTests {
     func exchangeEntra() async throws {
         try await withProvider("entra") { idp in
             let issuer = idp.base + "/common/v2.0"
-            let ok = try exchange(issuer, try await authorize(issuer, profile: "entra", user: "alice@contoso"),
+            let ok = try await exchange(issuer, try await authorize(issuer, profile: "entra", user: "alice@contoso"),
                                   ["--client-secret", "app-secret", "--profile", "entra", "--tenant", ProviderProfileTests.contoso])
             #expect(ok.status == 0, "\(ok.error)")
             #expect(ok.output.contains(ProviderProfileTests.contoso))
-            let refused = try exchange(issuer, try await authorize(issuer, profile: "entra", user: "bob@fabrikam"),
+            let refused = try await exchange(issuer, try await authorize(issuer, profile: "entra", user: "bob@fabrikam"),
                                        ["--client-secret", "app-secret", "--profile", "entra", "--tenant", ProviderProfileTests.contoso])
             #expect(refused.status == 1 && refused.error.contains("tenant_not_allowed"), "\(refused.error)")
-            #expect(try exchange(issuer, ("c", "v", "n"), ["--client-secret", "s", "--tenant", "x"]).status == 2)  // --tenant without --profile entra
+            await #expect(try exchange(issuer, ("c", "v", "n"), ["--client-secret", "s", "--tenant", "x"]).status == 2)  // --tenant without --profile entra
         }
     }
 
@@ -76,9 +77,9 @@ struct ProviderProfileSampleTests {
     func exchangeGoogle() async throws {
         try await withProvider("google") { idp in
             let options = ["--client-secret", "app-secret", "--profile", "google", "--hosted-domain", "example.com"]
-            let ok = try exchange(idp.base, try await authorize(idp.base, profile: "google", user: "alice@example.com"), options)
+            let ok = try await exchange(idp.base, try await authorize(idp.base, profile: "google", user: "alice@example.com"), options)
             #expect(ok.status == 0, "\(ok.error)")
-            let refused = try exchange(idp.base, try await authorize(idp.base, profile: "google", user: "eve@other.example"), options)
+            let refused = try await exchange(idp.base, try await authorize(idp.base, profile: "google", user: "eve@other.example"), options)
             #expect(refused.status == 1 && refused.error.contains("hosted_domain_not_allowed"), "\(refused.error)")
         }
     }
@@ -87,12 +88,12 @@ struct ProviderProfileSampleTests {
     func exchangeApple() async throws {
         try await withProvider("apple") { idp in
             let login = try await authorize(idp.base, profile: "apple", user: "alice@privaterelay", extra: ["--param", "response_mode=form_post"])
-            let ok = try exchange(idp.base, login, ["--profile", "apple", "--team-id", "TEAM123ABC", "--key-id", "KEY123ABCD",
+            let ok = try await exchange(idp.base, login, ["--profile", "apple", "--team-id", "TEAM123ABC", "--key-id", "KEY123ABCD",
                                                     "--client-key", Self.keys.appendingPathComponent("p256.pem").path])
             #expect(ok.status == 0, "\(ok.error)")
             #expect(ok.output.contains("\"email_verified\":\"true\"") || ok.output.contains("\"email_verified\": \"true\""), "\(ok.output)")
             let again = try await authorize(idp.base, profile: "apple", user: "alice@privaterelay", extra: ["--param", "response_mode=form_post"])
-            let wrongTeam = try exchange(idp.base, again, ["--profile", "apple", "--team-id", "OTHERTEAM1", "--key-id", "KEY123ABCD",
+            let wrongTeam = try await exchange(idp.base, again, ["--profile", "apple", "--team-id", "OTHERTEAM1", "--key-id", "KEY123ABCD",
                                                            "--client-key", Self.keys.appendingPathComponent("p256.pem").path])
             #expect(wrongTeam.status == 1 && wrongTeam.error.contains("invalid_client"), "\(wrongTeam.error)")
         }
@@ -106,34 +107,26 @@ struct ProviderProfileSampleTests {
                 let login = try await authorize(issuer, profile: "keycloak", user: user)
                 let saved = FileManager.default.temporaryDirectory.appendingPathComponent("kc-\(UUID().uuidString).json")
                 defer { try? FileManager.default.removeItem(at: saved) }
-                let result = try exchange(issuer, login, ["--client-secret", "app-secret", "--profile", "keycloak", "--save-tokens", saved.path])
+                let result = try await exchange(issuer, login, ["--client-secret", "app-secret", "--profile", "keycloak", "--save-tokens", saved.path])
                 try #require(result.status == 0, "\(result.error)")
                 let object = try JSONParser.parseObject(Array(try Data(contentsOf: saved)), what: "tokens")
                 return try #require(object["access_token"]?.stringValue)
             }
-            func serve(_ token: String, _ options: [String]) throws -> (Int32, String, String) {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-                    .appendingPathComponent("sample-resource-server")
-                process.arguments = ["--issuer", issuer, "--audience", "orders-api"] + options
-                let input = Pipe(), output = Pipe(), error = Pipe()
-                (process.standardInput, process.standardOutput, process.standardError) = (input, output, error)
-                try process.run()
-                input.fileHandleForWriting.write(Data(token.utf8))
-                try input.fileHandleForWriting.close()
-                let out = output.fileHandleForReading.readDataToEndOfFile(), err = error.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+            func serve(_ token: String, _ options: [String]) async throws -> (Int32, String, String) {
+                let child = try await ChildProcess.run(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                    .appendingPathComponent("sample-resource-server"), ["--issuer", issuer, "--audience", "orders-api"] + options,
+                                                       stdin: Data(token.utf8))
+                return (child.status, child.output, child.errors)
             }
             let alice = try await token("alice")
-            let (status, output, error) = try serve(alice, ["--profile", "keycloak", "--allowed-client", "app"])
+            let (status, output, error) = try await serve(alice, ["--profile", "keycloak", "--allowed-client", "app"])
             #expect(status == 0, "\(error)")
             #expect(output.contains("\"client_id\":\"app\"") || output.contains("\"client_id\": \"app\""), "\(output)")
-            let strict = try serve(alice, [])
+            let strict = try await serve(alice, [])
             #expect(strict.0 == 1 && strict.2.contains("unexpected_token_type"), "\(strict.2)")
-            let foreign = try serve(try await token("foreign"), ["--profile", "keycloak", "--allowed-client", "app"])
+            let foreign = try await serve(try await token("foreign"), ["--profile", "keycloak", "--allowed-client", "app"])
             #expect(foreign.0 == 1 && foreign.2.contains("audience_mismatch"), "\(foreign.2)")
-            #expect(try serve(alice, ["--allowed-client", "app"]).0 == 2)
+            await #expect(try serve(alice, ["--allowed-client", "app"]).0 == 2)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import JOSE
 import OIDC
 import OIDCNetworking
@@ -13,7 +14,7 @@ final class ScriptedProfileProvider {
     let port: String
     var base: String { "http://127.0.0.1:\(port)" }
 
-    init(_ profile: String) throws {
+    init(_ profile: String) async throws {
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Support/profile_provider.py").path,
@@ -22,17 +23,13 @@ final class ScriptedProfileProvider {
         process.standardOutput = output
         process.standardInput = input
         try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8), line.count < 8 {
-            line.append(byte)
-        }
-        port = String(decoding: line, as: UTF8.self)
+        port = try await ChildProcess.firstLine(of: output.fileHandleForReading, limit: 8)
         guard UInt16(port) != nil else { stop(); throw OIDCError(.transport, "the scripted \(profile) provider did not start") }
     }
 
     func stop() {
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        process.waitUntilExit()  // brief: told to exit (its input closed)
     }
 }
 
@@ -45,7 +42,7 @@ struct ProviderProfileTests {
     static let redirect = URL(string: "http://127.0.0.1:1/callback")!
 
     func withProvider(_ profile: String, _ body: (ScriptedProfileProvider) async throws -> Void) async throws {
-        let provider = try ScriptedProfileProvider(profile)
+        let provider = try await ScriptedProfileProvider(profile)
         defer { provider.stop() }
         try await body(provider)
     }

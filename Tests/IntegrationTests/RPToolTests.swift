@@ -28,23 +28,23 @@ struct RPToolTests {
 /// The samples against the tool's TLS instance, trusting its test CA with `--ca-file`.
 @Suite("Samples against the RP test tool over TLS", .enabled(if: RPTool.tlsBase != nil, "the RP test tool's TLS instance is not running"))
 struct RPToolSampleTests {
-    @Test func sampleAuthorizeURLWithWebFinger() throws {
+    @Test func sampleAuthorizeURLWithWebFinger() async throws {
         let base = try #require(RPTool.tlsBase), ca = try #require(RPTool.tlsCA)
         let url = try #require(URL(string: base)), host = try #require(url.host(percentEncoded: false)), port = try #require(url.port)
         let common = ["--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString, "--ca-file", ca]
-        let accepted = try SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)"] + common)
+        let accepted = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)"] + common)
         #expect(accepted.status == 0, "\(accepted.error)")
         let output = try JSONParser.parseObject(Array(accepted.output.utf8), what: "stdout")
         #expect(output["issuer"]?.stringValue == "\(base)/\(RPTool.rpID)/rp-discovery-webfinger-acct")
         #expect(output["url"]?.stringValue?.hasPrefix("\(base)/\(RPTool.rpID)/rp-discovery-webfinger-acct/") == true)
-        let byURL = try SampleRunner.run("sample-authorize-url", ["--webfinger", "\(base)/\(RPTool.rpID)/rp-discovery-webfinger-url"] + common)
+        let byURL = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "\(base)/\(RPTool.rpID)/rp-discovery-webfinger-url"] + common)
         #expect(byURL.status == 0, "\(byURL.error)")
 
-        let http = try SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-http-href@\(host):\(port)"] + common)
+        let http = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-http-href@\(host):\(port)"] + common)
         #expect(http.status == 1)
         #expect(http.error.contains("webfinger_insecure_issuer"), "\(http.error)")
         // Without the CA the tool's certificate is not trusted: a transport failure, exit 1.
-        let untrusted = try SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)",
+        let untrusted = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)",
                                                                       "--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString])
         #expect(untrusted.status == 1)
     }
@@ -66,7 +66,7 @@ struct RPToolSampleTests {
         let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("rp-sample-request-object-\(UUID().uuidString).jwk")
         try Data(try key.privateJWKString().utf8).write(to: keyFile)
         defer { try? FileManager.default.removeItem(at: keyFile) }
-        let result = try SampleRunner.run("sample-authorize-url", ["--issuer", issuer, "--client-id", registration.clientID,
+        let result = try await SampleRunner.run("sample-authorize-url", ["--issuer", issuer, "--client-id", registration.clientID,
                                                                    "--redirect-uri", RPTool.redirectURI.absoluteString,
                                                                    "--request-object", "signed+encrypted", "--request-object-key", keyFile.path])
         #expect(result.status == 0, "\(result.error)")
@@ -81,9 +81,9 @@ struct RPToolSampleTests {
         #expect(items.contains { $0.name == "code" }, "\(redirect)")
     }
 
-    @Test func sampleRegisterWithCAFile() throws {
+    @Test func sampleRegisterWithCAFile() async throws {
         let base = try #require(RPTool.tlsBase), ca = try #require(RPTool.tlsCA)
-        let result = try SampleRunner.run("sample-register", ["--issuer", "\(base)/\(RPTool.rpID)/rp-registration-dynamic", "--ca-file", ca,
+        let result = try await SampleRunner.run("sample-register", ["--issuer", "\(base)/\(RPTool.rpID)/rp-registration-dynamic", "--ca-file", ca,
                                                              "--redirect-uri", RPTool.redirectURI.absoluteString,
                                                              "--metadata", #"{"contacts":["rp-tests@example.org"]}"#])
         #expect(result.status == 0, "\(result.error)")

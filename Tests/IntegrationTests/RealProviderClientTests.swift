@@ -19,19 +19,19 @@ struct Client {
 
     /// Starts a login, stores the pending login as JSON (what a back end keeps between the two requests),
     /// logs alice in through the real login form, and returns the restored pending login and the redirect.
-    static func login(_ client: OIDCClient) throws -> (PendingLogin, URL) {
+    static func login(_ client: OIDCClient) async throws -> (PendingLogin, URL) {
         let started = try client.startLogin(redirectURI: Provider.redirectURI, scopes: ["openid", "profile", "email"]) {
             $0.maxAge = 3600
         }
         let stored = try JSONEncoder().encode(started)
-        let redirect = try Provider.login(started.url)
+        let redirect = try await Provider.login(started.url)
         return (try JSONDecoder().decode(PendingLogin.self, from: stored), redirect)
     }
 
     @Test("startLogin → real login → finishLogin with the full redirect URL; UserInfo's sub checked")
     func fullURL() async throws {
         let client = try await Self.client()
-        let (pending, redirect) = try Self.login(client)
+        let (pending, redirect) = try await Self.login(client)
         let login = try await client.finishLogin(pending, callback: .url(redirect))
         #expect(login.idToken.issuer == client.issuer)
         #expect(login.idToken.email == "alice@example.com")
@@ -46,7 +46,7 @@ struct Client {
     @Test("finishLogin with only the query parameters, as a back end behind a TLS-terminating proxy sees them")
     func queryParameters() async throws {
         let client = try await Self.client("client-post", secret: "secret-post")
-        let (pending, redirect) = try Self.login(client)
+        let (pending, redirect) = try await Self.login(client)
         // What the back end sees behind the proxy: another scheme, host and port, the same query.
         let query = try #require(redirect.query)
         let seen = try #require(URL(string: "http://localhost:8080/callback?" + query))
@@ -54,14 +54,14 @@ struct Client {
         let login = try await client.finishLogin(pending, callback: .parameters(query))
         #expect(login.idToken.subject != nil)
         // Another login's state does not finish this one.
-        let (other, _) = try Self.login(client)
+        let (other, _) = try await Self.login(client)
         await expectOIDCError(.stateMismatch) { _ = try await client.finishLogin(other, callback: .parameters(query)) }
     }
 
     @Test("refresh returns an ID Token: validated and checked against the login's (OpenID Connect Core §12.2)")
     func refresh() async throws {
         let client = try await Self.client()
-        let (pending, redirect) = try Self.login(client)
+        let (pending, redirect) = try await Self.login(client)
         let login = try await client.finishLogin(pending, callback: .url(redirect))
         let refreshed = try await client.refresh(login.tokens)
         let newIDToken = try #require(refreshed.idToken)
@@ -80,7 +80,7 @@ struct Client {
     @Test("RP-initiated logout: the provider's end_session_endpoint accepts the URL and redirects back with the state")
     func logout() async throws {
         let client = try await Self.client()
-        let (pending, redirect) = try Self.login(client)
+        let (pending, redirect) = try await Self.login(client)
         let login = try await client.finishLogin(pending, callback: .url(redirect))
         let url = try client.logoutURL(idTokenHint: login.tokens.idToken, postLogoutRedirectURI: Self.postLogoutRedirectURI,
                                        state: "bye-42")
@@ -110,13 +110,13 @@ struct Client {
         let metadata = try await Provider.metadata()
         let endpoint = try #require(metadata.authorizationEndpoint).absoluteString
         let common = ["--client-id", "client-basic", "--redirect-uri", Provider.redirectURI.absoluteString, "--scope", "openid profile"]
-        func run(_ arguments: [String]) throws -> JSONObject {
-            let result = try SampleRunner.run("sample-authorize-url", arguments + common)
+        func run(_ arguments: [String]) async throws -> JSONObject {
+            let result = try await SampleRunner.run("sample-authorize-url", arguments + common)
             #expect(result.status == 0, "\(result.error)")
             return try JSONParser.parseObject(Array(result.output.utf8), what: "the sample's output")
         }
-        let discovered = try run(["--issuer", issuer])
-        let given = try run(["--authorization-endpoint", endpoint])
+        let discovered = try await run(["--issuer", issuer])
+        let given = try await run(["--authorization-endpoint", endpoint])
         #expect(discovered.map(\.name) == given.map(\.name))
         func withoutSecrets(_ object: JSONObject) throws -> String {
             var url = try #require(object["url"]?.stringValue)

@@ -34,7 +34,7 @@ struct Flow {
             ? .clientSecretBasic(clientID: clientID, secret: secret) : .clientSecretPost(clientID: clientID, secret: secret)
         let (pending, code) = try await Provider.authorize(clientID: clientID, claims: Self.claims)
         // The provider received the claims request intact: what it stored with the code is the same JSON.
-        let stored = try JSONParser.parse(try Provider.storedClaims(forCode: code))
+        let stored = try await JSONParser.parse(try Provider.storedClaims(forCode: code))
         #expect(stored == .object(Self.claims.jsonObject), "the provider stored \(stored.jsonString())")
         let (client, metadata) = try await Provider.client(authentication)
 

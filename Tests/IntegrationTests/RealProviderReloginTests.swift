@@ -14,13 +14,13 @@ extension RealProviderTests {
         func secondLoginThenRefresh() async throws {
             let client = try await RealProviderTests.Client.client()
             let userinfo = try #require(client.metadata.userinfoEndpoint)
-            let (pending, redirect) = try RealProviderTests.Client.login(client)
+            let (pending, redirect) = try await RealProviderTests.Client.login(client)
             let first = try await client.finishLogin(pending, callback: .url(redirect))
             let firstAuthTime = try #require(first.idToken.authTime)
             // auth_time has a resolution of one second: wait for the clock to pass it (a deadline, not a fixed
             // sleep), so the second login is reported with a later auth_time.
             while Date() < firstAuthTime.addingTimeInterval(1.2) { try await Task.sleep(nanoseconds: 50_000_000) }
-            let (pending2, redirect2) = try RealProviderTests.Client.login(client)
+            let (pending2, redirect2) = try await RealProviderTests.Client.login(client)
             let second = try await client.finishLogin(pending2, callback: .url(redirect2))
             let secondAuthTime = try #require(second.idToken.authTime)
             try #require(secondAuthTime > firstAuthTime, "the second login must have a later auth_time for this test to mean anything")

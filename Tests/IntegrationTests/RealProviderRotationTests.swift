@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import JOSE
 import OIDC
 import OIDCNetworking
@@ -14,7 +15,7 @@ extension RealProviderTests {
             request.scopes = ["openid"]
             let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
                                                       issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true)
-            let code = try #require(try pending.parseRedirect(try Provider.login(pending.authorizationURL)).code)
+            let code = try await #require(try pending.parseRedirect(try Provider.login(pending.authorizationURL)).code)
             let client = TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint),
                                      authentication: .clientSecretBasic(clientID: "client-basic", secret: "secret-basic"), transport: transport)
             let tokens = try await client.exchangeCode(code, redirectURI: Provider.redirectURI, codeVerifier: pending.codeVerifier?.value)
@@ -27,17 +28,13 @@ extension RealProviderTests {
             let oldKey = Provider.repository.appendingPathComponent("Keys/rsa2048.pem").path
             let newKey = FileManager.default.temporaryDirectory.appendingPathComponent("idp-rotated-\(getpid()).pem").path
             defer { try? FileManager.default.removeItem(atPath: newKey) }
-            let generate = Process()
-            generate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            generate.arguments = ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", newKey]
-            generate.standardError = FileHandle.nullDevice
-            try generate.run()
-            var status: Int32 = 0
-            while waitpid(generate.processIdentifier, &status, 0) < 0, errno == EINTR {}
+            let generate = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                                      ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", newKey])
+            try #require(generate.status == 0, "openssl could not make the new signing key")
 
             let transport = URLSessionTransport()
-            var first: ShortLivedProvider? = try ShortLivedProvider(port: port, environment: ["IDP_SIGNING_KEY": oldKey])
-            let issuer = try #require(first?.issuer)
+            let first = try await ShortLivedProvider(port: port, environment: ["IDP_SIGNING_KEY": oldKey])
+            let issuer = first.issuer
             let metadata = try await Discovery(transport: transport).metadata(for: issuer)
             let cache = try JWKSetCache(jwksURI: try #require(metadata.jwksURI), transport: transport)
             let validator = IDTokenValidator(config: IDTokenValidationConfig(issuer: issuer, clientID: "client-basic"), keyCache: cache)
@@ -46,8 +43,8 @@ extension RealProviderTests {
             _ = try await validator.validate(before, expecting: IDTokenExpectations(nonce: nonceBefore.map(ExpectedNonce.sent) ?? .noNonceSent))
             #expect(await cache.successfulFetches == 1)
 
-            first = nil  // stops the instance
-            let second = try ShortLivedProvider(port: port, environment: ["IDP_SIGNING_KEY": newKey, "IDP_INACTIVE_KEYS": oldKey])
+            await first.stop()
+            let second = try await ShortLivedProvider(port: port, environment: ["IDP_SIGNING_KEY": newKey, "IDP_INACTIVE_KEYS": oldKey])
             #expect(second.issuer == issuer)
             let (after, nonceAfter) = try await login(issuer, transport: transport)
             #expect(try CompactJWS(after).header.keyID != CompactJWS(before).header.keyID)
@@ -56,6 +53,7 @@ extension RealProviderTests {
             // The token signed before the rotation still validates: the old key is published as inactive.
             _ = try await validator.validate(before, expecting: IDTokenExpectations(nonce: nonceBefore.map(ExpectedNonce.sent) ?? .noNonceSent))
             #expect(await cache.successfulFetches == 2)
+            await second.stop()
         }
     }
 }

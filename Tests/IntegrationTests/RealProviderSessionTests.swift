@@ -1,4 +1,6 @@
 import Foundation
+import TestProcesses
+import JOSE
 import OIDC
 import OIDCNetworking
 import OIDCSession
@@ -9,45 +11,62 @@ import Testing
 final class ShortLivedProvider {
     let port: Int
     let issuer: String
+    private let stopped = Locked(false)
 
     /// The default port: the one after `IDP_PORT` (each developer's own range), else 9410.
     static let defaultPort = ProcessInfo.processInfo.environment["IDP_PORT"].flatMap { Int($0) }.map { $0 + 1 } ?? 9410
 
-    init(port: Int = ShortLivedProvider.defaultPort, environment extra: [String: String] = ["IDP_ACCESS_TOKEN_SECONDS": "1"]) throws {
+    /// Starts the instance on `port` (Tests/IdP/start.sh) and waits, off Swift's cooperative pool, until it serves.
+    init(port: Int = ShortLivedProvider.defaultPort, environment extra: [String: String] = ["IDP_ACCESS_TOKEN_SECONDS": "1"]) async throws {
         self.port = port
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["bash", Provider.repository.appendingPathComponent("Tests/IdP/start.sh").path, "\(port)"]
         var environment = ProcessInfo.processInfo.environment
         for (name, value) in extra { environment[name] = value }
-        process.environment = environment
-        // A file, not a pipe: the server start.sh leaves running inherits the handle,
-        // so a pipe would never reach end-of-file.
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("idp-\(port)-\(getpid()).out")
-        _ = FileManager.default.createFile(atPath: outputPath.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outputPath) }
-        process.standardOutput = try FileHandle(forWritingTo: outputPath)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Reap the script directly: Foundation's waitUntilExit can miss the exit of a
-        // child whose own child (the server) lives on, leaving a zombie and a hang.
-        var status: Int32 = 0
-        while waitpid(process.processIdentifier, &status, 0) < 0, errno == EINTR {}
-        let text = (try? String(contentsOf: outputPath, encoding: .utf8)) ?? ""
-        guard (status >> 8) & 0xFF == 0, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("IDP_ISSUER=") }) else {
+        let script = Provider.repository.appendingPathComponent("Tests/IdP/start.sh").path
+        let started = try await offCooperativePool { [environment] () throws -> (status: Int32, text: String) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["bash", script, "\(port)"]
+            process.environment = environment
+            // A file, not a pipe: the server start.sh leaves running inherits the handle,
+            // so a pipe would never reach end-of-file.
+            let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("idp-\(port)-\(getpid()).out")
+            _ = FileManager.default.createFile(atPath: outputPath.path, contents: nil)
+            defer { try? FileManager.default.removeItem(at: outputPath) }
+            process.standardOutput = try FileHandle(forWritingTo: outputPath)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Reap the script directly: Foundation's waitUntilExit can miss the exit of a
+            // child whose own child (the server) lives on, leaving a zombie and a hang.
+            var status: Int32 = 0
+            while waitpid(process.processIdentifier, &status, 0) < 0, errno == EINTR {}  // off pool: inside offCooperativePool
+            return (status, (try? String(contentsOf: outputPath, encoding: .utf8)) ?? "")
+        }
+        guard (started.status >> 8) & 0xFF == 0,
+              let line = started.text.split(separator: "\n").first(where: { $0.hasPrefix("IDP_ISSUER=") }) else {
             throw CLIError("the short-lived provider did not start")
         }
         issuer = String(line.dropFirst("IDP_ISSUER=".count))
     }
 
+    /// Stops the instance (Tests/IdP/stop.sh), waiting off Swift's cooperative pool until it has.
+    func stop() async {
+        guard !stopped.withLock({ let was = $0; $0 = true; return was }) else { return }
+        _ = try? await offCooperativePool { [port] in Self.runStopScript(port: port) }
+    }
+
+    /// A test that ended early (a thrown error) never called ``stop()``: stopped here, blocking.
     deinit {
+        if !stopped.withLock({ $0 }) { Self.runStopScript(port: port) }
+    }
+
+    private static func runStopScript(port: Int) {
         let stop = Process()
         stop.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         stop.arguments = ["bash", Provider.repository.appendingPathComponent("Tests/IdP/stop.sh").path, "\(port)"]
         stop.standardOutput = FileHandle.nullDevice
         guard (try? stop.run()) != nil else { return }
         var status: Int32 = 0
-        while waitpid(stop.processIdentifier, &status, 0) < 0, errno == EINTR {}
+        while waitpid(stop.processIdentifier, &status, 0) < 0, errno == EINTR {}  // off pool: stop() runs it there; deinit only after a test that threw
     }
 }
 
@@ -61,14 +80,14 @@ extension RealProviderTests {
     struct Session {
         @Test("userinfo → access token expires → 401 → one real refresh → retry succeeds → refresh token revoked → logged out")
         func refreshAndLogout() async throws {
-            let provider = try ShortLivedProvider()
+            let provider = try await ShortLivedProvider()
             let transport = URLSessionTransport()
             let metadata = try await Discovery(transport: transport).metadata(for: provider.issuer)
             var request = try OAuthRequest(clientID: "client-basic", redirectURI: Provider.redirectURI)
             request.scopes = ["openid", "email"]
             let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
                                                       issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true)
-            let code = try #require(try pending.parseRedirect(try Provider.login(pending.authorizationURL)).code)
+            let code = try await #require(try pending.parseRedirect(try Provider.login(pending.authorizationURL)).code)
             let client = TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint),
                                      authentication: .clientSecretBasic(clientID: "client-basic", secret: "secret-basic"), transport: transport)
             let tokens = try await client.exchangeCode(code, redirectURI: Provider.redirectURI, codeVerifier: pending.codeVerifier?.value)
@@ -105,6 +124,7 @@ extension RealProviderTests {
             var last = await events.next()
             // Every refresh so far (one more if the first call came after the expiry) precedes the logout.
             for _ in 0..<refreshesBefore { if case .refreshed = last { last = await events.next() } }
+            await provider.stop()
             guard case .loggedOut(let error) = last else { Issue.record("expected the logged-out event, got \(String(describing: last))"); return }
             #expect(error.oauthError?.code == .invalidGrant)
             #expect(await store.load() == nil)

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import Testing
 
 /// Runs a sample executable built next to the test bundle (`swift build --build-tests` builds them).
@@ -9,21 +10,12 @@ enum SampleRunner {
         let error: String
     }
 
-    static func run(_ name: String, _ arguments: [String]) throws -> Result {
+    /// Runs the sample `name` to its end, off Swift's cooperative pool.
+    static func run(_ name: String, _ arguments: [String]) async throws -> Result {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the samples first (swift build --build-tests)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-                      error: String(decoding: err, as: UTF8.self))
+        let child = try await ChildProcess.run(binary, arguments)
+        return Result(status: child.status, output: child.output, error: child.errors)
     }
 }
 
@@ -34,7 +26,7 @@ final class RunningSample {
     private let errors: Pipe
 
     /// Starts `name` with `arguments` and waits for its first standard-error line, which must start with `ready`.
-    init(_ name: String, _ arguments: [String], ready: String = "listening on") throws {
+    init(_ name: String, _ arguments: [String], ready: String = "listening on") async throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the samples first (swift build --build-tests)")
         process = Process()
@@ -44,11 +36,7 @@ final class RunningSample {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        var line = Data()
-        while let byte = try errors.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = try await ChildProcess.firstLine(of: errors.fileHandleForReading)
         guard text.hasPrefix(ready) else {
             stop()
             throw CLIError("\(name) did not start: \(text)")
@@ -58,7 +46,7 @@ final class RunningSample {
     /// Ends the process (if still running) and reaps it.
     func stop() {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.waitUntilExit()  // brief: reaping a sample just sent SIGTERM
     }
 
     /// A free TCP port on 127.0.0.1 (the kernel's pick, released for the sample to bind).

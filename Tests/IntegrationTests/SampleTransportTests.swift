@@ -28,12 +28,12 @@ struct SampleTransportTests {
     static let issuer = "https://127.0.0.1:1"
 
     @Test("sample-authorize-url and sample-register: `NAME: --ca-file FILE cannot be used: ERROR`, then the usage", arguments: [nil, "not a certificate\n"])
-    func authorizeURLAndRegister(content: String?) throws {
+    func authorizeURLAndRegister(content: String?) async throws {
         let caFile = try Self.file(content)
         defer { try? FileManager.default.removeItem(atPath: caFile) }
         let error = Self.libsslError(caFile: caFile)
         #expect(error != "(no error)")
-        let runs = [
+        let runs = await [
             ("sample-authorize-url", try GlewlwydSerial.GlewlwydSampleTests.run("sample-authorize-url", [
                 "--issuer", Self.issuer, "--client-id", "c", "--redirect-uri", "https://app.example/cb", "--ca-file", caFile])),
             ("sample-register", try GlewlwydSerial.GlewlwydSampleTests.run("sample-register", [
@@ -47,11 +47,11 @@ struct SampleTransportTests {
     }
 
     @Test("sample-resource-server: `sample-resource-server: --ca-file FILE: ERROR`, then the usage line", arguments: [nil, "not a certificate\n"])
-    func resourceServer(content: String?) throws {
+    func resourceServer(content: String?) async throws {
         let caFile = try Self.file(content)
         defer { try? FileManager.default.removeItem(atPath: caFile) }
         let error = Self.libsslError(caFile: caFile)
-        let run = try GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", ["--issuer", Self.issuer, "--audience", "https://api.example", "--ca-file", caFile],
+        let run = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", ["--issuer", Self.issuer, "--audience", "https://api.example", "--ca-file", caFile],
                                               stdin: "token\n")
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stdout.isEmpty, "\(run.stdout)")
@@ -59,12 +59,12 @@ struct SampleTransportTests {
     }
 
     @Test("sample-exchange-code: `sample-exchange-code: ERROR` alone, for a bad --ca-file and for a bad tls_client_auth certificate")
-    func exchangeCode() throws {
+    func exchangeCode() async throws {
         let common = ["--issuer", Self.issuer, "--client-id", "c", "--redirect-uri", "https://app.example/cb", "--code", "x", "--code-verifier", "v"]
         for content in [nil, "not a certificate\n"] {
             let caFile = try Self.file(content)
             defer { try? FileManager.default.removeItem(atPath: caFile) }
-            let run = try GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", common + ["--client-secret", "s", "--ca-file", caFile])
+            let run = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", common + ["--client-secret", "s", "--ca-file", caFile])
             #expect(run.status == 2, "\(run.stderr)")
             #expect(run.stdout.isEmpty, "\(run.stdout)")
             #expect(run.stderr == "sample-exchange-code: \(Self.libsslError(caFile: caFile))\n", "\(run.stderr)")
@@ -72,7 +72,7 @@ struct SampleTransportTests {
         let certificate = try Self.file("not a certificate\n"), key = try Self.file("not a key\n")
         defer { for path in [certificate, key] { try? FileManager.default.removeItem(atPath: path) } }
         let mutualTLS = ["--client-auth", "tls_client_auth", "--client-cert", certificate, "--client-key", key]
-        let run = try GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", common + mutualTLS)
+        let run = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", common + mutualTLS)
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr == "sample-exchange-code: \(Self.libsslError(caFile: nil, certificate: certificate, key: key))\n", "\(run.stderr)")
     }

@@ -25,7 +25,7 @@ struct ScriptedDPoPServerTests {
 
     @Test("authorization server: use_dpop_nonce answered with exactly one retry; the rotated nonce of the answer is used next time")
     func authorizationServerNonce() async throws {
-        let server = try FaultServer.start(script: "fapi_server.py")
+        let server = try await FaultServer.start(script: "fapi_server.py")
         defer { server.stop() }
         let dpop = DPoPBinding(key: try DPoPKey.generate())
         let client = try client(server, dpop: dpop)
@@ -39,7 +39,7 @@ struct ScriptedDPoPServerTests {
 
     @Test("resource server: 401 use_dpop_nonce answered with one retry carrying ath and the nonce; remembered per origin")
     func resourceServerNonce() async throws {
-        let server = try FaultServer.start(script: "fapi_server.py")
+        let server = try await FaultServer.start(script: "fapi_server.py")
         defer { server.stop() }
         let dpop = DPoPBinding(key: try DPoPKey.generate(.ed25519))
         let tokens = try await client(server, dpop: dpop).requestTokens([("grant_type", "client_credentials")], at: server.url("/token"))
@@ -59,7 +59,7 @@ struct ScriptedDPoPServerTests {
 
     @Test("CIBA over HTTP: pending, slow_down (+5 s), pending, tokens; and a denial", arguments: ["approve", "deny"])
     func ciba(_ hint: String) async throws {
-        let server = try FaultServer.start(script: "fapi_server.py")
+        let server = try await FaultServer.start(script: "fapi_server.py")
         defer { server.stop() }
         let client = try client(server, dpop: DPoPBinding(key: try DPoPKey.generate()))
         let started = try await client.startBackchannelAuthentication(.init(hint: .loginHint(hint)), endpoint: server.url("/ciba"))
@@ -79,7 +79,7 @@ struct ScriptedDPoPServerTests {
 
     @Test("device grant over HTTP: pending, then tokens")
     func device() async throws {
-        let server = try FaultServer.start(script: "fapi_server.py")
+        let server = try await FaultServer.start(script: "fapi_server.py")
         defer { server.stop() }
         let client = try client(server, dpop: DPoPBinding(key: try DPoPKey.generate()))
         let started = try await client.requestDeviceAuthorization(scope: "openid", endpoint: server.url("/device"))

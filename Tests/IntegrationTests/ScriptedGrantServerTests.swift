@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import JOSE
 import OIDC
 import OIDCNetworking
@@ -24,13 +25,10 @@ struct ScriptedGrantServerTests {
         try process.run()
         defer {
             try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            process.waitUntilExit()  // brief: told to exit (its input closed)
         }
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8), line.count < 8 {
-            line.append(byte)
-        }
-        try #require(String(decoding: line, as: UTF8.self) == port, "the grant server did not start on \(port)")
+        let line = try await ChildProcess.firstLine(of: output.fileHandleForReading, limit: 8)
+        try #require(line == port, "the grant server did not start on \(port)")
         let endpoint = try #require(URL(string: "http://127.0.0.1:\(port)/token"))
         let client = TokenClient(tokenEndpoint: endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "svc-secret"),
                                  transport: URLSessionTransport())

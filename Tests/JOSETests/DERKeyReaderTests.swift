@@ -247,11 +247,11 @@ struct DERKeyReaderTests {
 
     @Test("X.509 v3 certificates over EC and Ed25519 keys give their subject public key",
           .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"), arguments: ["p384", "p521", "ed25519"])
-    func certificates(_ name: String) throws {
+    func certificates(_ name: String) async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
         let path = directory.appendingPathComponent("\(name).cert.pem").path
-        let output = try Tool.run("openssl", ["req", "-new", "-x509", "-key", TestKeys.directory.appendingPathComponent("\(name).pem").path,
+        let output = try await Tool.run("openssl", ["req", "-new", "-x509", "-key", TestKeys.directory.appendingPathComponent("\(name).pem").path,
                                               "-subj", "/CN=der reader test", "-days", "2", "-out", path])
         try #require(output.status == 0, "\(output.stderr)")
         try Self.expectSameKey(String(contentsOfFile: path, encoding: .utf8), "\(name).pub.jwk", isPrivate: false)

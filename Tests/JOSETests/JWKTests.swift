@@ -80,17 +80,17 @@ struct JWKTests {
     }
 
     @Test("encrypted private keys are refused without prompting", .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"))
-    func encryptedPEM() throws {
+    func encryptedPEM() async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
         let pkcs8 = directory.appendingPathComponent("enc.pem").path
-        var output = try Tool.run("openssl", ["pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", TestKeys.directory.appendingPathComponent("p256.pem").path,
+        var output = try await Tool.run("openssl", ["pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", TestKeys.directory.appendingPathComponent("p256.pem").path,
                                               "-passout", "pass:test", "-out", pkcs8])
         try #require(output.status == 0, "\(output.stderr)")
         expectCode(.unsupportedKey) { _ = try JWK(pem: String(contentsOfFile: pkcs8, encoding: .utf8)) }
         // Traditional (OpenSSL-style) encryption: "Proc-Type: 4,ENCRYPTED" inside an RSA PRIVATE KEY block.
         let traditional = directory.appendingPathComponent("enc-trad.pem").path
-        output = try Tool.run("openssl", ["rsa", "-traditional", "-aes256", "-in", TestKeys.directory.appendingPathComponent("rsa2048.pem").path,
+        output = try await Tool.run("openssl", ["rsa", "-traditional", "-aes256", "-in", TestKeys.directory.appendingPathComponent("rsa2048.pem").path,
                                           "-passout", "pass:test", "-out", traditional])
         try #require(output.status == 0, "\(output.stderr)")
         let text = try String(contentsOfFile: traditional, encoding: .utf8)

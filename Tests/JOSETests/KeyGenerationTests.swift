@@ -96,7 +96,7 @@ struct KeyGenerationTests {
 struct KeyGenerationOpenSSLTests {
     @Test("openssl accepts the generated PKCS#8 key, derives the same SPKI, and signatures cross both ways",
           arguments: [JWK.GenerationSpec.ec(.p256), .ec(.p384), .ed25519, .rsa(bits: 2048)])
-    func interop(_ spec: JWK.GenerationSpec) throws {
+    func interop(_ spec: JWK.GenerationSpec) async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
         let key = try JWK.generate(spec)
@@ -105,9 +105,9 @@ struct KeyGenerationOpenSSLTests {
         try Data(try key.privateKeyPEM().utf8).write(to: URL(fileURLWithPath: privatePath))
         try Data(try key.publicKeyPEM().utf8).write(to: URL(fileURLWithPath: publicPath))
 
-        let check = try Tool.run("openssl", ["pkey", "-in", privatePath, "-check", "-noout"])
+        let check = try await Tool.run("openssl", ["pkey", "-in", privatePath, "-check", "-noout"])
         #expect(check.status == 0, "openssl pkey -check: \(check.stderr)")
-        let derived = try Tool.run("openssl", ["pkey", "-in", privatePath, "-pubout"])
+        let derived = try await Tool.run("openssl", ["pkey", "-in", privatePath, "-pubout"])
         #expect(derived.status == 0)
         #expect(derived.stdout == (try key.publicKeyPEM()))
 
@@ -119,9 +119,9 @@ struct KeyGenerationOpenSSLTests {
         try Data(input.utf8).write(to: URL(fileURLWithPath: inputPath))
         let signed: Tool.Output
         if algorithm == .eddsa {
-            signed = try Tool.run("openssl", ["pkeyutl", "-sign", "-rawin", "-inkey", privatePath, "-in", inputPath, "-out", signaturePath])
+            signed = try await Tool.run("openssl", ["pkeyutl", "-sign", "-rawin", "-inkey", privatePath, "-in", inputPath, "-out", signaturePath])
         } else {
-            signed = try Tool.run("openssl", ["dgst", OpenSSLInteropTests.digestFlag(algorithm), "-sign", privatePath]
+            signed = try await Tool.run("openssl", ["dgst", OpenSSLInteropTests.digestFlag(algorithm), "-sign", privatePath]
                                   + OpenSSLInteropTests.pssOptions(algorithm) + ["-out", signaturePath, inputPath])
         }
         try #require(signed.status == 0, "openssl: \(signed.stderr)")
@@ -138,9 +138,9 @@ struct KeyGenerationOpenSSLTests {
         try Data(ours).write(to: URL(fileURLWithPath: signaturePath))
         let verified: Tool.Output
         if algorithm == .eddsa {
-            verified = try Tool.run("openssl", ["pkeyutl", "-verify", "-rawin", "-pubin", "-inkey", publicPath, "-in", inputPath, "-sigfile", signaturePath])
+            verified = try await Tool.run("openssl", ["pkeyutl", "-verify", "-rawin", "-pubin", "-inkey", publicPath, "-in", inputPath, "-sigfile", signaturePath])
         } else {
-            verified = try Tool.run("openssl", ["dgst", OpenSSLInteropTests.digestFlag(algorithm), "-verify", publicPath]
+            verified = try await Tool.run("openssl", ["dgst", OpenSSLInteropTests.digestFlag(algorithm), "-verify", publicPath]
                                     + OpenSSLInteropTests.pssOptions(algorithm) + ["-signature", signaturePath, inputPath])
         }
         #expect(verified.status == 0, "openssl verify: \(verified.stdout) \(verified.stderr)")

@@ -6,11 +6,11 @@ import Testing
 struct KeyStrengthTests {
     @Test("a 1024-bit RSA key is weak by default and accepted only when minimumRSAKeyBits is lowered",
           .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"))
-    func rsa1024() throws {
+    func rsa1024() async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
         let path = directory.appendingPathComponent("rsa1024.pem").path
-        let output = try Tool.run("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-out", path])
+        let output = try await Tool.run("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-out", path])
         try #require(output.status == 0, "openssl: \(output.stderr)")
         let key = try JWK(pem: String(contentsOfFile: path, encoding: .utf8))
         #expect(key.sizeInBits == 1024)

@@ -52,12 +52,12 @@ struct OpenSSLInteropTests {
     }
 
     /// Runs openssl's verification of `signature` over `input`; `true` when openssl accepts it.
-    static func opensslVerifies(_ algorithm: JWSAlgorithm, input: [UInt8], signature: [UInt8], in directory: URL) throws -> Bool {
+    static func opensslVerifies(_ algorithm: JWSAlgorithm, input: [UInt8], signature: [UInt8], in directory: URL) async throws -> Bool {
         let inputPath = directory.appendingPathComponent("input").path
         let signaturePath = directory.appendingPathComponent("sig").path
         try Data(input).write(to: URL(fileURLWithPath: inputPath))
         guard let setup = setup(algorithm) else {
-            let output = try Tool.run("openssl", ["dgst", digestFlag(algorithm), "-mac", "HMAC", "-macopt", "hexkey:\(try hmacHexKey())", inputPath])
+            let output = try await Tool.run("openssl", ["dgst", digestFlag(algorithm), "-mac", "HMAC", "-macopt", "hexkey:\(try hmacHexKey())", inputPath])
             guard output.status == 0, let hex = output.stdout.split(separator: "=").last?.trimmingCharacters(in: .whitespacesAndNewlines) else {
                 throw JOSEError(.cryptoFailure, "openssl: \(output.stderr)")
             }
@@ -67,10 +67,10 @@ struct OpenSSLInteropTests {
         try Data(bytes).write(to: URL(fileURLWithPath: signaturePath))
         let output: Tool.Output
         if algorithm.family == .eddsa {
-            output = try Tool.run("openssl", ["pkeyutl", "-verify", "-rawin", "-pubin", "-inkey", path(setup.publicPEM),
+            output = try await Tool.run("openssl", ["pkeyutl", "-verify", "-rawin", "-pubin", "-inkey", path(setup.publicPEM),
                                               "-in", inputPath, "-sigfile", signaturePath])
         } else {
-            output = try Tool.run("openssl", ["dgst", digestFlag(algorithm), "-verify", path(setup.publicPEM)] + pssOptions(algorithm)
+            output = try await Tool.run("openssl", ["dgst", digestFlag(algorithm), "-verify", path(setup.publicPEM)] + pssOptions(algorithm)
                                   + ["-signature", signaturePath, inputPath])
         }
         return output.status == 0
@@ -83,7 +83,7 @@ struct OpenSSLInteropTests {
     }
 
     @Test("a token signed here verifies with openssl, and a tampered one does not", arguments: JWSAlgorithm.allCases)
-    func signedHere(_ algorithm: JWSAlgorithm) throws {
+    func signedHere(_ algorithm: JWSAlgorithm) async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
         let token = try CompactJWS.sign(payload: #"{"iss":"https://accounts.example.com","sub":"alice"}"#, key: Self.signingKey(algorithm),
@@ -91,13 +91,13 @@ struct OpenSSLInteropTests {
         let parts = token.split(separator: ".").map(String.init)
         let input = Array((parts[0] + "." + parts[1]).utf8)
         var signature = try Base64URL.decode(parts[2])
-        #expect(try Self.opensslVerifies(algorithm, input: input, signature: signature, in: directory))
+        #expect(try await Self.opensslVerifies(algorithm, input: input, signature: signature, in: directory))
         signature[signature.count / 3] ^= 0x01
-        #expect(try !Self.opensslVerifies(algorithm, input: input, signature: signature, in: directory))
+        #expect(try await !Self.opensslVerifies(algorithm, input: input, signature: signature, in: directory))
     }
 
     @Test("a signature made by openssl verifies here", arguments: JWSAlgorithm.allCases)
-    func signedByOpenSSL(_ algorithm: JWSAlgorithm) throws {
+    func signedByOpenSSL(_ algorithm: JWSAlgorithm) async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
         let input = Base64URL.encode(#"{"alg":"\#(algorithm.rawValue)","typ":"JWT"}"#) + "." + Base64URL.encode(#"{"sub":"bob"}"#)
@@ -108,14 +108,14 @@ struct OpenSSLInteropTests {
         let verifier: JWK
         if let setup = Self.setup(algorithm) {
             if algorithm.family == .eddsa {
-                output = try Tool.run("openssl", ["pkeyutl", "-sign", "-rawin", "-inkey", Self.path(setup.privatePEM), "-in", inputPath, "-out", signaturePath])
+                output = try await Tool.run("openssl", ["pkeyutl", "-sign", "-rawin", "-inkey", Self.path(setup.privatePEM), "-in", inputPath, "-out", signaturePath])
             } else {
-                output = try Tool.run("openssl", ["dgst", Self.digestFlag(algorithm), "-sign", Self.path(setup.privatePEM)] + Self.pssOptions(algorithm)
+                output = try await Tool.run("openssl", ["dgst", Self.digestFlag(algorithm), "-sign", Self.path(setup.privatePEM)] + Self.pssOptions(algorithm)
                                       + ["-out", signaturePath, inputPath])
             }
             verifier = try TestKeys.pem(setup.publicPEM)
         } else {
-            output = try Tool.run("openssl", ["dgst", Self.digestFlag(algorithm), "-mac", "HMAC", "-macopt", "hexkey:\(try Self.hmacHexKey())",
+            output = try await Tool.run("openssl", ["dgst", Self.digestFlag(algorithm), "-mac", "HMAC", "-macopt", "hexkey:\(try Self.hmacHexKey())",
                                               "-binary", "-out", signaturePath, inputPath])
             verifier = try Self.signingKey(algorithm)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 
 /// Runs command-line tools (`openssl`) for the cross-implementation tests.
 enum Tool {
@@ -19,20 +20,10 @@ enum Tool {
         return nil
     }
 
-    static func run(_ executable: String, _ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: find(executable) ?? executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+    /// Runs `executable` (a name on PATH or a path) to its end, off Swift's cooperative pool.
+    static func run(_ executable: String, _ arguments: [String]) async throws -> Output {
+        let child = try await ChildProcess.run(URL(fileURLWithPath: find(executable) ?? executable), arguments)
+        return Output(status: child.status, stdout: child.output, stderr: child.errors)
     }
 
     /// A fresh private temporary directory, removed by the caller with `cleanUp`.

@@ -16,8 +16,8 @@ struct X25519PEMTests {
     static func pem(_ label: String, _ der: [UInt8]) -> String { DERKeyReaderTests.pem(label, der) }
 
     /// The `priv:` and `pub:` bytes of `openssl pkey -text -noout`.
-    static func openSSLText(_ arguments: [String]) throws -> (priv: [UInt8]?, pub: [UInt8]) {
-        let output = try Tool.run("openssl", ["pkey"] + arguments + ["-text", "-noout"])
+    static func openSSLText(_ arguments: [String]) async throws -> (priv: [UInt8]?, pub: [UInt8]) {
+        let output = try await Tool.run("openssl", ["pkey"] + arguments + ["-text", "-noout"])
         try #require(output.status == 0, "openssl pkey: \(output.stderr)")
         var sections: [String: String] = [:]
         var current: String?
@@ -53,20 +53,20 @@ struct X25519PEMTests {
 
     @Test("keys made now by openssl genpkey -algorithm X25519 read as openssl pkey -text prints them",
           .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"))
-    func freshOpenSSLKeys() throws {
+    func freshOpenSSLKeys() async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
         let path = directory.appendingPathComponent("x25519.pem").path, publicPath = directory.appendingPathComponent("x25519.pub.pem").path
-        try #require(try Tool.run("openssl", ["genpkey", "-algorithm", "X25519", "-out", path]).status == 0)
-        try #require(try Tool.run("openssl", ["pkey", "-in", path, "-pubout", "-out", publicPath]).status == 0)
-        let printed = try Self.openSSLText(["-in", path])
+        try await #require(try Tool.run("openssl", ["genpkey", "-algorithm", "X25519", "-out", path]).status == 0)
+        try await #require(try Tool.run("openssl", ["pkey", "-in", path, "-pubout", "-out", publicPath]).status == 0)
+        let printed = try await Self.openSSLText(["-in", path])
         let key = try JWK(pem: String(contentsOfFile: path, encoding: .utf8))
         #expect(try key.privateJWK()["d"]?.stringValue == printed.priv.map(Base64URL.encode))
         #expect(key.publicJWK["x"]?.stringValue == Base64URL.encode(printed.pub))
         let publicKey = try JWK(pem: String(contentsOfFile: publicPath, encoding: .utf8))
         #expect(publicKey.thumbprint() == key.thumbprint())
         // The committed fixture too.
-        let fixture = try Self.openSSLText(["-in", TestKeys.directory.appendingPathComponent("x25519.pem").path])
+        let fixture = try await Self.openSSLText(["-in", TestKeys.directory.appendingPathComponent("x25519.pem").path])
         #expect(fixture.priv == Self.privateBytes && fixture.pub == Self.publicBytes)
     }
 
@@ -150,22 +150,22 @@ struct X25519PEMTests {
 
     @Test("openssl reads what privateKeyPEM and publicKeyPEM write, and writes it back unchanged",
           .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"))
-    func openSSLReadsExports() throws {
+    func openSSLReadsExports() async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
         let key = try JWK.generate(.x25519)
         let path = directory.appendingPathComponent("ours.pem"), publicPath = directory.appendingPathComponent("ours.pub.pem")
         try Data(try key.privateKeyPEM().utf8).write(to: path)
         try Data(try key.publicKeyPEM().utf8).write(to: publicPath)
-        let printed = try Self.openSSLText(["-in", path.path])
+        let printed = try await Self.openSSLText(["-in", path.path])
         #expect(printed.priv.map(Base64URL.encode) == (try key.privateJWK()["d"]?.stringValue))
         #expect(Base64URL.encode(printed.pub) == key.publicJWK["x"]?.stringValue)
-        let printedPublic = try Self.openSSLText(["-pubin", "-in", publicPath.path])
+        let printedPublic = try await Self.openSSLText(["-pubin", "-in", publicPath.path])
         #expect(printedPublic.priv == nil && printedPublic.pub == printed.pub)
-        let rewritten = try Tool.run("openssl", ["pkey", "-in", path.path])
+        let rewritten = try await Tool.run("openssl", ["pkey", "-in", path.path])
         let privateText = try key.privateKeyPEM(), publicText = try key.publicKeyPEM()
         #expect(rewritten.status == 0 && rewritten.stdout == privateText)
-        let rewrittenPublic = try Tool.run("openssl", ["pkey", "-in", path.path, "-pubout"])
+        let rewrittenPublic = try await Tool.run("openssl", ["pkey", "-in", path.path, "-pubout"])
         #expect(rewrittenPublic.status == 0 && rewrittenPublic.stdout == publicText)
     }
 

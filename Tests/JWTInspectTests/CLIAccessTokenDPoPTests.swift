@@ -24,30 +24,30 @@ struct CLIAccessTokenDPoPTests {
                             key: key, algorithm: .es256, header: ["typ": "dpop+jwt", "jwk": .object(key.publicJWK)])
     }
 
-    static func run(_ token: String, _ extra: [String]) throws -> (status: Int32, line: [String: Any]?, stderr: String) {
-        let run = try CLI.run(["--json", "--now", "\(now)", "--key", "Keys/p256.pub.pem", "--as", "access-token",
+    static func run(_ token: String, _ extra: [String]) async throws -> (status: Int32, line: [String: Any]?, stderr: String) {
+        let run = try await CLI.run(["--json", "--now", "\(now)", "--key", "Keys/p256.pub.pem", "--as", "access-token",
                                "--iss", issuer, "--aud", audience] + extra + [token])
         let checks = run.json?["checks"] as? [[String: Any]] ?? []
         return (run.status, checks.first { $0["name"] as? String == "access-token" }, run.stderr)
     }
 
     @Test("a cnf.jkt-bound token without --dpop-proof is INVALID (was valid): presented as Bearer")
-    func boundWithoutProof() throws {
+    func boundWithoutProof() async throws {
         let key = try JWK.generate(.ec(.p256))
-        let result = try Self.run(try Self.token(cnf: .object(["jkt": .string(key.thumbprint())])), [])
+        let result = try await Self.run(try Self.token(cnf: .object(["jkt": .string(key.thumbprint())])), [])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.line?["status"] as? String == "fail")
         #expect(result.line?["reason"] as? String == "dpop_bound_token_as_bearer", "\(result.line ?? [:])")
         // An unbound token is still valid as before.
-        #expect(try Self.run(try Self.token(cnf: nil), []).status == 0)
+        await #expect(try Self.run(try Self.token(cnf: nil), []).status == 0)
     }
 
     @Test("with --dpop-proof: the bound key's proof passes; another key, another ath, htm or htu, an unbound token fail")
-    func withProof() throws {
+    func withProof() async throws {
         let key = try JWK.generate(.ec(.p256))
         let token = try Self.token(cnf: .object(["jkt": .string(key.thumbprint())]))
         let request = ["--htm", "GET", "--htu", "https://API.example:443/items?x=1"]
-        let valid = try Self.run(token, ["--dpop-proof", try Self.proof(key: key, token: token)] + request)
+        let valid = try await Self.run(token, ["--dpop-proof", try Self.proof(key: key, token: token)] + request)
         #expect(valid.status == 0, "\(valid.stderr) \(valid.line ?? [:])")
         #expect(valid.line?["status"] as? String == "pass")
         let attacker = try JWK.generate(.ec(.p256))
@@ -58,13 +58,13 @@ struct CLIAccessTokenDPoPTests {
             (try Self.proof(key: key, token: token, htu: "https://api.example/other"), "dpop_proof_htu"),
         ]
         for (proof, reason) in cases {
-            let result = try Self.run(token, ["--dpop-proof", proof] + request)
+            let result = try await Self.run(token, ["--dpop-proof", proof] + request)
             #expect(result.status == 1 && result.line?["reason"] as? String == reason, "\(reason): \(result.line ?? [:])")
         }
         let unbound = try Self.token(cnf: nil)
-        let notBound = try Self.run(unbound, ["--dpop-proof", try Self.proof(key: key, token: unbound)] + request)
+        let notBound = try await Self.run(unbound, ["--dpop-proof", try Self.proof(key: key, token: unbound)] + request)
         #expect(notBound.status == 1 && notBound.line?["reason"] as? String == "dpop_token_not_bound", "\(notBound.line ?? [:])")
         // --dpop-proof needs the request it was made for.
-        #expect(try Self.run(token, ["--dpop-proof", try Self.proof(key: key, token: token)]).status == 2)
+        await #expect(try Self.run(token, ["--dpop-proof", try Self.proof(key: key, token: token)]).status == 2)
     }
 }

@@ -40,12 +40,12 @@ struct CLICaseTests {
     ]
 
     @Test("every algorithm verifies (exit 0, result valid)", arguments: algorithms.map { "\($0.0.rawValue)|\($0.1)|\($0.2)" })
-    func everyAlgorithm(_ row: String) throws {
+    func everyAlgorithm(_ row: String) async throws {
         let parts = row.split(separator: "|").map(String.init)
         let token = try Tokens.sign(JWSAlgorithm(rawValue: parts[0])!, key: parts[1])
         // The .jwk files carry "alg", which restricts them: HS384/512 use the raw secret instead.
         let keyArguments = parts[2].hasPrefix("secret:") ? ["--secret-file", "Keys/" + parts[2].dropFirst(7)] : ["--key", "Keys/\(parts[2])"]
-        let run = try CLI.run(["--json", "--now", "\(Tokens.now)"] + keyArguments + [token])
+        let run = try await CLI.run(["--json", "--now", "\(Tokens.now)"] + keyArguments + [token])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.result == "valid")
     }
@@ -112,9 +112,9 @@ struct CLICaseTests {
     ]
 
     @Test("exit status and --json reason", arguments: cases)
-    func table(_ item: Case) throws {
+    func table(_ item: Case) async throws {
         let token = try item.token()
-        let run = try CLI.run(["--json", "--now", "\(Tokens.now)"] + item.arguments, stdin: Data(("\n  " + token + "  \n").utf8))
+        let run = try await CLI.run(["--json", "--now", "\(Tokens.now)"] + item.arguments, stdin: Data(("\n  " + token + "  \n").utf8))
         #expect(run.status == item.status, "stderr: \(run.stderr)")
         #expect(run.reason == item.reason, "stdout: \(run.stdout)")
     }
@@ -124,47 +124,47 @@ struct CLICaseTests {
         ["--key", "Keys/rsa2048.pub.pem", "--secret-file", "Keys/hmac.key"], ["--leeway", "soon"],
         ["--key", "Keys/rsa2048.pub.pem", "--alg", "XX999"],
     ])
-    func usageErrors(_ arguments: [String]) throws {
+    func usageErrors(_ arguments: [String]) async throws {
         let token = try Tokens.sign(.rs256, key: "rsa2048.pem")
-        let run = try CLI.run([token] + arguments)
+        let run = try await CLI.run([token] + arguments)
         #expect(run.status == 2, "stdout: \(run.stdout) stderr: \(run.stderr)")
         #expect(!run.stderr.isEmpty)
     }
 
     @Test("garbage, binary and 20 MB inputs exit 1 with one reason line")
-    func hostileInput() throws {
+    func hostileInput() async throws {
         var generator = SystemRandomNumberGenerator()
         let binary = Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let huge = Data(repeating: UInt8(ascii: "A"), count: 20 << 20)
         for input in [Data("not a token at all".utf8), binary, huge, Data("a.b.c.d".utf8), Data("...".utf8)] {
-            let run = try CLI.run(["--key", "Keys/rsa2048.pub.pem"], stdin: input)
+            let run = try await CLI.run(["--key", "Keys/rsa2048.pub.pem"], stdin: input)
             #expect(run.status == 1)
             #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
         }
     }
 
     @Test("the human view shows dates, verdict lines, and says when the signature was not verified")
-    func humanView() throws {
+    func humanView() async throws {
         let token = try Tokens.sign(.rs256, key: "rsa2048.pem")
-        let verified = try CLI.run(["--now", "\(Tokens.now)", "--key", "Keys/rsa2048.pub.pem", token])
+        let verified = try await CLI.run(["--now", "\(Tokens.now)", "--key", "Keys/rsa2048.pub.pem", token])
         #expect(verified.stdout.contains("2027-01-15 08:10:00 UTC"))  // exp = now + 600
         #expect(verified.stdout.contains("expires in 10 min"))
         #expect(verified.stdout.contains("VALID"))
         #expect(!verified.stdout.contains("\u{1B}["))  // NO_COLOR
-        let decoded = try CLI.run(["--now", "\(Tokens.now)", token])
+        let decoded = try await CLI.run(["--now", "\(Tokens.now)", token])
         #expect(decoded.stdout.contains("NOT verified"))
-        let expired = try CLI.run(["--now", "\(Tokens.now + 7200)", "--key", "Keys/rsa2048.pub.pem", token])
+        let expired = try await CLI.run(["--now", "\(Tokens.now + 7200)", "--key", "Keys/rsa2048.pub.pem", token])
         #expect(expired.stdout.contains("expired 1 h ago"))
         #expect(expired.status == 1)
     }
 
     @Test("secrets never appear in output or errors")
-    func noSecrets() throws {
+    func noSecrets() async throws {
         let secret = try String(contentsOf: CLI.repository.appendingPathComponent("Keys/hmac.jwk"), encoding: .utf8)
         let k = try #require(try JSONSerialization.jsonObject(with: Data(secret.utf8)) as? [String: Any])["k"] as? String
         let token = try Tokens.sign(.hs256, key: "hmac.jwk")
         for arguments in [["--key", "Keys/hmac.jwk"], ["--key", "Keys/hmac.jwk", "--json"], ["--key", "Keys/hmac.jwk", "--aud", "x"]] {
-            let run = try CLI.run(arguments + [token + "x"])
+            let run = try await CLI.run(arguments + [token + "x"])
             #expect(!run.stdout.contains(k ?? "-") && !run.stderr.contains(k ?? "-"))
         }
     }

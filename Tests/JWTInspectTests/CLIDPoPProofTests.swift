@@ -41,10 +41,10 @@ struct CLIDPoPProofTests {
     ]
 
     @Test("valid, then each rule broken alone", arguments: cases.map { "\($0.0)|\($0.1 ?? "")" })
-    func rules(_ row: String) throws {
+    func rules(_ row: String) async throws {
         let parts = row.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         let (broken, reason) = (parts[0], parts[1].isEmpty ? nil : parts[1])
-        let run = try CLI.run(["--json", "--now", "\(Self.now)", "--as", "dpop-proof", "--htm", "POST", "--htu", "https://RS.example:443/api?q=1",
+        let run = try await CLI.run(["--json", "--now", "\(Self.now)", "--as", "dpop-proof", "--htm", "POST", "--htu", "https://RS.example:443/api?q=1",
                                "--ath", Self.ath, "--nonce", "n-1", try Self.proof(broken)])
         let checks = run.json?["checks"] as? [[String: Any]] ?? []
         let line = try #require(checks.first { $0["name"] as? String == "dpop-proof" }, "no dpop-proof line: \(run.stdout) \(run.stderr)")
@@ -60,8 +60,8 @@ struct CLIDPoPProofTests {
     }
 
     @Test("the human view names the rules that passed")
-    func humanRules() throws {
-        let run = try CLI.run(["--now", "\(Self.now)", "--as", "dpop-proof", "--htm", "POST", "--htu", "https://rs.example/api",
+    func humanRules() async throws {
+        let run = try await CLI.run(["--now", "\(Self.now)", "--as", "dpop-proof", "--htm", "POST", "--htu", "https://rs.example/api",
                                "--ath", Self.ath, "--nonce", "n-1", try Self.proof("")])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("dpop-proof RFC 9449 §4.3: typ dpop+jwt, alg asymmetric, jwk public only, signature, jti, htm, htu, iat, nonce, ath: passed"), "\(run.stdout)")
@@ -69,12 +69,12 @@ struct CLIDPoPProofTests {
     }
 
     @Test("without --as, typ dpop+jwt is guessed and judged by the validator")
-    func guess() throws {
-        let valid = try CLI.run(["--now", "\(Self.now)", try Self.proof("")])
+    func guess() async throws {
+        let valid = try await CLI.run(["--now", "\(Self.now)", try Self.proof("")])
         #expect(valid.status == 0, "\(valid.stderr)")
         #expect(valid.stdout.contains("typ says dpop-proof (a guess from typ"), "\(valid.stdout)")
         #expect(valid.stdout.contains("htm/htu not checked (no --htm/--htu)"), "\(valid.stdout)")
-        let broken = try CLI.run(["--now", "\(Self.now)", try Self.proof("jwk=private")])
+        let broken = try await CLI.run(["--now", "\(Self.now)", try Self.proof("jwk=private")])
         #expect(broken.status == 1)
         #expect(broken.stdout.contains("private member"), "\(broken.stdout)")
     }

@@ -6,22 +6,22 @@ import Testing
 /// JWS, a refused or failed decryption exits 1, and `jwt-inspect encrypt` makes one.
 @Suite("jwt-inspect: JWE (--decrypt-key, encrypt)")
 struct CLIEncryptionTests {
-    static func signed() throws -> String {
-        let run = try CLI.run(["sign", "--key", "Keys/p256.pem", "--claim", "sub=alice", "--claim", "aud=client-1", "--iat", "now", "--exp", "+15m"])
+    static func signed() async throws -> String {
+        let run = try await CLI.run(["sign", "--key", "Keys/p256.pem", "--claim", "sub=alice", "--claim", "aud=client-1", "--iat", "now", "--exp", "+15m"])
         try #require(run.status == 0, "\(run.stderr)")
         return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    static func encrypt(_ token: String, _ arguments: [String]) throws -> String {
-        let run = try CLI.run(["encrypt"] + arguments, stdin: Data(token.utf8))
+    static func encrypt(_ token: String, _ arguments: [String]) async throws -> String {
+        let run = try await CLI.run(["encrypt"] + arguments, stdin: Data(token.utf8))
         try #require(run.status == 0, "\(run.stderr)")
         let jwe = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(jwe.split(separator: ".", omittingEmptySubsequences: false).count == 5)
         return jwe
     }
 
-    static func header(_ jwe: String) throws -> [String: Any] {
-        let run = try CLI.run(["--json", jwe])
+    static func header(_ jwe: String) async throws -> [String: Any] {
+        let run = try await CLI.run(["--json", jwe])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.result == "encrypted")
         return try #require((run.json?["encryption"] as? [String: Any])?["header"] as? [String: Any])
@@ -49,20 +49,20 @@ struct CLIEncryptionTests {
     ]
 
     @Test("encrypt, then inspect: header without a key, the nested JWS with --decrypt-key", arguments: 0..<9)
-    func roundTrip(_ index: Int) throws {
+    func roundTrip(_ index: Int) async throws {
         let row = Self.rows[index]
         let oct = try Self.temporaryFile(Self.oct256)
         defer { try? FileManager.default.removeItem(at: oct) }
         func words(_ text: String) -> [String] { text.split(separator: " ").map { $0 == "OCT" ? oct.path : String($0) } }
-        let token = try Self.signed()
-        let jwe = try Self.encrypt(token, words(row.0))
-        let header = try Self.header(jwe)
+        let token = try await Self.signed()
+        let jwe = try await Self.encrypt(token, words(row.0))
+        let header = try await Self.header(jwe)
         #expect(header["alg"] as? String == row.1)
         #expect(header["enc"] as? String == row.2)
         #expect(header["cty"] as? String == "JWT")
 
         let decryptKey = row.3 == "OCT" ? oct.path : row.3
-        let run = try CLI.run(["--json", "--decrypt-key", decryptKey, "--key", "Keys/p256.pub.pem", "--aud", "client-1", jwe])
+        let run = try await CLI.run(["--json", "--decrypt-key", decryptKey, "--key", "Keys/p256.pub.pem", "--aud", "client-1", jwe])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.result == "valid")
         #expect((run.json?["payload"] as? [String: Any])?["sub"] as? String == "alice")
@@ -72,15 +72,15 @@ struct CLIEncryptionTests {
         #expect((encryption["header"] as? [String: Any])?["alg"] as? String == row.1)
 
         // The nested JWS is still checked: a wrong verification key fails the run.
-        let wrong = try CLI.run(["--json", "--decrypt-key", decryptKey, "--key", "Keys/p384.pub.pem", jwe])
+        let wrong = try await CLI.run(["--json", "--decrypt-key", decryptKey, "--key", "Keys/p384.pub.pem", jwe])
         #expect(wrong.status == 1)
     }
 
     @Test("--decrypt-key is repeatable and takes JWK Sets; the human view names the layer")
-    func keySets() throws {
-        let jwe = try Self.encrypt(try Self.signed(), ["--key", "Keys/p256.pub.pem"])
+    func keySets() async throws {
+        let jwe = try await Self.encrypt(try Self.signed(), ["--key", "Keys/p256.pub.pem"])
         // The wrong key first, then the right one.
-        let repeated = try CLI.run(["--decrypt-key", "Keys/p384.pem", "--decrypt-key", "Keys/rsa2048.pem", "--decrypt-key", "Keys/p256.pem", jwe])
+        let repeated = try await CLI.run(["--decrypt-key", "Keys/p384.pem", "--decrypt-key", "Keys/rsa2048.pem", "--decrypt-key", "Keys/p256.pem", jwe])
         #expect(repeated.status == 0, "\(repeated.stderr)")
         #expect(repeated.stdout.contains("Encryption header"))
         #expect(repeated.stdout.contains("decryption"))
@@ -91,24 +91,24 @@ struct CLIEncryptionTests {
         for name in ["use", "alg", "key_ops"] { object[name] = nil }
         let set = try Self.temporaryFile(String(decoding: try JSONSerialization.data(withJSONObject: ["keys": [object]]), as: UTF8.self))
         defer { try? FileManager.default.removeItem(at: set) }
-        let fromSet = try CLI.run(["--json", "--decrypt-key", set.path, jwe])
+        let fromSet = try await CLI.run(["--json", "--decrypt-key", set.path, jwe])
         #expect(fromSet.status == 0, "\(fromSet.stderr)")
         #expect(fromSet.result == "decoded")
 
-        let plain = try CLI.run([jwe])
+        let plain = try await CLI.run([jwe])
         #expect(plain.status == 0)
         #expect(plain.stdout.contains("ENCRYPTED"))
     }
 
     @Test("a failed or refused decryption exits 1 like a failed check")
-    func failures() throws {
-        let jwe = try Self.encrypt(try Self.signed(), ["--key", "Keys/rsa2048.pub.pem"])
-        let wrong = try CLI.run(["--json", "--decrypt-key", "Keys/rsa3072.pem", jwe])
+    func failures() async throws {
+        let jwe = try await Self.encrypt(try Self.signed(), ["--key", "Keys/rsa2048.pub.pem"])
+        let wrong = try await CLI.run(["--json", "--decrypt-key", "Keys/rsa3072.pem", jwe])
         #expect(wrong.status == 1)
         #expect(wrong.result == "invalid")
         #expect(wrong.reason == "decryption_failed")
         #expect(wrong.stderr.contains("decryption check failed"))
-        let mismatch = try CLI.run(["--json", "--decrypt-key", "Keys/p256.pem", jwe])
+        let mismatch = try await CLI.run(["--json", "--decrypt-key", "Keys/p256.pem", jwe])
         #expect(mismatch.status == 1)
         // JOSE's one selection rule (JWEDecryptionKeys): a P-256 key never fits RSA-OAEP-256, so no key is tried.
         #expect(mismatch.reason == "key_not_found")
@@ -116,13 +116,13 @@ struct CLIEncryptionTests {
         // RSA1_5 is refused by design: the header shows, decryption exits 1.
         let header = Self.base64url(#"{"alg":"RSA1_5","enc":"A128CBC-HS256"}"#)
         let rsa15 = "\(header).AAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA"
-        #expect(try CLI.run([rsa15]).status == 0)
-        let refused = try CLI.run(["--json", "--decrypt-key", "Keys/rsa2048.pem", rsa15])
+        await #expect(try CLI.run([rsa15]).status == 0)
+        let refused = try await CLI.run(["--json", "--decrypt-key", "Keys/rsa2048.pem", rsa15])
         #expect(refused.status == 1)
         #expect(refused.reason == "unsupported_algorithm")
         // zip is refused when parsing.
         let zip = "\(Self.base64url(#"{"alg":"dir","enc":"A128GCM","zip":"DEF"}"#))..AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA"
-        let zipped = try CLI.run(["--json", zip])
+        let zipped = try await CLI.run(["--json", zip])
         #expect(zipped.status == 1)
         #expect(zipped.reason == "unsupported_algorithm")
     }
@@ -131,28 +131,28 @@ struct CLIEncryptionTests {
         "encrypt", "encrypt --key Keys/p256.pub.pem --alg RSA1_5", "encrypt --key Keys/p256.pub.pem --enc A128CTR",
         "encrypt --key Keys/ed25519.pub.pem", "encrypt --key Keys/p256.pub.pem --alg RSA-OAEP-256", "encrypt --key Keys/missing.pem",
     ])
-    func encryptRefusals(_ line: String) throws {
-        let run = try CLI.run(line.split(separator: " ").map(String.init), stdin: Data("x".utf8))
+    func encryptRefusals(_ line: String) async throws {
+        let run = try await CLI.run(line.split(separator: " ").map(String.init), stdin: Data("x".utf8))
         #expect(run.status == 2, "\(run.stdout) \(run.stderr)")
     }
 
     @Test("an X25519 PEM key (openssl genpkey -algorithm X25519) converts to PEM unchanged and never signs")
-    func x25519PEM() throws {
+    func x25519PEM() async throws {
         let text = try String(contentsOf: CLI.repository.appendingPathComponent("Keys/x25519.pem"), encoding: .utf8)
-        let converted = try CLI.run(["key", "--key", "Keys/x25519.pem", "--format", "pem"])
+        let converted = try await CLI.run(["key", "--key", "Keys/x25519.pem", "--format", "pem"])
         #expect(converted.status == 0, "\(converted.stderr)")
         #expect(converted.stdout == text)
-        let unsigned = try CLI.run(["sign", "--key", "Keys/x25519.pem", "--claim", "sub=alice"])
+        let unsigned = try await CLI.run(["sign", "--key", "Keys/x25519.pem", "--claim", "sub=alice"])
         #expect(unsigned.status == 2 && unsigned.stdout.isEmpty, "\(unsigned.stdout) \(unsigned.stderr)")
-        let forced = try CLI.run(["sign", "--key", "Keys/x25519.pem", "--alg", "EdDSA", "--claim", "sub=alice"])
+        let forced = try await CLI.run(["sign", "--key", "Keys/x25519.pem", "--alg", "EdDSA", "--claim", "sub=alice"])
         #expect(forced.status == 2 && forced.stdout.isEmpty, "\(forced.stdout) \(forced.stderr)")
         #expect(forced.stderr.contains("X25519"), "\(forced.stderr)")
     }
 
     @Test("encrypt: a non-JWS plaintext gets no cty")
-    func plainPayload() throws {
-        let jwe = try Self.encrypt("hello", ["--key", "Keys/p256.pub.pem"])
-        #expect(try Self.header(jwe)["cty"] == nil)
+    func plainPayload() async throws {
+        let jwe = try await Self.encrypt("hello", ["--key", "Keys/p256.pub.pem"])
+        await #expect(try Self.header(jwe)["cty"] == nil)
     }
 
     static func base64url(_ text: String) -> String {

@@ -10,9 +10,9 @@ struct CLIKeyGenerationTests {
     }
 
     /// Runs a Python script with `cryptography`; `false` when it is not installed.
-    static func python(_ script: String, _ arguments: [String]) throws -> Bool {
+    static func python(_ script: String, _ arguments: [String]) async throws -> Bool {
         guard External.hasCryptography, let python = External.python else { return false }
-        let run = try External.run(python, ["-c", script] + arguments)
+        let run = try await External.run(python, ["-c", script] + arguments)
         #expect(run.status == 0, "cryptography: \(run.stderr)")
         return true
     }
@@ -57,11 +57,11 @@ struct CLIKeyGenerationTests {
     }
 
     @Test("generate as JWK: files, thumbprint as kid, sign -> verify, jose and cryptography import it", arguments: specs)
-    func generateJWK(_ spec: String) throws {
+    func generateJWK(_ spec: String) async throws {
         let directory = try External.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("k.jwk")
-        let run = try CLI.run(["key"] + Self.arguments(spec) + ["--out", out.path])
+        let run = try await CLI.run(["key"] + Self.arguments(spec) + ["--out", out.path])
         try #require(run.status == 0, "\(run.stderr)")
         let privateKey = try Self.json(out)
         let mode = try FileManager.default.attributesOfItem(atPath: out.path)[.posixPermissions] as? Int
@@ -77,23 +77,23 @@ struct CLIKeyGenerationTests {
         if !isSecret {
             let publicKey = try Self.json(publicURL)
             #expect(publicKey["d"] == nil && publicKey["p"] == nil)
-            if let expected = try CLIKeyTests.thumbprint(publicKey) { #expect(thumbprint == expected) }
+            if let expected = try await CLIKeyTests.thumbprint(publicKey) { #expect(thumbprint == expected) }
             verifyWith = ["--key", publicURL.path]
-        } else if let expected = try CLIKeyTests.thumbprint(privateKey) {
+        } else if let expected = try await CLIKeyTests.thumbprint(privateKey) {
             #expect(thumbprint == expected)
         }
         // Sign with the new key, verify with its public half (or the secret).
-        let signed = try CLI.run(["sign", "--key", out.path, "--claim", "sub=new-key"])
+        let signed = try await CLI.run(["sign", "--key", out.path, "--claim", "sub=new-key"])
         try #require(signed.status == 0, "\(signed.stderr)")
         let token = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let verified = try CLI.run(["--json"] + verifyWith + [token])
+        let verified = try await CLI.run(["--json"] + verifyWith + [token])
         #expect(verified.status == 0 && verified.result == "valid", "\(verified.stderr)")
 
-        if !_checkedWithPython(out, spec) { print("cryptography not installed: the JWK import check was skipped") }
+        if await !_checkedWithPython(out, spec) { print("cryptography not installed: the JWK import check was skipped") }
         // Debian's jose 11 has no OKP keys.
         if let jose = External.jose, !spec.hasPrefix("OKP") {
             if !isSecret {
-                let pub = try External.run(jose, ["jwk", "pub", "-i", out.path])
+                let pub = try await External.run(jose, ["jwk", "pub", "-i", out.path])
                 #expect(pub.status == 0, "jose jwk pub: \(pub.stderr)")
                 let fromJose = try #require(try JSONSerialization.jsonObject(with: Data(pub.stdout.utf8)) as? [String: Any])
                 let ours = try Self.json(publicURL)
@@ -101,38 +101,38 @@ struct CLIKeyGenerationTests {
             }
             let claims = directory.appendingPathComponent("claims.json")
             try Data(#"{"sub":"signed-by-jose"}"#.utf8).write(to: claims)
-            let signedByJose = try External.run(jose, ["jws", "sig", "-I", claims.path, "-k", out.path, "-c"])
+            let signedByJose = try await External.run(jose, ["jws", "sig", "-I", claims.path, "-k", out.path, "-c"])
             #expect(signedByJose.status == 0, "jose jws sig: \(signedByJose.stderr)")
-            let check = try CLI.run(["--json"] + verifyWith + [signedByJose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+            let check = try await CLI.run(["--json"] + verifyWith + [signedByJose.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
             #expect(check.status == 0 && check.result == "valid", "\(check.stdout) \(check.stderr)")
         }
     }
 
-    func _checkedWithPython(_ url: URL, _ spec: String) -> Bool {
-        (try? Self.python(Self.importJWK, [url.path, String(spec.split(separator: " ").last ?? "")])) ?? false
+    func _checkedWithPython(_ url: URL, _ spec: String) async -> Bool {
+        await (try? Self.python(Self.importJWK, [url.path, String(spec.split(separator: " ").last ?? "")])) ?? false
     }
 
     @Test("generate as PEM: cryptography loads both halves; jwt-inspect verifies with the public PEM",
           arguments: ["EC P-384", "OKP Ed25519", "RSA 2048"])
-    func generatePEM(_ spec: String) throws {
+    func generatePEM(_ spec: String) async throws {
         let directory = try External.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("k.pem")
-        let run = try CLI.run(["key"] + Self.arguments(spec) + ["--format", "pem", "--out", out.path])
+        let run = try await CLI.run(["key"] + Self.arguments(spec) + ["--format", "pem", "--out", out.path])
         try #require(run.status == 0, "\(run.stderr)")
         let publicPath = directory.appendingPathComponent("k.pub.pem").path
         #expect(try String(contentsOf: out, encoding: .utf8).hasPrefix("-----BEGIN PRIVATE KEY-----"))
         #expect(try String(contentsOfFile: publicPath, encoding: .utf8).hasPrefix("-----BEGIN PUBLIC KEY-----"))
-        if !(try Self.python(Self.importPEM, [out.path, publicPath])) { print("cryptography not installed: the PEM import check was skipped") }
-        let signed = try CLI.run(["sign", "--key", out.path, "--claim", "sub=pem"])
+        if await !(try Self.python(Self.importPEM, [out.path, publicPath])) { print("cryptography not installed: the PEM import check was skipped") }
+        let signed = try await CLI.run(["sign", "--key", out.path, "--claim", "sub=pem"])
         try #require(signed.status == 0, "\(signed.stderr)")
-        let verified = try CLI.run(["--json", "--key", publicPath, signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        let verified = try await CLI.run(["--json", "--key", publicPath, signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
         #expect(verified.status == 0, "\(verified.stderr)")
     }
 
     @Test("without --out: private key, public key and thumbprint on standard output")
-    func standardOutput() throws {
-        let run = try CLI.run(["key", "--kty", "EC", "--crv", "P-256"])
+    func standardOutput() async throws {
+        let run = try await CLI.run(["key", "--kty", "EC", "--crv", "P-256"])
         try #require(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
@@ -145,22 +145,22 @@ struct CLIKeyGenerationTests {
 
     @Test("convert private keys: PEM -> JWK equals Keys/*.jwk; JWK -> PEM loads in cryptography",
           arguments: ["p256", "p521", "ed25519", "rsa2048"])
-    func convertPrivate(_ name: String) throws {
-        let run = try CLI.run(["key", "--key", "Keys/\(name).pem"])
+    func convertPrivate(_ name: String) async throws {
+        let run = try await CLI.run(["key", "--key", "Keys/\(name).pem"])
         try #require(run.status == 0, "\(run.stderr)")
         let made = try #require(CLIKeyTests.object(run.stdout))
         let expected = try CLIKeyTests.keyFile("\(name).jwk")
         for member in ["kty", "crv", "x", "y", "d", "n", "e", "p", "q", "dp", "dq", "qi"] {
             #expect(made[member] as? String == expected[member] as? String, "\(member)")
         }
-        let pem = try CLI.run(["key", "--key", "Keys/\(name).jwk"])
+        let pem = try await CLI.run(["key", "--key", "Keys/\(name).jwk"])
         try #require(pem.status == 0, "\(pem.stderr)")
         #expect(pem.stdout.hasPrefix("-----BEGIN PRIVATE KEY-----"))
         let directory = try External.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("k.pem")
         try Data(pem.stdout.utf8).write(to: file)
-        if !(try Self.python(Self.importPEM, [file.path, "Keys/\(name).pub.pem"])) { print("cryptography not installed: skipped") }
+        if await !(try Self.python(Self.importPEM, [file.path, "Keys/\(name).pub.pem"])) { print("cryptography not installed: skipped") }
     }
 
     @Test("generation refusals: exit 2", arguments: [
@@ -168,8 +168,8 @@ struct CLIKeyGenerationTests {
         ("key --kty OKP --crv X448", "Ed25519 or X25519"), ("key --kty oct --size 256 --format pem", "PEM"),
         ("key --kty DSA", "--kty takes"), ("key --kty EC --crv P-256 --out Keys/p256.pem", "File exists"),
     ])
-    func refusals(_ row: (String, String)) throws {
-        let run = try CLI.run(row.0.split(separator: " ").map(String.init))
+    func refusals(_ row: (String, String)) async throws {
+        let run = try await CLI.run(row.0.split(separator: " ").map(String.init))
         #expect(run.status == 2)
         #expect(run.stderr.contains(row.1), "\(run.stderr)")
     }

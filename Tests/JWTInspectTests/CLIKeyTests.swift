@@ -15,7 +15,7 @@ struct CLIKeyTests {
     }
 
     /// RFC 7638 computed here, from the JWK's required members (Python's hashlib, not the library).
-    static func thumbprint(_ jwk: [String: Any]) throws -> String? {
+    static func thumbprint(_ jwk: [String: Any]) async throws -> String? {
         guard let python = External.python else { return nil }
         let script = """
         import base64, hashlib, json, sys
@@ -25,14 +25,14 @@ struct CLIKeyTests {
         print(base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode())
         """
         let data = try JSONSerialization.data(withJSONObject: jwk)
-        let run = try External.run(python, ["-c", script, String(decoding: data, as: UTF8.self)])
+        let run = try await External.run(python, ["-c", script, String(decoding: data, as: UTF8.self)])
         return run.status == 0 ? run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) : nil
     }
 
     @Test("PEM -> public JWK: the members of Keys/*.pub.jwk", arguments: ["p256", "p384", "p521", "ed25519", "x25519", "rsa2048", "rsa3072"])
-    func pemToPublicJWK(_ name: String) throws {
+    func pemToPublicJWK(_ name: String) async throws {
         for source in ["\(name).pem", "\(name).pub.pem"] {
-            let run = try CLI.run(["key", "--key", "Keys/\(source)", "--public", "--format", "jwk"])
+            let run = try await CLI.run(["key", "--key", "Keys/\(source)", "--public", "--format", "jwk"])
             try #require(run.status == 0, "\(run.stderr)")
             let made = try #require(Self.object(run.stdout))
             let expected = try Self.keyFile("\(name).pub.jwk")
@@ -44,8 +44,8 @@ struct CLIKeyTests {
     }
 
     @Test("--table: every key of Keys/jwks.json with the RFC 7638 thumbprint computed independently")
-    func table() throws {
-        let run = try CLI.run(["key", "--table", "--key", "Keys/jwks.json"])
+    func table() async throws {
+        let run = try await CLI.run(["key", "--table", "--key", "Keys/jwks.json"])
         try #require(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let keys = try #require(try Self.keyFile("jwks.json")["keys"] as? [[String: Any]])
@@ -57,17 +57,17 @@ struct CLIKeyTests {
             #expect(cells[1] == key["kid"] as? String)
             #expect(line.contains(" \(key["kty"] as? String ?? "?")"))
             #expect(cells.contains(key["alg"] as? String ?? "?"))
-            if let expected = try Self.thumbprint(key) { #expect(cells.last == expected, "key #\(index)") }
+            if let expected = try await Self.thumbprint(key) { #expect(cells.last == expected, "key #\(index)") }
         }
     }
 
     @Test("--table lists skipped keys with the reason")
-    func tableSkipped() throws {
+    func tableSkipped() async throws {
         let directory = try External.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("mixed.json")
         try Data(#"{"keys":[{"kty":"EC","crv":"P-256","kid":"bad","x":"AA","y":"AA"},{"kty":"XYZ","kid":"odd"},"text",{"kty":"oct","kid":"h","k":"c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0"}]}"#.utf8).write(to: file)
-        let run = try CLI.run(["key", "--table", "--key", file.path])
+        let run = try await CLI.run(["key", "--table", "--key", file.path])
         try #require(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("0  bad") && $0.contains("skipped") })
@@ -85,8 +85,8 @@ struct CLIKeyTests {
         ("key --key Keys/missing.pem", "cannot open"), ("key --bogus", "unknown key option"),
         ("key --table --jwks-url http://example.com/jwks", "https"),
     ])
-    func refusals(_ row: (String, String)) throws {
-        let run = try CLI.run(row.0.split(separator: " ").map(String.init))
+    func refusals(_ row: (String, String)) async throws {
+        let run = try await CLI.run(row.0.split(separator: " ").map(String.init))
         #expect(run.status == 2)
         #expect(run.stderr.contains(row.1), "\(run.stderr)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import JOSE
 import Testing
 
@@ -10,7 +11,7 @@ final class LocalFileServer {
     let input = Pipe()
     let port: Int
 
-    init() throws {
+    init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("jwt-inspect-http-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent(".well-known"), withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -27,7 +28,7 @@ final class LocalFileServer {
             import time; deadline = time.time() + 60
             while time.time() < deadline: server.handle_request()
             """, directory.path]
-        port = try startServer(process, input: input, what: "the local HTTP server")
+        port = try await startServer(process, input: input, what: "the local HTTP server")
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
@@ -39,35 +40,24 @@ final class LocalFileServer {
     deinit {
         try? input.fileHandleForWriting.close()
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.waitUntilExit()  // brief: reaping a child just killed
         try? FileManager.default.removeItem(at: directory)
     }
 }
 
-/// Runs `process` (a server that prints its port on its first line) and returns that port.
-func startServer(_ process: Process, input: Pipe, what: String) throws -> Int {
+/// Runs `process` (a server that prints its port on its first line) and returns that port,
+/// waiting for the line off Swift's cooperative pool.
+func startServer(_ process: Process, input: Pipe, what: String) async throws -> Int {
     let output = Pipe()
     process.standardOutput = output
     process.standardInput = input
     try process.run()
-    let line = String(decoding: output.fileHandleForReading.availableDataOrLine(), as: UTF8.self)
+    let line = try await ChildProcess.firstLine(of: output.fileHandleForReading)
     guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
         process.terminate()
         throw CLIError("\(what) did not start: \(line)")
     }
     return port
-}
-
-extension FileHandle {
-    /// Reads until a newline (the server prints its port on the first line).
-    func availableDataOrLine() -> Data {
-        var data = Data()
-        while true {
-            let byte = readData(ofLength: 1)
-            if byte.isEmpty || byte == Data([0x0A]) { return data }
-            data.append(byte)
-        }
-    }
 }
 
 @Suite("jwt-inspect --jwks-url and --issuer against a local HTTP server",
@@ -79,51 +69,51 @@ struct CLINetworkTests {
     }
 
     @Test("--jwks-url fetches the key set; the kid picks the key")
-    func jwksURL() throws {
-        let server = try LocalFileServer()
+    func jwksURL() async throws {
+        let server = try await LocalFileServer()
         try server.write("jwks.json", Self.publicSet())
         let kid = try Tokens.key("rsa2048.pub.jwk").keyID
         let token = try Tokens.sign(.rs256, key: "rsa2048.pem", kid: kid)
-        let ok = try CLI.run(["--json", "--now", "\(Tokens.now)", "--jwks-url", "\(server.base)/jwks.json", token])
+        let ok = try await CLI.run(["--json", "--now", "\(Tokens.now)", "--jwks-url", "\(server.base)/jwks.json", token])
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.result == "valid")
-        let missing = try CLI.run(["--jwks-url", "\(server.base)/nothing-here.json", token])
+        let missing = try await CLI.run(["--jwks-url", "\(server.base)/nothing-here.json", token])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("404"))
     }
 
     @Test("--issuer: discovery, exact issuer match, jwks_uri, and the token's iss")
-    func issuer() throws {
-        let server = try LocalFileServer()
+    func issuer() async throws {
+        let server = try await LocalFileServer()
         try server.write("jwks.json", Self.publicSet())
         try server.write(".well-known/openid-configuration",
                          CLIServerHardeningTests.discovery(server.base, jwksURI: "\(server.base)/jwks.json"))
         let kid = try Tokens.key("p256.pub.jwk").keyID
         let good = try Tokens.sign(.es256, key: "p256.pem", claims: Tokens.claims([("iss", .string(server.base))]), kid: kid)
-        let ok = try CLI.run(["--json", "--now", "\(Tokens.now)", "--issuer", server.base, good])
+        let ok = try await CLI.run(["--json", "--now", "\(Tokens.now)", "--issuer", server.base, good])
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.result == "valid")
         // A token from another issuer, signed with a key the issuer publishes: iss must still match.
         let otherIssuer = try Tokens.sign(.es256, key: "p256.pem", kid: kid)
-        let wrongIss = try CLI.run(["--json", "--now", "\(Tokens.now)", "--issuer", server.base, otherIssuer])
+        let wrongIss = try await CLI.run(["--json", "--now", "\(Tokens.now)", "--issuer", server.base, otherIssuer])
         #expect(wrongIss.status == 1)
         #expect(wrongIss.reason == "issuer_mismatch")
     }
 
     @Test("discovery naming another issuer is a setup error (exit 2)")
-    func discoveryIssuerMismatch() throws {
-        let server = try LocalFileServer()
+    func discoveryIssuerMismatch() async throws {
+        let server = try await LocalFileServer()
         try server.write(".well-known/openid-configuration", CLIServerHardeningTests.discovery("https://elsewhere.example", jwksURI: "\(server.base)/jwks.json"))
         let token = try Tokens.sign(.rs256, key: "rsa2048.pem")
-        let run = try CLI.run(["--issuer", server.base, token])
+        let run = try await CLI.run(["--issuer", server.base, token])
         #expect(run.status == 2)
         #expect(run.stderr.contains("discovery_issuer_mismatch"), "\(run.stderr)")
     }
 
     @Test("an unreachable URL is a setup error (exit 2)", arguments: ["http://127.0.0.1:1/jwks.json", "ftp://example.com/jwks.json"])
-    func unreachable(_ url: String) throws {
+    func unreachable(_ url: String) async throws {
         let token = try Tokens.sign(.rs256, key: "rsa2048.pem")
-        let run = try CLI.run(["--jwks-url", url, token])
+        let run = try await CLI.run(["--jwks-url", url, token])
         #expect(run.status == 2)
         #expect(!run.stderr.isEmpty)
     }

@@ -14,23 +14,23 @@ struct CLIReferenceTests {
         return Set(pattern.matches(in: text, range: range).compactMap { Range($0.range, in: text).map { String(text[$0]) } })
     }
 
-    static func usage(_ command: String) throws -> String? {
-        let run = try CLI.run((command.isEmpty ? [] : [command]) + ["--help"])
+    static func usage(_ command: String) async throws -> String? {
+        let run = try await CLI.run((command.isEmpty ? [] : [command]) + ["--help"])
         guard run.status == 0 else { return nil }  // a command not built yet
         return run.stdout
     }
 
     @Test("every flag of every usage text is in the man page, the bash and the zsh completions")
-    func everyFlagDocumented() throws {
-        let man = try CLI.run(["--help-man"])
-        let bash = try CLI.run(["completions", "bash"])
-        let zsh = try CLI.run(["completions", "zsh"])
+    func everyFlagDocumented() async throws {
+        let man = try await CLI.run(["--help-man"])
+        let bash = try await CLI.run(["completions", "bash"])
+        let zsh = try await CLI.run(["completions", "zsh"])
         #expect(man.status == 0 && bash.status == 0 && zsh.status == 0)
         #expect(man.stdout.hasPrefix(".TH JWT-INSPECT 1"))
         #expect(man.stdout.contains(".SH EXIT STATUS"))
         var checked = 0
         for command in Self.commands {
-            guard let usage = try Self.usage(command) else {
+            guard let usage = try await Self.usage(command) else {
                 #expect(command == "key", "jwt-inspect \(command) --help failed")
                 continue
             }
@@ -52,40 +52,40 @@ struct CLIReferenceTests {
     }
 
     @Test("the man page renders with man -l")
-    func manRenders() throws {
+    func manRenders() async throws {
         guard let man = External.which("man") else { return }
-        let page = try CLI.run(["--help-man"])
-        let rendered = try External.run(man, ["-l", "-"], stdin: Data(page.stdout.utf8))
+        let page = try await CLI.run(["--help-man"])
+        let rendered = try await External.run(man, ["-l", "-"], stdin: Data(page.stdout.utf8))
         #expect(rendered.status == 0, "\(rendered.stderr)")
         #expect(rendered.stdout.contains("EXIT STATUS"))
         #expect(rendered.stdout.contains("--secret-file"))
     }
 
     /// Runs the bash completion function for a command line ending in `current`.
-    static func complete(_ words: [String]) throws -> [String] {
-        let script = try CLI.run(["completions", "bash"]).stdout
+    static func complete(_ words: [String]) async throws -> [String] {
+        let script = try await CLI.run(["completions", "bash"]).stdout
         let quoted = words.map { "'\($0)'" }.joined(separator: " ")
         let program = script + "\nCOMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _jwt_inspect; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
-        let run = try External.run("/bin/bash", ["-c", program])
+        let run = try await External.run("/bin/bash", ["-c", program])
         #expect(run.status == 0, "\(run.stderr)")
         return run.stdout.split(separator: "\n").map(String.init)
     }
 
     @Test("bash completion completes subcommands, flags per subcommand and flag values")
-    func bashCompletion() throws {
-        #expect(try Self.complete(["jwt-inspect", "si"]) == ["sign"])
-        #expect(Set(try Self.complete(["jwt-inspect", "sign", "--k"])) == ["--key", "--kid"])
-        #expect(try Self.complete(["jwt-inspect", "--jw"]) == ["--jwks-url"])
-        #expect(Set(try Self.complete(["jwt-inspect", "sign", "--alg", "PS"])) == ["PS256", "PS384", "PS512"])
-        #expect(try Self.complete(["jwt-inspect", "completions", "z"]) == ["zsh"])
-        #expect(try Self.complete(["jwt-inspect", "--as", "acc"]) == ["access-token"])
-        #expect(Set(try Self.complete(["jwt-inspect", "key", "--kty", "EC", "--crv", "P-"])) == ["P-256", "P-384", "P-521"])
-        #expect(try Self.complete(["jwt-inspect", "--key", "Keys/p256.pub.j"]) == ["Keys/p256.pub.jwk"])
+    func bashCompletion() async throws {
+        #expect(try await Self.complete(["jwt-inspect", "si"]) == ["sign"])
+        #expect(Set(try await Self.complete(["jwt-inspect", "sign", "--k"])) == ["--key", "--kid"])
+        #expect(try await Self.complete(["jwt-inspect", "--jw"]) == ["--jwks-url"])
+        #expect(Set(try await Self.complete(["jwt-inspect", "sign", "--alg", "PS"])) == ["PS256", "PS384", "PS512"])
+        #expect(try await Self.complete(["jwt-inspect", "completions", "z"]) == ["zsh"])
+        #expect(try await Self.complete(["jwt-inspect", "--as", "acc"]) == ["access-token"])
+        #expect(Set(try await Self.complete(["jwt-inspect", "key", "--kty", "EC", "--crv", "P-"])) == ["P-256", "P-384", "P-521"])
+        #expect(try await Self.complete(["jwt-inspect", "--key", "Keys/p256.pub.j"]) == ["Keys/p256.pub.jwk"])
     }
 
     @Test("completions refuses an unknown shell (exit 2)")
-    func unknownShell() throws {
-        let run = try CLI.run(["completions", "fish"])
+    func unknownShell() async throws {
+        let run = try await CLI.run(["completions", "fish"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("bash or zsh"))
     }

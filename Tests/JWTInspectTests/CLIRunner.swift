@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 
 /// Runs the built `jwt-inspect` executable as a subprocess.
 enum CLI {
@@ -28,34 +29,16 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    static func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) throws -> Result {
+    /// Runs `jwt-inspect` with `arguments` from the repository's root (`NO_COLOR=1`), off Swift's cooperative pool.
+    static func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) async throws -> Result {
         guard let executable else {
             throw CLIError("jwt-inspect is not built: run `swift build` (Tests/run.sh does) before the tests")
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = repository
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment.merge(extra) { $1 }
-        process.environment = environment
-        let output = Pipe(), errors = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input
-        try process.run()
-        // Feed stdin on another thread so a large input cannot deadlock against a full stdout pipe.
-        let writer = Thread {
-            if let stdin { input.fileHandleForWriting.write(stdin) }
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self))
+        let child = try await ChildProcess.run(executable, arguments, stdin: stdin, environment: environment, directory: repository)
+        return Result(status: child.status, stdout: child.output, stderr: child.errors)
     }
 }
 

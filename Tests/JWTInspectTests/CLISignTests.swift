@@ -26,17 +26,17 @@ struct CLISignTests {
     static func words(_ text: String) -> [String] { text.split(separator: " ").map(String.init) }
 
     @Test("sign -> jwt-inspect and jose jws ver", arguments: rows.map { "\($0.0)|\($0.1)|\($0.2)|\($0.3)" })
-    func roundTrip(_ row: String) throws {
+    func roundTrip(_ row: String) async throws {
         let parts = row.split(separator: "|").map(String.init)
         let (alg, signing, verifying, joseKey) = (parts[0], parts[1], parts[2], parts[3])
-        let signed = try CLI.run(["sign", "--alg", alg, "--claim", "sub=alice", "--claim", "aud=client-1",
+        let signed = try await CLI.run(["sign", "--alg", alg, "--claim", "sub=alice", "--claim", "aud=client-1",
                                   "--iat", "now", "--exp", "+15m"] + Self.words(signing))
         try #require(signed.status == 0, "\(signed.stderr)")
         let token = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(signed.stdout == token + "\n", "one token and a newline")
         #expect(token.split(separator: ".").count == 3)
 
-        let inspected = try CLI.run(["--json", "--aud", "client-1", "--alg", alg] + Self.words(verifying) + [token])
+        let inspected = try await CLI.run(["--json", "--aud", "client-1", "--alg", alg] + Self.words(verifying) + [token])
         #expect(inspected.status == 0, "\(inspected.stderr)")
         #expect(inspected.result == "valid")
         let header = inspected.json?["header"] as? [String: Any]
@@ -50,25 +50,25 @@ struct CLISignTests {
         // Tampered: the last signature character changed -> exit 1.
         var broken = Array(token)
         broken[broken.count - 2] = broken[broken.count - 2] == "A" ? "B" : "A"
-        let tampered = try CLI.run(["--json"] + Self.words(verifying) + [String(broken)])
+        let tampered = try await CLI.run(["--json"] + Self.words(verifying) + [String(broken)])
         #expect(tampered.status == 1)
 
         if joseKey == "-" {
-            try verifyEdDSAWithCryptography(token)
+            try await verifyEdDSAWithCryptography(token)
         } else if let jose = External.jose {
             let directory = try External.scratch()
             defer { try? FileManager.default.removeItem(at: directory) }
             let jwk = try External.unrestrictedJWK(joseKey, in: directory)
-            let verified = try External.run(jose, ["jws", "ver", "-i", token, "-k", jwk, "-O-"])
+            let verified = try await External.run(jose, ["jws", "ver", "-i", token, "-k", jwk, "-O-"])
             #expect(verified.status == 0, "jose jws ver: \(verified.stderr)")
             #expect(verified.stdout.contains("\"sub\":\"alice\""))
-            #expect(try External.run(jose, ["jws", "ver", "-i", String(broken), "-k", jwk]).status != 0)
+            await #expect(try External.run(jose, ["jws", "ver", "-i", String(broken), "-k", jwk]).status != 0)
         } else {
             Issue.record("Debian's jose is not installed (apt-get install jose)")
         }
     }
 
-    func verifyEdDSAWithCryptography(_ token: String) throws {
+    func verifyEdDSAWithCryptography(_ token: String) async throws {
         guard External.hasCryptography, let python = External.python else { return }
         let script = """
         import base64, json, sys
@@ -78,7 +78,7 @@ struct CLISignTests {
         x = json.load(open("Keys/ed25519.pub.jwk"))["x"]
         Ed25519PublicKey.from_public_bytes(b(x)).verify(b(s), (h + "." + p).encode())
         """
-        let run = try External.run(python, ["-c", script, token])
+        let run = try await External.run(python, ["-c", script, token])
         #expect(run.status == 0, "cryptography refused the EdDSA token: \(run.stderr)")
     }
 
@@ -92,7 +92,7 @@ struct CLISignTests {
     ]
 
     @Test("jose jws sig -> jwt-inspect", arguments: joseRows.map { "\($0.0)|\($0.1)|\($0.2)" })
-    func fromJose(_ row: String) throws {
+    func fromJose(_ row: String) async throws {
         guard let jose = External.jose else { Issue.record("Debian's jose is not installed"); return }
         let parts = row.split(separator: "|").map(String.init)
         let directory = try External.scratch()
@@ -100,11 +100,11 @@ struct CLISignTests {
         let jwk = try External.unrestrictedJWK(parts[1], in: directory)
         let payload = directory.appendingPathComponent("claims.json")
         try Data(#"{"sub":"from-jose","exp":4102444800}"#.utf8).write(to: payload)
-        let signed = try External.run(jose, ["jws", "sig", "-I", payload.path, "-k", jwk, "-c",
+        let signed = try await External.run(jose, ["jws", "sig", "-I", payload.path, "-k", jwk, "-c",
                                              "-s", #"{"protected":{"alg":"\#(parts[0])"}}"#])
         try #require(signed.status == 0, "jose jws sig: \(signed.stderr)")
         let token = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let run = try CLI.run(["--json", "--alg", parts[0]] + Self.words(parts[2]) + [token])
+        let run = try await CLI.run(["--json", "--alg", parts[0]] + Self.words(parts[2]) + [token])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.result == "valid")
         #expect((run.json?["payload"] as? [String: Any])?["sub"] as? String == "from-jose")
@@ -114,46 +114,46 @@ struct CLISignTests {
           arguments: ["Keys/p256.pem ES256", "Keys/p384.pem ES384", "Keys/p521.pem ES512", "Keys/ed25519.pem EdDSA",
                       "Keys/rsa2048.pem RS256", "Keys/rsa3072.pem RS256", "Keys/rsa2048.pkcs1.pem RS256", "Keys/rsa2048.jwk RS256",
                       "Keys/hmac.jwk HS256"])
-    func defaultAlgorithm(_ row: String) throws {
+    func defaultAlgorithm(_ row: String) async throws {
         let parts = Self.words(row)
-        let signed = try CLI.run(["sign", "--key", parts[0], "--claim", "sub=x"])
+        let signed = try await CLI.run(["sign", "--key", parts[0], "--claim", "sub=x"])
         try #require(signed.status == 0, "\(signed.stderr)")
-        let run = try CLI.run(["--json", signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        let run = try await CLI.run(["--json", signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
         #expect((run.json?["header"] as? [String: Any])?["alg"] as? String == parts[1])
     }
 
     /// An RSA key without `alg` signed PS256, which the repository's own `Keys/rsa2048.pub.jwk`
     /// (`"alg": "RS256"`) does not verify in Debian's jose: RS256 is the default for RSA.
     @Test("sign with Keys/rsa2048.pem and no --alg: RS256, verified by jose with Keys/rsa2048.pub.jwk; PS256 only with --alg")
-    func rsaDefaultVerifiesWithRepositoryJWK() throws {
-        let signed = try CLI.run(["sign", "--key", "Keys/rsa2048.pem", "--claim", "sub=alice"])
+    func rsaDefaultVerifiesWithRepositoryJWK() async throws {
+        let signed = try await CLI.run(["sign", "--key", "Keys/rsa2048.pem", "--claim", "sub=alice"])
         try #require(signed.status == 0, "\(signed.stderr)")
         let token = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let header = try CLI.run(["--json", token]).json?["header"] as? [String: Any]
+        let header = try await CLI.run(["--json", token]).json?["header"] as? [String: Any]
         #expect(header?["alg"] as? String == "RS256")
         guard let jose = External.jose else { Issue.record("Debian's jose is not installed (apt-get install jose)"); return }
-        let verified = try External.run(jose, ["jws", "ver", "-i", token, "-k", "Keys/rsa2048.pub.jwk", "-O-"])
+        let verified = try await External.run(jose, ["jws", "ver", "-i", token, "-k", "Keys/rsa2048.pub.jwk", "-O-"])
         #expect(verified.status == 0, "jose jws ver: \(verified.stderr)")
         #expect(verified.stdout.contains("\"sub\":\"alice\""))
-        let pss = try CLI.run(["sign", "--alg", "PS256", "--key", "Keys/rsa2048.pem", "--claim", "sub=alice"])
+        let pss = try await CLI.run(["sign", "--alg", "PS256", "--key", "Keys/rsa2048.pem", "--claim", "sub=alice"])
         try #require(pss.status == 0, "\(pss.stderr)")
-        let pssHeader = try CLI.run(["--json", pss.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]).json?["header"] as? [String: Any]
+        let pssHeader = try await CLI.run(["--json", pss.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]).json?["header"] as? [String: Any]
         #expect(pssHeader?["alg"] as? String == "PS256")
     }
 
     @Test("claims: JSON values, a file, standard input, times, header members")
-    func claimsAndHeader() throws {
+    func claimsAndHeader() async throws {
         let directory = try External.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("claims.json")
         try Data(#"{"iss":"https://issuer.example","sub":"from-file","n":1}"#.utf8).write(to: file)
-        let signed = try CLI.run(["sign", "--key", "Keys/p256.pem", "--claims", file.path,
+        let signed = try await CLI.run(["sign", "--key", "Keys/p256.pem", "--claims", file.path,
                                   "--claim", "sub=alice", "--claim", #"aud=["a","b"]"#, "--claim", "admin=true",
                                   "--claim", "n=5", "--claim", #"q="5""#, "--claim", "text=a=b",
                                   "--now", "1800000000", "--iat", "now", "--nbf", "-1h", "--exp", "+15m",
                                   "--kid", "k-1", "--typ", "at+jwt", "--header", "cty=JWT", "--header", "x5t#S256=abc"])
         try #require(signed.status == 0, "\(signed.stderr)")
-        let run = try CLI.run(["--json", signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        let run = try await CLI.run(["--json", signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
         let claims = try #require(run.json?["payload"] as? [String: Any])
         #expect(claims["iss"] as? String == "https://issuer.example")
         #expect(claims["sub"] as? String == "alice")
@@ -171,11 +171,11 @@ struct CLISignTests {
         #expect(header["cty"] as? String == "JWT")
         #expect(header["x5t#S256"] as? String == "abc")
 
-        let piped = try CLI.run(["sign", "--secret-file", "Keys/hmac.key", "--claims", "-", "--exp", "2030-01-01T00:00:00Z",
+        let piped = try await CLI.run(["sign", "--secret-file", "Keys/hmac.key", "--claims", "-", "--exp", "2030-01-01T00:00:00Z",
                                  "--nbf", "2029-12-31", "--iat", "1893456000", "--typ", ""],
                                 stdin: Data(#"{"sub":"stdin"}"#.utf8))
         try #require(piped.status == 0, "\(piped.stderr)")
-        let second = try CLI.run(["--json", piped.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        let second = try await CLI.run(["--json", piped.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
         let pipedClaims = try #require(second.json?["payload"] as? [String: Any])
         #expect(pipedClaims["sub"] as? String == "stdin")
         #expect(pipedClaims["exp"] as? Int == 1_893_456_000)
@@ -199,8 +199,8 @@ struct CLISignTests {
         ("sign --key Keys/jwks.json", "JWK Set"),
         ("sign --key Keys/p256.pem --bogus", "unknown sign option"),
     ])
-    func refusals(_ row: (String, String)) throws {
-        let run = try CLI.run(Self.words(row.0))
+    func refusals(_ row: (String, String)) async throws {
+        let run = try await CLI.run(Self.words(row.0))
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.contains(row.1), "\(run.stderr)")

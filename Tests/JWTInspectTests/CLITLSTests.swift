@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import JOSE
 import Testing
 
@@ -14,18 +15,14 @@ final class LocalTLSServer {
     /// - Parameters:
     ///   - names: the certificate's subjectAltName entries, e.g. `DNS:localhost`.
     ///   - onlyTLS11: offer TLS 1.1 and nothing else (security level 0, so OpenSSL allows it at all).
-    init(names: String, onlyTLS11: Bool = false) throws {
+    init(names: String, onlyTLS11: Bool = false) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("jwt-inspect-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                             "-keyout", directory.appendingPathComponent("key.pem").path, "-out", directory.appendingPathComponent("cert.pem").path,
-                             "-days", "1", "-subj", "/CN=jwt-inspect test", "-addext", "subjectAltName=\(names)"]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else { throw CLIError("openssl could not make a test certificate") }
+        let openssl = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [
+            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", directory.appendingPathComponent("key.pem").path, "-out", directory.appendingPathComponent("cert.pem").path,
+            "-days", "1", "-subj", "/CN=jwt-inspect test", "-addext", "subjectAltName=\(names)"])
+        guard openssl.status == 0 else { throw CLIError("openssl could not make a test certificate") }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-u", "-c", """
             import http.server, os, ssl, sys, threading
@@ -45,7 +42,7 @@ final class LocalTLSServer {
             print(server.server_address[1], flush=True)
             server.serve_forever()
             """, directory.path, onlyTLS11 ? "tls1.1" : "default"]
-        port = try startServer(process, input: input, what: "the local HTTPS server")
+        port = try await startServer(process, input: input, what: "the local HTTPS server")
     }
 
     func write(_ path: String, _ text: String) throws { try Data(text.utf8).write(to: directory.appendingPathComponent(path)) }
@@ -53,7 +50,7 @@ final class LocalTLSServer {
     deinit {
         try? input.fileHandleForWriting.close()
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.waitUntilExit()  // brief: reaping a child just killed
         try? FileManager.default.removeItem(at: directory)
     }
 }
@@ -61,11 +58,11 @@ final class LocalTLSServer {
 @Suite("jwt-inspect over TLS (issue 13)",
        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct CLITLSTests {
-    static func run(_ server: LocalTLSServer, host: String, trusting: Bool, environment: [String: String] = [:]) throws -> CLI.Result {
+    static func run(_ server: LocalTLSServer, host: String, trusting: Bool, environment: [String: String] = [:]) async throws -> CLI.Result {
         try server.write("jwks.json", CLINetworkTests.publicSet())
         let token = try Tokens.sign(.rs256, key: "rsa2048.pem", kid: Tokens.key("rsa2048.pub.jwk").keyID)
         // OpenSSL's default verify paths honour SSL_CERT_FILE: the test certificate becomes the only trust anchor.
-        return try CLI.run(["--json", "--now", "\(Tokens.now)", "--jwks-url", "https://\(host):\(server.port)/jwks.json", token],
+        return try await CLI.run(["--json", "--now", "\(Tokens.now)", "--jwks-url", "https://\(host):\(server.port)/jwks.json", token],
                            environment: environment.merging(["SSL_CERT_FILE": trusting ? server.certificate : "/nonexistent"]) { $1 })
     }
 
@@ -91,34 +88,34 @@ struct CLITLSTests {
     /// configuration that allows it (`openssl s_client` negotiates TLS 1.1 with this server under
     /// it): the tool's explicit TLS 1.2 minimum must still refuse the server.
     @Test("a server offering only TLS 1.1 is refused even where the system's OpenSSL configuration allows TLS 1.1")
-    func tls12Floor() throws {
-        let server = try LocalTLSServer(names: "DNS:localhost,IP:127.0.0.1", onlyTLS11: true)
-        let run = try Self.run(server, host: "localhost", trusting: true,
+    func tls12Floor() async throws {
+        let server = try await LocalTLSServer(names: "DNS:localhost,IP:127.0.0.1", onlyTLS11: true)
+        let run = try await Self.run(server, host: "localhost", trusting: true,
                                environment: ["OPENSSL_CONF": try Self.permissiveOpenSSLConfiguration(in: server)])
         #expect(run.status == 2, "\(run.stdout) \(run.stderr)")
         #expect(run.stderr.contains("TLS handshake"), "\(run.stderr)")
     }
 
     @Test("https with a trusted certificate for the host: the key set is fetched (libssl loaded on demand)")
-    func trusted() throws {
-        let server = try LocalTLSServer(names: "DNS:localhost,IP:127.0.0.1")
+    func trusted() async throws {
+        let server = try await LocalTLSServer(names: "DNS:localhost,IP:127.0.0.1")
         for host in ["localhost", "127.0.0.1"] {
-            let run = try Self.run(server, host: host, trusting: true)
+            let run = try await Self.run(server, host: host, trusting: true)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.result == "valid")
         }
     }
 
     @Test("an untrusted certificate is refused (exit 2, the verification error named)")
-    func untrusted() throws {
-        let run = try Self.run(try LocalTLSServer(names: "DNS:localhost"), host: "localhost", trusting: false)
+    func untrusted() async throws {
+        let run = try await Self.run(try LocalTLSServer(names: "DNS:localhost"), host: "localhost", trusting: false)
         #expect(run.status == 2)
         #expect(run.stderr.contains("certificate"), "\(run.stderr)")
     }
 
     @Test("a trusted certificate for another name is refused: host name verification is on")
-    func wrongName() throws {
-        let run = try Self.run(try LocalTLSServer(names: "DNS:other.example"), host: "localhost", trusting: true)
+    func wrongName() async throws {
+        let run = try await Self.run(try LocalTLSServer(names: "DNS:other.example"), host: "localhost", trusting: true)
         #expect(run.status == 2)
         #expect(run.stderr.contains("mismatch") || run.stderr.contains("certificate"), "\(run.stderr)")
     }

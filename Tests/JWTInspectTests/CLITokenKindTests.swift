@@ -58,7 +58,7 @@ struct CLITokenKindTests {
     ]
 
     @Test("valid, then each rule broken alone", arguments: cases.map { "\($0.0)|\($0.1)|\($0.2 ?? "")" })
-    func kinds(_ row: String) throws {
+    func kinds(_ row: String) async throws {
         let parts = row.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         let (kind, broken, reason) = (parts[0], parts[1], parts[2].isEmpty ? nil : parts[2])
         var claims = Self.claims(kind)
@@ -76,7 +76,7 @@ struct CLITokenKindTests {
                          "--iss", Self.issuer, "--aud", Self.audience(kind)]
         if kind == "access-token" { arguments += ["--require-scope", "read"] }
         if kind == "id-token" { arguments += ["--nonce", "n-1"] }
-        let run = try CLI.run(arguments + [token])
+        let run = try await CLI.run(arguments + [token])
         let checks = run.json?["checks"] as? [[String: Any]] ?? []
         let line = try #require(checks.first { $0["name"] as? String == kind }, "no \(kind) line: \(run.stdout) \(run.stderr)")
         if let reason {
@@ -91,19 +91,19 @@ struct CLITokenKindTests {
     }
 
     @Test("the human view names the rules that passed")
-    func humanRules() throws {
+    func humanRules() async throws {
         let token = try JWT.sign(Self.claims("access-token"), key: try Tokens.key("p256.pem"), algorithm: .es256, header: ["typ": "at+jwt"])
-        let run = try CLI.run(["--now", "\(Self.now)", "--key", "Keys/p256.pub.pem", "--as", "access-token", "--iss", Self.issuer,
+        let run = try await CLI.run(["--now", "\(Self.now)", "--key", "Keys/p256.pub.pem", "--as", "access-token", "--iss", Self.issuer,
                                "--aud", "https://api.example", "--require-scope", "read", token])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("access-token RFC 9068: signature (asymmetric), exp/nbf/iat, typ at+jwt, iss, aud, sub, client_id, iat, jti, scope read: passed"))
     }
 
     @Test("without --as the kind is guessed from typ and said to be a guess", arguments: ["at+jwt access-token", "logout+jwt logout-token", "application/AT+JWT access-token"])
-    func guess(_ row: String) throws {
+    func guess(_ row: String) async throws {
         let parts = row.split(separator: " ").map(String.init)
         let token = try JWT.sign(["sub": "x"], key: try Tokens.key("p256.pem"), algorithm: .es256, header: ["typ": .string(parts[0])])
-        let run = try CLI.run([token])
+        let run = try await CLI.run([token])
         #expect(run.stdout.contains("typ says \(parts[1]) (a guess from typ: judge it with --as \(parts[1]))"), "\(run.stdout)")
     }
 
@@ -113,9 +113,9 @@ struct CLITokenKindTests {
         ("--as dpop-proof --htm GET", "needs --htm (the request method) and --htu"),
         ("--as dpop-proof --htm GET --htu /relative", "--htu needs an absolute http(s) URL"),
     ])
-    func refusals(_ row: (String, String)) throws {
+    func refusals(_ row: (String, String)) async throws {
         let token = try JWT.sign(Self.claims("access-token"), key: try Tokens.key("p256.pem"), algorithm: .es256, header: ["typ": "at+jwt"])
-        let run = try CLI.run(row.0.split(separator: " ").map(String.init) + [token])
+        let run = try await CLI.run(row.0.split(separator: " ").map(String.init) + [token])
         #expect(run.status == 2)
         #expect(run.stderr.contains(row.1), "\(run.stderr)")
     }

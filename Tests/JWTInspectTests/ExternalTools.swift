@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 
 /// Debian's `jose` and Python's `cryptography`, run as subprocesses to check what
 /// `jwt-inspect` makes against independent implementations.
@@ -18,26 +19,13 @@ enum External {
     /// Whether `python3 -c 'import cryptography'` works (no download is ever attempted).
     static let hasCryptography: Bool = {
         guard let python else { return false }
-        return (try? run(python, ["-c", "import cryptography"]).status) == 0
+        return (try? ChildProcess.runBlocking(URL(fileURLWithPath: python), ["-c", "import cryptography"]).status) == 0
     }()
 
-    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = CLI.repository
-        let output = Pipe(), errors = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try? input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self))
+    /// Runs `executable` to its end from the repository's root, off Swift's cooperative pool.
+    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) async throws -> Result {
+        let child = try await ChildProcess.run(URL(fileURLWithPath: executable), arguments, stdin: stdin, directory: CLI.repository)
+        return Result(status: child.status, stdout: child.output, stderr: child.errors)
     }
 
     /// A scratch directory for one test.

@@ -10,7 +10,7 @@ final class ScriptedServer {
     let input = Pipe()
     let port: Int
 
-    init(dripSeconds: Double = 2) throws {
+    init(dripSeconds: Double = 2) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("jwt-inspect-raw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -48,7 +48,7 @@ final class ScriptedServer {
                 connection, _ = listener.accept()
                 threading.Thread(target=handle, args=(connection,), daemon=True).start()
             """, directory.path, String(dripSeconds)]
-        port = try startServer(process, input: input, what: "the scripted server")
+        port = try await startServer(process, input: input, what: "the scripted server")
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
@@ -70,7 +70,7 @@ final class ScriptedServer {
     deinit {
         try? input.fileHandleForWriting.close()
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.waitUntilExit()  // brief: reaping a child just killed
         try? FileManager.default.removeItem(at: directory)
     }
 }

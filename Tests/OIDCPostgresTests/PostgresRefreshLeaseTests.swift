@@ -185,9 +185,11 @@ struct PostgresRefreshLeaseTests {
         let a = try TestDatabase.open(connections: 1), b = try TestDatabase.open(connections: 1), admin = try TestDatabase.open(connections: 1)
         defer { a.close(); b.close(); admin.close() }
         let table = try TestDatabase.uniqueTable("tokens")
-        // A 4 s lease (renewed every 4/6 s): a holder starved of CPU for up to ~3 s on a loaded machine still
-        // renews in time; a 1 s lease lost to a sub-second stall is the product working, not this property.
-        let lease = 4.0
+        // A 6 s lease (renewed every second): a holder whose renewal task waits up to 5 s for a thread on a
+        // loaded machine still renews in time; a lease lost to a stall longer than 5/6 of it is the product
+        // working, not this property. (The tests wait for child processes off the cooperative pool
+        // (TestProcesses): when they blocked it, stalls of 3 to 21 s made this test fail.)
+        let lease = 6.0
         let holder = try PostgresTokenStore(database: a, key: "u", table: table, lease: lease)
         let waiter = try PostgresTokenStore(database: b, key: "u", table: table, lease: lease)
         try await holder.createTable()
@@ -215,7 +217,8 @@ struct PostgresRefreshLeaseTests {
             (Double((try? await admin.execute(expiry).text(0, 0, "expiry")) ?? "") ?? 0) > first + 2 * lease
         }
         release.fire()
-        guard case .refreshed = try await holding.value else { Issue.record("the slow holder lost its lease"); return }
+        let held = try await holding.value
+        guard case .refreshed = held else { Issue.record("the slow holder lost its lease: \(held)"); return }
         guard case .alreadyRefreshed(let seen) = try await waiting.value else { Issue.record("the waiter refreshed"); return }
         #expect(seen.accessToken == "AT-slow")
         #expect(used.all == ["RT-start-secret"])

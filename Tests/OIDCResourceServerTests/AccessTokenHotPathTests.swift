@@ -69,7 +69,7 @@ struct AccessTokenHotPathTests {
                 (error as? OIDCError)?.code == .claimTypeMismatch
             }
         }
-        let absent = try await {
+        let absent = {
             try await Fixtures.validator().validate(bearerToken: try Self.sign(payload: Self.payload([name: "-"])))
         }
         if name == "scope" {

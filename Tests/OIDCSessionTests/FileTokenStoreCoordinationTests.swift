@@ -67,7 +67,7 @@ struct FileTokenStoreCoordinationTests {
             probe.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
             probe.arguments = ["-n", path + ".lock", "true"]
             try probe.run()
-            probe.waitUntilExit()
+            probe.waitUntilExit()  // brief: flock -n exits at once
             held = probe.terminationStatus != 0
             if !held { try await Task.sleep(nanoseconds: 10_000_000) }
         }
@@ -77,7 +77,7 @@ struct FileTokenStoreCoordinationTests {
             _ = counter.next()
             return .refreshed(TokenResponse(accessToken: "AT-mine", refreshToken: "RT-mine"))
         }
-        process.waitUntilExit()
+        process.waitUntilExit()  // brief: the store took the lock flock(1) released: it is ending
         guard case .alreadyRefreshed(let tokens) = result else { Issue.record("expected alreadyRefreshed, got \(result)"); return }
         #expect(tokens.accessToken == "AT-other")
         #expect(counter.value == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import JOSE
 import OIDC
 import Testing
@@ -8,34 +9,31 @@ import Testing
 @Suite("LibSSLTransport")
 struct LibSSLTransportTests {
     /// Fresh test certificates (Tests/Glewlwyd/tls-certificates.sh) in a temporary directory.
-    static let certificates: URL? = {
+    static let certificates = Task<URL?, Never> {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("libssl-transport-\(UUID().uuidString)")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Glewlwyd/tls-certificates.sh")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["bash", script.path, directory.path]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? directory : nil
-    }()
+        let made = try? await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["bash", script.path, directory.path])
+        return made?.status == 0 ? directory : nil
+    }
 
-    static func file(_ name: String) throws -> String { try #require(certificates, "openssl could not make test certificates").appendingPathComponent(name).path }
+    static func file(_ name: String) async throws -> String {
+        try #require(await certificates.value, "openssl could not make test certificates").appendingPathComponent(name).path
+    }
 
     @Test("the client identity is loaded once: its DER is the certificate's, and x5t#S256 is its SHA-256")
-    func identity() throws {
-        let transport = try LibSSLTransport(clientIdentity: .init(certificateFile: try Self.file("client.pem"), privateKeyFile: try Self.file("client.key")),
-                                            serverTrust: .caFile(try Self.file("ca.pem")))
-        let pem = try String(contentsOfFile: try Self.file("client.pem"), encoding: .utf8)
+    func identity() async throws {
+        let transport = try LibSSLTransport(clientIdentity: .init(certificateFile: try await Self.file("client.pem"), privateKeyFile: try await Self.file("client.key")),
+                                            serverTrust: .caFile(try await Self.file("ca.pem")))
+        let pem = try String(contentsOfFile: try await Self.file("client.pem"), encoding: .utf8)
         #expect(transport.clientCertificateDER == (try PEMBlock.der(of: pem, label: "CERTIFICATE")))
         #expect(try LibSSLTransport().clientCertificateDER == nil)
     }
 
     @Test("a key that does not match, a missing file or a non-PEM file fail at init with the file named and no key material")
-    func badIdentity() throws {
-        let keyText = try String(contentsOfFile: try Self.file("other.key"), encoding: .utf8)
-        let cases: [(LibSSLTransport.ClientIdentity, String)] = [
+    func badIdentity() async throws {
+        let keyText = try await String(contentsOfFile: try Self.file("other.key"), encoding: .utf8)
+        let cases: [(LibSSLTransport.ClientIdentity, String)] = await [
             (.init(certificateFile: try Self.file("client.pem"), privateKeyFile: try Self.file("other.key")), "matches the certificate"),
             (.init(certificateFile: "/nonexistent/client.pem", privateKeyFile: try Self.file("client.key")), "/nonexistent/client.pem"),
             (.init(certificateFile: try Self.file("client.pem"), privateKeyFile: try Self.file("client.pem")), "private key"),

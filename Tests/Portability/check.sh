@@ -6,9 +6,11 @@
 #      check_platform.py: no Glibc-only call, import or constant outside a Linux-only
 #      `#if`, nothing that would stop the macOS build (rules: check_platform.py);
 #   3. check_imports.py: each target imports only modules its Package.swift entry
-#      declares (root package and Tests/Fuzz).
+#      declares (root package and Tests/Fuzz);
+#   4. check_blocking.py: no test waits for a child process on its own thread (Swift's
+#      cooperative pool) outside Tests/TestProcesses (self-test: Fixtures/blocking).
 #
-#   bash Tests/Portability/check.sh              # all three
+#   bash Tests/Portability/check.sh              # all four
 #   bash Tests/Portability/check.sh FILE...      # the platform check on these files only
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,8 +57,21 @@ python3 "$here/check_platform.py" "${existing[@]}" || failed=1
 # 3. Declared imports.
 python3 "$here/check_imports.py" . Tests/Fuzz || failed=1
 
+# 4. Blocking child-process waits in the tests (self-test first: every expect mark, nothing else).
+expected=$(grep -n '// expect: blocking-wait' "$here/Fixtures/blocking/waits.swift" | cut -d: -f1 | tr '\n' ' ')
+found=$(python3 "$here/check_blocking.py" "$here/Fixtures/blocking/waits.swift" | cut -d: -f2 | tr '\n' ' ' || true)
+if [ -z "$expected" ] || [ "$expected" != "$found" ]; then
+    echo "blocking-wait self-test: reported lines [$found], expected [$expected]" >&2
+    failed=1
+fi
+tests=()
+for file in "${existing[@]}"; do
+    case "$file" in Tests/TestProcesses/*|Tests/Fuzz/*) ;; Tests/*) tests+=("$file") ;; esac
+done
+python3 "$here/check_blocking.py" "${tests[@]}" >&2 || failed=1
+
 if [ "$failed" != 0 ]; then
     echo "portability check FAILED (see above)" >&2
     exit 1
 fi
-echo "portability check: ${#existing[@]} Swift files, guards and declared imports OK" >&2
+echo "portability check: ${#existing[@]} Swift files, guards, declared imports and test waits OK" >&2

@@ -41,7 +41,9 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
     ///   - lease: how long a refresh lease lasts without renewal, in seconds (default 30, 1–3600).
     ///     The holder renews it every `lease / 6` seconds while its provider call runs, so a live
     ///     holder keeps it however slow the provider is; only a holder that is dead (or cut off from
-    ///     the database) for `lease` seconds loses it to the next waiter.
+    ///     the database) for `lease` seconds loses it to the next waiter. The renewal is a task: an
+    ///     app whose cooperative threads are all blocked (synchronous waits in async code) for
+    ///     5/6 of the lease cannot renew either, and loses the lease like a dead holder.
     ///   - waitTimeout: the longest a caller waits for another replica's refresh, in seconds
     ///     (default 120; at least 0.001): its request's deadline. A holder that keeps renewing
     ///     its lease is waited for up to this; then `refresh_wait_timeout`.

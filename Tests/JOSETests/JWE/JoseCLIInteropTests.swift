@@ -35,11 +35,11 @@ struct JoseCLIInteropTests {
     }
 
     @Test("jose encrypts, this library decrypts; this library encrypts, jose decrypts", arguments: cases)
-    func both(_ c: Case) throws {
+    func both(_ c: Case) async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
         let keyPath = directory.appendingPathComponent("key.jwk").path
-        let generated = try Tool.run("jose", ["jwk", "gen", "-i", c.template, "-o", keyPath])
+        let generated = try await Tool.run("jose", ["jwk", "gen", "-i", c.template, "-o", keyPath])
         try #require(generated.status == 0, "jose jwk gen: \(generated.stderr)")
         let key = try JWK(json: String(decoding: try Data(contentsOf: URL(fileURLWithPath: keyPath)), as: UTF8.self))
         let plaintext = "interop \(c) ✓"
@@ -47,7 +47,7 @@ struct JoseCLIInteropTests {
         try Data(plaintext.utf8).write(to: URL(fileURLWithPath: plaintextPath))
 
         // jose → here.
-        let encrypted = try Tool.run("jose", ["jwe", "enc", "-i", #"{"protected":{"alg":"\#(c.algorithm.rawValue)","enc":"\#(c.encryption.rawValue)"}}"#,
+        let encrypted = try await Tool.run("jose", ["jwe", "enc", "-i", #"{"protected":{"alg":"\#(c.algorithm.rawValue)","enc":"\#(c.encryption.rawValue)"}}"#,
                                               "-I", plaintextPath, "-k", keyPath, "-o", "-", "-c"])
         try #require(encrypted.status == 0, "jose jwe enc: \(encrypted.stderr)")
         let token = encrypted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -60,13 +60,13 @@ struct JoseCLIInteropTests {
         let ours = try CompactJWE.encrypt(plaintext, to: key, algorithm: c.algorithm, encryption: c.encryption)
         let tokenPath = directory.appendingPathComponent("ours.jwe").path
         try Data(ours.utf8).write(to: URL(fileURLWithPath: tokenPath))
-        let decrypted = try Tool.run("jose", ["jwe", "dec", "-i", tokenPath, "-k", keyPath, "-O", "-"])
+        let decrypted = try await Tool.run("jose", ["jwe", "dec", "-i", tokenPath, "-k", keyPath, "-O", "-"])
         #expect(decrypted.status == 0, "jose jwe dec: \(decrypted.stderr)")
         #expect(decrypted.stdout == plaintext)
 
         // A token tampered here is refused there too (the check is not vacuous).
         let tampered = try JWERoundTripTests.tamper(ours, segment: 4, JWERoundTripTests.flipLast)
         try Data(tampered.utf8).write(to: URL(fileURLWithPath: tokenPath))
-        #expect(try Tool.run("jose", ["jwe", "dec", "-i", tokenPath, "-k", keyPath, "-O", "-"]).status != 0)
+        await #expect(try Tool.run("jose", ["jwe", "dec", "-i", tokenPath, "-k", keyPath, "-O", "-"]).status != 0)
     }
 }

@@ -47,7 +47,7 @@ struct JwcryptoInteropTests {
         }
 
     @Test("jwcrypto encrypts, this library decrypts; this library encrypts, jwcrypto decrypts", arguments: cases)
-    func both(_ c: Case) throws {
+    func both(_ c: Case) async throws {
         let python = try #require(Self.python)
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
@@ -59,7 +59,7 @@ struct JwcryptoInteropTests {
         try Data(plaintext.utf8).write(to: URL(fileURLWithPath: plaintextPath))
 
         // jwcrypto → here.
-        let encrypted = try Tool.run(python, [Self.script, "enc", keyPath, c.algorithm.rawValue, c.encryption.rawValue, plaintextPath])
+        let encrypted = try await Tool.run(python, [Self.script, "enc", keyPath, c.algorithm.rawValue, c.encryption.rawValue, plaintextPath])
         try #require(encrypted.status == 0, "jwcrypto enc: \(encrypted.stderr)")
         let jwe = try CompactJWE(encrypted.stdout)
         #expect(jwe.keyAlgorithmName == c.algorithm.rawValue && jwe.encryptionName == c.encryption.rawValue)
@@ -69,19 +69,19 @@ struct JwcryptoInteropTests {
         let ours = try CompactJWE.encrypt(plaintext, to: key.publicKey, algorithm: c.algorithm, encryption: c.encryption)
         let tokenPath = directory.appendingPathComponent("ours.jwe").path
         try Data(ours.utf8).write(to: URL(fileURLWithPath: tokenPath))
-        let decrypted = try Tool.run(python, [Self.script, "dec", keyPath, tokenPath])
+        let decrypted = try await Tool.run(python, [Self.script, "dec", keyPath, tokenPath])
         #expect(decrypted.status == 0, "jwcrypto dec: \(decrypted.stderr)")
         #expect(decrypted.stdout == plaintext)
 
         // Tampered here, refused there (the check is not vacuous).
         let tampered = try JWERoundTripTests.tamper(ours, segment: 4, JWERoundTripTests.flipLast)
         try Data(tampered.utf8).write(to: URL(fileURLWithPath: tokenPath))
-        #expect(try Tool.run(python, [Self.script, "dec", keyPath, tokenPath]).status != 0)
+        await #expect(try Tool.run(python, [Self.script, "dec", keyPath, tokenPath]).status != 0)
     }
 
     @Test("X25519 PEM keys: jwcrypto encrypts to Keys/x25519.pub.pem and JWK(pem:) of Keys/x25519.pem decrypts; and back",
           arguments: [JWEKeyAlgorithm.ecdhES, .ecdhESA128KW])
-    func x25519PEM(_ algorithm: JWEKeyAlgorithm) throws {
+    func x25519PEM(_ algorithm: JWEKeyAlgorithm) async throws {
         let python = try #require(Self.python)
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
@@ -91,7 +91,7 @@ struct JwcryptoInteropTests {
         let plaintextPath = directory.appendingPathComponent("pt").path
         try Data(plaintext.utf8).write(to: URL(fileURLWithPath: plaintextPath))
 
-        let encrypted = try Tool.run(python, [Self.script, "enc", publicPath, algorithm.rawValue, "A128GCM", plaintextPath])
+        let encrypted = try await Tool.run(python, [Self.script, "enc", publicPath, algorithm.rawValue, "A128GCM", plaintextPath])
         try #require(encrypted.status == 0, "jwcrypto enc: \(encrypted.stderr)")
         let jwe = try CompactJWE(encrypted.stdout)
         #expect(jwe.header.members["epk"]?.objectValue?["crv"]?.stringValue == "X25519")
@@ -100,7 +100,7 @@ struct JwcryptoInteropTests {
         let ours = try CompactJWE.encrypt(plaintext, to: TestKeys.pem("x25519.pub.pem"), algorithm: algorithm, encryption: .a128GCM)
         let tokenPath = directory.appendingPathComponent("ours.jwe").path
         try Data(ours.utf8).write(to: URL(fileURLWithPath: tokenPath))
-        let decrypted = try Tool.run(python, [Self.script, "dec", privatePath, tokenPath])
+        let decrypted = try await Tool.run(python, [Self.script, "dec", privatePath, tokenPath])
         #expect(decrypted.status == 0, "jwcrypto dec: \(decrypted.stderr)")
         #expect(decrypted.stdout == plaintext)
     }
