@@ -28,7 +28,7 @@ final class LocalTLSServer {
             import http.server, os, ssl, sys, threading
             os.chdir(sys.argv[1])
             threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
-            threading.Timer(60, lambda: os._exit(0)).start()
+            threading.Timer(900, lambda: os._exit(0)).start()  # only if this process's test died: the test ends it
             class Quiet(http.server.SimpleHTTPRequestHandler):
                 def log_message(self, *args): pass
             server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
