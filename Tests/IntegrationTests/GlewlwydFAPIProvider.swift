@@ -2,6 +2,7 @@ import Foundation
 import JOSE
 import OIDC
 import OIDCNetworking
+import TestProcesses
 import Testing
 
 /// Records each exchange's path, status and whether the answer carried a DPoP nonce.
@@ -39,6 +40,36 @@ extension Glewlwyd {
     static func user(_ arguments: [String]) async throws {
         let (line, status) = try await Provider.runScript("glewlwyd_user.py", arguments + ["--base", base], directory: "Tests/Support")
         try #require(status == 0, "glewlwyd_user.py \(arguments.first ?? "") exited \(status): \(line)")
+    }
+
+    /// alice approves (or denies) a CIBA request that `client` makes from another process. Her session
+    /// is opened and the scope consented first; `client` starts only when the script says so. glewlwyd
+    /// 2.7.5 on SQLite reads a new row's id back as the connection's last insert id, so her session
+    /// written at the moment the client's request was written failed that request with HTTP 500
+    /// (a fresh-clone CI run: `backchannel_authentication_endpoint ... (HTTP 500): server_error`).
+    static func userApproving<T: Sendable>(_ arguments: [String], client: @escaping @Sendable () async throws -> T) async throws -> T {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Support/glewlwyd_user.py").path]
+            + arguments + ["--base", base, "--announce-session"]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let announced = try await ChildProcess.firstLine(of: output.fileHandleForReading)
+        guard announced == "session open" else {
+            process.terminate()
+            await ChildProcess.waitForExit(of: process)
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)  // brief: the script has exited
+            Issue.record("glewlwyd_user.py did not open alice's session: \(announced) \(message)")
+            throw CancellationError()
+        }
+        let running = Task.detached { try await client() }
+        await ChildProcess.waitForExit(of: process)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)  // brief: the script has exited
+        #expect(process.terminationStatus == 0, "glewlwyd_user.py \(arguments.first ?? "") exited \(process.terminationStatus): \(message)")
+        return try await running.value
     }
 
     /// The provider's ID Token validator for `clientID`.

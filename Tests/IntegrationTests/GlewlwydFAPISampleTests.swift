@@ -61,11 +61,13 @@ extension GlewlwydSerial.GlewlwydFAPITests {
         let arguments = ["--issuer", try Glewlwyd.value("GLEWLWYD_ISSUER"), "--client-id", clientID,
                          "--client-secret", try Glewlwyd.value("GLEWLWYD_CIBA_CLIENT_SECRET"), "--login-hint", #"{"username":"alice"}"#,
                          "--binding-message", message]
-        let running = Task.detached { try await Self.runSample("sample-ciba", arguments) }
+        // alice's session is open before the sample starts (glewlwyd's concurrent-write race); then
         // glewlwyd_user.py looks for the sample's pending request until its deadline (the sample is a
         // separate process that may start slowly on a loaded machine): no fixed head start here.
-        try await Glewlwyd.user(["ciba", "--client-id", clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))
-        let result = try await running.value
+        let result = try await Glewlwyd.userApproving(["ciba", "--client-id", clientID, "--scope", "openid", "--binding-message", message]
+                                                      + (deny ? ["--deny"] : [])) {
+            try await Self.runSample("sample-ciba", arguments)
+        }
         if deny {
             #expect(result.status == 1 && result.err.contains("access_denied") && result.out.isEmpty)
         } else {

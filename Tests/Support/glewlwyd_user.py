@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The user's side of glewlwyd's decoupled flows, over plain HTTP as its web pages do it (stdlib only).
 
-    python3 glewlwyd_user.py ciba   --base BASE --client-id ID --scope S [--binding-message M] [--deny] [--username alice] [--password password]
+    python3 glewlwyd_user.py ciba   --base BASE --client-id ID --scope S [--binding-message M] [--deny] [--announce-session]
+                                    [--username alice] [--password password]
     python3 glewlwyd_user.py device --base BASE --client-id ID --scope S --user-code CODE [--username ...]
 
 Both log the user in (POST BASE/api/auth/, session cookie) and consent to the scopes for the
@@ -64,6 +65,10 @@ def session(a):
 
 def ciba(a):
     b = session(a)
+    if a.announce_session:
+        # The caller starts the client only now: glewlwyd 2.7.5 on SQLite fails a row written beside
+        # another (it reads the new id back as the connection's last insert id).
+        print("session open", flush=True)
     request_id = None
     # The request may not be listed yet (the client is a separate process that may start
     # slowly on a loaded machine): look until a deadline, not a fixed number of times.
@@ -109,6 +114,8 @@ def main():
     ap.add_argument("--wait-seconds", type=float, default=120.0,
                     help="ciba: how long to look for the pending request (default 120)")
     ap.add_argument("--deny", action="store_true")
+    ap.add_argument("--announce-session", action="store_true",
+                    help="ciba: print 'session open' once the user is logged in and has consented, before looking")
     ap.add_argument("--username", default="alice")
     ap.add_argument("--password", default="password")
     a = ap.parse_args()
