@@ -243,7 +243,7 @@ enum DPoPParts {
         var counter = 0
         await time("replay cache") {
             counter += 1
-            _ = await cache.recordFirstUse(of: "jti-\(counter)", scope: "thumb", until: Date().addingTimeInterval(360), now: Date())
+            _ = cache.recordFirstUse(of: "jti-\(counter)", scope: "thumb", until: Date().addingTimeInterval(360), now: Date())
         }
         let validator = dpop.validator()
         try await time("DPoPProofValidator.validate") {
