@@ -7,35 +7,23 @@ import Testing
 /// Tests/Support/fault_server.py on 127.0.0.1: canned faults the real provider
 /// will not produce on demand. Killed with SIGKILL (and it exits when stdin closes).
 struct FaultServer {
-    let process: Process
-    let stdin: Pipe
+    let child: StartedChild
     let base: String
 
     /// Starts `Tests/Support/<script>` (a server that prints its port and serves until stdin closes).
     static func start(script: String = "fault_server.py") async throws -> FaultServer {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Support/\(script)").path]
-        let output = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        let line = try await ChildProcess.firstLine(of: output.fileHandleForReading, limit: 11)
-        guard let port = Int(line) else {
-            kill(process.processIdentifier, SIGKILL)
+        let child = try StartedChild(URL(fileURLWithPath: "/usr/bin/env"),
+                                     ["python3", Provider.repository.appendingPathComponent("Tests/Support/\(script)").path])
+        guard let port = Int(try await child.firstLine(limit: 11)) else {
+            child.stop()
             throw CLIError("the fault server did not start")
         }
-        return FaultServer(process: process, stdin: input, base: "http://127.0.0.1:\(port)")
+        return FaultServer(child: child, base: "http://127.0.0.1:\(port)")
     }
 
     func url(_ path: String) -> URL { URL(string: base + path)! }
 
-    func stop() {
-        try? stdin.fileHandleForWriting.close()
-        kill(process.processIdentifier, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(process.processIdentifier, &status, 0) < 0, errno == EINTR {}  // brief: reaping a child just killed
-    }
+    func stop() { child.stop() }
 }
 
 @Suite("Fault server: 5xx, HTML, empty, garbage, redirect, oversize, timeout over URLSessionTransport",

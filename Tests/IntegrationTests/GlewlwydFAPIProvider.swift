@@ -48,27 +48,19 @@ extension Glewlwyd {
     /// written at the moment the client's request was written failed that request with HTTP 500
     /// (a fresh-clone CI run: `backchannel_authentication_endpoint ... (HTTP 500): server_error`).
     static func userApproving<T: Sendable>(_ arguments: [String], client: @escaping @Sendable () async throws -> T) async throws -> T {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Support/glewlwyd_user.py").path]
-            + arguments + ["--base", base, "--announce-session"]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let announced = try await ChildProcess.firstLine(of: output.fileHandleForReading)
+        let script = try StartedChild(URL(fileURLWithPath: "/usr/bin/env"),
+                                      ["python3", Provider.repository.appendingPathComponent("Tests/Support/glewlwyd_user.py").path]
+                                      + arguments + ["--base", base, "--announce-session"], capturingErrors: true)
+        let announced = try await script.firstLine()
         guard announced == "session open" else {
-            process.terminate()
-            await ChildProcess.waitForExit(of: process)
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)  // brief: the script has exited
+            script.stop()
+            let (_, message) = await script.finish()
             Issue.record("glewlwyd_user.py did not open alice's session: \(announced) \(message)")
             throw CancellationError()
         }
         let running = Task.detached { try await client() }
-        await ChildProcess.waitForExit(of: process)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)  // brief: the script has exited
-        #expect(process.terminationStatus == 0, "glewlwyd_user.py \(arguments.first ?? "") exited \(process.terminationStatus): \(message)")
+        let (status, message) = await script.finish()
+        #expect(status == 0, "glewlwyd_user.py \(arguments.first ?? "") exited \(status): \(message)")
         return try await running.value
     }
 

@@ -9,28 +9,20 @@ import Testing
 /// A scripted provider (Tests/Support/profile_provider.py) on 127.0.0.1 behaving as one large provider's
 /// documentation says; started per test, stopped when the test ends (its stdin closes).
 final class ScriptedProfileProvider {
-    let process = Process()
-    let input = Pipe()
+    let child: StartedChild
     let port: String
     var base: String { "http://127.0.0.1:\(port)" }
 
     init(_ profile: String) async throws {
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Support/profile_provider.py").path,
-                             "--port", ProcessInfo.processInfo.environment["PROFILE_PROVIDER_PORT"] ?? "0", "--profile", profile,
-                             "--keys", Provider.repository.appendingPathComponent("Keys").path]
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        port = try await ChildProcess.firstLine(of: output.fileHandleForReading, limit: 8)
+        child = try StartedChild(URL(fileURLWithPath: "/usr/bin/env"),
+                                 ["python3", Provider.repository.appendingPathComponent("Tests/Support/profile_provider.py").path,
+                                  "--port", ProcessInfo.processInfo.environment["PROFILE_PROVIDER_PORT"] ?? "0", "--profile", profile,
+                                  "--keys", Provider.repository.appendingPathComponent("Keys").path])
+        port = try await child.firstLine(limit: 8)
         guard UInt16(port) != nil else { stop(); throw OIDCError(.transport, "the scripted \(profile) provider did not start") }
     }
 
-    func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()  // brief: told to exit (its input closed)
-    }
+    func stop() { child.stop() }
 }
 
 @Suite("Provider profiles against scripted providers", .serialized,

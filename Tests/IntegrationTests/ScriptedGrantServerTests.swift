@@ -15,19 +15,11 @@ struct ScriptedGrantServerTests {
     /// Starts the server (port from GRANT_SERVER_PORT, default 9454), runs `body`, stops it.
     func withServer(_ body: (TokenClient, URL) async throws -> Void) async throws {
         let port = ProcessInfo.processInfo.environment["GRANT_SERVER_PORT"] ?? "9454"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Provider.repository.appendingPathComponent("Tests/Support/grant_server.py").path,
-                             "--port", port, "--assertion-key", Self.keys.appendingPathComponent("p256.pub.pem").path]
-        let output = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()  // brief: told to exit (its input closed)
-        }
-        let line = try await ChildProcess.firstLine(of: output.fileHandleForReading, limit: 8)
+        let child = try StartedChild(URL(fileURLWithPath: "/usr/bin/env"),
+                                     ["python3", Provider.repository.appendingPathComponent("Tests/Support/grant_server.py").path,
+                                      "--port", port, "--assertion-key", Self.keys.appendingPathComponent("p256.pub.pem").path])
+        defer { child.stop() }
+        let line = try await child.firstLine(limit: 8)
         try #require(line == port, "the grant server did not start on \(port)")
         let endpoint = try #require(URL(string: "http://127.0.0.1:\(port)/token"))
         let client = TokenClient(tokenEndpoint: endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "svc-secret"),

@@ -101,7 +101,7 @@ public struct ChildProcess: Sendable {
 }
 
 /// `SIGPIPE` ignored once for the test process: writing to a child that has exited is `EPIPE`, not death.
-private let ignoreBrokenPipes: Void = {
+let ignoreBrokenPipes: Void = {
     _ = signal(SIGPIPE, SIG_IGN)
 }()
 
@@ -126,7 +126,7 @@ private actor Slots {
 }
 
 /// The bytes a reader thread drained, handed over once.
-private final class Drained: @unchecked Sendable {
+final class Drained: @unchecked Sendable {
     private let condition = NSCondition()
     private var data: Data?
 
