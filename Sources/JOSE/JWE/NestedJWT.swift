@@ -24,8 +24,10 @@ public enum NestedJWT {
     ///   - decryptionKeys: the recipient's keys.
     ///   - policy: the key management and content encryption algorithms accepted.
     /// - Returns: the inner compact JWS, to verify with ``JWT`` or ``CompactJWS``.
-    /// - Throws: ``JOSEError``: the codes of ``JWEDecryptionKeys/decrypt(_:policy:)-(CompactJWE,_)``, and
-    ///   `.malformedToken` when the token is not a JWE or its plaintext is not a signed JWT.
+    /// - Throws: ``JOSEError``: the codes of ``JWEDecryptionKeys/decrypt(_:policy:)-(CompactJWE,_)``;
+    ///   `.malformedToken` when the token is not a JWE or its plaintext is not a signed JWT (no `alg`, or an
+    ///   empty signature); `.unsupportedAlgorithm` when the inner JWT says `alg: none` or an algorithm this
+    ///   package does not implement: an unsigned inner token is refused here, not left to the caller.
     public static func signedToken(in token: String, decryptionKeys: JWEDecryptionKeys, policy: JWEDecryptionPolicy = .default) throws -> String {
         guard isEncrypted(token) else {
             throw JOSEError(.malformedToken, "the token is not encrypted (a compact JWE has five segments)")
@@ -46,12 +48,27 @@ public enum NestedJWT {
         guard Array(text.utf8) == plaintext, !isEncrypted(text) else {
             throw JOSEError(.malformedToken, "the encrypted token does not hold a signed JWT")
         }
+        let inner: CompactJWS
         do {
-            _ = try CompactJWS(text)
+            inner = try CompactJWS(text)
         } catch let error as JOSEError {
             throw JOSEError(.malformedToken, "the encrypted token does not hold a signed JWT (\(error.reason)); an unsigned token is refused")
         }
+        try refuseUnsigned(inner)
         return text
+    }
+
+    /// Refuses an inner token that is not signed: `alg` missing, `none` in any spelling or an algorithm
+    /// this package does not implement, or an empty signature. Checked here, before any caller sees the
+    /// token, so decryption never hands out an unsecured JWT (RFC 7519 §5.2 nests a *signed* JWT).
+    private static func refuseUnsigned(_ inner: CompactJWS) throws {
+        guard let name = inner.header.algorithmName else {
+            throw JOSEError(.malformedToken, "the encrypted token holds a JWT without \"alg\": an unsigned token is refused", member: "alg")
+        }
+        _ = try JWSAlgorithm(headerValue: name)  // `none` is refused by name (unsupported_algorithm)
+        guard !inner.signature.isEmpty else {
+            throw JOSEError(.malformedToken, "the encrypted token holds a JWT with an empty signature: an unsigned token is refused")
+        }
     }
 }
 

@@ -88,4 +88,32 @@ struct JWEDecryptionKeysTests {
             _ = try JWT.decryptAndVerify(nested, decryptionKeys: decryptionKeys, keys: JWKSet(keys: [signer]), issuer: "https://op.example", audience: "other")
         }
     }
+
+    @Test("nested JWT: signedToken itself refuses an inner alg none (any spelling), a missing alg and an empty signature")
+    func nestedUnsignedRefusedAtDecryption() throws {
+        let encryption = try JWK.generate(.rsa(bits: 2048))
+        let decryptionKeys = JWEDecryptionKeys(keys: [encryption])
+        let payload = Base64URL.encode(Array(#"{"iss":"https://op.example","sub":"alice"}"#.utf8))
+        func inner(_ header: String, signature: String = "") -> String {
+            Base64URL.encode(Array(header.utf8)) + "." + payload + "." + signature
+        }
+        func nested(_ token: String) throws -> String {
+            try CompactJWE.encrypt(token, to: encryption, algorithm: .rsaOAEP256, encryption: .a256GCM, contentType: "JWT")
+        }
+        for spelling in ["none", "None", "NONE"] {
+            expectCode(.unsupportedAlgorithm) {
+                _ = try NestedJWT.signedToken(in: try nested(inner(#"{"alg":"\#(spelling)"}"#)), decryptionKeys: decryptionKeys)
+            }
+        }
+        expectCode(.malformedToken) {
+            _ = try NestedJWT.signedToken(in: try nested(inner(#"{"typ":"JWT"}"#, signature: "AAAA")), decryptionKeys: decryptionKeys)
+        }
+        expectCode(.malformedToken) {
+            _ = try NestedJWT.signedToken(in: try nested(inner(#"{"alg":"RS256"}"#)), decryptionKeys: decryptionKeys)
+        }
+        // A signed inner token still comes out unchanged.
+        let signer = try JWK.generate(.ec(.p256))
+        let signed = try JWT.sign(["sub": "alice"], key: signer, algorithm: .es256)
+        #expect(try NestedJWT.signedToken(in: try nested(signed), decryptionKeys: decryptionKeys) == signed)
+    }
 }
