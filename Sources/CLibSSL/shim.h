@@ -104,10 +104,12 @@ static inline int jose_ssl_set_sni(const jose_ssl_table *api, SSL *ssl, const ch
     return (int)api->SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name, (void *)name);
 }
 
-// A peer that closes without close_notify ends the stream (OpenSSL 3 otherwise reports an
-// error); the HTTP reader checks that a Content-Length or chunked body is complete.
-static inline void jose_ssl_ctx_allow_plain_close(const jose_ssl_table *api, SSL_CTX *context) {
-    api->SSL_CTX_set_options(context, SSL_OP_IGNORE_UNEXPECTED_EOF);
+// Whether the failure at the top of the error queue is the peer ending the TCP stream without a
+// TLS close_notify (OpenSSL 3 reports it as SSL_ERROR_SSL). Not hidden with SSL_OP_IGNORE_UNEXPECTED_EOF,
+// which would make a cut look like a clean end: the HTTP reader then requires a framed body.
+static inline int jose_ssl_error_is_unexpected_eof(void) {
+    unsigned long error = ERR_peek_error();
+    return ERR_GET_LIB(error) == ERR_LIB_SSL && ERR_GET_REASON(error) == SSL_R_UNEXPECTED_EOF_WHILE_READING;
 }
 
 // TLS 1.2 is the lowest version offered.

@@ -53,14 +53,18 @@ package enum HTTPFetch {
         let socket = try connect(target, deadline: deadline)
         defer { close(socket) }
         let raw: [UInt8]
+        // Over TLS, an end of stream without close_notify may be an attacker's cut (RFC 8446 §6.1): the body
+        // must then carry its own framing. Plain http (loopback only) has no such signal.
+        let endIsAuthenticated: Bool
         if target.isTLS {
             guard let tls else { throw .connectionFailed("no TLS configuration for an https request") }
-            raw = try exchangeTLS(socket: socket, host: target.host, context: tls, request: request, deadline: deadline, limit: limit)
+            (raw, endIsAuthenticated) = try exchangeTLS(socket: socket, host: target.host, context: tls, request: request, deadline: deadline, limit: limit)
         } else {
             raw = try exchangePlain(socket: socket, request: request, deadline: deadline, limit: limit)
+            endIsAuthenticated = true
         }
         do {
-            return try HTTPResponseParser.parse(raw, limit: limit)
+            return try HTTPResponseParser.parse(raw, limit: limit, bodyMayEndAtClose: endIsAuthenticated)
         } catch {
             throw .invalidResponse(error.message)
         }
@@ -190,8 +194,9 @@ package enum HTTPFetch {
         #endif
     }
 
+    /// - Returns: the raw response, and whether its end was announced by the server's `close_notify`.
     private static func exchangeTLS(socket: Int32, host: String, context: TLSContext, request bytes: [UInt8], deadline: Deadline,
-                                    limit: Int) throws(FetchError) -> [UInt8] {
+                                    limit: Int) throws(FetchError) -> (response: [UInt8], closedWithNotify: Bool) {
         let api = context.api
         guard let ssl = api.SSL_new?(context.context) else {
             ERR_clear_error()
@@ -240,11 +245,11 @@ package enum HTTPFetch {
             let count = try steps.run(failure: "reading failed", endOfStream: true) {
                 chunk.withUnsafeMutableBytes { api.SSL_read?(ssl, $0.baseAddress, Int32($0.count)) ?? -1 }
             }
-            if count == 0 { break }
+            if count == 0 { return (response, true) }
+            if count == TLSSteps.endWithoutCloseNotify { return (response, false) }
             response += chunk[0..<Int(count)]
             guard response.count <= limit + HTTPResponseParser.maxHeadBytes else { throw .responseTooLarge(limit) }
         }
-        return response
     }
 }
 
@@ -255,7 +260,12 @@ private struct TLSSteps {
     let ssl: OpaquePointer
     let deadline: Deadline
 
-    /// Returns the call's positive result, or 0 at a clean end of stream when `endOfStream` allows one.
+    /// What ``run(failure:endOfStream:_:)`` returns when the peer closed the connection without a TLS
+    /// `close_notify`: the bytes read so far may have been cut short by anyone on the path.
+    static let endWithoutCloseNotify: Int32 = -1
+
+    /// Returns the call's positive result; 0 at an end of stream the peer announced with `close_notify`, or
+    /// ``endWithoutCloseNotify`` at one it did not, when `endOfStream` allows an end at all.
     @discardableResult
     func run(failure: String, endOfStream: Bool = false, _ call: () -> Int32) throws(FetchError) -> Int32 {
         let fd = api.SSL_get_fd?(ssl) ?? -1
@@ -263,6 +273,7 @@ private struct TLSSteps {
             let result = call()
             if result > 0 { return result }
             let error = api.SSL_get_error?(ssl, result) ?? SSL_ERROR_SSL
+            let endedWithoutNotify = error == SSL_ERROR_SSL && jose_ssl_error_is_unexpected_eof() != 0
             ERR_clear_error()
             switch error {
             case SSL_ERROR_WANT_READ:
@@ -271,8 +282,8 @@ private struct TLSSteps {
                 guard deadline.wait(fd, for: Int16(POLLOUT)) else { throw .timedOut(seconds: deadline.seconds) }
             case SSL_ERROR_ZERO_RETURN where endOfStream:
                 return 0
-            case SSL_ERROR_SYSCALL where endOfStream && result == 0:
-                return 0  // the peer closed without close_notify; the parser checks the length
+            case SSL_ERROR_SYSCALL where endOfStream && result == 0, SSL_ERROR_SSL where endOfStream && endedWithoutNotify:
+                return TLSSteps.endWithoutCloseNotify  // the parser then requires a length or chunked framing
             default:
                 throw .connectionFailed(failure)
             }

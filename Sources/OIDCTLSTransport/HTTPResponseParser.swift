@@ -26,11 +26,14 @@ package struct HTTPParseError: Error, Equatable {
 /// once and is at most `limit`; `Transfer-Encoding` is exactly `chunked`, appears at
 /// most once and never together with `Content-Length`; chunk sizes are hexadecimal
 /// digits whose sum never exceeds `limit` (every sum is overflow-checked); a chunked
-/// body ends with its zero-size chunk. Without either header the body runs to the end.
+/// body ends with its zero-size chunk. Without either header the body runs to the end, which is
+/// accepted only when `bodyMayEndAtClose` says the end itself is trustworthy (a TLS `close_notify`).
 package enum HTTPResponseParser {
     package static let maxHeadBytes = 64 << 10
 
-    package static func parse(_ raw: [UInt8], limit: Int) throws(HTTPParseError) -> ParsedHTTPResponse {
+    /// - Parameter bodyMayEndAtClose: `false` when the connection ended without TLS `close_notify`: a body
+    ///   without `Content-Length` or chunked framing is then refused, since a cut could not be told from the end.
+    package static func parse(_ raw: [UInt8], limit: Int, bodyMayEndAtClose: Bool = true) throws(HTTPParseError) -> ParsedHTTPResponse {
         guard let headEnd = find([13, 10, 13, 10], in: raw[...], upTo: maxHeadBytes + 4) else {
             throw HTTPParseError(raw.count > maxHeadBytes ? "the response head exceeds \(maxHeadBytes) bytes" : "no complete HTTP response head")
         }
@@ -59,8 +62,16 @@ package enum HTTPResponseParser {
             return ParsedHTTPResponse(status: status, headers: headers, body: Array(rest.prefix(length)))
         }
         guard rest.count <= limit else { throw HTTPParseError("the body exceeds \(limit) bytes") }
+        guard bodyMayEndAtClose || !mayHaveBody(status) else {
+            throw HTTPParseError("the response has no Content-Length or chunked framing and the TLS connection ended without close_notify: "
+                                 + "the body may have been cut short")
+        }
         return ParsedHTTPResponse(status: status, headers: headers, body: Array(rest))
     }
+
+    /// Whether a response with `status` to a request other than HEAD can carry a body (RFC 9110 §6.4.1:
+    /// 1xx, 204 and 304 never do, so their end needs no framing).
+    static func mayHaveBody(_ status: Int) -> Bool { !(100...199).contains(status) && status != 204 && status != 304 }
 
     /// `HTTP/1.x NNN reason`.
     static func statusCode(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> Int {

@@ -49,7 +49,6 @@ package final class TLSContext: @unchecked Sendable {
     private static func configure(api: jose_ssl_table, context: OpaquePointer, trust: TLSTrust,
                                   identity: (certificateFile: String, keyFile: String)?) throws(FetchError) -> [UInt8]? {
         api.SSL_CTX_set_verify?(context, SSL_VERIFY_PEER, nil)
-        withUnsafePointer(to: api) { jose_ssl_ctx_allow_plain_close($0, context) }
         withUnsafePointer(to: api) { jose_ssl_ctx_refuse_passphrases($0, context) }
         guard withUnsafePointer(to: api, { jose_ssl_ctx_require_tls12($0, context) }) == 1 else {
             ERR_clear_error()
