@@ -108,7 +108,7 @@ func parseArguments(_ argv: [String]) -> Arguments {
         case "--authorization-details": arguments.authorizationDetails = value(option)
         case "--profile":
             let name = value(option)
-            guard let profile = ProviderProfile(name: name) else { fail("--profile takes entra, google, apple, keycloak, okta or auth0, not '\(name)'") }
+            guard let profile = ProviderProfile(name: name, tenants: .anyTenant, hostedDomains: .anyHostedDomain) else { fail("--profile takes entra, google, apple, keycloak, okta or auth0, not '\(name)'") }
             arguments.profile = profile
         case "--audience":
             guard arguments.audience == nil else { fail("--audience given twice") }

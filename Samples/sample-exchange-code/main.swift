@@ -72,7 +72,15 @@ for required in ["--issuer", "--client-id", "--redirect-uri", "--code", "--code-
     usage("\(required) is required")
 }
 let profile = values["--profile"].map { name -> ProviderProfile in
-    guard let profile = ProviderProfile(name: name, tenants: tenants, hostedDomains: hostedDomains) else {
+    // No --tenant / --hosted-domain: any, said by name; a list given is never empty.
+    let tenantRule: EntraTenants, domainRule: GoogleHostedDomains
+    do {
+        tenantRule = tenants.isEmpty ? .anyTenant : try .allowList(tenants)
+        domainRule = hostedDomains.isEmpty ? .anyHostedDomain : try .allowList(hostedDomains)
+    } catch {
+        usage(String(describing: error))
+    }
+    guard let profile = ProviderProfile(name: name, tenants: tenantRule, hostedDomains: domainRule) else {
         usage("--profile takes entra, google, apple, keycloak, okta or auth0")
     }
     return profile

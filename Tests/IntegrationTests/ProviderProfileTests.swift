@@ -92,7 +92,7 @@ struct ProviderProfileTests {
             let strict = try OIDCClient(metadata: any.metadata, authentication: Self.secret, transport: URLSessionTransport())
             await expectOIDCError(.issuerMismatch) { _ = try await login(strict, as: "alice@contoso") }
             // The allow-list (recommended)
-            let listed = try await client(issuer, .entra(.allowList([Self.contoso.uppercased()])))
+            let listed = try await client(issuer, .entra(try .allowList([Self.contoso.uppercased()])))
             _ = try await login(listed, as: "alice@contoso")
             await expectOIDCError(.tenantNotAllowed) { _ = try await login(listed, as: "bob@fabrikam") }
         }
@@ -145,7 +145,7 @@ struct ProviderProfileTests {
             let keys = try JWKSet(jsonBytes: try await URLSessionTransport().send(
                 TransportRequest(url: URL(string: idp.base + "/common/discovery/v2.0/keys")!)).body)
             let validator = AccessTokenValidator(issuer: issuer, audience: api, keys: .keySet(keys),
-                                                 profile: .entra(.allowList([Self.contoso])))
+                                                 profile: .entra(try .allowList([Self.contoso])))
             let alice = try await tokens("alice@contoso")
             let accepted = try await validator.validate(bearerToken: alice.accessToken, requiredScopes: ["read"])
             #expect(accepted.clientID == "app" && accepted.issuer == "\(idp.base)/\(Self.contoso)/v2.0")
@@ -174,7 +174,7 @@ struct ProviderProfileTests {
             let any = try await client(idp.base, .google(.anyHostedDomain))
             #expect(try await login(any, as: "alice@example.com").idToken.issuer == "127.0.0.1:\(idp.port)")
             _ = try await login(any, as: "bob@gmail.com")
-            let domains = try await client(idp.base, .google(.allowList(["Example.com"])))
+            let domains = try await client(idp.base, .google(try .allowList(["Example.com"])))
             _ = try await login(domains, as: "alice@example.com")
             await expectOIDCError(.hostedDomainNotAllowed) { _ = try await login(domains, as: "bob@gmail.com") }
             await expectOIDCError(.hostedDomainNotAllowed) { _ = try await login(domains, as: "eve@other.example") }

@@ -37,7 +37,7 @@ extension ProviderProfile {
             guard issuer == configured || (schemeless != nil && issuer == schemeless) else {
                 throw OIDCError(.issuerMismatch, "the ID Token's \"iss\" is neither the configured issuer nor it without its scheme")
             }
-            if case .allowList(let allowed) = domains {
+            if let allowed = domains.allowed {
                 guard case .string(let hd)? = token.claims["hd"] else {
                     throw OIDCError(.hostedDomainNotAllowed, "the ID Token has no \"hd\" (a consumer account) and a hosted-domain allow-list is set")
                 }
@@ -71,7 +71,7 @@ extension ProviderProfile {
         } else {
             guard issuer == configured else { throw OIDCError(.issuerMismatch, "the ID Token's \"iss\" is not the expected issuer") }
         }
-        if case .allowList(let allowed) = tenants {
+        if let allowed = tenants.allowed {
             guard let tid, allowed.contains(where: { $0.lowercased() == tid.lowercased() }) else {
                 throw OIDCError(.tenantNotAllowed, "the ID Token's tenant (\"tid\") is not on the tenant allow-list")
             }
@@ -120,6 +120,9 @@ extension OIDCError.Code {
     public static let tenantNotAllowed = OIDCError.Code(rawValue: "tenant_not_allowed")
     /// Google: the token's hosted domain (`hd`) is missing or not on the allow-list.
     public static let hostedDomainNotAllowed = OIDCError.Code(rawValue: "hosted_domain_not_allowed")
+    /// A tenant or hosted-domain allow-list was given empty: "any" must be said by name
+    /// (``EntraTenants/anyTenant``, ``GoogleHostedDomains/anyHostedDomain``), never implied by an empty list.
+    public static let emptyAllowList = OIDCError.Code(rawValue: "empty_allow_list")
     /// A client authentication was configured with values it cannot work with (e.g. Apple's client secret).
     public static let invalidClientConfiguration = OIDCError.Code(rawValue: "invalid_client_configuration")
     /// The token is an access token for another API that no third party can verify (a Microsoft Graph token).

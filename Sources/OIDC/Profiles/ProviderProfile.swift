@@ -34,14 +34,17 @@ public enum ProviderProfile: Sendable, Hashable, CustomStringConvertible {
     case auth0
 
     /// The profile with this ``name`` (as a command line gives it), or `nil` for any other text.
+    ///
+    /// The narrowings are values, never inferred from an empty list: "any tenant" is ``EntraTenants/anyTenant``
+    /// said by name, and ``EntraTenants/allowList(_:)`` refuses an empty list.
     /// - Parameters:
     ///   - name: `entra`, `google`, `apple`, `keycloak`, `okta` or `auth0`.
-    ///   - tenants: Entra ID tenant allow-list; empty: ``EntraTenants/anyTenant``. Ignored by other profiles.
-    ///   - hostedDomains: Google `hd` allow-list; empty: ``GoogleHostedDomains/anyHostedDomain``. Ignored by other profiles.
-    public init?(name: String, tenants: Set<String> = [], hostedDomains: Set<String> = []) {
+    ///   - tenants: which Entra ID tenants are accepted. Ignored by other profiles.
+    ///   - hostedDomains: which Google hosted domains (`hd`) are accepted. Ignored by other profiles.
+    public init?(name: String, tenants: EntraTenants, hostedDomains: GoogleHostedDomains) {
         switch name {
-        case "entra": self = .entra(tenants.isEmpty ? .anyTenant : .allowList(tenants))
-        case "google": self = .google(hostedDomains.isEmpty ? .anyHostedDomain : .allowList(hostedDomains))
+        case "entra": self = .entra(tenants)
+        case "google": self = .google(hostedDomains)
         case "apple": self = .apple
         case "keycloak": self = .keycloak
         case "okta": self = .okta
@@ -65,10 +68,10 @@ public enum ProviderProfile: Sendable, Hashable, CustomStringConvertible {
     /// The name and its narrowing, e.g. `entra(tenants: 2 allowed)`.
     public var description: String {
         switch self {
-        case .entra(.anyTenant): return "entra(tenants: any)"
-        case .entra(.allowList(let list)): return "entra(tenants: \(list.count) allowed)"
-        case .google(.anyHostedDomain): return "google(hd: any)"
-        case .google(.allowList(let list)): return "google(hd: \(list.sorted().joined(separator: ",")))"
+        case .entra(let tenants):
+            return tenants.allowed.map { "entra(tenants: \($0.count) allowed)" } ?? "entra(tenants: any)"
+        case .google(let domains):
+            return domains.allowed.map { "google(hd: \($0.sorted().joined(separator: ",")))" } ?? "google(hd: any)"
         default: return name
         }
     }
@@ -88,25 +91,4 @@ public enum ProviderProfile: Sendable, Hashable, CustomStringConvertible {
         guard self == .okta else { return false }
         return !issuer.contains("/oauth2/")
     }
-}
-
-/// Which Entra ID tenants (`tid`) a multi-tenant client accepts.
-public enum EntraTenants: Sendable, Hashable {
-    /// Every tenant the configured endpoint admits. Any organization's users can then log in: prefer an
-    /// allow-list (Microsoft's documentation recommends restricting the tenants an app accepts).
-    case anyTenant
-    /// Only these tenant ids (`tid`, GUIDs, compared case-insensitively). Recommended.
-    case allowList(Set<String>)
-
-    /// The fixed tenant of personal Microsoft accounts, the only one `consumers` issues for.
-    public static let consumerTenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
-}
-
-/// Which Google Workspace domains (`hd`) a client accepts.
-public enum GoogleHostedDomains: Sendable, Hashable {
-    /// Every Google account, with or without `hd` (consumer accounts have none).
-    case anyHostedDomain
-    /// Only ID Tokens whose `hd` is one of these domains (compared case-insensitively); a token without
-    /// `hd` (a consumer account) is refused.
-    case allowList(Set<String>)
 }

@@ -21,7 +21,7 @@ struct ProviderProfileRuleTests {
     }
 
     @Test("helpers: GUIDs, scheme removal, ISO 8601 dates (UTC only), profile names")
-    func helpers() {
+    func helpers() throws {
         #expect(ProviderProfile.isGUID("72f988bf-86f1-41af-91ab-2d7cd011db47"))
         #expect(!ProviderProfile.isGUID("72f988bf-86f1-41af-91ab-2d7cd011db4/"))
         #expect(!ProviderProfile.isGUID("../../evil/x"))
@@ -33,9 +33,23 @@ struct ProviderProfileRuleTests {
         for bad in ["2024-05-01 10:20:30Z", "2024-13-01T10:20:30Z", "2024-05-01T10:20:30+02:00", "2024-05-01T10:20:30.Z", "1714558830", ""] {
             #expect(ProviderClaimForms.parseISO8601(bad) == nil, "\(bad)")
         }
-        #expect(ProviderProfile(name: "entra", tenants: ["t"]) == .entra(.allowList(["t"])))
-        #expect(ProviderProfile(name: "google") == .google(.anyHostedDomain))
-        #expect(ProviderProfile(name: "azure") == nil)
+        let listed = try EntraTenants.allowList(["t"])
+        #expect(ProviderProfile(name: "entra", tenants: listed, hostedDomains: .anyHostedDomain) == .entra(listed))
+        #expect(ProviderProfile(name: "google", tenants: .anyTenant, hostedDomains: .anyHostedDomain) == .google(.anyHostedDomain))
+        #expect(ProviderProfile(name: "azure", tenants: .anyTenant, hostedDomains: .anyHostedDomain) == nil)
+    }
+
+    @Test("an empty tenant or hosted-domain allow-list is refused when it is made (empty_allow_list); any is said by name")
+    func emptyAllowListsRefused() throws {
+        let tenants = #expect(throws: OIDCError.self) { _ = try EntraTenants.allowList([]) }
+        #expect(tenants?.code == .emptyAllowList)
+        let domains = #expect(throws: OIDCError.self) { _ = try GoogleHostedDomains.allowList(Set<String>()) }
+        #expect(domains?.code == .emptyAllowList)
+        #expect(EntraTenants.anyTenant.allowed == nil && GoogleHostedDomains.anyHostedDomain.allowed == nil)
+        #expect(try EntraTenants.allowList(["t"]).allowed == ["t"])
+        #expect(ProviderProfile.entra(.anyTenant).description == "entra(tenants: any)")
+        let domains2 = try GoogleHostedDomains.allowList(["b.example", "a.example"])
+        #expect(ProviderProfile.google(domains2).description == "google(hd: a.example,b.example)")
     }
 
     func token(_ claims: JSONObject) throws -> IDToken {
@@ -56,14 +70,15 @@ struct ProviderProfileRuleTests {
         let noTid = try token(["iss": .string("\(base)/\(tid)/v2.0")])
         #expect(code { try ProviderProfile.entra(.anyTenant).checkIssuer("\(base)/\(tid)/v2.0", of: noTid, configured: "\(base)/common/v2.0") } == .tenantNotAllowed)
         #expect(code { try ProviderProfile.entra(.anyTenant).checkIssuer("\(base)/other/v2.0", of: good, configured: "\(base)/common/v2.0") } == .issuerMismatch)
-        #expect(code { try ProviderProfile.entra(.allowList(["0b1a2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"])).checkIssuer("\(base)/\(tid)/v2.0", of: good, configured: "\(base)/common/v2.0") } == .tenantNotAllowed)
+        let otherTenant = try EntraTenants.allowList(["0b1a2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"])
+        #expect(code { try ProviderProfile.entra(otherTenant).checkIssuer("\(base)/\(tid)/v2.0", of: good, configured: "\(base)/common/v2.0") } == .tenantNotAllowed)
         let google = ProviderProfile.google(.anyHostedDomain)
         let plain = try token(["iss": "accounts.google.com"])
         try google.checkIssuer("accounts.google.com", of: plain, configured: "https://accounts.google.com")
         try google.checkIssuer("https://accounts.google.com", of: plain, configured: "https://accounts.google.com")
         #expect(code { try google.checkIssuer("http://accounts.google.com", of: plain, configured: "https://accounts.google.com") } == .issuerMismatch)
         #expect(code { try google.checkIssuer("accounts.google.com.evil", of: plain, configured: "https://accounts.google.com") } == .issuerMismatch)
-        let hd = ProviderProfile.google(.allowList(["example.com"]))
+        let hd = ProviderProfile.google(try .allowList(["example.com"]))
         #expect(code { try hd.checkIssuer("accounts.google.com", of: plain, configured: "https://accounts.google.com") } == .hostedDomainNotAllowed)
         #expect(code { try ProviderProfile.auth0.checkIssuer("https://tenant.auth0.com", of: plain, configured: "https://tenant.auth0.com/") } == .issuerMismatch)
     }
