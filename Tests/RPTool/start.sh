@@ -17,7 +17,7 @@
 # Run directory run/PORT (and run/TLS_PORT): the server's working folder (links to vendor/rp,
 # generated keys, logs, tls/), rptool.log, rptool.pid. Instances this script started on those
 # ports are stopped first; stop.sh PORT stops all three.
-# Env: RPTOOL_START_TIMEOUT (default 60 s).
+# Env: RPTOOL_START_TIMEOUT (default 180 s: under load the tool took over 60 s to answer).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 HERE="$(pwd)"
@@ -65,9 +65,9 @@ fi
 if command -v flock >/dev/null 2>&1; then flock -u 9; fi
 
 # wait_for URL PID WHAT [CA]: until URL answers 200 (a discovery document must hold registration_endpoint),
-# while PID lives, within $RPTOOL_START_TIMEOUT (default 60 s).
+# while PID lives, within $RPTOOL_START_TIMEOUT (default 180 s: under load the tool took over 60 s to answer).
 wait_for() {
-    "$VENV/bin/python" - "$1" "$2" "${RPTOOL_START_TIMEOUT:-60}" "$3" "${4:-}" <<'PY'
+    "$VENV/bin/python" - "$1" "$2" "${RPTOOL_START_TIMEOUT:-180}" "$3" "${4:-}" <<'PY'
 import json, os, ssl, sys, time, urllib.request, urllib.error
 url, pid, timeout, what, ca = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
 context = ssl.create_default_context(cafile=ca) if ca else None
