@@ -53,6 +53,10 @@ public protocol CoordinatedTokenStore: TokenStore {
     ///   `.refreshed` saves its tokens (`refreshedNotStored` when that fails: the provider
     ///   has issued them, so they are not dropped), `.refused` clears the store; a thrown
     ///   error (transport, 5xx) leaves the stored tokens as they were and is rethrown.
+    ///
+    /// A store may cancel `refresh`'s task when it can no longer exclude the others (`OIDCPostgres`
+    /// does when its lease could not be renewed, before the lease can pass on): `refresh` should
+    /// honour cancellation and send nothing once cancelled.
     func coordinatedRefresh(replacing stale: TokenResponse,
                             _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult) async throws
         -> CoordinatedRefreshResult

@@ -70,15 +70,20 @@ private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeP
 package final class PGConnection {
     private let conninfo: String
     private let statementTimeoutMilliseconds: Int
+    private let lockTimeoutMilliseconds: Int?
     private var handle: OpaquePointer?
     /// Whether a transaction was begun and not yet ended (no silent reconnect then).
     package private(set) var inTransaction = false
 
     /// A connection to `conninfo`; `statementTimeoutMilliseconds` is set on it (as `statement_timeout`)
-    /// unless the server already applies one (the URL's `options`, the role or the database).
-    init(conninfo: String, statementTimeoutMilliseconds: Int = PGConnection.defaultStatementTimeoutMilliseconds) {
+    /// unless the server already applies one (the URL's `options`, the role or the database);
+    /// `lockTimeoutMilliseconds`, when given, is set as `lock_timeout` whatever the server says (the
+    /// lease connection: one statement waiting for a lock must not hold up every other lease's renewal).
+    init(conninfo: String, statementTimeoutMilliseconds: Int = PGConnection.defaultStatementTimeoutMilliseconds,
+         lockTimeoutMilliseconds: Int? = nil) {
         self.conninfo = conninfo
         self.statementTimeoutMilliseconds = statementTimeoutMilliseconds
+        self.lockTimeoutMilliseconds = lockTimeoutMilliseconds
     }
 
     /// 30 s: far above any statement this module sends, well below "hung forever".
@@ -121,6 +126,9 @@ package final class PGConnection {
             _ = try execute("""
                 SELECT CASE WHEN current_setting('statement_timeout') = '0' THEN set_config('statement_timeout', $1, false) END
                 """, [.text("\(statementTimeoutMilliseconds)ms")])
+            if let lockTimeoutMilliseconds {
+                _ = try execute("SELECT set_config('lock_timeout', $1, false)", [.text("\(lockTimeoutMilliseconds)ms")])
+            }
         } catch {
             close()
             throw error

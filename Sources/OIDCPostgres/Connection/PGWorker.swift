@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 
 /// A thread that owns one ``PGConnection`` and runs jobs on it in order.
 ///
@@ -11,8 +12,9 @@ final class PGWorker: @unchecked Sendable {
     private var stopping = false
     private let connection: PGConnection
 
-    init(conninfo: String, statementTimeoutMilliseconds: Int) {
-        connection = PGConnection(conninfo: conninfo, statementTimeoutMilliseconds: statementTimeoutMilliseconds)
+    init(conninfo: String, statementTimeoutMilliseconds: Int, lockTimeoutMilliseconds: Int? = nil) {
+        connection = PGConnection(conninfo: conninfo, statementTimeoutMilliseconds: statementTimeoutMilliseconds,
+                                  lockTimeoutMilliseconds: lockTimeoutMilliseconds)
         let thread = Thread { [self] in loop() }
         thread.name = "OIDCPostgres connection"
         thread.start()
@@ -24,6 +26,26 @@ final class PGWorker: @unchecked Sendable {
             submit { connection in
                 do { continuation.resume(returning: try body(connection)) } catch { continuation.resume(throwing: error) }
             }
+        }
+    }
+
+    /// Like ``run(_:)``, but a caller whose task is cancelled stops waiting at once (`CancellationError`)
+    /// while the job still runs to its end on this thread, before any later job: for a statement whose
+    /// answer may be abandoned (a lease renewal racing its deadline).
+    func runAbandonable<T: Sendable>(_ body: @escaping @Sendable (PGConnection) throws -> T) async throws -> T {
+        let waiting = Locked<CheckedContinuation<T, any Error>?>(nil)
+        let take: @Sendable () -> CheckedContinuation<T, any Error>? = { waiting.withLock { continuation in defer { continuation = nil }; return continuation } }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiting.withLock { $0 = continuation }
+                submit { connection in
+                    let result = Result { try body(connection) }
+                    take()?.resume(with: result)
+                }
+                if Task.isCancelled { take()?.resume(throwing: CancellationError()) }  // cancelled before the handler could see it
+            }
+        } onCancel: {
+            take()?.resume(throwing: CancellationError())
         }
     }
 

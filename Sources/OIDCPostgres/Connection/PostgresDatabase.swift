@@ -16,6 +16,13 @@ import OIDC
 ///   `statement_timeout` (`statementTimeout`, unless the role, database or URL sets one).
 /// - Besides the pool, one dedicated connection `LISTEN`s for row changes (opened when a
 ///   store first waits for another replica's refresh), so waiters are woken by `NOTIFY`.
+/// - And one more, the *lease connection*, carries every statement of a held refresh lease
+///   (``PostgresTokenStore``: taking, renewing, storing, ending it), opened when a store first
+///   takes a lease. The request pool can be starved (every connection waiting on a lock held by a
+///   migration, or on slow queries) without holding up a renewal: a lease is lost only when the
+///   database itself cannot be reached or the row stays locked. Its statements are short and
+///   run one at a time for every lease of this pool, with `lock_timeout` 1 s (a locked row costs
+///   one renewal attempt, not the other leases' renewals).
 /// - Blocking libpq calls run only on the pool's threads, never on Swift's
 ///   cooperative pool; a caller waiting for a connection is a suspended task.
 /// - A connection that dropped (server restart, `pg_terminate_backend`, network)
@@ -28,6 +35,8 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
         var created = 0
         var waiters: [CheckedContinuation<PGWorker, any Error>] = []
         var closed = false
+        /// The lease connection, once opened.
+        var leaseWorker: PGWorker?
     }
 
     private let conninfo: String
@@ -47,7 +56,7 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
     /// A pool for `url` of at most `maximumConnections` connections (opened on demand).
     /// - Parameters:
     ///   - url: a libpq connection URI or `key=value` string.
-    ///   - maximumConnections: the pool's size (the `LISTEN` connection comes on top).
+    ///   - maximumConnections: the pool's size (the `LISTEN` connection and the lease connection come on top).
     ///   - statementTimeout: the `statement_timeout` set on each connection, in seconds (default 30;
     ///     0.001–86400), unless the role, the database or the URL's `options` set one.
     /// - Throws: `database_error` when libpq cannot parse the connection string
@@ -81,8 +90,8 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
     public func close() {
         let (idle, waiters) = state.withLock { state -> ([PGWorker], [CheckedContinuation<PGWorker, any Error>]) in
             state.closed = true
-            defer { state.idle = []; state.waiters = [] }
-            return (state.idle, state.waiters)
+            defer { state.idle = []; state.waiters = []; state.leaseWorker = nil }
+            return (state.idle + (state.leaseWorker.map { [$0] } ?? []), state.waiters)
         }
         for worker in idle { worker.stop() }
         listener.stop()
@@ -99,6 +108,38 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
             }
         }
     }
+
+    /// Runs one statement on the lease connection (never waiting for the pool), in its own implicit
+    /// transaction; retried once if the connection had dropped. With `abandonable`, a cancelled caller
+    /// stops waiting at once (`CancellationError`) while the statement runs to its end, before any later one.
+    package func executeForLease(_ sql: String, _ parameters: [PGParameter] = [], abandonable: Bool = false) async throws -> PGRows {
+        let worker = try leaseWorker()
+        statements.withLock { $0 += 1 }
+        let run: @Sendable (PGConnection) throws -> PGRows = { connection in
+            do {
+                return try connection.execute(sql, parameters)
+            } catch let error as OIDCError where error.code == .databaseUnavailable {
+                return try connection.execute(sql, parameters)
+            }
+        }
+        return abandonable ? try await worker.runAbandonable(run) : try await worker.run(run)
+    }
+
+    /// The lease connection's worker, started on first use.
+    private func leaseWorker() throws -> PGWorker {
+        try state.withLock { state in
+            if state.closed { throw OIDCError(.databaseUnavailable, "the database pool was closed") }
+            if let worker = state.leaseWorker { return worker }
+            let worker = PGWorker(conninfo: conninfo, statementTimeoutMilliseconds: statementTimeoutMilliseconds,
+                                  lockTimeoutMilliseconds: Self.leaseLockTimeoutMilliseconds)
+            state.leaseWorker = worker
+            return worker
+        }
+    }
+
+    /// The lease connection's `lock_timeout`: a row or table locked by someone else costs one renewal
+    /// attempt (retried), not every other lease's renewals queued behind it.
+    static let leaseLockTimeoutMilliseconds = 1000
 
     /// Runs `body` with one connection of the pool (outside any transaction unless `body` begins one).
     package func withLease<T: Sendable>(_ body: (PGLease) async throws -> T) async throws -> T {

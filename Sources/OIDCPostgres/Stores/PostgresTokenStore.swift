@@ -39,11 +39,12 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
     ///   - table: the table (default `oidc_tokens`).
     ///   - encryption: seal the tokens at rest (recommended); `nil` stores them as plain JSON.
     ///   - lease: how long a refresh lease lasts without renewal, in seconds (default 30, 1–3600).
-    ///     The holder renews it every `lease / 6` seconds while its provider call runs, so a live
-    ///     holder keeps it however slow the provider is; only a holder that is dead (or cut off from
-    ///     the database) for `lease` seconds loses it to the next waiter. The renewal is a task: an
-    ///     app whose cooperative threads are all blocked (synchronous waits in async code) for
-    ///     5/6 of the lease cannot renew either, and loses the lease like a dead holder.
+    ///     The holder renews it every `lease / 6` seconds while its provider call runs, on the
+    ///     pool's lease connection (a starved request pool does not hold it up), so a live holder
+    ///     keeps it however slow the provider is. A holder that cannot renew it (the database
+    ///     unreachable or the row locked; or its own threads stalled: the renewal is a task) for
+    ///     `lease − lease / 6` seconds since its last confirmation cancels its provider call and
+    ///     fails with `refresh_lease_not_renewed`, before the lease can pass to the next waiter.
     ///   - waitTimeout: the longest a caller waits for another replica's refresh, in seconds
     ///     (default 120; at least 0.001): its request's deadline. A holder that keeps renewing
     ///     its lease is waited for up to this; then `refresh_wait_timeout`.
