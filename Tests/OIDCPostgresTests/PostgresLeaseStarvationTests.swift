@@ -13,6 +13,44 @@ final class EventLog: @unchecked Sendable {
     func contains(_ event: String) -> Bool { lock.withLock { events.contains(event) } }
 }
 
+/// A refresher in front of a provider: counts the calls and holds each one until ``open()``.
+final class GatedRefresher: TokenRefresher, @unchecked Sendable {
+    private let lock = NSLock()
+    private let provider: any TokenRefresher
+    private var calls = 0, opened = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// Fired when the first call arrives.
+    let entered = Signal()
+
+    init(_ provider: any TokenRefresher) { self.provider = provider }
+
+    var callCount: Int { lock.withLock { calls } }
+
+    /// Lets every held call (and every later one) through to the provider.
+    func open() {
+        let held = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            opened = true
+            defer { waiting = [] }
+            return waiting
+        }
+        for continuation in held { continuation.resume() }
+    }
+
+    func refreshTokens(using refreshToken: String) async throws -> TokenResponse {
+        let first = lock.withLock { () -> Bool in calls += 1; return calls == 1 }
+        if first { entered.fire() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = lock.withLock { () -> Bool in
+                if opened { return true }
+                waiting.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+        return try await provider.refreshTokens(using: refreshToken)
+    }
+}
+
 /// The refresh lease when the replica's request pool is starved or the lease cannot be renewed:
 /// the holder renews on a connection of its own, and stops using a lease it could not renew before
 /// that lease can expire.
@@ -65,21 +103,7 @@ struct PostgresLeaseStarvationTests {
         let first = try await leaseExpiry(table, observer)
 
         // A migration locks another table and stays open; replica A's one pooled connection waits on it.
-        let locked = Signal(), migrated = Signal()
-        let migration = Task {
-            try await migrator.transaction { connection in
-                _ = try await connection.execute("LOCK TABLE \(other.quoted) IN ACCESS EXCLUSIVE MODE")
-                locked.fire()
-                await migrated.wait()
-            }
-        }
-        await locked.wait()
-        let request = Task { try await a.execute("SELECT count(*) FROM \(other.quoted)") }
-        try await eventually("replica A's pooled connection waits on the lock") {
-            try await observer.execute("""
-                SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'
-                """, [.text(name)]).values.count == 1
-        }
+        let endStarvation = try await starve(a, application: name, other: other, migrator: migrator, observer: observer)
 
         let waiting = Task {
             try await waiter.coordinatedRefresh(replacing: Self.start) { tokens in
@@ -94,9 +118,7 @@ struct PostgresLeaseStarvationTests {
         }
         answer.fire()
         let seen = try await waiting.value
-        migrated.fire()
-        try await migration.value
-        _ = try await request.value
+        try await endStarvation()
         let held = try await holding.value
 
         #expect(provider.all == ["RT-start-secret"], "one refresh reaches the provider: \(provider.all)")
@@ -104,6 +126,72 @@ struct PostgresLeaseStarvationTests {
         #expect(tokens.accessToken == "AT-A")  // stored by A while its pool was still starved
         guard case .refreshed = held else { Issue.record("replica A's result was not stored: \(held)"); return }
         #expect(try await observer.execute("SELECT lease_owner FROM \(table.quoted)").values == [[nil]])
+    }
+
+    /// A migration that locks `other` and stays open, and a request of `pool` (its only connection,
+    /// its connections named `application`) waiting on that lock; `end` commits the migration and
+    /// awaits the request.
+    func starve(_ pool: PostgresDatabase, application: String, other: TableName, migrator: PostgresDatabase,
+                observer: PostgresDatabase) async throws -> @Sendable () async throws -> Void {
+        let locked = Signal(), migrated = Signal()
+        let migration = Task {
+            try await migrator.transaction { connection in
+                _ = try await connection.execute("LOCK TABLE \(other.quoted) IN ACCESS EXCLUSIVE MODE")
+                locked.fire()
+                await migrated.wait()
+            }
+        }
+        await locked.wait()
+        let request = Task { try await pool.execute("SELECT count(*) FROM \(other.quoted)") }
+        try await eventually("the pool's connection waits on the migration's lock") {
+            try await observer.execute("""
+                SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'
+                """, [.text(application)]).values.count == 1
+        }
+        return {
+            migrated.fire()
+            try await migration.value
+            _ = try await request.value
+        }
+    }
+
+    @Test("two sessions on two replicas; the first replica's pool starved while the provider (rotation, reuse detection) answers after more than a lease: one refresh at the provider, the token family intact, both requests 200")
+    func sessionsBesideStarvedPool() async throws {
+        let name = "starve-\(UInt32.random(in: 0...UInt32.max))"
+        let a = try TestDatabase.open(connections: 1, application: name, statementTimeout: 600)
+        let b = try TestDatabase.open(connections: 1)
+        let migrator = try TestDatabase.open(connections: 1), observer = try TestDatabase.open(connections: 1)
+        defer { a.close(); b.close(); migrator.close(); observer.close() }
+        let table = try TestDatabase.uniqueTable("session"), other = try TestDatabase.uniqueTable("migrating")
+        let storeA = try PostgresTokenStore(database: a, key: "alice", table: table, lease: Self.lease)
+        let storeB = try PostgresTokenStore(database: b, key: "alice", table: table, lease: Self.lease)
+        try await storeA.createTable()
+        try await storeA.save(TokenResponse(accessToken: "AT-0", refreshToken: "RT-0"))
+        _ = try await migrator.execute("CREATE TABLE \(other.quoted) (id int)")
+        let provider = RotatingProvider(), gate = GatedRefresher(provider)
+        let origins = [URL(string: "https://api.example.com")!]
+        let sessionA = try await AuthenticatedSession.resume(from: storeA, refresher: gate, transport: provider, allowedOrigins: origins)
+        let sessionB = try await AuthenticatedSession.resume(from: storeB, refresher: gate, transport: provider, allowedOrigins: origins)
+        provider.expireAccessToken()
+
+        let first = Task { try await sessionA.send(TransportRequest(url: CoordinatedSessionTests.api)).status }
+        await gate.entered.wait()  // replica A holds the lease; its provider call is held at the gate
+        let expiry = try await leaseExpiry(table, observer)
+        let endStarvation = try await starve(a, application: name, other: other, migrator: migrator, observer: observer)
+        let second = Task { try await sessionB.send(TransportRequest(url: CoordinatedSessionTests.api)).status }
+        try await eventually("the lease renewed past its first length, or a second call at the provider's door") {
+            if gate.callCount > 1 { return true }
+            return try await leaseExpiry(table, observer) > expiry + Self.lease
+        }
+        gate.open()
+        let statusB = try await second.value
+        try await endStarvation()
+        let statusA = try await first.value
+
+        #expect(provider.refreshCalls == 1, "one refresh at the provider")
+        #expect(!provider.familyRevoked)
+        #expect(statusA == 200 && statusB == 200, "\(statusA) \(statusB)")
+        #expect(try await storeB.load()?.refreshToken == "RT-1")
     }
 
     @Test("a lease that cannot be renewed (its row locked): the holder abandons its provider call before the lease can expire; the replica that takes over is the only one to reach the provider")

@@ -34,7 +34,12 @@ final class PGWorker: @unchecked Sendable {
     /// answer may be abandoned (a lease renewal racing its deadline).
     func runAbandonable<T: Sendable>(_ body: @escaping @Sendable (PGConnection) throws -> T) async throws -> T {
         let waiting = Locked<CheckedContinuation<T, any Error>?>(nil)
-        let take: @Sendable () -> CheckedContinuation<T, any Error>? = { waiting.withLock { continuation in defer { continuation = nil }; return continuation } }
+        let take: @Sendable () -> CheckedContinuation<T, any Error>? = {
+            waiting.withLock { continuation in
+                defer { continuation = nil }
+                return continuation
+            }
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiting.withLock { $0 = continuation }

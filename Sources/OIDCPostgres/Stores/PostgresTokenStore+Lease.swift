@@ -187,7 +187,8 @@ extension PostgresTokenStore {
     static func leaseEnded(_ end: LeaseEnd, _ leaseSeconds: Double) -> OIDCError {
         switch end {
         case .lost:
-            OIDCError(.refreshLeaseLost, "the refresh lease was taken over (or the tokens replaced) during the provider call; the call was abandoned")
+            OIDCError(.refreshLeaseLost,
+                      "the refresh lease was taken over (or the tokens replaced) during the provider call; the call was abandoned")
         case .notRenewed:
             OIDCError(.refreshLeaseNotRenewed, """
                 the refresh lease (\(leaseSeconds) s) could not be renewed in time (database unreachable or locked); \
