@@ -30,12 +30,17 @@ import OIDC
 /// - With a ``CoordinatedTokenStore`` (``FileTokenStore``, `OIDCPostgres`'s store) the
 ///   refresh runs under the store's lock: among every session, process and replica
 ///   sharing it, one refresh reaches the provider and the others use its stored result.
-/// - Only a dead grant logs out: `invalid_grant`, no refresh token, or an answer that
+/// - Only a dead grant logs out: `invalid_grant`; any other HTTP 400 or 401 from the token
+///   endpoint to the refresh — an empty body (glewlwyd's answer to a revoked refresh token), a
+///   body that is no OAuth error, or an OAuth error other than those naming the client's own
+///   configuration; no refresh token; or an answer that
 ///   rotated the refresh token but failed our check (its ID Token, §12.2: the refresh
 ///   token sent is spent and the new one is not used) clears the tokens (and the store),
-///   emits ``SessionEvent/loggedOut(_:)`` and fails the request with `logged_out`. Any other OAuth refusal (`invalid_client`,
-///   `unauthorized_client`, ...) fails the request with `refresh_rejected`, a transport
-///   failure with `refresh_failed`, a refreshed ID Token that fails the
+///   emits ``SessionEvent/loggedOut(_:)`` and fails the request with `logged_out`; the dead
+///   tokens are never sent or refreshed again. An OAuth refusal that names the client's
+///   configuration (`invalid_client`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`,
+///   `use_dpop_nonce`, `invalid_dpop_proof`) fails the request with `refresh_rejected`, a transport
+///   failure, a timeout or a 5xx with `refresh_failed`, a refreshed ID Token that fails the
 ///   ``OIDC/RefreshedIDTokenPolicy`` (without a rotated refresh token) with its own code;
 ///   in each case the tokens are kept.
 /// - After a failed refresh, no new one starts for `refreshBackoff` seconds (by
@@ -275,9 +280,15 @@ public actor AuthenticatedSession {
         return current.accessToken
     }
 
-    /// `invalid_grant` (or an unusable grant, or `refresh_token_spent`) logs out; another OAuth refusal is
-    /// `refresh_rejected`; a refreshed ID Token's own error code is kept; anything
-    /// else is `refresh_failed`. The tokens are kept in every case but the first.
+    /// The session's one rule for a failed refresh (see the type's documentation):
+    /// - logged out (the grant is dead): `invalid_grant` at any status; an HTTP 400 or 401 from the token
+    ///   endpoint, with an empty body, a body that is not an OAuth error, or an OAuth error other than one
+    ///   that names the client's own configuration (glewlwyd answers a revoked refresh token with an empty 400);
+    ///   an unusable grant; `refresh_token_spent`;
+    /// - `refresh_rejected` (kept): an OAuth error that names the client's configuration, not the grant
+    ///   (``clientSideRefusals``: `invalid_client`, `unauthorized_client`, ...), or an OAuth error at another status;
+    /// - a refreshed ID Token's own error code (kept);
+    /// - `refresh_failed` (kept): transport failures, timeouts, 5xx and any other status.
     static func classify(_ error: any Error) -> OIDCError {
         guard let error = error as? OIDCError else {
             return OIDCError(.refreshFailed, "the refresh failed: \(error)")
@@ -286,12 +297,18 @@ public actor AuthenticatedSession {
         if error.code == .refreshTokenSpent {  // the refresher's own check refused a rotated answer: the grant is gone
             return OIDCError(.loggedOut, error.reason, joseError: error.joseError, cause: .refreshTokenSpent)
         }
+        let refusedGrant = error.httpStatus == 400 || error.httpStatus == 401
         if let oauth = error.oauthError {
-            if oauth.code == .invalidGrant {
+            if oauth.code == .invalidGrant || (refusedGrant && !clientSideRefusals.contains(oauth.error)) {
                 return OIDCError(.loggedOut, "the refresh was refused: \(oauth)", oauthError: oauth, httpStatus: error.httpStatus)
             }
             return OIDCError(.refreshRejected, "the provider refused the refresh (tokens kept): \(oauth)", oauthError: oauth,
                              httpStatus: error.httpStatus)
+        }
+        if refusedGrant, let status = error.httpStatus {
+            // No OAuth error to say otherwise: the token endpoint refused the refresh token itself.
+            return OIDCError(.loggedOut, "the refresh was refused with HTTP \(status) and no OAuth error (\(error.code.rawValue))",
+                             httpStatus: status, cause: error.code)
         }
         if error.httpStatus == nil, error.transportError == nil, error.code != .refreshFailed {
             return error  // the refresh response was refused here (e.g. its ID Token): keep the specific code
@@ -299,6 +316,12 @@ public actor AuthenticatedSession {
         return OIDCError(.refreshFailed, "the refresh failed (tokens kept): \(error.reason)", oauthError: error.oauthError,
                          httpStatus: error.httpStatus, joseError: error.joseError, transportError: error.transportError)
     }
+
+    /// OAuth errors (RFC 6749 §5.2, RFC 9449 §8) by which a token endpoint says the request or the client's
+    /// configuration is at fault, not the grant: a refresh refused with one keeps the tokens (`refresh_rejected`),
+    /// since the refresh token may still work once the client is fixed (or, for `use_dpop_nonce`, retried).
+    static let clientSideRefusals: Set<String> = ["invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope",
+                                                  "use_dpop_nonce", "invalid_dpop_proof"]
 
     private func logOut(_ error: OIDCError) async {
         guard tokens != nil else { return }

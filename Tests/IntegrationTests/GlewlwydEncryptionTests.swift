@@ -59,6 +59,35 @@ extension GlewlwydSerial {
             await #expect(throws: OIDCError.self) { _ = try await self.login(keyless) }
         }
 
+        /// The ENC client's private key as a JWK carrying a `kid` of its own, and another RSA key with its own `kid`.
+        static func keysWithOwnKids() throws -> (own: JWK, other: JWK) {
+            let pem = try #require(try JWK.keys(fromFileText: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_ENC_KEY_FILE"), encoding: .utf8)).first)
+            // Written and read back as a key file, as `jwt-inspect key` or jwcrypto write one: with its kid.
+            var own = pem
+            own.keyID = "rp-enc-own-kid"
+            var other = try JWK.generate(.rsa(bits: 2048))
+            other.keyID = "rp-enc-other-kid"
+            let reread = try JWK.keys(fromFileText: own.privateJWKString())
+            return (try #require(reread.first), other)
+        }
+
+        @Test("glewlwyd's JWE kid is a hint: decrypted with a key file carrying its own kid, and with a key set of two keys with their own kids")
+        func ownKids() async throws {
+            let (own, other) = try Self.keysWithOwnKids()
+            #expect(own.keyID == "rp-enc-own-kid")
+            for keys in [[own], [other, own]] {
+                let (client, transport) = try await client("ENC", keys: keys) {
+                    $0.idTokenEncryption = ResponseEncryption(algorithm: .rsaOAEP256, encryption: .a256GCM)
+                    $0.userInfoFormat = .encrypted(ResponseEncryption(algorithm: .rsaOAEP256, encryption: .a256GCM))
+                }
+                let login = try await login(client)
+                #expect(login.idToken.audience == [try Glewlwyd.value("GLEWLWYD_ENC_CLIENT_ID")], "\(keys.count) keys")
+                let claims = try await client.userInfo(login.tokens)
+                #expect(transport.last == "jwe")
+                #expect(claims["sub"]?.stringValue == login.idToken.subject)
+            }
+        }
+
         @Test("a plain ID Token when encryption is registered is refused; a signed UserInfo (Accept: application/jwt) is verified")
         func signedUserInfo() async throws {
             let (registered, _) = try await client("SECRET", keys: []) {
@@ -76,7 +105,13 @@ extension GlewlwydSerial {
         @Test("sample-exchange-code --decryption-key / --id-token-encrypted-response-alg / --userinfo-signed against glewlwyd")
         func sample() async throws {
             let issuer = try Glewlwyd.value("GLEWLWYD_ISSUER")
+            // A JWK Set file of two keys, each with its own kid (the right one second).
+            let (own, other) = try Self.keysWithOwnKids()
+            let setFile = FileManager.default.temporaryDirectory.appendingPathComponent("glewlwyd-enc-kids-\(UUID().uuidString).json")
+            try "{\"keys\":[\(try other.privateJWKString()),\(try own.privateJWKString())]}".write(to: setFile, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: setFile) }
             for (name, extra) in [("ENC", ["--decryption-key", try Glewlwyd.value("GLEWLWYD_ENC_KEY_FILE"), "--id-token-encrypted-response-alg", "RSA-OAEP-256"]),
+                                  ("ENC", ["--decryption-key", setFile.path, "--id-token-encrypted-response-alg", "RSA-OAEP-256"]),
                                   ("SECRET", ["--userinfo-signed"]), ("SECRET", ["--id-token-encrypted-response-alg", "RSA-OAEP-256"])] {
                 let clientID = try Glewlwyd.value("GLEWLWYD_\(name)_CLIENT_ID")
                 let url = try await GlewlwydSampleTests.run("sample-authorize-url", ["--issuer", issuer, "--client-id", clientID,

@@ -19,9 +19,9 @@ struct ProviderProfileSampleTests {
     }
 
     /// sample-authorize-url's login, then the browser's visit: (code, verifier, nonce).
-    func authorize(_ issuer: String, profile: String, user: String, extra: [String] = []) async throws -> (String, String, String) {
+    func authorize(_ issuer: String, profile: String, user: String, scope: String = "openid email", extra: [String] = []) async throws -> (String, String, String) {
         let result = try await SampleRunner.run("sample-authorize-url", ["--issuer", issuer, "--profile", profile, "--client-id", "app",
-                                                                   "--redirect-uri", Self.redirect, "--scope", "openid email",
+                                                                   "--redirect-uri", Self.redirect, "--scope", scope,
                                                                    "--param", "login_hint=\(user)"] + extra)
         try #require(result.status == 0, "\(result.error)")
         let object = try JSONParser.parseObject(Array(result.output.utf8), what: "output")
@@ -42,6 +42,24 @@ struct ProviderProfileSampleTests {
     func exchange(_ issuer: String, _ login: (String, String, String), _ options: [String]) async throws -> SampleRunner.Result {
         try await SampleRunner.run("sample-exchange-code", ["--issuer", issuer, "--client-id", "app", "--redirect-uri", Self.redirect,
                                                       "--code", login.0, "--code-verifier", login.1, "--nonce", login.2] + options)
+    }
+
+    @Test("sample-exchange-code --profile auth0 (scope openid profile email): the ISO 8601 updated_at in the ID Token and UserInfo; exit 0")
+    func exchangeAuth0() async throws {
+        try await withProvider("auth0") { idp in
+            let issuer = idp.base + "/"
+            let login = try await authorize(issuer, profile: "auth0", user: "alice", scope: "openid profile email")
+            let run = try await exchange(issuer, login, ["--client-secret", "app-secret", "--profile", "auth0"])
+            #expect(run.status == 0, "\(run.error)")
+            let output = try JSONParser.parseObject(Array(run.output.utf8), what: "output")
+            #expect(output["id_token_claims"]?.objectValue?["updated_at"]?.stringValue == "2024-05-01T10:20:30.123Z")
+            #expect(output["userinfo"]?.objectValue?["updated_at"]?.stringValue == "2024-05-01T10:20:30.123Z")
+            #expect(output["userinfo"]?.objectValue?["sub"] == output["id_token_claims"]?.objectValue?["sub"])
+            // Without the profile: refused, named, exit 1.
+            let plain = try await exchange(issuer, try await authorize(issuer, profile: "auth0", user: "alice", scope: "openid profile email"),
+                                           ["--client-secret", "app-secret"])
+            #expect(plain.status == 1 && plain.error.contains("claim_type_mismatch"), "\(plain.error)")
+        }
     }
 
     @Test("sample-authorize-url: a discovery refusal exits 1 with its code; --profile entra accepts the template; --audience is sent")

@@ -4,6 +4,7 @@ import JOSE
 import OIDC
 import OIDCNetworking
 import OIDCResourceServer
+import OIDCSession
 import Testing
 
 /// A scripted provider (Tests/Support/profile_provider.py) on 127.0.0.1 behaving as one large provider's
@@ -47,9 +48,9 @@ struct ProviderProfileTests {
     }
 
     /// A browser's part of a login: the authorization request, then the redirect (query) or the form it posts.
-    func login(_ client: OIDCClient, as user: String, formPost: Bool = false,
+    func login(_ client: OIDCClient, as user: String, formPost: Bool = false, scopes: [String] = ["openid", "email"],
                configure: (inout OAuthRequest) -> Void = { _ in }) async throws -> LoginResult {
-        let pending = try client.startLogin(redirectURI: Self.redirect, scopes: ["openid", "email"],
+        let pending = try client.startLogin(redirectURI: Self.redirect, scopes: scopes,
                                             responseMode: formPost ? .formPost : .query) {
             $0.loginHint = user
             configure(&$0)
@@ -303,6 +304,35 @@ struct ProviderProfileTests {
             let claims = try JSONParser.parseObject(try Base64URL.decode(String(payload)), what: "claims")
             #expect(claims["aud"]?.arrayValue?.contains(.string("https://api.example")) == true)
             await expectOIDCError(.discoveryIssuerMismatch) { _ = try await self.client(idp.base, .auth0) }  // no slash: not the issuer
+        }
+    }
+
+    @Test("Auth0: the ISO 8601 updated_at is read by the one profile rule on every path: login, UserInfo, refresh (new and kept ID Token), a session")
+    func auth0EveryPath() async throws {
+        try await withProvider("auth0") { idp in
+            let auth0 = try await client(idp.base + "/", .auth0)
+            let login = try await login(auth0, as: "alice", scopes: ["openid", "profile", "email", "offline_access"])
+            let updatedAt = Date(timeIntervalSince1970: 1_714_558_830.123)
+            #expect(login.idToken.updatedAt == updatedAt)
+            // UserInfo: its sub is compared with the kept ID Token's, read under the profile.
+            let userInfo = try await auth0.userInfo(login.tokens)
+            #expect(userInfo["sub"]?.stringValue == login.idToken.subject && userInfo["updated_at"]?.stringValue == "2024-05-01T10:20:30.123Z")
+            // Refresh: the new ID Token is validated and compared (§12.2) with the kept one, both read under the profile.
+            let refreshed = try await auth0.refresh(login.tokens)
+            let fresh = try JSONParser.parseObject(try CompactJWS(try #require(refreshed.idToken)).payload, what: "claims")
+            #expect(fresh["updated_at"]?.stringValue == "2024-05-01T10:20:30.123Z" && fresh["sub"]?.stringValue == login.idToken.subject)
+            #expect(refreshed.refreshToken != login.tokens.refreshToken)
+            // UserInfo after the refresh, against the refreshed ID Token.
+            #expect(try await auth0.userInfo(refreshed)["sub"]?.stringValue == login.idToken.subject)
+            // A session (the client as refresher, its validated policy): a refused access token is refreshed and retried.
+            var stale = refreshed
+            stale.accessToken = "an-access-token-the-provider-refuses"
+            let userinfoURL = try #require(auth0.metadata.userinfoEndpoint)
+            let session = try await auth0.session(tokens: stale, origins: [userinfoURL])
+            #expect(try await session.send(TransportRequest(url: userinfoURL)).status == 200)
+            #expect(await session.refreshes == 1)
+            // Without the profile, the same tokens are refused by the standard reading, named.
+            await expectOIDCError(.claimTypeMismatch) { _ = try await self.client(idp.base + "/", nil).userInfo(login.tokens) }
         }
     }
 }

@@ -22,7 +22,9 @@ KEYS_DIR/rsa2048.pem (kid "sig-1"). Client: "app" with secret "app-secret" (basi
   typ JWT, payload typ Bearer, aud "account", azp = client ("foreign": azp other-app, aud other-api), no client_id.
 - okta: issuer BASE/oauth2/default (a custom authorization server).
 - auth0: issuer BASE/ (trailing slash); the `audience` authorization parameter makes a JWT access token for it;
-  ID Token updated_at is an ISO 8601 string.
+  ID Token updated_at is an ISO 8601 string. As Auth0 does: a refresh token when the scope has offline_access,
+  the refresh_token grant (a new ID Token, updated_at again a string, no nonce) and /userinfo (Bearer; its
+  updated_at a string too).
 """
 import argparse, base64, hashlib, http.server, json, os, secrets, subprocess, sys, tempfile, threading, time, urllib.parse
 
@@ -44,6 +46,9 @@ USERS = {
 }
 CODES = {}
 SEEN_APPLE_USERS = set()
+REFRESH = {}  # auth0: refresh token -> grant
+ACCESS = {}  # auth0: opaque access token -> grant (for /userinfo)
+AUTH0_UPDATED_AT = "2024-05-01T10:20:30.123Z"
 
 
 def b64(data):
@@ -109,6 +114,9 @@ class Provider:
                "jwks_uri": p + ("/discovery/v2.0/keys" if entra else "/keys"), "response_types_supported": ["code"], "subject_types_supported": ["public"],
                "id_token_signing_alg_values_supported": ["RS256"], "code_challenge_methods_supported": ["S256"],
                "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"]}
+        if self.profile == "auth0":
+            doc["userinfo_endpoint"] = self.base + "/userinfo"
+            doc["grant_types_supported"] = ["authorization_code", "refresh_token"]
         if self.profile == "apple":
             doc["token_endpoint_auth_methods_supported"] = ["client_secret_post"]
             doc["response_modes_supported"] = ["query", "fragment", "form_post"]
@@ -146,7 +154,7 @@ class Provider:
         elif self.profile == "keycloak":
             claims.update({"typ": "ID", "azp": grant["client_id"]})
         elif self.profile == "auth0":
-            claims["updated_at"] = "2024-05-01T10:20:30.123Z"
+            claims["updated_at"] = AUTH0_UPDATED_AT
         return sign_rs256({"alg": "RS256", "typ": "JWT", "kid": "sig-1"}, claims, self.key_pem)
 
     def access_token(self, grant, issuer):
@@ -229,6 +237,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 {"alg": "RS256", "typ": "JWT", "kid": "sig-1", "nonce": secrets.token_urlsafe(16)},
                 {"iss": f"{p.base}/{CONTOSO}/v2.0", "aud": "00000003-0000-0000-c000-000000000000", "sub": "x", "iat": now,
                  "exp": now + 300, "tid": CONTOSO}, p.key_pem)})
+        if rest == "/userinfo" and p.profile == "auth0":
+            auth = self.headers.get("Authorization", "")
+            grant = ACCESS.get(auth[7:]) if auth.startswith("Bearer ") else None
+            if grant is None:
+                return self.send(401, b"", "text/plain", [("WWW-Authenticate", 'Bearer error="invalid_token"')])
+            user = grant["user"]
+            return self.send(200, {"sub": "sub-" + user, "email": user, "name": user.capitalize(), "updated_at": AUTH0_UPDATED_AT})
         if rest in ("/authorize", "/oauth2/v2.0/authorize"):
             user = query.get("login_hint", "")
             if user not in USERS[p.profile] or query.get("client_id") != "app" or query.get("code_challenge_method") != "S256":
@@ -272,6 +287,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 client, secret = form.get("client_id"), form.get("client_secret")
             if client != "app" or secret != "app-secret":
                 return self.send(401, {"error": "invalid_client"})
+        if p.profile == "auth0" and form.get("grant_type") == "refresh_token":
+            grant = REFRESH.pop(form.get("refresh_token", ""), None)
+            if grant is None or grant["client_id"] != client:
+                return self.send(403, {"error": "invalid_grant"})
+            return self.tokens(p, dict(grant, nonce=None), p.issuer_for(grant["tenant"]))
         grant = CODES.pop(form.get("code", ""), None)
         if form.get("grant_type") != "authorization_code" or grant is None or grant["client_id"] != client \
                 or grant["redirect_uri"] != form.get("redirect_uri"):
@@ -279,9 +299,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         verifier = form.get("code_verifier", "")
         if b64(hashlib.sha256(verifier.encode()).digest()) != grant["challenge"]:
             return self.send(400, {"error": "invalid_grant", "error_description": "PKCE"})
-        issuer = p.issuer_for(grant["tenant"])
-        self.send(200, {"access_token": p.access_token(grant, issuer), "token_type": "Bearer", "expires_in": 300,
-                        "id_token": p.id_token(grant, issuer)}, headers=[("Cache-Control", "no-store")])
+        self.tokens(p, grant, p.issuer_for(grant["tenant"]))
+
+    def tokens(self, p, grant, issuer):
+        answer = {"access_token": p.access_token(grant, issuer), "token_type": "Bearer", "expires_in": 300,
+                  "id_token": p.id_token(grant, issuer)}
+        if p.profile == "auth0":
+            ACCESS[answer["access_token"]] = grant
+            if "offline_access" in grant.get("scope", "").split():
+                answer["refresh_token"] = "rt-" + secrets.token_urlsafe(16)  # rotated on every use, as Auth0 can
+                REFRESH[answer["refresh_token"]] = grant
+        self.send(200, answer, headers=[("Cache-Control", "no-store")])
 
 
 def main():

@@ -5,16 +5,19 @@
 /// management (`A*KW`, `A*GCMKW`, `dir`).
 ///
 /// A token is decrypted with the keys that fit it, in this order:
-/// - when the JWE names a `kid`: the keys with that `kid`; if none has it, the keys
-///   without a `kid` (a key read from a PEM file has none, and fits a JWE that names one);
-///   keys with another `kid` are never tried;
+/// - when the JWE names a `kid`: the keys with that `kid` first; then, because a `kid` is only
+///   a hint (glewlwyd, for one, names the recipient key by a value it computes itself, which no
+///   key file carries), the keys without a `kid` (a key read from a PEM file has none), then the
+///   keys with another `kid`;
 /// - when it names none: every key, in the order given;
 /// - then, for symmetric key management, the key derived from the client secret.
 ///
 /// A key fits when it is private (or secret), its type, size and `alg` admit the token's
 /// `alg` and `enc` (``JWK/admits(_:encryption:)``), and its `use`/`key_ops` permit
-/// decryption. Each fitting key is tried until one decrypts; the key management
-/// algorithm therefore always comes from a key, never from the token alone.
+/// decryption; for ECDH-ES, it is also on the curve of the sender's ephemeral key. Each
+/// fitting key is tried until one decrypts; the key management algorithm therefore always
+/// comes from a key, never from the token alone, and a wrong key fails authenticated
+/// decryption cleanly (`decryption_failed`) before the next is tried.
 /// The description shows counts only, never key material.
 public struct JWEDecryptionKeys: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The decryption keys, in order of preference.
@@ -94,10 +97,12 @@ public struct JWEDecryptionKeys: Sendable, CustomStringConvertible, CustomDebugS
         var chosen: [JWK]
         var namedButUnfit = false
         if let keyID = jwe.header.keyID {
+            // The `kid` is a hint: the keys it names first, then kid-less keys, then keys with another `kid`.
             let named = keys.filter { $0.keyID == keyID }
             chosen = named.filter(fits)
             namedButUnfit = !named.isEmpty && chosen.isEmpty
-            if named.isEmpty { chosen = keys.filter { $0.keyID == nil && fits($0) } }
+            chosen += keys.filter { $0.keyID == nil && fits($0) }
+            chosen += keys.filter { $0.keyID != nil && $0.keyID != keyID && fits($0) }
         } else {
             chosen = keys.filter(fits)
         }
@@ -109,7 +114,7 @@ public struct JWEDecryptionKeys: Sendable, CustomStringConvertible, CustomDebugS
             throw JOSEError(.keyUsageNotPermitted, "the key with kid \"\(keyID.jsonSafePrefix)\" cannot decrypt \(algorithm) + \(encryption)", member: "kid")
         }
         if let keyID = jwe.header.keyID {
-            throw JOSEError(.keyNotFound, "no decryption key has kid \"\(keyID.jsonSafePrefix)\" or fits \(algorithm) + \(encryption) without one", member: "kid")
+            throw JOSEError(.keyNotFound, "no decryption key fits \(algorithm) + \(encryption) (the JWE names kid \"\(keyID.jsonSafePrefix)\")", member: "kid")
         }
         throw JOSEError(.keyNotFound, "no decryption key fits \(algorithm) + \(encryption)")
     }

@@ -52,7 +52,7 @@ extension OIDCClient {
         guard let idTokenText = tokens.idToken else {
             throw OIDCError(.missingIDToken, "the tokens have no ID Token to check UserInfo's \"sub\" against")
         }
-        let subject = try IDToken(validator.config.signedIDToken(idTokenText, requiringRegisteredEncryption: false)).subject
+        let subject = try validator.config.validatedIDToken(idTokenText).subject
         let claims = try await fetchUserInfoClaims(accessToken: tokens.accessToken)
         try TokenClient.checkUserInfoSubject(claims, idTokenSubject: subject)
         return claims

@@ -96,16 +96,22 @@ public struct IDToken: Sendable, CustomStringConvertible {
     public let updatedAt: Date?
 
     /// Parses an ID Token without verifying it.
+    /// - Parameters:
+    ///   - compact: the compact JWS.
+    ///   - limits: size and nesting limits.
+    ///   - providerProfile: the provider whose documented claim forms are read (Auth0's ISO 8601 `updated_at`,
+    ///     Apple's string booleans): the same rule as ``IDTokenValidator`` with ``IDTokenValidationConfig/profile``;
+    ///     `nil` (default): the standard forms only.
     /// - Throws: ``OIDCError`` `.malformedIDToken` (not a compact JWS with a JSON
     ///   object payload) or `.claimTypeMismatch` (a registered claim of the wrong type, named).
-    public init(_ compact: String, limits: JOSELimits = .default) throws {
+    public init(_ compact: String, limits: JOSELimits = .default, providerProfile: ProviderProfile? = nil) throws {
         let jws: CompactJWS
         do {
             jws = try CompactJWS(compact, limits: limits)
         } catch let error as JOSEError {
             throw OIDCError(.malformedIDToken, "the ID Token is not a compact JWS", joseError: error)
         }
-        try self.init(jws: jws, compact: compact, limits: limits)
+        try self.init(jws: jws, compact: compact, limits: limits, providerProfile: providerProfile)
     }
 
     /// Reads the claims of an already parsed JWS; `providerProfile` admits the provider's documented claim forms.

@@ -29,4 +29,13 @@ extension IDTokenValidationConfig {
             throw OIDCError(.idTokenDecryptionFailed, "the encrypted ID Token cannot be decrypted: \(error.reason)", joseError: error)
         }
     }
+
+    /// An ID Token this client already validated (stored, or the one a refresh or UserInfo is compared with),
+    /// decrypted when it was stored encrypted and read with this configuration's limits and provider profile:
+    /// the one reading of a kept ID Token, so a claim form the profile admits at login (Auth0's ISO 8601
+    /// `updated_at`) is admitted on every later path too. Not verified again.
+    /// - Throws: as ``signedIDToken(_:requiringRegisteredEncryption:)`` and ``IDToken/init(_:limits:providerProfile:)``.
+    package func validatedIDToken(_ token: String) throws -> IDToken {
+        try IDToken(signedIDToken(token, requiringRegisteredEncryption: false), limits: limits, providerProfile: profile)
+    }
 }

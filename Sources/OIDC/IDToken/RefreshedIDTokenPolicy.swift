@@ -85,8 +85,7 @@ public struct RefreshedIDTokenPolicy: Sendable {
             let expectations = IDTokenExpectations(flow: .tokenEndpoint(accessToken: refreshed.accessToken), nonce: .noNonceSent)
             let validated = try await validator.validate(idToken, expecting: expectations)
             if let original = previous.idToken {
-                let signed = try validator.config.signedIDToken(original, requiringRegisteredEncryption: false)
-                try validated.checkIsRefresh(of: try IDToken(signed, limits: validator.config.limits), authTime: authTimeRule)
+                try validated.checkIsRefresh(of: try validator.config.validatedIDToken(original), authTime: authTimeRule)
             }
             kept.idToken = validated.compact  // the signed ID Token (decrypted, when it arrived encrypted)
             return kept  // the new ID Token replaces the previous one

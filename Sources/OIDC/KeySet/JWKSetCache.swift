@@ -120,8 +120,9 @@ public actor JWKSetCache {
     }
 
     /// The provider's public encryption keys, fetched now (joining a fetch already in flight): the keys of the
-    /// set that are not `oct`, hold no private member and whose `use` is `enc` or absent, in the document's order
-    /// (``RequestObject/encrypt(_:to:algorithm:encryption:)`` picks the first that fits).
+    /// set that are not `oct`, hold no private member and have `use: enc` — or, when no key of the set states a
+    /// `use`, every such key — in the document's order (``RequestObject/encrypt(_:to:algorithm:encryption:)``
+    /// picks the first whose type and `alg` fit); never a `use: sig` key.
     ///
     /// Always fetched, never served from the cache: a provider that rotates its encryption key stops
     /// decrypting with the old one at once, and a client encrypting to it learns nothing of it (the provider's
@@ -228,8 +229,7 @@ public actor JWKSetCache {
         // Keep the parsed set when every parsed key is usable: its record of skipped
         // entries lets JOSE refuse a kid shared with an unparseable key as ambiguous.
         let set = usable.count == parsed.keys.count ? parsed : JWKSet(keys: usable)
-        let encryption = parsed.keys.filter { $0.keyType != .oct && !$0.isPrivate && ($0.use == nil || $0.use == "enc") }
-        return (set, JWKSet(keys: encryption), skipped, lifetime(of: response.headers, configuration: configuration))
+        return (set, JWKSet(keys: parsed.providerEncryptionKeys), skipped, lifetime(of: response.headers, configuration: configuration))
     }
 
     /// The lifetime a response grants: its `Cache-Control: max-age`, clamped, or the default.

@@ -106,7 +106,8 @@ public enum RequestObject {
 
     /// Encrypts a request object to the provider (OpenID Connect Core §6.1, RFC 9101 §6.1: sign, then
     /// encrypt; `cty: JWT`) with its current encryption key: the first key of `providerKeys` with `use: enc`
-    /// (or no `use`) that admits `algorithm`.
+    /// (or, when no key of the set states a `use`, the first key) whose type and `alg` admit `algorithm`;
+    /// never a `use: sig` key, nor a key without `use` in a set whose other keys state theirs.
     /// - Parameters:
     ///   - requestObject: the signed request object (``sign(parameters:clientID:issuer:key:algorithm:lifetime:now:)``).
     ///   - providerKeys: the provider's JWK Set (`jwks_uri`).
@@ -116,11 +117,11 @@ public enum RequestObject {
     /// - Throws: ``OIDCError`` `.requestObjectFailed` when the provider publishes no fitting encryption key or encryption fails.
     public static func encrypt(_ requestObject: String, to providerKeys: JWKSet, algorithm: JWEKeyAlgorithm? = nil,
                                encryption: JWEContentEncryption = .a128CBCHS256) throws -> String {
-        for key in providerKeys.keys where !key.isPrivate && key.use.map({ $0 == "enc" }) ?? true {
+        for key in providerKeys.providerEncryptionKeys {
             let chosen: JWEKeyAlgorithm?
             switch key.keyType {
             case .rsa: chosen = algorithm ?? .rsaOAEP256
-            case .ec: chosen = algorithm ?? .ecdhES
+            case .ec, .x25519: chosen = algorithm ?? .ecdhES
             default: chosen = nil
             }
             guard let chosen, key.admits(chosen, encryption: encryption), key.permitsJWE(chosen, decrypting: false) else { continue }
@@ -130,7 +131,7 @@ public enum RequestObject {
                 throw OIDCError(.requestObjectFailed, "the request object could not be encrypted", joseError: error)
             }
         }
-        throw OIDCError(.requestObjectFailed, "the provider publishes no encryption key (use: enc) for \(algorithm?.rawValue ?? "RSA-OAEP-256 or ECDH-ES") + \(encryption)")
+        throw OIDCError(.requestObjectFailed, "the provider publishes no encryption key (use: enc; a use: sig key is never used) for \(algorithm?.rawValue ?? "RSA-OAEP-256 or ECDH-ES") + \(encryption)")
     }
 
     /// The authorization URL that carries a request object by value: `client_id`

@@ -10,7 +10,7 @@ struct JWEDecryptionKeysTests {
         return copy
     }
 
-    @Test("rotation: the key named by kid decrypts; an unknown kid falls to kid-less keys; another kid is never tried")
+    @Test("rotation: the key named by kid decrypts; an unknown kid falls to kid-less keys, then to keys with another kid")
     func rotation() throws {
         let old = try JWK.generate(.ec(.p256)), new = try JWK.generate(.ec(.p256))
         let keys = JWEDecryptionKeys(keys: [Self.withKid(new, "new"), Self.withKid(old, "old")])
@@ -24,15 +24,70 @@ struct JWEDecryptionKeysTests {
         #expect(pemKey.keyID == nil)
         let named = try CompactJWE.encrypt("pem", to: Self.withKid(old, "thumbprint"), algorithm: .ecdhES, encryption: .a128CBCHS256)
         #expect(try JWEDecryptionKeys(keys: [pemKey]).decrypt(named) == Array("pem".utf8))
-        // A kid that names another key: that key is tried, the kid-less one is not.
+        // A kid that names another key: that key is tried first, then the kid-less one, which decrypts.
         let misnamed = try CompactJWE.encrypt("x", to: Self.withKid(old, "new"), algorithm: .ecdhES, encryption: .a128GCM)
-        expectCode(.decryptionFailed) { _ = try JWEDecryptionKeys(keys: [Self.withKid(new, "new"), pemKey]).decrypt(misnamed) }
-        expectCode(.keyNotFound) { _ = try JWEDecryptionKeys(keys: [Self.withKid(new, "other")]).decrypt(misnamed) }
+        #expect(try JWEDecryptionKeys(keys: [Self.withKid(new, "new"), pemKey]).decrypt(CompactJWE(misnamed)).key.keyID == nil)
+        // Only wrong keys: each fails authenticated decryption cleanly; the error is typed.
+        expectCode(.decryptionFailed) { _ = try JWEDecryptionKeys(keys: [Self.withKid(new, "other")]).decrypt(misnamed) }
         // Public keys and keys whose use is "sig" never fit.
         var signing = Self.withKid(old, "old")
         signing.use = "sig"
         expectCode(.keyUsageNotPermitted) { _ = try JWEDecryptionKeys(keys: [signing]).decrypt(toOld) }
         expectCode(.keyNotFound) { _ = try JWEDecryptionKeys(keys: [try JWK(pem: old.publicKeyPEM())]).decrypt(noKid) }
+    }
+
+    @Test("a JWE kid is a hint: no key has it (glewlwyd's own kid) -> every key that fits is tried; keys with that kid first")
+    func kidIsAHint() throws {
+        let ours = try JWK.generate(.ec(.p256)), other = try JWK.generate(.ec(.p256))
+        // The provider names the recipient by a kid of its own (43 characters, no key file carries it).
+        let providerKid = String(repeating: "Q", count: 43)
+        let token = try CompactJWE.encrypt("hello", to: Self.withKid(ours, providerKid), algorithm: .ecdhES, encryption: .a128GCM)
+        // A key file that carries its own kid.
+        let own = JWEDecryptionKeys(keys: [Self.withKid(ours, "my-own-kid")])
+        #expect(try own.decrypt(token) == Array("hello".utf8))
+        // A key set of two keys with their own kids, the right one second: the wrong one fails cleanly, the next decrypts.
+        let two = JWEDecryptionKeys(keys: [Self.withKid(other, "first"), Self.withKid(ours, "second")])
+        let opened = try two.decrypt(CompactJWE(token))
+        #expect(opened.plaintext == Array("hello".utf8) && opened.key.keyID == "second")
+        // The key with the header's kid comes first, then kid-less keys, then keys with other kids.
+        let named = try CompactJWE.encrypt("n", to: Self.withKid(ours, "b"), algorithm: .ecdhES, encryption: .a128GCM)
+        let ordered = JWEDecryptionKeys(keys: [Self.withKid(other, "a"), Self.withKid(ours, "b"), Self.withKid(other, nil)])
+        #expect(try ordered.candidates(for: CompactJWE(named)).map(\.keyID) == ["b", nil, "a"])
+        #expect(try ordered.decrypt(CompactJWE(named)).key.keyID == "b")
+        // RSA too (glewlwyd's RSA-OAEP-256 + A256GCM), with a kid-carrying key among EC keys.
+        let rsa = try JWK.generate(.rsa(bits: 2048))
+        let rsaToken = try CompactJWE.encrypt("rsa", to: Self.withKid(rsa, providerKid), algorithm: .rsaOAEP256, encryption: .a256GCM)
+        let mixed = JWEDecryptionKeys(keys: [Self.withKid(other, "ec"), Self.withKid(try JWK.generate(.rsa(bits: 2048)), "rsa-old"), Self.withKid(rsa, "rsa-new")])
+        #expect(try mixed.candidates(for: CompactJWE(rsaToken)).map(\.keyID) == ["rsa-old", "rsa-new"])  // the EC key does not fit RSA-OAEP-256
+        #expect(try mixed.decrypt(CompactJWE(rsaToken)).key.keyID == "rsa-new")
+    }
+
+    @Test("a kid that names no key: a set where none fits is keyNotFound; the key, never the token, decides the algorithm")
+    func noneFitsAndNoAlgorithmConfusion() throws {
+        let ours = try JWK.generate(.ec(.p256))
+        let token = try CompactJWE.encrypt("x", to: Self.withKid(ours, "unknown"), algorithm: .ecdhES, encryption: .a128GCM)
+        // None fits ECDH-ES on P-256: an RSA key, a P-384 key (not the epk's curve), an oct key, a P-256 key restricted
+        // to another algorithm, a public key, a signing key.
+        var restricted = Self.withKid(try JWK.generate(.ec(.p256)), "restricted")
+        restricted.algorithm = "ECDH-ES+A128KW"
+        var signing = Self.withKid(ours, "sig")
+        signing.use = "sig"
+        let unfit = JWEDecryptionKeys(keys: [Self.withKid(try JWK.generate(.rsa(bits: 2048)), "rsa"), Self.withKid(try JWK.generate(.ec(.p384)), "p384"),
+                                             Self.withKid(JWK(symmetricKey: Array(repeating: 1, count: 16)), "oct"), restricted,
+                                             Self.withKid(ours.publicKey, "public"), signing])
+        expectCode(.keyNotFound) { _ = try unfit.decrypt(token) }
+        expectCode(.keyNotFound) { _ = try unfit.candidates(for: CompactJWE(token)) }
+        // A token that says `dir` is never opened with an RSA or EC key's material; only an oct key of the right
+        // size fits, and a wrong one fails authenticated decryption.
+        let secret = JWK(symmetricKey: Array(repeating: 7, count: 16))
+        let direct = try CompactJWE.encrypt("d", to: Self.withKid(secret, "unknown"), algorithm: .direct, encryption: .a128GCM)
+        let asymmetric = JWEDecryptionKeys(keys: [Self.withKid(try JWK.generate(.rsa(bits: 2048)), "rsa"), Self.withKid(ours, "ec")])
+        expectCode(.keyNotFound) { _ = try asymmetric.decrypt(direct) }
+        let wrongSecret = JWEDecryptionKeys(keys: [Self.withKid(ours, "ec"), Self.withKid(JWK(symmetricKey: Array(repeating: 8, count: 16)), "oct")])
+        #expect(try wrongSecret.candidates(for: CompactJWE(direct)).map(\.keyID) == ["oct"])
+        expectCode(.decryptionFailed) { _ = try wrongSecret.decrypt(direct) }
+        // The named key cannot decrypt and nothing else fits: still said as such.
+        expectCode(.keyUsageNotPermitted) { _ = try JWEDecryptionKeys(keys: [Self.withKid(signing, "unknown")]).decrypt(token) }
     }
 
     @Test("client secret: OpenID Connect Core §10.2 keys for A*KW, A*GCMKW and dir")

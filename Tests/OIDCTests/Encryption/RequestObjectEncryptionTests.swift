@@ -28,6 +28,33 @@ struct RequestObjectEncryptionTests {
         #expect(throws: OIDCError.self) { try RequestObject.encrypt(signed, to: JWKSet(keys: [encryption]), algorithm: .rsaOAEP256) }
     }
 
+    @Test("the recipient: use: enc only (a use: sig key listed first, a key without use beside them are skipped); sig only: typed error")
+    func recipientIsAnEncryptionKey() throws {
+        var signing = try JWK.generate(.rsa(bits: 2048)).publicKey
+        signing.use = "sig"
+        signing.keyID = "sig-1"
+        var unlabelled = try JWK.generate(.rsa(bits: 2048)).publicKey
+        unlabelled.keyID = "no-use"
+        let providerPrivate = try JWK.generate(.rsa(bits: 2048))
+        var encryption = providerPrivate.publicKey
+        encryption.use = "enc"
+        encryption.keyID = "enc-1"
+        let signed = try RequestObject.sign(parameters: [("scope", "openid")], clientID: "client", issuer: "https://op.example",
+                                            key: try JWK.generate(.ec(.p256)), algorithm: .es256)
+        let jwe = try RequestObject.encrypt(signed, to: JWKSet(keys: [signing, unlabelled, encryption]))
+        #expect(try CompactJWE(jwe).header.keyID == "enc-1")
+        #expect(try NestedJWT.signedToken(in: jwe, decryptionKeys: JWEDecryptionKeys(keys: [providerPrivate])) == signed)
+        let refused = #expect(throws: OIDCError.self) { try RequestObject.encrypt(signed, to: JWKSet(keys: [signing, unlabelled])) }
+        #expect(refused?.code == .requestObjectFailed)
+        // No key states a use: the key's type and alg decide (an RS256 key is not an encryption key).
+        var rs256 = unlabelled
+        rs256.algorithm = "RS256"
+        var ecdh = try JWK.generate(.ec(.p256)).publicKey
+        ecdh.keyID = "ecdh"
+        #expect(try CompactJWE(RequestObject.encrypt(signed, to: JWKSet(keys: [rs256, ecdh]))).header.keyID == "ecdh")
+        #expect(try CompactJWE(RequestObject.encrypt(signed, to: JWKSet(keys: [unlabelled]))).header.keyID == "no-use")
+    }
+
     @Test("the client's JWK Set: public halves only, use sig/enc, a kid for each; secrets never published")
     func clientJWKS() throws {
         let signing = try JWK.generate(.ec(.p256)), decryption = try JWK.generate(.rsa(bits: 2048))

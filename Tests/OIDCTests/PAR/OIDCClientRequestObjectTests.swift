@@ -108,6 +108,33 @@ struct OIDCClientRequestObjectTests {
         #expect(keyIDs == ["enc-1", "enc-2"])
     }
 
+    @Test("encrypted: only to a use: enc key, never to the use: sig key listed first nor to a key without use beside them; only sig keys: refused")
+    func encryptedOnlyToEncKeys() async throws {
+        let encryption = try Self.encryptionKey("enc-1")
+        var unlabelled = try JWK.generate(.ec(.p256)).publicKey  // no `use`, in a set whose other keys state theirs
+        unlabelled.keyID = "unlabelled"
+        let key = try JWK.generate(.ec(.p256))
+        let options = RequestObjectOptions(signature: .signed(key: key, algorithm: .es256), encryption: RequestObjectEncryption())
+        let (client, transport) = try C.client()
+        transport.json(F.jwksURL.absoluteString, try Self.providerKeys([unlabelled, encryption]))  // k1 (use: sig) first
+        let pending = try await client.startLogin(redirectURI: C.redirectURI, requestObject: options)
+        let jwe = try CompactJWE(try #require(Self.query(pending.url)["request"]))
+        #expect(jwe.header.keyID == "enc-1" && jwe.keyAlgorithmName == "RSA-OAEP-256")
+        _ = try NestedJWT.signedToken(in: try #require(Self.query(pending.url)["request"]), decryptionKeys: JWEDecryptionKeys(keys: [encryption]))
+        // Signing keys only (one stating use: sig, one without use beside it): a typed refusal, nothing encrypted.
+        let (sigOnly, sigTransport) = try C.client()
+        sigTransport.json(F.jwksURL.absoluteString, try Self.providerKeys([unlabelled]))
+        await expectOIDCError(.requestObjectFailed) { _ = try await sigOnly.startLogin(redirectURI: C.redirectURI, requestObject: options) }
+        // A provider that states no `use` at all: the first key whose type and alg admit encryption (not the RS256 one).
+        let (unstated, unstatedTransport) = try C.client()
+        var rs256 = try JWK.generate(.rsa(bits: 2048)).publicKey
+        rs256.keyID = "rs256"
+        rs256.algorithm = "RS256"
+        unstatedTransport.json(F.jwksURL.absoluteString, F.jwks([rs256, unlabelled].map { JSONValue.object($0.publicJWK).jsonString() }))
+        let plain = try await unstated.startLogin(redirectURI: C.redirectURI, requestObject: options)
+        #expect(try CompactJWE(try #require(Self.query(plain.url)["request"])).header.keyID == "unlabelled")
+    }
+
     @Test("pushed: client_id and the request object go to the PAR endpoint, the URL carries only client_id and request_uri; by reference is refused")
     func pushed() async throws {
         let transport = BodyRecordingTransport()
