@@ -8,19 +8,20 @@ import OIDC
 
 /// Checks DPoP proofs (RFC 9449 §4.3) for a resource or authorization server.
 ///
-/// In order: one compact JWS (`dpopProofMalformed`); `typ` exactly `dpop+jwt`; `alg` an allowed
-/// asymmetric algorithm (never `none` or HMAC); a `jwk` header holding a public key only, within JOSE's
-/// limits for embedded keys (``JOSE/JWK/init(embeddedJSONObject:)``: RSA `e` at most 2^32, `n` at most 8192
-/// bits); when an access token bound by `cnf.jkt` is presented, the key's thumbprint equal to it
-/// (`dpop_proof_jkt`) before any signature work; the signature verified with that key through JOSE; `jti` present; `htm` equal to the request method; `htu` equal to
-/// the request URI after ``normalizedURI(_:)-(String)`` (RFC 3986 §6.2.2, §6.2.3; query and fragment
-/// ignored); `iat` present, not more than ``leeway`` in the future and not older than ``maximumAge`` +
-/// ``leeway`` (JOSE's time rules); `nonce` when the server requires one; `ath` when an access token is
-/// presented (the binding is always stated, ``KeyBinding``); last, `jti` not seen before for this key
-/// (``replays``, on by default; recorded only once every other check passed, until the proof can no
-/// longer pass the `iat` rule): a replay is `dpop_proof_replayed`; a key whose share of the cache is
-/// full of live entries gets `replay_cache_full` (and an ``OIDC/OIDCEvent/Kind/replayCacheFull`` event), never a replay. Each failure is
-/// an ``OIDC/OIDCError`` whose code names the rule (`dpop_proof_htm`, `dpop_proof_ath`, ...).
+/// In order: one compact JWS (`dpopProofMalformed`); `typ` exactly `dpop+jwt`; `alg` an allowed asymmetric
+/// algorithm (never `none` or HMAC); a `jwk` header holding a public key only, within JOSE's limits for
+/// embedded keys (``JOSE/JWK/init(embeddedJSONObject:)``: RSA `e` at most 2^32, `n` at most 8192 bits);
+/// when an access token bound by `cnf.jkt` is presented, the key's thumbprint equal to it
+/// (`dpop_proof_jkt`) before any signature work; the signature verified with that key through JOSE; `jti`
+/// present; `htm` equal to the request method; `htu` equal to the request URI after
+/// ``normalizedURI(_:)-(String)`` (RFC 3986 §6.2.2, §6.2.3; query and fragment ignored); `iat` present, not
+/// more than ``leeway`` in the future and not older than ``maximumAge`` + ``leeway`` (JOSE's time rules);
+/// `nonce` when the server requires one; `ath` when an access token is presented (the binding is always
+/// stated, ``KeyBinding``); last, `jti` not seen before for this key (``replays``, on by default; recorded
+/// only once every other check passed, until the proof can no longer pass the `iat` rule): a replay is
+/// `dpop_proof_replayed`; a key whose share of the cache is full of live entries gets `replay_cache_full`
+/// (and an ``OIDC/OIDCEvent/Kind/replayCacheFull`` event), never a replay. Each failure is an
+/// ``OIDC/OIDCError`` whose code names the rule (`dpop_proof_htm`, `dpop_proof_ath`, ...).
 ///
 /// A resource server uses ``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``,
 /// which reads `cnf` itself and calls this validator.
@@ -207,13 +208,14 @@ public struct DPoPProofValidator: Sendable {
                 throw OIDCError(.dpopProofNonce, "the DPoP proof does not carry the nonce the server gave")
             }
         }
-        let presented: (hash: String, binding: KeyBinding)?
+        // ath (the key binding was compared before the signature).
+        let presentedHash: String?
         switch presenting {
-        case .noAccessToken: presented = nil
-        case .accessToken(let token, let binding): presented = (DPoPKey.accessTokenHash(token), binding)
-        case .accessTokenHash(let hash, let binding): presented = (hash, binding)
+        case .noAccessToken: presentedHash = nil
+        case .accessToken(let token, _): presentedHash = DPoPKey.accessTokenHash(token)
+        case .accessTokenHash(let hash, _): presentedHash = hash
         }
-        if let (hash, _) = presented {
+        if let hash = presentedHash {
             guard let ath = try text("ath", .dpopProofAccessTokenHash), ath == hash else {
                 throw OIDCError(.dpopProofAccessTokenHash, "the DPoP proof's ath is not the hash of the presented access token")
             }
