@@ -162,7 +162,7 @@ struct DPoPFixture: Sendable {
 
     /// A proof validator as a server has it: replay protection on, with room for every proof of the run.
     func validator() -> DPoPProofValidator {
-        DPoPProofValidator(replays: .cache(MemoryReplayCache(capacity: 50_000_000)))
+        DPoPProofValidator(replays: .cache(MemoryReplayCache(capacity: 50_000_000, scopeCapacity: 50_000_000)))
     }
 
     /// A pool of fresh proofs for `token`.
@@ -239,7 +239,7 @@ enum DPoPParts {
             _ = DPoPProofValidator.normalizedURI("https://api.example/items")
         }
         await time("accessTokenHash") { _ = DPoPKey.accessTokenHash(token) }
-        let cache = MemoryReplayCache(capacity: 10_000_000)
+        let cache = MemoryReplayCache(capacity: 10_000_000, scopeCapacity: 10_000_000)
         var counter = 0
         await time("replay cache") {
             counter += 1

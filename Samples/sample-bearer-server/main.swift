@@ -1,6 +1,7 @@
 // sample-bearer-server: the few lines a server framework adapter needs, on a plain socket.
 //
 //   swift run sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N] [--dpop-nonce]
+//                                  [--logout-client-id ID]
 //
 // Listens on 127.0.0.1:PORT (HTTP/1.1, one request per connection, no framework). For each
 // request, AccessTokenValidator's one call with the method, this server's URL
@@ -12,6 +13,12 @@
 // or the answer built by AccessTokenRefusal: 400 / 401 / 403 with WWW-Authenticate (Bearer and/or
 // DPoP challenges). --dpop-nonce: DPoP proofs must carry this server's nonce (401 use_dpop_nonce
 // with a DPoP-Nonce header until they do).
+// --logout-client-id ID: also POST /backchannel-logout (Back-Channel Logout 1.0: a form with one
+// logout_token from the issuer for client ID): 200 {"iss", "sub", "sid"} or 400 {"error": code}.
+// One MemoryReplayCache (the defaults: 100 000 identifiers, 10 000 per scope) holds both the DPoP
+// proofs' jtis (scope: the proof key) and the logout tokens' (scope: the issuer), so a client flooding
+// proofs of its own key fills only that key's share: it is refused replay_cache_full, and every other
+// client's proofs and the issuer's logout tokens still pass.
 // Stops after N requests when --requests is given. Prints "listening on URL" on standard error.
 // Exit 0 after N requests, 1 when the socket cannot be opened, 2 on usage errors.
 import Foundation
@@ -26,7 +33,7 @@ import Darwin
 #endif
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-bearer-server: \(message)\nusage: sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N] [--dpop-nonce]\n".utf8))
+    FileHandle.standardError.write(Data("sample-bearer-server: \(message)\nusage: sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N] [--dpop-nonce] [--logout-client-id ID]\n".utf8))
     exit(2)
 }
 
@@ -42,7 +49,7 @@ while let flag = arguments.popFirst() {
     guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
     switch flag {
     case "--require-scope": requiredScopes.insert(value)
-    case "--issuer", "--audience", "--port", "--requests": values[flag] = value
+    case "--issuer", "--audience", "--port", "--requests", "--logout-client-id": values[flag] = value
     default: usage("unknown argument \(flag)")
     }
 }
@@ -106,10 +113,23 @@ func respond(_ socket: Int32, status: Int, headers: [(String, String)] = [], jso
 }
 
 let transport = URLSessionTransport()
+let discovery = Discovery(transport: transport), keyCaches = JWKSetCacheRegistry(transport: transport)
+// One replay cache for DPoP proofs and logout tokens, each scope (a proof key, the issuer) bounded to its share.
+let replays = MemoryReplayCache()
 let validator: AccessTokenValidator
+let logoutValidator: LogoutTokenValidator?
 do {
-    validator = try await AccessTokenValidator.discover(issuer: issuer, audience: audience, discovery: Discovery(transport: transport),
-                                                        keyCaches: JWKSetCacheRegistry(transport: transport))
+    validator = try await AccessTokenValidator.discover(issuer: issuer, audience: audience, discovery: discovery, keyCaches: keyCaches,
+                                                        proofs: DPoPProofValidator(replays: .cache(replays)))
+    if let clientID = values["--logout-client-id"] {
+        guard let jwksURI = try await discovery.metadata(for: issuer).jwksURI else {
+            throw OIDCError(.jwksURIMissing, "the issuer publishes no jwks_uri")
+        }
+        logoutValidator = LogoutTokenValidator(issuer: issuer, clientID: clientID, keys: .cache(try await keyCaches.cache(for: jwksURI)),
+                                               replays: replays)
+    } else {
+        logoutValidator = nil
+    }
 } catch {
     FileHandle.standardError.write(Data("sample-bearer-server: \(error)\n".utf8))
     exit(1)
@@ -151,6 +171,22 @@ while limit.map({ served < $0 }) ?? true {
     served += 1
     guard let request = readRequest(connection) else {
         respond(connection, status: 400, json: #"{"error":"malformed HTTP request"}"#)
+        continue
+    }
+    // Back-channel logout (with --logout-client-id): the logout token in, its subject and session out.
+    if let logoutValidator, request.method == "POST", request.path == "/backchannel-logout" {
+        do {
+            let token = try BackChannelLogoutRequest.logoutToken(fromBody: request.body, contentType: request.headers["Content-Type"])
+            let logout = try await logoutValidator.validate(token)
+            var object: JSONObject = ["iss": .string(logout.issuer)]
+            object["sub"] = logout.subject.map { .string($0) }
+            object["sid"] = logout.sessionID.map { .string($0) }
+            respond(connection, status: 200, json: JSONValue.object(object).jsonString())
+        } catch let error as OIDCError {
+            respond(connection, status: 400, json: JSONValue.object(["error": .string(error.code.rawValue)]).jsonString())
+        } catch {
+            respond(connection, status: 400, json: #"{"error":"invalid_request"}"#)
+        }
         continue
     }
     // The adapter: method, URL and headers in, token out; errors to the refusal.

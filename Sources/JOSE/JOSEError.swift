@@ -28,6 +28,10 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         case weakKey = "weak_key"
         /// The key is malformed or inconsistent.
         case invalidKey = "invalid_key"
+        /// A key taken from a token or a proof (a DPoP `jwk`, a JWE `epk`) is beyond the limits for
+        /// embedded keys (``EmbeddedKeyLimits``: an RSA public exponent above 2^32 or a modulus above
+        /// 8192 bits), which would make checking it far costlier than an honest key.
+        case embeddedKeyTooCostly = "embedded_key_too_costly"
         /// The key type or curve is not supported.
         case unsupportedKey = "unsupported_key"
         /// The key's `use` or `key_ops` does not permit the operation.

@@ -22,12 +22,12 @@ struct PostgresReplayCacheTests {
         let first = try PostgresReplayCache(database: a, table: table), second = try PostgresReplayCache(database: b, table: table)
         try await first.createTable()
         try await second.createTable()  // idempotent
-        #expect(try await first.recordFirstUse(of: "jti-secret-1", scope: "https://as.example", until: Self.at(660), now: Self.t0))
-        #expect(try await !second.recordFirstUse(of: "jti-secret-1", scope: "https://as.example", until: Self.at(960), now: Self.at(300)))
-        #expect(try await !first.recordFirstUse(of: "jti-secret-1", scope: "https://as.example", until: Self.at(960), now: Self.at(659)))
+        #expect(try await first.recordFirstUse(of: "jti-secret-1", scope: "https://as.example", until: Self.at(660), now: Self.t0) == .firstUse)
+        #expect(try await second.recordFirstUse(of: "jti-secret-1", scope: "https://as.example", until: Self.at(960), now: Self.at(300)) == .replayed)
+        #expect(try await first.recordFirstUse(of: "jti-secret-1", scope: "https://as.example", until: Self.at(960), now: Self.at(659)) == .replayed)
         // Another scope or identifier is another entry.
-        #expect(try await second.recordFirstUse(of: "jti-secret-1", scope: "https://other.example", until: Self.at(660), now: Self.t0))
-        #expect(try await second.recordFirstUse(of: "jti-secret-2", scope: "https://as.example", until: Self.at(660), now: Self.t0))
+        #expect(try await second.recordFirstUse(of: "jti-secret-1", scope: "https://other.example", until: Self.at(660), now: Self.t0) == .firstUse)
+        #expect(try await second.recordFirstUse(of: "jti-secret-2", scope: "https://as.example", until: Self.at(660), now: Self.t0) == .firstUse)
         let raw = try await a.execute("SELECT scope, encode(identifier, 'escape') FROM \(table.quoted)")
         #expect(raw.values.count == 3)
         #expect(!raw.values.contains { ($0[1] ?? "").contains("jti-secret") })
@@ -41,16 +41,16 @@ struct PostgresReplayCacheTests {
         let table = try TestDatabase.uniqueTable("replay")
         let cache = try PostgresReplayCache(database: database, table: table)
         try await cache.createTable()
-        #expect(try await cache.recordFirstUse(of: "j", scope: "s", until: Self.at(100), now: Self.t0))
-        #expect(try await !cache.recordFirstUse(of: "j", scope: "s", until: Self.at(10_000), now: Self.at(99.5)))
+        #expect(try await cache.recordFirstUse(of: "j", scope: "s", until: Self.at(100), now: Self.t0) == .firstUse)
+        #expect(try await cache.recordFirstUse(of: "j", scope: "s", until: Self.at(10_000), now: Self.at(99.5)) == .replayed)
         // The refused replay did not move the expiry: at 100 the entry is over.
-        #expect(try await cache.recordFirstUse(of: "j", scope: "s", until: Self.at(200), now: Self.at(100)))
-        #expect(try await !cache.recordFirstUse(of: "j", scope: "s", until: Self.at(300), now: Self.at(150)))
+        #expect(try await cache.recordFirstUse(of: "j", scope: "s", until: Self.at(200), now: Self.at(100)) == .firstUse)
+        #expect(try await cache.recordFirstUse(of: "j", scope: "s", until: Self.at(300), now: Self.at(150)) == .replayed)
         // Extreme dates from a caller never fail the statement: remembered "forever".
-        #expect(try await cache.recordFirstUse(of: "far", scope: "s", until: Date(timeIntervalSince1970: 1e300), now: Self.t0))
-        #expect(try await !cache.recordFirstUse(of: "far", scope: "s", until: Self.at(1), now: Date(timeIntervalSince1970: 1e15)))
-        #expect(try await cache.recordFirstUse(of: "nan", scope: "s", until: Date(timeIntervalSince1970: .nan), now: Self.t0))
-        #expect(try await !cache.recordFirstUse(of: "nan", scope: "s", until: Self.at(1), now: Self.at(1e9)))
+        #expect(try await cache.recordFirstUse(of: "far", scope: "s", until: Date(timeIntervalSince1970: 1e300), now: Self.t0) == .firstUse)
+        #expect(try await cache.recordFirstUse(of: "far", scope: "s", until: Self.at(1), now: Date(timeIntervalSince1970: 1e15)) == .replayed)
+        #expect(try await cache.recordFirstUse(of: "nan", scope: "s", until: Date(timeIntervalSince1970: .nan), now: Self.t0) == .firstUse)
+        #expect(try await cache.recordFirstUse(of: "nan", scope: "s", until: Self.at(1), now: Self.at(1e9)) == .replayed)
     }
 
     @Test("cleanup: every N first-use checks expired rows are deleted (in bounded batches); purgeExpired too")
@@ -60,17 +60,37 @@ struct PostgresReplayCacheTests {
         let table = try TestDatabase.uniqueTable("replay")
         let cache = try PostgresReplayCache(database: database, table: table, cleanupInterval: 5, cleanupBatch: 2)
         try await cache.createTable()
-        for i in 0..<4 { #expect(try await cache.recordFirstUse(of: "old-\(i)", scope: "s", until: Self.at(10), now: Self.t0)) }
+        for i in 0..<4 { #expect(try await cache.recordFirstUse(of: "old-\(i)", scope: "s", until: Self.at(10), now: Self.t0) == .firstUse) }
         #expect(try await rowCount(database, table) == 4)
         // The 5th check runs at t0 + 20, when the 4 old rows have expired: one batch of 2 is deleted.
-        #expect(try await cache.recordFirstUse(of: "new-0", scope: "s", until: Self.at(600), now: Self.at(20)))
+        #expect(try await cache.recordFirstUse(of: "new-0", scope: "s", until: Self.at(600), now: Self.at(20)) == .firstUse)
         #expect(try await rowCount(database, table) == 3)
-        for i in 1..<6 { #expect(try await cache.recordFirstUse(of: "new-\(i)", scope: "s", until: Self.at(600), now: Self.at(20))) }
+        for i in 1..<6 { #expect(try await cache.recordFirstUse(of: "new-\(i)", scope: "s", until: Self.at(600), now: Self.at(20)) == .firstUse) }
         #expect(try await rowCount(database, table) == 3 + 5 - 2)  // the 10th check deleted the other 2 old rows
         #expect(try await cache.purgeExpired(now: Self.at(20)) == 0)
         #expect(try await cache.purgeExpired(now: Self.at(600), limit: 4) == 4)
         #expect(try await cache.purgeExpired(now: Self.at(600), limit: 100) == 2)
         #expect(try await rowCount(database, table) == 0)
+    }
+
+    @Test("bounded per scope: a scope at its share gets full (not a replay) for new identifiers, replays stay replays, other scopes record (were refused by nothing but memory)")
+    func scopeShare() async throws {
+        let database = try TestDatabase.open()
+        defer { database.close() }
+        let table = try TestDatabase.uniqueTable("replay")
+        let cache = try PostgresReplayCache(database: database, table: table, scopeCapacity: 3)
+        #expect(cache.scopeCapacity == 3)
+        try await cache.createTable()
+        for i in 0..<3 { #expect(try await cache.recordFirstUse(of: "k-\(i)", scope: "attacker", until: Self.at(100 + Double(i)), now: Self.t0) == .firstUse) }
+        #expect(try await cache.recordFirstUse(of: "k-3", scope: "attacker", until: Self.at(100), now: Self.t0) == .full)
+        #expect(try await cache.recordFirstUse(of: "k-1", scope: "attacker", until: Self.at(101), now: Self.at(1)) == .replayed)
+        #expect(try await cache.recordFirstUse(of: "fresh", scope: "honest", until: Self.at(100), now: Self.t0) == .firstUse)
+        #expect(try await cache.recordFirstUse(of: "logout-1", scope: "https://as.example", until: Self.at(600), now: Self.t0) == .firstUse)
+        // Once k-0 has expired, the scope has room again (k-0's expired row is taken over, or a new one inserted).
+        #expect(try await cache.recordFirstUse(of: "k-3", scope: "attacker", until: Self.at(400), now: Self.at(100)) == .firstUse)
+        #expect(try await cache.recordFirstUse(of: "k-4", scope: "attacker", until: Self.at(400), now: Self.at(100)) == .full)
+        #expect(try await cache.recordFirstUse(of: "k-0", scope: "attacker", until: Self.at(400), now: Self.at(100)) == .full)
+        #expect(try PostgresReplayCache(database: database, table: table).scopeCapacity == 10_000)
     }
 
     @Test("24 concurrent first uses of one identifier on 4 replicas: exactly one is told first use")
@@ -84,7 +104,7 @@ struct PostgresReplayCacheTests {
             let firsts = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for i in 0..<24 {
                     group.addTask {
-                        try await caches[i % 4].recordFirstUse(of: "proof-\(round)", scope: "thumbprint", until: Self.at(300), now: Self.t0)
+                        try await caches[i % 4].recordFirstUse(of: "proof-\(round)", scope: "thumbprint", until: Self.at(300), now: Self.t0) == .firstUse
                     }
                 }
                 return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
@@ -94,7 +114,7 @@ struct PostgresReplayCacheTests {
         // Concurrent takeovers of an expired entry: exactly one again.
         let takeovers = try await withThrowingTaskGroup(of: Bool.self) { group in
             for i in 0..<24 {
-                group.addTask { try await caches[i % 4].recordFirstUse(of: "proof-0", scope: "thumbprint", until: Self.at(900), now: Self.at(600)) }
+                group.addTask { try await caches[i % 4].recordFirstUse(of: "proof-0", scope: "thumbprint", until: Self.at(900), now: Self.at(600)) == .firstUse }
             }
             return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
         }

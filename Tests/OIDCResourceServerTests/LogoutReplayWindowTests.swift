@@ -61,9 +61,9 @@ struct LogoutReplayWindowTests {
     /// Records what the validator asks of its cache.
     actor RecordingCache: ReplayCache {
         var calls: [(identifier: String, scope: String, expiry: Date, now: Date)] = []
-        func recordFirstUse(of identifier: String, scope: String, until expiry: Date, now: Date) -> Bool {
+        func recordFirstUse(of identifier: String, scope: String, until expiry: Date, now: Date) -> ReplayCacheOutcome {
             calls.append((identifier, scope, expiry, now))
-            return true
+            return .firstUse
         }
     }
 
@@ -96,7 +96,7 @@ struct LogoutReplayWindowTests {
 
     /// A cache that cannot answer.
     struct FailingCache: ReplayCache {
-        func recordFirstUse(of identifier: String, scope: String, until expiry: Date, now: Date) async throws -> Bool {
+        func recordFirstUse(of identifier: String, scope: String, until expiry: Date, now: Date) async throws -> ReplayCacheOutcome {
             throw OIDCError(.databaseUnavailableForTest, "no database")
         }
     }

@@ -82,7 +82,7 @@ struct JWEDecryption {
         }
         guard epkObject["d"] == nil else { throw JOSEError(.invalidHeader, "\"epk\" must be a public key", member: "epk") }
         let epk: JWK
-        do { epk = try JWK(jsonObject: epkObject) } catch let error as JOSEError {
+        do { epk = try JWK(embeddedJSONObject: epkObject) } catch let error as JOSEError {
             throw JOSEError(.invalidHeader, "\"epk\" is not a valid public key (\(error.reason))", member: "epk")
         }
         guard epk.keyType == key.keyType, let peer = epk.evpKey else {

@@ -17,6 +17,12 @@ import OIDCResourceServer
 ///   statement: it inserts the identifier, or takes over an entry that has expired, and reports
 ///   whether it did. Of any number of concurrent first uses of one identifier, on any replicas,
 ///   exactly one is told "first use".
+/// - Bounded per scope: at most ``scopeCapacity`` live entries per scope (a proof key's thumbprint, an
+///   issuer), counted on the (`scope`, `expires_at`) index in the same statement as the insert. A scope
+///   whose share is full gets ``OIDCResourceServer/ReplayCacheOutcome/full`` for its new identifiers
+///   (`replay_cache_full` at the validator, never a replay), and no other scope is affected. Concurrent
+///   first uses in one scope on several replicas can pass the bound by at most their number. A check in
+///   a full scope costs an index range scan of at most ``scopeCapacity`` entries.
 /// - Expiry and "now" are the validator's (``recordFirstUse(of:scope:until:now:)``), as the
 ///   ``OIDCResourceServer/ReplayCache`` contract says; replicas' clocks should agree (NTP) as for every time check.
 /// - Expired rows are deleted every ``cleanupInterval`` first-use checks of this instance, at most
@@ -32,6 +38,8 @@ public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
     public let cleanupInterval: Int
     /// The most expired rows one cleanup deletes (1 to 1 000 000).
     public let cleanupBatch: Int
+    /// The most live entries one scope may hold (default 10 000; at least 1).
+    public let scopeCapacity: Int
     private let checks = Locked(0)
 
     /// A cache in `table` (see ``createTable()``).
@@ -40,18 +48,22 @@ public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
     ///   - table: the table name (default `oidc_replay_cache`), under ``TableName``'s rules.
     ///   - cleanupInterval: delete expired rows after every this many checks (default 256; values below 1 count as 1).
     ///   - cleanupBatch: at most this many rows per cleanup (default 1000; clamped to 1 ... 1 000 000).
+    ///   - scopeCapacity: the most live entries of one scope (default 10 000; values below 1 count as 1).
     /// - Throws: `invalid_table_name`.
-    public init(database: PostgresDatabase, table: TableName? = nil, cleanupInterval: Int = 256, cleanupBatch: Int = 1000) throws {
+    public init(database: PostgresDatabase, table: TableName? = nil, cleanupInterval: Int = 256, cleanupBatch: Int = 1000,
+                scopeCapacity: Int = 10_000) throws {
         self.database = database
         self.table = try table ?? TableName("oidc_replay_cache")
         self.cleanupInterval = max(1, cleanupInterval)
         self.cleanupBatch = min(max(1, cleanupBatch), 1_000_000)
+        self.scopeCapacity = max(1, scopeCapacity)
     }
 
     /// `PostgresReplayCache(table: NAME)`.
     public var description: String { "PostgresReplayCache(table: \(table))" }
 
-    /// Creates the table and its expiry index if they do not exist.
+    /// Creates the table, its expiry index and its per-scope index if they do not exist (an existing
+    /// table gains the per-scope index).
     public func createTable() async throws {
         try await database.createSchema([
             """
@@ -63,22 +75,38 @@ public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
             )
             """,
             "CREATE INDEX IF NOT EXISTS \(table.derived("expires_at")) ON \(table.quoted) (expires_at)",
+            "CREATE INDEX IF NOT EXISTS \(table.derived("scope_expires_at")) ON \(table.quoted) (scope, expires_at)",
         ])
     }
 
     /// Records `identifier` within `scope` until `expiry`, atomically across replicas.
-    /// - Returns: `true` when no live entry existed (inserted, or an expired one taken over);
-    ///   `false` when one is recorded with an expiry after `now` (a replay).
+    /// - Returns: ``OIDCResourceServer/ReplayCacheOutcome/firstUse`` when no live entry existed and the scope
+    ///   had room (inserted, or an expired one taken over); ``OIDCResourceServer/ReplayCacheOutcome/replayed``
+    ///   when one is recorded with an expiry after `now`; ``OIDCResourceServer/ReplayCacheOutcome/full`` when
+    ///   the scope already holds ``scopeCapacity`` live entries.
     /// - Throws: `database_unavailable`, `database_error`.
-    public func recordFirstUse(of identifier: String, scope: String, until expiry: Date, now: Date) async throws -> Bool {
+    public func recordFirstUse(of identifier: String, scope: String, until expiry: Date, now: Date) async throws -> ReplayCacheOutcome {
         let digest = DigestAlgorithm.sha256.hash(Array(identifier.utf8))
+        let nowText = Self.nowSeconds(now)
+        // Inserted only while the scope holds fewer than scopeCapacity live entries (counted on the
+        // (scope, expires_at) index, at most scopeCapacity of them).
         let rows = try await database.execute("""
             INSERT INTO \(table.quoted) AS entry (scope, identifier, expires_at)
-            VALUES ($1, $2, to_timestamp($3::double precision))
+            SELECT $1::text, $2::bytea, to_timestamp($3::double precision)
+            WHERE (SELECT count(*) FROM (SELECT 1 FROM \(table.quoted) WHERE scope = $1::text AND expires_at > to_timestamp($4::double precision)
+                   LIMIT $5::integer) AS live) < $5::integer
             ON CONFLICT (scope, identifier) DO UPDATE SET expires_at = EXCLUDED.expires_at
             WHERE entry.expires_at <= to_timestamp($4::double precision)
             RETURNING 1
-            """, [.text(scope), .bytes(digest), .text(Self.expirySeconds(expiry)), .text(Self.nowSeconds(now))])
+            """, [.text(scope), .bytes(digest), .text(Self.expirySeconds(expiry)), .text(nowText), .text(String(scopeCapacity))])
+        var outcome = ReplayCacheOutcome.firstUse
+        if rows.values.count != 1 {
+            // Not inserted: a live entry (a replay), else the scope's share is full.
+            let live = try await database.execute("""
+                SELECT 1 FROM \(table.quoted) WHERE scope = $1 AND identifier = $2 AND expires_at > to_timestamp($3::double precision)
+                """, [.text(scope), .bytes(digest), .text(nowText)])
+            outcome = live.values.isEmpty ? .full : .replayed
+        }
         let due = checks.withLock { count -> Bool in
             count += 1
             guard count >= cleanupInterval else { return false }
@@ -88,7 +116,7 @@ public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
         // Maintenance only: the answer above stands whatever happens here; a failed cleanup is
         // retried after the next interval (and purgeExpired reports its errors).
         if due { _ = try? await purgeExpired(now: now, limit: cleanupBatch) }
-        return rows.values.count == 1
+        return outcome
     }
 
     /// Deletes entries expired at `now`: at most `limit` (default ``cleanupBatch``; clamped to 1 ... 1 000 000), oldest first.

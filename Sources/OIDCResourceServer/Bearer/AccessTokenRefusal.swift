@@ -15,7 +15,7 @@ import OIDC
 /// | malformed request | `invalid_request` (scheme used) | 400 |
 /// | token invalid, expired, wrong audience or type | `invalid_token` (scheme used) | 401 |
 /// | a `cnf.jkt`-bound token as `Bearer` | `Bearer invalid_token`, `DPoP algs=...` | 401 |
-/// | proof missing, invalid, replayed or of another key | `DPoP invalid_dpop_proof` | 401 |
+/// | proof missing, invalid, replayed or of another key, or its key's replay-cache share full (`replay_cache_full`) | `DPoP invalid_dpop_proof` | 401 |
 /// | proof without the server's nonce | `DPoP use_dpop_nonce` and `DPoP-Nonce` | 401 |
 /// | token lacks a required scope or `authorization_details` type (RFC 9396) | `insufficient_scope` with `scope` (scheme used) | 403 |
 public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
@@ -101,7 +101,7 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
 
     /// The DPoP proof codes answered with `invalid_dpop_proof`.
     static func isProofError(_ code: OIDCError.Code) -> Bool {
-        code.rawValue.hasPrefix("dpop_proof_") || code == .dpopReplayCheckFailed
+        code.rawValue.hasPrefix("dpop_proof_") || code == .dpopReplayCheckFailed || code == .replayCacheFull
     }
 
     /// The scheme the request used: from its `Authorization` field (also when malformed), else `Bearer`.

@@ -8,16 +8,20 @@ import OIDC
 
 /// Checks DPoP proofs (RFC 9449 §4.3) for a resource or authorization server.
 ///
-/// In order: one compact JWS (`dpopProofMalformed`); `typ` exactly `dpop+jwt`; `alg` an allowed
-/// asymmetric algorithm (never `none` or HMAC); a `jwk` header holding a public key only; the signature
-/// verified with that key through JOSE; `jti` present; `htm` equal to the request method; `htu` equal to
-/// the request URI after ``normalizedURI(_:)-(String)`` (RFC 3986 §6.2.2, §6.2.3; query and fragment
-/// ignored); `iat` present, not more than ``leeway`` in the future and not older than ``maximumAge`` +
-/// ``leeway`` (JOSE's time rules); `nonce` when the server requires one; `ath` and the key's thumbprint
-/// against the token's `cnf.jkt` when an access token is presented (the binding is always stated,
-/// ``KeyBinding``); last, `jti` not seen before for this key (``replays``, on by default; recorded only
-/// once every other check passed, until the proof can no longer pass the `iat` rule). Each failure is
-/// an ``OIDC/OIDCError`` whose code names the rule (`dpop_proof_htm`, `dpop_proof_ath`, ...).
+/// In order: one compact JWS (`dpopProofMalformed`); `typ` exactly `dpop+jwt`; `alg` an allowed asymmetric
+/// algorithm (never `none` or HMAC); a `jwk` header holding a public key only, within JOSE's limits for
+/// embedded keys (``JOSE/JWK/init(embeddedJSONObject:)``: RSA `e` at most 2^32, `n` at most 8192 bits);
+/// when an access token bound by `cnf.jkt` is presented, the key's thumbprint equal to it
+/// (`dpop_proof_jkt`) before any signature work; the signature verified with that key through JOSE; `jti`
+/// present; `htm` equal to the request method; `htu` equal to the request URI after
+/// ``normalizedURI(_:)-(String)`` (RFC 3986 §6.2.2, §6.2.3; query and fragment ignored); `iat` present, not
+/// more than ``leeway`` in the future and not older than ``maximumAge`` + ``leeway`` (JOSE's time rules);
+/// `nonce` when the server requires one; `ath` when an access token is presented (the binding is always
+/// stated, ``KeyBinding``); last, `jti` not seen before for this key (``replays``, on by default; recorded
+/// only once every other check passed, until the proof can no longer pass the `iat` rule): a replay is
+/// `dpop_proof_replayed`; a key whose share of the cache is full of live entries gets `replay_cache_full`
+/// (and an ``OIDC/OIDCEvent/Kind/replayCacheFull`` event), never a replay. Each failure is an
+/// ``OIDC/OIDCError`` whose code names the rule (`dpop_proof_htm`, `dpop_proof_ath`, ...).
 ///
 /// A resource server uses ``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``,
 /// which reads `cnf` itself and calls this validator.
@@ -57,12 +61,21 @@ public struct DPoPProofValidator: Sendable {
         /// As ``accessToken(_:boundTo:)`` with the token's `ath` value (Base64URL SHA-256)
         /// already computed by the caller, e.g. a tool that is given the hash rather than the token.
         case accessTokenHash(String, boundTo: KeyBinding)
+
+        /// The key binding of the presented token, if one is presented.
+        var binding: KeyBinding? {
+            switch self {
+            case .noAccessToken: nil
+            case .accessToken(_, let binding), .accessTokenHash(_, let binding): binding
+            }
+        }
     }
 
     /// Where seen `jti` values are remembered.
     public enum ReplayProtection: Sendable {
         /// Each `jti` is recorded in `cache`, scoped by the proof key's thumbprint, until the proof
-        /// could no longer pass the `iat` rule; a second use is `dpop_proof_replayed`.
+        /// could no longer pass the `iat` rule; a second use is `dpop_proof_replayed`, and a key whose share
+        /// of the cache is full gets `replay_cache_full` (the cache bounds each key's share).
         case cache(any ReplayCache)
         /// No replay check: a captured proof can be sent again within its `iat` window (RFC 9449 §11.1).
         /// An explicit opt-out for tools that judge one proof; a server never uses this.
@@ -132,7 +145,7 @@ public struct DPoPProofValidator: Sendable {
             throw OIDCError(.dpopProofPrivateKey, "the DPoP proof's jwk carries the private member \"\(member)\"")
         }
         let key: JWK
-        do { key = try JWK(jsonObject: members) } catch let error as JOSEError {
+        do { key = try JWK(embeddedJSONObject: members) } catch let error as JOSEError {
             throw OIDCError(.dpopProofKey, "the DPoP proof's jwk is not a usable key", joseError: error)
         }
         guard !key.isPrivate, key.keyType != .oct else { throw OIDCError(.dpopProofKey, "the DPoP proof's jwk is not an asymmetric public key") }
@@ -153,6 +166,10 @@ public struct DPoPProofValidator: Sendable {
             throw OIDCError(.dpopProofAlgorithm, "the DPoP proof's alg is not an allowed asymmetric algorithm")
         }
         let (key, thumbprint) = try proofKey(jws, protectedHeader: proof.utf8.prefix { $0 != UInt8(ascii: ".") })
+        // The key must be the token's before any work is spent on its signature (§4.3 step 12 first).
+        if case .thumbprint(let bound) = presenting.binding, bound != thumbprint {
+            throw OIDCError(.dpopProofKeyBinding, "the DPoP proof's key is not the one the access token is bound to (cnf.jkt)")
+        }
         do { try jws.verify(with: key, policy: policy) } catch let error as JOSEError {
             throw OIDCError(.dpopProofSignature, "the DPoP proof's signature does not verify with its jwk", joseError: error)
         }
@@ -191,29 +208,31 @@ public struct DPoPProofValidator: Sendable {
                 throw OIDCError(.dpopProofNonce, "the DPoP proof does not carry the nonce the server gave")
             }
         }
-        let presented: (hash: String, binding: KeyBinding)?
+        // ath (the key binding was compared before the signature).
+        let presentedHash: String?
         switch presenting {
-        case .noAccessToken: presented = nil
-        case .accessToken(let token, let binding): presented = (DPoPKey.accessTokenHash(token), binding)
-        case .accessTokenHash(let hash, let binding): presented = (hash, binding)
+        case .noAccessToken: presentedHash = nil
+        case .accessToken(let token, _): presentedHash = DPoPKey.accessTokenHash(token)
+        case .accessTokenHash(let hash, _): presentedHash = hash
         }
-        if let (hash, binding) = presented {
+        if let hash = presentedHash {
             guard let ath = try text("ath", .dpopProofAccessTokenHash), ath == hash else {
                 throw OIDCError(.dpopProofAccessTokenHash, "the DPoP proof's ath is not the hash of the presented access token")
             }
-            if case .thumbprint(let bound) = binding, bound != thumbprint {
-                throw OIDCError(.dpopProofKeyBinding, "the DPoP proof's key is not the one the access token is bound to (cnf.jkt)")
-            }
         }
         if case .cache(let cache) = replays {
-            let firstUse: Bool
+            let outcome: ReplayCacheOutcome
             do {
-                firstUse = try await cache.recordFirstUse(of: jti, scope: thumbprint, until: replayRetention(issuedAt: issuedAt), now: now)
+                outcome = try await cache.recordFirstUse(of: jti, scope: thumbprint, until: replayRetention(issuedAt: issuedAt), now: now)
             } catch {
                 throw OIDCError(.dpopReplayCheckFailed, "the DPoP replay cache could not answer, so the proof is refused")
             }
-            guard firstUse else {
-                throw OIDCError(.dpopProofReplayed, "a DPoP proof with this jti was already received for this key")
+            switch outcome {
+            case .firstUse: break
+            case .replayed: throw OIDCError(.dpopProofReplayed, "a DPoP proof with this jti was already received for this key")
+            case .full:
+                observer?.record(OIDCEvent(kind: .replayCacheFull, outcome: .failure(code: OIDCError.Code.replayCacheFull.rawValue), origin: target.origin))
+                throw OIDCError(.replayCacheFull, "the replay cache's share for this proof key is full of live entries, so this proof cannot be remembered and is refused")
             }
         }
         return VerifiedDPoPProof(key: key, thumbprint: thumbprint, algorithm: algorithm, jwtID: jti, method: htm, uri: htu,

@@ -45,7 +45,9 @@ public struct LogoutToken: Sendable, CustomStringConvertible {
 /// ``maximumAge`` + ``leeway`` ago; `jti` present; `events` an object with the back-channel logout
 /// member (itself an object); `sub` and/or `sid`; no `nonce`; `exp` present (unless
 /// ``ExpirationRule/optionalForDraftProviders``); and last, `jti` not already recorded for
-/// this issuer in ``replays`` (recorded only once every other check passed).
+/// this issuer in ``replays`` (recorded only once every other check passed): a replay is
+/// `replayed_logout_token`; an issuer whose share of the cache is full gets `replay_cache_full` (and an
+/// ``OIDC/OIDCEvent/Kind/replayCacheFull`` event), never a replay.
 ///
 /// The replay window is the acceptance window: the `jti` is recorded until the later of
 /// `iat` + ``maximumAge`` + ``leeway`` and, when present, `exp` + ``leeway`` — the last instants at
@@ -136,7 +138,7 @@ public struct LogoutTokenValidator: Sendable {
     /// - Throws: ``OIDC/OIDCError``: signature and key codes, `.expired`, `.issuedInFuture`,
     ///   `.issuerMismatch`, `.audienceMismatch`, `.unexpectedTokenType`, `.missingLogoutTokenClaim`
     ///   (a required `iat`, `jti` or `events` absent; the reason names it), `.invalidLogoutToken`
-    ///   (the reason names the rule), `.replayedLogoutToken`, and whatever ``replays`` throws when it cannot
+    ///   (the reason names the rule), `.replayedLogoutToken`, `.replayCacheFull`, and whatever ``replays`` throws when it cannot
     ///   answer (e.g. `database_unavailable`): an unanswered replay check never passes.
     func validateToken(_ token: String) async throws -> LogoutToken {
         let validation = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
@@ -172,8 +174,13 @@ public struct LogoutTokenValidator: Sendable {
         }
         // exp is accepted while now < exp + leeway (JOSE's rule); the record lasts until the later end.
         let recordUntil = max(acceptedUntil, expiresAt.map { $0.addingTimeInterval(leeway) } ?? acceptedUntil)
-        guard try await replays.recordFirstUse(of: jti, scope: issuer, until: recordUntil, now: now) else {
-            throw OIDCError(.replayedLogoutToken, "a logout token with this jti from this issuer was already received")
+        switch try await replays.recordFirstUse(of: jti, scope: issuer, until: recordUntil, now: now) {
+        case .firstUse: break
+        case .replayed: throw OIDCError(.replayedLogoutToken, "a logout token with this jti from this issuer was already received")
+        case .full:
+            observer?.record(OIDCEvent(kind: .replayCacheFull, outcome: .failure(code: OIDCError.Code.replayCacheFull.rawValue),
+                                       origin: Observation.origin(of: issuer)))
+            throw OIDCError(.replayCacheFull, "the replay cache's share for this issuer is full of live entries, so this logout token cannot be remembered and is refused")
         }
         return LogoutToken(issuer: issuer, subject: subject, sessionID: sessionID, audience: audience, issuedAt: issuedAt,
                            expiresAt: expiresAt, jwtID: jti, events: events, claims: claims)

@@ -12,13 +12,18 @@ import Foundation
 /// `OIDCPostgres` has one that every replica shares. The validator computes `expiry` from its own
 /// acceptance rule (`iat` + maximum age + leeway, or `exp` + leeway) on its own clock, so a cache
 /// never guesses a window.
+///
+/// A cache is bounded per scope as well as in total, so one scope (a proof key, an issuer) can
+/// fill only its own share: a full share answers ``ReplayCacheOutcome/full`` for that scope's new
+/// identifiers, never ``ReplayCacheOutcome/replayed``, and never refuses another scope for it.
 public protocol ReplayCache: Sendable {
     /// Records `identifier` within `scope` (an issuer, a proof key's thumbprint) until `expiry`.
     ///
-    /// - Returns: `true` for a first use; `false` when the same `scope` and `identifier` are
-    ///   already recorded with an expiry after `now` (a replay), or when the cache cannot take
-    ///   another live entry (it refuses rather than forgets).
+    /// - Returns: ``ReplayCacheOutcome/firstUse`` when it was recorded; ``ReplayCacheOutcome/replayed``
+    ///   when the same `scope` and `identifier` are already recorded with an expiry after `now`;
+    ///   ``ReplayCacheOutcome/full`` when the cache cannot take this new identifier (the scope's share,
+    ///   or the whole cache, is full of live entries): it refuses rather than forgets, and says so.
     /// - Throws: when the cache cannot answer (e.g. its database is unreachable); the validator
     ///   then refuses the token: an unanswered replay check never passes.
-    func recordFirstUse(of identifier: String, scope: String, until expiry: Date, now: Date) async throws -> Bool
+    func recordFirstUse(of identifier: String, scope: String, until expiry: Date, now: Date) async throws -> ReplayCacheOutcome
 }
