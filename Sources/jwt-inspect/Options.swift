@@ -141,8 +141,10 @@ struct Options {
         }
         guard positional.count <= 1 else { throw UsageError("expected at most one TOKEN argument") }
         if let token = positional.first, token != "-" { options.token = token }
-        let sources = [options.keyPath, options.secretFile, options.jwksURL, options.issuerURL].compactMap { $0 }
-        guard sources.count <= 1 else {
+        // Counted without an array of optionals, whose generic metadata the runtime would build at launch.
+        let sources = (options.keyPath == nil ? 0 : 1) + (options.secretFile == nil ? 0 : 1)
+            + (options.jwksURL == nil ? 0 : 1) + (options.issuerURL == nil ? 0 : 1)
+        guard sources <= 1 else {
             throw UsageError("use only one of --key, --secret-file, --jwks-url, --issuer")
         }
         return options

@@ -31,13 +31,13 @@ struct Renderer {
         if let payload = inspection.payload {
             out += safe(payload.prettyJSONString(sortedKeys: true)) + "\n"
             if let claims = payload.objectValue {
-                let times = ["exp", "nbf", "iat", "auth_time"].compactMap { name in claims[name]?.doubleValue.map { (name, $0) } }
-                if !times.isEmpty {
-                    out += "\n" + bold("Times") + "\n"
-                    for (name, seconds) in times {
-                        out += "  " + name.padding(10) + TimeText.utc(seconds) + "  " + dim("(\(TimeText.phrase(for: name, seconds, now: now)))") + "\n"
-                    }
+                // One line per time claim present (no array of (name, seconds) tuples: tuple metadata is built at run time).
+                var times = ""
+                for name in ["exp", "nbf", "iat", "auth_time"] {
+                    guard let seconds = claims[name]?.doubleValue else { continue }
+                    times += "  " + name.padding(10) + TimeText.utc(seconds) + "  " + dim("(\(TimeText.phrase(for: name, seconds, now: now)))") + "\n"
                 }
+                if !times.isEmpty { out += "\n" + bold("Times") + "\n" + times }
             }
         } else if let text = inspection.payloadText {
             out += safe(text) + "\n" + dim("(not JSON)") + "\n"

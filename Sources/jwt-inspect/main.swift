@@ -47,15 +47,14 @@ func inspectToken() throws(Exit) {
         }
         rawToken = input.bytes
     }
-    let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
-    var trimmed = Array(rawToken.drop(while: { whitespace.contains($0) }).reversed().drop(while: { whitespace.contains($0) }).reversed())
+    var trimmed = TokenBytes.trimmingWhitespace(rawToken)
 
     func malformed(_ reason: String, _ message: String) -> Exit {
         if options.json { IO.write(Renderer.jsonError(reason: reason, message: message), to: 1) }
         return fail(1, "malformed token: \(message)")
     }
     if trimmed.isEmpty { throw malformed("malformed_token", "no token given (pass it as an argument or on standard input)") }
-    if trimmed.contains(where: { whitespace.contains($0) }) { throw malformed("malformed_token", "whitespace inside the token") }
+    if trimmed.contains(where: TokenBytes.isWhitespace) { throw malformed("malformed_token", "whitespace inside the token") }
 
     let useColor: Bool
     switch options.color {

@@ -119,6 +119,30 @@ struct CLICaseTests {
         #expect(run.reason == item.reason, "stdout: \(run.stdout)")
     }
 
+    /// The token is trimmed of the whitespace around it (space, tab, CR, LF, in any mix, from an argument
+    /// or standard input) and refused with any of them inside; whitespace alone is no token.
+    @Test("whitespace around the token is trimmed, inside it refused")
+    func whitespaceAroundAndInside() async throws {
+        let token = try Tokens.sign(.rs256, key: "rsa2048.pem")
+        let verify = ["--json", "--now", "\(Tokens.now)", "--key", "Keys/rsa2048.pub.pem"]
+        let around = " \t\r\n" + token + "\r\n\t "
+        for input in [around, "\n" + token, token + "\r", token] {
+            let run = try await CLI.run(verify, stdin: Data(input.utf8))
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(run.result == "valid", "stdout: \(run.stdout)")
+        }
+        let argument = try await CLI.run(verify + [around])
+        #expect(argument.status == 0, "stderr: \(argument.stderr)")
+        for inside in ["\t", "\r", "\n", " "] {
+            let run = try await CLI.run(["--json", String(token.prefix(30)) + inside + String(token.dropFirst(30))])
+            #expect(run.status == 1)
+            #expect(run.reason == "malformed_token", "stdout: \(run.stdout)")
+        }
+        let blank = try await CLI.run(["--json"], stdin: Data(" \t\r\n".utf8))
+        #expect(blank.status == 1)
+        #expect(blank.reason == "malformed_token", "stdout: \(blank.stdout)")
+    }
+
     @Test("usage and setup errors exit 2", arguments: [
         ["--bogus"], ["--key"], ["--key", "/nonexistent/key.pem"], ["--key", "README.md"], ["--color", "purple"],
         ["--key", "Keys/rsa2048.pub.pem", "--secret-file", "Keys/hmac.key"], ["--leeway", "soon"],
