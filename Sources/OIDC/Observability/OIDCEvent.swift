@@ -8,7 +8,8 @@ import Foundation
 ///
 /// An event never carries a token, an authorization code, a secret, a key or a full URL:
 /// ``origin`` is `scheme://host[:port]` only, and ``outcome`` names a failure by its stable
-/// error code. It is safe to log or count as it is.
+/// error code. It is safe to log or count as it is; ``detail`` (set only for a failed fetch of a user- or
+/// remote-chosen URL) is for the application's logs, not for labels or for the user who chose the URL.
 public struct OIDCEvent: Sendable, Hashable {
     /// What happened.
     public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
