@@ -5,7 +5,8 @@
 //       [--limit NAME=N]... [--authorization-details JSON] [--audience A]
 //   swift run sample-authorize-url --issuer URL [--profile entra|google|apple|keycloak|okta|auth0] ...
 //       (discovery: an OIDCClient starts the login, with the profile's discovery rules)
-//   swift run sample-authorize-url --webfinger IDENTIFIER ...   (WebFinger issuer discovery first, then as --issuer)
+//   swift run sample-authorize-url --webfinger IDENTIFIER [--allow-host HOST:PORT]... ...
+//       (WebFinger issuer discovery first, then as --issuer; only public hosts on port 443 unless --allow-host admits more)
 //       [--response-mode jwt|query.jwt|fragment.jwt|form_post.jwt|query|fragment|form_post]
 //       [--request-object signed|encrypted|signed+encrypted [--request-object-key PATH]]
 //
@@ -16,7 +17,8 @@
 // stdout: exactly one JSON object {"url": ..., "state": ..., "nonce": ..., "code_verifier": ...}
 // (code_verifier is null for response types without code); with --webfinger it also has "issuer".
 // Exit 2 on bad arguments (usage on stderr); exit 1 when the provider or a check refuses (WebFinger and
-// discovery included), with the typed error code on stderr.
+// discovery included, and webfinger_host_refused before any request for a host the fetch policy refuses),
+// with the typed error code on stderr.
 import Foundation
 import JOSE
 import OIDC
@@ -30,7 +32,7 @@ let usage = """
                                 [--authorization-details JSON]
                                 [--profile entra|google|apple|keycloak|okta|auth0] [--audience A]
                                 [--response-mode MODE] [--request-object signed|encrypted|signed+encrypted]
-                                [--request-object-key PATH]
+                                [--request-object-key PATH] [--allow-host HOST:PORT]...
 
       --param sets a provider-specific parameter; the standard names prompt, max_age, login_hint,
       id_token_hint, acr_values, ui_locales, claims_locales, display and response_mode are mapped
@@ -41,6 +43,11 @@ let usage = """
       as compact JSON.
       --webfinger acct:user@host[:port], user@host or an https URL: asks https://HOST/.well-known/webfinger
       for the issuer (https only, loopback too; an http issuer is refused), then discovers it as --issuer.
+      The identifier is the user's: the WebFinger host, the issuer it names and that issuer's endpoints must be
+      public hosts on port 443 (no loopback, private or link-local address, checked by name resolution too),
+      else webfinger_host_refused and no request is sent.
+      --allow-host HOST:PORT (repeatable) admits that host on that port besides public ones, e.g. a local test
+      provider: --allow-host 127.0.0.1:8443 ([::1]:8443 for IPv6).
       --ca-file FILE trusts this CA (PEM) for the provider's TLS instead of the machine's store.
     """
 
@@ -68,6 +75,7 @@ struct Arguments {
     var responseMode: ResponseMode?
     var requestObject: String?
     var requestObjectKey: String?
+    var allowedHosts: Set<RemoteFetchPolicy.HostPort> = []
 }
 
 func nameValue(_ text: String, _ option: String) -> (String, String) {
@@ -124,6 +132,10 @@ func parseArguments(_ argv: [String]) -> Arguments {
         case "--request-object-key": arguments.requestObjectKey = value(option)
         case "--webfinger": arguments.webFinger = value(option)
         case "--ca-file": arguments.caFile = value(option)
+        case "--allow-host":
+            let text = value(option)
+            guard let host = try? RemoteFetchPolicy.HostPort(text) else { fail("--allow-host needs HOST:PORT (e.g. 127.0.0.1:8443), not '\(text)'") }
+            arguments.allowedHosts.insert(host)
         case "-h", "--help":
             print(usage)
             exit(0)
@@ -163,10 +175,7 @@ func apply(_ name: String, _ value: String, to request: inout OAuthRequest) thro
 
 /// The authorization URL carrying `request` as a request object by value, through ``OIDCClient/startLogin(_:requestObject:)``:
 /// signed with the key at `keyPath` or unsigned, and/or encrypted to the provider's current encryption key.
-func requestObjectURL(_ request: OAuthRequest, mode: String, issuer: String, keyPath: String?, transport: any HTTPTransport,
-                      configuration: OIDCClient.Configuration) async throws -> URL {
-    let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: request.clientID), transport: transport,
-                                               configuration: configuration)
+func requestObjectURL(_ request: OAuthRequest, mode: String, client: OIDCClient, keyPath: String?) async throws -> URL {
     let signature: RequestObjectOptions.Signature
     if mode.hasPrefix("signed") {
         guard let keyPath else { fail("--request-object \(mode) needs --request-object-key PATH") }
@@ -214,6 +223,9 @@ guard let redirectURI = arguments.redirectURI else { fail("--redirect-uri is req
 if arguments.profile != nil, arguments.issuer == nil, arguments.webFinger == nil {
     fail("--profile goes with --issuer or --webfinger (its discovery rules)")
 }
+if !arguments.allowedHosts.isEmpty, arguments.webFinger == nil {
+    fail("--allow-host goes with --webfinger (the hosts its fetch policy admits)")
+}
 
 do {
     var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: arguments.responseType,
@@ -228,29 +240,33 @@ do {
     if let details = arguments.authorizationDetails { request.authorizationDetails = try AuthorizationDetail.parseArray(jsonText: details) }
     if let mode = arguments.responseMode { request.responseMode = mode }
     let url: URL
-    var issuer = arguments.issuer
-    if let identifier = arguments.webFinger {
-        do {
-            issuer = try await WebFinger.issuer(for: identifier, transport: transport)
-        } catch let error as OIDCError {
-            fail(error.description, code: 1)
-        }
-    }
     var configuration = OIDCClient.Configuration()
     configuration.profile = arguments.profile
+    // One client per provider: discovery once (WebFinger first, under the fetch policy, when given), then
+    // startLogin binds the issuer (RFC 9207) to the login.
+    var client: OIDCClient?
+    do {
+        if let identifier = arguments.webFinger {
+            client = try await OIDCClient.discover(webFinger: identifier, authentication: .none(clientID: clientID), transport: transport,
+                                                   configuration: configuration,
+                                                   fetchPolicy: RemoteFetchPolicy(allowedHosts: arguments.allowedHosts))
+        } else if let issuer = arguments.issuer {
+            client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID), transport: transport,
+                                                   configuration: configuration)
+        }
+    } catch let error as OIDCError {
+        fail(error.description, code: 1)  // a refusal by the provider or a check, not a usage error
+    }
+    let issuer = client?.issuer
     if let mode = arguments.requestObject {
-        guard let issuer else { fail("--request-object needs --issuer or --webfinger (the request object's audience and the provider's keys)") }
+        guard let client else { fail("--request-object needs --issuer or --webfinger (the request object's audience and the provider's keys)") }
         do {
-            url = try await requestObjectURL(request, mode: mode, issuer: issuer, keyPath: arguments.requestObjectKey,
-                                             transport: transport, configuration: configuration)
+            url = try await requestObjectURL(request, mode: mode, client: client, keyPath: arguments.requestObjectKey)
         } catch let error as OIDCError {
             fail(error.description, code: 1)  // a refusal by the provider or a check, not a usage error
         }
-    } else if let issuer {
+    } else if let client {
         do {
-            // One client per provider: discovery once, then startLogin binds the issuer (RFC 9207) to the login.
-            let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID),
-                                                       transport: transport, configuration: configuration)
             url = try client.startLogin(request).url
         } catch let error as OIDCError {
             fail(error.description, code: 1)  // a refusal by the provider or a check, not a usage error

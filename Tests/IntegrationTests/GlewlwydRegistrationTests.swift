@@ -92,17 +92,22 @@ extension GlewlwydSerial {
     }
 }
 
-/// `sample-authorize-url --webfinger`: the query goes over https (loopback too), refusals exit 1, usage errors 2.
+/// `sample-authorize-url --webfinger`: the query goes over https (loopback too, when `--allow-host` admits it),
+/// refusals exit 1, usage errors 2.
 @Suite struct SampleWebFingerTests {
     @Test func webFingerRefusalsAndUsage() async throws {
         let common = ["--client-id", "c", "--redirect-uri", "https://app.example/cb"]
-        // Nothing listens for https on this port: the query (https, never http) fails, exit 1.
-        let unreachable = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:alice@127.0.0.1:1"] + common)
+        // Nothing listens for https on this port: the query (https, never http), admitted by name, fails, exit 1.
+        let unreachable = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:alice@127.0.0.1:1", "--allow-host", "127.0.0.1:1"] + common)
         #expect(unreachable.status == 1, "\(unreachable.error)")
         #expect(unreachable.error.contains("webfinger_transport_failed"), "\(unreachable.error)")
         let http = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "http://127.0.0.1:1/alice"] + common)
         #expect(http.status == 1 && http.error.contains("webfinger_invalid_identifier"), "\(http.error)")
         let both = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "alice@example.com", "--issuer", "https://op.example"] + common)
         #expect(both.status == 2)
+        let badHost = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "alice@example.com", "--allow-host", "127.0.0.1"] + common)
+        #expect(badHost.status == 2 && badHost.error.contains("--allow-host needs HOST:PORT"), "\(badHost.error)")
+        let withoutWebFinger = try await SampleRunner.run("sample-authorize-url", ["--issuer", "https://op.example", "--allow-host", "127.0.0.1:1"] + common)
+        #expect(withoutWebFinger.status == 2)
     }
 }

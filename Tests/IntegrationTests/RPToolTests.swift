@@ -31,7 +31,8 @@ struct RPToolSampleTests {
     @Test func sampleAuthorizeURLWithWebFinger() async throws {
         let base = try #require(RPTool.tlsBase), ca = try #require(RPTool.tlsCA)
         let url = try #require(URL(string: base)), host = try #require(url.host(percentEncoded: false)), port = try #require(url.port)
-        let common = ["--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString, "--ca-file", ca]
+        // The tool's TLS instance is on loopback: the sample's fetch policy admits it only by name.
+        let common = ["--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString, "--ca-file", ca, "--allow-host", "\(host):\(port)"]
         let accepted = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)"] + common)
         #expect(accepted.status == 0, "\(accepted.error)")
         let output = try JSONParser.parseObject(Array(accepted.output.utf8), what: "stdout")
@@ -45,8 +46,15 @@ struct RPToolSampleTests {
         #expect(http.error.contains("webfinger_insecure_issuer"), "\(http.error)")
         // Without the CA the tool's certificate is not trusted: a transport failure, exit 1.
         let untrusted = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)",
-                                                                      "--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString])
+                                                                      "--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString,
+                                                                      "--allow-host", "\(host):\(port)"])
         #expect(untrusted.status == 1)
+        #expect(untrusted.error.contains("webfinger_transport_failed"), "\(untrusted.error)")
+        // Without --allow-host the loopback tool is refused before any request.
+        let refused = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)",
+                                                                    "--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString, "--ca-file", ca])
+        #expect(refused.status == 1)
+        #expect(refused.error.hasPrefix("sample-authorize-url: webfinger_host_refused: "), "\(refused.error)")
     }
 
     /// `sample-authorize-url --request-object signed+encrypted`: the URL it prints logs in at the tool (which decrypts the

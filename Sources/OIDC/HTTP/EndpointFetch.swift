@@ -34,6 +34,10 @@ package struct EndpointFetch: Sendable {
     package var maxBodyBytes: Int
     /// The error for a status outside ``accepted`` (default: `statusCode` with the status).
     package var statusFailure: @Sendable (TransportResponse) -> OIDCError
+    /// Whether an unusable body is quoted (a short, redacted excerpt) in the error's reason. `false` for fetches of
+    /// URLs a user or a remote party chose (``RemoteFetchPolicy``): their answer may come from an internal service,
+    /// and the reason reaches whoever sees the error; the caller hands ``diagnostic(for:)`` to the observer instead.
+    package var quotesBody = true
 
     /// Bodies larger than this are refused unless a caller sets another bound (1 MiB).
     package static let defaultMaxBodyBytes = 1 << 20
@@ -104,9 +108,18 @@ package struct EndpointFetch: Sendable {
         do {
             return try JSONParser.parseObject(response.body, what: "the \(endpoint) response")
         } catch let error as JOSEError {
+            guard quotesBody else {
+                throw OIDCError(invalidBody, "the \(endpoint) answered HTTP \(response.status) with a body that is not a JSON object",
+                                httpStatus: response.status, endpoint: endpoint)
+            }
             throw OIDCError(invalidBody, "the \(endpoint) answered HTTP \(response.status) with \(EndpointResponse.kind(of: response)): "
                             + EndpointResponse.excerpt(response.body), httpStatus: response.status, joseError: error, endpoint: endpoint)
         }
+    }
+
+    /// What an unusable answer was, for the observer only: its kind and a short, redacted excerpt.
+    package func diagnostic(for response: TransportResponse) -> String {
+        "HTTP \(response.status) with \(EndpointResponse.kind(of: response)): \(EndpointResponse.excerpt(response.body))"
     }
 }
 

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// An event never carries a token, an authorization code, a secret, a key or a full URL:
 /// ``origin`` is `scheme://host[:port]` only, and ``outcome`` names a failure by its stable
-/// error code. It is safe to log or count as it is.
+/// error code. It is safe to log or count as it is; ``detail`` (set only for a failed fetch of a user- or
+/// remote-chosen URL) is for the application's logs, not for labels or for the user who chose the URL.
 public struct OIDCEvent: Sendable, Hashable {
     /// What happened.
     public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
@@ -75,14 +76,22 @@ public struct OIDCEvent: Sendable, Hashable {
     public var grantType: String?
     /// How long it took, when it was timed.
     public var duration: Duration?
+    /// For a fetch of a URL that a user or a remote party chose (WebFinger, protected resource metadata): why it
+    /// failed, in words the error's ``OIDCError/reason`` does not carry — the fetch policy's full diagnosis
+    /// (``RemoteFetchPolicy/Refusal``, with any resolved address) or a short, redacted excerpt of an unusable
+    /// answer. Meant for the application's own logs; it may quote the remote party, so never show it to the user
+    /// who supplied the URL. `nil` for every other event.
+    public var detail: String?
 
     /// An event. `origin` should come from ``OIDCEvent/origin(of:)``, which keeps nothing but the origin.
-    public init(kind: Kind, outcome: Outcome, origin: String? = nil, grantType: String? = nil, duration: Duration? = nil) {
+    public init(kind: Kind, outcome: Outcome, origin: String? = nil, grantType: String? = nil, duration: Duration? = nil,
+                detail: String? = nil) {
         self.kind = kind
         self.outcome = outcome
         self.origin = origin
         self.grantType = grantType
         self.duration = duration
+        self.detail = detail
     }
 
     /// `scheme://host[:port]` of `url`: no user, path, query or fragment.

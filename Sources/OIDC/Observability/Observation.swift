@@ -36,9 +36,9 @@ package enum Observation {
 extension Optional where Wrapped == any OIDCObserver {
     /// Runs `operation`; with an observer, times it (`ContinuousClock`) and records one event of `kind`
     /// with its outcome (``Observation/code(of:)`` on failure). Without one: `operation` alone, and
-    /// `origin` is never evaluated.
+    /// `origin` is never evaluated. `detail` (``OIDCEvent/detail``) is evaluated after `operation`, for a failure only.
     package func observe<T>(_ kind: OIDCEvent.Kind, origin: @autoclosure () -> String? = nil, grantType: String? = nil,
-                            isolation: isolated (any Actor)? = #isolation,
+                            detail: @autoclosure () -> String? = nil, isolation: isolated (any Actor)? = #isolation,
                             _ operation: () async throws -> T) async throws -> T {
         guard let observer = self else { return try await operation() }
         let clock = ContinuousClock()
@@ -49,7 +49,7 @@ extension Optional where Wrapped == any OIDCObserver {
             return value
         } catch {
             observer.record(OIDCEvent(kind: kind, outcome: .failure(code: Observation.code(of: error)), origin: origin(),
-                                      grantType: grantType, duration: clock.now - start))
+                                      grantType: grantType, duration: clock.now - start, detail: detail()))
             throw error
         }
     }

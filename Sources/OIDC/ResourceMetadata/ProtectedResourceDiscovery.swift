@@ -15,10 +15,17 @@ import Foundation
 ///   document that another origin serves cannot speak for this resource (§7.3);
 /// - the document's `resource` equals the resource identifier exactly (§3.3): otherwise it is not used;
 /// - every `authorization_servers` entry and `jwks_uri` passes ``SecureURLPolicy``;
-/// - redirects are not followed, the body is bounded (the same fetch as discovery).
+/// - the metadata URL is on a host the ``RemoteFetchPolicy`` admits (default: a public host on port 443; no
+///   loopback, private or other internal address, checked by name resolution too), before any request:
+///   the resource and its challenge may be a remote party's choice (a client that calls user-supplied APIs),
+///   and the fetch must not become a request to the application's internal network. A refusal is
+///   `resource_metadata_host_refused`; widen the policy by name for an internal API;
+/// - redirects are not followed, the body is bounded (the same fetch as discovery), and an unusable body is
+///   never quoted in the error's reason.
 ///
 /// The issuer is then chosen with ``ProtectedResourceMetadata/authorizationServer(_:)``, from the servers the
-/// client trusts (§7.6) or explicitly from any listed.
+/// client trusts (§7.6) or explicitly from any listed (then checked with the fetch policy, for it is the
+/// resource's choice, and the client will fetch its metadata next).
 public enum ProtectedResourceDiscovery {
     /// `/.well-known/oauth-protected-resource` inserted into `resource` (RFC 9728 §3.1; the RFC 8414 rule).
     /// - Throws: ``OIDCError`` `.invalidIssuerURL` (no URL, a fragment), `.insecureURL`.
@@ -40,12 +47,16 @@ public enum ProtectedResourceDiscovery {
     ///   - resource: the resource identifier the client uses, compared exactly with the document's `resource`.
     ///   - metadataURL: where to fetch it; `nil`: ``metadataURL(forResource:)``.
     ///   - transport: how the document is fetched (redirects not followed).
-    ///   - observer: receives one ``OIDCEvent/Kind/discovery`` event; `nil`: none.
+    ///   - observer: receives one ``OIDCEvent/Kind/discovery`` event; `nil`: none. A policy refusal's diagnosis is
+    ///     in the event's ``OIDCEvent/detail``.
+    ///   - fetchPolicy: the hosts the metadata may be fetched from (default: public hosts on port 443).
     /// - Throws: ``OIDCError`` `.invalidIssuerURL` / `.insecureURL` (the resource, the URL, an authorization server
-    ///   or `jwks_uri`), `.resourceMetadataOriginMismatch`, `.discoveryTransportFailed`, `.discoveryHTTPStatus`,
-    ///   `.discoveryInvalidDocument`, `.discoveryMissingField`, `.resourceMetadataMismatch`.
+    ///   or `jwks_uri`), `.resourceMetadataOriginMismatch`, `.resourceMetadataHostRefused` (before any request),
+    ///   `.discoveryTransportFailed`, `.discoveryHTTPStatus`, `.discoveryInvalidDocument`, `.discoveryMissingField`,
+    ///   `.resourceMetadataMismatch`.
     public static func fetch(resource: String, metadataURL: URL? = nil, transport: any HTTPTransport,
-                             observer: (any OIDCObserver)? = nil) async throws -> ProtectedResourceMetadata {
+                             observer: (any OIDCObserver)? = nil,
+                             fetchPolicy: RemoteFetchPolicy = .publicHostsOnly) async throws -> ProtectedResourceMetadata {
         let wellKnown = try Self.metadataURL(forResource: resource)
         let url = metadataURL ?? wellKnown
         if url != wellKnown {
@@ -55,7 +66,10 @@ public enum ProtectedResourceDiscovery {
                                 "the resource_metadata URL is not on the resource's origin (RFC 9728 §7.3, §7.7)")
             }
         }
-        return try await observer.observe(.discovery, origin: Observation.origin(of: resource)) {
+        var diagnostic: String?
+        return try await observer.observe(.discovery, origin: Observation.origin(of: resource), detail: diagnostic) {
+            try await fetchPolicy.check(url, code: .resourceMetadataHostRefused, what: "the protected resource metadata host",
+                                        endpoint: .protectedResourceMetadata, diagnostic: &diagnostic)
             let fetch = EndpointFetch(endpoint: .protectedResourceMetadata, issuer: nil, transportFailure: .discoveryTransportFailed,
                                       invalidBody: .discoveryInvalidDocument, statusCode: .discoveryHTTPStatus)
             let metadata = try await fetch.fetch(TransportRequest(url: url, headers: ["Accept": "application/json"]), via: transport) {
@@ -82,15 +96,17 @@ public enum ProtectedResourceDiscovery {
     ///     names a wider identifier the client already knows (e.g. the API's base URL).
     ///   - transport: how the document is fetched.
     ///   - observer: receives one ``OIDCEvent/Kind/discovery`` event; `nil`: none.
-    /// - Throws: as ``fetch(resource:metadataURL:transport:observer:)``; `.invalidIssuerURL` for a
+    ///   - fetchPolicy: the hosts the metadata may be fetched from (default: public hosts on port 443).
+    /// - Throws: as ``fetch(resource:metadataURL:transport:observer:fetchPolicy:)``; `.invalidIssuerURL` for a
     ///   `resource_metadata` that is not a URL.
     public static func fetch(challengedBy response: TransportResponse, resource: String, transport: any HTTPTransport,
-                             observer: (any OIDCObserver)? = nil) async throws -> ProtectedResourceMetadata {
+                             observer: (any OIDCObserver)? = nil,
+                             fetchPolicy: RemoteFetchPolicy = .publicHostsOnly) async throws -> ProtectedResourceMetadata {
         var url: URL?
         if let text = resourceMetadataParameter(in: response) {
             url = try SecureURLPolicy.check(text, what: "the resource_metadata URL")
         }
-        return try await fetch(resource: resource, metadataURL: url, transport: transport, observer: observer)
+        return try await fetch(resource: resource, metadataURL: url, transport: transport, observer: observer, fetchPolicy: fetchPolicy)
     }
 
     /// Scheme, lowercased host and port (the scheme's default when absent) of a URL.
@@ -106,13 +122,39 @@ extension ProtectedResourceMetadata {
     public enum AuthorizationServerChoice: Sendable, Hashable {
         /// The first listed server that is one of these issuers (RFC 9728 §7.6: only servers the client trusts).
         case trusted(Set<String>)
-        /// The first listed server, whichever it is: the client accepts any server the resource names.
+        /// The first listed server, whichever it is: the client accepts any server the resource names, on a host
+        /// the fetch policy admits (the resource chose it, and the client fetches its metadata next).
         case anyListed
     }
 
-    /// The issuer to get a token from for this resource.
-    /// - Throws: ``OIDCError`` `.noTrustedAuthorizationServer` when no listed server fits `choice`.
+    /// The issuer to get a token from for this resource. With ``AuthorizationServerChoice/anyListed`` the pick is
+    /// checked with ``RemoteFetchPolicy/publicHostsOnly``'s rules that need no name resolution (port 443, no internal
+    /// IP literal, no name reserved for local use); ``authorizationServer(_:fetchPolicy:)`` checks with a policy
+    /// of the application's and resolves the name too.
+    /// - Throws: ``OIDCError`` `.noTrustedAuthorizationServer` when no listed server fits `choice`;
+    ///   `.resourceMetadataHostRefused` when the server picked from any listed is on a refused host.
     public func authorizationServer(_ choice: AuthorizationServerChoice) throws -> String {
+        let pick = try listedServer(choice)
+        if case .anyListed = choice, let url = URL(string: pick),
+           let refusal = RemoteFetchPolicy.publicHostsOnly.refusalWithoutResolving(url) {
+            throw Self.refused(refusal)
+        }
+        return pick
+    }
+
+    /// The issuer to get a token from for this resource; a server picked with ``AuthorizationServerChoice/anyListed``
+    /// must be on a host `fetchPolicy` admits (name resolution included). A ``AuthorizationServerChoice/trusted(_:)``
+    /// pick is the application's own configuration and is not checked.
+    /// - Throws: ``OIDCError`` `.noTrustedAuthorizationServer`, `.resourceMetadataHostRefused`.
+    public func authorizationServer(_ choice: AuthorizationServerChoice, fetchPolicy: RemoteFetchPolicy) async throws -> String {
+        let pick = try listedServer(choice)
+        if case .anyListed = choice, let url = URL(string: pick), let refusal = await fetchPolicy.refusal(for: url) {
+            throw Self.refused(refusal)
+        }
+        return pick
+    }
+
+    private func listedServer(_ choice: AuthorizationServerChoice) throws -> String {
         let pick: String?
         switch choice {
         case .trusted(let issuers): pick = authorizationServers.first { issuers.contains($0) }
@@ -123,6 +165,11 @@ extension ProtectedResourceMetadata {
                             "the protected resource lists \(authorizationServers.count) authorization server(s), none of them usable")
         }
         return pick
+    }
+
+    private static func refused(_ refusal: RemoteFetchPolicy.Refusal) -> OIDCError {
+        OIDCError(.resourceMetadataHostRefused, "the authorization server the protected resource names \(refusal.publicReason): "
+                  + "refused by the fetch policy (RemoteFetchPolicy; widen it by name with allowedHosts or admit)")
     }
 }
 
@@ -136,6 +183,9 @@ extension OIDCError.Code {
     public static let resourceMetadataMismatch = OIDCError.Code(rawValue: "resource_metadata_mismatch")
     /// A `resource_metadata` URL is on another origin than the resource (RFC 9728 §7.3, §7.7).
     public static let resourceMetadataOriginMismatch = OIDCError.Code(rawValue: "resource_metadata_origin_mismatch")
+    /// The protected resource metadata URL, or the authorization server picked from any the metadata lists, is on
+    /// a host the ``RemoteFetchPolicy`` refuses (internal address, reserved name, port other than 443); nothing was sent there.
+    public static let resourceMetadataHostRefused = OIDCError.Code(rawValue: "resource_metadata_host_refused")
     /// None of the authorization servers a protected resource lists is one the client may use (RFC 9728 §7.6).
     public static let noTrustedAuthorizationServer = OIDCError.Code(rawValue: "no_trusted_authorization_server")
 }

@@ -8,9 +8,17 @@ import JOSE
 /// Issuer discovery with WebFinger (OpenID Connect Discovery 1.0 §2, RFC 7033): from an identifier the user
 /// typed (`acct:user@host`, `user@host`, or an https URL) to the issuer of its OpenID provider.
 ///
-/// The query always goes to `https://HOST[:PORT]/.well-known/webfinger`, loopback hosts included; the issuer
+/// The identifier is the user's, so every host it leads to is checked with a ``RemoteFetchPolicy`` before any
+/// request: the WebFinger host, the issuer the answer names and (with
+/// ``OIDCClient/discover(webFinger:authentication:transport:configuration:fetchPolicy:)``) the endpoints of that
+/// issuer's discovery document. By default only public hosts on port 443 pass; a refusal is
+/// `webfinger_host_refused`, and an application admits its own test or internal providers by name
+/// (``RemoteFetchPolicy/allowedHosts``, ``RemoteFetchPolicy/admit``).
+///
+/// The query goes to `https://HOST[:PORT]/.well-known/webfinger` (never http, loopback included); the issuer
 /// it answers must be an https URL (an `http` `href` is refused even on 127.0.0.1), and is then discovered with
-/// the usual exact-issuer check (``OIDCClient/discover(webFinger:authentication:transport:configuration:)``).
+/// the usual exact-issuer check. An unusable answer is never quoted in the error's reason (it may come from an
+/// internal service): the observer's event carries a redacted excerpt in ``OIDCEvent/detail``.
 /// Members of the answer other than `links` (and a link's `rel` and `href`) are ignored, as RFC 7033 says.
 public enum WebFinger {
     /// The `rel` of the issuer link (OpenID Connect Discovery §2).
@@ -84,18 +92,38 @@ public enum WebFinger {
     /// - Parameters:
     ///   - identifier: `acct:user@host[:port]`, `user@host[:port]`, or an https URL.
     ///   - transport: the HTTP transport (it must trust the server's TLS certificate).
-    ///   - observer: receives one ``OIDCEvent/Kind/discovery`` event.
-    /// - Returns: the issuer (an https URL), not yet discovered.
-    /// - Throws: ``OIDCError`` `.webFingerInvalidIdentifier`, `.webFingerTransportFailed`, `.webFingerInvalidResponse`,
-    ///   `.webFingerNoIssuer`, `.webFingerInsecureIssuer`.
-    public static func issuer(for identifier: String, transport: any HTTPTransport, observer: (any OIDCObserver)? = nil) async throws -> String {
+    ///   - observer: receives one ``OIDCEvent/Kind/discovery`` event; on failure its ``OIDCEvent/detail`` says
+    ///     why the policy refused or what the unusable answer was.
+    ///   - fetchPolicy: which hosts may be asked, and may be named as the issuer (default: public hosts on 443).
+    /// - Returns: the issuer (an https URL on a host the policy admits), not yet discovered.
+    /// - Throws: ``OIDCError`` `.webFingerInvalidIdentifier`, `.webFingerHostRefused` (the WebFinger host, before any
+    ///   request; or the issuer named), `.webFingerTransportFailed`, `.webFingerInvalidResponse`, `.webFingerNoIssuer`,
+    ///   `.webFingerInsecureIssuer`.
+    public static func issuer(for identifier: String, transport: any HTTPTransport, observer: (any OIDCObserver)? = nil,
+                              fetchPolicy: RemoteFetchPolicy = .publicHostsOnly) async throws -> String {
         let query = try Query(identifier: identifier)
-        return try await observer.observe(.discovery, origin: OIDCEvent.origin(of: query.url)) {
-            let fetch = EndpointFetch(endpoint: .webFinger, issuer: nil, transportFailure: .webFingerTransportFailed,
+        var diagnostic: String?
+        return try await observer.observe(.discovery, origin: OIDCEvent.origin(of: query.url), detail: diagnostic) {
+            try await fetchPolicy.check(query.url, code: .webFingerHostRefused, what: "the WebFinger host", endpoint: .webFinger,
+                                        diagnostic: &diagnostic)
+            var fetch = EndpointFetch(endpoint: .webFinger, issuer: nil, transportFailure: .webFingerTransportFailed,
                                       invalidBody: .webFingerInvalidResponse, maxBodyBytes: 64 * 1024)
-            let (object, _) = try await fetch.jsonObject(TransportRequest(url: query.url, headers: ["Accept": "application/jrd+json, application/json"]),
-                                                         via: transport)
-            return try issuer(in: object)
+            fetch.quotesBody = false
+            let response = try await fetch.send(TransportRequest(url: query.url, headers: ["Accept": "application/jrd+json, application/json"]),
+                                                via: transport)
+            let object: JSONObject
+            do {
+                object = try fetch.object(from: response)
+            } catch {
+                diagnostic = fetch.diagnostic(for: response)
+                throw error
+            }
+            let issuer = try issuer(in: object)
+            if let url = URL(string: issuer) {
+                try await fetchPolicy.check(url, code: .webFingerHostRefused, what: "the issuer the WebFinger answer names",
+                                            endpoint: .webFinger, diagnostic: &diagnostic)
+            }
+            return issuer
         }
     }
 
@@ -127,17 +155,40 @@ public enum WebFinger {
 }
 
 extension OIDCClient {
-    /// A client for the provider that `identifier`'s WebFinger server names (``WebFinger/issuer(for:transport:observer:)``),
+    /// A client for the provider that `identifier`'s WebFinger server names (``WebFinger/issuer(for:transport:observer:fetchPolicy:)``),
     /// found through its discovery document with the exact-issuer check of ``discover(issuer:authentication:transport:configuration:)``.
+    /// Every endpoint of that document the client calls (all of ``ProviderMetadata/callableEndpoints`` but the
+    /// browser's: authorization, end-session, check-session) must be on a host `fetchPolicy` admits: the document
+    /// is the remote party's, as is the issuer.
     /// - Parameters:
     ///   - identifier: `acct:user@host[:port]`, `user@host[:port]`, or an https URL.
     ///   - authentication: how the client authenticates at the token endpoint.
     ///   - transport: the HTTP transport.
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache, observer.
-    /// - Throws: ``OIDCError``: the WebFinger errors, then the discovery errors.
+    ///   - fetchPolicy: the hosts the WebFinger query, the issuer and its endpoints may be on (default: public hosts on 443).
+    /// - Throws: ``OIDCError``: the WebFinger errors, then the discovery errors; `.webFingerHostRefused` naming the
+    ///   endpoint (``OIDCError/endpoint``) on a refused host.
     public static func discover(webFinger identifier: String, authentication: ClientAuthentication, transport: any HTTPTransport,
-                                configuration: Configuration = Configuration()) async throws -> OIDCClient {
-        let issuer = try await WebFinger.issuer(for: identifier, transport: transport, observer: configuration.observer)
-        return try await discover(issuer: issuer, authentication: authentication, transport: transport, configuration: configuration)
+                                configuration: Configuration = Configuration(),
+                                fetchPolicy: RemoteFetchPolicy = .publicHostsOnly) async throws -> OIDCClient {
+        let issuer = try await WebFinger.issuer(for: identifier, transport: transport, observer: configuration.observer, fetchPolicy: fetchPolicy)
+        let metadata = try await Discovery.fetch(issuer: issuer, transport: transport, observer: configuration.observer,
+                                                 profile: configuration.profile)
+        let browserOnly: Set<ProviderEndpoint> = [.authorization, .endSession, .checkSessionIframe]
+        var admitted: Set<String> = []
+        for (endpoint, url) in metadata.callableEndpoints where !browserOnly.contains(endpoint) {
+            guard let url, let origin = OIDCEvent.origin(of: url), !admitted.contains(origin) else { continue }
+            var diagnostic: String?
+            do {
+                try await fetchPolicy.check(url, code: .webFingerHostRefused, what: "the \(endpoint) of the provider the WebFinger answer names",
+                                            endpoint: endpoint, diagnostic: &diagnostic)
+            } catch {
+                configuration.observer?.record(OIDCEvent(kind: .discovery, outcome: .failure(code: Observation.code(of: error)),
+                                                         origin: origin, detail: diagnostic))
+                throw error
+            }
+            admitted.insert(origin)
+        }
+        return try OIDCClient(metadata: metadata, authentication: authentication, transport: transport, configuration: configuration)
     }
 }

@@ -11,6 +11,9 @@ extension OIDCError.Code {
     /// The issuer the WebFinger answer names is not an https URL (refused even on a loopback host: OpenID Connect
     /// Discovery §3 requires https issuers).
     public static let webFingerInsecureIssuer = OIDCError.Code(rawValue: "webfinger_insecure_issuer")
+    /// The WebFinger host, the issuer its answer names, or an endpoint of that issuer's discovery document is on a
+    /// host the ``RemoteFetchPolicy`` refuses (internal address, reserved name, port other than 443); nothing was sent there.
+    public static let webFingerHostRefused = OIDCError.Code(rawValue: "webfinger_host_refused")
 }
 
 extension ProviderEndpoint {

@@ -14,6 +14,9 @@ struct ProtectedResourceMetadataTests {
             + #""scopes_supported":["api.read","api.write"],"bearer_methods_supported":["header"],"x_extra":1}"#
     }
 
+    /// The test resource's host, admitted by name (it is not a public DNS name).
+    static func policy() throws -> RemoteFetchPolicy { RemoteFetchPolicy(allowedHosts: [try .init("api.example:443")]) }
+
     static func challenge(_ value: String) -> TransportResponse {
         var headers = HeaderFields()
         headers.add("WWW-Authenticate", value)
@@ -56,7 +59,7 @@ struct ProtectedResourceMetadataTests {
 
         let answer = try await transport.send(TransportRequest(url: try #require(URL(string: Self.resource))))
         #expect(answer.status == 401)
-        let metadata = try await ProtectedResourceDiscovery.fetch(challengedBy: answer, resource: Self.resource, transport: transport)
+        let metadata = try await ProtectedResourceDiscovery.fetch(challengedBy: answer, resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
         #expect(metadata.scopesSupported == ["api.read", "api.write"])
         #expect(metadata.additionalFields.names == ["x_extra"])
         let issuer = try metadata.authorizationServer(.trusted(["https://as.example/tenant"]))
@@ -67,7 +70,7 @@ struct ProtectedResourceMetadataTests {
         #expect(tokens.accessToken == "at-1")
         // Without a challenge parameter the well-known URL of the resource is used.
         let fromWellKnown = try await ProtectedResourceDiscovery.fetch(challengedBy: Self.challenge("Bearer"), resource: Self.resource,
-                                                                       transport: transport)
+                                                                       transport: transport, fetchPolicy: try Self.policy())
         #expect(fromWellKnown == metadata)
     }
 
@@ -76,7 +79,7 @@ struct ProtectedResourceMetadataTests {
         let transport = ScriptedTransport()
         transport.json(Self.wellKnown, Self.document(resource: "https://api.example/v2"))
         let error = await #expect(throws: OIDCError.self) {
-            _ = try await ProtectedResourceDiscovery.fetch(resource: Self.resource, transport: transport)
+            _ = try await ProtectedResourceDiscovery.fetch(resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
         }
         #expect(error?.code == .resourceMetadataMismatch)
     }
@@ -87,17 +90,17 @@ struct ProtectedResourceMetadataTests {
         transport.json("https://evil.example/m", Self.document())
         let other = await #expect(throws: OIDCError.self) {
             _ = try await ProtectedResourceDiscovery.fetch(challengedBy: Self.challenge(#"Bearer resource_metadata="https://evil.example/m""#),
-                                                           resource: Self.resource, transport: transport)
+                                                           resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
         }
         #expect(other?.code == .resourceMetadataOriginMismatch)
         let port = await #expect(throws: OIDCError.self) {
             _ = try await ProtectedResourceDiscovery.fetch(challengedBy: Self.challenge(#"Bearer resource_metadata="https://api.example:8443/m""#),
-                                                           resource: Self.resource, transport: transport)
+                                                           resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
         }
         #expect(port?.code == .resourceMetadataOriginMismatch)
         let http = await #expect(throws: OIDCError.self) {
             _ = try await ProtectedResourceDiscovery.fetch(challengedBy: Self.challenge(#"Bearer resource_metadata="http://api.example/m""#),
-                                                           resource: Self.resource, transport: transport)
+                                                           resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
         }
         #expect(http?.code == .insecureURL)
         #expect(transport.totalCalls == 0)
@@ -108,7 +111,7 @@ struct ProtectedResourceMetadataTests {
         let transport = ScriptedTransport()
         transport.json(Self.wellKnown, Self.document(servers: ["http://as.example"]))
         let error = await #expect(throws: OIDCError.self) {
-            _ = try await ProtectedResourceDiscovery.fetch(resource: Self.resource, transport: transport)
+            _ = try await ProtectedResourceDiscovery.fetch(resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
         }
         #expect(error?.code == .insecureURL)
         let metadata = ProtectedResourceMetadata(resource: Self.resource, authorizationServers: ["https://a.example", "https://b.example"])

@@ -60,19 +60,22 @@ import Testing
 
     @Test func queryGoesOverHTTPSThenDiscoveryIsExact() async throws {
         let transport = ScriptedTransport()
+        // A loopback WebFinger server and a made-up provider name: admitted by name.
+        let policy = RemoteFetchPolicy(allowedHosts: [try .init("127.0.0.1:9"), try .init("op.example:443")])
         let query = try WebFinger.Query(identifier: "alice@127.0.0.1:9")
         transport.json(query.url.absoluteString, #"{"links":[{"rel":"http://openid.net/specs/connect/1.0/issuer","href":"https://op.example"}]}"#)
-        #expect(try await WebFinger.issuer(for: "alice@127.0.0.1:9", transport: transport) == "https://op.example")
+        #expect(try await WebFinger.issuer(for: "alice@127.0.0.1:9", transport: transport, fetchPolicy: policy) == "https://op.example")
         #expect(transport.calls(query.url.absoluteString) == 1)
         #expect(query.url.absoluteString.hasPrefix("https://127.0.0.1:9/.well-known/webfinger?"))
         // The named issuer's discovery document must state exactly that issuer.
         transport.json("https://op.example/.well-known/openid-configuration",
                        #"{"issuer":"https://other.example","authorization_endpoint":"https://op.example/a","token_endpoint":"https://op.example/t","jwks_uri":"https://op.example/k","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"]}"#)
         await expectOIDCError(.discoveryIssuerMismatch) {
-            try await OIDCClient.discover(webFinger: "alice@127.0.0.1:9", authentication: .none(clientID: "c"), transport: transport)
+            try await OIDCClient.discover(webFinger: "alice@127.0.0.1:9", authentication: .none(clientID: "c"), transport: transport,
+                                          fetchPolicy: policy)
         }
         // A failed query is typed.
         transport.json(query.url.absoluteString, "not json", status: 404)
-        await expectOIDCError(.webFingerInvalidResponse) { try await WebFinger.issuer(for: "alice@127.0.0.1:9", transport: transport) }
+        await expectOIDCError(.webFingerInvalidResponse) { try await WebFinger.issuer(for: "alice@127.0.0.1:9", transport: transport, fetchPolicy: policy) }
     }
 }
