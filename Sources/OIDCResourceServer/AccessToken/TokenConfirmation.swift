@@ -45,7 +45,7 @@ public struct TokenConfirmation: Sendable, Hashable, CustomStringConvertible {
 
     /// RFC 8705 §3: when the token is bound to a certificate (`x5t#S256`), `certificate` must be that one
     /// (the Base64URL SHA-256 of its DER, compared in constant time); a token not bound to a certificate passes.
-    /// The rule every presentation applies (``TokenBinding``), for JWT access tokens and introspection answers alike.
+    /// The rule every presentation applies, for JWT access tokens and introspection answers alike.
     /// - Throws: ``OIDC/OIDCError`` `.certificateBoundToken` when the certificate is missing or another.
     public func requireCertificate(_ certificate: ClientCertificate) throws {
         guard let expected = certificateThumbprint else { return }
