@@ -119,13 +119,12 @@ do {
         let introspector = try TokenIntrospector(
             endpoint: endpoint, authentication: .clientSecretBasic(clientID: values["--client-id"] ?? "", secret: values["--client-secret"] ?? ""),
             transport: transport, audience: .contains(audience))
-        let info = try await introspector.validate(token, requiredScopes: requiredScopes)
-        // RFC 8705 §3.2: a certificate-bound token only with the certificate the request was made with.
+        // The request as the API received it: the token as Bearer, and the TLS client certificate, if any. The answer's
+        // cnf is enforced by the call: cnf.jkt refused as Bearer, cnf.x5t#S256 only with that certificate (RFC 8705 §3.2).
+        let info = try await introspector.validate(method: "GET", url: URL(string: audience) ?? URL(fileURLWithPath: "/"),
+                                                   headers: ["Authorization": "Bearer " + token], requiredScopes: requiredScopes,
+                                                   clientCertificate: clientCertificate).introspection
         let confirmation = try info.confirmation
-        if confirmation?.jwkThumbprint != nil {
-            throw OIDCError(.dpopBoundTokenAsBearer, "the introspected token is bound to a DPoP key (cnf.jkt) and was presented as Bearer")
-        }
-        try confirmation?.requireCertificate(clientCertificate)
         if !requiredDetailTypes.isEmpty { try info.requireAuthorizationDetails(types: requiredDetailTypes) }
         output(active: true, subject: info.subject, clientID: info.clientID, scopes: info.scopes, confirmation: confirmation,
                details: try info.authorizationDetails)

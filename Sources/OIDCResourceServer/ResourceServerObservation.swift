@@ -27,20 +27,60 @@ extension TokenIntrospector {
         }
     }
 
-    /// Introspects `token` and requires it an access token, active, current and carrying `requiredScopes`.
+    /// Introspects `token`, presented as `Bearer` without a client certificate, and requires it an access token,
+    /// active, current, bound to nothing and carrying `requiredScopes`.
     ///
     /// Checks, on every call (cached answers included): `active`, the answer's `token_type` absent or one of
-    /// ``accessTokenTypes``, `exp` and `nbf` with the leeway, the ``audience`` rule, and the scopes.
-    /// Recorded as ``OIDC/OIDCEvent/Kind/accessTokenValidation`` when ``observer`` is set.
+    /// ``accessTokenTypes``, `exp` and `nbf` with the leeway, the ``audience`` rule, the answer's `cnf` (a token
+    /// bound to a DPoP key or a certificate is refused: a bearer presentation proves neither; a server that takes
+    /// `DPoP` or client certificates calls ``validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``),
+    /// and the scopes. Recorded as ``OIDC/OIDCEvent/Kind/accessTokenValidation`` when ``observer`` is set.
     /// - Parameters:
     ///   - token: the access token (a secret).
     ///   - requiredScopes: scopes the token must carry.
+    /// - Returns: the answer, a ``TokenIntrospection``.
     /// - Throws: ``OIDC/OIDCError`` `.inactiveToken`, `.unexpectedTokenType` (the answer is about a token
-    ///   that is not an access token), `.expired`, `.notYetValid`, `.audienceMismatch`,
+    ///   that is not an access token), `.expired`, `.notYetValid`, `.audienceMismatch`, `.claimTypeMismatch`
+    ///   (a malformed `cnf`), `.dpopBoundTokenAsBearer` (`cnf.jkt`), `.certificateBoundToken` (`cnf.x5t#S256`),
     ///   `.insufficientScope`, and the errors of ``introspect(_:hint:)``.
     public func validate(_ token: String, requiredScopes: Set<String> = []) async throws -> TokenIntrospection {
         try await observer.observe(.accessTokenValidation, origin: OIDCEvent.origin(of: endpoint)) {
             try await validateToken(token, requiredScopes: requiredScopes)
+        }
+    }
+
+    /// Validates the access token of a request by introspection, as a resource server accepting both `Bearer` and
+    /// `DPoP` must (RFC 9449 §7): the one call that reads `Authorization` and `DPoP` itself and enforces the
+    /// answer's `cnf` (RFC 9449 §6.2, RFC 8705 §3.2) with the rule ``AccessTokenValidator`` applies to a JWT's.
+    ///
+    /// - `Authorization: Bearer <token>`: refused when the answer binds the token to a DPoP key (`cnf.jkt`).
+    /// - `Authorization: DPoP <token>` with exactly one `DPoP: <proof>` header (checked before the endpoint is
+    ///   asked): the answer must carry `cnf.jkt`, and the proof must pass ``proofs`` for `method` and `url` (its
+    ///   `htu` compared after normalization), with `ath` of this token and a key whose thumbprint is `cnf.jkt`;
+    ///   its `jti` is remembered (replays refused).
+    /// - A token the answer binds to a certificate (`cnf.x5t#S256`) passes only with the matching
+    ///   `clientCertificate` (its SHA-256 thumbprint compared in constant time).
+    ///
+    /// The answer's own checks are those of ``validate(_:requiredScopes:)``, on every call (cached answers
+    /// included). Recorded as ``OIDC/OIDCEvent/Kind/accessTokenValidation`` when ``observer`` is set.
+    /// - Parameters:
+    ///   - method: the request's HTTP method.
+    ///   - url: the URL the request was sent to, as the client addressed this server (scheme, host,
+    ///     port and path; query and fragment are ignored).
+    ///   - headers: the request's header fields (`Authorization`, `DPoP`).
+    ///   - requiredScopes: the scopes the resource requires.
+    ///   - dpopNonce: the nonce this server requires in DPoP proofs, if any.
+    ///   - clientCertificate: the client's TLS certificate, for certificate-bound tokens.
+    /// - Returns: the answer (a ``TokenIntrospection``), the scheme and (for `DPoP`) the proof.
+    /// - Throws: ``OIDC/OIDCError``: `.missingBearerToken` (no credentials), `.invalidBearerRequest`, the codes of
+    ///   ``validate(_:requiredScopes:)``, `.dpopTokenNotBound`, `.dpopProofMissing`, the `dpop_proof_*` codes —
+    ///   answer them with ``refusal(for:requestHeaders:requiredScopes:dpopNonce:realm:)``.
+    public func validate(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
+                         dpopNonce: DPoPProofValidator.NonceRule = .notRequired,
+                         clientCertificate: ClientCertificate = .notPresented) async throws -> IntrospectedAccessToken {
+        try await observer.observe(.accessTokenValidation, origin: OIDCEvent.origin(of: endpoint)) {
+            try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
+                                      dpopNonce: dpopNonce, clientCertificate: clientCertificate)
         }
     }
 }

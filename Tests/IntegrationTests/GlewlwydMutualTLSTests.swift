@@ -82,6 +82,38 @@ struct GlewlwydMutualTLSTests {
         }
     }
 
+    /// RFC 8705 §3.2 on the introspection path: glewlwyd's answer at `mtls_endpoint_aliases.introspection_endpoint`
+    /// carries `cnf.x5t#S256`; `TokenIntrospector` enforces it (it was ignored: the token passed as plain Bearer).
+    @Test("introspection: the answer's cnf.x5t#S256 lets the token pass with that certificate only; the Bearer-only call refuses it")
+    func introspectedCertificateBinding() async throws {
+        let issuer = try #require(GlewlwydTLS.issuer)
+        let transport = try GlewlwydTLS.transport("MTLS_CLIENT")
+        let clientID = try GlewlwydTLS.value("MTLS_CLIENT_ID")
+        let client = try await OIDCClient.discover(issuer: issuer, authentication: .tlsClientAuth(clientID: clientID), transport: transport)
+        let resource = try GlewlwydTLS.resource
+        let tokens = try await client.tokenClient.clientCredentials(scope: "api.read", resources: [resource])
+        let endpoint = try #require(client.metadata.introspectionEndpoint)
+        #expect(endpoint.path.hasSuffix("/mtls/introspect"), "\(endpoint)")
+        let introspector = try TokenIntrospector(endpoint: endpoint, issuer: issuer, authentication: .tlsClientAuth(clientID: clientID),
+                                                 transport: transport, audience: .contains(resource.absoluteString))
+        let certificate = ClientCertificate.der(try #require(transport.clientCertificateDER))
+        let answer = try #require(try await introspector.introspect(tokens.accessToken, hint: "access_token").activeToken)
+        #expect(try answer.confirmation?.certificateThumbprint == certificate.thumbprint, "\(answer.members)")
+
+        let headers: HeaderFields = ["Authorization": "Bearer " + tokens.accessToken]
+        let accepted = try await introspector.validate(method: "GET", url: resource, headers: headers, requiredScopes: ["api.read"],
+                                                       clientCertificate: certificate)
+        #expect(accepted.scheme == .bearer && accepted.introspection.scopes.contains("api.read"))
+        await expectCode(.certificateBoundToken) { _ = try await introspector.validate(tokens.accessToken) }
+        await expectCode(.certificateBoundToken) {
+            _ = try await introspector.validate(method: "GET", url: resource, headers: headers, clientCertificate: .notPresented)
+        }
+        let other = ClientCertificate.der(try #require(try GlewlwydTLS.transport("MTLS_OTHER").clientCertificateDER))
+        await expectCode(.certificateBoundToken) {
+            _ = try await introspector.validate(method: "GET", url: resource, headers: headers, clientCertificate: other)
+        }
+    }
+
     @Test("a login with tls_client_auth, then the session sends the certificate-bound token over the same mTLS transport")
     func sessionOverMutualTLS() async throws {
         let issuer = try #require(GlewlwydTLS.issuer)

@@ -56,6 +56,21 @@ func introspector(metadata: ProviderMetadata, rsAuth: ClientAuthentication, tran
                                  cache: IntrospectionCache(maximumLifetime: 60))
 }
 
+/// ...received the same way: one call reads Authorization and DPoP and enforces the answer's cnf (cnf.jkt only
+/// as DPoP with a proof of that key, cnf.x5t#S256 only with that client certificate). The answer is a TokenIntrospection.
+func receiveIntrospected(method: String, url: URL, headers: HeaderFields, clientCertificate: ClientCertificate,
+                         introspector: TokenIntrospector) async throws {
+    do {
+        let presented = try await introspector.validate(method: method, url: url, headers: headers, requiredScopes: ["api.read"],
+                                                        clientCertificate: clientCertificate)
+        let answer: TokenIntrospection = presented.introspection
+        print(answer.subject ?? "-", answer.clientID ?? "-", answer.scopes, presented.scheme)  // presented.proof ...
+    } catch let error as OIDCError {
+        let refusal = introspector.refusal(for: error, requestHeaders: headers, requiredScopes: ["api.read"])
+        print(refusal.status, refusal.headers)  // the same challenges as for JWT access tokens
+    }
+}
+
 /// Back-channel logout (Back-Channel Logout 1.0 §2.6): a replayed jti is refused for as long as the token
 /// could be accepted (any ReplayCache: MemoryReplayCache by default, PostgresReplayCache across replicas).
 func backChannelLogout(body: [UInt8], contentType: String?, issuer: String, keyCache: JWKSetCache) async throws -> LogoutToken {

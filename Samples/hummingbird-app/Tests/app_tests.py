@@ -499,6 +499,22 @@ def part_glewlwyd(binary):
             status, headers, _ = http.get(target, headers={"Authorization": "DPoP " + bound})
             check(status == 401 and 'DPoP error="invalid_dpop_proof"' in " ".join(headers.get_all("WWW-Authenticate") or []),
                   "glewlwyd: the DPoP scheme without a proof answers invalid_dpop_proof")
+            # --introspect: glewlwyd's answer carries cnf.jkt, which the library's one call enforces (htu: the same
+            # <base-url>/api/resource, the introspecting instance shares the base URL).
+            introspected = introspecting.base + "/api/resource"
+            status, headers, _ = http.get(introspected, headers={"Authorization": "Bearer " + bound})
+            challenges = headers.get_all("WWW-Authenticate") or []
+            check(status == 401 and any('Bearer error="invalid_token"' in c for c in challenges),
+                  f"glewlwyd: --introspect refuses the DPoP-bound token as Bearer (cnf.jkt in the answer) ({status})")
+            status, _, body = http.get(introspected, headers={"Authorization": "DPoP " + bound,
+                                                              "DPoP": dpop_proof(key, jwk, "GET", target, access_token=bound)})
+            check(status == 200 and "api.read" in (json_of(body) or {}).get("scope", []),
+                  f"glewlwyd: --introspect accepts the DPoP-bound token with a proof of its key ({status})")
+            other_key, other_jwk = dpop_key()
+            status, headers, _ = http.get(introspected, headers={"Authorization": "DPoP " + bound,
+                                                                 "DPoP": dpop_proof(other_key, other_jwk, "GET", target, access_token=bound)})
+            check(status == 401 and 'DPoP error="invalid_dpop_proof"' in " ".join(headers.get_all("WWW-Authenticate") or []),
+                  f"glewlwyd: --introspect refuses the DPoP-bound token with another key's proof ({status})")
 
         # Back-channel logout: a login, then glewlwyd ends alice's session and POSTs a logout token to the app.
         user = Client()
@@ -676,6 +692,8 @@ def part_mtls(binary):
               f"mtls: --introspect (tls_client_auth at /mtls/introspect) accepts the bound token with its certificate ({status})")
         status, _, _ = call("GET", introspected, context(), headers=bearer)
         check(status == 401, f"mtls: --introspect refuses the bound token without a client certificate ({status})")
+        status, _, _ = call("GET", introspected, context(env["MTLS_OTHER_CERT"], env["MTLS_OTHER_KEY"]), headers=bearer)
+        check(status == 401, f"mtls: --introspect refuses the bound token with another client certificate ({status})")
     finally:
         app.stop()
         introspecting.stop()

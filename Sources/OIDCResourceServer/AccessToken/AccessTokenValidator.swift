@@ -185,36 +185,25 @@ public struct AccessTokenValidator: Sendable {
         if scheme == .bearer {
             return try acceptedAsBearer(try await verified(token), requiredScopes: requiredScopes, clientCertificate: clientCertificate)
         }
-        // The DPoP scheme: exactly one proof, a token bound to its key.
-        let (count, proofText) = BearerTokenExtractor.field(headers, named: "dpop")
-        guard count == 1, let proofText else {
-            throw OIDCError(.dpopProofMissing, "the DPoP scheme needs exactly one DPoP header field, the request has \(count)")
-        }
+        // The DPoP scheme: exactly one proof, a token bound to its key (TokenBinding: the rule introspection shares).
+        let proofText = try TokenBinding.proof(headers)
         let accessToken = try await verified(token)
-        try Self.checkCertificate(accessToken.confirmation, clientCertificate)
-        guard let thumbprint = accessToken.confirmation?.jwkThumbprint else {
-            throw OIDCError(.dpopTokenNotBound, "the access token is bound to no DPoP key (no cnf.jkt) but was presented with the DPoP scheme")
-        }
-        let proof = try await proofs.validate(proofText, for: .request(method: method, uri: url), nonce: dpopNonce,
-                                              presenting: .accessTokenHash(DPoPKey.accessTokenHash(token), boundTo: .thumbprint(thumbprint)))
+        let proof = try await TokenBinding.checkDPoP(accessToken.confirmation, token: token, proof: proofText, proofs: proofs,
+                                                     method: method, url: url, nonce: dpopNonce, clientCertificate: clientCertificate)
         try Self.checkScopes(requiredScopes, of: accessToken)
         return PresentedAccessToken(token: accessToken, scheme: .dpop, proof: proof)
     }
 
-    /// The request's `Authorization` scheme and token.
+    /// The request's `Authorization` scheme and token (``TokenBinding/credentials(_:)``).
     /// - Throws: `.missingBearerToken` when it carries neither a `Bearer` nor a `DPoP` token; `.invalidBearerRequest`.
     private static func credentials(_ headers: HeaderFields) throws -> (scheme: AuthorizationScheme, token: Substring) {
-        guard let credentials = try BearerTokenExtractor.credentials(headers) else {
-            throw OIDCError(.missingBearerToken, "the request carries no Bearer or DPoP access token")
-        }
-        return credentials
+        try TokenBinding.credentials(headers)
     }
 
     /// The rules of a token presented with the `Bearer` scheme, once verified: no binding, and the scopes.
     private func acceptedAsBearer(_ accessToken: consuming AccessToken, requiredScopes: Set<String>,
                                   clientCertificate: ClientCertificate) throws -> PresentedAccessToken {
-        try Self.checkCertificate(accessToken.confirmation, clientCertificate)
-        try Self.refuseBoundAsBearer(accessToken.confirmation)
+        try TokenBinding.checkBearer(accessToken.confirmation, clientCertificate: clientCertificate)
         try Self.checkScopes(requiredScopes, of: accessToken)
         return PresentedAccessToken(token: accessToken, scheme: .bearer, proof: nil)
     }
@@ -328,17 +317,6 @@ public struct AccessTokenValidator: Sendable {
         if !requiredScopes.isEmpty, !accessToken.hasScopes(requiredScopes) {
             try ScopeCheck.require(requiredScopes, granted: accessToken.scopes)  // names the missing ones
         }
-    }
-
-    private static func refuseBoundAsBearer(_ confirmation: TokenConfirmation?) throws {
-        if confirmation?.jwkThumbprint != nil {
-            throw OIDCError(.dpopBoundTokenAsBearer, "the access token is bound to a DPoP key (cnf.jkt) but was presented as Bearer (RFC 9449 §7.1)")
-        }
-    }
-
-    /// RFC 8705 §3.1: `x5t#S256` is the Base64URL SHA-256 of the client certificate's DER (``TokenConfirmation/requireCertificate(_:)``).
-    private static func checkCertificate(_ confirmation: TokenConfirmation?, _ certificate: ClientCertificate) throws {
-        try confirmation?.requireCertificate(certificate)
     }
 
     private static func checkType(_ header: JOSEHeader) throws {

@@ -2,8 +2,10 @@ import JOSE
 import OIDC
 
 /// The `cnf` (confirmation) claim of an access token (RFC 7800 §3.1): the key or certificate
-/// the token is bound to. A bound token is accepted only from the holder of that key
-/// (``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``).
+/// the token is bound to, from a JWT access token or an introspection answer (RFC 7662 §2.2 with RFC 9449 §6.2,
+/// RFC 8705 §3.2). A bound token is accepted only from the holder of that key or certificate
+/// (``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``,
+/// ``TokenIntrospector/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``).
 public struct TokenConfirmation: Sendable, Hashable, CustomStringConvertible {
     /// `jkt`: the RFC 7638 SHA-256 thumbprint of the DPoP key the token is bound to (RFC 9449 §6.1).
     public let jwkThumbprint: String?
@@ -42,14 +44,15 @@ public struct TokenConfirmation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// RFC 8705 §3: when the token is bound to a certificate (`x5t#S256`), `certificate` must be that one
-    /// (the Base64URL SHA-256 of its DER); a token not bound to a certificate passes.
+    /// (the Base64URL SHA-256 of its DER, compared in constant time); a token not bound to a certificate passes.
+    /// The rule every presentation applies, for JWT access tokens and introspection answers alike.
     /// - Throws: ``OIDC/OIDCError`` `.certificateBoundToken` when the certificate is missing or another.
     public func requireCertificate(_ certificate: ClientCertificate) throws {
         guard let expected = certificateThumbprint else { return }
         guard let presented = certificate.thumbprint else {
             throw OIDCError(.certificateBoundToken, "the access token is bound to a client certificate (cnf.x5t#S256): a certificate-bound token needs the client certificate")
         }
-        guard presented == expected else {
+        guard ConstantTime.equals(presented, expected) else {
             throw OIDCError(.certificateBoundToken, "the client certificate is not the one the access token is bound to (cnf.x5t#S256)")
         }
     }

@@ -7,7 +7,14 @@ import JOSE
 import OIDC
 
 /// Asks an authorization server about a token (RFC 7662), authenticating as the
-/// resource server's client, with an optional ``IntrospectionCache``.
+/// resource server's client, with an optional ``IntrospectionCache``; an active answer is a ``TokenIntrospection``.
+///
+/// A server calls ``validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)`` with the request:
+/// it reads `Authorization` and `DPoP` itself and enforces the answer's `cnf` (RFC 9449 §6.2, RFC 8705 §3.2) with
+/// the rule the JWT path applies (a `cnf.jkt`-bound token only with the `DPoP` scheme and a proof of that key, a
+/// `cnf.x5t#S256`-bound one only with that client certificate), and answers a failure with
+/// ``refusal(for:requestHeaders:requiredScopes:dpopNonce:realm:)``. ``validate(_:requiredScopes:)``, for a token
+/// read elsewhere, refuses every bound token.
 ///
 /// When ``jwtResponse`` is set, the request asks for the JWT form
 /// (`Accept: application/token-introspection+jwt`, RFC 9701) and such an answer is verified:
@@ -86,6 +93,8 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     /// Allowed clock skew for the JWT answer and the active token's `exp`/`nbf`, as the checks
     /// use it: NaN or negative counts as 0, above one day as one day (the JWT validation's rule).
     public let leeway: TimeInterval
+    /// The DPoP proof rules (with their replay cache) for tokens presented with the `DPoP` scheme.
+    public let proofs: DPoPProofValidator
 
     /// Creates an introspector.
     /// - Parameters:
@@ -100,10 +109,13 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     ///   - cache: where answers are kept (never past the token's `exp`), or `nil`.
     ///   - leeway: allowed clock skew, in seconds.
     ///   - clock: the current time.
+    ///   - proofs: the DPoP proof rules; `nil` (the default) is a ``DPoPProofValidator`` with this `leeway` and
+    ///     `clock` and its own ``MemoryReplayCache`` (replay protection on), as ``AccessTokenValidator``'s default.
     /// - Throws: ``OIDC/OIDCError`` `.insecureURL` for an endpoint the URL policy refuses.
     public init(endpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
                 audience: AudienceRule, jwtResponse: JWTResponse? = nil, cache: IntrospectionCache? = nil,
-                leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+                leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
+                proofs: DPoPProofValidator? = nil) throws {
         try SecureURLPolicy.checkEndpoint(endpoint, .introspection, issuer: issuer)
         self.endpoint = endpoint
         self.client = TokenClient(tokenEndpoint: endpoint, issuer: issuer, authentication: authentication, transport: transport, clock: clock)
@@ -111,6 +123,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         self.cache = cache
         self.audience = audience
         self.leeway = Leeway.effective(leeway)
+        self.proofs = proofs ?? DPoPProofValidator(leeway: leeway, clock: clock)
     }
 
     /// Receives one ``OIDC/OIDCEvent`` per introspection call (``OIDC/OIDCEvent/Kind/introspection``) and per token validated (``OIDC/OIDCEvent/Kind/accessTokenValidation``: accepted, or refused with the error's code);
@@ -165,14 +178,25 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     /// at a server that introspects those never authorizes a request.
     public static let accessTokenTypes: Set<String> = ["access_token", "bearer", "dpop"]
 
-    /// Introspects `token` and requires it an access token, active, current and carrying `requiredScopes`.
+    /// Introspects `token` presented as `Bearer` without a client certificate: active, current, an access token,
+    /// bound to nothing (``TokenBinding``), carrying `requiredScopes`.
+    /// - Throws: ``OIDC/OIDCError`` the codes of ``activeAccessToken(_:)``, `.claimTypeMismatch` (a malformed `cnf`),
+    ///   `.certificateBoundToken`, `.dpopBoundTokenAsBearer`, `.insufficientScope`.
+    func validateToken(_ token: String, requiredScopes: Set<String>) async throws -> TokenIntrospection {
+        let info = try await activeAccessToken(token)
+        try TokenBinding.checkBearer(try info.confirmation, clientCertificate: .notPresented)
+        try ScopeCheck.require(requiredScopes, granted: info.scopes)
+        return info
+    }
+
+    /// Introspects `token` and requires it an access token, active and current; no binding, no scopes.
     ///
     /// Checks, on every call (cached answers included): `active`, the answer's `token_type` absent or one of
-    /// ``accessTokenTypes``, `exp` and `nbf` with the leeway, the ``audience`` rule, and the scopes.
+    /// ``accessTokenTypes``, `exp` and `nbf` with the leeway, and the ``audience`` rule.
     /// - Throws: ``OIDC/OIDCError`` `.inactiveToken`, `.unexpectedTokenType` (the answer is about a token
     ///   that is not an access token), `.expired`, `.notYetValid`, `.audienceMismatch`,
-    ///   `.insufficientScope`, and the errors of ``introspect(_:hint:)``.
-    func validateToken(_ token: String, requiredScopes: Set<String>) async throws -> TokenIntrospection {
+    ///   and the errors of ``introspect(_:hint:)``.
+    func activeAccessToken(_ token: String) async throws -> TokenIntrospection {
         guard case .active(let info) = try await introspect(token, hint: "access_token") else {
             throw OIDCError(.inactiveToken, "the introspection endpoint says the token is not active")
         }
@@ -190,7 +214,6 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         if case .contains(let expected) = audience, !info.audience.isEmpty, !info.audience.contains(expected) {
             throw OIDCError(.audienceMismatch, "the introspected token's \"aud\" does not contain this resource server")
         }
-        try ScopeCheck.require(requiredScopes, granted: info.scopes)
         return info
     }
 

@@ -8,16 +8,16 @@ import OIDCResourceServer
 
 /// `GET /api/resource`: RFC 9068 access tokens presented as `Bearer` or `DPoP` (RFC 9449, the
 /// proof's `htu` compared with `<base-url>/api/resource`), or RFC 7662 introspection with
-/// `--introspect` (Bearer only); required scopes; RFC 6750 / RFC 9449 challenges carrying RFC 9728
-/// `resource_metadata`, and the metadata document itself. A certificate-bound token (`cnf.x5t#S256`,
-/// RFC 8705) is accepted only with the client certificate of the TLS connection it came on.
+/// `--introspect` (the same presentations: the answer's `cnf` is enforced by the library's one call);
+/// required scopes; RFC 6750 / RFC 9449 challenges carrying RFC 9728 `resource_metadata`, and the
+/// metadata document itself. A certificate-bound token (`cnf.x5t#S256`, RFC 8705) is accepted only
+/// with the client certificate of the TLS connection it came on.
 struct ProtectedResource: Sendable {
     let requiredScopes: Set<String>
     let validator: AccessTokenValidator
     let introspector: TokenIntrospector?
     /// The URL clients address this resource by (the DPoP proof's `htu`).
     let url: URL
-    let extractor = BearerTokenExtractor()
     /// RFC 9728: this resource's metadata document (`resource` = the app's base URL, `authorization_servers` = the
     /// issuer), served at ``metadataURL`` and named by `resource_metadata` in every challenge.
     let metadata: ProtectedResourceMetadata
@@ -36,16 +36,15 @@ struct ProtectedResource: Sendable {
         self.validator = validator
         var base = options.baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
-        var metadata = try validator.protectedResourceMetadata(resource: base, scopes: options.requiredScopes.isEmpty ? nil : options.requiredScopes.sorted())
-        if options.introspect { metadata.dpopSigningAlgValuesSupported = nil }  // introspection mode takes Bearer tokens only
-        self.metadata = metadata
+        // Both modes take Bearer and DPoP with the same proof rules (one replay cache).
+        metadata = try validator.protectedResourceMetadata(resource: base, scopes: options.requiredScopes.isEmpty ? nil : options.requiredScopes.sorted())
         metadataURL = try ProtectedResourceDiscovery.metadataURL(forResource: base)
         if options.introspect {
             guard let endpoint = client.metadata.introspectionEndpoint else {
                 throw OIDCError(.endpointNotAdvertised, "--introspect: the provider metadata has no introspection_endpoint")
             }
             var introspector = try TokenIntrospector(endpoint: endpoint, issuer: client.issuer, authentication: client.authentication,
-                                                     transport: transport, audience: .contains(audience))
+                                                     transport: transport, audience: .contains(audience), proofs: validator.proofs)
             introspector.observer = observer
             self.introspector = introspector
         } else {
@@ -54,16 +53,23 @@ struct ProtectedResource: Sendable {
     }
 
     /// `{"sub": ..., "client_id": ..., "scope": [...]}`, or the refusal with its challenges; `clientCertificate` is the
-    /// one the TLS connection was made with (`.notPresented` over http).
+    /// one the TLS connection was made with (`.notPresented` over http). With `--introspect` the token is validated by
+    /// introspection, its binding (`cnf.jkt`, `cnf.x5t#S256`) enforced by the same call.
     func answer(_ request: Request, clientCertificate: ClientCertificate = .notPresented) async -> Response {
         let headers = HeaderFields(request.headers)
-        if let introspector { return await introspected(headers, introspector, clientCertificate: clientCertificate) }
         do {
-            let presented = try await validator.validate(method: request.method.rawValue, url: url, headers: headers,
-                                                         requiredScopes: requiredScopes, clientCertificate: clientCertificate)
-            let token = presented.token
-            let body: JSONValue = ["sub": .string(token.subject), "client_id": .string(token.clientID),
-                                   "scope": .array(token.scopes.sorted().map(JSONValue.string))]
+            let body: JSONValue
+            if let introspector {
+                let info = try await introspector.validate(method: request.method.rawValue, url: url, headers: headers,
+                                                           requiredScopes: requiredScopes, clientCertificate: clientCertificate).introspection
+                body = ["sub": info.subject.map(JSONValue.string) ?? .null, "client_id": info.clientID.map(JSONValue.string) ?? .null,
+                        "scope": .array(info.scopes.sorted().map(JSONValue.string))]
+            } else {
+                let token = try await validator.validate(method: request.method.rawValue, url: url, headers: headers,
+                                                         requiredScopes: requiredScopes, clientCertificate: clientCertificate).token
+                body = ["sub": .string(token.subject), "client_id": .string(token.clientID),
+                        "scope": .array(token.scopes.sorted().map(JSONValue.string))]
+            }
             return JSONResponse.make(.ok, body.jsonString(sortedKeys: true))
         } catch {
             let oidcError = error as? OIDCError ?? OIDCError(.invalidBearerRequest, "the request could not be read")
@@ -82,31 +88,6 @@ struct ProtectedResource: Sendable {
     /// `GET /.well-known/oauth-protected-resource`: the RFC 9728 document.
     func metadataDocument() -> Response {
         JSONResponse.make(.ok, metadata.jsonString)
-    }
-
-    /// Introspection (`--introspect`): Bearer tokens; a token the provider says is bound (`cnf`) passes only when
-    /// bound to the connection's client certificate (`x5t#S256`, RFC 8705 §3.2); any other binding is refused.
-    private func introspected(_ headers: HeaderFields, _ introspector: TokenIntrospector, clientCertificate: ClientCertificate) async -> Response {
-        do {
-            let token = try extractor.token(headers: headers)
-            let info = try await introspector.validate(token, requiredScopes: requiredScopes)
-            if info.members["cnf"] != nil {
-                guard let confirmation = try info.confirmation, confirmation.jwkThumbprint == nil, confirmation.certificateThumbprint != nil else {
-                    throw OIDCError(.dpopBoundTokenAsBearer, "the introspected token is bound (cnf) to a key, not a certificate, and was presented as Bearer")
-                }
-                try confirmation.requireCertificate(clientCertificate)
-            }
-            let body: JSONValue = ["sub": info.subject.map(JSONValue.string) ?? .null, "client_id": info.clientID.map(JSONValue.string) ?? .null,
-                                   "scope": .array(info.scopes.sorted().map(JSONValue.string))]
-            return JSONResponse.make(.ok, body.jsonString(sortedKeys: true))
-        } catch {
-            let challenge = (error as? OIDCError).map { BearerChallenge(error: $0, requiredScopes: requiredScopes) }
-                ?? BearerChallenge(error: .invalidToken)
-            let advertised = challenge.advertising(resourceMetadata: metadataURL)
-            var response = JSONResponse.make(HTTPResponse.Status(code: challenge.status), "{\"error\":\"access_denied\"}")
-            response.headers[.wwwAuthenticate] = advertised.headerValue
-            return response
-        }
     }
 }
 
