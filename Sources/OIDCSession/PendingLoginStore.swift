@@ -20,7 +20,8 @@ extension OIDCError.Code {
     /// The pending-login store itself failed (a file could not be written or read).
     public static let pendingLoginStoreFailure = OIDCError.Code(rawValue: "pending_login_store_failure")
     /// The pending-login store keeps as many logins in progress as it may, in all or under the save's
-    /// scope (``InMemoryPendingLoginStore``): the login is refused, no login in progress is evicted.
+    /// scope (``InMemoryPendingLoginStore``, `PostgresPendingLoginStore`): the login is refused, no login
+    /// in progress is evicted.
     /// A transient condition (try again later), not a fault of the stored data.
     public static let pendingLoginStoreFull = OIDCError.Code(rawValue: "pending_login_store_full")
 }
@@ -40,10 +41,11 @@ extension OIDCError.Code {
 /// Logins are started by unauthenticated requests, so whoever can reach the login route can fill
 /// a store. A save may name a *scope* (``saveBytes(_:state:expiresIn:scope:)``): the client's
 /// address, or whatever else the application can tell requesters apart by (only it knows).
-/// ``InMemoryPendingLoginStore`` bounds each scope's share, so one scope that floods it fills only
-/// that share; ``FilePendingLoginStore`` and `PostgresPendingLoginStore` keep no count bound and
-/// take the scope without using it (the default implementation). Whatever the store, a deployment
-/// also needs a rate limit per client in front of its login route.
+/// ``InMemoryPendingLoginStore`` and OIDCPostgres's `PostgresPendingLoginStore` bound each scope's
+/// share, so one scope that floods them fills only that share (refused: `pending_login_store_full`);
+/// ``FilePendingLoginStore`` keeps no count bound and takes the scope without using it (the default
+/// implementation). Whatever the store, a deployment also needs a rate limit per client in front of
+/// its login route.
 public protocol PendingLoginStore: Sendable {
     /// Saves `bytes` under `state` for `expiresIn` seconds (more than 0, at most 86 400).
     /// - Throws: `pending_login_exists`, `pending_login_unreadable` for a lifetime out of range,

@@ -38,7 +38,7 @@ struct AppStores: Sendable {
         let pool = try PostgresDatabase(url: url)
         // Rows sealed with AES-256-GCM when --database-key is given (every instance needs the same key).
         let encryption = try options.databaseKey().map { try TokenEncryption(current: TokenEncryptionKey(id: "hbapp-1", bytes: $0)) }
-        let logins = try PostgresPendingLoginStore(database: pool, encryption: encryption)
+        let logins = try PostgresPendingLoginStore(database: pool, encryption: encryption, capacityPerScope: options.pendingLoginsPerClient)
         try await logins.createTable()
         let directory = try PostgresSessionDirectory(database: pool, encryption: encryption)
         try await directory.createTables()

@@ -9,7 +9,9 @@ struct ReplayCachesApartTests {
     @Test("a DPoP cache filled by one client's proofs leaves a never-seen logout token accepted")
     func floodedDPoPCacheLeavesLogoutTokensAccepted() async throws {
         let stores = AppStores.inMemory(Options())
-        #expect((stores.logoutTokenReplays as AnyObject) !== (stores.dpopProofReplays as AnyObject))
+        let logoutCache = try #require(stores.logoutTokenReplays as? MemoryReplayCache)
+        let dpopCache = try #require(stores.dpopProofReplays as? MemoryReplayCache)
+        #expect(logoutCache !== dpopCache)
         let now = Date()
         let window = now.addingTimeInterval(300)
         // One client's proofs, each with a fresh jti, as many as a default cache holds (and a few more).
