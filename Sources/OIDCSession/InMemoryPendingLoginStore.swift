@@ -91,6 +91,17 @@ public actor InMemoryPendingLoginStore: PendingLoginStore {
         return entry.bytes
     }
 
+    /// Whether a save under `scope` (`nil`: none) would find room now, expired entries dropped first: for
+    /// an application that refuses before it prepares a costly login (a request object encrypted to a key
+    /// set fetched for it). Not a reservation: a save in between may take the room, and the save itself
+    /// still decides.
+    public func hasRoom(scope: String?) -> Bool {
+        purgeExpired(now: clock())
+        guard entries.count < capacity else { return false }
+        guard let scope else { return true }
+        return perScope[scope, default: 0] < capacityPerScope
+    }
+
     /// Deletes expired entries; returns how many.
     @discardableResult
     public func purgeExpired() -> Int { purgeExpired(now: clock()) }

@@ -165,6 +165,9 @@ struct PendingLoginStoreTests {
         #expect(refused.count == 900)
         #expect(refused.allSatisfy { $0 == OIDCError.Code.pendingLoginStoreFull.rawValue })
         #expect(await store.count(scope: "203.0.113.9") == 100)
+        #expect(await store.hasRoom(scope: "203.0.113.9") == false)
+        #expect(await store.hasRoom(scope: "198.51.100.7"))
+        #expect(await store.hasRoom(scope: nil))
         // Another client's login starts and finishes.
         try await store.saveBytes([2], state: "honest", expiresIn: 600, scope: "198.51.100.7")
         #expect(try await store.consumeBytes(state: "honest") == [2])

@@ -5,6 +5,7 @@ import OIDCSession
 
 /// How `GET /login` starts a login, in an order that leaves nothing behind when a step is refused:
 ///
+/// 0. an in-memory store without room for the client refuses at once (nothing prepared, nothing fetched);
 /// 1. the login is prepared (state, nonce, PKCE; with `--request-object`, the request object signed and,
 ///    with `--request-object-encrypt`, encrypted); by reference, its `request_uri` is chosen (a fresh id)
 ///    but nothing is published yet;
@@ -31,6 +32,10 @@ struct LoginStarter: Sendable {
     /// - Throws: `pending_login_store_full` / `request_object_store_full` (no room: the caller answers 503),
     ///   or whatever preparing the login, saving it or publishing the request object throws.
     func start(handle: String, scope: String?, configure: @escaping (inout OAuthRequest) throws -> Void) async throws -> PendingLogin {
+        // No room for this client: refused before anything is prepared (an encrypted request object costs a key-set fetch).
+        if let memory = pendingLogins as? InMemoryPendingLoginStore, !(await memory.hasRoom(scope: scope)) {
+            throw OIDCError(.pendingLoginStoreFull, "the pending-login store has no room for another login from this client")
+        }
         guard let requestObject else {
             let pending = try client.startLogin(redirectURI: redirectURI, scopes: scopes, responseType: responseType, configure: configure)
             try await pendingLogins.save(pending, state: handle, expiresIn: Self.pendingLifetime, scope: scope)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Logging
 import Testing
+import JOSE
 import OIDC
 import OIDCSession
 @testable import hummingbird_app
@@ -82,6 +83,45 @@ struct LoginStoresTests {
         let id = try #require(requestURI.components(separatedBy: RequestObjectHost.pathPrefix).last)
         #expect(await objects.load(id: id) != nil)
         #expect(await logins.count(scope: "198.51.100.7") == 1)
+    }
+
+    /// A provider whose only endpoint is its key set (one encryption key), counting the fetches.
+    final class KeySetProvider: HTTPTransport {
+        let fetches = Mutex(0)
+        let body: [UInt8]
+        init() throws {
+            let key = "{\"use\":\"enc\"," + String(try JWK.generate(.ec(.p256)).publicJWKString.dropFirst())
+            body = Array("{\"keys\":[\(key)]}".utf8)
+        }
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            guard request.url.absoluteString == "https://op.example/jwks" else { throw TransportError.connectionFailed("unexpected call") }
+            fetches.withLock { $0 += 1 }
+            return TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: body)
+        }
+    }
+
+    @Test("a client without room is refused before its request object is encrypted (no key-set fetch for it)")
+    func refusedBeforeTheKeySetFetch() async throws {
+        let provider = try KeySetProvider()
+        var metadata = ProviderMetadata(issuer: "https://op.example")
+        metadata.authorizationEndpoint = URL(string: "https://op.example/authorize")
+        metadata.tokenEndpoint = URL(string: "https://op.example/token")
+        metadata.jwksURI = URL(string: "https://op.example/jwks")
+        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: "hbapp", secret: "secret"),
+                                    transport: provider)
+        let logins = InMemoryPendingLoginStore(capacity: 1_000, capacityPerScope: 5)
+        let host = RequestObjectHost(store: InMemoryRequestObjectStore(), baseURL: "http://127.0.0.1:19300", lifetime: 300,
+                                     logger: Logger(label: "test"))
+        let starter = LoginStarter(client: client, pendingLogins: logins,
+                                   requestObject: RequestObjectOptions(signature: .unsignedWithoutClientProof, encryption: RequestObjectEncryption()),
+                                   requestObjects: host, redirectURI: URL(string: "http://127.0.0.1:19300/callback")!, scopes: ["openid"],
+                                   responseType: .code)
+        var outcomes: [String: Int] = [:]
+        for index in 0..<30 {
+            outcomes[await Self.code { _ = try await starter.start(handle: "flood-\(index)", scope: "203.0.113.9") { _ in } }, default: 0] += 1
+        }
+        #expect(outcomes == ["ok": 5, OIDCError.Code.pendingLoginStoreFull.rawValue: 25])
+        #expect(provider.fetches.withLock { $0 } == 5)
     }
 
     @Test("a login whose request object cannot be published leaves no pending login behind")
