@@ -52,15 +52,21 @@ public actor InMemoryPendingLoginStore: PendingLoginStore {
     /// Saves `bytes` under `state` with no scope (see ``saveBytes(_:state:expiresIn:scope:)``).
     /// - Throws: `pending_login_exists`; `pending_login_unreadable` for a lifetime out of range;
     ///   `pending_login_store_full` when ``capacity`` live entries are kept.
-    public func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double) throws {
-        try saveBytes(bytes, state: state, expiresIn: expiresIn, scope: nil)
+    public func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double) async throws {
+        try insert(bytes, state: state, expiresIn: expiresIn, scope: nil)
     }
 
     /// Saves `bytes` under `state`, counted against `scope`'s share (see
     /// ``PendingLoginStore/saveBytes(_:state:expiresIn:scope:)``); drops expired entries first.
     /// - Throws: `pending_login_exists`; `pending_login_unreadable` for a lifetime out of range;
     ///   `pending_login_store_full` when ``capacity`` live entries are kept, or ``capacityPerScope`` under `scope`.
-    public func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double, scope: String?) throws {
+    ///
+    /// `async` like the protocol extension's default: a synchronous method would lose to it in async callers.
+    public func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double, scope: String?) async throws {
+        try insert(bytes, state: state, expiresIn: expiresIn, scope: scope)
+    }
+
+    private func insert(_ bytes: [UInt8], state: String, expiresIn: Double, scope: String?) throws {
         try PendingLoginCoding.checkLifetime(expiresIn)
         let key = try PendingLoginCoding.stateHash(state)
         let now = clock()
