@@ -67,5 +67,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The app's own unit tests (swift test): the login's store order and bounds, the replay caches kept apart.
+        .testTarget(
+            name: "HummingbirdAppTests",
+            dependencies: [
+                "hummingbird-app",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "JOSE", package: "swift-oidc-toolkit"),
+                .product(name: "OIDC", package: "swift-oidc-toolkit"),
+                .product(name: "OIDCSession", package: "swift-oidc-toolkit"),
+                .product(name: "OIDCResourceServer", package: "swift-oidc-toolkit"),
+            ],
+            swiftSettings: strict
+        ),
     ]
 )

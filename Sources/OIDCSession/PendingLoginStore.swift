@@ -15,10 +15,15 @@ extension OIDCError.Code {
     /// A pending login with this `state` already exists (a `state` must be fresh per login).
     public static let pendingLoginExists = OIDCError.Code(rawValue: "pending_login_exists")
     /// A pending login could not be encoded or decoded as the caller's type, or a store's
-    /// bound (size, count, lifetime) refused it.
+    /// bound (size, lifetime) refused it.
     public static let pendingLoginUnreadable = OIDCError.Code(rawValue: "pending_login_unreadable")
     /// The pending-login store itself failed (a file could not be written or read).
     public static let pendingLoginStoreFailure = OIDCError.Code(rawValue: "pending_login_store_failure")
+    /// The pending-login store keeps as many logins in progress as it may, in all or under the save's
+    /// scope (``InMemoryPendingLoginStore``, `PostgresPendingLoginStore`): the login is refused, no login
+    /// in progress is evicted.
+    /// A transient condition (try again later), not a fault of the stored data.
+    public static let pendingLoginStoreFull = OIDCError.Code(rawValue: "pending_login_store_full")
 }
 
 /// Logins in progress, kept server-side between the redirect to the provider and its answer:
@@ -32,19 +37,45 @@ extension OIDCError.Code {
 ///
 /// Implementations: ``InMemoryPendingLoginStore`` (one process), ``FilePendingLoginStore``
 /// (one machine, survives restarts), and OIDCPostgres's `PostgresPendingLoginStore` (many replicas).
+///
+/// Logins are started by unauthenticated requests, so whoever can reach the login route can fill
+/// a store. A save may name a *scope* (``saveBytes(_:state:expiresIn:scope:)``): the client's
+/// address, or whatever else the application can tell requesters apart by (only it knows).
+/// ``InMemoryPendingLoginStore`` and OIDCPostgres's `PostgresPendingLoginStore` bound each scope's
+/// share, so one scope that floods them fills only that share (refused: `pending_login_store_full`);
+/// ``FilePendingLoginStore`` keeps no count bound and takes the scope without using it (the default
+/// implementation). Whatever the store, a deployment also needs a rate limit per client in front of
+/// its login route.
 public protocol PendingLoginStore: Sendable {
     /// Saves `bytes` under `state` for `expiresIn` seconds (more than 0, at most 86 400).
-    /// - Throws: `pending_login_exists`, `pending_login_unreadable` for a lifetime out of range.
+    /// - Throws: `pending_login_exists`, `pending_login_unreadable` for a lifetime out of range,
+    ///   `pending_login_store_full` when a bounded store is full.
     func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double) async throws
+    /// Saves `bytes` under `state` for `expiresIn` seconds, counted against `scope`'s share where the
+    /// store bounds scopes (`nil`: no scope; the default implementation ignores `scope` and calls
+    /// ``saveBytes(_:state:expiresIn:)``).
+    /// - Throws: as ``saveBytes(_:state:expiresIn:)``; `pending_login_store_full` when `scope`'s share is full.
+    func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double, scope: String?) async throws
     /// Takes the bytes saved under `state`, at most once.
     /// - Throws: `pending_login_not_found` (unknown, replayed or purged), `pending_login_expired`.
     func consumeBytes(state: String) async throws -> [UInt8]
 }
 
 extension PendingLoginStore {
+    /// For a store that bounds no scope: `scope` is not used; saves as ``saveBytes(_:state:expiresIn:)``.
+    public func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double, scope: String?) async throws {
+        try await saveBytes(bytes, state: state, expiresIn: expiresIn)
+    }
+
     /// Saves `value` (as JSON) under `state` for `expiresIn` seconds (see ``saveBytes(_:state:expiresIn:)``).
     public func save<Value: Encodable>(_ value: Value, state: String, expiresIn: Double) async throws {
         try await saveBytes(try PendingLoginCoding.encode(value), state: state, expiresIn: expiresIn)
+    }
+
+    /// Saves `value` (as JSON) under `state` for `expiresIn` seconds, counted against `scope`'s share
+    /// (see ``saveBytes(_:state:expiresIn:scope:)``).
+    public func save<Value: Encodable>(_ value: Value, state: String, expiresIn: Double, scope: String?) async throws {
+        try await saveBytes(try PendingLoginCoding.encode(value), state: state, expiresIn: expiresIn, scope: scope)
     }
 
     /// Takes the value saved under `state`, decoded as `Value`, at most once (see ``consumeBytes(state:)``).

@@ -1,5 +1,6 @@
 import Foundation
 import OIDC
+import OIDCSession
 @testable import OIDCPostgres
 import Testing
 
@@ -108,5 +109,49 @@ struct PostgresPendingLoginStoreTests {
         try await store.save(pending, state: pending.state.value, expiresIn: 600)
         let back = try await store.consume(state: pending.state.value, as: PendingAuthorization.self)
         #expect(back == pending)
+    }
+
+    @Test("a flood under one scope fills only its share: another scope and a save without a scope are still accepted")
+    func scopeShares() async throws {
+        let database = try TestDatabase.open()
+        defer { database.close() }
+        let table = try TestDatabase.uniqueTable("pending")
+        let store = try PostgresPendingLoginStore(database: database, table: table, capacityPerScope: 5)
+        try await store.createTable()
+        var refused: [OIDCError.Code] = []
+        for index in 0..<20 {
+            do { try await store.saveBytes([1], state: "flood-\(index)", expiresIn: 600, scope: "203.0.113.9") } catch let error as OIDCError {
+                refused.append(error.code)
+            }
+        }
+        #expect(refused == Array(repeating: .pendingLoginStoreFull, count: 15))
+        try await store.saveBytes([2], state: "honest", expiresIn: 600, scope: "198.51.100.7")
+        try await store.saveBytes([3], state: "unscoped", expiresIn: 600)
+        await expectError(.pendingLoginExists) { try await store.saveBytes([1], state: "flood-0", expiresIn: 600, scope: "203.0.113.9") }
+        // The share frees as the scope's logins finish; through the protocol, the scope reaches the store.
+        _ = try await store.consumeBytes(state: "flood-0")
+        let anyStore: any PendingLoginStore = store
+        try await anyStore.save(Pending(verifier: "v", nonce: "n"), state: "flood-again", expiresIn: 600, scope: "203.0.113.9")
+        await expectError(.pendingLoginStoreFull) {
+            try await anyStore.save(Pending(verifier: "v", nonce: "n"), state: "flood-more", expiresIn: 600, scope: "203.0.113.9")
+        }
+        // The address is kept only as its SHA-256.
+        let raw = try await database.execute("SELECT count(*) FROM \(table.quoted) WHERE position('203.0.113.9'::bytea IN scope_hash) > 0")
+        #expect(try raw.text(0, 0, "count") == "0")
+    }
+
+    @Test("createTable adds the scope column to a table made before it existed")
+    func addsScopeColumn() async throws {
+        let database = try TestDatabase.open()
+        defer { database.close() }
+        let table = try TestDatabase.uniqueTable("pending")
+        _ = try await database.execute("""
+            CREATE TABLE \(table.quoted) (state_hash bytea PRIMARY KEY, key_id text, payload bytea NOT NULL, expires_at timestamptz NOT NULL)
+            """)
+        let store = try PostgresPendingLoginStore(database: database, table: table, capacityPerScope: 1)
+        try await store.createTable()
+        try await store.saveBytes([1], state: "a", expiresIn: 60, scope: "s")
+        await expectError(.pendingLoginStoreFull) { try await store.saveBytes([2], state: "b", expiresIn: 60, scope: "s") }
+        #expect(try await store.consumeBytes(state: "a") == [1])
     }
 }

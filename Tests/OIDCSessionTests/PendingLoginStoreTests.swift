@@ -101,7 +101,7 @@ struct PendingLoginStoreTests {
         let store = InMemoryPendingLoginStore(capacity: 2, clock: clock.read)
         try await store.saveBytes([1], state: "a", expiresIn: 10)
         try await store.saveBytes([2], state: "b", expiresIn: 100)
-        await expectCode(.pendingLoginUnreadable) { try await store.saveBytes([3], state: "c", expiresIn: 10) }
+        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([3], state: "c", expiresIn: 10) }
         clock.advance(11)  // "a" expires: room for one more
         try await store.saveBytes([3], state: "c", expiresIn: 10)
         #expect(await store.count == 2)
@@ -151,5 +151,139 @@ struct PendingLoginStoreTests {
         try await store.saveBytes([2], state: "second", expiresIn: 10)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 1)
         #expect(try await store.consumeBytes(state: "second") == [2])
+    }
+
+    @Test("a flood of saves under one scope fills only its share: a save under another scope is still accepted")
+    func memoryScopeShares() async throws {
+        let store = InMemoryPendingLoginStore(capacity: 1_000, capacityPerScope: 100, clock: ManualClock().read)
+        var refused: [String] = []
+        for index in 0..<1_000 {  // one client's flood: ten times its share, as many as the whole store holds
+            do { try await store.saveBytes([1], state: "flood-\(index)", expiresIn: 600, scope: "203.0.113.9") } catch let error as OIDCError {
+                refused.append(error.code.rawValue)
+            }
+        }
+        #expect(refused.count == 900)
+        #expect(refused.allSatisfy { $0 == OIDCError.Code.pendingLoginStoreFull.rawValue })
+        #expect(await store.count(scope: "203.0.113.9") == 100)
+        #expect(await store.hasRoom(scope: "203.0.113.9") == false)
+        #expect(await store.hasRoom(scope: "198.51.100.7"))
+        #expect(await store.hasRoom(scope: nil))
+        // Another client's login starts and finishes.
+        try await store.saveBytes([2], state: "honest", expiresIn: 600, scope: "198.51.100.7")
+        #expect(try await store.consumeBytes(state: "honest") == [2])
+        // The flooding scope gets a place back only as its own logins finish.
+        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([3], state: "flood-again", expiresIn: 600, scope: "203.0.113.9") }
+        _ = try await store.consumeBytes(state: "flood-0")
+        try await store.saveBytes([3], state: "flood-again", expiresIn: 600, scope: "203.0.113.9")
+        // Through the protocol (the app holds `any PendingLoginStore`), the scope reaches the store.
+        let anyStore: any PendingLoginStore = store
+        await expectCode(.pendingLoginStoreFull) {
+            try await anyStore.save(Pending(verifier: "v", nonce: "n"), state: "flood-protocol", expiresIn: 600, scope: "203.0.113.9")
+        }
+    }
+
+    @Test("the total capacity still bounds saves under many scopes, and saves without a scope")
+    func memoryScopesWithinCapacity() async throws {
+        let store = InMemoryPendingLoginStore(capacity: 10, capacityPerScope: 4, clock: ManualClock().read)
+        for index in 0..<8 { try await store.saveBytes([1], state: "s\(index)", expiresIn: 60, scope: "scope-\(index % 2)") }
+        try await store.saveBytes([1], state: "unscoped-1", expiresIn: 60)
+        try await store.saveBytes([1], state: "scoped-9", expiresIn: 60, scope: "scope-9")
+        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([1], state: "unscoped-2", expiresIn: 60) }
+        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([1], state: "scoped-10", expiresIn: 60, scope: "scope-10") }
+        #expect(await store.count == 10)
+    }
+
+    @Test("a save examines only what has expired, never every entry (no rebuild of the store per save)")
+    func memorySaveCostIsNotLinear() async throws {
+        let clock = ManualClock()
+        let store = InMemoryPendingLoginStore(capacity: 10_000, clock: clock.read)
+        for index in 0..<2_000 { try await store.saveBytes([1], state: "live-\(index)", expiresIn: 600) }
+        // 2 000 saves with nothing expired: nothing examined (a scan per save would be ~2 million).
+        #expect(await store.expiryWork == 0)
+        clock.advance(300)
+        for index in 0..<1_000 { try await store.saveBytes([2], state: "later-\(index)", expiresIn: 600) }
+        #expect(await store.expiryWork == 0)
+        clock.advance(301)  // the first 2 000 expire, the next 1 000 do not
+        try await store.saveBytes([3], state: "after", expiresIn: 600)
+        #expect(await store.expiryWork == 2_000)
+        #expect(await store.count == 1_001)
+        for index in 0..<1_000 { try await store.saveBytes([4], state: "more-\(index)", expiresIn: 600) }
+        #expect(await store.expiryWork == 2_000)
+        // Logins that start and finish: the work stays proportional to the operations, not to their product.
+        for index in 0..<3_000 {
+            try await store.saveBytes([5], state: "churn-\(index)", expiresIn: 60)
+            _ = try await store.consumeBytes(state: "churn-\(index)")
+        }
+        clock.advance(61)
+        try await store.saveBytes([6], state: "last", expiresIn: 600)
+        let work = await store.expiryWork
+        #expect(work <= 2_000 + 3 * 3_000, "expiry work \(work) for 7 002 saves and 3 000 consumes")
+        #expect(await store.count == 2_002)
+    }
+
+    @Test("the in-memory store agrees with a plain model on a seeded mix of saves, consumes and time")
+    func memoryAgreesWithModel() async throws {
+        struct Model {
+            var entries: [String: (bytes: [UInt8], expiresAt: Date, scope: String?)] = [:]
+            mutating func save(_ bytes: [UInt8], state: String, expiresIn: Double, scope: String?, now: Date,
+                               capacity: Int, perScope: Int) -> String {
+                entries = entries.filter { $0.value.expiresAt > now }
+                if entries[state] != nil { return OIDCError.Code.pendingLoginExists.rawValue }
+                if entries.count >= capacity { return OIDCError.Code.pendingLoginStoreFull.rawValue }
+                if let scope, entries.values.filter({ $0.scope == scope }).count >= perScope { return OIDCError.Code.pendingLoginStoreFull.rawValue }
+                entries[state] = (bytes, now.addingTimeInterval(expiresIn), scope)
+                return "saved"
+            }
+            mutating func consume(_ state: String, now: Date) -> String {
+                guard let entry = entries.removeValue(forKey: state) else { return OIDCError.Code.pendingLoginNotFound.rawValue }
+                return entry.expiresAt > now ? "bytes \(entry.bytes)" : OIDCError.Code.pendingLoginExpired.rawValue
+            }
+        }
+        var generator = SplitMix(seed: 36)
+        let clock = ManualClock()
+        let store = InMemoryPendingLoginStore(capacity: 40, capacityPerScope: 12, clock: clock.read)
+        var model = Model()
+        for step in 0..<20_000 {
+            let state = "s\(generator.next() % 64)"
+            switch generator.next() % 10 {
+            case 0..<5:
+                let scopes: [String?] = [nil, "a", "b", "c"]
+                let scope = scopes[Int(generator.next() % 4)]
+                let lifetime = Double(1 + generator.next() % 30)
+                let expected = model.save([UInt8(step % 256)], state: state, expiresIn: lifetime, scope: scope, now: clock.now,
+                                          capacity: 40, perScope: 12)
+                var got = "saved"
+                do { try await store.saveBytes([UInt8(step % 256)], state: state, expiresIn: lifetime, scope: scope) } catch let error as OIDCError {
+                    got = error.code.rawValue
+                }
+                #expect(got == expected, "step \(step): save \(state)")
+            case 5..<9:
+                let expected = model.consume(state, now: clock.now)
+                var got: String
+                do { got = "bytes \(try await store.consumeBytes(state: state))" } catch let error as OIDCError { got = error.code.rawValue }
+                #expect(got == expected, "step \(step): consume \(state)")
+            default:
+                clock.advance(Double(generator.next() % 5))
+            }
+            if step % 1_000 == 999 {
+                for scope in ["a", "b", "c"] {
+                    let live = await store.count(scope: scope)
+                    #expect(live == model.entries.values.filter { $0.scope == scope }.count, "step \(step): scope \(scope)")
+                }
+            }
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so a failing sequence can be replayed.
+private struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -715,7 +715,7 @@ def part_request_object(binary):
                    check=True, capture_output=True)
     public_pem = subprocess.run(["openssl", "pkey", "-in", key_file, "-pubout"], capture_output=True, text=True, check=True).stdout
     ports = {"reference": PORT_BASE + 10, "value": PORT_BASE + 11, "expiry": PORT_BASE + 12, "shared": PORT_BASE + 13,
-             "encrypt": PORT_BASE + 15, "unsigned": PORT_BASE + 16}
+             "encrypt": PORT_BASE + 15, "unsigned": PORT_BASE + 16, "flood": PORT_BASE + 17}
     bases = {name: f"http://127.0.0.1:{port}" for name, port in ports.items()}
     client_id, secret = "hbapp-jar-" + secrets.token_hex(4), secrets.token_urlsafe(24)
     admin = gw.Admin(gw_base)
@@ -848,6 +848,27 @@ def part_request_object(binary):
                   "request-object: --request-object-encrypt without a provider encryption key refuses to start the login (500)")
         finally:
             encrypting.stop()
+
+        # A flood of /login from one client address (as the proxy names it in X-Real-IP) fills only that address's
+        # share: its logins beyond the share answer 503 with Retry-After and publish nothing; another address still
+        # gets a login whose request object is served.
+        flood = App(binary, "request-object-flood", ports["flood"],
+                    common + ["--base-url", bases["flood"], "--request-object", "by-reference", "--pending-logins-per-client", "3",
+                              "--client-address-header", "X-Real-IP"])
+        try:
+            answers = [Client().get(flood.base + "/login", headers={"X-Real-IP": "203.0.113.9"}) for _ in range(6)]
+            flood.log.flush()
+            with open(flood.log_path) as f:
+                published = f.read().count("request object published")
+            check([a[0] for a in answers] == [302, 302, 302, 503, 503, 503] and all(a[1].get("Retry-After") for a in answers[3:])
+                  and published == 3,
+                  "request-object flood: one address gets 3 logins (its share), then 503 with Retry-After; nothing published for those")
+            status, headers, _ = Client().get(flood.base + "/login", headers={"X-Real-IP": "198.51.100.7"})
+            uri = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(headers.get("Location", "")).query)).get("request_uri", "")
+            check(status == 302 and uri and Client().get(uri)[0] == 200,
+                  "request-object flood: another address still starts a login, and its request object is served")
+        finally:
+            flood.stop()
     finally:
         by_reference.stop()
         by_value.stop()

@@ -4,7 +4,8 @@
 #
 #   bash Samples/hummingbird-app/Tests/run.sh [--only browser|replicas|glewlwyd|mtls|request-object]...
 #
-# Builds the app package ONCE (debug): the app and NameClashCheck, the target that compiles
+# Builds the app package ONCE (debug): the app, its unit tests (Tests/HummingbirdAppTests, run
+# first with `swift test`) and NameClashCheck, the target that compiles
 # a file importing Hummingbird, HTTPTypes, Logging, AsyncHTTPClient and every toolkit module
 # with the ecosystem's names unqualified (a name clash fails the build, hence this script).
 # Then app_tests.py: a headless Chromium login through django-oauth-toolkit's own form (selenium
@@ -27,8 +28,10 @@ command -v python3 >/dev/null || missing "python3 is not installed"
 
 log "building the app package (debug, once)"
 started=$(date +%s)
-(cd "$app" && swift build)
+(cd "$app" && swift build --build-tests)
 log "built in $(( $(date +%s) - started )) s"
+log "unit tests (swift test)"
+(cd "$app" && swift test --skip-build)
 binary="$(cd "$app" && swift build --show-bin-path)/hummingbird-app"
 [ -x "$binary" ] || { log "no binary at $binary"; exit 1; }
 

@@ -53,42 +53,18 @@ struct HummingbirdApp {
         guard let jwksURI = client.metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
         let keys = try JWKSetCache(jwksURI: jwksURI, issuer: client.issuer, transport: transport, observer: observer)
 
-        let pendingLogins: any PendingLoginStore
-        let sessions: any SessionDirectory
-        // DPoP proofs and logout tokens are one-time: every instance must see the others' uses.
-        let replays: any ReplayCache
-        var database: PostgresDatabase?
-        // Request objects served by reference: shared in PostgreSQL with --database (the provider may fetch from any instance).
-        var requestObjectStore: any RequestObjectStore = InMemoryRequestObjectStore()
+        let stores: AppStores
         if let url = options.databaseURL {
-            let pool = try PostgresDatabase(url: url)
-            database = pool
-            // Rows sealed with AES-256-GCM when --database-key is given (every instance needs the same key).
-            let encryption = try options.databaseKey().map { try TokenEncryption(current: TokenEncryptionKey(id: "hbapp-1", bytes: $0)) }
-            let logins = try PostgresPendingLoginStore(database: pool, encryption: encryption)
-            try await logins.createTable()
-            let directory = try PostgresSessionDirectory(database: pool, encryption: encryption)
-            try await directory.createTables()
-            let sharedReplays = try PostgresReplayCache(database: pool)
-            try await sharedReplays.createTable()
-            pendingLogins = logins
-            sessions = directory
-            replays = sharedReplays
-            if options.requestObject == .byReference {
-                let objects = try PostgresRequestObjectStore(database: pool, encryption: encryption, issuer: client.issuer)
-                try await objects.createTable()
-                requestObjectStore = objects
-            }
+            stores = try await AppStores.postgres(url: url, options: options, issuer: client.issuer)
         } else {
-            pendingLogins = InMemoryPendingLoginStore()
-            sessions = InMemorySessionDirectory()
-            replays = MemoryReplayCache()
+            stores = AppStores.inMemory(options)
         }
+        let database = stores.database
 
-        let resource = try ProtectedResource(options: options, client: client, keys: keys, transport: transport, replays: replays,
+        let resource = try ProtectedResource(options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
                                              observer: observer)
         var logout = LogoutTokenValidator(
-            issuer: client.issuer, clientID: client.clientID, keys: .cache(keys), replays: replays, allowedAlgorithms: [options.idTokenAlgorithm],
+            issuer: client.issuer, clientID: client.clientID, keys: .cache(keys), replays: stores.logoutTokenReplays, allowedAlgorithms: [options.idTokenAlgorithm],
             typeRule: options.draftLogoutTokens ? .alsoAcceptingPlainJWT : .logoutJWTWhenPresent,
             expirationRule: options.draftLogoutTokens ? .optionalForDraftProviders : .required)
         logout.observer = observer
@@ -96,19 +72,15 @@ struct HummingbirdApp {
         var requestObject: RequestObjectOptions?
         var requestObjects: RequestObjectHost?
         if let signature = requestObjectSignature {
-            let delivery: RequestObjectOptions.Delivery
             if options.requestObject == .byReference {
-                let host = RequestObjectHost(store: requestObjectStore, baseURL: options.baseURL.absoluteString,
-                                             lifetime: options.requestObjectLifetime, logger: logger)
-                requestObjects = host
-                delivery = .byReference { object in try await host.publish(object) }
-            } else {
-                delivery = .byValue
+                // Published by LoginStarter, only once the login's pending login is saved.
+                requestObjects = RequestObjectHost(store: stores.requestObjects, baseURL: options.baseURL.absoluteString,
+                                                   lifetime: options.requestObjectLifetime, logger: logger)
             }
             requestObject = RequestObjectOptions(signature: signature, encryption: options.requestObjectEncrypted ? RequestObjectEncryption() : nil,
-                                                 delivery: delivery, lifetime: options.requestObjectLifetime)
+                                                 delivery: .byValue, lifetime: options.requestObjectLifetime)
         }
-        let app = WebApp(options: options, client: client, pendingLogins: pendingLogins, sessions: sessions,
+        let app = WebApp(options: options, client: client, pendingLogins: stores.pendingLogins, sessions: stores.sessions,
                          logoutTokens: logout, resource: resource, logger: logger,
                          requestObject: requestObject, requestObjects: requestObjects)
 

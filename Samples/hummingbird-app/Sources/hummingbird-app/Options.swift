@@ -48,6 +48,14 @@ struct Options: Sendable {
     var requestObjectEncrypted = false
     /// Seconds from a request object's `iat` to its `exp`; a request object by reference is served that long.
     var requestObjectLifetime: Double = 300
+    /// The most logins in progress kept in memory at once (and request objects served by reference), in all.
+    var pendingLogins = 100_000
+    /// The most of them for one client address (an IPv4 address, an IPv6 /64): one address that floods
+    /// `/login` fills only this share.
+    var pendingLoginsPerClient = 1_000
+    /// The header a reverse proxy in front sets to the client's address (`X-Real-IP`, `X-Forwarded-For`):
+    /// the address a login is counted under; without it, the connection's address.
+    var clientAddressHeader: String?
 
     /// How `--request-object` sends the request object.
     enum RequestObjectDeliveryChoice: String, Sendable {
@@ -65,6 +73,7 @@ struct Options: Sendable {
                [--database postgresql://... [--database-key FILE]] [--scope S]... [--accept-draft-logout-tokens]
                [--request-object by-value|by-reference (--request-object-key FILE | --request-object-unsigned)
                 [--request-object-encrypt] [--request-object-lifetime SECONDS]]
+               [--pending-logins N] [--pending-logins-per-client N] [--client-address-header NAME]
         """
 
     struct UsageError: Error, CustomStringConvertible { let description: String }
@@ -154,6 +163,19 @@ struct Options: Sendable {
                 }
                 options.requestObjectLifetime = Double(seconds)
                 lifetimeGiven = true
+            case "--pending-logins", "--pending-logins-per-client":
+                let text = try value(name, inline)
+                guard let count = Int(text), (1...10_000_000).contains(count) else {
+                    throw UsageError(description: "\(name): a count from 1 to 10000000, not \(text)")
+                }
+                if name == "--pending-logins" { options.pendingLogins = count } else { options.pendingLoginsPerClient = count }
+            case "--client-address-header":
+                let text = try value(name, inline)
+                guard !text.isEmpty, text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0)
+                    || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+                    throw UsageError(description: "--client-address-header: a header name (letters, digits, -), not \(text)")
+                }
+                options.clientAddressHeader = text
             case "--help", "-h": throw UsageError(description: usage)
             default: throw UsageError(description: "unknown option \(name)\n\(usage)")
             }
@@ -190,6 +212,7 @@ struct Options: Sendable {
             throw UsageError(description: "--base-url is an origin (scheme://host[:port]) without a path")
         }
         options.baseURL = url
+        options.pendingLoginsPerClient = min(options.pendingLoginsPerClient, options.pendingLogins)
         if !scopes.isEmpty { options.scopes = scopes.contains("openid") ? scopes : ["openid"] + scopes }
         return options
     }

@@ -8,25 +8,97 @@ import OIDCPostgres
 
 /// Where the request objects the app serves by reference are kept, each under an unguessable id until it expires.
 protocol RequestObjectStore: Sendable {
-    /// Keeps `object` under `id` for `lifetime` seconds.
-    func save(_ object: String, id: String, lifetime: Double) async throws
+    /// Keeps `object` under `id` for `lifetime` seconds, counted against `scope`'s share (the client's
+    /// address; `nil`: none) where the store bounds scopes.
+    /// - Throws: `request_object_store_full` when a bounded store has no room (in all, or for `scope`).
+    func save(_ object: String, id: String, lifetime: Double, scope: String?) async throws
     /// The request object under `id`; `nil` when there is none or it has expired.
     func load(id: String) async throws -> String?
 }
 
-/// Request objects in this process's memory (one instance: with two, the provider may fetch from the other).
-actor InMemoryRequestObjectStore: RequestObjectStore {
-    private var objects: [String: (object: String, expiresAt: Date)] = [:]
+extension OIDCError.Code {
+    /// The app's in-memory request-object store keeps as many request objects as it may, in all or for
+    /// the client's address: the login is refused (503), no published request object is dropped.
+    static let requestObjectStoreFull = OIDCError.Code(rawValue: "request_object_store_full")
+}
 
-    func save(_ object: String, id: String, lifetime: Double) {
-        let now = Date()
-        objects = objects.filter { $0.value.expiresAt > now }
-        objects[id] = (object, now.addingTimeInterval(lifetime))
+/// Request objects in this process's memory (one instance: with two, the provider may fetch from the other),
+/// bounded like `InMemoryPendingLoginStore`: at most `capacity` in all and `capacityPerScope` per client
+/// address; a save beyond either is refused rather than dropping a request object a provider may still fetch.
+/// Every request object the app publishes has the same lifetime (`--request-object-lifetime`), so they expire
+/// in the order they were saved: expired ones are dropped from the front of that order on every save (each
+/// save examines only what has expired, never the whole store).
+actor InMemoryRequestObjectStore: RequestObjectStore {
+    private struct Entry {
+        let object: String
+        let expiresAt: Date
+        let scope: String?
+    }
+
+    private var objects: [String: Entry] = [:]
+    /// Ids in the order saved (= the order they expire); `head` is the first not yet dropped.
+    private var order: [String] = []
+    private var head = 0
+    private var perScope: [String: Int] = [:]
+    let capacity: Int
+    let capacityPerScope: Int
+    let clock: @Sendable () -> Date
+
+    init(capacity: Int = 100_000, capacityPerScope: Int? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+        let total = max(1, capacity)
+        self.capacity = total
+        self.capacityPerScope = min(total, max(1, capacityPerScope ?? total / 100))
+        self.clock = clock
+    }
+
+    func save(_ object: String, id: String, lifetime: Double, scope: String?) throws {
+        let now = clock()
+        dropExpired(now: now)
+        guard objects.count < capacity else {
+            throw OIDCError(.requestObjectStoreFull, "the request-object store is full (\(capacity) request objects)")
+        }
+        if let scope {
+            guard perScope[scope, default: 0] < capacityPerScope else {
+                throw OIDCError(.requestObjectStoreFull, "this client's share of the request-object store is full (\(capacityPerScope) request objects)")
+            }
+            perScope[scope, default: 0] += 1
+        }
+        if let replaced = objects[id] { release(replaced) }  // ids are random: not expected
+        objects[id] = Entry(object: object, expiresAt: now.addingTimeInterval(lifetime), scope: scope)
+        order.append(id)
     }
 
     func load(id: String) -> String? {
-        guard let entry = objects[id], entry.expiresAt > Date() else { return nil }
+        guard let entry = objects[id], entry.expiresAt > clock() else { return nil }
         return entry.object
+    }
+
+    /// How many request objects (live, or expired and not yet dropped) the store holds, in all and for `scope`.
+    var count: Int { objects.count }
+    func count(scope: String) -> Int { perScope[scope, default: 0] }
+
+    /// Drops the request objects at the front of the saving order that have expired; stops at the first live one.
+    private func dropExpired(now: Date) {
+        while head < order.count {
+            let id = order[head]
+            if let entry = objects[id] {
+                guard entry.expiresAt <= now else { break }
+                objects[id] = nil
+                release(entry)
+            }
+            head += 1
+        }
+        // The dropped prefix is cut off once it is half the array (amortized O(1) per save).
+        if head > 1_024, head * 2 > order.count {
+            order.removeFirst(head)
+            head = 0
+        }
+    }
+
+    private func release(_ entry: Entry) {
+        guard let scope = entry.scope else { return }
+        let left = perScope[scope, default: 1] - 1
+        perScope[scope] = left > 0 ? left : nil
     }
 }
 
@@ -45,7 +117,8 @@ struct PostgresRequestObjectStore: RequestObjectStore {
 
     func createTable() async throws { try await index.createTable() }
 
-    func save(_ object: String, id: String, lifetime: Double) async throws {
+    /// Saves the row; `scope` is not used (the table has no bound: a rate limit in front of `/login` is the deployment's).
+    func save(_ object: String, id: String, lifetime: Double, scope: String?) async throws {
         try await index.save(Array(object.utf8), handle: id, issuer: issuer, subject: "request-object", sessionID: nil,
                              expiresIn: lifetime)
     }
@@ -56,11 +129,12 @@ struct PostgresRequestObjectStore: RequestObjectStore {
 }
 
 /// The request objects of logins started with `--request-object by-reference` (OpenID Connect Core §6.2,
-/// RFC 9101 §5.2): `publish` keeps each under a fresh random id (256 bits) for the request object's lifetime and
-/// returns `<base-url>/request-objects/<id>`, its `request_uri`; `answer` serves it there as
-/// `application/oauth-authz-req+jwt` (unknown or expired: 404). A request object holds no secret beyond the
-/// login's state, nonce and PKCE challenge; only its id must stay unguessable, so the log names an id by its
-/// first 8 characters.
+/// RFC 9101 §5.2): each login's request object gets a fresh random id (256 bits, ``newID()``) whose
+/// `<base-url>/request-objects/<id>` (``location(of:)``) is its `request_uri`; ``publish(_:id:scope:)`` keeps it
+/// there for the request object's lifetime, and only once the login's pending login is saved (LoginStarter);
+/// `answer` serves it as `application/oauth-authz-req+jwt` (unknown or expired: 404). A request object holds no
+/// secret beyond the login's state, nonce and PKCE challenge; only its id must stay unguessable, so the log names
+/// an id by its first 8 characters.
 struct RequestObjectHost: Sendable {
     /// The path prefix of the served request objects.
     static let pathPrefix = "/request-objects/"
@@ -69,15 +143,22 @@ struct RequestObjectHost: Sendable {
     let lifetime: Double
     let logger: Logger
 
-    /// Stores `object` and returns its URL (the login's `request_uri`).
-    func publish(_ object: String) async throws -> URL {
-        let id = try OAuthState.random().value
-        try await store.save(object, id: id, lifetime: lifetime)
+    /// A fresh id for a request object (256 random bits, base64url).
+    static func newID() throws -> String { try OAuthState.random().value }
+
+    /// Where the request object under `id` is served: the login's `request_uri`.
+    func location(of id: String) throws -> URL {
         guard let url = URL(string: baseURL + Self.pathPrefix + id) else {
             throw OIDCError(.requestObjectFailed, "the request object's URL could not be made")
         }
-        logger.info("request object published", metadata: ["request_object": "\(Self.shortID(id))"])
         return url
+    }
+
+    /// Stores `object` under `id` (counted against `scope`, the client's address), served from then on.
+    /// - Throws: `request_object_store_full`, or the store's failure.
+    func publish(_ object: String, id: String, scope: String?) async throws {
+        try await store.save(object, id: id, lifetime: lifetime, scope: scope)
+        logger.info("request object published", metadata: ["request_object": "\(Self.shortID(id))"])
     }
 
     /// `GET /request-objects/<id>`: the request object, or 404.

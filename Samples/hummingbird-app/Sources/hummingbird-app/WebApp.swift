@@ -23,6 +23,8 @@ struct WebApp: Sendable {
     let requestObject: RequestObjectOptions?
     /// The request objects served by reference (`--request-object by-reference`).
     let requestObjects: RequestObjectHost?
+    /// `GET /login`'s steps, in their safe order (pending login saved, then the request object published).
+    let logins: LoginStarter
 
     init(options: Options, client: OIDCClient, pendingLogins: any PendingLoginStore, sessions: any SessionDirectory,
          logoutTokens: LogoutTokenValidator, resource: ProtectedResource, logger: Logger,
@@ -36,12 +38,17 @@ struct WebApp: Sendable {
         self.logoutTokens = logoutTokens
         self.resource = resource
         self.logger = logger
+        logins = LoginStarter(client: client, pendingLogins: pendingLogins, requestObject: requestObject, requestObjects: requestObjects,
+                              redirectURI: options.url("/callback"), scopes: options.scopes, responseType: options.responseType)
         cookies = CookiePolicy(secure: !options.isLoopbackHTTP, formPost: options.responseMode == .formPost || options.responseMode == .formPostJWT)
     }
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/") { _, _ -> Response in self.text(.ok, "hummingbird-app: /login, /me, /upstream, /logout, /api/resource\n") }
-        router.get("/login") { request, _ -> Response in await self.login(request) }
+        router.get("/login") { request, context -> Response in
+            let forwarded = options.clientAddressHeader.flatMap { HTTPField.Name($0) }.flatMap { request.headers[$0] }
+            return await self.login(request, clientScope: ClientAddress.scope(peer: context.channel.remoteAddress, forwarded: forwarded))
+        }
         router.get("/callback") { request, _ -> Response in await self.callback(request, formBody: nil) }
         router.post("/callback") { request, _ -> Response in
             var request = request
@@ -71,9 +78,11 @@ struct WebApp: Sendable {
 
     // MARK: - Login
 
-    /// `GET /login[?iss=...&login_hint=...]`: state, nonce and PKCE; the pending login server-side; with
-    /// `--request-object`, every parameter inside a request object (by value, or served by reference).
-    func login(_ request: Request) async -> Response {
+    /// `GET /login[?iss=...&login_hint=...]`: state, nonce and PKCE; the pending login server-side, counted
+    /// against the client's address (`clientScope`, ``ClientAddress``); with `--request-object`, every parameter
+    /// inside a request object (by value, or served by reference once the pending login is saved). A full store
+    /// or a full share for the address answers 503 with `Retry-After`.
+    func login(_ request: Request, clientScope: String?) async -> Response {
         let query = request.uri.queryParameters
         // Third-party-initiated login (OpenID Connect Core §4): only for the configured issuer.
         if let iss = query["iss"].map(String.init), iss != client.issuer {
@@ -81,24 +90,21 @@ struct WebApp: Sendable {
             return text(.badRequest, "unknown issuer\n")
         }
         do {
+            // Keyed by the browser's cookie, not by state: a callback finishes only the login its browser started.
             let handle = try OAuthState.random().value
             let loginHint = query["login_hint"].map(String.init)
-            let configure: (inout OAuthRequest) throws -> Void = { request in
-                if options.responseMode != .query { request.responseMode = options.responseMode }  // form_post, or JARM
+            let responseMode = options.responseMode
+            let pending = try await logins.start(handle: handle, scope: clientScope) { request in
+                if responseMode != .query { request.responseMode = responseMode }  // form_post, or JARM
                 request.loginHint = loginHint
             }
-            let pending: PendingLogin
-            if let requestObject {
-                pending = try await client.startLogin(redirectURI: options.url("/callback"), scopes: options.scopes,
-                                                      responseType: options.responseType, requestObject: requestObject, configure: configure)
-            } else {
-                pending = try client.startLogin(redirectURI: options.url("/callback"), scopes: options.scopes,
-                                                responseType: options.responseType, configure: configure)
-            }
-            // Keyed by the browser's cookie, not by state: a callback finishes only the login its browser started.
-            try await pendingLogins.save(pending, state: handle, expiresIn: 600)
             var response = Response(status: .found, headers: [.location: pending.url.absoluteString, .cacheControl: "no-store"])
             response.headers.append(HTTPField(name: .setCookie, value: cookies.loginCookie(handle)))
+            return response
+        } catch let error as OIDCError where error.code == .pendingLoginStoreFull || error.code == .requestObjectStoreFull {
+            logger.warning("login refused: \(Self.describe(error))")
+            var response = text(.serviceUnavailable, "too many logins in progress; try again later\n")
+            response.headers[.retryAfter] = "60"
             return response
         } catch {
             logger.warning("login could not start: \(Self.describe(error))")
