@@ -52,6 +52,17 @@ package struct ExpiryHeap<Deadline: Comparable & Sendable, Element: Sendable>: S
         return top
     }
 
+    /// Keeps only the items `isLive` accepts, in O(n) (the heap rebuilt bottom-up): for a store that gave
+    /// entries up early and wants their items gone now rather than when they surface.
+    package mutating func retain(where isLive: (Deadline, Element) -> Bool) {
+        items.removeAll { !isLive($0.expiry, $0.element) }
+        var parent = items.count / 2
+        while parent > 0 {
+            parent -= 1
+            siftDown(from: parent)
+        }
+    }
+
     private mutating func siftDown(from start: Int) {
         var parent = start
         while true {

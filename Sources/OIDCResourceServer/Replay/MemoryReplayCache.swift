@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import JOSE
+import OIDC
 
 /// A ``ReplayCache`` in this process's memory: the default of every validator that checks replays.
 ///
@@ -128,7 +129,7 @@ public final class MemoryReplayCache: ReplayCache, Sendable {
     private struct State: Sendable {
         var scopes: [String: Scope] = [:]
         var total = 0
-        var queue = ExpiryQueue<Held>()
+        var queue = ExpiryHeap<Double, Held>()  // deadlines: seconds on the monotonic clock
         /// `bySize[k]`: the scopes holding 2^k ... 2^(k+1) − 1 entries, so one of the largest (within a
         /// factor of two) is found by looking at 64 sets, and a scope changes set only when its count
         /// crosses a power of two.
@@ -166,7 +167,7 @@ public final class MemoryReplayCache: ReplayCache, Sendable {
             }
             total += 1
             resize(scope, from: old, to: old + 1)
-            queue.push(Held(scope: scope, identifier: identifier), deadline: entry.deadline)
+            queue.push(Held(scope: scope, identifier: identifier), expiry: entry.deadline)
         }
 
         /// Drops every entry whose deadline is at or before `mono`; a scope left empty leaves the cache.
