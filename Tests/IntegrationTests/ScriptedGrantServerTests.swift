@@ -34,7 +34,10 @@ struct ScriptedGrantServerTests {
             let transport = URLSessionTransport()
             let refusal = try await transport.send(TransportRequest(url: try #require(URL(string: base + "/api"))))
             #expect(refusal.status == 401)
-            let metadata = try await ProtectedResourceDiscovery.fetch(challengedBy: refusal, resource: base + "/api", transport: transport)
+            // The scripted server is on loopback: admitted by name, as an application would (RemoteFetchPolicy).
+            let local = RemoteFetchPolicy(allowedHosts: [try .init(host: "127.0.0.1", port: try #require(endpoint.port))])
+            let metadata = try await ProtectedResourceDiscovery.fetch(challengedBy: refusal, resource: base + "/api", transport: transport,
+                                                                      fetchPolicy: local)
             let issuer = try metadata.authorizationServer(.trusted([base + "/tenant"]))
             let client = try await OIDCClient.authorizationServer(issuer: issuer, authentication: .clientSecretBasic(clientID: "svc", secret: "svc-secret"),
                                                                   transport: transport)
