@@ -41,12 +41,9 @@ public enum EmbeddedKeyLimits {
 
 extension JWK {
     /// Parses a key embedded in a token or a proof (a DPoP `jwk`, a JWE `epk`): ``init(jsonObject:)``
-    /// after ``EmbeddedKeyLimits``, checked on the raw members before any key is built.
+    /// with ``EmbeddedKeyLimits`` checked on the decoded members before any key is built.
     /// - Throws: ``JOSEError``: `.embeddedKeyTooCostly`, and the errors of ``init(jsonObject:)``.
     public init(embeddedJSONObject object: JSONObject) throws {
-        if object["kty"]?.stringValue == "RSA", let n = try JWK.bytes(object, "n"), let e = try JWK.bytes(object, "e") {
-            try EmbeddedKeyLimits.checkRSA(modulus: n, exponent: e)
-        }
-        try self.init(jsonObject: object)
+        try self.init(jsonObject: object, embedded: true)  // the limits checked on n and e as the parser decodes them, once
     }
 }

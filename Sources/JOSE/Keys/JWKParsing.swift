@@ -12,12 +12,18 @@ extension JWK {
 
     /// Parses a JWK from an already-parsed JSON object.
     public init(jsonObject object: JSONObject) throws {
+        try self.init(jsonObject: object, embedded: false)
+    }
+
+    /// Parses a JWK; `embedded`: a key taken from a token or a proof, held to ``EmbeddedKeyLimits``
+    /// on its decoded members before any key is built.
+    init(jsonObject object: JSONObject, embedded: Bool) throws {
         guard let kty = object["kty"]?.stringValue else {
             throw JOSEError(.invalidKey, "the JWK has no string \"kty\" member", member: "kty")
         }
         var key: JWK
         switch kty {
-        case "RSA": key = try JWK.parseRSA(object)
+        case "RSA": key = try JWK.parseRSA(object, embedded: embedded)
         case "EC": key = try JWK.parseEC(object)
         case "OKP": key = try JWK.parseOKP(object)
         case "oct": key = try JWK.parseOct(object)
@@ -61,8 +67,9 @@ extension JWK {
         }
     }
 
-    static func parseRSA(_ object: JSONObject) throws -> JWK {
+    static func parseRSA(_ object: JSONObject, embedded: Bool = false) throws -> JWK {
         guard let n = try bytes(object, "n"), let e = try bytes(object, "e") else { throw JOSEError(.invalidKey, "RSA key without n or e") }
+        if embedded { try EmbeddedKeyLimits.checkRSA(modulus: n, exponent: e) }
         if object["oth"] != nil { throw JOSEError(.unsupportedKey, "multi-prime RSA keys (\"oth\") are not supported", member: "oth") }
         let d = try bytes(object, "d", required: false)
         var factors: RSAFactors? = nil
