@@ -31,17 +31,20 @@ let modules: [Target] = [
     // Keys, JWS, JWT. FoundationEssentials only: no networking, fast start-up.
     .target(name: "JOSE", dependencies: ["CLibCrypto", "CBase64URL"], swiftSettings: strict,
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-    // OAuth/OIDC protocol layer and the client. FoundationEssentials only; HTTP goes through HTTPTransport.
-    .target(name: "OIDC", dependencies: ["JOSE"], swiftSettings: strict),
+    // What every role shares: the HTTP vocabulary, errors, the observer, URL and fetch policies, discovery and
+    // metadata, key caches, replay caches, provider profiles, client authentication. FoundationEssentials only.
+    .target(name: "OIDCCore", dependencies: ["JOSE"], swiftSettings: strict),
+    // The relying party and its front door, OIDCClient. FoundationEssentials only; HTTP goes through HTTPTransport.
+    .target(name: "OIDC", dependencies: ["OIDCCore", "JOSE"], swiftSettings: strict),
     // URLSession-based HTTPTransport (pulls in FoundationNetworking on Linux).
-    .target(name: "OIDCNetworking", dependencies: ["OIDC"], swiftSettings: strict),
+    .target(name: "OIDCNetworking", dependencies: ["OIDCCore"], swiftSettings: strict),
     // An HTTPTransport on sockets and libssl that can present a client certificate (mTLS, RFC 8705); also
     // jwt-inspect's fetcher. FoundationEssentials only.
-    .target(name: "OIDCTLSTransport", dependencies: ["OIDC", "JOSE", "CLibCrypto", "CLibSSL"], swiftSettings: strict),
+    .target(name: "OIDCTLSTransport", dependencies: ["OIDCCore", "JOSE", "CLibCrypto", "CLibSSL"], swiftSettings: strict),
     // The authenticated session (bearer or DPoP, refresh once on a 401) and token stores.
     .target(name: "OIDCSession", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
-    // The receiving side: access tokens, DPoP, introspection, bearer parsing, back-channel logout, replay caches.
-    .target(name: "OIDCResourceServer", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
+    // The receiving side: access tokens, DPoP proofs, introspection, bearer parsing, challenges.
+    .target(name: "OIDCResourceServer", dependencies: ["OIDCCore", "JOSE"], swiftSettings: strict),
     // PostgreSQL stores and replay cache for many replicas.
     .target(name: "OIDCPostgres", dependencies: ["OIDCSession", "OIDCResourceServer", "OIDC", "JOSE", "CLibPQ", "CLibCrypto"],
             swiftSettings: strict),
@@ -123,6 +126,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "JOSE", targets: ["JOSE"]),
+        .library(name: "OIDCCore", targets: ["OIDCCore"]),
         .library(name: "OIDC", targets: ["OIDC"]),
         .library(name: "OIDCNetworking", targets: ["OIDCNetworking"]),
         .library(name: "OIDCTLSTransport", targets: ["OIDCTLSTransport"]),

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import OIDC
+import OIDCCore
 
 /// An ``OIDC/HTTPTransport`` on Foundation's `URLSession`.
 ///

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import JOSE
-import OIDC
+import OIDCCore
 
 // The resource server's public validation entry points: each runs the validation and, when the
 // validator has an ``OIDC/OIDCObserver``, records one event (accepted, or refused with the error's
@@ -81,20 +81,6 @@ extension TokenIntrospector {
         try await observer.observe(.accessTokenValidation, origin: OIDCEvent.origin(of: endpoint)) {
             try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
                                       dpopNonce: dpopNonce, clientCertificate: clientCertificate)
-        }
-    }
-}
-
-extension LogoutTokenValidator {
-    /// Validates `token`. Recorded as ``OIDC/OIDCEvent/Kind/logoutTokenValidation`` when ``observer`` is set.
-    /// - Parameter token: the logout token (from ``BackChannelLogoutRequest/logoutToken(fromBody:contentType:)``).
-    /// - Throws: ``OIDC/OIDCError``: signature and key codes, `.expired`, `.issuedInFuture`,
-    ///   `.issuerMismatch`, `.audienceMismatch`, `.unexpectedTokenType`, `.missingLogoutTokenClaim`
-    ///   (a required `iat`, `jti` or `events` absent; the reason names it), `.invalidLogoutToken`
-    ///   (the reason names the rule), `.replayedLogoutToken`, `.replayCacheFull` (the issuer's share of the replay cache is full).
-    public func validate(_ token: String) async throws -> LogoutToken {
-        try await observer.observe(.logoutTokenValidation, origin: Observation.origin(of: issuer)) {
-            try await validateToken(token)
         }
     }
 }

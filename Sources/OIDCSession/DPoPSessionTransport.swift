@@ -5,12 +5,6 @@ import Foundation
 #endif
 import OIDC
 
-extension OIDCError.Code {
-    /// A session holds a DPoP-bound access token (`token_type: DPoP`) but no DPoP key to prove
-    /// possession: the token is not sent (never downgraded to Bearer).
-    public static let dpopKeyMissing = OIDCError.Code(rawValue: "dpop_key_missing")
-}
-
 /// A refresher whose client may hold the DPoP key of the tokens it obtains: a session over it
 /// sends them DPoP-bound (``DPoPSessionTransport/forSession(transport:refresher:origins:observer:)``).
 protocol SessionDPoPKeyHolder {

@@ -5,11 +5,6 @@ import Darwin
 #endif
 import OIDC
 
-extension OIDCError.Code {
-    /// The token file's refresh lock was not granted in time.
-    public static let tokenFileLockTimeout = OIDCError.Code(rawValue: "token_file_lock_timeout")
-}
-
 extension FileTokenStore: CoordinatedTokenStore {
     /// ``CoordinatedTokenStore`` across the processes of one host (and the sessions of
     /// one process): an exclusive `flock` on `<path>.lock` (created with mode 0600,

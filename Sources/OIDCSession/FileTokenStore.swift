@@ -7,16 +7,6 @@ import JOSE
 import OIDC
 import Synchronization
 
-extension OIDCError.Code {
-    /// The token file could not be read or written.
-    public static let tokenStoreFailure = OIDCError.Code(rawValue: "token_store_failure")
-    /// The token file is readable or writable by other users.
-    public static let tokenFileTooOpen = OIDCError.Code(rawValue: "token_file_too_open")
-    /// The token path is not a regular file owned by the current user (a FIFO, device,
-    /// directory, symbolic link or someone else's file).
-    public static let tokenFileNotRegular = OIDCError.Code(rawValue: "token_file_not_regular")
-}
-
 /// Tokens in a JSON file (the ``OIDC/TokenResponse`` stored form).
 ///
 /// - Writes are atomic and durable: a new temporary file with a random name in the same

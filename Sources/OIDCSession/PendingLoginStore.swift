@@ -6,26 +6,6 @@ import Foundation
 import JOSE
 import OIDC
 
-extension OIDCError.Code {
-    /// No pending login for this `state`: never started, already finished (a replayed
-    /// callback), or purged after expiry.
-    public static let pendingLoginNotFound = OIDCError.Code(rawValue: "pending_login_not_found")
-    /// The pending login for this `state` had expired (it is now deleted).
-    public static let pendingLoginExpired = OIDCError.Code(rawValue: "pending_login_expired")
-    /// A pending login with this `state` already exists (a `state` must be fresh per login).
-    public static let pendingLoginExists = OIDCError.Code(rawValue: "pending_login_exists")
-    /// A pending login could not be encoded or decoded as the caller's type, or a store's
-    /// bound (size, lifetime) refused it.
-    public static let pendingLoginUnreadable = OIDCError.Code(rawValue: "pending_login_unreadable")
-    /// The pending-login store itself failed (a file could not be written or read).
-    public static let pendingLoginStoreFailure = OIDCError.Code(rawValue: "pending_login_store_failure")
-    /// The pending-login store keeps as many logins in progress as it may, in all or under the save's
-    /// scope (``InMemoryPendingLoginStore``, `PostgresPendingLoginStore`): the login is refused, no login
-    /// in progress is evicted.
-    /// A transient condition (try again later), not a fault of the stored data.
-    public static let pendingLoginStoreFull = OIDCError.Code(rawValue: "pending_login_store_full")
-}
-
 /// Logins in progress, kept server-side between the redirect to the provider and its answer:
 /// saved under the request's `state` when the login starts, **consumed exactly once** when
 /// the callback comes back, and refused once expired.

@@ -1,25 +1,5 @@
 import OIDC
 
-extension OIDCError.Code {
-    /// The refresh was refused (or impossible, or its answer rotated the refresh token and was
-    /// refused by our checks): the tokens were cleared; the user must log in again.
-    public static let loggedOut = OIDCError.Code(rawValue: "logged_out")
-    /// The refresh failed for a reason that may pass (transport, 5xx); the tokens were kept.
-    public static let refreshFailed = OIDCError.Code(rawValue: "refresh_failed")
-    /// The provider refused the refresh with an OAuth error other than `invalid_grant`
-    /// (e.g. `invalid_client`, `unauthorized_client`: a client-side or server-side
-    /// configuration problem, not a dead grant); the tokens were kept.
-    public static let refreshRejected = OIDCError.Code(rawValue: "refresh_rejected")
-    /// A request needing a retry had a one-shot body that cannot be sent again.
-    public static let bodyNotReplayable = OIDCError.Code(rawValue: "body_not_replayable")
-    /// The session has no tokens (never given, or cleared after a logout).
-    public static let notAuthenticated = OIDCError.Code(rawValue: "not_authenticated")
-    /// A logout's cause: the access token was refused and there was no refresh token.
-    public static let noRefreshToken = OIDCError.Code(rawValue: "no_refresh_token")
-    /// A logout's cause: another session or replica sharing the store cleared the tokens (its refresh was refused).
-    public static let clearedByAnotherSession = OIDCError.Code(rawValue: "cleared_by_another_session")
-}
-
 /// What happened to a session's tokens.
 public enum SessionEvent: Sendable, CustomStringConvertible {
     /// The tokens were refreshed (and handed to the store).

@@ -1,6 +1,6 @@
 import Dispatch
 import JOSE
-import OIDC
+import OIDCCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

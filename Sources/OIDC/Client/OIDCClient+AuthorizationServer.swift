@@ -54,9 +54,3 @@ extension OIDCClient {
                       configuration: configuration)
     }
 }
-
-extension OIDCError.Code {
-    /// A login (which needs an ID Token) was started with a client for an OAuth-only authorization server
-    /// (``OIDCClient/ProviderKind/oauthAuthorizationServer``).
-    public static let notAnOpenIDProvider = OIDCError.Code(rawValue: "not_an_openid_provider")
-}

@@ -39,11 +39,7 @@ extension DPoPKey {
 
     /// As ``accessTokenHash(_:)-(String)`` for a token that is part of a longer text (an `Authorization`
     /// value): its bytes are hashed where they lie.
-    package static func accessTokenHash(_ accessToken: Substring) -> String {
-        let digest = accessToken.utf8.withContiguousStorageIfAvailable { DigestAlgorithm.sha256.hash(UnsafeRawBufferPointer($0)) }
-            ?? DigestAlgorithm.sha256.hash(Array(accessToken.utf8))
-        return Base64URL.encode(digest)
-    }
+    package static func accessTokenHash(_ accessToken: Substring) -> String { DPoPAccessTokenHash.of(accessToken) }
 
     /// `htu`: the request URL without query and fragment (RFC 9449 §4.2), scheme and host lower-cased.
     /// - Throws: ``OIDCError`` `.dpopInvalidTarget` unless `url` is absolute http or https with a host.

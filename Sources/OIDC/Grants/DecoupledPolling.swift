@@ -92,10 +92,3 @@ enum DecoupledPolling {
         return Int(seconds)
     }
 }
-
-extension OIDCError.Code {
-    /// A CIBA or device authorization endpoint answered without the members it must send.
-    public static let invalidDecoupledResponse = OIDCError.Code(rawValue: "invalid_decoupled_response")
-    /// A CIBA or device authorization request could not be built (missing or conflicting hints, no `openid` scope).
-    public static let invalidDecoupledRequest = OIDCError.Code(rawValue: "invalid_decoupled_request")
-}

@@ -135,7 +135,7 @@ public struct IDTokenValidator: Sendable {
         if !config.insecureSkipIssuerCheck {
             guard let issuer = token.issuer else { throw OIDCError(.missingIssuer, "the ID Token has no \"iss\"") }
             if let profile = config.profile {
-                try profile.checkIssuer(issuer, of: token, configured: config.issuer)
+                try profile.checkIssuer(issuer, claims: token.claims, configured: config.issuer)
             } else {
                 guard issuer == config.issuer else { throw OIDCError(.issuerMismatch, "the ID Token's \"iss\" is not the expected issuer") }
             }

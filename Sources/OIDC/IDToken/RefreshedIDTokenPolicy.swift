@@ -1,8 +1,4 @@
-extension OIDCError.Code {
-    /// A refresh response carried an ID Token, and the policy in use
-    /// (``RefreshedIDTokenPolicy/refuseIDTokens``) accepts none: give a validator.
-    public static let refreshIDTokenNotExpected = OIDCError.Code(rawValue: "refresh_id_token_not_expected")
-}
+
 
 /// What to do with an ID Token that comes back from a refresh (OpenID Connect Core §12.2),
 /// and the one place that turns a refresh response into the tokens to keep:

@@ -57,8 +57,3 @@ extension LoginResult {
         get throws { try authorizationResponse.additionalParameters["user"].map(FormPostUser.init(json:)) }
     }
 }
-
-extension OIDCError.Code {
-    /// The `user` field of a `form_post` answer is not the JSON object Apple documents.
-    public static let malformedFormPostUser = OIDCError.Code(rawValue: "malformed_form_post_user")
-}

@@ -21,10 +21,3 @@ enum ResourceIndicator {
         }
     }
 }
-
-extension OIDCError.Code {
-    /// A `resource` value is not an absolute URI or has a fragment (RFC 8707 §2).
-    public static let invalidResourceIndicator = OIDCError.Code(rawValue: "invalid_resource_indicator")
-    /// A token-exchange answer lacks `issued_token_type` or has one of the wrong type (RFC 8693 §2.2.1).
-    public static let invalidTokenExchangeResponse = OIDCError.Code(rawValue: "invalid_token_exchange_response")
-}

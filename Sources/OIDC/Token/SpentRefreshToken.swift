@@ -1,13 +1,5 @@
 import JOSE
 
-extension OIDCError.Code {
-    /// A refresh answer was refused by a check of this client (its `token_type`, its ID Token, its
-    /// form) after the provider had rotated the refresh token: the refresh token sent is spent at the
-    /// provider and the new one is not used, so the grant is gone and the user must log in again.
-    /// The reason names the check that refused; ``OIDCError/joseError`` is the check's.
-    public static let refreshTokenSpent = OIDCError.Code(rawValue: "refresh_token_spent")
-}
-
 /// The one rule for a refresh answer that a check of ours refuses (token type, ID Token, form),
 /// used by `TokenClient`, `BackChannelClient`, `OIDCClient` and the session alike.
 ///

@@ -183,16 +183,8 @@ public struct TokenClient: Sendable {
     /// The form POST with the client authentication, built only once the endpoint passed
     /// the URL policy (a client assertion's `aud` from ``assertionAudience``).
     func formRequest(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HeaderFields,
-                             for name: ProviderEndpoint) throws -> TransportRequest {
-        try SecureURLPolicy.checkEndpoint(endpoint, name, issuer: issuer)
-        var parameters = parameters
-        var headers: HeaderFields = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
-        try authentication.apply(to: &parameters, headers: &headers, now: clock()) {
-            try assertionAudience.audience(for: endpoint, issuer: issuer)
-        }
-        for field in extra where field.name.lowercased() == "accept" { headers["Accept"] = field.value }  // e.g. a JWT introspection answer
-        for field in extra where headers[field.name] == nil { headers.add(field.name, field.value) }
-        let body = Array(FormURLEncoding.encode(parameters).utf8)
-        return TransportRequest(method: "POST", url: endpoint, headers: headers, body: .bytes(body), timeout: timeout)
+                     for name: ProviderEndpoint) throws -> TransportRequest {
+        try ClientFormPost(issuer: issuer, authentication: authentication, assertionAudience: assertionAudience, transport: transport,
+                           clock: clock, timeout: timeout).request(parameters, to: endpoint, headers: extra, for: name)
     }
 }

@@ -6,19 +6,6 @@ import Darwin
 import CLibPQ
 import OIDC
 
-extension OIDCError.Code {
-    /// PostgreSQL could not be reached (connect failed, or the connection dropped mid-statement).
-    public static let databaseUnavailable = OIDCError.Code(rawValue: "database_unavailable")
-    /// PostgreSQL refused a statement; the reason carries its SQLSTATE and primary message.
-    public static let databaseError = OIDCError.Code(rawValue: "database_error")
-    /// A lock was not granted within the lock timeout (SQLSTATE 55P03).
-    public static let databaseLockTimeout = OIDCError.Code(rawValue: "database_lock_timeout")
-    /// A statement ran longer than the connection's `statement_timeout` (SQLSTATE 57014).
-    public static let databaseStatementTimeout = OIDCError.Code(rawValue: "database_statement_timeout")
-    /// A row read from the database is not in the form this module writes.
-    public static let invalidDatabaseRow = OIDCError.Code(rawValue: "invalid_database_row")
-}
-
 /// One statement parameter, sent out of band (`PQexecParams`): never spliced into SQL.
 package enum PGParameter: Sendable {
     /// Text (format 0). Must not contain NUL.

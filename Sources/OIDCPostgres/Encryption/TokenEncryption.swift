@@ -2,13 +2,6 @@ import CLibCrypto
 import JOSE
 import OIDC
 
-extension OIDCError.Code {
-    /// An encryption key or key set is unusable (wrong length, empty or duplicate id).
-    public static let invalidEncryptionKey = OIDCError.Code(rawValue: "invalid_encryption_key")
-    /// A stored row could not be decrypted: unknown key id, wrong key, or altered ciphertext.
-    public static let decryptionFailed = OIDCError.Code(rawValue: "decryption_failed")
-}
-
 /// A 256-bit AES key with an identifier that is stored next to every row it encrypts.
 /// The key bytes are wiped when the last copy is released and never printed.
 public struct TokenEncryptionKey: Sendable, CustomStringConvertible, CustomReflectable {

@@ -7,19 +7,6 @@ import JOSE
 import OIDC
 import OIDCSession
 
-extension OIDCError.Code {
-    /// A caller waited for another replica's refresh until its deadline (`waitTimeout`); the tokens
-    /// are unchanged and the other replica may still finish. Retry later.
-    public static let refreshWaitTimeout = OIDCError.Code(rawValue: "refresh_wait_timeout")
-    /// A refresh's result was not stored because its lease had been taken over (or the row was
-    /// replaced by a new login) meanwhile: fencing kept it from overwriting a newer generation.
-    public static let refreshLeaseLost = OIDCError.Code(rawValue: "refresh_lease_lost")
-    /// The refresh lease could not be renewed before the end of its usable part (the database
-    /// unreachable or the row locked), so the provider call was abandoned (cancelled) before another
-    /// replica could take the lease over. The tokens are unchanged; retry later.
-    public static let refreshLeaseNotRenewed = OIDCError.Code(rawValue: "refresh_lease_not_renewed")
-}
-
 extension PostgresTokenStore {
     /// ``OIDCSession/CoordinatedTokenStore``'s single-flight refresh with a *lease* recorded in
     /// the row: no database transaction or lock spans the provider call.

@@ -1,10 +1,5 @@
 import OIDC
 
-extension OIDCError.Code {
-    /// A configured table name is not a plain SQL identifier.
-    public static let invalidTableName = OIDCError.Code(rawValue: "invalid_table_name")
-}
-
 /// A table name, optionally schema-qualified (`schema.table`): each part 1–63
 /// characters of ASCII letters, digits and `_`, not starting with a digit. It is
 /// always sent quoted (`"schema"."table"`), so it is taken exactly as written

@@ -9,7 +9,7 @@ import Glibc
 import Darwin
 #endif
 import JOSE
-import OIDC
+import OIDCCore
 
 /// A validated RFC 9068 JWT access token: the claims every such token carries,
 /// typed, and the rest reachable through ``claims``. `description` shows no token.

@@ -1,5 +1,5 @@
 import JOSE
-import OIDC
+import OIDCCore
 
 /// Which JWT access tokens an ``AccessTokenValidator`` accepts: RFC 9068's (default), or a provider's
 /// documented form, named explicitly. Every other check (signature, times, `iss`, `sub`, `iat`, `jti`,

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import JOSE
-import OIDC
+import OIDCCore
 
 /// Validates JWT access tokens as RFC 9068 §4 requires, for one resource server.
 ///

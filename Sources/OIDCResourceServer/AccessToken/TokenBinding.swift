@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import JOSE
-import OIDC
+import OIDCCore
 
 /// The binding rule of a presented access token (RFC 9449 §7, RFC 8705 §3), the one source of truth for
 /// every way a resource server learns a token's `cnf`: a JWT access token's claim
@@ -67,6 +67,6 @@ enum TokenBinding {
             throw OIDCError(.dpopTokenNotBound, "the access token is bound to no DPoP key (no cnf.jkt) but was presented with the DPoP scheme")
         }
         return try await proofs.validate(proof, for: .request(method: method, uri: url), nonce: nonce,
-                                         presenting: .accessTokenHash(DPoPKey.accessTokenHash(token), boundTo: .thumbprint(thumbprint)))
+                                         presenting: .accessTokenHash(DPoPAccessTokenHash.of(token), boundTo: .thumbprint(thumbprint)))
     }
 }

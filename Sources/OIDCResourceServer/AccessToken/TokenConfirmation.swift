@@ -1,5 +1,5 @@
 import JOSE
-import OIDC
+import OIDCCore
 
 /// The `cnf` (confirmation) claim of an access token (RFC 7800 §3.1): the key or certificate
 /// the token is bound to, from a JWT access token or an introspection answer (RFC 7662 §2.2 with RFC 9449 §6.2,

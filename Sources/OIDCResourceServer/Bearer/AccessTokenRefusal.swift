@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import OIDC
+import OIDCCore
 
 /// The answer to a request whose access token was refused, for a resource server that accepts
 /// both `Bearer` and `DPoP` (RFC 6750 §3, RFC 9449 §7.1): the status, one `WWW-Authenticate`

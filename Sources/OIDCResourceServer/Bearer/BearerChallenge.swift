@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import OIDC
+import OIDCCore
 
 /// The `WWW-Authenticate: Bearer` challenge and status of a refused request (RFC 6750 §3).
 ///

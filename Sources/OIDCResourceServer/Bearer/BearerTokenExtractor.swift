@@ -1,4 +1,4 @@
-import OIDC
+import OIDCCore
 import JOSE
 
 /// Reads the bearer token of a request the way RFC 6750 §2 allows.

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import JOSE
-import OIDC
+import OIDCCore
 
 /// Checks DPoP proofs (RFC 9449 §4.3) for a resource or authorization server.
 ///
@@ -212,7 +212,7 @@ public struct DPoPProofValidator: Sendable {
         let presentedHash: String?
         switch presenting {
         case .noAccessToken: presentedHash = nil
-        case .accessToken(let token, _): presentedHash = DPoPKey.accessTokenHash(token)
+        case .accessToken(let token, _): presentedHash = DPoPAccessTokenHash.of(token)
         case .accessTokenHash(let hash, _): presentedHash = hash
         }
         if let hash = presentedHash {

@@ -10,7 +10,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import OIDC
+import OIDCCore
 
 /// The `htu` comparison rule of RFC 9449 §4.3 step 9: both sides compared after RFC 3986 §6.2.2
 /// syntax-based normalization and §6.2.3 scheme-based normalization, query and fragment ignored.

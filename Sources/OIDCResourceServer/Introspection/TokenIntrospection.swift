@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import JOSE
-import OIDC
+import OIDCCore
 
 /// The answer of an introspection endpoint (RFC 7662 §2.2).
 public enum IntrospectionResult: Sendable, CustomStringConvertible {

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import JOSE
-import OIDC
+import OIDCCore
 
 extension TokenIntrospector {
     /// The rules of ``validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``, unobserved:

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import JOSE
-import OIDC
+import OIDCCore
 
 /// Asks an authorization server about a token (RFC 7662), authenticating as the
 /// resource server's client, with an optional ``IntrospectionCache``; an active answer is a ``TokenIntrospection``.
@@ -82,8 +82,10 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
 
     /// The introspection endpoint.
     public let endpoint: URL
-    /// The client that authenticates the requests (its authentication and transport).
-    public let client: TokenClient
+    /// The client id this resource server introspects as.
+    public var clientID: String { client.authentication.clientID }
+    /// The authenticated form POST to the endpoint (the client authentication and transport).
+    let client: ClientFormPost
     /// JWT answer verification, if wanted.
     public let jwtResponse: JWTResponse?
     /// The cache, if any.
@@ -118,7 +120,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
                 proofs: DPoPProofValidator? = nil) throws {
         try SecureURLPolicy.checkEndpoint(endpoint, .introspection, issuer: issuer)
         self.endpoint = endpoint
-        self.client = TokenClient(tokenEndpoint: endpoint, issuer: issuer, authentication: authentication, transport: transport, clock: clock)
+        self.client = ClientFormPost(issuer: issuer, authentication: authentication, assertionAudience: .issuer, transport: transport, clock: clock)
         self.jwtResponse = jwtResponse
         self.cache = cache
         self.audience = audience
@@ -165,7 +167,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         var headers: HeaderFields = [:]
         // RFC 9701 §4; glewlwyd 2.7.5 answers JSON unless the value is exactly this.
         if jwtResponse != nil { headers["Accept"] = "application/token-introspection+jwt" }
-        let response = try await client.postForm(parameters, to: endpoint, name: .introspection, what: "introspection", headers: headers)
+        let response = try await client.post(parameters, to: endpoint, name: .introspection, what: "introspection", headers: headers)
         let result = try await read(response)
         await cache?.store(result, for: token, in: partition)
         return result
@@ -232,7 +234,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
         }
         let object: JSONObject
         do {
-            object = try TokenClient.endpointObject(from: response, name: .introspection)
+            object = try ClientFormPost.object(from: response, name: .introspection)
         } catch let error as OIDCError {
             throw OIDCError(.invalidIntrospectionResponse, error.reason, httpStatus: response.status)
         }

@@ -1,5 +1,5 @@
 import JOSE
-import OIDC
+import OIDCCore
 
 extension AccessToken {
     /// The `authorization_details` claim of the token (RFC 9396 §9.1, RFC 9068), typed; `nil` when absent.

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import OIDC
+import OIDCCore
 
 extension AccessTokenValidator {
     /// The RFC 9728 metadata document this resource server publishes: `resource` (default: the validator's

@@ -1,0 +1,3 @@
+import JOSE
+
+/// Error codes of the JWK Set cache.

@@ -1,0 +1,129 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// Where an issuer's verification keys come from: its JWK Set cache (following
+/// rotation) or a fixed set. The one place the resource-server validators verify a
+/// JWT's signature and time claims, through JOSE's `JWT.verify`.
+public enum IssuerKeys: Sendable {
+    /// The issuer's ``OIDC/JWKSetCache``: the cached set, and one re-fetch for an unknown `kid`
+    /// (rate-limited by the cache).
+    case cache(JWKSetCache)
+    /// A fixed set (offline use, tests). `oct` keys are never used.
+    case keySet(JWKSet)
+
+    /// Verifies `token`'s signature with an allowed algorithm and applies `validation`
+    /// (JOSE's time, issuer and audience rules).
+    /// - Throws: ``OIDC/OIDCError`` with the JOSE error attached: signature and key codes as for ID
+    ///   Tokens, and `.expired`, `.notYetValid`, `.issuedInFuture`, `.issuerMismatch`,
+    ///   `.audienceMismatch`, `.claimTypeMismatch` for claims, and for a missing required claim
+    ///   the code of `kind` (``ClaimErrors/TokenKind``).
+    /// `validation` carries the issuer and audience the callers require (`iss`/`aud` are checked through it).
+    package func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
+                kind: ClaimErrors.TokenKind = .accessToken) async throws -> JWT {
+        if let jwt = try verifyNow(token[...], policy: policy, validation: validation, kind: kind) { return jwt }
+        switch self {
+        case .keySet(let set):  // a fixed set always answers now: this repeats its answer
+            return try Self.verify(token[...], fixedSet: set, policy: policy, validation: validation, kind: kind)
+        case .cache(let cache):
+            do {
+                let set = try await cache.keys()
+                do {
+                    return try JWT.verifyIgnoringIssuerAndAudience(token, keys: set, policy: policy, validation: validation)
+                } catch let error as JOSEError where error.code == .keyNotFound {
+                    // An unknown kid: let the cache re-fetch (at most once per cool-down), then verify with that key.
+                    let jws = try CompactJWS(token, limits: policy.limits)
+                    let key = try await cache.key(for: jws)
+                    return try JWT.verifyIgnoringIssuerAndAudience(token, key: key, policy: policy, validation: validation)
+                }
+            } catch let error as JOSEError {
+                throw ClaimErrors.map(error, kind: kind)
+            }
+        }
+    }
+
+    /// As ``verify(_:policy:validation:kind:)`` without suspending, when the keys are at hand: a fixed set, or
+    /// a cached set still fresh (read without a hop onto the cache's actor: the hot path of every validation).
+    /// - Returns: `nil` when only ``verify(_:policy:validation:kind:)`` can answer: the set is to be fetched, or
+    ///   the token names a `kid` the set lacks (the cache may learn it by re-fetching).
+    /// - Throws: as ``verify(_:policy:validation:kind:)``.
+    /// `token` may be part of a longer text (an `Authorization` value): it is read in place.
+    package func verifyNow(_ token: Substring, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
+                   kind: ClaimErrors.TokenKind = .accessToken) throws -> JWT? {
+        switch self {
+        case .keySet(let set):
+            return try Self.verify(token, fixedSet: set, policy: policy, validation: validation, kind: kind)
+        case .cache(let cache):
+            guard let set = cache.freshKeys() else { return nil }
+            do {
+                return try JWT.verifyIgnoringIssuerAndAudience(token, keys: set, policy: policy, validation: validation)
+            } catch let error as JOSEError where error.code == .keyNotFound {
+                return nil
+            } catch let error as JOSEError {
+                throw ClaimErrors.map(error, kind: kind)
+            }
+        }
+    }
+
+    /// The verification with a fixed set, its `oct` keys left out.
+    private static func verify(_ token: Substring, fixedSet set: JWKSet, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
+                               kind: ClaimErrors.TokenKind) throws -> JWT {
+        let usable = set.keys.contains { $0.keyType == .oct } ? JWKSet(keys: set.keys.filter { $0.keyType != .oct }) : set
+        do {
+            return try JWT.verifyIgnoringIssuerAndAudience(token, keys: usable, policy: policy, validation: validation)
+        } catch let error as JOSEError {
+            throw ClaimErrors.map(error, kind: kind)
+        }
+    }
+
+    /// The asymmetric algorithms (never HMAC: a resource server shares no secret with the issuer).
+    public static let asymmetricAlgorithms: Set<JWSAlgorithm> = Set(JWSAlgorithm.allCases.filter { $0.family != .hmac })
+}
+
+/// JOSE failures as ``OIDC/OIDCError``s: claim rules here, signature and key rules through OIDC's mapping.
+package enum ClaimErrors {
+    /// Which kind of JWT is read: it decides the code of a missing required claim.
+    package enum TokenKind {
+        /// An RFC 9068 access token: `.missingAccessTokenClaim`.
+        case accessToken
+        /// A back-channel logout token: `.missingLogoutTokenClaim`.
+        case logoutToken
+        /// An RFC 9701 introspection answer: `.invalidIntrospectionResponse`.
+        case introspectionResponse
+
+        package var missingClaimCode: OIDCError.Code {
+            switch self {
+            case .accessToken: return .missingAccessTokenClaim
+            case .logoutToken: return .missingLogoutTokenClaim
+            case .introspectionResponse: return .invalidIntrospectionResponse
+            }
+        }
+    }
+
+    package static func map(_ error: JOSEError, kind: TokenKind = .accessToken) -> OIDCError {
+        switch error.code {
+        case .expired: return OIDCError(.expired, error.reason, joseError: error)
+        case .notYetValid: return OIDCError(.notYetValid, error.reason, joseError: error)
+        case .issuedInFuture: return OIDCError(.issuedInFuture, error.reason, joseError: error)
+        case .issuerMismatch: return OIDCError(.issuerMismatch, error.reason, joseError: error)
+        case .audienceMismatch: return OIDCError(.audienceMismatch, error.reason, joseError: error)
+        case .missingClaim: return OIDCError(kind.missingClaimCode, error.reason, joseError: error)
+        case .claimTypeMismatch: return OIDCError(.claimTypeMismatch, error.reason, joseError: error)
+        default:
+            let mapped = VerificationErrors.map(error, header: nil)
+            // OIDC's mapping names ID Tokens; these tokens are access, logout or introspection JWTs.
+            if mapped.code == .malformedIDToken || mapped.code == .invalidIDTokenHeader {
+                return OIDCError(.malformedJWT, "the token is not a well-formed signed JWT", joseError: error)
+            }
+            return mapped
+        }
+    }
+
+    /// A typed claim getter's failure as an ``OIDC/OIDCError``.
+    package static func read<T>(kind: TokenKind = .accessToken, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as JOSEError { throw map(error, kind: kind) }
+    }
+}
