@@ -34,8 +34,9 @@ let modules: [Target] = [
     // What every role shares: the HTTP vocabulary, errors, the observer, URL and fetch policies, discovery and
     // metadata, key caches, replay caches, provider profiles, client authentication. FoundationEssentials only.
     .target(name: "OIDCCore", dependencies: ["JOSE"], swiftSettings: strict),
-    // The relying party and its front door, OIDCClient. FoundationEssentials only; HTTP goes through HTTPTransport.
-    .target(name: "OIDC", dependencies: ["OIDCCore", "JOSE"], swiftSettings: strict),
+    // The relying party and its front door, OIDCClient. FoundationEssentials only; HTTP goes through HTTPTransport
+    // (LibSSLTransport by default: libssl is loaded on the first https request, so offline users never map it).
+    .target(name: "OIDC", dependencies: ["OIDCCore", "OIDCTLSTransport", "JOSE"], swiftSettings: strict),
     // URLSession-based HTTPTransport (pulls in FoundationNetworking on Linux).
     .target(name: "OIDCNetworking", dependencies: ["OIDCCore"], swiftSettings: strict),
     // An HTTPTransport on sockets and libssl that can present a client certificate (mTLS, RFC 8705); also
@@ -44,7 +45,7 @@ let modules: [Target] = [
     // The authenticated session (bearer or DPoP, refresh once on a 401) and token stores.
     .target(name: "OIDCSession", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
     // The receiving side: access tokens, DPoP proofs, introspection, bearer parsing, challenges.
-    .target(name: "OIDCResourceServer", dependencies: ["OIDCCore", "JOSE"], swiftSettings: strict),
+    .target(name: "OIDCResourceServer", dependencies: ["OIDCCore", "OIDCTLSTransport", "JOSE"], swiftSettings: strict),
     // PostgreSQL stores and replay cache for many replicas.
     .target(name: "OIDCPostgres", dependencies: ["OIDCSession", "OIDCResourceServer", "OIDC", "JOSE", "CLibPQ", "CLibCrypto"],
             swiftSettings: strict),

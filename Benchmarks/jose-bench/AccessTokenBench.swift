@@ -9,7 +9,7 @@ import OIDCResourceServer
 /// measured the same way as the JWT lines (alternating slices, medians, per-pair ratio):
 ///   RFC9068 ES256 threads=1 api=14100 raw=15800 ratio=0.89
 /// Then DPoP (RFC 9449), measured the same way, each call with a fresh ES256 proof (Keys/p256)
-/// from a pool signed before the slice, replay protection on (a `MemoryReplayCache`):
+/// from a pool signed before the slice, replay protection on (a `InMemoryReplayCache`):
 ///   DPoP-proof ES256 threads=1 api=... raw=... ratio=...   `DPoPProofValidator.validate` vs the proof's signature
 ///   RFC9449 RS256 threads=1 api=... raw=... ratio=...      the one call with `Authorization: DPoP` + proof (a token
 ///                                                          bound by cnf.jkt) vs the token's and the proof's signatures
@@ -162,7 +162,7 @@ struct DPoPFixture: Sendable {
 
     /// A proof validator as a server has it: replay protection on, with room for every proof of the run.
     func validator() -> DPoPProofValidator {
-        DPoPProofValidator(replays: .cache(MemoryReplayCache(capacity: 50_000_000, scopeCapacity: 50_000_000)))
+        DPoPProofValidator(replays: .cache(InMemoryReplayCache(capacity: 50_000_000, scopeCapacity: 50_000_000)))
     }
 
     /// A pool of fresh proofs for `token`.
@@ -239,7 +239,7 @@ enum DPoPParts {
             _ = DPoPProofValidator.normalizedURI("https://api.example/items")
         }
         await time("accessTokenHash") { _ = DPoPKey.accessTokenHash(token) }
-        let cache = MemoryReplayCache(capacity: 10_000_000, scopeCapacity: 10_000_000)
+        let cache = InMemoryReplayCache(capacity: 10_000_000, scopeCapacity: 10_000_000)
         var counter = 0
         await time("replay cache") {
             counter += 1

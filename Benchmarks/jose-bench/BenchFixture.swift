@@ -42,7 +42,7 @@ struct BenchFixture: @unchecked Sendable {
     /// The public API: parse + signature + claims decode + time checks.
     func makeAPILoop() -> () throws -> Bool {
         let token = self.token, key = self.key
-        let options = JWTValidationOptions(leeway: 60)
+        let options = JWTValidationPolicy(leeway: 60)
         return {
             let jwt = try JWT.verifyIgnoringIssuerAndAudience(token, key: key, validation: options)
             return try jwt.claims.subject != nil

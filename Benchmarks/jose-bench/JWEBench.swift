@@ -53,7 +53,7 @@ enum JWEBench {
 
         func makeAPILoop() -> () throws -> Bool {
             let token = self.token, decryptionKey = self.decryptionKey, verificationKey = self.verificationKey
-            let options = JWTValidationOptions(leeway: 60)
+            let options = JWTValidationPolicy(leeway: 60)
             return {
                 let nested = try CompactJWE(token).decryptString(with: decryptionKey)
                 let jwt = try JWT.verifyIgnoringIssuerAndAudience(nested, key: verificationKey, validation: options)

@@ -59,7 +59,7 @@ func makeSteps(keysDirectory: String) throws -> [() -> Bool] {
     var tampered = Array(rsToken.utf8)
     tampered[tampered.count - 5] = tampered[tampered.count - 5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
     let tamperedToken = String(decoding: tampered, as: UTF8.self)
-    let options = JWTValidationOptions(leeway: 60)
+    let options = JWTValidationPolicy(leeway: 60)
 
     func succeeds(_ body: () throws -> Void) -> Bool { (try? body()) != nil }
     func fails(_ body: () throws -> Void) -> Bool { (try? body()) == nil }

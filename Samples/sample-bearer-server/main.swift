@@ -15,7 +15,7 @@
 // with a DPoP-Nonce header until they do).
 // --logout-client-id ID: also POST /backchannel-logout (Back-Channel Logout 1.0: a form with one
 // logout_token from the issuer for client ID): 200 {"iss", "sub", "sid"} or 400 {"error": code}.
-// One MemoryReplayCache (the defaults: 100 000 identifiers, 10 000 per scope) holds both the DPoP
+// One InMemoryReplayCache (the defaults: 100 000 identifiers, 10 000 per scope) holds both the DPoP
 // proofs' jtis (scope: the proof key) and the logout tokens' (scope: the issuer), so a client flooding
 // proofs of its own key fills only that key's share: it is refused replay_cache_full, and every other
 // client's proofs and the issuer's logout tokens still pass.
@@ -115,7 +115,7 @@ func respond(_ socket: Int32, status: Int, headers: [(String, String)] = [], jso
 let transport = URLSessionTransport()
 let discovery = Discovery(transport: transport), keyCaches = JWKSetCacheRegistry(transport: transport)
 // One replay cache for DPoP proofs and logout tokens, each scope (a proof key, the issuer) bounded to its share.
-let replays = MemoryReplayCache()
+let replays = InMemoryReplayCache()
 let validator: AccessTokenValidator
 let logoutValidator: LogoutTokenValidator?
 do {

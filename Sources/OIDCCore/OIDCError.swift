@@ -63,7 +63,7 @@ public struct OIDCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why, for people; never contains secrets.
     public let reason: String
     /// The OAuth error the provider returned, when there was one.
-    public let oauthError: OAuthErrorResponse?
+    public let oauthError: OAuthError?
     /// The HTTP status, when a response was received.
     public let httpStatus: Int?
     /// The JOSE error underneath (signature, key, claim), when there was one.
@@ -77,7 +77,7 @@ public struct OIDCError: Error, Sendable, Hashable, CustomStringConvertible {
     public let cause: Code?
 
     /// Creates an error.
-    public init(_ code: Code, _ reason: String, oauthError: OAuthErrorResponse? = nil, httpStatus: Int? = nil,
+    public init(_ code: Code, _ reason: String, oauthError: OAuthError? = nil, httpStatus: Int? = nil,
                 joseError: JOSEError? = nil, transportError: TransportError? = nil, endpoint: ProviderEndpoint? = nil,
                 cause: Code? = nil) {
         self.cause = cause
@@ -114,7 +114,7 @@ public struct OIDCError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// An OAuth 2.0 error response (RFC 6749 §4.1.2.1, §5.2; OpenID Connect Core §3.1.2.6).
 /// Unknown error codes are kept verbatim.
-public struct OAuthErrorResponse: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct OAuthError: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `error`, verbatim.
     public var error: String
     /// `error_description`
@@ -133,7 +133,7 @@ public struct OAuthErrorResponse: Sendable, Hashable, Codable, CustomStringConve
     }
 
     /// The code, typed when it is a standard one.
-    public var code: OAuthErrorCode { OAuthErrorCode(rawValue: error) }
+    public var code: OAuthError.Code { OAuthError.Code(rawValue: error) }
 
     /// `error: error_description` (the description is provider text, not a secret).
     public var description: String { errorDescription.map { "\(error): \($0)" } ?? error }
@@ -144,71 +144,72 @@ public struct OAuthErrorResponse: Sendable, Hashable, Codable, CustomStringConve
         case errorURI = "error_uri"
         case state
     }
-}
 
-/// Standard OAuth / OpenID Connect error codes; any other is kept as `.other`.
-public struct OAuthErrorCode: RawRepresentable, Sendable, Hashable {
-    /// The code text.
-    public let rawValue: String
-    /// Wraps a code text.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Standard OAuth / OpenID Connect error codes; any other is kept as `.other`.
+    public struct Code: RawRepresentable, Sendable, Hashable {
+        /// The code text.
+        public let rawValue: String
+        /// Wraps a code text.
+        public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// RFC 6749 §4.1.2.1 / §5.2
-    public static let invalidRequest = OAuthErrorCode(rawValue: "invalid_request")
-    /// RFC 6749 §5.2
-    public static let invalidClient = OAuthErrorCode(rawValue: "invalid_client")
-    /// RFC 6749 §5.2
-    public static let invalidGrant = OAuthErrorCode(rawValue: "invalid_grant")
-    /// RFC 6749 §4.1.2.1 / §5.2
-    public static let unauthorizedClient = OAuthErrorCode(rawValue: "unauthorized_client")
-    /// RFC 6749 §5.2
-    public static let unsupportedGrantType = OAuthErrorCode(rawValue: "unsupported_grant_type")
-    /// RFC 6749 §4.1.2.1 / §5.2
-    public static let invalidScope = OAuthErrorCode(rawValue: "invalid_scope")
-    /// RFC 6749 §4.1.2.1
-    public static let accessDenied = OAuthErrorCode(rawValue: "access_denied")
-    /// RFC 6749 §4.1.2.1
-    public static let unsupportedResponseType = OAuthErrorCode(rawValue: "unsupported_response_type")
-    /// RFC 6749 §4.1.2.1
-    public static let serverError = OAuthErrorCode(rawValue: "server_error")
-    /// RFC 6749 §4.1.2.1
-    public static let temporarilyUnavailable = OAuthErrorCode(rawValue: "temporarily_unavailable")
-    /// OpenID Connect Core §3.1.2.6
-    public static let interactionRequired = OAuthErrorCode(rawValue: "interaction_required")
-    /// OpenID Connect Core §3.1.2.6
-    public static let loginRequired = OAuthErrorCode(rawValue: "login_required")
-    /// OpenID Connect Core §3.1.2.6
-    public static let accountSelectionRequired = OAuthErrorCode(rawValue: "account_selection_required")
-    /// OpenID Connect Core §3.1.2.6
-    public static let consentRequired = OAuthErrorCode(rawValue: "consent_required")
-    /// OpenID Connect Core §3.1.2.6
-    public static let invalidRequestURI = OAuthErrorCode(rawValue: "invalid_request_uri")
-    /// OpenID Connect Core §3.1.2.6
-    public static let invalidRequestObject = OAuthErrorCode(rawValue: "invalid_request_object")
-    /// OpenID Connect Core §3.1.2.6
-    public static let requestNotSupported = OAuthErrorCode(rawValue: "request_not_supported")
-    /// OpenID Connect Core §3.1.2.6
-    public static let requestURINotSupported = OAuthErrorCode(rawValue: "request_uri_not_supported")
-    /// OpenID Connect Core §3.1.2.6
-    public static let registrationNotSupported = OAuthErrorCode(rawValue: "registration_not_supported")
-    /// RFC 6750 §3.1
-    public static let invalidToken = OAuthErrorCode(rawValue: "invalid_token")
+        /// RFC 6749 §4.1.2.1 / §5.2
+        public static let invalidRequest = Code(rawValue: "invalid_request")
+        /// RFC 6749 §5.2
+        public static let invalidClient = Code(rawValue: "invalid_client")
+        /// RFC 6749 §5.2
+        public static let invalidGrant = Code(rawValue: "invalid_grant")
+        /// RFC 6749 §4.1.2.1 / §5.2
+        public static let unauthorizedClient = Code(rawValue: "unauthorized_client")
+        /// RFC 6749 §5.2
+        public static let unsupportedGrantType = Code(rawValue: "unsupported_grant_type")
+        /// RFC 6749 §4.1.2.1 / §5.2
+        public static let invalidScope = Code(rawValue: "invalid_scope")
+        /// RFC 6749 §4.1.2.1
+        public static let accessDenied = Code(rawValue: "access_denied")
+        /// RFC 6749 §4.1.2.1
+        public static let unsupportedResponseType = Code(rawValue: "unsupported_response_type")
+        /// RFC 6749 §4.1.2.1
+        public static let serverError = Code(rawValue: "server_error")
+        /// RFC 6749 §4.1.2.1
+        public static let temporarilyUnavailable = Code(rawValue: "temporarily_unavailable")
+        /// OpenID Connect Core §3.1.2.6
+        public static let interactionRequired = Code(rawValue: "interaction_required")
+        /// OpenID Connect Core §3.1.2.6
+        public static let loginRequired = Code(rawValue: "login_required")
+        /// OpenID Connect Core §3.1.2.6
+        public static let accountSelectionRequired = Code(rawValue: "account_selection_required")
+        /// OpenID Connect Core §3.1.2.6
+        public static let consentRequired = Code(rawValue: "consent_required")
+        /// OpenID Connect Core §3.1.2.6
+        public static let invalidRequestURI = Code(rawValue: "invalid_request_uri")
+        /// OpenID Connect Core §3.1.2.6
+        public static let invalidRequestObject = Code(rawValue: "invalid_request_object")
+        /// OpenID Connect Core §3.1.2.6
+        public static let requestNotSupported = Code(rawValue: "request_not_supported")
+        /// OpenID Connect Core §3.1.2.6
+        public static let requestURINotSupported = Code(rawValue: "request_uri_not_supported")
+        /// OpenID Connect Core §3.1.2.6
+        public static let registrationNotSupported = Code(rawValue: "registration_not_supported")
+        /// RFC 6750 §3.1
+        public static let invalidToken = Code(rawValue: "invalid_token")
 
-    /// `invalid_redirect_uri` (RFC 7591 §3.2.2): a redirect URI is refused.
-    public static let invalidRedirectURI = OAuthErrorCode(rawValue: "invalid_redirect_uri")
-    /// `invalid_client_metadata` (RFC 7591 §3.2.2): a metadata value is refused.
-    public static let invalidClientMetadata = OAuthErrorCode(rawValue: "invalid_client_metadata")
-    /// `invalid_software_statement` (RFC 7591 §3.2.2).
-    public static let invalidSoftwareStatement = OAuthErrorCode(rawValue: "invalid_software_statement")
-    /// `unapproved_software_statement` (RFC 7591 §3.2.2).
-    public static let unapprovedSoftwareStatement = OAuthErrorCode(rawValue: "unapproved_software_statement")
+        /// `invalid_redirect_uri` (RFC 7591 §3.2.2): a redirect URI is refused.
+        public static let invalidRedirectURI = Code(rawValue: "invalid_redirect_uri")
+        /// `invalid_client_metadata` (RFC 7591 §3.2.2): a metadata value is refused.
+        public static let invalidClientMetadata = Code(rawValue: "invalid_client_metadata")
+        /// `invalid_software_statement` (RFC 7591 §3.2.2).
+        public static let invalidSoftwareStatement = Code(rawValue: "invalid_software_statement")
+        /// `unapproved_software_statement` (RFC 7591 §3.2.2).
+        public static let unapprovedSoftwareStatement = Code(rawValue: "unapproved_software_statement")
 
-    /// Whether this is one of the codes registered above.
-    public var isStandard: Bool {
-        [Self.invalidRequest, .invalidClient, .invalidGrant, .unauthorizedClient, .unsupportedGrantType, .invalidScope,
-         .accessDenied, .unsupportedResponseType, .serverError, .temporarilyUnavailable, .interactionRequired,
-         .loginRequired, .accountSelectionRequired, .consentRequired, .invalidRequestURI, .invalidRequestObject,
-         .requestNotSupported, .requestURINotSupported, .registrationNotSupported, .invalidToken,
-         .invalidRedirectURI, .invalidClientMetadata, .invalidSoftwareStatement, .unapprovedSoftwareStatement].contains(self)
+        /// Whether this is one of the codes registered above.
+        public var isStandard: Bool {
+            [Self.invalidRequest, .invalidClient, .invalidGrant, .unauthorizedClient, .unsupportedGrantType, .invalidScope,
+             .accessDenied, .unsupportedResponseType, .serverError, .temporarilyUnavailable, .interactionRequired,
+             .loginRequired, .accountSelectionRequired, .consentRequired, .invalidRequestURI, .invalidRequestObject,
+             .requestNotSupported, .requestURINotSupported, .registrationNotSupported, .invalidToken,
+             .invalidRedirectURI, .invalidClientMetadata, .invalidSoftwareStatement, .unapprovedSoftwareStatement].contains(self)
+        }
     }
 }
+

@@ -94,9 +94,9 @@ struct Inspector {
     }
 
     /// The validation options of the command line (`--now`, `--leeway`, `--iss`/`--issuer`, `--aud`, `--require`).
-    func validation(identity: Bool = true) -> JWTValidationOptions {
+    func validation(identity: Bool = true) -> JWTValidationPolicy {
         let now = self.now
-        return JWTValidationOptions(clock: { Date(timeIntervalSince1970: now) }, leeway: options.leeway,
+        return JWTValidationPolicy(clock: { Date(timeIntervalSince1970: now) }, leeway: options.leeway,
                                     issuer: identity ? options.expectedIssuer ?? options.issuerURL : nil,
                                     audience: identity ? options.expectedAudience : nil,
                                     requiredClaims: identity ? options.requiredClaims : [])
@@ -146,7 +146,7 @@ struct Inspector {
     func lines(_ claims: JWTClaims) -> [Check] {
         var checks: [Check] = []
         let object = claims.object
-        func alone(_ name: String, _ options: JWTValidationOptions) -> (any Error)? {
+        func alone(_ name: String, _ options: JWTValidationPolicy) -> (any Error)? {
             var single = JSONObject()
             if let value = object[name] { single[name] = value }
             do { try JWTClaims(single).validate(options); return nil } catch { return error }
@@ -162,7 +162,7 @@ struct Inspector {
                 checks.append(Check(name: name, status: .pass, reason: nil, message: TimeText.passing(name, seconds, now: now)))
             }
         }
-        func identity(_ name: String, _ options: JWTValidationOptions, passing: String) {
+        func identity(_ name: String, _ options: JWTValidationPolicy, passing: String) {
             if let error = alone(name, options) {
                 let failure = Self.check(name, error)
                 checks.append(Check(name: name, status: .fail, reason: failure.reason, message: failure.message))
@@ -170,7 +170,7 @@ struct Inspector {
                 checks.append(Check(name: name, status: .pass, reason: nil, message: passing))
             }
         }
-        let noTimes = JWTValidationOptions(clock: { Date(timeIntervalSince1970: 0) })
+        let noTimes = JWTValidationPolicy(clock: { Date(timeIntervalSince1970: 0) })
         if let expected = options.expectedIssuer ?? options.issuerURL {
             var issuerOnly = noTimes
             issuerOnly.issuer = expected

@@ -64,7 +64,7 @@ enum Provider {
 }
 
 /// Expects an `OIDCError` with the given code (and OAuth error code when given).
-func expectOIDCError(_ code: OIDCError.Code, oauth: OAuthErrorCode? = nil, status: Int? = nil,
+func expectOIDCError(_ code: OIDCError.Code, oauth: OAuthError.Code? = nil, status: Int? = nil,
                      sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async {
     do {
         try await body()

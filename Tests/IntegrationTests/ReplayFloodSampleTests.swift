@@ -4,7 +4,7 @@ import OIDC
 import OIDCNetworking
 import Testing
 
-/// Issue 36 at a running server: `sample-bearer-server` keeps one `MemoryReplayCache` (the defaults:
+/// Issue 36 at a running server: `sample-bearer-server` keeps one `InMemoryReplayCache` (the defaults:
 /// 100 000 identifiers, 10 000 per scope) for DPoP proofs and logout tokens. A client flooding fresh
 /// proofs of its own key, with its own valid bound token, fills only that key's share: it is refused
 /// `replay_cache_full` once the share is full, while another client's fresh proof and a never-seen
@@ -13,7 +13,7 @@ import Testing
 @Suite("sample-bearer-server: a DPoP flood from one key fills only its share", .serialized,
        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct ReplayFloodSampleTests {
-    /// The sample's per-key share (MemoryReplayCache's default).
+    /// The sample's per-key share (InMemoryReplayCache's default).
     static let share = 10_000
     static let audience = "https://api.example"
 

@@ -6,7 +6,7 @@ import Testing
 @Suite("JWT iss/aud checks read in place answer as the typed reads")
 struct ClaimsInPlaceTests {
     static func claims(_ json: String) throws -> JWTClaims { try JWTClaims(payload: Array(json.utf8)) }
-    static let options = JWTValidationOptions(clock: { Date(timeIntervalSince1970: 1_700_000_000) }, issuer: "https://as.example",
+    static let options = JWTValidationPolicy(clock: { Date(timeIntervalSince1970: 1_700_000_000) }, issuer: "https://as.example",
                                               audience: "https://api.example")
 
     @Test("accepted: plain, escaped, in arrays with spaces, or canonically equal (Swift String equality)", arguments: [
@@ -22,7 +22,7 @@ struct ClaimsInPlaceTests {
 
     @Test("canonical equivalence: U+212A KELVIN SIGN equals K, as before")
     func canonical() throws {
-        let options = JWTValidationOptions(issuer: "https://K.example")
+        let options = JWTValidationPolicy(issuer: "https://K.example")
         try Self.claims("{\"iss\":\"https://\u{212A}.example\"}").validate(options)
         #expect(try Self.claims("{\"iss\":\"https://\u{212A}.example\"}").stringClaim("iss", isExactly: "https://K.example") == false)
     }

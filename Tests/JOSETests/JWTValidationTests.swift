@@ -8,8 +8,8 @@ struct JWTValidationTests {
     static let leeway: TimeInterval = 60
 
     static func options(at now: TimeInterval, issuer: String? = nil, audience: String? = nil, required: [String] = [],
-                        requiresExpiration: Bool = false) -> JWTValidationOptions {
-        JWTValidationOptions(clock: { Date(timeIntervalSince1970: now) }, leeway: leeway, issuer: issuer, audience: audience,
+                        requiresExpiration: Bool = false) -> JWTValidationPolicy {
+        JWTValidationPolicy(clock: { Date(timeIntervalSince1970: now) }, leeway: leeway, issuer: issuer, audience: audience,
                              requiredClaims: required, requiresExpiration: requiresExpiration)
     }
 

@@ -7,7 +7,7 @@ import Testing
 @Suite("One-pass JWT.verify agrees with the two-step path")
 struct OnePassVerificationTests {
     static let now = Date(timeIntervalSince1970: 1_700_000_000)
-    static let validation = JWTValidationOptions(clock: { now })
+    static let validation = JWTValidationPolicy(clock: { now })
 
     /// Tokens that end at each stage: shape, Base64URL of each segment, header JSON and
     /// rules, key choice, signature, payload JSON, claims.

@@ -36,7 +36,7 @@ struct PythonInteropTests {
 
         let claims = try #require(root.object("claims"))
         let iat = TimeInterval(try #require(claims.int("iat")))
-        let validation = JWTValidationOptions(clock: { Date(timeIntervalSince1970: iat + 10) }, issuer: "https://accounts.example.com",
+        let validation = JWTValidationPolicy(clock: { Date(timeIntervalSince1970: iat + 10) }, issuer: "https://accounts.example.com",
                                               audience: Self.audience, requiredClaims: ["sub", "nonce", "auth_time"], requiresExpiration: true)
         let jwt = try JWT.verifyIgnoringIssuerAndAudience(token, key: key, validation: validation)
         #expect(jwt.header.algorithmName == algorithm.rawValue)

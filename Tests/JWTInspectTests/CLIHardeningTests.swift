@@ -82,7 +82,7 @@ struct CLIHardeningTests {
         var expected: String?
         do {
             _ = try JWT.verifyIgnoringIssuerAndAudience(token, key: Tokens.key("hmac.jwk"),
-                                                              validation: JWTValidationOptions(clock: { Date(timeIntervalSince1970: TimeInterval(Tokens.now)) }))
+                                                              validation: JWTValidationPolicy(clock: { Date(timeIntervalSince1970: TimeInterval(Tokens.now)) }))
         } catch let error as JOSEError {
             expected = error.code.rawValue
         }
@@ -100,7 +100,7 @@ struct CLIHardeningTests {
     func timeEdges(_ offset: Int64) async throws {
         for name in ["exp", "nbf", "iat"] {
             let token = try Tokens.sign(.hs256, key: "hmac.jwk", claims: [name: .integer(Tokens.now + offset)])
-            let validation = JWTValidationOptions(clock: { Date(timeIntervalSince1970: TimeInterval(Tokens.now)) })
+            let validation = JWTValidationPolicy(clock: { Date(timeIntervalSince1970: TimeInterval(Tokens.now)) })
             let library = (try? JWT.verifyIgnoringIssuerAndAudience(token, key: Tokens.key("hmac.jwk"), validation: validation)) != nil
             let run = try await CLI.run(["--json", "--now", "\(Tokens.now)", "--key", "Keys/hmac.jwk", token])
             #expect(run.status == (library ? 0 : 1), "\(name) \(offset): \(run.stdout)")

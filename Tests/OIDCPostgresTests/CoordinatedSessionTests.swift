@@ -20,7 +20,7 @@ final class RotatingProvider: TokenRefresher, HTTPTransport, @unchecked Sendable
             guard refreshToken == refresh else {
                 access = nil
                 refresh = nil  // reuse detected: the family is revoked
-                throw OIDCError(.oauthError, "refused", oauthError: OAuthErrorResponse(error: "invalid_grant"), httpStatus: 400)
+                throw OIDCError(.oauthError, "refused", oauthError: OAuthError(error: "invalid_grant"), httpStatus: 400)
             }
             issued += 1
             access = "AT-\(issued)"

@@ -14,7 +14,7 @@ struct DPoPProofKeyCostTests {
     static let accessToken = "at-123"
 
     static func validator() -> DPoPProofValidator {
-        DPoPProofValidator(maximumAge: 300, leeway: 60, replays: .cache(MemoryReplayCache()), clock: { now })
+        DPoPProofValidator(maximumAge: 300, leeway: 60, replays: .cache(InMemoryReplayCache()), clock: { now })
     }
 
     /// A proof whose header carries `jwk` and is signed by `signer` (not necessarily that key).

@@ -11,7 +11,7 @@ struct DPoPProofValidatorTests {
     static let uri = URL(string: "https://rs.example/api/items?x=1#f")!
     static let accessToken = "at-123"
 
-    static func validator(replays: DPoPProofValidator.ReplayProtection = .cache(MemoryReplayCache())) -> DPoPProofValidator {
+    static func validator(replays: DPoPProofValidator.ReplayProtection = .cache(InMemoryReplayCache())) -> DPoPProofValidator {
         DPoPProofValidator(maximumAge: 300, leeway: 60, replays: replays, clock: { now })
     }
 
@@ -152,7 +152,7 @@ struct DPoPProofValidatorTests {
     @Test("a proof with a future iat is still refused as a replay at the last second it could pass", arguments: [60.0, 0.0])
     func replayRetentionFromAcceptanceRule(future: Double) async throws {
         let clock = Locked(Self.now)
-        let validator = DPoPProofValidator(maximumAge: 300, leeway: 60, replays: .cache(MemoryReplayCache()), clock: { clock.withLock { $0 } })
+        let validator = DPoPProofValidator(maximumAge: 300, leeway: 60, replays: .cache(InMemoryReplayCache()), clock: { clock.withLock { $0 } })
         let key = try DPoPKey.generate()
         let proof = try key.proof(method: "GET", url: Self.uri, now: Self.now.addingTimeInterval(future + 1))  // iat = whole second - 1
         #expect(await Self.validate(proof, nonce: .notRequired, presenting: .noAccessToken, validator: validator) == nil)

@@ -23,7 +23,7 @@ struct LogoutReplayWindowTests {
         return try Fixtures.sign(claims, typ: "logout+jwt")
     }
 
-    static func validator(_ clock: Clock, replays: any ReplayCache = MemoryReplayCache(),
+    static func validator(_ clock: Clock, replays: any ReplayCache = InMemoryReplayCache(),
                           expirationRule: LogoutTokenValidator.ExpirationRule = .required) throws -> LogoutTokenValidator {
         LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
                              replays: replays, maximumAge: 600, leeway: 60, expirationRule: expirationRule, clock: clock.read)

@@ -14,7 +14,7 @@ struct LogoutTokenTests {
         return claims
     }
 
-    static func validator(replays: any ReplayCache = MemoryReplayCache(), maximumAge: TimeInterval = 600) throws -> LogoutTokenValidator {
+    static func validator(replays: any ReplayCache = InMemoryReplayCache(), maximumAge: TimeInterval = 600) throws -> LogoutTokenValidator {
         LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()), replays: replays,
                              maximumAge: maximumAge, clock: Fixtures.clock)
     }
@@ -56,7 +56,7 @@ struct LogoutTokenTests {
             _ = try await Self.validator().validate(try Fixtures.sign(Self.claims(["exp": nil]), typ: "logout+jwt"))
         }
         let draft = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                                         replays: MemoryReplayCache(), expirationRule: .optionalForDraftProviders,
+                                         replays: InMemoryReplayCache(), expirationRule: .optionalForDraftProviders,
                                          clock: Fixtures.clock)
         let token = try await draft.validate(try Fixtures.sign(Self.claims(["exp": nil]), typ: "logout+jwt"))
         #expect(token.expiresAt == nil && token.jwtID == "logout-1")
@@ -67,7 +67,7 @@ struct LogoutTokenTests {
     @Test("typ JWT only with the explicit opt-in, and an ID Token still fails there")
     func plainJWTType() async throws {
         let lenient = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                                           replays: MemoryReplayCache(), typeRule: .alsoAcceptingPlainJWT, clock: Fixtures.clock)
+                                           replays: InMemoryReplayCache(), typeRule: .alsoAcceptingPlainJWT, clock: Fixtures.clock)
         _ = try await lenient.validate(try Fixtures.sign(Self.claims(), typ: "JWT"))
         await expectCode(.unexpectedTokenType) { _ = try await Self.validator().validate(try Fixtures.sign(Self.claims(["jti": "x"]), typ: "JWT")) }
         let idToken = try Fixtures.sign(Self.claims(["events": nil, "nonce": "n", "jti": "y"]), typ: "JWT")
@@ -79,7 +79,7 @@ struct LogoutTokenTests {
 
     @Test("a replayed jti within the window is refused; a refused token does not consume its jti")
     func replay() async throws {
-        let validator = try Self.validator(replays: MemoryReplayCache())
+        let validator = try Self.validator(replays: InMemoryReplayCache())
         await expectCode(.invalidLogoutToken) { _ = try await validator.validate(try Fixtures.sign(Self.claims(["nonce": "n"]), typ: "logout+jwt")) }
         let token = try Fixtures.sign(Self.claims(), typ: "logout+jwt")
         _ = try await validator.validate(token)

@@ -5,7 +5,7 @@ import Testing
 
 /// The in-memory replay cache: live entries refused, expired ones dropped soonest first (never a scan),
 /// bounded in total and per scope, on a monotonic clock, checked against a plain model on a seeded workload.
-@Suite("MemoryReplayCache")
+@Suite("InMemoryReplayCache")
 struct MemoryReplayCacheTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -13,12 +13,12 @@ struct MemoryReplayCacheTests {
     /// clock (no step), ``step(by:)`` moves only the wall clock.
     final class Harness: Sendable {
         let elapsed: Locked<Duration>
-        let cache: MemoryReplayCache
+        let cache: InMemoryReplayCache
 
         init(capacity: Int = 100_000, scopeCapacity: Int? = nil) {
             let base = ContinuousClock.now, elapsed = Locked(Duration.zero)
             self.elapsed = elapsed
-            cache = MemoryReplayCache(capacity: capacity, scopeCapacity: scopeCapacity, monotonicClock: { base + elapsed.withLock { $0 } })
+            cache = InMemoryReplayCache(capacity: capacity, scopeCapacity: scopeCapacity, monotonicClock: { base + elapsed.withLock { $0 } })
         }
 
         /// Records with the monotonic clock at `now` − t0 (wall and monotonic clocks agree).
@@ -53,7 +53,7 @@ struct MemoryReplayCacheTests {
 
     @Test("100 000 identifiers of one scope fill only its share (10 000 by default): every other scope still records (was refused)")
     func floodFillsOnlyItsShare() {
-        let cache = MemoryReplayCache()
+        let cache = InMemoryReplayCache()
         #expect(cache.capacity == 100_000 && cache.scopeCapacity == 10_000)
         var outcomes: [ReplayCacheOutcome: Int] = [:]
         for i in 0..<100_000 {
@@ -145,7 +145,7 @@ struct MemoryReplayCacheTests {
 
     @Test("concurrent records of one identifier: exactly one first use")
     func concurrentFirstUse() async {
-        let cache = MemoryReplayCache()
+        let cache = InMemoryReplayCache()
         let accepted = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<64 { group.addTask { cache.recordFirstUse(of: "same", scope: "s", until: Self.t0 + 60, now: Self.t0) == .firstUse } }
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }

@@ -26,7 +26,7 @@ struct ReplayFloodTests {
 
     @Test("100 000 proofs from one key with its bound token: another client's fresh proof and a never-seen logout token are accepted (were dpop_proof_replayed and replayed_logout_token)")
     func floodFromOneKey() async throws {
-        let shared = MemoryReplayCache()  // the defaults: 100 000 in all, 10 000 per scope
+        let shared = InMemoryReplayCache()  // the defaults: 100 000 in all, 10 000 per scope
         let events = Events()
         var proofs = DPoPProofValidator(maximumAge: 300, leeway: 60, replays: .cache(shared), clock: { Self.now })
         proofs.observer = events

@@ -43,7 +43,7 @@ struct SessionObservabilityTests {
         let observer = SessionEventRecorder()
         let api = ScriptedAPI(validToken: "nothing")
         let refresher = ScriptedRefresher {
-            .failure(OIDCError(.oauthError, "refused", oauthError: OAuthErrorResponse(error: "invalid_grant"), httpStatus: 400))
+            .failure(OIDCError(.oauthError, "refused", oauthError: OAuthError(error: "invalid_grant"), httpStatus: 400))
         }
         let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
                                            observer: observer)

@@ -47,7 +47,7 @@ final class CountingRefresher: TokenRefresher, Sendable {
         try await Task.sleep(nanoseconds: 20_000_000)  // make the window for concurrent 401s real
         switch mode {
         case .refuse:
-            throw OIDCError(.oauthError, "refused", oauthError: OAuthErrorResponse(error: "invalid_grant"), httpStatus: 400)
+            throw OIDCError(.oauthError, "refused", oauthError: OAuthError(error: "invalid_grant"), httpStatus: 400)
         case .transportFailure:
             throw OIDCError(.transport, "down", transportError: .timedOut)
         case .succeed:
@@ -126,6 +126,6 @@ final class ManualClock: Sendable {
 extension OIDCError {
     /// An OAuth refusal as the token endpoint returns it.
     static func refused(_ code: String) -> OIDCError {
-        OIDCError(.oauthError, "refused", oauthError: OAuthErrorResponse(error: code), httpStatus: 400)
+        OIDCError(.oauthError, "refused", oauthError: OAuthError(error: code), httpStatus: 400)
     }
 }

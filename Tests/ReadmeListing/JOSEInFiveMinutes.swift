@@ -7,7 +7,7 @@ func joseInFiveMinutes(token: String, pemText: String, jwksText: String) throws 
     let verifier = try JWK(publicKeyFromPEM: pemText)  // public half only, never the private key
     let keys = try JWKSet(json: jwksText)              // unusable keys are skipped, see keys.skipped
 
-    // Verify a JWT: signature, then claims with a leeway and an injectable clock (JWTValidationOptions);
+    // Verify a JWT: signature, then claims with a leeway and an injectable clock (JWTValidationPolicy);
     // the issuer and the audience are arguments without defaults.
     let jwt = try JWT.verify(token, keys: keys, issuer: "https://issuer.example", audience: "my-client")
     let subject = try jwt.claims.subject                           // typed registered claims

@@ -72,7 +72,7 @@ func receiveIntrospected(method: String, url: URL, headers: HeaderFields, client
 }
 
 /// Back-channel logout (Back-Channel Logout 1.0 §2.6): a replayed jti is refused for as long as the token
-/// could be accepted (any ReplayCache: MemoryReplayCache by default, PostgresReplayCache across replicas).
+/// could be accepted (any ReplayCache: InMemoryReplayCache by default, PostgresReplayCache across replicas).
 func backChannelLogout(body: [UInt8], contentType: String?, issuer: String, keyCache: JWKSetCache) async throws -> LogoutToken {
     let logoutToken = try BackChannelLogoutRequest.logoutToken(fromBody: body, contentType: contentType)
     return try await LogoutTokenValidator(issuer: issuer, clientID: "my-app", keys: .cache(keyCache)).validate(logoutToken)

@@ -17,7 +17,7 @@ extension Double {
     package var wholeText: String { wholeInt64.map { String($0) } ?? "\(self)" }
 }
 
-/// The rule for a configured clock-skew leeway, shared by ``JWTValidationOptions`` and
+/// The rule for a configured clock-skew leeway, shared by ``JWTValidationPolicy`` and
 /// OIDC's ID Token validation: NaN or a negative value counts as 0 (so a bad value can
 /// only make the time checks stricter, never switch them off), and a value above
 /// ``maximum`` counts as ``maximum``.

@@ -90,7 +90,7 @@ extension JWT {
     ///   ``verify(_:keys:issuer:audience:policy:validation:)``.
     public static func decryptAndVerify(_ token: String, decryptionKeys: JWEDecryptionKeys, keys: JWKSet, issuer: String, audience: String,
                                         decryptionPolicy: JWEDecryptionPolicy = .default, policy: JWSVerificationPolicy = .default,
-                                        validation: JWTValidationOptions = .default) throws -> JWT {
+                                        validation: JWTValidationPolicy = .default) throws -> JWT {
         let signed = try NestedJWT.signedToken(in: token, decryptionKeys: decryptionKeys, policy: decryptionPolicy)
         return try verify(signed, keys: keys, issuer: issuer, audience: audience, policy: policy, validation: validation)
     }

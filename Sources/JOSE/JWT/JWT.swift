@@ -14,14 +14,14 @@ public struct JWT: Sendable {
     /// - Throws: ``JOSEError``: signature and key codes, `.expired`, `.notYetValid`, `.issuedInFuture`,
     ///   `.issuerMismatch`, `.audienceMismatch`, `.missingClaim`.
     public static func verify(_ token: String, key: JWK, issuer: String, audience: String, policy: JWSVerificationPolicy = .default,
-                              validation: JWTValidationOptions = .default) throws -> JWT {
+                              validation: JWTValidationPolicy = .default) throws -> JWT {
         try verify(token, keys: .single(key), policy: policy, validation: identified(validation, issuer, audience))
     }
 
     /// As ``verify(_:key:issuer:audience:policy:validation:)``, choosing the key from a set by `kid`
     /// (or the single key fitting the algorithm when the token has no `kid`).
     public static func verify(_ token: String, keys: JWKSet, issuer: String, audience: String,
-                              policy: JWSVerificationPolicy = .default, validation: JWTValidationOptions = .default) throws -> JWT {
+                              policy: JWSVerificationPolicy = .default, validation: JWTValidationPolicy = .default) throws -> JWT {
         try verify(token, keys: .set(keys), policy: policy, validation: identified(validation, issuer, audience))
     }
 
@@ -29,27 +29,27 @@ public struct JWT: Sendable {
     /// when `validation` names them**): for tokens whose issuer and audience are checked by other means,
     /// or a tool that shows a token. A relying party wants ``verify(_:key:issuer:audience:policy:validation:)``.
     public static func verifyIgnoringIssuerAndAudience(_ token: String, key: JWK, policy: JWSVerificationPolicy = .default,
-                                                       validation: JWTValidationOptions = .default) throws -> JWT {
+                                                       validation: JWTValidationPolicy = .default) throws -> JWT {
         try verify(token, keys: .single(key), policy: policy, validation: validation)
     }
 
     /// As ``verifyIgnoringIssuerAndAudience(_:key:policy:validation:)``, choosing the key from a set by `kid`.
     public static func verifyIgnoringIssuerAndAudience(_ token: String, keys: JWKSet, policy: JWSVerificationPolicy = .default,
-                                                       validation: JWTValidationOptions = .default) throws -> JWT {
+                                                       validation: JWTValidationPolicy = .default) throws -> JWT {
         try verify(token, keys: .set(keys), policy: policy, validation: validation)
     }
 
     /// As ``verifyIgnoringIssuerAndAudience(_:keys:policy:validation:)`` for a token that is part of a longer
     /// text (e.g. an `Authorization` value), read in place: no copy of the token is made.
     package static func verifyIgnoringIssuerAndAudience(_ token: Substring, keys: JWKSet, policy: JWSVerificationPolicy,
-                                                        validation: JWTValidationOptions) throws -> JWT {
+                                                        validation: JWTValidationPolicy) throws -> JWT {
         guard let parts = try token.utf8.withContiguousStorageIfAvailable({ try readVerified($0, keys: .set(keys), policy: policy) }) else {
             return try verify(String(token), keys: .set(keys), policy: policy, validation: validation)
         }
         return try validated(parts, policy: policy, validation: validation)
     }
 
-    private static func identified(_ validation: JWTValidationOptions, _ issuer: String, _ audience: String) -> JWTValidationOptions {
+    private static func identified(_ validation: JWTValidationPolicy, _ issuer: String, _ audience: String) -> JWTValidationPolicy {
         var options = validation
         options.issuer = issuer
         options.audience = audience
@@ -61,7 +61,7 @@ public struct JWT: Sendable {
     /// ``CompactJWS/verify(with:policy:)``, but the signature is checked over
     /// the token itself and decoded on the stack, so only the payload is copied.
     private static func verify(_ token: String, keys: VerificationKeys, policy: JWSVerificationPolicy,
-                               validation: JWTValidationOptions) throws -> JWT {
+                               validation: JWTValidationPolicy) throws -> JWT {
         let parts = try token.withUTF8InPlace { try readVerified($0, keys: keys, policy: policy) }
         return try validated(parts, policy: policy, validation: validation)
     }
@@ -83,7 +83,7 @@ public struct JWT: Sendable {
     }
 
     /// The claims of verified parts, with `validation` applied.
-    private static func validated(_ parts: consuming VerifiedParts, policy: JWSVerificationPolicy, validation: JWTValidationOptions) throws -> JWT {
+    private static func validated(_ parts: consuming VerifiedParts, policy: JWSVerificationPolicy, validation: JWTValidationPolicy) throws -> JWT {
         let claims = try JWTClaims(payload: parts.payload, limits: policy.limits)
         try claims.validate(validation)
         return JWT(header: parts.header, claims: claims, key: parts.key)

@@ -6,7 +6,7 @@ import Foundation
 
 /// Claim checks for a JWT: times with a leeway against an injectable clock,
 /// and optional issuer, audience and required-claim checks.
-public struct JWTValidationOptions: Sendable {
+public struct JWTValidationPolicy: Sendable {
     /// The current time; inject a fixed clock in tests or to replay a check.
     public var clock: @Sendable () -> Date
     /// Allowed clock skew, in seconds, for `exp`, `nbf` and `iat`. NaN or a negative value
@@ -34,14 +34,14 @@ public struct JWTValidationOptions: Sendable {
     }
 
     /// Time checks only, with the system clock.
-    public static let `default` = JWTValidationOptions()
+    public static let `default` = JWTValidationPolicy()
 }
 
 extension JWTClaims {
     /// Applies the checks, throwing the first failure as a typed ``JOSEError``
     /// (`.expired`, `.notYetValid`, `.issuedInFuture`, `.issuerMismatch`,
     /// `.audienceMismatch`, `.missingClaim`, `.claimTypeMismatch`).
-    public func validate(_ options: JWTValidationOptions = .default) throws {
+    public func validate(_ options: JWTValidationPolicy = .default) throws {
         let now = options.clock()
         for name in options.requiredClaims where self[name] == nil {
             throw JOSEError(.missingClaim, "required claim \"\(name.jsonSafePrefix)\" is missing", member: name)

@@ -7,9 +7,9 @@ public enum DecoupledLogin: Sendable, CustomStringConvertible {
     /// grant only when the provider returned one).
     case loggedIn(tokens: TokenResponse, idToken: IDToken?)
     /// The user (or the provider) refused: `access_denied`.
-    case denied(OAuthErrorResponse)
+    case denied(OAuthError)
     /// The request expired before a decision: `expired_token` (from the provider, or the local deadline).
-    case expired(OAuthErrorResponse)
+    case expired(OAuthError)
 
     /// `loggedIn(IDToken(...))`, `denied: access_denied` or `expired: expired_token`; never a token.
     public var description: String {

@@ -10,10 +10,10 @@ public enum DecoupledOutcome: Sendable, CustomStringConvertible {
     /// The user approved: the token response (validate its ID Token like any other).
     case granted(TokenResponse)
     /// The user (or the provider) refused: `access_denied`.
-    case denied(OAuthErrorResponse)
+    case denied(OAuthError)
     /// The request expired before a decision: `expired_token`, or the local
     /// deadline (`expires_in`) passed (then the error is `expired_token` with no description).
-    case expired(OAuthErrorResponse)
+    case expired(OAuthError)
 
     /// `granted`, `denied: access_denied` or `expired: expired_token`; never a token.
     public var description: String {
@@ -54,12 +54,12 @@ enum DecoupledPolling {
     static func poll(_ client: BackChannelClient, parameters: [(name: String, value: String)], tokenEndpoint: URL,
                      interval: Int?, deadline: Date, sleeper: PollingSleeper) async throws -> DecoupledOutcome {
         var interval = max(interval ?? defaultInterval, 1)
-        if client.clock() >= deadline { return .expired(OAuthErrorResponse(error: "expired_token")) }
+        if client.clock() >= deadline { return .expired(OAuthError(error: "expired_token")) }
         while true {
             try Task.checkCancellation()
             try await sleeper.sleep(interval)
             try Task.checkCancellation()
-            if client.clock() >= deadline { return .expired(OAuthErrorResponse(error: "expired_token")) }
+            if client.clock() >= deadline { return .expired(OAuthError(error: "expired_token")) }
             do {
                 return .granted(try await client.requestTokens(parameters, at: tokenEndpoint))
             } catch let error as OIDCError {

@@ -22,7 +22,7 @@ public struct IDTokenValidationConfig: Sendable, CustomStringConvertible {
     /// The current time; inject a fixed clock in tests.
     public var clock: @Sendable () -> Date
     /// Allowed clock skew for `exp`, `iat`, `nbf` and `auth_time`, in seconds (default 60); NaN or
-    /// negative counts as 0, above one day as one day (the rule of JOSE's `JWTValidationOptions.leeway`).
+    /// negative counts as 0, above one day as one day (the rule of JOSE's `JWTValidationPolicy.leeway`).
     public var leeway: TimeInterval
     /// Reject tokens whose `iat` is older than this many seconds (default `nil`: no limit).
     public var maximumTokenAge: TimeInterval?

@@ -78,7 +78,7 @@ public struct LogoutTokenValidator: Sendable {
     public let clientID: String
     /// The issuer's keys.
     public let keys: IssuerKeys
-    /// Where `jti` values are recorded (one process: ``MemoryReplayCache``; replicas: a shared cache
+    /// Where `jti` values are recorded (one process: ``InMemoryReplayCache``; replicas: a shared cache
     /// such as `OIDCPostgres`'s `PostgresReplayCache`).
     public let replays: any ReplayCache
     /// The oldest a token may be, in seconds after its `iat` (plus ``leeway``); default 600.
@@ -109,7 +109,7 @@ public struct LogoutTokenValidator: Sendable {
     ///   - issuer: the `iss` a token must carry.
     ///   - clientID: this client's id, which `aud` must contain.
     ///   - keys: the issuer's keys.
-    ///   - replays: where `jti` values are recorded (default: a new ``MemoryReplayCache``, on this validator's clock
+    ///   - replays: where `jti` values are recorded (default: a new ``InMemoryReplayCache``, on this validator's clock
     ///     like every cache: the validator passes the time).
     ///   - maximumAge: the oldest a token may be after its `iat`, in seconds (default 600), besides the leeway.
     ///   - allowedAlgorithms: allowed signature algorithms (asymmetric ones only).
@@ -117,7 +117,7 @@ public struct LogoutTokenValidator: Sendable {
     ///   - typeRule: the `typ` rule.
     ///   - expirationRule: whether `exp` is required.
     ///   - clock: the current time, for every time check and for the replay records.
-    public init(issuer: String, clientID: String, keys: IssuerKeys, replays: any ReplayCache = MemoryReplayCache(),
+    public init(issuer: String, clientID: String, keys: IssuerKeys, replays: any ReplayCache = InMemoryReplayCache(),
                 maximumAge: TimeInterval = 600,
                 allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
                 typeRule: TypeRule = .logoutJWTWhenPresent, expirationRule: ExpirationRule = .required, clock: @escaping @Sendable () -> Date = { Date() }) {
@@ -140,7 +140,7 @@ public struct LogoutTokenValidator: Sendable {
     ///   (the reason names the rule), `.replayedLogoutToken`, `.replayCacheFull`, and whatever ``replays`` throws when it cannot
     ///   answer (e.g. `database_unavailable`): an unanswered replay check never passes.
     func validateToken(_ token: String) async throws -> LogoutToken {
-        let validation = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
+        let validation = JWTValidationPolicy(clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
                                               requiredClaims: ["iat", "jti", "events"])
         let jwt = try await keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: allowedAlgorithms), validation: validation,
                                         kind: .logoutToken)

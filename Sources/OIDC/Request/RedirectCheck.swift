@@ -71,7 +71,7 @@ enum RedirectCheck {
         values = values.filter { !$0.value.isEmpty }
 
         let oauthError = values["error"].map {
-            OAuthErrorResponse(error: $0, errorDescription: values["error_description"], errorURI: values["error_uri"],
+            OAuthError(error: $0, errorDescription: values["error_description"], errorURI: values["error_uri"],
                                state: values["state"])
         }
         if oauthError != nil, let result = ["code", "id_token", "access_token"].first(where: { values[$0] != nil }) {
@@ -93,13 +93,13 @@ enum RedirectCheck {
         return try success(values, responseType: pending.request.responseType)
     }
 
-    private static func describe(_ error: OAuthErrorResponse) -> String {
+    private static func describe(_ error: OAuthError) -> String {
         let code = String(error.error.prefix(64))
         guard let text = error.errorDescription else { return code }
         return "\(code): \(text.prefix(300))"
     }
 
-    private static func checkIssuer(_ iss: String?, pending: PendingAuthorization, oauthError: OAuthErrorResponse?) throws {
+    private static func checkIssuer(_ iss: String?, pending: PendingAuthorization, oauthError: OAuthError?) throws {
         guard let iss else {
             if pending.issuerParameterSupported {
                 throw OIDCError(.responseIssuerMismatch, "the provider sends iss (RFC 9207) but the response has none",

@@ -22,7 +22,7 @@ public enum IssuerKeys: Sendable {
     ///   `.audienceMismatch`, `.claimTypeMismatch` for claims, and for a missing required claim
     ///   the code of `kind` (``ClaimErrors/TokenKind``).
     /// `validation` carries the issuer and audience the callers require (`iss`/`aud` are checked through it).
-    package func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
+    package func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
                 kind: ClaimErrors.TokenKind = .accessToken) async throws -> JWT {
         if let jwt = try verifyNow(token[...], policy: policy, validation: validation, kind: kind) { return jwt }
         switch self {
@@ -51,7 +51,7 @@ public enum IssuerKeys: Sendable {
     ///   the token names a `kid` the set lacks (the cache may learn it by re-fetching).
     /// - Throws: as ``verify(_:policy:validation:kind:)``.
     /// `token` may be part of a longer text (an `Authorization` value): it is read in place.
-    package func verifyNow(_ token: Substring, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
+    package func verifyNow(_ token: Substring, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
                    kind: ClaimErrors.TokenKind = .accessToken) throws -> JWT? {
         switch self {
         case .keySet(let set):
@@ -69,7 +69,7 @@ public enum IssuerKeys: Sendable {
     }
 
     /// The verification with a fixed set, its `oct` keys left out.
-    private static func verify(_ token: Substring, fixedSet set: JWKSet, policy: JWSVerificationPolicy, validation: JWTValidationOptions,
+    private static func verify(_ token: Substring, fixedSet set: JWKSet, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
                                kind: ClaimErrors.TokenKind) throws -> JWT {
         let usable = set.keys.contains { $0.keyType == .oct } ? JWKSet(keys: set.keys.filter { $0.keyType != .oct }) : set
         do {

@@ -7,7 +7,7 @@ package enum EndpointResponse {
     /// recognised whatever the Content-Type says (some providers label JSON `text/html`).
     package static func error(for response: TransportResponse, what: String) -> OIDCError {
         if let object = try? JSONParser.parseObject(response.body, what: "error"), let code = object["error"]?.stringValue {
-            let oauth = OAuthErrorResponse(error: code, errorDescription: object["error_description"]?.stringValue,
+            let oauth = OAuthError(error: code, errorDescription: object["error_description"]?.stringValue,
                                            errorURI: object["error_uri"]?.stringValue)
             return OIDCError(.oauthError, "the \(what) endpoint refused the request (HTTP \(response.status)): \(oauth)",
                              oauthError: oauth, httpStatus: response.status)
@@ -18,7 +18,7 @@ package enum EndpointResponse {
         }
         if response.status == 401, let challenge = response.headers["WWW-Authenticate"], challenge.lowercased().hasPrefix("bearer") {
             let code = challengeParameter("error", in: challenge) ?? "invalid_token"
-            let oauth = OAuthErrorResponse(error: code, errorDescription: challengeParameter("error_description", in: challenge))
+            let oauth = OAuthError(error: code, errorDescription: challengeParameter("error_description", in: challenge))
             return OIDCError(.invalidToken, "the \(what) endpoint refused the access token (HTTP 401): \(oauth)", oauthError: oauth, httpStatus: 401)
         }
         if response.body.isEmpty {

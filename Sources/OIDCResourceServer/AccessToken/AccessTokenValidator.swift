@@ -14,7 +14,7 @@ import OIDCCore
 /// (must contain ``audience``), the presence of `sub`, `client_id`, `iat`, `jti`, the token's
 /// binding (`cnf`: a `jkt`-bound token only with the `DPoP` scheme and a proof signed by that key,
 /// RFC 9449 §7; an `x5t#S256`-bound one only with that client certificate, RFC 8705 §3), and
-/// the required scopes. JOSE's `JWT.verify` and `JWTValidationOptions` apply the
+/// the required scopes. JOSE's `JWT.verify` and `JWTValidationPolicy` apply the
 /// signature, time, issuer and audience rules; this type adds only what RFC 9068 adds.
 ///
 /// A server calls ``validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)`` with
@@ -44,8 +44,8 @@ public struct AccessTokenValidator: Sendable {
     public var observer: (any OIDCObserver)? = nil
 
     private let policy: JWSVerificationPolicy
-    private let rules: JWTValidationOptions
-    private let timeRules: JWTValidationOptions
+    private let rules: JWTValidationPolicy
+    private let timeRules: JWTValidationPolicy
 
     /// Creates a validator.
     /// - Parameters:
@@ -57,7 +57,7 @@ public struct AccessTokenValidator: Sendable {
     ///   - clock: the current time.
     ///   - limits: size and nesting bounds for the token.
     ///   - proofs: the DPoP proof rules; `nil` (the default) is a ``DPoPProofValidator`` with this
-    ///     `leeway` and `clock` and its own ``MemoryReplayCache`` (replay protection on).
+    ///     `leeway` and `clock` and its own ``InMemoryReplayCache`` (replay protection on).
     ///   - profile: which access tokens are accepted; default RFC 9068's.
     public init(issuer: String, audience: String, keys: IssuerKeys,
                 allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
@@ -76,13 +76,13 @@ public struct AccessTokenValidator: Sendable {
         // sub, client_id, iat and jti are required by AccessToken(jwt:issuer:), which reads them anyway.
         switch profile {
         case .keycloak:  // its own audience rule (aud, or an allowed azp), checked after verification
-            rules = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, requiresExpiration: true)
+            rules = JWTValidationPolicy(clock: clock, leeway: leeway, issuer: issuer, requiresExpiration: true)
         case .entra:  // iss checked per tenant after verification
-            rules = JWTValidationOptions(clock: clock, leeway: leeway, audience: audience, requiresExpiration: true)
+            rules = JWTValidationPolicy(clock: clock, leeway: leeway, audience: audience, requiresExpiration: true)
         case .rfc9068:
-            rules = JWTValidationOptions(clock: clock, leeway: leeway, issuer: issuer, audience: audience, requiresExpiration: true)
+            rules = JWTValidationPolicy(clock: clock, leeway: leeway, issuer: issuer, audience: audience, requiresExpiration: true)
         }
-        timeRules = JWTValidationOptions(clock: clock, leeway: leeway, requiresExpiration: true)
+        timeRules = JWTValidationPolicy(clock: clock, leeway: leeway, requiresExpiration: true)
     }
 
     /// A validator whose keys come from the issuer's discovery document and a shared key cache.

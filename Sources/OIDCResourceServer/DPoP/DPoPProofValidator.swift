@@ -88,7 +88,7 @@ public struct DPoPProofValidator: Sendable {
     public let maximumAge: TimeInterval
     /// Allowed clock skew, as JOSE's time rules take it (NaN or negative: 0; at most a day).
     public let leeway: TimeInterval
-    /// Where seen `jti` values are remembered (default: a ``MemoryReplayCache`` of this validator).
+    /// Where seen `jti` values are remembered (default: a ``InMemoryReplayCache`` of this validator).
     public let replays: ReplayProtection
     /// The current time.
     public let clock: @Sendable () -> Date
@@ -104,11 +104,11 @@ public struct DPoPProofValidator: Sendable {
     ///   - allowedAlgorithms: a subset of the asymmetric algorithms; HMAC entries are dropped.
     ///   - maximumAge: how old a proof's `iat` may be, in seconds.
     ///   - leeway: allowed clock skew, in seconds.
-    ///   - replays: where seen `jti` values are remembered; the default is a fresh ``MemoryReplayCache``
+    ///   - replays: where seen `jti` values are remembered; the default is a fresh ``InMemoryReplayCache``
     ///     (replicas behind one load balancer share one instead); opting out is ``ReplayProtection/disabledAtCallersRisk``.
     ///   - clock: the current time (also the clock the replay retention is computed on).
     public init(allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, maximumAge: TimeInterval = 300,
-                leeway: TimeInterval = 60, replays: ReplayProtection = .cache(MemoryReplayCache()),
+                leeway: TimeInterval = 60, replays: ReplayProtection = .cache(InMemoryReplayCache()),
                 clock: @escaping @Sendable () -> Date = { Date() }) {
         self.allowedAlgorithms = allowedAlgorithms.intersection(IssuerKeys.asymmetricAlgorithms)
         self.maximumAge = Leeway.effective(maximumAge)

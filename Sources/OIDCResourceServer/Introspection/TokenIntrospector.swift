@@ -112,7 +112,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     ///   - leeway: allowed clock skew, in seconds.
     ///   - clock: the current time.
     ///   - proofs: the DPoP proof rules; `nil` (the default) is a ``DPoPProofValidator`` with this `leeway` and
-    ///     `clock` and its own ``MemoryReplayCache`` (replay protection on), as ``AccessTokenValidator``'s default.
+    ///     `clock` and its own ``InMemoryReplayCache`` (replay protection on), as ``AccessTokenValidator``'s default.
     /// - Throws: ``OIDC/OIDCError`` `.insecureURL` for an endpoint the URL policy refuses.
     public init(endpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
                 audience: AudienceRule, jwtResponse: JWTResponse? = nil, cache: IntrospectionCache? = nil,
@@ -262,7 +262,7 @@ enum IntrospectionJWT {
         } else if let registered = settings.encryption {
             throw OIDCError(.invalidIntrospectionResponse, "the introspection answer is not encrypted and \(registered) is registered")
         }
-        let validation = JWTValidationOptions(clock: clock, leeway: leeway, issuer: settings.issuer, audience: settings.audience ?? clientID,
+        let validation = JWTValidationPolicy(clock: clock, leeway: leeway, issuer: settings.issuer, audience: settings.audience ?? clientID,
                                               requiredClaims: ["iat", "token_introspection"])
         let jwt = try await settings.keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: IssuerKeys.asymmetricAlgorithms),
                                                  validation: validation, kind: .introspectionResponse)

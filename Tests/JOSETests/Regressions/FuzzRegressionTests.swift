@@ -16,7 +16,7 @@ struct FuzzRegressionTests {
     func hugeIssuedAt() throws {
         let input = #"{"sub":"x","%xp":-1,"iat":1e+308,"nested":{"a":[1,2.5,-0.0,1e-07,null,true,false,"\u0000"]}}"#
         let claims = try JWTClaims(payload: Array(input.utf8))
-        let error = #expect(throws: JOSEError.self) { try claims.validate(JWTValidationOptions(clock: Self.clock)) }
+        let error = #expect(throws: JOSEError.self) { try claims.validate(JWTValidationPolicy(clock: Self.clock)) }
         #expect(error?.code == .claimTypeMismatch)
     }
 
@@ -26,7 +26,7 @@ struct FuzzRegressionTests {
                       ("iat", "1.7976931348623157e308", .claimTypeMismatch)])
     func extremeDates(_ claim: String, _ number: String, _ code: JOSEError.Code) throws {
         let claims = try JWTClaims(payload: Array(#"{"\#(claim)":\#(number)}"#.utf8))
-        let error = #expect(throws: JOSEError.self) { try claims.validate(JWTValidationOptions(clock: Self.clock)) }
+        let error = #expect(throws: JOSEError.self) { try claims.validate(JWTValidationPolicy(clock: Self.clock)) }
         #expect(error?.code == code)
     }
 
@@ -34,7 +34,7 @@ struct FuzzRegressionTests {
     func signedTokenWithHugeExpiry() throws {
         let key = try TestKeys.jwk("hmac.jwk")
         let token = try CompactJWS.sign(payload: Array(#"{"sub":"x","exp":-1e300}"#.utf8), key: key, algorithm: .hs256)
-        let error = #expect(throws: JOSEError.self) { try JWT.verifyIgnoringIssuerAndAudience(token, key: key, validation: JWTValidationOptions(clock: Self.clock)) }
+        let error = #expect(throws: JOSEError.self) { try JWT.verifyIgnoringIssuerAndAudience(token, key: key, validation: JWTValidationPolicy(clock: Self.clock)) }
         #expect(error?.code == .claimTypeMismatch)
     }
 

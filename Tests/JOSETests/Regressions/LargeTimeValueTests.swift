@@ -23,8 +23,8 @@ struct LargeTimeValueTests {
 
     static let t0: TimeInterval = 1_800_000_000
 
-    static func options(leeway: Double) -> JWTValidationOptions {
-        JWTValidationOptions(clock: { Date(timeIntervalSince1970: t0) }, leeway: leeway)
+    static func options(leeway: Double) -> JWTValidationPolicy {
+        JWTValidationPolicy(clock: { Date(timeIntervalSince1970: t0) }, leeway: leeway)
     }
 
     @Test("a NaN or negative leeway counts as 0: a token expired 10 s ago is refused", arguments: [Double.nan, -5, -Double.infinity])

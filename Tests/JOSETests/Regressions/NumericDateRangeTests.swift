@@ -7,7 +7,7 @@ import Testing
 /// error, not a date: `exp: 1e30` was accepted as "expires in 3e22 years".
 @Suite("NumericDate range (0 ... 9999-12-31T23:59:59Z)")
 struct NumericDateRangeTests {
-    static let options = JWTValidationOptions(clock: { Date(timeIntervalSince1970: 1_800_000_000) })
+    static let options = JWTValidationPolicy(clock: { Date(timeIntervalSince1970: 1_800_000_000) })
 
     /// `auth_time` has no rule in the generic validation (ID Tokens and access tokens read it with
     /// `date(_:)`, so the same range applies there: jwt-inspect's `--as id-token` test checks it).

@@ -314,7 +314,7 @@ struct SafeDefaultTests {
     func jwtIdentity() throws {
         let key = try F.privateKey("rsa2048", kid: nil)
         let token = try F.sign(F.claims(), key: key, .rs256)
-        let options = JWTValidationOptions(clock: { F.start })
+        let options = JWTValidationPolicy(clock: { F.start })
         _ = try JWT.verify(token, key: key.publicKey, issuer: F.issuer, audience: F.clientID, validation: options)
         #expect(throws: JOSEError.self) { try JWT.verify(token, key: key.publicKey, issuer: "https://evil.example", audience: F.clientID, validation: options) }
         #expect(throws: JOSEError.self) { try JWT.verify(token, key: key.publicKey, issuer: F.issuer, audience: "other", validation: options) }

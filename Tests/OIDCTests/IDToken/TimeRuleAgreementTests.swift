@@ -15,7 +15,7 @@ struct TimeRuleAgreementTests {
     static func jose(_ claims: JSONObject) -> String? {
         do {
             try JWTClaims(payload: Array(claims.jsonString().utf8))
-                .validate(JWTValidationOptions(clock: { F.start }, leeway: 60, requiresExpiration: true))
+                .validate(JWTValidationPolicy(clock: { F.start }, leeway: 60, requiresExpiration: true))
             return nil
         } catch let error as JOSEError {
             switch error.code {

@@ -196,9 +196,9 @@ struct ObservabilityTests {
     @Test("failure codes: the registered OAuth code, else our stable code; never the provider's or the error's text")
     func codes() {
         struct Other: Error { let text = "SECRET-TEXT" }
-        let invalidGrant = OAuthErrorResponse(error: "invalid_grant", errorDescription: "SECRET-TEXT")
+        let invalidGrant = OAuthError(error: "invalid_grant", errorDescription: "SECRET-TEXT")
         #expect(Observation.code(of: OIDCError(.oauthError, "SECRET-TEXT", oauthError: invalidGrant)) == "invalid_grant")
-        #expect(Observation.code(of: OIDCError(.oauthError, "x", oauthError: OAuthErrorResponse(error: "SECRET-TEXT"))) == "oauth_error")
+        #expect(Observation.code(of: OIDCError(.oauthError, "x", oauthError: OAuthError(error: "SECRET-TEXT"))) == "oauth_error")
         #expect(Observation.code(of: OIDCError(OIDCError.Code(rawValue: "logged_out"), "x", oauthError: invalidGrant)) == "invalid_grant")
         #expect(Observation.code(of: OIDCError(OIDCError.Code(rawValue: "refresh_rejected"), "x", oauthError: invalidGrant)) == "refresh_rejected")
         #expect(Observation.code(of: OIDCError(.nonceMismatch, "SECRET-TEXT")) == "nonce_mismatch")

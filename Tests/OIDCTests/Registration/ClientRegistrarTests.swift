@@ -72,9 +72,9 @@ private let answer = """
         #expect(id == "c1" && secret == "s3cr3t-value")
     }
 
-    @Test(arguments: [("invalid_redirect_uri", OAuthErrorCode.invalidRedirectURI), ("invalid_client_metadata", .invalidClientMetadata),
+    @Test(arguments: [("invalid_redirect_uri", OAuthError.Code.invalidRedirectURI), ("invalid_client_metadata", .invalidClientMetadata),
                       ("invalid_software_statement", .invalidSoftwareStatement), ("unapproved_software_statement", .unapprovedSoftwareStatement)])
-    func refusalIsTyped(_ code: String, _ expected: OAuthErrorCode) async throws {
+    func refusalIsTyped(_ code: String, _ expected: OAuthError.Code) async throws {
         let transport = RecordingTransport([json(400, #"{"error":"\#(code)","error_description":"no"}"#)])
         let registrar = try ClientRegistrar(registrationEndpoint: endpoint, issuer: nil, transport: transport)
         do {

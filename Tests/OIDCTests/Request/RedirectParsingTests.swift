@@ -147,15 +147,15 @@ struct RedirectParsingTests {
         }
     }
 
-    static let oauthErrorCodes: [OAuthErrorCode] = [
+    static let oauthErrorCodes: [OAuthError.Code] = [
         .invalidRequest, .unauthorizedClient, .accessDenied, .unsupportedResponseType, .invalidScope, .serverError,
         .temporarilyUnavailable, .interactionRequired, .loginRequired, .accountSelectionRequired, .consentRequired,
         .invalidRequestURI, .invalidRequestObject, .requestNotSupported, .requestURINotSupported, .registrationNotSupported,
-        OAuthErrorCode(rawValue: "vendor_specific_error"),
+        OAuthError.Code(rawValue: "vendor_specific_error"),
     ]
 
     @Test("error redirects carry the OAuth error, standard or not", arguments: oauthErrorCodes)
-    func oauthError(_ code: OAuthErrorCode) throws {
+    func oauthError(_ code: OAuthError.Code) throws {
         for (type, separator) in [(ResponseType.code, "?"), (.codeIDToken, "#")] {
             let pending = try Fixture.pending(type)
             let url = URL(string: "\(Self.cb)\(separator)error=\(code.rawValue)&error_description=The+user+said+no%21&error_uri=https%3A%2F%2Fidp.example.com%2Fe&state=\(Self.s)")!

@@ -116,7 +116,7 @@ struct GrantTests {
         #expect(pairs.first { $0.name == "grant_type" }?.value == "urn:ietf:params:oauth:grant-type:jwt-bearer")
         #expect(pairs.first { $0.name == "scope" }?.value == "read")
         let jwt = try JWT.verify(try #require(pairs.first { $0.name == "assertion" }?.value), key: key,
-                                 issuer: "svc", audience: "https://idp.example", validation: JWTValidationOptions(clock: { Self.fixedNow }))
+                                 issuer: "svc", audience: "https://idp.example", validation: JWTValidationPolicy(clock: { Self.fixedNow }))
         #expect(try jwt.claims.subject == "alice")
         #expect(try jwt.claims.issuedAt == Self.fixedNow.addingTimeInterval(-1))  // one second behind the clock (AssertionTimes)
         #expect(try jwt.claims.expiresAt == Self.fixedNow.addingTimeInterval(119))

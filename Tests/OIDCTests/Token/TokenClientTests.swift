@@ -83,7 +83,7 @@ struct TokenClientTests {
             #expect(fields.first { $0.name == "client_assertion_type" }?.value == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
             let assertion = try #require(fields.first { $0.name == "client_assertion" }?.value)
             let jwt = try JWT.verifyIgnoringIssuerAndAudience(assertion, key: key.publicKey,
-                                     validation: JWTValidationOptions(clock: { Self.fixedNow }, issuer: "app", audience: Self.endpoint.absoluteString))
+                                     validation: JWTValidationPolicy(clock: { Self.fixedNow }, issuer: "app", audience: Self.endpoint.absoluteString))
             #expect(try jwt.claims.subject == "app")
             #expect(try jwt.claims.issuedAt == Self.fixedNow.addingTimeInterval(-1))  // one second behind the clock (AssertionTimes)
             #expect(try jwt.claims.expiresAt == Self.fixedNow.addingTimeInterval(59))
@@ -95,7 +95,7 @@ struct TokenClientTests {
         _ = try await TokenClient(tokenEndpoint: Self.endpoint, authentication: .clientSecretJWT(clientID: "app", secret: secret),
                                   transport: secretTransport, assertionAudience: .endpointURL, clock: { Self.fixedNow }).refresh("RT")
         let assertion = try #require(try FormURLEncoding.parse(secretTransport.requests[0].bodyText).first { $0.name == "client_assertion" }?.value)
-        _ = try JWT.verifyIgnoringIssuerAndAudience(assertion, key: JWK(symmetricKey: Array(secret.utf8)), validation: JWTValidationOptions(clock: { Self.fixedNow }))
+        _ = try JWT.verifyIgnoringIssuerAndAudience(assertion, key: JWK(symmetricKey: Array(secret.utf8)), validation: JWTValidationPolicy(clock: { Self.fixedNow }))
     }
 
     @Test("client assertions are addressed to the issuer by default (same setting as BackChannelClient); without an issuer that is a typed error before sending")
@@ -106,7 +106,7 @@ struct TokenClientTests {
         _ = try await TokenClient(tokenEndpoint: Self.endpoint, issuer: "https://idp.example", authentication: authentication,
                                   transport: transport, clock: { Self.fixedNow }).refresh("RT")
         let assertion = try #require(try FormURLEncoding.parse(transport.requests[0].bodyText).first { $0.name == "client_assertion" }?.value)
-        let jwt = try JWT.verifyIgnoringIssuerAndAudience(assertion, key: key.publicKey, validation: JWTValidationOptions(clock: { Self.fixedNow }))
+        let jwt = try JWT.verifyIgnoringIssuerAndAudience(assertion, key: key.publicKey, validation: JWTValidationPolicy(clock: { Self.fixedNow }))
         #expect(try jwt.claims.audience == ["https://idp.example"])
         let noIssuer = CannedTransport(status: 200, body: Self.success)
         let error = await #expect(throws: OIDCError.self) {

@@ -27,8 +27,8 @@ struct AppStores: Sendable {
     static func inMemory(_ options: Options) -> AppStores {
         AppStores(pendingLogins: InMemoryPendingLoginStore(capacity: options.pendingLogins, capacityPerScope: options.pendingLoginsPerClient),
                   sessions: InMemorySessionDirectory(),
-                  logoutTokenReplays: MemoryReplayCache(),
-                  dpopProofReplays: MemoryReplayCache(),
+                  logoutTokenReplays: InMemoryReplayCache(),
+                  dpopProofReplays: InMemoryReplayCache(),
                   requestObjects: InMemoryRequestObjectStore(capacity: options.pendingLogins, capacityPerScope: options.pendingLoginsPerClient),
                   database: nil)
     }

@@ -9,8 +9,8 @@ struct ReplayCachesApartTests {
     @Test("a DPoP cache filled by one client's proofs leaves a never-seen logout token accepted")
     func floodedDPoPCacheLeavesLogoutTokensAccepted() async throws {
         let stores = AppStores.inMemory(Options())
-        let logoutCache = try #require(stores.logoutTokenReplays as? MemoryReplayCache)
-        let dpopCache = try #require(stores.dpopProofReplays as? MemoryReplayCache)
+        let logoutCache = try #require(stores.logoutTokenReplays as? InMemoryReplayCache)
+        let dpopCache = try #require(stores.dpopProofReplays as? InMemoryReplayCache)
         #expect(logoutCache !== dpopCache)
         let now = Date()
         let window = now.addingTimeInterval(300)

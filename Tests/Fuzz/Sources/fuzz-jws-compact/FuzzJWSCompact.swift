@@ -33,7 +33,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let detached = try? CompactJWS(token, detachedPayload: Array("fuzz".utf8)) {
         blackHole(try? detached.verify(with: Fuzz.keySet, policy: Fuzz.policies[1]))
     }
-    let validation = JWTValidationOptions(clock: { Date(timeIntervalSince1970: 1_800_000_000) })
+    let validation = JWTValidationPolicy(clock: { Date(timeIntervalSince1970: 1_800_000_000) })
     if let jwt = try? JWT.verifyIgnoringIssuerAndAudience(token, keys: Fuzz.keySet, validation: validation) {
         blackHole(jwt.claims.object)
     }
@@ -45,7 +45,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 /// "ok" or the error code, for each way of verifying.
-func compare(_ token: String, key: JWK?, policy: JWSVerificationPolicy, validation: JWTValidationOptions) {
+func compare(_ token: String, key: JWK?, policy: JWSVerificationPolicy, validation: JWTValidationPolicy) {
     func outcome(_ body: () throws -> Void) -> String {
         do { try body(); return "ok" } catch let error as JOSEError { return error.code.rawValue } catch { return "\(type(of: error))" }
     }

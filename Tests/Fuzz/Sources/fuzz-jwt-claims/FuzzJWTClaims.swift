@@ -46,7 +46,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         blackHole(try? claims.claim(name, as: Double.self))
     }
     blackHole(try? claims.decode(StandardClaims.self))
-    blackHole((try? claims.validate(JWTValidationOptions(clock: { Date(timeIntervalSince1970: 1_800_000_000) }, issuer: "https://issuer.example"))) != nil)
+    blackHole((try? claims.validate(JWTValidationPolicy(clock: { Date(timeIntervalSince1970: 1_800_000_000) }, issuer: "https://issuer.example"))) != nil)
     return 0
 }
 

@@ -31,7 +31,7 @@ import JOSE
 /// Safe to share between tasks and threads: one lock guards the entries and a record never
 /// suspends, so concurrent validators do not queue behind an actor.
 /// Replicas behind one load balancer need a shared cache instead (`OIDCPostgres`).
-public final class MemoryReplayCache: ReplayCache, Sendable {
+public final class InMemoryReplayCache: ReplayCache, Sendable {
     /// The most live identifiers remembered in all (default 100 000).
     public let capacity: Int
     /// The most live identifiers remembered for one scope (default ``capacity`` / 10, so 10 000:
