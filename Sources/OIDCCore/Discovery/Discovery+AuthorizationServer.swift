@@ -16,7 +16,7 @@ extension Discovery {
     /// The RFC 8414 §3.1 metadata URL of `issuer`: `/.well-known/oauth-authorization-server` inserted between the host
     /// and the issuer's path (`https://as.example/tenant` → `https://as.example/.well-known/oauth-authorization-server/tenant`).
     /// - Throws: ``OIDCError`` `.invalidIssuerURL`, `.insecureURL`.
-    public nonisolated static func authorizationServerMetadataURL(for issuer: String) throws -> URL {
+    package nonisolated static func authorizationServerMetadataURL(for issuer: String) throws -> URL {
         try WellKnownURL.url(for: issuer, suffix: "oauth-authorization-server", what: "the issuer")
     }
 
@@ -28,7 +28,7 @@ extension Discovery {
     /// - Throws: ``OIDCError`` `.invalidIssuerURL`, `.insecureURL`, `.discoveryTransportFailed`, `.discoveryHTTPStatus`,
     ///   `.discoveryInvalidDocument`, `.discoveryMissingField` (no `issuer`), `.discoveryIssuerMismatch`; an endpoint's
     ///   `.insecureURL` / `.invalidIssuerURL`.
-    public nonisolated static func fetchAuthorizationServer(issuer: String, transport: any HTTPTransport,
+    package nonisolated static func fetchAuthorizationServer(issuer: String, transport: any HTTPTransport,
                                                             observer: (any OIDCObserver)? = nil) async throws -> ProviderMetadata {
         try await observer.observe(.discovery, origin: Observation.origin(of: issuer)) {
             try await fetchDocument(issuer: issuer, url: try authorizationServerMetadataURL(for: issuer),

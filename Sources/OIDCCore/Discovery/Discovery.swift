@@ -76,7 +76,7 @@ public actor Discovery {
     }
 
     /// `issuer` + `/.well-known/openid-configuration` (a trailing `/` of the issuer is not doubled).
-    public nonisolated static func configurationURL(for issuer: String) throws -> URL {
+    package nonisolated static func configurationURL(for issuer: String) throws -> URL {
         _ = try SecureURLPolicy.check(issuer, what: "the issuer")
         var base = issuer
         if base.hasSuffix("/") { base.removeLast() }
@@ -94,7 +94,7 @@ public actor Discovery {
     ///   - profile: the provider profile whose documented discovery `issuer` is accepted besides the exact one
     ///     (Entra ID multi-tenant: the template `…/{tenantid}/v2.0`; the returned metadata's `issuer` is then
     ///     the requested one, and each ID Token's `iss` is checked against its own tenant); `nil` (default): exact only.
-    public nonisolated static func fetch(issuer: String, transport: any HTTPTransport,
+    package nonisolated static func fetch(issuer: String, transport: any HTTPTransport,
                                          observer: (any OIDCObserver)? = nil, profile: ProviderProfile? = nil) async throws -> ProviderMetadata {
         try await observer.observe(.discovery, origin: Observation.origin(of: issuer)) {
             try await fetchDocument(issuer: issuer, transport: transport, profile: profile)

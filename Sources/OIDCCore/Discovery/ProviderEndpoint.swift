@@ -36,7 +36,7 @@ public struct ProviderEndpoint: RawRepresentable, Sendable, Hashable, CustomStri
     /// `backchannel_authentication_endpoint` (OpenID Connect CIBA Core 1.0)
     public static let backchannelAuthentication = ProviderEndpoint(rawValue: "backchannel_authentication_endpoint")
     /// An entry of `mtls_endpoint_aliases` (RFC 8705), e.g. `mtls_endpoint_aliases.token_endpoint`.
-    public static func mtlsAlias(_ name: String) -> ProviderEndpoint {
+    package static func mtlsAlias(_ name: String) -> ProviderEndpoint {
         ProviderEndpoint(rawValue: "mtls_endpoint_aliases." + String(name.prefix(64)))
     }
 }

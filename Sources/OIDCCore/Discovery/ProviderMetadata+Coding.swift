@@ -9,7 +9,7 @@ import JOSE
 /// in ``ProviderMetadata/additionalFields``) and encoding.
 extension ProviderMetadata {
     /// The JSON member names of the registered fields.
-    public static let registeredFieldNames: Set<String> = Set(CodingKeys.allCases.map(\.rawValue))
+    package static let registeredFieldNames: Set<String> = Set(CodingKeys.allCases.map(\.rawValue))
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case issuer = "issuer"

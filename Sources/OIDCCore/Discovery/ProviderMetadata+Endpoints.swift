@@ -10,7 +10,7 @@ extension ProviderMetadata {
     /// introspection, end-session, check-session, PAR, device and CIBA endpoints, and the
     /// `mtls_endpoint_aliases` (an alias that is not a URL is listed as unparseable).
     /// Informational pages (`service_documentation`, `op_policy_uri`, `op_tos_uri`) are not listed.
-    public var callableEndpoints: [(endpoint: ProviderEndpoint, url: URL?)] {
+    package var callableEndpoints: [(endpoint: ProviderEndpoint, url: URL?)] {
         var list: [(endpoint: ProviderEndpoint, url: URL?)] = []
         let named: [(ProviderEndpoint, URL?)] = [
             (.authorization, authorizationEndpoint), (.token, tokenEndpoint), (.userinfo, userinfoEndpoint), (.jwks, jwksURI),
@@ -32,7 +32,7 @@ extension ProviderMetadata {
     /// of an `http` loopback issuer. ``Discovery`` runs it on every document it returns;
     /// run it yourself on metadata you build by hand.
     /// - Throws: ``OIDCError`` `.insecureURL` / `.invalidIssuerURL` naming the first offending endpoint in ``OIDCError/endpoint``.
-    public func checkEndpointSecurity() throws {
+    package func checkEndpointSecurity() throws {
         for (endpoint, url) in callableEndpoints {
             guard let url else {
                 throw OIDCError(.invalidIssuerURL, "\(endpoint) is not a URL", endpoint: endpoint)

@@ -8,7 +8,7 @@ extension ProviderMetadata {
     /// The endpoints a client using mutual TLS calls at their `mtls_endpoint_aliases` entry when the
     /// provider publishes one (RFC 8705 §5): token, revocation, introspection, PAR, UserInfo, device
     /// authorization and CIBA.
-    public static let mutualTLSAliasedEndpoints: [ProviderEndpoint] = [
+    package static let mutualTLSAliasedEndpoints: [ProviderEndpoint] = [
         .token, .revocation, .introspection, .pushedAuthorizationRequest, .userinfo, .deviceAuthorization, .backchannelAuthentication,
     ]
 
@@ -19,7 +19,7 @@ extension ProviderMetadata {
     /// ``OIDCClient/Configuration/usesMutualTLSEndpoints`` is set.
     /// - Throws: ``OIDCError`` `.invalidIssuerURL` for an alias that is not a URL, `.insecureURL` for one
     ///   that is not https (http only on loopback with an http loopback issuer), naming it in ``OIDCError/endpoint``.
-    public func withMutualTLSEndpointAliases() throws -> ProviderMetadata {
+    package func withMutualTLSEndpointAliases() throws -> ProviderMetadata {
         guard let aliases = mtlsEndpointAliases, !aliases.isEmpty else { return self }
         var copy = self
         for endpoint in Self.mutualTLSAliasedEndpoints {

@@ -35,7 +35,7 @@ extension ProviderMetadata {
     }
 
     /// The names of the fields OpenID Connect Discovery §3 requires that this document lacks.
-    public var missingRequiredOpenIDFields: [String] {
+    package var missingRequiredOpenIDFields: [String] {
         var missing: [String] = []
         if authorizationEndpoint == nil { missing.append("authorization_endpoint") }
         if jwksURI == nil { missing.append("jwks_uri") }
@@ -54,7 +54,7 @@ extension ProviderMetadata {
 
     /// The ID Token signing algorithms the provider advertises that this library
     /// implements (`none` and unknown names dropped); `nil` when not advertised.
-    public var idTokenSigningAlgorithms: Set<JWSAlgorithm>? {
+    package var idTokenSigningAlgorithms: Set<JWSAlgorithm>? {
         idTokenSigningAlgValuesSupported.map { Set($0.compactMap(JWSAlgorithm.init(rawValue:))) }
     }
 }

@@ -17,7 +17,7 @@ extension SecureURLPolicy {
     ///   - issuer: the provider's issuer; `nil` when the caller gave the URL directly
     ///     without an issuer: then the URL's own host decides (loopback http only).
     /// - Throws: ``OIDCError`` `.insecureURL` or `.invalidIssuerURL`, with ``OIDCError/endpoint`` set.
-    public static func checkEndpoint(_ url: URL, _ endpoint: ProviderEndpoint, issuer: String?) throws {
+    package static func checkEndpoint(_ url: URL, _ endpoint: ProviderEndpoint, issuer: String?) throws {
         let judged = verdict(url)
         if let error = judged.error(what: endpoint.rawValue, endpoint: endpoint) { throw error }
         guard case .loopbackHTTP = judged, let issuer else { return }

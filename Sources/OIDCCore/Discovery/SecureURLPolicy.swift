@@ -11,7 +11,7 @@ public enum SecureURLPolicy {
     /// `::1` (with or without brackets). Names *under* `localhost` (`app.localhost`) are not:
     /// their resolution is up to the resolver, so they get no `http` exception. The one loopback
     /// rule of the library (issuers, endpoints, authorization URLs, session origins).
-    public static func isLoopback(host: String) -> Bool {
+    package static func isLoopback(host: String) -> Bool {
         var host = host.lowercased()
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host == "localhost" { return true }
@@ -38,7 +38,7 @@ public enum SecureURLPolicy {
 
     /// Checks an already parsed URL.
     /// - Throws: ``OIDCError`` `.invalidIssuerURL` or `.insecureURL`.
-    public static func check(_ url: URL, what: String) throws {
+    package static func check(_ url: URL, what: String) throws {
         if let error = verdict(url).error(what: what, endpoint: nil) { throw error }
     }
 

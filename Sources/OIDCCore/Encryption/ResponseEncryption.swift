@@ -29,7 +29,7 @@ public struct ResponseEncryption: Sendable, Hashable, CustomStringConvertible {
     /// The decryption policy admitting exactly the registered algorithms.
     /// - Parameter minimumRSAKeyBits: the smallest RSA modulus accepted.
     /// - Returns: the policy.
-    public func policy(minimumRSAKeyBits: Int = 2048) -> JWEDecryptionPolicy {
+    package func policy(minimumRSAKeyBits: Int = 2048) -> JWEDecryptionPolicy {
         JWEDecryptionPolicy(allowedKeyAlgorithms: [algorithm], allowedContentEncryptions: encryption.map { [$0] }, minimumRSAKeyBits: minimumRSAKeyBits)
     }
 

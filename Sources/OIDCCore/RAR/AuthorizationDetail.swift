@@ -99,7 +99,7 @@ extension AuthorizationDetail {
     ///   - value: the member's value.
     ///   - what: where it came from, for the error reason (e.g. "the token response").
     /// - Throws: ``OIDCError`` `.invalidAuthorizationDetails` (not an array, an element without `type`).
-    public static func parseArray(_ value: JSONValue, what: String) throws -> [AuthorizationDetail] {
+    package static func parseArray(_ value: JSONValue, what: String) throws -> [AuthorizationDetail] {
         guard let array = value.arrayValue else {
             throw OIDCError(.invalidAuthorizationDetails, "\(what)'s authorization_details is not a JSON array")
         }
@@ -117,7 +117,7 @@ extension AuthorizationDetail {
 
     /// Parses JSON text (e.g. a command-line argument) holding an array of objects each with a `type`.
     /// - Throws: ``OIDCError`` `.invalidAuthorizationDetails`.
-    public static func parseArray(jsonText: String) throws -> [AuthorizationDetail] {
+    package static func parseArray(jsonText: String) throws -> [AuthorizationDetail] {
         let value: JSONValue
         do {
             value = try JSONParser.parse(Array(jsonText.utf8))
@@ -128,10 +128,10 @@ extension AuthorizationDetail {
     }
 
     /// The array as a JSON value.
-    public static func jsonValue(_ details: [AuthorizationDetail]) -> JSONValue { .array(details.map { .object($0.object) }) }
+    package static func jsonValue(_ details: [AuthorizationDetail]) -> JSONValue { .array(details.map { .object($0.object) }) }
 
     /// The array as compact JSON, as sent in a request parameter.
-    public static func compactJSON(_ details: [AuthorizationDetail]) -> String { jsonValue(details).jsonString() }
+    package static func compactJSON(_ details: [AuthorizationDetail]) -> String { jsonValue(details).jsonString() }
 
     /// The `authorization_details` parameter of a token request (RFC 9396 §6: client credentials, token exchange,
     /// refresh), for a grant's `additionalParameters`.
@@ -151,7 +151,7 @@ extension Array where Element == AuthorizationDetail {
     }
 
     /// The first of `types` that no object has, or `nil` when every one is granted.
-    public func firstMissingType(of types: [String]) -> String? {
+    package func firstMissingType(of types: [String]) -> String? {
         let granted = Set(map(\.type))
         return types.first { !granted.contains($0) }
     }

@@ -44,7 +44,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
     }
 
     /// The registered method name, e.g. `client_secret_basic`.
-    public var methodName: String {
+    package var methodName: String {
         switch self {
         case .clientSecretBasic: return "client_secret_basic"
         case .clientSecretPost, .appleClientSecret: return "client_secret_post"
@@ -58,7 +58,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
 
     /// Whether the method authenticates the client by its TLS certificate (RFC 8705 §2): then the
     /// client uses the provider's `mtls_endpoint_aliases` (``ProviderMetadata/withMutualTLSEndpointAliases()``).
-    public var usesMutualTLS: Bool {
+    package var usesMutualTLS: Bool {
         switch self {
         case .tlsClientAuth, .selfSignedTLSClientAuth: return true
         case .clientSecretBasic, .clientSecretPost, .clientSecretJWT, .privateKeyJWT, .none, .appleClientSecret: return false
