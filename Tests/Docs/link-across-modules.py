@@ -86,6 +86,24 @@ def plain(components):
     return tuple(re.sub(r"-(swift\.[a-z.]+|[0-9a-f]{3,})$", "", c) for c in components)
 
 
+def rewrite(match, module, dependencies, paths, extensions):
+    """The link's replacement, and whether it is still a link."""
+    components = match.group(1).lstrip("/").split("/")
+    if components[0] in dependencies:
+        components = components[1:]
+    wanted = plain(components)
+    extended = next((e for p, e in extensions[module].items() if plain(p) == wanted), None)
+    home = next((d for d in [module] + sorted(dependencies[module])
+                 if any(plain(p) == wanted for p in paths[d])), None)
+    if extended:  # the module's own extension of another module's type: under the extended module
+        return "``" + extended + "/" + "/".join(components) + "``", True
+    if home == module:  # its own symbol under a wrong module prefix: ``OIDC/JWKSetCache`` in OIDCCore
+        return "``" + "/".join(components) + "``", True
+    if home:
+        return "``/" + home + "/" + "/".join(components) + "``", True
+    return "`" + ".".join(wanted) + "`", False
+
+
 def main():
     dry_run = "--dry-run" in sys.argv
     dependencies = library_dependencies(manifest())
@@ -124,23 +142,18 @@ def main():
                     continue
                 match = min(named, key=lambda m: abs(m.start() + 2 - (column - 1)))
                 chosen[match.start()] = (match, module)
+            # DocC may report one link of a line per run: the line's other links into another module
+            # are rewritten with it (never a link that names no other module's symbol).
+            module_of_line = spots[0][1]
+            for match in links:
+                if match.start() not in chosen and not match.group(1).startswith("/"):
+                    replacement, linked = rewrite(match, module_of_line, dependencies, paths, extensions)
+                    if linked and replacement != match.group(0):
+                        chosen[match.start()] = (match, module_of_line)
             for start in sorted(chosen, reverse=True):
                 match, module = chosen[start]
-                components = match.group(1).lstrip("/").split("/")
-                if components[0] in dependencies:
-                    components = components[1:]
-                wanted = plain(components)
-                extended = next((e for p, e in extensions[module].items() if plain(p) == wanted), None)
-                home = next((d for d in [module] + sorted(dependencies[module])
-                             if any(plain(p) == wanted for p in paths[d])), None)
-                if extended:  # the module's own extension of another module's type: under the extended module
-                    replacement = "``" + extended + "/" + "/".join(components) + "``"
-                elif home == module:  # its own symbol under a wrong module prefix: ``OIDC/JWKSetCache`` in OIDCCore
-                    replacement = "``" + "/".join(components) + "``"
-                elif home:
-                    replacement = "``/" + home + "/" + "/".join(components) + "``"
-                else:
-                    replacement = "`" + ".".join(wanted) + "`"
+                replacement, linked = rewrite(match, module, dependencies, paths, extensions)
+                if not linked:
                     unlinked.append(f"{os.path.relpath(path, ROOT)}:{number}: {match.group(0)} -> {replacement}")
                 line = line[:match.start()] + replacement + line[match.end():]
             text[number - 1] = line
