@@ -36,8 +36,34 @@ if command -v python3 >/dev/null; then
     bash Tests/JOSETests/Fixtures/interop/jwcrypto-setup.sh || log "jwcrypto venv not set up: its interop tests are skipped"
 fi
 
+# Seconds, no build: the format lint (Scripts/format-lint.sh, swift format lint --strict).
+# A finding fails the run under CI=true, after the tests; elsewhere it is reported only.
+log "format lint"
+format_status=0
+bash Scripts/format-lint.sh || format_status=$?
+if [ "$format_status" != 0 ] && [ "${CI:-}" != true ]; then
+    log "format lint findings (an error under CI=true): bash Scripts/format-fix.sh"
+    format_status=0
+fi
+
+# Swift Testing only: XCTest is not run (it would print "Executed 0 tests"), so an XCTest
+# test would be skipped without a word; none may exist.
+if grep -rlE '^[[:space:]]*(@testable[[:space:]]+)?import[[:space:]]+XCTest' Tests Samples/hummingbird-app/Tests --include='*.swift' >&2; then
+    log "the files above import XCTest, which this suite does not run: write them with Swift Testing"
+    exit 1
+fi
+
 log "building (debug, with tests)"
-swift build --build-tests
+build_log=$(mktemp)
+swift build --build-tests 2>&1 | tee "$build_log"
+# No warnings in the test build (complete only from a clean .build, as in CI's fresh clone).
+warnings_status=0
+bash Scripts/check-warnings.sh "$build_log" || warnings_status=$?
+rm -f "$build_log"
+if [ "$warnings_status" != 0 ] && [ "${CI:-}" != true ]; then
+    log "the build printed warnings (an error under CI=true)"
+    warnings_status=0
+fi
 
 # The test servers (PostgreSQL, django-oauth-toolkit, glewlwyd): started here unless
 # their variables are already set (.ci/run starts them once for every stage).
@@ -47,7 +73,7 @@ start_providers
 log "running the tests"
 test_log=$(mktemp)
 status=0
-swift test --skip-build "$@" 2>&1 | tee "$test_log" || status=$?
+swift test --skip-build --disable-xctest "$@" 2>&1 | tee "$test_log" || status=$?
 
 # The Hummingbird sample app (its own package) against the same providers; a filtered run skips it.
 app_status=0
@@ -59,10 +85,12 @@ fi
 # One summary line per test server and the test counts, whatever the outcome.
 provider_summary
 counts=$(grep -E "^(✔|✘) Test run with [0-9]+ tests?" "$test_log" | tail -1 | sed -E 's/^(✔|✘) //' || true)
-xctest=$(grep -E "^\s*Executed [0-9]+ tests?" "$test_log" | tail -1 | sed -E 's/^\s+//' || true)
-case "$xctest" in "Executed 0 tests"*) xctest= ;; esac  # no XCTest tests in this package
-log "tests: ${counts:-no Swift Testing summary}${xctest:+; XCTest: $xctest}"
+log "tests: ${counts:-no Swift Testing summary}"
+[ "$format_status" = 0 ] || log "format lint: FAILED (findings listed before the build)"
+[ "$warnings_status" = 0 ] || log "build warnings: FAILED (the test build printed warnings, listed after the build)"
 [ $# -eq 0 ] && log "hummingbird-app: $([ "$app_status" = 0 ] && echo passed || echo "FAILED ($app_status)")"
 rm -f "$test_log"
 [ "$status" = 0 ] || exit "$status"
-exit "$app_status"
+[ "$app_status" = 0 ] || exit "$app_status"
+[ "$format_status" = 0 ] || exit "$format_status"
+exit "$warnings_status"
