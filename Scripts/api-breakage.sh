@@ -44,7 +44,7 @@ swift package --scratch-path "$scratch" -Xswiftc -warnings-as-errors \
     diagnose-api-breaking-changes "$commit" --baseline-dir "$scratch/api-baselines" "${allow[@]}" || status=$?
 echo "api breakage: against $label, $(wc -l <"$allowlist" | tr -d ' ') allowed, in $(( $(date +%s) - start )) s" >&2
 if [ "$status" != 0 ]; then
-    echo "api breakage: the public API changed incompatibly. If that is intended, list each line above in" \
+    echo "api breakage: the public API changed incompatibly. If that is intended, add each \"API breakage: ...\" line above to" \
         ".api-breakage-allowlist and say so in CHANGELOG.md (CONTRIBUTING.md, API stability)" >&2
 fi
 exit "$status"
