@@ -2,7 +2,9 @@
 # The test command of this repository (README.md): installs what is missing on
 # Debian/Ubuntu, starts the test servers on 127.0.0.1 (Tests/providers.sh:
 # PostgreSQL, django-oauth-toolkit, glewlwyd), runs every test, and stops what it
-# started.
+# started. Before the tests: the format lint (Scripts/format-lint.sh) and a check that
+# the test build printed no warnings (Scripts/check-warnings.sh); under CI=true either
+# fails the run, after the tests.
 #
 #   bash Tests/run.sh                 # everything
 #   bash Tests/run.sh --filter JOSE   # extra arguments go to `swift test`
