@@ -169,6 +169,6 @@ private let answer = """
         #expect(throws: OIDCError.self) { try ClientRegistration(answer: basic, issuer: nil).authentication() }  // no secret
         basic["token_endpoint_auth_method"] = .string("tls_client_auth")
         #expect(throws: OIDCError.self) { try ClientRegistration(answer: basic, issuer: nil).authentication() }  // not spoken
-        #expect(try registration.metadata.redirectURIs.isEmpty)
+        #expect(registration.metadata.redirectURIs.isEmpty)
     }
 }

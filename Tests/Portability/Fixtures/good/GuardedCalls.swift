@@ -1,3 +1,5 @@
+// swift-format-ignore-file: NoBlockComments
+// (The nested block comment below is what the check must skip.)
 // The guarded forms of everything in ../bad: the check must report nothing here.
 // Comments may say Glibc.write(fd) or MSG_NOSIGNAL freely, and so may strings.
 #if canImport(Glibc)
