@@ -126,7 +126,7 @@ struct PostgresPendingLoginStoreTests {
         }
         #expect(refused == Array(repeating: .pendingLoginStoreFull, count: 15))
         try await store.saveBytes([2], key: "honest", expiresIn: 600, scope: "198.51.100.7")
-        try await store.saveBytes([3], key: "unscoped", expiresIn: 600)
+        try await store.saveBytes([3], key: "unscoped", expiresIn: 600, scope: nil)
         await expectError(.pendingLoginExists) { try await store.saveBytes([1], key: "flood-0", expiresIn: 600, scope: "203.0.113.9") }
         // The share frees as the scope's logins finish; through the protocol, the scope reaches the store.
         _ = try await store.consumeBytes(key: "flood-0")

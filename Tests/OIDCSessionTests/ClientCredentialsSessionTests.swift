@@ -91,7 +91,7 @@ struct ClientCredentialsSessionTests {
         let saved = store.saved
         #expect(saved.map(\.accessToken) == ["CC-1", "CC-2"])
         #expect(saved.allSatisfy { $0.refreshToken == nil }, "stored: \(saved.map { $0.refreshToken ?? "-" })")
-        #expect(await store.load()?.refreshToken == nil)
+        #expect(try await store.load()?.refreshToken == nil)
     }
 
     @Test("the token is not sent to other origins")

@@ -186,9 +186,9 @@ struct PendingLoginStoreTests {
     func memoryScopesWithinCapacity() async throws {
         let store = InMemoryPendingLoginStore(capacity: 10, capacityPerScope: 4, clock: ManualClock().read)
         for index in 0..<8 { try await store.saveBytes([1], key: "s\(index)", expiresIn: 60, scope: "scope-\(index % 2)") }
-        try await store.saveBytes([1], key: "unscoped-1", expiresIn: 60)
+        try await store.saveBytes([1], key: "unscoped-1", expiresIn: 60, scope: nil)
         try await store.saveBytes([1], key: "scoped-9", expiresIn: 60, scope: "scope-9")
-        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([1], key: "unscoped-2", expiresIn: 60) }
+        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([1], key: "unscoped-2", expiresIn: 60, scope: nil) }
         await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([1], key: "scoped-10", expiresIn: 60, scope: "scope-10") }
         #expect(await store.count == 10)
     }
