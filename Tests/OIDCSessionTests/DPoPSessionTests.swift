@@ -106,6 +106,6 @@ struct DPoPSessionTests {
                                                                     transport: world, dpop: binding))
         #expect(try await session.send(TransportRequest(url: Self.api)).status == 200)
         #expect(world.seen.map(\.authorization) == ["DPoP AT-1"])
-        #expect(world.seen.first?.proof?["jwk"] != nil && world.seen.first?.proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-1"))
+        #expect(world.seen.first?.proof?["htu"] == "https://api.example/data" && world.seen.first?.proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-1"))
     }
 }
