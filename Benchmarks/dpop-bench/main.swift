@@ -79,7 +79,8 @@ struct NoRefresh: TokenRefresher {
 }
 let origin = URL(string: "https://rs.example")!
 let bearerSession = try AuthenticatedSession(tokens: TokenResponse(accessToken: accessToken), refresher: NoRefresh(),
-                                             configuration: .init(allowedOrigins: [origin], transport: transport, proactiveRefreshMargin: nil))
+                                             configuration: .init(allowedOrigins: [origin], transport: transport,
+                                                                  proactiveRefreshMargin: nil))
 let sessionBearer = try await measure { _ = try await bearerSession.send(TransportRequest(method: "GET", url: url)) }
 line("session Bearer", sessionBearer)
 for spec in [JWK.GenerationSpec.ec(.p256), .ed25519] {

@@ -45,7 +45,9 @@ guard let port = Int(portText) else { print("session-bench: the local server did
 let url = URL(string: "http://127.0.0.1:\(port)/resource")!
 
 let transport = URLSessionTransport()
-let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "bench-token", refreshToken: "r"), refresher: NeverRefresh(), configuration: .init(allowedOrigins: [url], transport: transport, proactiveRefreshMargin: nil))
+let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "bench-token", refreshToken: "r"), refresher: NeverRefresh(),
+                                       configuration: .init(allowedOrigins: [url], transport: transport,
+                                                            proactiveRefreshMargin: nil))
 
 func measure(_ body: () async throws -> Void) async rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds

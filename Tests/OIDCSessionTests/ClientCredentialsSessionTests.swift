@@ -53,7 +53,8 @@ struct ClientCredentialsSessionTests {
         let client = TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
                                  transport: world, clock: clock)
         let source = ClientCredentialsTokenSource(client: client, scope: "api.read")
-        return (try await AuthenticatedSession.clientCredentials(source, configuration: .init(allowedOrigins: [ServiceWorld.api], transport: world, clock: clock)), source)
+        return (try await AuthenticatedSession.clientCredentials(source,
+            configuration: .init(allowedOrigins: [ServiceWorld.api], transport: world, clock: clock)), source)
     }
 
     @Test("calls carry the client's token; a 401 makes one new grant shared by 50 concurrent calls, each retried once")
@@ -80,7 +81,8 @@ struct ClientCredentialsSessionTests {
         let client = TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
                                  transport: world)
         let source = ClientCredentialsTokenSource(client: client, scope: "api.read")
-        let session = try await AuthenticatedSession.clientCredentials(source, configuration: .init(allowedOrigins: [ServiceWorld.api],
+        let session = try await AuthenticatedSession.clientCredentials(source,
+                                                                       configuration: .init(allowedOrigins: [ServiceWorld.api],
                                                                                                      store: store))
         #expect(try await session.send(TransportRequest(url: ServiceWorld.api)).status == 200)
         world.revokeCurrent()
@@ -124,7 +126,8 @@ struct ClientCredentialsSessionTests {
         client.dpop = DPoPBinding(key: try DPoPKey.generate())
         let source = ClientCredentialsTokenSource(client: client, scope: "api.read")
         let api = URL(string: "https://api.example/data")!
-        let session = try await AuthenticatedSession.clientCredentials(source, configuration: .init(allowedOrigins: [api], transport: world))
+        let session = try await AuthenticatedSession.clientCredentials(source,
+            configuration: .init(allowedOrigins: [api], transport: world))
         #expect(try await session.send(TransportRequest(url: api)).status == 200)
         let calls = world.seen.filter { $0.url.host == "api.example" }
         #expect(calls.count == 1)

@@ -91,7 +91,8 @@ struct DPoPSessionTests {
         #expect(world.seen.first?.authorization == nil && world.seen.first?.proof == nil)
         let plain = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"),
                                              refresher: Self.client(world, dpop: nil),
-                                             configuration: .init(allowedOrigins: [URL(string: "https://api.example")!], transport: world))
+                                                 configuration: .init(allowedOrigins: [URL(string: "https://api.example")!],
+                                                                      transport: world))
         await #expect(throws: OIDCError.self) { _ = try await plain.send(TransportRequest(url: Self.api)) }
         #expect(world.seen.count == 1, "nothing sent by the session without a DPoP key")
     }

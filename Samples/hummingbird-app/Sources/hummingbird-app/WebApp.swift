@@ -169,7 +169,8 @@ struct WebApp: Sendable {
         guard let endpoint = client.metadata.userinfoEndpoint else { return text(.notImplemented, "the provider has no userinfo_endpoint\n") }
         do {
             let store = try sessions.tokenStore(for: record)
-            let user = try await client.session(configuration: .init(allowedOrigins: [endpoint], store: store, proactiveRefreshMargin: nil))
+            let user = try await client.session(
+                configuration: .init(allowedOrigins: [endpoint], store: store, proactiveRefreshMargin: nil))
             let answer = try await user.send(TransportRequest(url: endpoint, headers: ["Accept": "application/json"]))
             let body = (try? JSONSerialization.jsonObject(with: Data(answer.body))) != nil
                 ? String(decoding: answer.body, as: UTF8.self) : "null"
