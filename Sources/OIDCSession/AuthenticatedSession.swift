@@ -7,7 +7,7 @@ import OIDC
 
 /// Sends requests with an access token to the allowed origins only, and renews the token once on a 401.
 ///
-/// Make one with ``OIDC/OIDCClient/session(tokens:configuration:)`` for a user, or
+/// Make one with `OIDCClient.session(tokens:configuration:)` for a user, or
 /// ``clientCredentials(_:configuration:)`` for the client itself; ``Configuration`` holds the
 /// origins, the store, the refresh margin, the observer and the DPoP key. Concurrent 401s share one
 /// renewal, a stale result never overwrites newer tokens, and only a dead grant logs the user out.

@@ -9,7 +9,7 @@ extension AuthenticatedSession {
     /// Settings of an ``AuthenticatedSession``, given when it is made; every default is the safe one.
     ///
     /// A `nil` transport, clock, observer or ID Token policy takes the maker's own: the client's for
-    /// ``OIDC/OIDCClient/session(tokens:configuration:)``, the source's client's for
+    /// `OIDCClient.session(tokens:configuration:)`, the source's client's for
     /// ``AuthenticatedSession/clientCredentials(_:configuration:)``, and otherwise a `LibSSLTransport`, the
     /// system clock, no observer and refused ID Tokens.
     public struct Configuration: Sendable {

@@ -26,7 +26,7 @@ import OIDCSession
 ///   the deployment's.
 public struct PostgresPendingLoginStore: PendingLoginStore, CustomStringConvertible {
     /// The pool the store uses.
-    public let database: PostgresDatabase
+    package let database: PostgresDatabase
     /// The table (default `oidc_pending_logins`).
     public let table: TableName
     /// The most live rows saved under one scope.

@@ -31,7 +31,7 @@ import OIDCResourceServer
 ///   (the validator then refuses the token: an unanswered replay check never passes).
 public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
     /// The pool the cache uses.
-    public let database: PostgresDatabase
+    package let database: PostgresDatabase
     /// The table (default `oidc_replay_cache`).
     public let table: TableName
     /// Expired rows are deleted after every this many first-use checks of this instance (at least 1).
