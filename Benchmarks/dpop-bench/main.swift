@@ -73,22 +73,22 @@ for spec in [JWK.GenerationSpec.ec(.p256), .ed25519] {
     print("  overhead per request: \(String(format: "%.1f", (dpop.nanoseconds - bearer.nanoseconds) / 1000)) µs")
 }
 
-// The authenticated session: Bearer against DPoP (AuthenticatedSession.dpop), same transport.
+// The authenticated session: Bearer against DPoP (the configuration's DPoP key), same transport.
 struct NoRefresh: TokenRefresher {
     func refreshTokens(using refreshToken: String) async throws -> TokenResponse { throw OIDCError(.refreshFailed, "not in the bench") }
 }
 let origin = URL(string: "https://rs.example")!
-let bearerSession = try AuthenticatedSession(tokens: TokenResponse(accessToken: accessToken), refresher: NoRefresh(), transport: transport,
-                                         allowedOrigins: [origin])
+let bearerSession = try AuthenticatedSession(tokens: TokenResponse(accessToken: accessToken), refresher: NoRefresh(),
+                                             configuration: .init(allowedOrigins: [origin], transport: transport,
+                                                                  proactiveRefreshMargin: nil))
 let sessionBearer = try await measure { _ = try await bearerSession.send(TransportRequest(method: "GET", url: url)) }
 line("session Bearer", sessionBearer)
 for spec in [JWK.GenerationSpec.ec(.p256), .ed25519] {
-    let client = try BackChannelClient(issuer: "https://as.example", authentication: .none(clientID: "bench"), transport: transport,
-                                       dpop: DPoPBinding(key: try DPoPKey.generate(spec)))
-    let session = try AuthenticatedSession.dpop(tokens: TokenResponse(accessToken: accessToken, tokenType: "DPoP"), client: client,
-                                                tokenEndpoint: URL(string: "https://as.example/token")!, transport: transport,
-                                                allowedOrigins: [origin])
+    let binding = DPoPBinding(key: try DPoPKey.generate(spec))
+    let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: accessToken, tokenType: "DPoP"), refresher: NoRefresh(),
+                                           configuration: .init(allowedOrigins: [origin], transport: transport, proactiveRefreshMargin: nil,
+                                                                dpop: binding))
     let dpop = try await measure { _ = try await session.send(TransportRequest(method: "GET", url: url)) }
-    line("session DPoP \(client.dpop?.key.algorithm.rawValue ?? "")", dpop)
+    line("session DPoP \(binding.key.algorithm.rawValue)", dpop)
     print("  overhead per request: \(String(format: "%.1f", (dpop.nanoseconds - sessionBearer.nanoseconds) / 1000)) µs")
 }

@@ -66,10 +66,12 @@ let postgresStore = try PostgresTokenStore(database: database, key: "bench-user"
 try await postgresStore.createTable()
 try await postgresStore.save(TokenResponse(accessToken: "AT", refreshToken: "RT"))
 let origin = URL(string: "https://api.example.com/resource")!
-let memorySession = try await AuthenticatedSession.resume(from: InMemoryTokenStore(TokenResponse(accessToken: "AT", refreshToken: "RT")),
-                                                          refresher: NeverRefresh(), transport: InstantAPI(), allowedOrigins: [origin])
-let postgresSession = try await AuthenticatedSession.resume(from: postgresStore, refresher: NeverRefresh(), transport: InstantAPI(),
-                                                            allowedOrigins: [origin])
+let memorySession = try await AuthenticatedSession.resume(refresher: NeverRefresh(),
+    configuration: .init(allowedOrigins: [origin], transport: InstantAPI(),
+                         store: InMemoryTokenStore(TokenResponse(accessToken: "AT", refreshToken: "RT")),
+                         proactiveRefreshMargin: nil))
+let postgresSession = try await AuthenticatedSession.resume(refresher: NeverRefresh(),
+    configuration: .init(allowedOrigins: [origin], transport: InstantAPI(), store: postgresStore, proactiveRefreshMargin: nil))
 
 func perRequest(_ session: AuthenticatedSession) async throws -> Double {
     let start = DispatchTime.now().uptimeNanoseconds

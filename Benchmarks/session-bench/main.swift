@@ -46,7 +46,8 @@ let url = URL(string: "http://127.0.0.1:\(port)/resource")!
 
 let transport = URLSessionTransport()
 let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "bench-token", refreshToken: "r"), refresher: NeverRefresh(),
-                                   transport: transport, allowedOrigins: [url])
+                                       configuration: .init(allowedOrigins: [url], transport: transport,
+                                                            proactiveRefreshMargin: nil))
 
 func measure(_ body: () async throws -> Void) async rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds

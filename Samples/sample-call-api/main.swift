@@ -46,7 +46,7 @@ let store = FileTokenStore(path: values["--tokens"]!)
 let session: AuthenticatedSession
 do {
     let client = try await OIDCClient.discover(issuer: values["--issuer"]!, authentication: authentication, transport: transport)
-    session = try await client.session(store: store, origins: [url], proactiveRefreshMargin: nil)
+    session = try await client.session(configuration: .init(allowedOrigins: [url], store: store, proactiveRefreshMargin: nil))
     guard await session.currentTokens != nil else { throw OIDCError(.notAuthenticated, "\(store.path) holds no tokens: log in first") }
 } catch {
     FileHandle.standardError.write(Data("sample-call-api: \(error)\n".utf8))

@@ -59,13 +59,13 @@ do {
         let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID), transport: transport)
         let pending = try client.startLogin(redirectURI: redirectURI,
                                             scopes: (values["--scope"] ?? "openid").split(separator: " ").map(String.init))
-        try await logins.save(pending, state: pending.state.value, expiresIn: 600)
+        try await logins.save(pending, key: pending.state.value, expiresIn: 600)
         print(pending.url.absoluteString)
     } else {
         guard let callback = URL(string: values["--callback"]!),
               let state = URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "state" })?.value
         else { throw OIDCError(.pendingLoginNotFound, "the callback carries no state") }
-        let pending = try await logins.consume(state: state, as: PendingLogin.self)
+        let pending = try await logins.consume(key: state, as: PendingLogin.self)
         let client = try await OIDCClient.discover(issuer: issuer,
                                                    authentication: .clientSecretBasic(clientID: clientID, secret: values["--client-secret"]!),
                                                    transport: transport)

@@ -122,8 +122,9 @@ do {
                                                         clientSecret: values["--client-secret"], discovery: discovery,
                                                         keyCaches: JWKSetCacheRegistry(transport: transport))
     let store: any TokenStore = perProcess ? InMemoryTokenStore(try await sharedStore.load()) : sharedStore
-    session = try await AuthenticatedSession.resume(from: store, refresher: refresher, transport: transport, allowedOrigins: [url],
-                                                    refreshedIDTokens: .validate(with: validator))
+    session = try await AuthenticatedSession.resume(refresher: refresher,
+        configuration: .init(allowedOrigins: [url], transport: transport, store: store,
+                             refreshedIDTokens: .validate(with: validator), proactiveRefreshMargin: nil))
     guard await session.currentTokens != nil || requests == 0 else {
         throw OIDCError(.notAuthenticated, "no tokens stored under this user: seed them with --seed-tokens")
     }

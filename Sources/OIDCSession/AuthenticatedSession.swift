@@ -5,62 +5,18 @@ import Foundation
 #endif
 import OIDC
 
-/// Sends requests with the user's access token, and refreshes it once on a 401.
+/// Sends requests with an access token to the allowed origins only, and renews the token once on a 401.
 ///
-/// - `Authorization: Bearer` is set only on requests to the allowed origins
-///   (scheme, host and port), replacing any existing header; requests elsewhere
-///   go out untouched, and token-bearing requests never follow redirects.
-/// - The allowed origins pass ``OIDC/SecureURLPolicy`` when the session is made, on every
-///   construction path: `https`, or `http` only on a loopback host; otherwise the
-///   initializer throws, so an access token never goes out in cleartext to a remote host.
-/// - A DPoP-bound token (`token_type: DPoP`) is never sent as Bearer: the session finds its
-///   DPoP key in the transport (a ``DPoPSessionTransport``) or in the refresher (a
-///   ``DPoPTokenRefresher``, an ``OIDC/OIDCClient``, ``OIDC/TokenClient`` or
-///   ``ClientCredentialsRenewal`` whose client has a DPoP binding) and sends
-///   `Authorization: DPoP` with a fresh proof (``DPoPSessionTransport``); with no key, a request
-///   to an allowed origin fails with `dpop_key_missing` and nothing is sent.
-/// - On a 401 the session refreshes once and retries once; a second 401 is
-///   returned as it is. Concurrent requests failing with the same token share
-///   one refresh; a request that started with an older token retries with the
-///   current one without refreshing again.
-/// - Stale results never win: every change of the tokens (``inject(_:)``, an applied
-///   refresh, a logout) starts a new generation, and a refresh's result — success,
-///   refusal or logout — is applied only if the generation it started from is still
-///   current. Otherwise it is dropped and the request retries with the current tokens.
-/// - With a ``CoordinatedTokenStore`` (``FileTokenStore``, `OIDCPostgres`'s store) the
-///   refresh runs under the store's lock: among every session, process and replica
-///   sharing it, one refresh reaches the provider and the others use its stored result.
-/// - Only a dead grant logs out: `invalid_grant`; any other HTTP 400 or 401 from the token
-///   endpoint to the refresh — an empty body (glewlwyd's answer to a revoked refresh token), a
-///   body that is no OAuth error, or an OAuth error other than those naming the client's own
-///   configuration; no refresh token; or an answer that
-///   rotated the refresh token but failed our check (its ID Token, §12.2: the refresh
-///   token sent is spent and the new one is not used) clears the tokens (and the store),
-///   emits ``SessionEvent/loggedOut(_:)`` and fails the request with `logged_out`; the dead
-///   tokens are never sent or refreshed again. An OAuth refusal that names the client's
-///   configuration (`invalid_client`, `unauthorized_client`, `unsupported_grant_type`, `invalid_scope`,
-///   `use_dpop_nonce`, `invalid_dpop_proof`) fails the request with `refresh_rejected`, a transport
-///   failure, a timeout or a 5xx with `refresh_failed`, a refreshed ID Token that fails the
-///   ``OIDC/RefreshedIDTokenPolicy`` (without a rotated refresh token) with its own code;
-///   in each case the tokens are kept.
-/// - After a failed refresh, no new one starts for `refreshBackoff` seconds (by
-///   `clock`): a 401 in that time fails with the last refresh error's code.
-/// - Proactive refresh (`proactiveRefreshMargin`): when it fails (without a logout)
-///   and the current access token has not expired yet, the request is sent with it.
-/// - Every refresh failure that keeps the tokens is also emitted as
-///   ``SessionEvent/refreshFailed(_:)`` with its typed error, so a failure the request
-///   itself does not report (a failed proactive refresh) is never silent.
-/// - Store writes happen in the order of the token changes. A failed save or clear
-///   during a refresh or logout is reported as ``SessionEvent/storeFailed(_:)`` (the
-///   request itself goes on with the tokens in memory); ``inject(_:)`` throws it.
-/// - Lifetime of ``events``: the stream finishes when ``finishEvents()`` is called or
-///   the session is deinitialized, so a `for await` over it then ends. Keep the stream,
-///   not the session, in a long-lived listener, or the session never goes away.
+/// Make one with `OIDCClient.session(tokens:configuration:)` for a user, or
+/// ``clientCredentials(_:configuration:)`` for the client itself; ``Configuration`` holds the
+/// origins, the store, the refresh margin, the observer and the DPoP key. Concurrent 401s share one
+/// renewal, a stale result never overwrites newer tokens, and only a dead grant logs the user out.
+/// The rules in full are in the Session article.
 public actor AuthenticatedSession {
     private var tokens: TokenResponse?
     /// Bumped by every change of `tokens`; a refresh applies its result only in the generation it started in.
     private var generation: UInt64 = 0
-    private let refresher: any TokenRefresher
+    private let renewal: SessionRenewal
     private let transport: any HTTPTransport
     /// Whether the transport sends the session's tokens DPoP-bound (it is a ``DPoPSessionTransport``).
     private let hasDPoPKey: Bool
@@ -68,7 +24,6 @@ public actor AuthenticatedSession {
     private let store: (any TokenStore)?
     private let clock: @Sendable () -> Date
     private let refreshMargin: TimeInterval?
-    /// Whether the margin is at most half the token's lifetime (``OIDC`` `RefreshMargin`), as for client-credentials tokens.
     private let refreshedIDTokens: RefreshedIDTokenPolicy
     private let refreshBackoff: TimeInterval
     /// The refresh in flight and the generation it started from.
@@ -86,65 +41,42 @@ public actor AuthenticatedSession {
     /// ``finishEvents()`` or when the session is deinitialized.
     public nonisolated let events: AsyncStream<SessionEvent>
 
-    /// Creates a session.
-    /// - Parameters:
-    ///   - tokens: the user's current tokens, or `nil` (a request to an allowed origin then fails
-    ///     with `not_authenticated` until ``inject(_:)`` gives it tokens).
-    ///   - refresher: what turns the refresh token into new tokens (a ``OIDC/TokenClient``).
-    ///   - transport: what sends the requests (the session never lets it follow a redirect with a token).
-    ///   - allowedOrigins: the only origins (scheme, host, port) that receive the access token.
-    ///   - store: where refreshed tokens are saved and a logout clears them, if anywhere.
-    ///   - refreshedIDTokens: what to do with an ID Token in a refresh response; by default
-    ///     such a refresh is refused (`.refreshIDTokenNotExpected`). A session whose provider
-    ///     returns ID Tokens from refreshes needs ``OIDC/RefreshedIDTokenPolicy/validate(with:)``
-    ///     (or the explicit opt-out ``OIDC/RefreshedIDTokenPolicy/discardIDTokens``).
-    ///   - proactiveRefreshMargin: refresh before sending when the access token expires within this many seconds
-    ///     (at most half the token's lifetime, so a short-lived token is not renewed before every request).
-    ///   - refreshBackoff: seconds after a failed refresh during which no new refresh starts
-    ///     (negative or NaN counts as 0).
-    ///   - clock: the time source for expiry and back-off.
-    ///   - observer: receives an ``OIDC/OIDCEvent`` per refresh (``OIDC/OIDCEvent/Kind/refresh``), per wait for
-    ///     another task's or replica's refresh (``OIDC/OIDCEvent/Kind/refreshAwaited``) and per logout
-    ///     (``OIDC/OIDCEvent/Kind/loggedOut``, with the cause's code); `nil` (default): none.
-    /// - Throws: ``OIDC/OIDCError`` `.insecureURL` or `.invalidIssuerURL` (``OIDC/SecureURLPolicy``) for an
-    ///   allowed origin that is not `https` (or `http` on a loopback host).
+    /// A session holding `tokens` that renews them through `refresher` (the refresh-token grant).
     ///
-    /// Every construction path goes through this initializer: it checks the origins (``OIDC/SecureURLPolicy``)
-    /// and makes the transport DPoP-bind the tokens when a DPoP key is known
-    /// (a `DPoPSessionTransport` around `transport`).
-    public init(tokens: TokenResponse?, refresher: any TokenRefresher, transport: any HTTPTransport, allowedOrigins: [URL],
-                store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
-                proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
-                clock: @escaping @Sendable () -> Date = { Date() },
-                observer: (any OIDCObserver)? = nil) throws {
-        self.observer = observer
-        self.allowedOrigins = try Origin.checked(allowedOrigins)
+    /// The store of `configuration` is not read or written here: give the tokens you saved, or use
+    /// ``resume(refresher:configuration:)``. With `tokens` `nil`, a request to an allowed origin fails with
+    /// `not_authenticated` until ``inject(_:)`` gives the session tokens.
+    /// - Throws: ``OIDC/OIDCError`` `insecure_url` for an allowed origin that is neither `https` nor loopback `http`.
+    public init(tokens: TokenResponse?, refresher: any TokenRefresher, configuration: Configuration) throws {
+        try self.init(tokens: tokens, renewal: .refreshToken(refresher), configuration: configuration)
+    }
+
+    /// Every construction path goes through here: the origins are checked (``OIDC/SecureURLPolicy``) and the
+    /// transport DPoP-binds the tokens when a DPoP key is known (``DPoPSessionTransport/forSession(transport:dpop:renewal:origins:observer:)``).
+    package init(tokens: TokenResponse?, renewal: SessionRenewal, configuration: Configuration) throws {
+        self.allowedOrigins = try Origin.checked(configuration.allowedOrigins)
+        self.observer = configuration.observer
         self.tokens = tokens
-        self.refresher = refresher
-        self.transport = DPoPSessionTransport.forSession(transport: transport, refresher: refresher, origins: allowedOrigins, observer: observer)
+        self.renewal = renewal
+        self.transport = DPoPSessionTransport.forSession(transport: try configuration.transport ?? LibSSLTransport(),
+                                                         dpop: configuration.dpop, renewal: renewal,
+                                                         origins: configuration.allowedOrigins, observer: configuration.observer)
         self.hasDPoPKey = self.transport is DPoPSessionTransport
-        self.store = store
-        self.refreshedIDTokens = refreshedIDTokens
-        self.refreshMargin = proactiveRefreshMargin
-        self.refreshBackoff = refreshBackoff > 0 ? refreshBackoff : 0
-        self.clock = clock
+        self.store = configuration.store
+        self.refreshedIDTokens = configuration.refreshedIDTokens ?? .refuseIDTokens
+        self.refreshMargin = configuration.proactiveRefreshMargin
+        self.refreshBackoff = configuration.refreshBackoff > 0 ? configuration.refreshBackoff : 0
+        self.clock = configuration.clock ?? { Date() }
         (events, continuation) = AsyncStream.makeStream(of: SessionEvent.self)
     }
 
     deinit { continuation.finish() }
 
-    /// A session resumed from the last tokens in `store` (none if the store is empty). The parameters are those of
-    /// ``init(tokens:refresher:transport:allowedOrigins:store:refreshedIDTokens:proactiveRefreshMargin:refreshBackoff:clock:observer:)``;
-    /// stored DPoP-bound tokens go out as `Authorization: DPoP` when `transport` or `refresher` holds the DPoP key.
-    /// - Throws: the store's errors; the initializer's (origins).
-    public static func resume(from store: any TokenStore, refresher: any TokenRefresher, transport: any HTTPTransport,
-                              allowedOrigins: [URL], refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
-                              proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
-                              clock: @escaping @Sendable () -> Date = { Date() },
-                              observer: (any OIDCObserver)? = nil) async throws -> AuthenticatedSession {
-        try AuthenticatedSession(tokens: try await store.load(), refresher: refresher, transport: transport, allowedOrigins: allowedOrigins,
-                             store: store, refreshedIDTokens: refreshedIDTokens, proactiveRefreshMargin: proactiveRefreshMargin,
-                             refreshBackoff: refreshBackoff, clock: clock, observer: observer)
+    /// A session resumed from the last tokens in the configuration's store (none if it is empty or absent).
+    /// - Throws: the store's errors; `insecure_url` for an origin that is neither `https` nor loopback `http`.
+    public static func resume(refresher: any TokenRefresher, configuration: Configuration) async throws -> AuthenticatedSession {
+        _ = try Origin.checked(configuration.allowedOrigins)  // before the store is touched
+        return try AuthenticatedSession(tokens: try await configuration.store?.load(), refresher: refresher, configuration: configuration)
     }
 
     /// Replaces the tokens with ones obtained elsewhere (a new login) and saves them.
@@ -164,7 +96,7 @@ public actor AuthenticatedSession {
     /// The current tokens (for inspection; they are secrets).
     public var currentTokens: TokenResponse? { tokens }
     /// How many refreshes this session has applied.
-    public var refreshes: Int { refreshCount }
+    package var refreshes: Int { refreshCount }
 
     /// Sends `request`, with the access token when its origin is allowed.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
@@ -193,7 +125,7 @@ public actor AuthenticatedSession {
     private func requireDPoPKeyIfBound() throws {
         guard !hasDPoPKey, let current = tokens, current.tokenType.lowercased() == "dpop" else { return }
         throw OIDCError(.dpopKeyMissing, "the session's access token is DPoP-bound and the session has no DPoP key "
-                        + "(give it a DPoPSessionTransport or a refresher with a DPoP binding); it is never sent as Bearer")
+                        + "(give its configuration a DPoP key, or a refresher with a DPoP binding); it is never sent as Bearer")
     }
 
     /// The access token to use now, refreshed first when it expires within the margin;
@@ -202,7 +134,7 @@ public actor AuthenticatedSession {
         guard let current = tokens else { throw OIDCError(.notAuthenticated, "the session has no tokens") }
         guard let configured = refreshMargin, let expiresAt = current.expiresAt,
               expiresAt.timeIntervalSince(clock()) <= margin(configured, for: current),
-              current.refreshToken != nil else { return current.accessToken }
+              current.refreshToken != nil || !renewal.needsRefreshToken else { return current.accessToken }
         do {
             return try await freshToken(replacing: current.accessToken)
         } catch let error as OIDCError where error.code != .loggedOut {
@@ -234,7 +166,7 @@ public actor AuthenticatedSession {
                             transportError: last.transportError)
         }
         // A coordinated store decides under its lock (it may hold newer tokens).
-        guard current.refreshToken != nil || Self.storeIsCoordinated(store) else {
+        guard current.refreshToken != nil || !renewal.needsRefreshToken || Self.storeIsCoordinated(store) else {
             let error = OIDCError(.loggedOut, "the access token was refused and there is no refresh token", cause: .noRefreshToken)
             await logOut(error)
             throw error
@@ -250,8 +182,8 @@ public actor AuthenticatedSession {
         defer { refreshTask = nil }
         let fresh: TokenResponse, stored: Bool, storeError: OIDCError?
         do {
-            (fresh, stored, storeError) = try await observer.observe(.refresh, grantType: "refresh_token") {
-                try await Self.refreshGrant(from: start, refresher: refresher, policy: refreshedIDTokens, store: store, observer: observer)
+            (fresh, stored, storeError) = try await observer.observe(.refresh, grantType: renewal.grantType) {
+                try await Self.refreshGrant(from: start, renewal: renewal, policy: refreshedIDTokens, store: store, observer: observer)
             }
         } catch {
             let mapped = Self.classify(error)

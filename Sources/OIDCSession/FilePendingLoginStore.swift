@@ -17,18 +17,18 @@ import OIDC
 /// - The folder is created with mode 0700 when missing; an existing one must be a real
 ///   folder of this user that no one else can open (else `token_file_too_open` /
 ///   `token_file_not_regular`).
-/// - One file per login, named by the SHA-256 of `state` (never `state` itself), mode 0600,
+/// - One file per login, named by the SHA-256 of its key (never the key itself), mode 0600,
 ///   written whole to a temporary file, synced, then linked into place: a reader never sees a
-///   half-written entry, and of two saves with one `state` the second gets `pending_login_exists`.
+///   half-written entry, and of two saves with one key the second gets `pending_login_exists`.
 /// - Consumed once: the entry is renamed away (atomic) before it is read, so of any number of
-///   concurrent callbacks with the same `state`, in any processes, exactly one gets it.
+///   concurrent callbacks with the same key, in any processes, exactly one gets it.
 /// - An entry past its expiry is refused (`pending_login_expired`) and deleted; every save
 ///   deletes the expired entries of the folder.
 public struct FilePendingLoginStore: PendingLoginStore, CustomStringConvertible {
     /// The folder holding the entries.
     public let folder: String
     /// The current time (expiry is judged by it).
-    public let clock: @Sendable () -> Date
+    package let clock: @Sendable () -> Date
 
     /// A store in `folder` (created on first save if missing).
     public init(folder: String, clock: @escaping @Sendable () -> Date = { Date() }) {
@@ -39,12 +39,12 @@ public struct FilePendingLoginStore: PendingLoginStore, CustomStringConvertible 
     /// `FilePendingLoginStore(folder: PATH)`.
     public var description: String { "FilePendingLoginStore(folder: \(folder))" }
 
-    /// Saves `bytes` under `state` (see ``PendingLoginStore/saveBytes(_:state:expiresIn:)``).
-    /// - Throws: `pending_login_exists`, `pending_login_unreadable` (lifetime out of range),
-    ///   `token_file_too_open` / `token_file_not_regular` (the folder), `pending_login_store_failure`.
-    public func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double) async throws {
+    /// Saves `bytes` under `key`; this store keeps no count bound and does not use `scope`.
+    /// - Throws: `pending_login_exists`; `token_file_too_open` or `token_file_not_regular` for the folder;
+    ///   `pending_login_store_failure`.
+    public func saveBytes(_ bytes: [UInt8], key: String, expiresIn: Double, scope: String?) async throws {
         try PendingLoginCoding.checkLifetime(expiresIn)
-        let name = Self.hex(try PendingLoginCoding.stateHash(state))
+        let name = Self.hex(try PendingLoginCoding.keyHash(key))
         try prepareFolder()
         _ = try? purgeExpired()
         guard let expiry = Self.milliseconds(clock().addingTimeInterval(expiresIn)) else {
@@ -54,21 +54,21 @@ public struct FilePendingLoginStore: PendingLoginStore, CustomStringConvertible 
         let temporary = try writeTemporary(contents)
         defer { unlink(temporary) }
         guard link(temporary, path(name)) == 0 else {
-            if errno == EEXIST { throw OIDCError(.pendingLoginExists, "a pending login with this state already exists") }
+            if errno == EEXIST { throw OIDCError(.pendingLoginExists, "a pending login with this key already exists") }
             throw failure("cannot store the pending login in \(folder)")
         }
         try syncFolder()
     }
 
-    /// Takes the bytes saved under `state`, at most once (see ``PendingLoginStore/consumeBytes(state:)``).
-    /// - Throws: `pending_login_not_found`, `pending_login_expired`, `token_file_too_open` /
-    ///   `token_file_not_regular` (an entry another user could read, or not a regular file), `pending_login_store_failure`.
-    public func consumeBytes(state: String) async throws -> [UInt8] {
-        let name = Self.hex(try PendingLoginCoding.stateHash(state))
+    /// Takes the bytes saved under `key`, at most once (see ``PendingLoginStore/consumeBytes(key:)``).
+    /// - Throws: `pending_login_not_found`, `pending_login_expired`; `token_file_too_open` or
+    ///   `token_file_not_regular` for an entry another user could read; `pending_login_store_failure`.
+    public func consumeBytes(key: String) async throws -> [UInt8] {
+        let name = Self.hex(try PendingLoginCoding.keyHash(key))
         let claimed = path(name + ".consumed-" + Self.hex(try SecureRandom.bytes(8)))
         guard rename(path(name), claimed) == 0 else {
             if errno == ENOENT {
-                throw OIDCError(.pendingLoginNotFound, "no pending login for this state (unknown, already used, or expired and purged)")
+                throw OIDCError(.pendingLoginNotFound, "no pending login for this key (unknown, already used, or expired and purged)")
             }
             throw failure("cannot take the pending login from \(folder)")
         }
@@ -78,7 +78,7 @@ public struct FilePendingLoginStore: PendingLoginStore, CustomStringConvertible 
             throw OIDCError(.pendingLoginUnreadable, "a pending-login file in \(folder) is not in this store's format")
         }
         guard let now = Self.milliseconds(clock()), expiry > now else {
-            throw OIDCError(.pendingLoginExpired, "the pending login for this state has expired")
+            throw OIDCError(.pendingLoginExpired, "the pending login for this key has expired")
         }
         return body
     }

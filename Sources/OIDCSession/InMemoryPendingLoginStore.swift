@@ -6,16 +6,16 @@ import Foundation
 import OIDC
 
 /// A ``PendingLoginStore`` in this process's memory: for one process (a single server,
-/// tests). Entries are keyed by the SHA-256 of `state`, consumed once, refused after expiry,
+/// tests). Entries are kept by the SHA-256 of their key, consumed once, refused after expiry,
 /// and bounded in number:
 ///
-/// - At most ``capacity`` live entries in all; a save beyond it is refused
+/// - At most `capacity` live entries in all; a save beyond it is refused
 ///   (`pending_login_store_full`) rather than evicting a login in progress.
-/// - At most ``capacityPerScope`` live entries per scope (the `scope` of
-///   ``saveBytes(_:state:expiresIn:scope:)``: the client's address, say, which only the
+/// - At most `capacityPerScope` live entries per scope (the `scope` of
+///   ``saveBytes(_:key:expiresIn:scope:)``: the client's address, say, which only the
 ///   application knows): one scope that floods the store fills only its own share and a save
 ///   under another scope is still accepted while the store has room. A save without a scope
-///   counts only against ``capacity``.
+///   counts only against `capacity`.
 /// - Expired entries are dropped soonest-first from a heap of expiries on every save: a save
 ///   examines only the entries that have expired (amortized O(log n)), never the whole store.
 public actor InMemoryPendingLoginStore: PendingLoginStore {
@@ -31,11 +31,11 @@ public actor InMemoryPendingLoginStore: PendingLoginStore {
     /// Live entries per scope (only scopes with at least one).
     private var perScope: [String: Int] = [:]
     /// The most live entries kept at once.
-    public nonisolated let capacity: Int
+    package nonisolated let capacity: Int
     /// The most live entries kept at once for one scope.
-    public nonisolated let capacityPerScope: Int
+    package nonisolated let capacityPerScope: Int
     /// The current time (expiry is judged by it).
-    public nonisolated let clock: @Sendable () -> Date
+    package nonisolated let clock: @Sendable () -> Date
     /// How many heap items expiry handling has examined or rebuilt since the store was made: the work
     /// the bound on save cost is about (a test checks it grows with what expires, not with what is kept).
     package private(set) var expiryWork = 0
@@ -49,29 +49,15 @@ public actor InMemoryPendingLoginStore: PendingLoginStore {
         self.clock = clock
     }
 
-    /// Saves `bytes` under `state` with no scope (see ``saveBytes(_:state:expiresIn:scope:)``).
-    /// - Throws: `pending_login_exists`; `pending_login_unreadable` for a lifetime out of range;
-    ///   `pending_login_store_full` when ``capacity`` live entries are kept.
-    public func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double) async throws {
-        try insert(bytes, state: state, expiresIn: expiresIn, scope: nil)
-    }
-
-    /// Saves `bytes` under `state`, counted against `scope`'s share (see
-    /// ``PendingLoginStore/saveBytes(_:state:expiresIn:scope:)``); drops expired entries first.
-    /// - Throws: `pending_login_exists`; `pending_login_unreadable` for a lifetime out of range;
-    ///   `pending_login_store_full` when ``capacity`` live entries are kept, or ``capacityPerScope`` under `scope`.
-    ///
-    /// `async` like the protocol extension's default: a synchronous method would lose to it in async callers.
-    public func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double, scope: String?) async throws {
-        try insert(bytes, state: state, expiresIn: expiresIn, scope: scope)
-    }
-
-    private func insert(_ bytes: [UInt8], state: String, expiresIn: Double, scope: String?) throws {
+    /// Saves `bytes` under `key`, counted against `scope`'s share; drops expired entries first.
+    /// - Throws: `pending_login_exists`; `pending_login_store_full` when `capacity` live entries are kept, or
+    ///   `capacityPerScope` under `scope`; `pending_login_unreadable` for a lifetime out of range.
+    public func saveBytes(_ bytes: [UInt8], key name: String, expiresIn: Double, scope: String?) throws {
         try PendingLoginCoding.checkLifetime(expiresIn)
-        let key = try PendingLoginCoding.stateHash(state)
+        let key = try PendingLoginCoding.keyHash(name)
         let now = clock()
         purgeExpired(now: now)
-        guard entries[key] == nil else { throw OIDCError(.pendingLoginExists, "a pending login with this state already exists") }
+        guard entries[key] == nil else { throw OIDCError(.pendingLoginExists, "a pending login with this key already exists") }
         guard entries.count < capacity else {
             throw OIDCError(.pendingLoginStoreFull, "the pending-login store is full (\(capacity) logins in progress)")
         }
@@ -86,14 +72,15 @@ public actor InMemoryPendingLoginStore: PendingLoginStore {
         expiries.push(key, expiry: expiresAt)
     }
 
-    /// Takes the bytes saved under `state`, at most once (see ``PendingLoginStore/consumeBytes(state:)``).
-    public func consumeBytes(state: String) throws -> [UInt8] {
-        let key = try PendingLoginCoding.stateHash(state)
+    /// Takes the bytes saved under `key`, at most once (see ``PendingLoginStore/consumeBytes(key:)``).
+    /// - Throws: `pending_login_not_found`, `pending_login_expired`.
+    public func consumeBytes(key name: String) throws -> [UInt8] {
+        let key = try PendingLoginCoding.keyHash(name)
         guard let entry = remove(key) else {
-            throw OIDCError(.pendingLoginNotFound, "no pending login for this state (unknown, already used, or expired and purged)")
+            throw OIDCError(.pendingLoginNotFound, "no pending login for this key (unknown, already used, or expired and purged)")
         }
         compactIfMostlyStale()
-        guard entry.expiresAt > clock() else { throw OIDCError(.pendingLoginExpired, "the pending login for this state has expired") }
+        guard entry.expiresAt > clock() else { throw OIDCError(.pendingLoginExpired, "the pending login for this key has expired") }
         return entry.bytes
     }
 

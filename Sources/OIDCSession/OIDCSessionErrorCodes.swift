@@ -6,10 +6,10 @@ import OIDCCore
 extension OIDCError.Code {
     // MARK: authenticateAgain
 
-    /// No pending login for this `state`: never started, already finished (a replayed
+    /// No pending login under this key: never started, already finished (a replayed
     /// callback), or purged after expiry.
     public static let pendingLoginNotFound = OIDCError.Code("pending_login_not_found", .authenticateAgain)
-    /// The pending login for this `state` had expired (it is now deleted).
+    /// The pending login under this key had expired (it is now deleted).
     public static let pendingLoginExpired = OIDCError.Code("pending_login_expired", .authenticateAgain)
     /// A session holds a DPoP-bound access token (`token_type: DPoP`) but no DPoP key to prove
     /// possession: the token is not sent (never downgraded to Bearer).
@@ -45,7 +45,7 @@ extension OIDCError.Code {
 
     // MARK: configuration
 
-    /// A pending login with this `state` already exists (a `state` must be fresh per login).
+    /// A pending login under this key already exists (a key must be fresh per login).
     public static let pendingLoginExists = OIDCError.Code("pending_login_exists", .configuration)
     /// The token file is readable or writable by other users.
     public static let tokenFileTooOpen = OIDCError.Code("token_file_too_open", .configuration)

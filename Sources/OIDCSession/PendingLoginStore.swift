@@ -6,62 +6,45 @@ import Foundation
 import JOSE
 import OIDC
 
-/// Logins in progress, kept server-side between the redirect to the provider and its answer:
-/// saved under the request's `state` when the login starts, **consumed exactly once** when
-/// the callback comes back, and refused once expired.
+/// Logins in progress, kept server-side between the redirect to the provider and its answer: each consumed
+/// exactly once, and refused once expired.
 ///
-/// Every implementation guarantees: a second ``consumeBytes(state:)`` for the same `state`
-/// (a replayed callback) fails with `pending_login_not_found`; an entry past its expiry is
-/// never returned (`pending_login_expired`, and it is deleted); saving a `state` that is
-/// already saved fails with `pending_login_exists`.
+/// A login is saved under a key the application chooses (its browser session's identifier, say, or the
+/// request's `state`) and taken back with the same key at the callback. Every implementation guarantees:
+/// a second ``consumeBytes(key:)`` for the same key (a replayed callback) fails with `pending_login_not_found`;
+/// an entry past its expiry is never returned (`pending_login_expired`, and it is deleted); saving under a key
+/// that is already saved fails with `pending_login_exists`.
 ///
-/// Implementations: ``InMemoryPendingLoginStore`` (one process), ``FilePendingLoginStore``
-/// (one machine, survives restarts), and OIDCPostgres's `PostgresPendingLoginStore` (many replicas).
+/// Implementations: ``InMemoryPendingLoginStore`` (one process), ``FilePendingLoginStore`` (one machine, survives
+/// restarts), and OIDCPostgres's `PostgresPendingLoginStore` (many replicas).
 ///
-/// Logins are started by unauthenticated requests, so whoever can reach the login route can fill
-/// a store. A save may name a *scope* (``saveBytes(_:state:expiresIn:scope:)``): the client's
-/// address, or whatever else the application can tell requesters apart by (only it knows).
-/// ``InMemoryPendingLoginStore`` and OIDCPostgres's `PostgresPendingLoginStore` bound each scope's
-/// share, so one scope that floods them fills only that share (refused: `pending_login_store_full`);
-/// ``FilePendingLoginStore`` keeps no count bound and takes the scope without using it (the default
-/// implementation). Whatever the store, a deployment also needs a rate limit per client in front of
-/// its login route.
+/// Logins are started by unauthenticated requests, so whoever can reach the login route can fill a store. A save
+/// may name a *scope*: the client's address, or whatever else the application can tell requesters apart by.
+/// ``InMemoryPendingLoginStore`` and `PostgresPendingLoginStore` bound each scope's share, so one scope that floods
+/// them fills only that share (`pending_login_store_full`); ``FilePendingLoginStore`` takes the scope without using
+/// it. Whatever the store, a deployment also needs a rate limit per client in front of its login route.
 public protocol PendingLoginStore: Sendable {
-    /// Saves `bytes` under `state` for `expiresIn` seconds (more than 0, at most 86 400).
-    /// - Throws: `pending_login_exists`, `pending_login_unreadable` for a lifetime out of range,
-    ///   `pending_login_store_full` when a bounded store is full.
-    func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double) async throws
-    /// Saves `bytes` under `state` for `expiresIn` seconds, counted against `scope`'s share where the
-    /// store bounds scopes (`nil`: no scope; the default implementation ignores `scope` and calls
-    /// ``saveBytes(_:state:expiresIn:)``).
-    /// - Throws: as ``saveBytes(_:state:expiresIn:)``; `pending_login_store_full` when `scope`'s share is full.
-    func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double, scope: String?) async throws
-    /// Takes the bytes saved under `state`, at most once.
+    /// Saves `bytes` under `key` for `expiresIn` seconds (more than 0, at most 86 400), counted against `scope`'s
+    /// share where the store bounds scopes (`nil`: no scope).
+    /// - Throws: `pending_login_exists`; `pending_login_store_full` when the store or the scope's share is full;
+    ///   `pending_login_unreadable` for a lifetime out of range.
+    func saveBytes(_ bytes: [UInt8], key: String, expiresIn: Double, scope: String?) async throws
+    /// Takes the bytes saved under `key`, at most once.
     /// - Throws: `pending_login_not_found` (unknown, replayed or purged), `pending_login_expired`.
-    func consumeBytes(state: String) async throws -> [UInt8]
+    func consumeBytes(key: String) async throws -> [UInt8]
 }
 
 extension PendingLoginStore {
-    /// For a store that bounds no scope: `scope` is not used; saves as ``saveBytes(_:state:expiresIn:)``.
-    public func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double, scope: String?) async throws {
-        try await saveBytes(bytes, state: state, expiresIn: expiresIn)
+    /// Saves `value` as JSON under `key` for `expiresIn` seconds (see ``saveBytes(_:key:expiresIn:scope:)``).
+    /// - Throws: as ``saveBytes(_:key:expiresIn:scope:)``.
+    public func save<Value: Encodable>(_ value: Value, key: String, expiresIn: Double, scope: String? = nil) async throws {
+        try await saveBytes(try PendingLoginCoding.encode(value), key: key, expiresIn: expiresIn, scope: scope)
     }
 
-    /// Saves `value` (as JSON) under `state` for `expiresIn` seconds (see ``saveBytes(_:state:expiresIn:)``).
-    public func save<Value: Encodable>(_ value: Value, state: String, expiresIn: Double) async throws {
-        try await saveBytes(try PendingLoginCoding.encode(value), state: state, expiresIn: expiresIn)
-    }
-
-    /// Saves `value` (as JSON) under `state` for `expiresIn` seconds, counted against `scope`'s share
-    /// (see ``saveBytes(_:state:expiresIn:scope:)``).
-    public func save<Value: Encodable>(_ value: Value, state: String, expiresIn: Double, scope: String?) async throws {
-        try await saveBytes(try PendingLoginCoding.encode(value), state: state, expiresIn: expiresIn, scope: scope)
-    }
-
-    /// Takes the value saved under `state`, decoded as `Value`, at most once (see ``consumeBytes(state:)``).
-    /// - Throws: as ``consumeBytes(state:)``, and `pending_login_unreadable` when it does not decode as `Value`.
-    public func consume<Value: Decodable>(state: String, as type: Value.Type = Value.self) async throws -> Value {
-        try PendingLoginCoding.decode(try await consumeBytes(state: state), as: Value.self)
+    /// Takes the value saved under `key`, decoded as `Value`, at most once (see ``consumeBytes(key:)``).
+    /// - Throws: as ``consumeBytes(key:)``, and `pending_login_unreadable` when it does not decode as `Value`.
+    public func consume<Value: Decodable>(key: String, as type: Value.Type = Value.self) async throws -> Value {
+        try PendingLoginCoding.decode(try await consumeBytes(key: key), as: Value.self)
     }
 }
 
@@ -91,12 +74,12 @@ package enum PendingLoginCoding {
         }
     }
 
-    /// SHA-256 of `state` (stores key entries by it, never by `state` itself).
-    /// - Throws: `pending_login_not_found` for an empty `state` or one over 2048 bytes.
-    package static func stateHash(_ state: String) throws -> [UInt8] {
-        guard !state.isEmpty, state.utf8.count <= 2048 else {
-            throw OIDCError(.pendingLoginNotFound, "a state is 1-2048 bytes")
+    /// SHA-256 of `key` (stores keep entries by it, never by the key itself).
+    /// - Throws: `pending_login_not_found` for an empty key or one over 2048 bytes.
+    package static func keyHash(_ key: String) throws -> [UInt8] {
+        guard !key.isEmpty, key.utf8.count <= 2048 else {
+            throw OIDCError(.pendingLoginNotFound, "a pending-login key is 1-2048 bytes")
         }
-        return DigestAlgorithm.sha256.hash(Array(state.utf8))
+        return DigestAlgorithm.sha256.hash(Array(key.utf8))
     }
 }

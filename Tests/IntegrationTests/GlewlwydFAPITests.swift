@@ -96,10 +96,13 @@ extension GlewlwydSerial {
             var held = refreshed
             held.expiresAt = Date()
             if held.refreshToken == nil { held.refreshToken = tokens.refreshToken }  // glewlwyd's rolling refresh keeps the old one
-            let session = try AuthenticatedSession.dpop(tokens: held, client: client, tokenEndpoint: try #require(metadata.tokenEndpoint),
-                                                         transport: recording, allowedOrigins: [userinfoEndpoint],
-                                                         refreshedIDTokens: .validate(with: try await Glewlwyd.validator(metadata: metadata, clientID: clientID)),
-                                                         proactiveRefreshMargin: 1_000_000)
+            var refresher = try TokenClient(metadata: metadata, authentication: client.authentication, transport: recording,
+                                            assertionAudience: .endpointURL)
+            refresher.dpop = dpop  // signs the refresh; the session finds the key here and sends the tokens as DPoP
+            let session = try AuthenticatedSession(tokens: held, refresher: refresher, configuration: .init(
+                allowedOrigins: [userinfoEndpoint], transport: recording,
+                refreshedIDTokens: .validate(with: try await Glewlwyd.validator(metadata: metadata, clientID: clientID)),
+                proactiveRefreshMargin: 1_000_000))
             let viaSession = try await session.send(TransportRequest(url: userinfoEndpoint, headers: ["Accept": "application/json"]))
             #expect(viaSession.status == 200)
             // 1, or 2 when glewlwyd refused the just-refreshed token once (see above) and the session refreshed again.

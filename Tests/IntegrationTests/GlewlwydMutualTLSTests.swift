@@ -125,7 +125,7 @@ struct GlewlwydMutualTLSTests {
         let login = try await client.finishLogin(pending, callback: .url(try GlewlwydTLS.login(pending.url)))
         let userinfo = try #require(client.metadata.userinfoEndpoint)
         let origin = try #require(URL(string: "\(userinfo.scheme ?? "https")://\(userinfo.host ?? ""):\(userinfo.port ?? 443)"))
-        let session = try await client.session(tokens: login.tokens, origins: [origin])
+        let session = try await client.session(tokens: login.tokens, configuration: .init(allowedOrigins: [origin]))
         let answer = try await session.send(TransportRequest(url: userinfo))
         #expect(answer.status == 200, "userinfo answered \(answer.status)")
         #expect(try JSONParser.parseObject(answer.body, what: "userinfo")["sub"]?.stringValue == login.idToken.subject)

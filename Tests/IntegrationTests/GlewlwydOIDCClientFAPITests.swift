@@ -41,7 +41,7 @@ extension GlewlwydSerial.GlewlwydFAPITests {
         #expect(try await client.userInfo(fresh)["sub"]?.stringValue == login.idToken.subject)
         // The client's session sends the DPoP-bound token as DPoP (glewlwyd refuses it as Bearer).
         let userinfo = try #require(client.metadata.userinfoEndpoint)
-        let session = try await client.session(tokens: fresh, origins: [userinfo])
+        let session = try await client.session(tokens: fresh, configuration: .init(allowedOrigins: [userinfo]))
         for _ in 0..<3 {
             let response = try await session.send(TransportRequest(url: userinfo, headers: ["Accept": "application/json"]))
             #expect(response.status == 200, "\(response.status) \(response.headers)")

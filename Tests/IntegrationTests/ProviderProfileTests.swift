@@ -328,7 +328,7 @@ struct ProviderProfileTests {
             var stale = refreshed
             stale.accessToken = "an-access-token-the-provider-refuses"
             let userinfoURL = try #require(auth0.metadata.userinfoEndpoint)
-            let session = try await auth0.session(tokens: stale, origins: [userinfoURL])
+            let session = try await auth0.session(tokens: stale, configuration: .init(allowedOrigins: [userinfoURL]))
             #expect(try await session.send(TransportRequest(url: userinfoURL)).status == 200)
             #expect(await session.refreshes == 1)
             // Without the profile, the same tokens are refused by the standard reading, named.

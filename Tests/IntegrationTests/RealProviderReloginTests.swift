@@ -30,7 +30,8 @@ extension RealProviderTests {
             let store = InMemoryTokenStore()
             var firstTokens = first.tokens
             firstTokens.expiresAt = Date()
-            let session = try await client.session(tokens: firstTokens, store: store, origins: [userinfo], proactiveRefreshMargin: 7200)
+            let session = try await client.session(tokens: firstTokens,
+                configuration: .init(allowedOrigins: [userinfo], store: store, proactiveRefreshMargin: 7200))
             #expect(try await session.send(TransportRequest(url: userinfo)).status == 200)
             #expect(await session.refreshes == 1)
             let refreshed = try #require(await session.currentTokens)

@@ -99,8 +99,9 @@ extension RealProviderTests {
             let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: "client-basic",
                                                                 discovery: Discovery(transport: transport),
                                                                 keyCaches: JWKSetCacheRegistry(transport: transport))
-            let session = try AuthenticatedSession(tokens: tokens, refresher: client, transport: transport, allowedOrigins: [userinfo], store: store,
-                                               refreshedIDTokens: .validate(with: validator))
+            let session = try AuthenticatedSession(tokens: tokens, refresher: client,
+                configuration: .init(allowedOrigins: [userinfo], transport: transport, store: store,
+                                     refreshedIDTokens: .validate(with: validator), proactiveRefreshMargin: nil))
             // On a loaded machine more than the token's one second may pass before this first call: then
             // it already refreshes once. The checks below count refreshes from here, whatever happened.
             #expect(try await session.send(TransportRequest(url: userinfo)).status == 200)
@@ -140,8 +141,9 @@ extension RealProviderTests {
             var stale = tokens
             stale.accessToken = "an-access-token-the-provider-refuses"
             let store = InMemoryTokenStore(stale)
-            let session = try AuthenticatedSession(tokens: stale, refresher: misconfigured, transport: Provider.transport, allowedOrigins: [userinfo],
-                                               store: store, refreshedIDTokens: .discardIDTokens)
+            let session = try AuthenticatedSession(tokens: stale, refresher: misconfigured,
+                configuration: .init(allowedOrigins: [userinfo], transport: Provider.transport, store: store,
+                                     refreshedIDTokens: .discardIDTokens, proactiveRefreshMargin: nil))
             await expectOIDCError(.refreshRejected, oauth: .invalidClient) { _ = try await session.send(TransportRequest(url: userinfo)) }
             #expect(await session.currentTokens?.refreshToken == tokens.refreshToken)
             #expect(await store.load()?.refreshToken == tokens.refreshToken)

@@ -74,8 +74,9 @@ struct CoordinatedSessionTests {
     func sessions(_ stores: [any CoordinatedTokenStore], _ provider: RotatingProvider) async throws -> [AuthenticatedSession] {
         var sessions: [AuthenticatedSession] = []
         for store in stores {
-            sessions.append(try await AuthenticatedSession.resume(from: store, refresher: provider, transport: provider,
-                                                                  allowedOrigins: [URL(string: "https://api.example.com")!]))
+            sessions.append(try await AuthenticatedSession.resume(refresher: provider,
+                configuration: .init(allowedOrigins: [URL(string: "https://api.example.com")!], transport: provider,
+                                     store: store, proactiveRefreshMargin: nil)))
         }
         return sessions
     }
@@ -153,8 +154,9 @@ struct UnwritableCoordinatedStoreTests {
     @Test("the request succeeds with the issued tokens and the failure is a storeFailed event")
     func storeFailedEvent() async throws {
         let provider = RotatingProvider()
-        let session = try await AuthenticatedSession.resume(from: UnwritableStore(), refresher: provider, transport: provider,
-                                                            allowedOrigins: [URL(string: "https://api.example.com")!])
+        let session = try await AuthenticatedSession.resume(refresher: provider,
+            configuration: .init(allowedOrigins: [URL(string: "https://api.example.com")!], transport: provider,
+                                 store: UnwritableStore(), proactiveRefreshMargin: nil))
         provider.expireAccessToken()
         let response = try await session.send(TransportRequest(url: CoordinatedSessionTests.api))
         #expect(response.status == 200)

@@ -170,8 +170,10 @@ struct PostgresLeaseStarvationTests {
         _ = try await migrator.execute("CREATE TABLE \(other.quoted) (id int)")
         let provider = RotatingProvider(), gate = GatedRefresher(provider)
         let origins = [URL(string: "https://api.example.com")!]
-        let sessionA = try await AuthenticatedSession.resume(from: storeA, refresher: gate, transport: provider, allowedOrigins: origins)
-        let sessionB = try await AuthenticatedSession.resume(from: storeB, refresher: gate, transport: provider, allowedOrigins: origins)
+        let sessionA = try await AuthenticatedSession.resume(refresher: gate,
+            configuration: .init(allowedOrigins: origins, transport: provider, store: storeA, proactiveRefreshMargin: nil))
+        let sessionB = try await AuthenticatedSession.resume(refresher: gate,
+            configuration: .init(allowedOrigins: origins, transport: provider, store: storeB, proactiveRefreshMargin: nil))
         provider.expireAccessToken()
 
         let first = Task { try await sessionA.send(TransportRequest(url: CoordinatedSessionTests.api)).status }

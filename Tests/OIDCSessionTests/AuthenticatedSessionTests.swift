@@ -6,8 +6,9 @@ import Testing
 @Suite("AuthenticatedSession with a scripted transport")
 struct AuthenticatedSessionTests {
     func session(_ api: ScriptedAPI, _ refresher: CountingRefresher, store: (any TokenStore)? = nil) throws -> AuthenticatedSession {
-        try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api,
-                             allowedOrigins: [URL(string: "https://api.example.com")!], store: store)
+        try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
+                                 configuration: .init(allowedOrigins: [URL(string: "https://api.example.com")!], transport: api,
+                                                      store: store, proactiveRefreshMargin: nil))
     }
 
     @Test("the token goes only to allowed origins, replacing any Authorization header")
@@ -116,7 +117,7 @@ struct AuthenticatedSessionTests {
     func noRefreshToken() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
         let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1"), refresher: CountingRefresher(api: api),
-                                           transport: api, allowedOrigins: [Fixtures.api])
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
     }
 
@@ -136,8 +137,8 @@ struct AuthenticatedSessionTests {
         let api = ScriptedAPI(validToken: "AT-1")
         let refresher = CountingRefresher(api: api)
         let expiring = TokenResponse(accessToken: "AT-1", expiresAt: now.addingTimeInterval(20), refreshToken: "RT-1")
-        let session = try AuthenticatedSession(tokens: expiring, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
-                                           proactiveRefreshMargin: 60, clock: { now })
+        let session = try AuthenticatedSession(tokens: expiring, refresher: refresher,
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: 60, clock: { now }))
         _ = try await session.send(TransportRequest(url: Fixtures.api))
         #expect(refresher.callCount == 1)
         #expect(api.seenAuthorizations == ["Bearer AT-2"])

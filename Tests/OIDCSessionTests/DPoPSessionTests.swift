@@ -40,11 +40,19 @@ struct DPoPSessionTests {
 
     func session(_ world: DPoPWorld, token: String) throws -> (AuthenticatedSession, DPoPBinding) {
         let binding = DPoPBinding(key: try DPoPKey.generate())
-        let client = try BackChannelClient(issuer: "https://as.example", authentication: .none(clientID: "app"), transport: world, dpop: binding)
-        let session = try AuthenticatedSession.dpop(tokens: TokenResponse(accessToken: token, tokenType: "DPoP", refreshToken: "RT-1"),
-                                                    client: client, tokenEndpoint: Self.tokenEndpoint, transport: world,
-                                                    allowedOrigins: [URL(string: "https://api.example")!])
+        let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: token, tokenType: "DPoP", refreshToken: "RT-1"),
+                                               refresher: Self.client(world, dpop: binding),
+                                               configuration: .init(allowedOrigins: [URL(string: "https://api.example")!], transport: world,
+                                                                    proactiveRefreshMargin: nil))
         return (session, binding)
+    }
+
+    /// The token client of the DPoP world, with `dpop` as its binding (it signs the refresh and refuses a Bearer answer).
+    static func client(_ world: DPoPWorld, dpop: DPoPBinding?) -> TokenClient {
+        var client = TokenClient(tokenEndpoint: tokenEndpoint, issuer: "https://as.example", authentication: .none(clientID: "app"),
+                                 transport: world)
+        client.dpop = dpop
+        return client
     }
 
     @Test("Authorization: DPoP with a fresh proof; a 401 refreshes through the DPoP client and the retry gets a new proof for the new token")
@@ -75,15 +83,30 @@ struct DPoPSessionTests {
         #expect(world.seen.map { $0.proof?["nonce"]?.stringValue } == [nil, "rs-1", "rs-1"])
     }
 
-    @Test("requests to other origins go out untouched; a client without DPoP cannot make a DPoP session")
+    @Test("requests to other origins go out untouched; a client without DPoP cannot send a DPoP token")
     func otherOrigins() async throws {
         let world = DPoPWorld()
         let (session, _) = try session(world, token: "AT-1")
         _ = try await session.send(TransportRequest(url: URL(string: "https://elsewhere.example/x")!))
         #expect(world.seen.first?.authorization == nil && world.seen.first?.proof == nil)
-        let plain = try BackChannelClient(issuer: "https://as.example", authentication: .none(clientID: "app"), transport: world)
-        #expect(throws: OIDCError.self) {
-            _ = try AuthenticatedSession.dpop(tokens: nil, client: plain, tokenEndpoint: Self.tokenEndpoint, transport: world, allowedOrigins: [])
-        }
+        let plain = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"),
+                                             refresher: Self.client(world, dpop: nil),
+                                                 configuration: .init(allowedOrigins: [URL(string: "https://api.example")!],
+                                                                      transport: world))
+        await #expect(throws: OIDCError.self) { _ = try await plain.send(TransportRequest(url: Self.api)) }
+        #expect(world.seen.count == 1, "nothing sent by the session without a DPoP key")
+    }
+
+    @Test("the configuration's DPoP key binds the tokens of a refresher that has none: DPoP with a proof, never Bearer")
+    func configurationKey() async throws {
+        let world = DPoPWorld()
+        let binding = DPoPBinding(key: try DPoPKey.generate())
+        let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"),
+                                               refresher: CountingRefresher(api: ScriptedAPI(validToken: "x")),
+                                               configuration: .init(allowedOrigins: [URL(string: "https://api.example")!],
+                                                                    transport: world, dpop: binding))
+        #expect(try await session.send(TransportRequest(url: Self.api)).status == 200)
+        #expect(world.seen.map(\.authorization) == ["DPoP AT-1"])
+        #expect(world.seen.first?.proof?["htu"] == "https://api.example/data" && world.seen.first?.proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-1"))
     }
 }

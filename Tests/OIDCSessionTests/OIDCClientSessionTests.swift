@@ -43,7 +43,8 @@ struct OIDCClientSessionTests {
         let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: T.clientID, secret: T.secret),
                                     transport: provider, configuration: OIDCClient.Configuration(clock: { T.now }))
         let original = TokenResponse(accessToken: "AT-1", refreshToken: "RT-1", idToken: try T.idToken())
-        let session = try await client.session(tokens: original, store: InMemoryTokenStore(), origins: [Fixtures.api])
+        let session = try await client.session(tokens: original,
+                                               configuration: .init(allowedOrigins: [Fixtures.api], store: InMemoryTokenStore()))
         do {
             let status = try await session.send(TransportRequest(url: Fixtures.api)).status
             return (status, nil, await session.currentTokens, provider.tokenRequests.value)
@@ -112,7 +113,7 @@ struct OIDCClientSessionTests {
         let api = URL(string: "https://api.example/data")!
         // AT-0 is refused (the world accepts AT-1 until a refresh issues AT-2).
         let session = try await client.session(tokens: TokenResponse(accessToken: "AT-0", tokenType: "DPoP", refreshToken: "RT-1"),
-                                               origins: [api], proactiveRefreshMargin: nil)
+                                               configuration: .init(allowedOrigins: [api], proactiveRefreshMargin: nil))
         #expect(try await session.send(TransportRequest(url: api)).status == 200)
         let seen = world.seen
         #expect(seen.map(\.url.host) == ["api.example", "as.example", "api.example"])

@@ -40,11 +40,11 @@ struct PendingLoginStoreTests {
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = makeStore(kind, folder: folder, clock: ManualClock())
-        try await store.save(Pending(verifier: "v1", nonce: "n1"), state: "state-1", expiresIn: 600)
-        #expect(try await store.consume(state: "state-1", as: Pending.self) == Pending(verifier: "v1", nonce: "n1"))
-        await expectCode(.pendingLoginNotFound) { _ = try await store.consume(state: "state-1", as: Pending.self) }
-        await expectCode(.pendingLoginNotFound) { _ = try await store.consume(state: "never-saved", as: Pending.self) }
-        await expectCode(.pendingLoginNotFound) { _ = try await store.consumeBytes(state: "") }
+        try await store.save(Pending(verifier: "v1", nonce: "n1"), key: "state-1", expiresIn: 600)
+        #expect(try await store.consume(key: "state-1", as: Pending.self) == Pending(verifier: "v1", nonce: "n1"))
+        await expectCode(.pendingLoginNotFound) { _ = try await store.consume(key: "state-1", as: Pending.self) }
+        await expectCode(.pendingLoginNotFound) { _ = try await store.consume(key: "never-saved", as: Pending.self) }
+        await expectCode(.pendingLoginNotFound) { _ = try await store.consumeBytes(key: "") }
     }
 
     @Test("an expired entry is refused, then gone", arguments: Kind.allCases)
@@ -53,10 +53,10 @@ struct PendingLoginStoreTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let clock = ManualClock()
         let store = makeStore(kind, folder: folder, clock: clock)
-        try await store.save(Pending(verifier: "v", nonce: "n"), state: "old", expiresIn: 60)
+        try await store.save(Pending(verifier: "v", nonce: "n"), key: "old", expiresIn: 60)
         clock.advance(61)
-        await expectCode(.pendingLoginExpired) { _ = try await store.consume(state: "old", as: Pending.self) }
-        await expectCode(.pendingLoginNotFound) { _ = try await store.consume(state: "old", as: Pending.self) }
+        await expectCode(.pendingLoginExpired) { _ = try await store.consume(key: "old", as: Pending.self) }
+        await expectCode(.pendingLoginNotFound) { _ = try await store.consume(key: "old", as: Pending.self) }
     }
 
     @Test("a state saved twice, a lifetime out of range and a wrong type are refused", arguments: Kind.allCases)
@@ -64,12 +64,12 @@ struct PendingLoginStoreTests {
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = makeStore(kind, folder: folder, clock: ManualClock())
-        try await store.save(Pending(verifier: "v", nonce: "n"), state: "dup", expiresIn: 60)
-        await expectCode(.pendingLoginExists) { try await store.save(Pending(verifier: "w", nonce: "m"), state: "dup", expiresIn: 60) }
+        try await store.save(Pending(verifier: "v", nonce: "n"), key: "dup", expiresIn: 60)
+        await expectCode(.pendingLoginExists) { try await store.save(Pending(verifier: "w", nonce: "m"), key: "dup", expiresIn: 60) }
         for lifetime in [Double.nan, .infinity, 0, -1, 86_401] {
-            await expectCode(.pendingLoginUnreadable) { try await store.save(Pending(verifier: "v", nonce: "n"), state: "x", expiresIn: lifetime) }
+            await expectCode(.pendingLoginUnreadable) { try await store.save(Pending(verifier: "v", nonce: "n"), key: "x", expiresIn: lifetime) }
         }
-        await expectCode(.pendingLoginUnreadable) { _ = try await store.consume(state: "dup", as: [Int].self) }
+        await expectCode(.pendingLoginUnreadable) { _ = try await store.consume(key: "dup", as: [Int].self) }
     }
 
     @Test("20 concurrent callbacks with one state: exactly one gets the login", arguments: Kind.allCases)
@@ -78,13 +78,13 @@ struct PendingLoginStoreTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let clock = ManualClock()
         let store = makeStore(kind, folder: folder, clock: clock)
-        try await store.save(Pending(verifier: "v", nonce: "n"), state: "race", expiresIn: 600)
+        try await store.save(Pending(verifier: "v", nonce: "n"), key: "race", expiresIn: 600)
         // For the file store, each consumer is a store of its own, as in separate processes.
         let outcomes = await withTaskGroup(of: String.self) { group in
             for _ in 0..<20 {
                 let consumer = kind == .file ? FilePendingLoginStore(folder: folder, clock: clock.read) : store
                 group.addTask {
-                    do { _ = try await consumer.consume(state: "race", as: Pending.self); return "won" } catch let error as OIDCError {
+                    do { _ = try await consumer.consume(key: "race", as: Pending.self); return "won" } catch let error as OIDCError {
                         return error.code.rawValue
                     } catch { return "other" }
                 }
@@ -99,13 +99,13 @@ struct PendingLoginStoreTests {
     func memoryCapacity() async throws {
         let clock = ManualClock()
         let store = InMemoryPendingLoginStore(capacity: 2, clock: clock.read)
-        try await store.saveBytes([1], state: "a", expiresIn: 10)
-        try await store.saveBytes([2], state: "b", expiresIn: 100)
-        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([3], state: "c", expiresIn: 10) }
+        try await store.saveBytes([1], key: "a", expiresIn: 10, scope: nil)
+        try await store.saveBytes([2], key: "b", expiresIn: 100, scope: nil)
+        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([3], key: "c", expiresIn: 10, scope: nil) }
         clock.advance(11)  // "a" expires: room for one more
-        try await store.saveBytes([3], state: "c", expiresIn: 10)
+        try await store.saveBytes([3], key: "c", expiresIn: 10, scope: nil)
         #expect(await store.count == 2)
-        #expect(try await store.consumeBytes(state: "b") == [2])
+        #expect(try await store.consumeBytes(key: "b") == [2])
     }
 
     @Test("the file store keeps entries private: folder 0700, files 0600, named by a hash of state")
@@ -113,7 +113,7 @@ struct PendingLoginStoreTests {
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = FilePendingLoginStore(folder: folder)
-        try await store.save(Pending(verifier: "secret-verifier", nonce: "n"), state: "visible-state", expiresIn: 600)
+        try await store.save(Pending(verifier: "secret-verifier", nonce: "n"), key: "visible-state", expiresIn: 600)
         let folderMode = try #require(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int)
         #expect(folderMode == 0o700)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder)
@@ -122,7 +122,7 @@ struct PendingLoginStoreTests {
         #expect(!name.contains("visible-state") && name.count == 64)
         let fileMode = try #require(try FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.posixPermissions] as? Int)
         #expect(fileMode == 0o600)
-        _ = try await store.consume(state: "visible-state", as: Pending.self)
+        _ = try await store.consume(key: "visible-state", as: Pending.self)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 
@@ -132,12 +132,12 @@ struct PendingLoginStoreTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
         let store = FilePendingLoginStore(folder: folder)
-        await expectCode(.tokenFileTooOpen) { try await store.saveBytes([1], state: "s", expiresIn: 60) }
+        await expectCode(.tokenFileTooOpen) { try await store.saveBytes([1], key: "s", expiresIn: 60, scope: nil) }
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder)
-        try await store.saveBytes([1], state: "s", expiresIn: 60)
+        try await store.saveBytes([1], key: "s", expiresIn: 60, scope: nil)
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder + "/" + name)
-        await expectCode(.tokenFileTooOpen) { _ = try await store.consumeBytes(state: "s") }
+        await expectCode(.tokenFileTooOpen) { _ = try await store.consumeBytes(key: "s") }
     }
 
     @Test("the file store deletes expired entries when saving")
@@ -146,11 +146,11 @@ struct PendingLoginStoreTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let clock = ManualClock()
         let store = FilePendingLoginStore(folder: folder, clock: clock.read)
-        try await store.saveBytes([1], state: "first", expiresIn: 10)
+        try await store.saveBytes([1], key: "first", expiresIn: 10, scope: nil)
         clock.advance(11)
-        try await store.saveBytes([2], state: "second", expiresIn: 10)
+        try await store.saveBytes([2], key: "second", expiresIn: 10, scope: nil)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 1)
-        #expect(try await store.consumeBytes(state: "second") == [2])
+        #expect(try await store.consumeBytes(key: "second") == [2])
     }
 
     @Test("a flood of saves under one scope fills only its share: a save under another scope is still accepted")
@@ -158,7 +158,7 @@ struct PendingLoginStoreTests {
         let store = InMemoryPendingLoginStore(capacity: 1_000, capacityPerScope: 100, clock: ManualClock().read)
         var refused: [String] = []
         for index in 0..<1_000 {  // one client's flood: ten times its share, as many as the whole store holds
-            do { try await store.saveBytes([1], state: "flood-\(index)", expiresIn: 600, scope: "203.0.113.9") } catch let error as OIDCError {
+            do { try await store.saveBytes([1], key: "flood-\(index)", expiresIn: 600, scope: "203.0.113.9") } catch let error as OIDCError {
                 refused.append(error.code.rawValue)
             }
         }
@@ -169,27 +169,27 @@ struct PendingLoginStoreTests {
         #expect(await store.hasRoom(scope: "198.51.100.7"))
         #expect(await store.hasRoom(scope: nil))
         // Another client's login starts and finishes.
-        try await store.saveBytes([2], state: "honest", expiresIn: 600, scope: "198.51.100.7")
-        #expect(try await store.consumeBytes(state: "honest") == [2])
+        try await store.saveBytes([2], key: "honest", expiresIn: 600, scope: "198.51.100.7")
+        #expect(try await store.consumeBytes(key: "honest") == [2])
         // The flooding scope gets a place back only as its own logins finish.
-        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([3], state: "flood-again", expiresIn: 600, scope: "203.0.113.9") }
-        _ = try await store.consumeBytes(state: "flood-0")
-        try await store.saveBytes([3], state: "flood-again", expiresIn: 600, scope: "203.0.113.9")
+        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([3], key: "flood-again", expiresIn: 600, scope: "203.0.113.9") }
+        _ = try await store.consumeBytes(key: "flood-0")
+        try await store.saveBytes([3], key: "flood-again", expiresIn: 600, scope: "203.0.113.9")
         // Through the protocol (the app holds `any PendingLoginStore`), the scope reaches the store.
         let anyStore: any PendingLoginStore = store
         await expectCode(.pendingLoginStoreFull) {
-            try await anyStore.save(Pending(verifier: "v", nonce: "n"), state: "flood-protocol", expiresIn: 600, scope: "203.0.113.9")
+            try await anyStore.save(Pending(verifier: "v", nonce: "n"), key: "flood-protocol", expiresIn: 600, scope: "203.0.113.9")
         }
     }
 
     @Test("the total capacity still bounds saves under many scopes, and saves without a scope")
     func memoryScopesWithinCapacity() async throws {
         let store = InMemoryPendingLoginStore(capacity: 10, capacityPerScope: 4, clock: ManualClock().read)
-        for index in 0..<8 { try await store.saveBytes([1], state: "s\(index)", expiresIn: 60, scope: "scope-\(index % 2)") }
-        try await store.saveBytes([1], state: "unscoped-1", expiresIn: 60)
-        try await store.saveBytes([1], state: "scoped-9", expiresIn: 60, scope: "scope-9")
-        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([1], state: "unscoped-2", expiresIn: 60) }
-        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([1], state: "scoped-10", expiresIn: 60, scope: "scope-10") }
+        for index in 0..<8 { try await store.saveBytes([1], key: "s\(index)", expiresIn: 60, scope: "scope-\(index % 2)") }
+        try await store.saveBytes([1], key: "unscoped-1", expiresIn: 60, scope: nil)
+        try await store.saveBytes([1], key: "scoped-9", expiresIn: 60, scope: "scope-9")
+        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([1], key: "unscoped-2", expiresIn: 60, scope: nil) }
+        await expectCode(.pendingLoginStoreFull) { try await store.saveBytes([1], key: "scoped-10", expiresIn: 60, scope: "scope-10") }
         #expect(await store.count == 10)
     }
 
@@ -197,25 +197,25 @@ struct PendingLoginStoreTests {
     func memorySaveCostIsNotLinear() async throws {
         let clock = ManualClock()
         let store = InMemoryPendingLoginStore(capacity: 10_000, clock: clock.read)
-        for index in 0..<2_000 { try await store.saveBytes([1], state: "live-\(index)", expiresIn: 600) }
+        for index in 0..<2_000 { try await store.saveBytes([1], key: "live-\(index)", expiresIn: 600, scope: nil) }
         // 2 000 saves with nothing expired: nothing examined (a scan per save would be ~2 million).
         #expect(await store.expiryWork == 0)
         clock.advance(300)
-        for index in 0..<1_000 { try await store.saveBytes([2], state: "later-\(index)", expiresIn: 600) }
+        for index in 0..<1_000 { try await store.saveBytes([2], key: "later-\(index)", expiresIn: 600, scope: nil) }
         #expect(await store.expiryWork == 0)
         clock.advance(301)  // the first 2 000 expire, the next 1 000 do not
-        try await store.saveBytes([3], state: "after", expiresIn: 600)
+        try await store.saveBytes([3], key: "after", expiresIn: 600, scope: nil)
         #expect(await store.expiryWork == 2_000)
         #expect(await store.count == 1_001)
-        for index in 0..<1_000 { try await store.saveBytes([4], state: "more-\(index)", expiresIn: 600) }
+        for index in 0..<1_000 { try await store.saveBytes([4], key: "more-\(index)", expiresIn: 600, scope: nil) }
         #expect(await store.expiryWork == 2_000)
         // Logins that start and finish: the work stays proportional to the operations, not to their product.
         for index in 0..<3_000 {
-            try await store.saveBytes([5], state: "churn-\(index)", expiresIn: 60)
-            _ = try await store.consumeBytes(state: "churn-\(index)")
+            try await store.saveBytes([5], key: "churn-\(index)", expiresIn: 60, scope: nil)
+            _ = try await store.consumeBytes(key: "churn-\(index)")
         }
         clock.advance(61)
-        try await store.saveBytes([6], state: "last", expiresIn: 600)
+        try await store.saveBytes([6], key: "last", expiresIn: 600, scope: nil)
         let work = await store.expiryWork
         #expect(work <= 2_000 + 3 * 3_000, "expiry work \(work) for 7 002 saves and 3 000 consumes")
         #expect(await store.count == 2_002)
@@ -225,7 +225,7 @@ struct PendingLoginStoreTests {
     func memoryAgreesWithModel() async throws {
         struct Model {
             var entries: [String: (bytes: [UInt8], expiresAt: Date, scope: String?)] = [:]
-            mutating func save(_ bytes: [UInt8], state: String, expiresIn: Double, scope: String?, now: Date,
+            mutating func save(_ bytes: [UInt8], key state: String, expiresIn: Double, scope: String?, now: Date,
                                capacity: Int, perScope: Int) -> String {
                 entries = entries.filter { $0.value.expiresAt > now }
                 if entries[state] != nil { return OIDCError.Code.pendingLoginExists.rawValue }
@@ -250,17 +250,17 @@ struct PendingLoginStoreTests {
                 let scopes: [String?] = [nil, "a", "b", "c"]
                 let scope = scopes[Int(generator.next() % 4)]
                 let lifetime = Double(1 + generator.next() % 30)
-                let expected = model.save([UInt8(step % 256)], state: state, expiresIn: lifetime, scope: scope, now: clock.now,
+                let expected = model.save([UInt8(step % 256)], key: state, expiresIn: lifetime, scope: scope, now: clock.now,
                                           capacity: 40, perScope: 12)
                 var got = "saved"
-                do { try await store.saveBytes([UInt8(step % 256)], state: state, expiresIn: lifetime, scope: scope) } catch let error as OIDCError {
+                do { try await store.saveBytes([UInt8(step % 256)], key: state, expiresIn: lifetime, scope: scope) } catch let error as OIDCError {
                     got = error.code.rawValue
                 }
                 #expect(got == expected, "step \(step): save \(state)")
             case 5..<9:
                 let expected = model.consume(state, now: clock.now)
                 var got: String
-                do { got = "bytes \(try await store.consumeBytes(state: state))" } catch let error as OIDCError { got = error.code.rawValue }
+                do { got = "bytes \(try await store.consumeBytes(key: state))" } catch let error as OIDCError { got = error.code.rawValue }
                 #expect(got == expected, "step \(step): consume \(state)")
             default:
                 clock.advance(Double(generator.next() % 5))

@@ -12,7 +12,7 @@ struct RefreshFailureTests {
         let api = ScriptedAPI(validToken: "AT-0")
         let store = InMemoryTokenStore(Fixtures.start)
         let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: ScriptedRefresher { .failure(.refused(code)) },
-                                           transport: api, allowedOrigins: [Fixtures.api], store: store)
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store, proactiveRefreshMargin: nil))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: {
             let error = $0 as? OIDCError
             return error?.code == .refreshRejected && error?.oauthError?.error == code
@@ -26,7 +26,7 @@ struct RefreshFailureTests {
         let api = ScriptedAPI(validToken: "AT-0")
         let store = InMemoryTokenStore(Fixtures.start)
         let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: ScriptedRefresher { .failure(.refused("invalid_grant")) },
-                                           transport: api, allowedOrigins: [Fixtures.api], store: store)
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store, proactiveRefreshMargin: nil))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
         #expect(await session.currentTokens == nil)
         #expect(await store.load() == nil)
@@ -37,8 +37,9 @@ struct RefreshFailureTests {
         let api = ScriptedAPI(validToken: "AT-0")
         let clock = ManualClock()
         let refresher = ScriptedRefresher { .failure(OIDCError(.transport, "down", transportError: .timedOut)) }
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
-                                           refreshBackoff: 30, clock: clock.read)
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil, refreshBackoff: 30,
+                                 clock: clock.read))
         for _ in 0..<5 {
             await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
         }
@@ -57,8 +58,8 @@ struct RefreshFailureTests {
         let api = ScriptedAPI(validToken: "AT-1")
         let refresher = ScriptedRefresher { .failure(OIDCError(.transport, "down", transportError: .timedOut)) }
         let expiring = TokenResponse(accessToken: "AT-1", expiresAt: clock.now.addingTimeInterval(20), refreshToken: "RT-1")
-        let session = try AuthenticatedSession(tokens: expiring, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
-                                           proactiveRefreshMargin: 60, clock: clock.read)
+        let session = try AuthenticatedSession(tokens: expiring, refresher: refresher,
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: 60, clock: clock.read))
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)  // in the back-off: no second refresh
         #expect(refresher.callCount == 1)
@@ -79,7 +80,7 @@ struct RefreshFailureTests {
         let api = ScriptedAPI(validToken: "AT-1")
         let expiring = TokenResponse(accessToken: "AT-1", expiresAt: clock.now.addingTimeInterval(20), refreshToken: "RT-1")
         let session = try AuthenticatedSession(tokens: expiring, refresher: ScriptedRefresher { .failure(.refused("invalid_grant")) },
-                                           transport: api, allowedOrigins: [Fixtures.api], proactiveRefreshMargin: 60, clock: clock.read)
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: 60, clock: clock.read))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
         #expect(api.seenAuthorizations.isEmpty)
     }

@@ -74,8 +74,9 @@ struct RefreshRefusedStatusTests {
         let refresher = TokenClient(tokenEndpoint: RefusingTokenEndpoint.tokenEndpoint, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
                                     transport: world)
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: world, allowedOrigins: [Fixtures.api],
-                                               store: store, refreshBackoff: 0)
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: world, store: store, proactiveRefreshMargin: nil,
+                                 refreshBackoff: 0))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: {
             ($0 as? OIDCError)?.code == scripted.code
         }

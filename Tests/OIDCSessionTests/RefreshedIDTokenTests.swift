@@ -36,9 +36,12 @@ struct RefreshedIDTokenTests {
         // session logs out instead: RotatedRefreshRefusedTests.)
         let refresher = ScriptedRefresher { .success(TokenResponse(accessToken: "AT-2", refreshToken: nil, idToken: refreshedIDToken)) }
         let session = try policy.map {
-            try AuthenticatedSession(tokens: original, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api], store: store,
-                                 refreshedIDTokens: $0)
-        } ?? AuthenticatedSession(tokens: original, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api], store: store)
+            try AuthenticatedSession(tokens: original, refresher: refresher,
+                                     configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store,
+                                                          refreshedIDTokens: $0, proactiveRefreshMargin: nil))
+        } ?? AuthenticatedSession(tokens: original, refresher: refresher,
+                                  configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store,
+                                                       proactiveRefreshMargin: nil))
         let result: Result<Int, OIDCError>
         do { result = .success(try await session.send(TransportRequest(url: Fixtures.api)).status) } catch {
             result = .failure(try #require(error as? OIDCError))

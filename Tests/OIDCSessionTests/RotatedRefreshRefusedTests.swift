@@ -34,9 +34,10 @@ struct RotatedRefreshRefusedTests {
         let answer = try Self.badAnswer(refreshToken: "RT-2")
         let store = InMemoryTokenStore(original)
         let refresher = ScriptedRefresher { .success(answer) }
-        let session = try AuthenticatedSession(tokens: original, refresher: refresher, transport: ScriptedAPI(validToken: "AT-2"),
-                                           allowedOrigins: [Fixtures.api], store: store,
-                                           refreshedIDTokens: .validate(with: Fixture.validator), refreshBackoff: 0)
+        let session = try AuthenticatedSession(tokens: original, refresher: refresher,
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: ScriptedAPI(validToken: "AT-2"), store: store,
+                                 refreshedIDTokens: .validate(with: Fixture.validator), proactiveRefreshMargin: nil,
+                                 refreshBackoff: 0))
         let error = try #require(await send(session))
         #expect(error.code == .loggedOut)
         #expect(error.reason.contains("at_hash_mismatch"))
@@ -55,9 +56,9 @@ struct RotatedRefreshRefusedTests {
         let answer = try Self.badAnswer(refreshToken: refreshToken)
         let store = InMemoryTokenStore(original)
         let refresher = ScriptedRefresher { .success(answer) }
-        let session = try AuthenticatedSession(tokens: original, refresher: refresher, transport: ScriptedAPI(validToken: "AT-2"),
-                                           allowedOrigins: [Fixtures.api], store: store,
-                                           refreshedIDTokens: .validate(with: Fixture.validator))
+        let session = try AuthenticatedSession(tokens: original, refresher: refresher,
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: ScriptedAPI(validToken: "AT-2"), store: store,
+                                 refreshedIDTokens: .validate(with: Fixture.validator), proactiveRefreshMargin: nil))
         let error = try #require(await send(session))
         #expect(error.code == OIDCError.Code(rawValue: "at_hash_mismatch"))
         #expect(await session.currentTokens?.accessToken == "AT-1")
@@ -74,9 +75,10 @@ struct RotatedRefreshRefusedTests {
         let first = ScriptedRefresher { .success(answer) }
         let second = ScriptedRefresher { .success(answer) }
         func session(_ refresher: ScriptedRefresher) async throws -> AuthenticatedSession {
-            try await AuthenticatedSession.resume(from: FileTokenStore(path: path), refresher: refresher,
-                                                  transport: ScriptedAPI(validToken: "AT-2"), allowedOrigins: [Fixtures.api],
-                                                  refreshedIDTokens: .validate(with: Fixture.validator))
+            try await AuthenticatedSession.resume(refresher: refresher,
+                configuration: .init(allowedOrigins: [Fixtures.api], transport: ScriptedAPI(validToken: "AT-2"),
+                                     store: FileTokenStore(path: path), refreshedIDTokens: .validate(with: Fixture.validator),
+                                     proactiveRefreshMargin: nil))
         }
         let a = try await session(first), b = try await session(second)
         #expect(await b.currentTokens?.refreshToken == "RT-1")

@@ -9,8 +9,8 @@ struct SessionEventsTests {
     @Test("a for-await over events ends after finishEvents()", .timeLimit(.minutes(1)))
     func finishEnds() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
-                                           allowedOrigins: [Fixtures.api])
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil))
         let listener = Task {
             var seen: [String] = []
             for await event in session.events { seen.append(event.description) }
@@ -25,7 +25,7 @@ struct SessionEventsTests {
     func deinitEnds() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
         var session: AuthenticatedSession? = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
-                                                                  transport: api, allowedOrigins: [Fixtures.api])
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil))
         let events = try #require(session?.events)
         let listener = Task {
             var count = 0
@@ -40,8 +40,9 @@ struct SessionEventsTests {
     @Test("a failed save of refreshed tokens is reported as an event; the request still succeeds")
     func saveFailureIsReported() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
-                                           allowedOrigins: [Fixtures.api], store: FailingStore())
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: FailingStore(),
+                                 proactiveRefreshMargin: nil))
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
         session.finishEvents()
         var failures: [OIDCError] = []
@@ -53,8 +54,9 @@ struct SessionEventsTests {
     @Test("a failed clear after a logout is reported as an event")
     func clearFailureIsReported() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api, mode: .refuse), transport: api,
-                                           allowedOrigins: [Fixtures.api], store: FailingStore())
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api, mode: .refuse),
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: FailingStore(),
+                                 proactiveRefreshMargin: nil))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
         session.finishEvents()
         var names: [String] = []

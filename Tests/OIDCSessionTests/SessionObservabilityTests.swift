@@ -29,8 +29,8 @@ struct SessionObservabilityTests {
     func refreshAfter401() async throws {
         let observer = SessionEventRecorder()
         let api = ScriptedAPI(validToken: "AT-1")
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
-                                           allowedOrigins: [Fixtures.api], observer: observer)
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil, observer: observer))
         api.accept("AT-NEW")  // the current token is refused from now on
         let response = try await session.send(TransportRequest(url: Fixtures.api))
         #expect(response.status == 200)
@@ -45,8 +45,8 @@ struct SessionObservabilityTests {
         let refresher = ScriptedRefresher {
             .failure(OIDCError(.oauthError, "refused", oauthError: OAuthError(error: "invalid_grant"), httpStatus: 400))
         }
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
-                                           observer: observer)
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil, observer: observer))
         await #expect(throws: OIDCError.self) { try await session.send(TransportRequest(url: Fixtures.api)) }
         #expect(observer.events.map(\.kind) == [.refresh, .loggedOut])
         #expect(observer.events.map(\.outcome) == [.failure(code: "invalid_grant"), .failure(code: "invalid_grant")])
@@ -58,8 +58,9 @@ struct SessionObservabilityTests {
         let api = ScriptedAPI(validToken: "AT-REPLICA")
         let refresher = CountingRefresher(api: api)
         let store = RefreshedElsewhereStore(newer: TokenResponse(accessToken: "AT-REPLICA", refreshToken: "RT-REPLICA"))
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
-                                           store: store, observer: observer)
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store, proactiveRefreshMargin: nil,
+                                 observer: observer))
         let response = try await session.send(TransportRequest(url: Fixtures.api))
         #expect(response.status == 200 && refresher.callCount == 0)
         #expect(observer.events.map(\.kind) == [.refreshAwaited, .refresh])
@@ -70,9 +71,8 @@ struct SessionObservabilityTests {
     func dpopNonceRetry() async throws {
         let observer = SessionEventRecorder()
         let world = DPoPWorld(requireNonce: "rs-1")
-        var sender = DPoPSessionTransport(binding: DPoPBinding(key: try DPoPKey.generate()), transport: world,
-                                          origins: [URL(string: "https://api.example")!])
-        sender.observer = observer
+        let sender = DPoPSessionTransport(binding: DPoPBinding(key: try DPoPKey.generate()), transport: world,
+                                          origins: [URL(string: "https://api.example")!], observer: observer)
         var request = TransportRequest(url: DPoPSessionTests.api)
         request.headers["Authorization"] = "Bearer AT-1"
         #expect(try await sender.send(request).status == 200)
@@ -94,7 +94,8 @@ struct SessionObservabilityTests {
         configuration.observer = observer
         let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: "app", secret: "SECRET-0042-0042"),
                                     transport: provider, configuration: configuration)
-        let session = try await client.session(tokens: TokenResponse(accessToken: "AT-1", refreshToken: "RT-1"), origins: [Fixtures.api])
+        let session = try await client.session(tokens: TokenResponse(accessToken: "AT-1", refreshToken: "RT-1"),
+                                               configuration: .init(allowedOrigins: [Fixtures.api]))
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
         #expect(observer.events.map(\.kind) == [.tokenRequest, .refresh])
         #expect(observer.events.map(\.grantType) == ["refresh_token", "refresh_token"])
@@ -105,8 +106,8 @@ struct SessionObservabilityTests {
     @Test("no observer: the session behaves the same and records nothing anywhere")
     func noObserver() async throws {
         let api = ScriptedAPI(validToken: "AT-1")
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api), transport: api,
-                                           allowedOrigins: [Fixtures.api])
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil))
         api.accept("AT-NEW")
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
     }

@@ -15,8 +15,8 @@ struct SessionOptionsTests {
             .success(TokenResponse(accessToken: "AT-1", expiresIn: 30, refreshToken: "RT-2"))
         }
         let short = TokenResponse(accessToken: "AT-1", expiresIn: 30, expiresAt: clock.now.addingTimeInterval(30), refreshToken: "RT-1")
-        let session = try AuthenticatedSession(tokens: short, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api],
-                                               proactiveRefreshMargin: 30, clock: clock.read)
+        let session = try AuthenticatedSession(tokens: short, refresher: refresher,
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: 30, clock: clock.read))
         for _ in 0..<3 { #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200) }
         clock.advance(10)
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
@@ -35,7 +35,7 @@ struct SessionOptionsTests {
         let error = failure == "invalid_grant" ? OIDCError.refused("invalid_grant")
             : OIDCError(.refreshTokenSpent, "the refresh answer rotated the refresh token and was refused: id_token_invalid")
         let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: ScriptedRefresher { .failure(error) },
-                                               transport: api, allowedOrigins: [Fixtures.api])
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
         session.finishEvents()
         var descriptions: [String] = []
@@ -47,7 +47,7 @@ struct SessionOptionsTests {
     func noRefreshTokenCause() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
         let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1"), refresher: ScriptedRefresher { .failure(.refused("x")) },
-                                               transport: api, allowedOrigins: [Fixtures.api])
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.cause == .noRefreshToken }
         session.finishEvents()
         var descriptions: [String] = []

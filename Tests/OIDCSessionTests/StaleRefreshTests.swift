@@ -25,8 +25,8 @@ struct StaleRefreshTests {
         let api = ScriptedAPI(validToken: "AT-new-login")  // AT-1 is refused
         let refresher = GatedRefresher()
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api,
-                                           allowedOrigins: [Fixtures.api], store: store)
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store, proactiveRefreshMargin: nil))
         let request = await requestInRefresh(session, refresher)
         try await session.inject(Self.newLogin)
         refresher.complete(.success(TokenResponse(accessToken: "AT-stale-refresh", refreshToken: "RT-stale-refresh")))
@@ -43,8 +43,8 @@ struct StaleRefreshTests {
         let api = ScriptedAPI(validToken: "AT-new-login")
         let refresher = GatedRefresher()
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api,
-                                           allowedOrigins: [Fixtures.api], store: store)
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store, proactiveRefreshMargin: nil))
         let request = await requestInRefresh(session, refresher)
         try await session.inject(Self.newLogin)
         refresher.complete(.failure(.refused("invalid_grant")))
@@ -61,7 +61,8 @@ struct StaleRefreshTests {
     func newLoginRefreshesAfterStale() async throws {
         let api = ScriptedAPI(validToken: "AT-from-new-grant")
         let refresher = GatedRefresher()
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher, transport: api, allowedOrigins: [Fixtures.api])
+        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
+            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil))
         let first = await requestInRefresh(session, refresher)
         try await session.inject(Self.newLogin)
         let second = Task { try await session.send(TransportRequest(url: Fixtures.api)).status }

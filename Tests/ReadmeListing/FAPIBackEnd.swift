@@ -28,7 +28,7 @@ struct FAPIBackEnd {
     func callback(_ pending: PendingLogin, query: String) async throws -> TransportResponse {
         let login = try await client.finishLogin(pending, callback: .parameters(query))
         let api = URL(string: "https://api.bank.example")!
-        let user = try await client.session(tokens: login.tokens, origins: [api])
+        let user = try await client.session(tokens: login.tokens, configuration: .init(allowedOrigins: [api]))
         return try await user.send(TransportRequest(url: api.appendingPathComponent("accounts")))
     }
 }

@@ -15,13 +15,13 @@ func replicatedState(databaseURL: String, keyBytes: [UInt8], oldKey: TokenEncryp
     // Logins: started on one replica, finished on any other, exactly once.
     let logins = try PostgresPendingLoginStore(database: database, encryption: encryption)
     try await logins.createTable()                                  // CREATE TABLE IF NOT EXISTS oidc_pending_logins
-    try await logins.save(pending, state: pending.state.value, expiresIn: 600)
-    let back = try await logins.consume(state: stateFromCallback, as: PendingAuthorization.self)  // replay: pending_login_not_found
+    try await logins.save(pending, key: pending.state.value, expiresIn: 600)
+    let back = try await logins.consume(key: stateFromCallback, as: PendingAuthorization.self)  // replay: pending_login_not_found
     print(back.authorizationURL)
 
     // Tokens: one row per user; the session refreshes once across all replicas.
     let store = try PostgresTokenStore(database: database, key: userID, encryption: encryption)
     try await store.createTable()                                   // oidc_tokens; table names configurable
-    return try await AuthenticatedSession.resume(from: store, refresher: client, transport: client.transport,
-                                                 allowedOrigins: [URL(string: "https://api.example.com")!])
+    return try await client.session(configuration: .init(allowedOrigins: [URL(string: "https://api.example.com")!],
+                                                         store: store))  // refreshes through the client
 }

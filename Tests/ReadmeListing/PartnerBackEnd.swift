@@ -23,13 +23,13 @@ struct PartnerBackEnd {
     func login(session: UUID) async throws -> URL {
         let pending = try client.startLogin(redirectURI: URL(string: "https://app.example.com/callback")!,
                                             scopes: ["openid", "email"])
-        try await logins.save(pending, state: session.uuidString, expiresIn: 600)  // keyed by the browser's session
+        try await logins.save(pending, key: session.uuidString, expiresIn: 600)  // keyed by the browser's session
         return pending.url
     }
 
     /// GET /callback?code=...&state=... (any process on this machine; behind a proxy the query is all it needs).
     func callback(session: UUID, query: String) async throws -> String? {
-        let login = try await client.finishLogin(try await logins.consume(state: session.uuidString),  // once: a replay fails
+        let login = try await client.finishLogin(try await logins.consume(key: session.uuidString),  // once: a replay fails
                                                  callback: .parameters(query))  // every check, one call
         try await FileTokenStore(path: file(session, "tokens").path).save(login.tokens)
         return login.idToken.email  // typed claims: subject, email, acr, ...
@@ -38,7 +38,8 @@ struct PartnerBackEnd {
     /// Any later request: call an API as the user (Bearer to that origin only; refresh once on a 401).
     func callAPI(session: UUID) async throws -> [UInt8] {
         let api = URL(string: "https://api.example.com")!
-        let user = try await client.session(store: FileTokenStore(path: file(session, "tokens").path), origins: [api])
+        let user = try await client.session(configuration: .init(allowedOrigins: [api],
+                                                                 store: FileTokenStore(path: file(session, "tokens").path)))
         return try await user.send(TransportRequest(url: api.appendingPathComponent("v1/me"))).body
     }
 

@@ -19,7 +19,7 @@ struct ServiceCaller {
 
     /// Or the same 401 handling as a user's session: one new grant on a 401, one retry.
     func session(transport: any HTTPTransport) async throws -> AuthenticatedSession {
-        try await AuthenticatedSession.clientCredentials(source: source, transport: transport, allowedOrigins: [Self.api])
+        try await AuthenticatedSession.clientCredentials(source, configuration: .init(allowedOrigins: [Self.api], transport: transport))
     }
 }
 

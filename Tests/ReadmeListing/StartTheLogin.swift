@@ -9,6 +9,6 @@ func startLogin(client: OIDCClient, logins: some PendingLoginStore, session: Str
         request.prompt = [.login]
         request.maxAge = 600
     }
-    try await logins.save(pending, state: session, expiresIn: 600)  // e.g. FilePendingLoginStore: 0600 files
+    try await logins.save(pending, key: session, expiresIn: 600)  // e.g. FilePendingLoginStore: 0600 files
     return pending.url
 }

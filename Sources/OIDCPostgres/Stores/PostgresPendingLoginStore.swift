@@ -5,32 +5,32 @@ import OIDCSession
 
 // The pending_login_* error codes are OIDCSession's (PendingLoginStore.swift), shared by every store.
 
-/// Logins in progress, shared by every replica: saved by `state` when the login
-/// starts, consumed exactly once when the provider's redirect comes back to any replica.
+/// Logins in progress, shared by every replica: each consumed exactly once, on whichever replica the
+/// provider's redirect comes back to.
 ///
 /// - Values are any `Codable` type (e.g. `PendingAuthorization`, or the client's
 ///   pending login), stored as JSON bytes, sealed with AES-256-GCM when
 ///   ``TokenEncryption`` is given (they hold the PKCE verifier and nonce).
-/// - The row key is the SHA-256 of `state`, not `state` itself.
-/// - ``consume(state:as:)`` is one `DELETE … RETURNING` statement: of any number of
-///   callbacks with the same `state`, on any replicas, exactly one gets the value and
+/// - The row key is the SHA-256 of the application's key, not the key itself.
+/// - ``consumeBytes(key:)`` is one `DELETE … RETURNING` statement: of any number of
+///   callbacks with the same key, on any replicas, exactly one gets the value and
 ///   every other fails with `pending_login_not_found`.
 /// - Expiry is judged by the database's clock (one clock for every replica); expired
-///   rows are deleted by every ``save(_:state:expiresIn:)`` and by ``purgeExpired()``.
-/// - A save with a scope (``saveBytes(_:state:expiresIn:scope:)``: the client's address, which
+///   rows are deleted by every save and by ``purgeExpired()``.
+/// - A save with a scope (``saveBytes(_:key:expiresIn:scope:)``: the client's address, which
 ///   only the application knows) is refused with `pending_login_store_full` once the scope holds
-///   ``capacityPerScope`` live rows, so one scope that floods the login route fills only its own
+///   `capacityPerScope` live rows, so one scope that floods the login route fills only its own
 ///   share. The scope is stored as its SHA-256. The count and the insert are one statement but
 ///   not serialized: saves racing under one scope on several connections may pass the share by
 ///   as many as race. The table has no total bound: a rate limit in front of the login route is
 ///   the deployment's.
 public struct PostgresPendingLoginStore: PendingLoginStore, CustomStringConvertible {
     /// The pool the store uses.
-    public let database: PostgresDatabase
+    package let database: PostgresDatabase
     /// The table (default `oidc_pending_logins`).
     public let table: TableName
     /// The most live rows saved under one scope.
-    public let capacityPerScope: Int
+    package let capacityPerScope: Int
     private let sealing: RowSealing
 
     /// A store in `table`; `encryption` seals the values at rest (recommended); at most
@@ -65,23 +65,12 @@ public struct PostgresPendingLoginStore: PendingLoginStore, CustomStringConverti
         ])
     }
 
-    /// Saves `value` (as JSON) under `state` for `expiresIn` seconds, deleting expired rows in the same statement.
-    /// - Throws: `pending_login_exists` when `state` is already saved.
-    public func save<Value: Encodable>(_ value: Value, state: String, expiresIn: Double) async throws {
-        try await saveBytes(try PendingLoginCoding.encode(value), state: state, expiresIn: expiresIn)
-    }
-
-    /// Saves raw bytes under `state` with no scope (see ``save(_:state:expiresIn:)``).
-    public func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double) async throws {
-        try await saveBytes(bytes, state: state, expiresIn: expiresIn, scope: nil)
-    }
-
-    /// Saves raw bytes under `state`, counted against `scope`'s share (see ``capacityPerScope``).
-    /// - Throws: `pending_login_exists` when `state` is already saved; `pending_login_store_full` when
-    ///   `scope` holds ``capacityPerScope`` live rows; `pending_login_unreadable` for a lifetime out of range.
-    public func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double, scope: String?) async throws {
+    /// Saves raw bytes under `key`, counted against `scope`'s share, deleting expired rows in the same statement.
+    /// - Throws: `pending_login_exists` when `key` is already saved; `pending_login_store_full` when
+    ///   `scope` holds `capacityPerScope` live rows; `pending_login_unreadable` for a lifetime out of range.
+    public func saveBytes(_ bytes: [UInt8], key: String, expiresIn: Double, scope: String?) async throws {
         try PendingLoginCoding.checkLifetime(expiresIn)
-        let hash = try PendingLoginCoding.stateHash(state)
+        let hash = try PendingLoginCoding.keyHash(key)
         let scopeHash: PGParameter = scope.map { .bytes(DigestAlgorithm.sha256.hash(Array($0.utf8))) } ?? .null
         let (keyID, payload) = try sealing.seal(bytes, rowKey: hash)
         let rows = try await database.execute("""
@@ -94,28 +83,22 @@ public struct PostgresPendingLoginStore: PendingLoginStore, CustomStringConverti
             """, [.bytes(hash), keyID, .bytes(payload), .text(String(expiresIn)), scopeHash, .text(String(capacityPerScope))])
         guard rows.values.count == 1 else {
             let existing = try await database.execute("SELECT 1 FROM \(table.quoted) WHERE state_hash = $1", [.bytes(hash)])
-            guard existing.values.isEmpty else { throw OIDCError(.pendingLoginExists, "a pending login with this state already exists") }
+            guard existing.values.isEmpty else { throw OIDCError(.pendingLoginExists, "a pending login with this key already exists") }
             throw OIDCError(.pendingLoginStoreFull, "this scope's share of the pending-login table is full (\(capacityPerScope) logins in progress)")
         }
     }
 
-    /// Takes the pending login saved under `state`, decoded as `Value`: at most once, on any replica.
-    /// - Throws: `pending_login_not_found` (unknown, replayed or purged), `pending_login_expired`,
-    ///   `decryption_failed`, `pending_login_unreadable`.
-    public func consume<Value: Decodable>(state: String, as type: Value.Type = Value.self) async throws -> Value {
-        try PendingLoginCoding.decode(try await consumeBytes(state: state), as: Value.self)
-    }
-
-    /// Takes the raw bytes saved under `state` (see ``consume(state:as:)``).
-    public func consumeBytes(state: String) async throws -> [UInt8] {
-        let hash = try PendingLoginCoding.stateHash(state)
+    /// Takes the raw bytes saved under `key`: at most once, on any replica.
+    /// - Throws: `pending_login_not_found` (unknown, replayed or purged), `pending_login_expired`, `decryption_failed`.
+    public func consumeBytes(key: String) async throws -> [UInt8] {
+        let hash = try PendingLoginCoding.keyHash(key)
         let rows = try await database.execute(
             "DELETE FROM \(table.quoted) WHERE state_hash = $1 RETURNING key_id, payload, (expires_at > now())::text", [.bytes(hash)])
         guard !rows.values.isEmpty else {
-            throw OIDCError(.pendingLoginNotFound, "no pending login for this state (unknown, already used, or expired and purged)")
+            throw OIDCError(.pendingLoginNotFound, "no pending login for this key (unknown, already used, or expired and purged)")
         }
         guard try rows.text(0, 2, "expiry flag") == "true" else {
-            throw OIDCError(.pendingLoginExpired, "the pending login for this state has expired")
+            throw OIDCError(.pendingLoginExpired, "the pending login for this key has expired")
         }
         return try sealing.open(try rows.bytes(0, 1, "pending login payload"), keyID: rows.values[0][0], rowKey: hash)
     }

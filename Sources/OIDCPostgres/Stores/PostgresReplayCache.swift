@@ -17,29 +17,29 @@ import OIDCResourceServer
 ///   statement: it inserts the identifier, or takes over an entry that has expired, and reports
 ///   whether it did. Of any number of concurrent first uses of one identifier, on any replicas,
 ///   exactly one is told "first use".
-/// - Bounded per scope: at most ``scopeCapacity`` live entries per scope (a proof key's thumbprint, an
+/// - Bounded per scope: at most `scopeCapacity` live entries per scope (a proof key's thumbprint, an
 ///   issuer), counted on the (`scope`, `expires_at`) index in the same statement as the insert. A scope
 ///   whose share is full gets ``OIDCResourceServer/ReplayCacheOutcome/full`` for its new identifiers
 ///   (`replay_cache_full` at the validator, never a replay), and no other scope is affected. Concurrent
 ///   first uses in one scope on several replicas can pass the bound by at most their number. A check in
-///   a full scope costs an index range scan of at most ``scopeCapacity`` entries.
+///   a full scope costs an index range scan of at most `scopeCapacity` entries.
 /// - Expiry and "now" are the validator's (``recordFirstUse(of:scope:until:now:)``), as the
 ///   ``OIDCResourceServer/ReplayCache`` contract says; replicas' clocks should agree (NTP) as for every time check.
-/// - Expired rows are deleted every ``cleanupInterval`` first-use checks of this instance, at most
-///   ``cleanupBatch`` rows at a time, and by ``purgeExpired(now:limit:)``, so the table does not grow without bound.
+/// - Expired rows are deleted every `cleanupInterval` first-use checks of this instance, at most
+///   `cleanupBatch` rows at a time, and by ``purgeExpired(now:limit:)``, so the table does not grow without bound.
 /// - Only parameterized statements; failures are `OIDCError` `database_unavailable` / `database_error`
 ///   (the validator then refuses the token: an unanswered replay check never passes).
 public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
     /// The pool the cache uses.
-    public let database: PostgresDatabase
+    package let database: PostgresDatabase
     /// The table (default `oidc_replay_cache`).
     public let table: TableName
     /// Expired rows are deleted after every this many first-use checks of this instance (at least 1).
-    public let cleanupInterval: Int
+    package let cleanupInterval: Int
     /// The most expired rows one cleanup deletes (1 to 1 000 000).
-    public let cleanupBatch: Int
+    package let cleanupBatch: Int
     /// The most live entries one scope may hold (default 10 000; at least 1).
-    public let scopeCapacity: Int
+    package let scopeCapacity: Int
     private let checks = Locked(0)
 
     /// A cache in `table` (see ``createTable()``).
@@ -83,7 +83,7 @@ public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
     /// - Returns: ``OIDCResourceServer/ReplayCacheOutcome/firstUse`` when no live entry existed and the scope
     ///   had room (inserted, or an expired one taken over); ``OIDCResourceServer/ReplayCacheOutcome/replayed``
     ///   when one is recorded with an expiry after `now`; ``OIDCResourceServer/ReplayCacheOutcome/full`` when
-    ///   the scope already holds ``scopeCapacity`` live entries.
+    ///   the scope already holds `scopeCapacity` live entries.
     /// - Throws: `database_unavailable`, `database_error`.
     public func recordFirstUse(of identifier: String, scope: String, until expiry: Date, now: Date) async throws -> ReplayCacheOutcome {
         let digest = DigestAlgorithm.sha256.hash(Array(identifier.utf8))
@@ -119,7 +119,7 @@ public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
         return outcome
     }
 
-    /// Deletes entries expired at `now`: at most `limit` (default ``cleanupBatch``; clamped to 1 ... 1 000 000), oldest first.
+    /// Deletes entries expired at `now`: at most `limit` (default `cleanupBatch`; clamped to 1 ... 1 000 000), oldest first.
     /// - Returns: how many were deleted.
     /// - Throws: `database_unavailable`, `database_error`.
     @discardableResult

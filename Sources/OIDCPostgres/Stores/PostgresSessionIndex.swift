@@ -15,7 +15,7 @@ import OIDCSession
 /// - Deleting returns the deleted records, so the caller can clear what they point to (their tokens).
 public struct PostgresSessionIndex: Sendable, CustomStringConvertible {
     /// The pool the index uses.
-    public let database: PostgresDatabase
+    package let database: PostgresDatabase
     /// The table (default `oidc_sessions`).
     public let table: TableName
     private let sealing: RowSealing

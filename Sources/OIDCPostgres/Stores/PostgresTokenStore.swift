@@ -19,7 +19,7 @@ import OIDCSession
 /// - A row that is not in the form written here fails with a typed error, never a crash.
 public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible {
     /// The pool the store uses.
-    public let database: PostgresDatabase
+    package let database: PostgresDatabase
     /// The key of this user's row.
     public let key: String
     /// The table (default `oidc_tokens`).

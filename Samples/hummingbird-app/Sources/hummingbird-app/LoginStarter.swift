@@ -38,7 +38,7 @@ struct LoginStarter: Sendable {
         }
         guard let requestObject else {
             let pending = try client.startLogin(redirectURI: redirectURI, scopes: scopes, responseType: responseType, configure: configure)
-            try await pendingLogins.save(pending, state: handle, expiresIn: Self.pendingLifetime, scope: scope)
+            try await pendingLogins.save(pending, key: handle, expiresIn: Self.pendingLifetime, scope: scope)
             return pending
         }
         guard let host = requestObjects else {
@@ -46,7 +46,7 @@ struct LoginStarter: Sendable {
             byValue.delivery = .byValue
             let pending = try await client.startLogin(redirectURI: redirectURI, scopes: scopes, responseType: responseType,
                                                       requestObject: byValue, configure: configure)
-            try await pendingLogins.save(pending, state: handle, expiresIn: Self.pendingLifetime, scope: scope)
+            try await pendingLogins.save(pending, key: handle, expiresIn: Self.pendingLifetime, scope: scope)
             return pending
         }
         // By reference: the URL is fixed now, the request object is only captured (published in step 3).
@@ -60,7 +60,7 @@ struct LoginStarter: Sendable {
         }
         let pending = try await client.startLogin(redirectURI: redirectURI, scopes: scopes, responseType: responseType,
                                                   requestObject: byReference, configure: configure)
-        try await pendingLogins.save(pending, state: handle, expiresIn: Self.pendingLifetime, scope: scope)
+        try await pendingLogins.save(pending, key: handle, expiresIn: Self.pendingLifetime, scope: scope)
         do {
             guard let object = captured.object else {
                 throw OIDCError(.requestObjectFailed, "the login was prepared without a request object to publish")
@@ -68,7 +68,7 @@ struct LoginStarter: Sendable {
             try await host.publish(object, id: id, scope: scope)
         } catch {
             // Withdrawn: the saved pending login would wait for a callback that cannot come.
-            _ = try? await pendingLogins.consumeBytes(state: handle)
+            _ = try? await pendingLogins.consumeBytes(key: handle)
             throw error
         }
         return pending

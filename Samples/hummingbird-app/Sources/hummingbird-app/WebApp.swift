@@ -124,7 +124,7 @@ struct WebApp: Sendable {
             return failure
         }
         do {
-            let pending = try await pendingLogins.consume(state: handle, as: PendingLogin.self)
+            let pending = try await pendingLogins.consume(key: handle, as: PendingLogin.self)
             let parameters = formBody ?? request.uri.query ?? ""
             let login = try await client.finishLogin(pending, callback: .parameters(parameters))  // events: the observer
             guard let issuer = login.idToken.issuer, let subject = login.idToken.subject else {
@@ -169,7 +169,8 @@ struct WebApp: Sendable {
         guard let endpoint = client.metadata.userinfoEndpoint else { return text(.notImplemented, "the provider has no userinfo_endpoint\n") }
         do {
             let store = try sessions.tokenStore(for: record)
-            let user = try await client.session(store: store, origins: [endpoint], proactiveRefreshMargin: nil)
+            let user = try await client.session(
+                configuration: .init(allowedOrigins: [endpoint], store: store, proactiveRefreshMargin: nil))
             let answer = try await user.send(TransportRequest(url: endpoint, headers: ["Accept": "application/json"]))
             let body = (try? JSONSerialization.jsonObject(with: Data(answer.body))) != nil
                 ? String(decoding: answer.body, as: UTF8.self) : "null"

@@ -27,10 +27,10 @@ struct LoginStoresTests {
 
     /// A pending-login store whose saves always fail.
     struct FailingLogins: PendingLoginStore {
-        func saveBytes(_ bytes: [UInt8], state: String, expiresIn: Double) async throws {
+        func saveBytes(_ bytes: [UInt8], key: String, expiresIn: Double, scope: String?) async throws {
             throw OIDCError(.pendingLoginStoreFailure, "this store cannot save")
         }
-        func consumeBytes(state: String) async throws -> [UInt8] {
+        func consumeBytes(key: String) async throws -> [UInt8] {
             throw OIDCError(.pendingLoginNotFound, "nothing here")
         }
     }
@@ -133,7 +133,7 @@ struct LoginStoresTests {
         let outcome = await Self.code { _ = try await starter.start(handle: "browser-2", scope: "192.0.2.2") { _ in } }
         #expect(outcome == OIDCError.Code.requestObjectStoreFull.rawValue)
         #expect(await logins.count == 0)
-        #expect(await Self.code { _ = try await logins.consumeBytes(state: "browser-2") } == OIDCError.Code.pendingLoginNotFound.rawValue)
+        #expect(await Self.code { _ = try await logins.consumeBytes(key: "browser-2") } == OIDCError.Code.pendingLoginNotFound.rawValue)
     }
 
     @Test("the in-memory request-object store is bounded, in all and per address, and expired objects make room")
