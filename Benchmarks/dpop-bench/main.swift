@@ -83,11 +83,11 @@ let bearerSession = try AuthenticatedSession(tokens: TokenResponse(accessToken: 
 let sessionBearer = try await measure { _ = try await bearerSession.send(TransportRequest(method: "GET", url: url)) }
 line("session Bearer", sessionBearer)
 for spec in [JWK.GenerationSpec.ec(.p256), .ed25519] {
-    let client = try BackChannelClient(issuer: "https://as.example", authentication: .none(clientID: "bench"), transport: transport,
-                                       dpop: DPoPBinding(key: try DPoPKey.generate(spec)))
+    let client = try TokenClient(tokenEndpoint: URL(string: "https://as.example/token")!, issuer: "https://as.example",
+                                 authentication: .none(clientID: "bench"), transport: transport,
+                                 dpop: DPoPBinding(key: try DPoPKey.generate(spec)))
     let session = try AuthenticatedSession.dpop(tokens: TokenResponse(accessToken: accessToken, tokenType: "DPoP"), client: client,
-                                                tokenEndpoint: URL(string: "https://as.example/token")!, transport: transport,
-                                                allowedOrigins: [origin])
+                                                transport: transport, allowedOrigins: [origin])
     let dpop = try await measure { _ = try await session.send(TransportRequest(method: "GET", url: url)) }
     line("session DPoP \(client.dpop?.key.algorithm.rawValue ?? "")", dpop)
     print("  overhead per request: \(String(format: "%.1f", (dpop.nanoseconds - sessionBearer.nanoseconds) / 1000)) µs")

@@ -32,7 +32,7 @@ public struct ClientCredentialsRenewal: TokenRefresher {
 
 extension AuthenticatedSession {
     /// A session for calls made as the client itself, with a token from `source` (obtained now). When the
-    /// source's client has a DPoP binding (``OIDC/TokenClient/dpop``), requests carry `Authorization: DPoP`
+    /// source's ``OIDC/TokenClient`` has a DPoP binding, requests carry `Authorization: DPoP`
     /// and a fresh proof (``DPoPSessionTransport``), never the bound token as Bearer.
     /// - Parameters:
     ///   - source: the client-credentials token source; a 401 makes it fetch one new token.
@@ -42,7 +42,7 @@ extension AuthenticatedSession {
     ///     seconds (default: the source's own margin), but at most half the token's lifetime —
     ///     the source's rule, so a token shorter than the margin is not renewed on every request.
     ///   - clock: the time source for expiry and back-off.
-    ///   The session records its events to the source's client's ``OIDC/TokenClient/observer``.
+    ///   The session records its events to the observer of the source's ``OIDC/TokenClient``.
     /// - Throws: ``OIDC/OIDCError`` `.insecureURL` / `.invalidIssuerURL` for an origin that is not `https` (or `http`
     ///   on a loopback host), before any token is requested; the source's first token request's error.
     public static func clientCredentials(source: ClientCredentialsTokenSource, transport: any HTTPTransport, allowedOrigins: [URL],

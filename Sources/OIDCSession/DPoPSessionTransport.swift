@@ -77,23 +77,20 @@ public struct DPoPSessionTransport: HTTPTransport {
     }
 }
 
-/// Refreshes DPoP-bound tokens at the token endpoint through a ``OIDC/BackChannelClient``
-/// (its DPoP binding signs the refresh; a `token_type` other than `DPoP` is refused).
+/// Refreshes DPoP-bound tokens through a ``OIDC/TokenClient``: its DPoP binding signs the refresh,
+/// and a `token_type` other than `DPoP` is refused.
 public struct DPoPTokenRefresher: TokenRefresher {
-    /// The client (with its DPoP binding).
-    public let client: BackChannelClient
-    /// The token endpoint.
-    public let tokenEndpoint: URL
+    /// The client, with its DPoP binding.
+    public let client: TokenClient
 
-    /// Refreshes with `client` at `tokenEndpoint`.
-    public init(client: BackChannelClient, tokenEndpoint: URL) {
+    /// Refreshes with `client` at its token endpoint.
+    public init(client: TokenClient) {
         self.client = client
-        self.tokenEndpoint = tokenEndpoint
     }
 
     /// The `refresh_token` grant, with a DPoP proof.
     public func refreshTokens(using refreshToken: String) async throws -> TokenResponse {
-        try await client.requestTokens([("grant_type", "refresh_token"), ("refresh_token", refreshToken)], at: tokenEndpoint)
+        try await client.requestTokens([("grant_type", "refresh_token"), ("refresh_token", refreshToken)], rule: .strict)
     }
 }
 
@@ -103,13 +100,13 @@ extension AuthenticatedSession {
     /// The other parameters are those of ``init(tokens:refresher:transport:allowedOrigins:store:refreshedIDTokens:proactiveRefreshMargin:refreshBackoff:clock:observer:)``.
     /// - Throws: ``OIDC/OIDCError`` `.dpopProofFailed` when `client` has no DPoP binding; the initializer's
     ///   errors (an origin that is not https or loopback http).
-    public static func dpop(tokens: TokenResponse?, client: BackChannelClient, tokenEndpoint: URL, transport: any HTTPTransport,
+    public static func dpop(tokens: TokenResponse?, client: TokenClient, transport: any HTTPTransport,
                             allowedOrigins: [URL], store: (any TokenStore)? = nil, refreshedIDTokens: RefreshedIDTokenPolicy = .refuseIDTokens,
                             proactiveRefreshMargin: TimeInterval? = nil, refreshBackoff: TimeInterval = 10,
                             clock: @escaping @Sendable () -> Date = { Date() }) throws -> AuthenticatedSession {
         guard client.dpop != nil else { throw OIDCError(.dpopProofFailed, "a DPoP session needs a client with a DPoP binding") }
         // The refresher holds the binding: the initializer's one rule wraps `transport` in a DPoPSessionTransport.
-        return try AuthenticatedSession(tokens: tokens, refresher: DPoPTokenRefresher(client: client, tokenEndpoint: tokenEndpoint),
+        return try AuthenticatedSession(tokens: tokens, refresher: DPoPTokenRefresher(client: client),
                                     transport: transport,
                                     allowedOrigins: allowedOrigins, store: store, refreshedIDTokens: refreshedIDTokens,
                                     proactiveRefreshMargin: proactiveRefreshMargin, refreshBackoff: refreshBackoff, clock: clock)

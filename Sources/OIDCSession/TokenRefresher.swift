@@ -14,7 +14,7 @@ import OIDC
 ///   means the grant is dead: the session logs out; so does any other HTTP 400 or 401 (an empty body,
 ///   a body that is no OAuth error, an OAuth error other than one naming the client's configuration),
 ///   and `refresh_token_spent`, which a refresher throws when its own check (e.g. the token type)
-///   refuses an answer that rotated the refresh token (``OIDC/TokenClient``, ``OIDC/BackChannelClient``
+///   refuses an answer that rotated the refresh token (``OIDC/TokenClient``
 ///   and ``OIDC/OIDCClient`` do). An OAuth error naming the client's configuration (`invalid_client`,
 ///   `unauthorized_client`, ...) keeps the tokens (`refresh_rejected`); a transport failure, a timeout
 ///   or a 5xx keeps them too (`refresh_failed`).

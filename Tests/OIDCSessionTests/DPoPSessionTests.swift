@@ -40,9 +40,10 @@ struct DPoPSessionTests {
 
     func session(_ world: DPoPWorld, token: String) throws -> (AuthenticatedSession, DPoPBinding) {
         let binding = DPoPBinding(key: try DPoPKey.generate())
-        let client = try BackChannelClient(issuer: "https://as.example", authentication: .none(clientID: "app"), transport: world, dpop: binding)
+        let client = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: "https://as.example", authentication: .none(clientID: "app"),
+                                     transport: world, dpop: binding)
         let session = try AuthenticatedSession.dpop(tokens: TokenResponse(accessToken: token, tokenType: "DPoP", refreshToken: "RT-1"),
-                                                    client: client, tokenEndpoint: Self.tokenEndpoint, transport: world,
+                                                    client: client, transport: world,
                                                     allowedOrigins: [URL(string: "https://api.example")!])
         return (session, binding)
     }
@@ -81,9 +82,10 @@ struct DPoPSessionTests {
         let (session, _) = try session(world, token: "AT-1")
         _ = try await session.send(TransportRequest(url: URL(string: "https://elsewhere.example/x")!))
         #expect(world.seen.first?.authorization == nil && world.seen.first?.proof == nil)
-        let plain = try BackChannelClient(issuer: "https://as.example", authentication: .none(clientID: "app"), transport: world)
+        let plain = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: "https://as.example", authentication: .none(clientID: "app"),
+                                    transport: world)
         #expect(throws: OIDCError.self) {
-            _ = try AuthenticatedSession.dpop(tokens: nil, client: plain, tokenEndpoint: Self.tokenEndpoint, transport: world, allowedOrigins: [])
+            _ = try AuthenticatedSession.dpop(tokens: nil, client: plain, transport: world, allowedOrigins: [])
         }
     }
 }

@@ -32,10 +32,10 @@ struct SessionOriginAndDPoPRuleTests {
             _ = try await AuthenticatedSession.resume(from: store, refresher: CountingRefresher(api: api), transport: api,
                                                       allowedOrigins: [Self.remoteHTTP])
         }
-        let client = try BackChannelClient(issuer: "https://as.example", authentication: .none(clientID: "app"), transport: api,
-                                           dpop: DPoPBinding(key: try DPoPKey.generate()))
+        let client = try TokenClient(tokenEndpoint: DPoPSessionTests.tokenEndpoint, issuer: "https://as.example",
+                                     authentication: .none(clientID: "app"), transport: api, dpop: DPoPBinding(key: try DPoPKey.generate()))
         await expectInsecure {
-            _ = try AuthenticatedSession.dpop(tokens: Fixtures.start, client: client, tokenEndpoint: URL(string: "https://as.example/token")!,
+            _ = try AuthenticatedSession.dpop(tokens: Fixtures.start, client: client,
                                               transport: api, allowedOrigins: [Self.remoteHTTP])
         }
         #expect(api.seenAuthorizations.isEmpty)
@@ -65,7 +65,7 @@ struct SessionOriginAndDPoPRuleTests {
         await expectInsecure { _ = try await client.session(tokens: Fixtures.start, store: store, origins: [Self.remoteHTTP]) }
         #expect(await store.load() == nil, "nothing is saved for a session that cannot be made")
         let source = ClientCredentialsTokenSource(
-            client: TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+            client: try TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
                                 transport: world),
             scope: "api.read")
         await expectInsecure {
@@ -78,9 +78,10 @@ struct SessionOriginAndDPoPRuleTests {
     func resumedDPoPTokens() async throws {
         let world = DPoPWorld()
         let binding = DPoPBinding(key: try DPoPKey.generate())
-        let client = try BackChannelClient(issuer: "https://as.example", authentication: .none(clientID: "app"), transport: world, dpop: binding)
+        let client = try TokenClient(tokenEndpoint: DPoPSessionTests.tokenEndpoint, issuer: "https://as.example",
+                                     authentication: .none(clientID: "app"), transport: world, dpop: binding)
         let store = InMemoryTokenStore(TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"))
-        let session = try await AuthenticatedSession.resume(from: store, refresher: DPoPTokenRefresher(client: client, tokenEndpoint: DPoPSessionTests.tokenEndpoint),
+        let session = try await AuthenticatedSession.resume(from: store, refresher: DPoPTokenRefresher(client: client),
                                                             transport: world, allowedOrigins: [URL(string: "https://api.example")!])
         #expect(try await session.send(TransportRequest(url: DPoPSessionTests.api)).status == 200)
         let seen = try #require(world.seen.first)
@@ -89,7 +90,7 @@ struct SessionOriginAndDPoPRuleTests {
         #expect(world.seen.allSatisfy { $0.authorization?.hasPrefix("Bearer") != true })
         // The public initializer, same rule.
         let direct = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"),
-                                              refresher: DPoPTokenRefresher(client: client, tokenEndpoint: DPoPSessionTests.tokenEndpoint),
+                                              refresher: DPoPTokenRefresher(client: client),
                                               transport: world, allowedOrigins: [URL(string: "https://api.example")!])
         #expect(try await direct.send(TransportRequest(url: DPoPSessionTests.api)).status == 200)
         #expect(world.seen.last?.authorization == "DPoP AT-1")

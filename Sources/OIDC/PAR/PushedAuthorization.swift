@@ -61,7 +61,7 @@ public enum PushedAuthorization {
     }
 }
 
-extension BackChannelClient {
+extension TokenClient {
     /// Pushes the authorization request `parameters` (RFC 9126 §2.1) with the
     /// client's authentication and returns the `request_uri` and its lifetime.
     ///
@@ -71,7 +71,7 @@ extension BackChannelClient {
     /// - Throws: ``OIDCError`` `.invalidRequestParameter` when the parameters carry
     ///   `request_uri` or a `dpop_jkt` that differs from the binding's key, the endpoint
     ///   errors (`.oauthError` ...), `.invalidPushedAuthorizationResponse`.
-    public func pushAuthorizationRequest(_ parameters: [(name: String, value: String)], endpoint: URL) async throws -> PushedAuthorizationResponse {
+    package func pushAuthorizationRequest(_ parameters: [(name: String, value: String)], endpoint: URL) async throws -> PushedAuthorizationResponse {
         var form = parameters
         if form.contains(where: { $0.name == "request_uri" }) {
             throw OIDCError(.invalidRequestParameter, "a pushed authorization request cannot carry request_uri (RFC 9126 §2.1)")

@@ -77,7 +77,7 @@ public struct JWTBearerAssertion: Sendable, CustomStringConvertible, CustomRefle
 
 extension TokenClient {
     /// The RFC 7523 §2.1 grant type.
-    public static let jwtBearerGrantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+    package static let jwtBearerGrantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
     /// The JWT bearer grant with an assertion signed now (with the client's clock).
     public func jwtBearerGrant(_ assertion: JWTBearerAssertion, scope: String? = nil, resources: [URL] = []) async throws -> TokenResponse {

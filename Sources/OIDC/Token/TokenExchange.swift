@@ -102,7 +102,7 @@ public struct TokenExchangeResponse: Sendable, CustomStringConvertible {
 
 extension TokenClient {
     /// The RFC 8693 grant type.
-    public static let tokenExchangeGrantType = "urn:ietf:params:oauth:grant-type:token-exchange"
+    package static let tokenExchangeGrantType = "urn:ietf:params:oauth:grant-type:token-exchange"
 
     /// Exchanges a token (RFC 8693) with the configured client authentication.
     /// - Throws: ``OIDCError`` `.invalidTokenRequest`, `.invalidResourceIndicator`,

@@ -44,7 +44,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         headers.add("WWW-Authenticate", line)
     }
     let response = TransportResponse(status: statuses[Int(data[0]) % statuses.count], headers: headers, body: body)
-    let client = TokenClient(tokenEndpoint: URL(string: "https://issuer.example/token")!,
+    let client = try TokenClient(tokenEndpoint: URL(string: "https://issuer.example/token")!,
                              authentication: .clientSecretBasic(clientID: "client", secret: "secret"),
                              transport: CannedTransport(response: response),
                              clock: { Date(timeIntervalSince1970: 1_800_000_000) })
