@@ -112,7 +112,7 @@ public struct DecoupledAuthenticationResponse: Sendable, Hashable, Codable, Cust
     ///   - expiresIn: `expires_in`, seconds.
     ///   - interval: `interval`, seconds.
     ///   - expiresAt: the absolute deadline (`nil`: `expires_in` from the start of polling).
-    public init(authReqID: String, expiresIn: Int, interval: Int? = nil, expiresAt: Date? = nil) {
+    package init(authReqID: String, expiresIn: Int, interval: Int? = nil, expiresAt: Date? = nil) {
         self.authReqID = authReqID
         self.expiresIn = expiresIn
         self.interval = interval

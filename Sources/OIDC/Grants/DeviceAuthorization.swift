@@ -37,7 +37,7 @@ public struct DeviceAuthorizationResponse: Sendable, Hashable, Codable, CustomSt
     ///   - expiresIn: `expires_in`, seconds.
     ///   - interval: `interval`, seconds.
     ///   - expiresAt: the absolute deadline (`nil`: `expires_in` from the start of polling).
-    public init(deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String? = nil, expiresIn: Int,
+    package init(deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String? = nil, expiresIn: Int,
                 interval: Int? = nil, expiresAt: Date? = nil) {
         self.deviceCode = deviceCode
         self.userCode = userCode

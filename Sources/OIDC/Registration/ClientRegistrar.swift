@@ -16,13 +16,13 @@ import JOSE
 /// only in the `Authorization` header and never appear in an error or an event.
 public struct ClientRegistrar: Sendable {
     /// The provider's `registration_endpoint`.
-    public let registrationEndpoint: URL
+    package let registrationEndpoint: URL
     /// The provider's issuer, when known (the URL rule of every call).
-    public let issuer: String?
+    package let issuer: String?
     /// The HTTP transport.
-    public let transport: any HTTPTransport
+    package let transport: any HTTPTransport
     /// Receives one ``OIDCEvent/Kind/providerCall`` event per call.
-    public var observer: (any OIDCObserver)?
+    package let observer: (any OIDCObserver)?
 
     /// A registrar for the provider `metadata` describes.
     /// - Parameters:

@@ -20,18 +20,18 @@ import JOSE
 /// Keep one source per (client, scope, resources, audience) and share it.
 public actor ClientCredentialsTokenSource: CustomReflectable {
     /// The client that requests the tokens (its authentication and transport).
-    public nonisolated let client: TokenClient
+    package nonisolated let client: TokenClient
     /// `scope`, if any.
-    public nonisolated let scope: String?
+    package nonisolated let scope: String?
     /// RFC 8707 `resource` indicators.
-    public nonisolated let resources: [URL]
+    package nonisolated let resources: [URL]
     /// `audience`, for providers that use it instead of `resource`.
-    public nonisolated let audience: String?
+    package nonisolated let audience: String?
     /// Seconds before expiry when a new token is requested (default 60; half the token's
     /// lifetime instead when that is shorter).
-    public nonisolated let refreshMargin: TimeInterval
+    package nonisolated let refreshMargin: TimeInterval
     /// How long a token without `expires_in` is kept (default 300 s).
-    public nonisolated let assumedLifetime: TimeInterval
+    package nonisolated let assumedLifetime: TimeInterval
 
     private var current: TokenResponse?
     private var validUntil: Date = .distantPast
@@ -39,7 +39,7 @@ public actor ClientCredentialsTokenSource: CustomReflectable {
     private var margin: TimeInterval = 0
     private var inFlight: Task<TokenResponse, any Error>?
     /// How many token requests this source has sent (for diagnostics and tests).
-    public private(set) var requestCount = 0
+    package private(set) var requestCount = 0
 
     /// Creates a source; nothing is requested until the first ``token()``.
     public init(client: TokenClient, scope: String? = nil, resources: [URL] = [], audience: String? = nil,

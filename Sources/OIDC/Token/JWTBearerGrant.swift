@@ -86,7 +86,7 @@ extension TokenClient {
 
     /// The JWT bearer grant with an assertion made elsewhere. The configured client
     /// authentication is applied as well (RFC 7523 §2.1 allows both).
-    public func jwtBearerGrant(assertion: String, scope: String? = nil, resources: [URL] = []) async throws -> TokenResponse {
+    package func jwtBearerGrant(assertion: String, scope: String? = nil, resources: [URL] = []) async throws -> TokenResponse {
         var parameters: [(name: String, value: String)] = [("assertion", assertion)]
         if let scope { parameters.append(("scope", scope)) }
         return try await requestToken(grantType: Self.jwtBearerGrantType, parameters: parameters, resources: resources)
