@@ -95,7 +95,7 @@ public struct DecoupledAuthenticationRequest: Sendable, CustomStringConvertible 
 /// restarting `expires_in`. `description` and `dump` never show `auth_req_id`.
 public struct DecoupledAuthenticationResponse: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     /// `auth_req_id`: identifies the request when polling (a credential: keep it server-side).
-    public var authReqID: String
+    package var authReqID: String
     /// `expires_in`, seconds, as the provider sent it.
     public var expiresIn: Int
     /// `interval`, seconds between polls (5 when absent).

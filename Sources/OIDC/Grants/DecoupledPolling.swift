@@ -29,7 +29,7 @@ package enum DecoupledOutcome: Sendable, CustomStringConvertible {
 /// ends the wait with `CancellationError`); tests inject one that returns at once.
 public struct PollingSleeper: Sendable {
     /// Waits `seconds`; throws `CancellationError` when the task is cancelled.
-    public let sleep: @Sendable (_ seconds: Int) async throws -> Void
+    package let sleep: @Sendable (_ seconds: Int) async throws -> Void
 
     /// A sleeper from a closure.
     public init(_ sleep: @escaping @Sendable (_ seconds: Int) async throws -> Void) { self.sleep = sleep }

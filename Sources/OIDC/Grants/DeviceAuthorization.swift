@@ -11,7 +11,7 @@ import JOSE
 /// `expires_in`. `description` and `dump` never show `device_code`.
 public struct DeviceAuthorizationResponse: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     /// `device_code`: the device's credential for polling.
-    public var deviceCode: String
+    package var deviceCode: String
     /// `user_code`: what the user types at the verification page.
     public var userCode: String
     /// `verification_uri`: the page the user opens.

@@ -58,9 +58,8 @@ public struct ClientRegistrar: Sendable {
     ///   - metadata: the client's metadata; `jwks` is sent with public members only.
     ///   - initialAccessToken: the initial access token, when the provider requires one (sent as a bearer token).
     /// - Returns: the provider's answer.
-    /// - Throws: ``OIDCError`` `.invalidClientMetadata` (a symmetric key in `jwks`) before anything is sent;
-    ///   `.registrationRefused` (the provider's code in ``OIDCError/oauthError``), `.registrationInvalidResponse`,
-    ///   `.registrationTransportFailed`, `.insecureURL`.
+    /// - Throws: ``OIDCError`` `.registrationRefused` with the provider's code in ``OIDCError/oauthError``,
+    ///   `.invalidClientMetadata` before anything is sent, `.registrationTransportFailed`.
     public func register(_ metadata: ClientMetadata, initialAccessToken: String? = nil) async throws -> ClientRegistration {
         if let keys = metadata.jwks, keys.contains(where: { $0.keyType == .oct }) {
             throw OIDCError(.invalidClientMetadata, "jwks holds a symmetric key: only public keys are registered")

@@ -96,9 +96,8 @@ public enum WebFinger {
     ///     why the policy refused or what the unusable answer was.
     ///   - fetchPolicy: which hosts may be asked, and may be named as the issuer (default: public hosts on 443).
     /// - Returns: the issuer (an https URL on a host the policy admits), not yet discovered.
-    /// - Throws: ``OIDCError`` `.webFingerInvalidIdentifier`, `.webFingerHostRefused` (the WebFinger host, before any
-    ///   request; or the issuer named), `.webFingerTransportFailed`, `.webFingerInvalidResponse`, `.webFingerNoIssuer`,
-    ///   `.webFingerInsecureIssuer`.
+    /// - Throws: ``OIDCError`` `.webFingerHostRefused` before any request (or for the issuer named),
+    ///   `.webFingerInvalidIdentifier`, `.webFingerNoIssuer`.
     public static func issuer(for identifier: String, transport: any HTTPTransport, observer: (any OIDCObserver)? = nil,
                               fetchPolicy: RemoteFetchPolicy = .publicHostsOnly) async throws -> String {
         let query = try Query(identifier: identifier)
