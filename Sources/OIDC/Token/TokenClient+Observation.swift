@@ -64,8 +64,10 @@ extension TokenClient {
         return response
     }
 
-    /// Checks that UserInfo's `sub` equals the ID Token's (OpenID Connect Core §5.3.2).
-    package static func checkUserInfoSubject(_ userInfo: JSONObject, idTokenSubject: String?) throws {
+    /// Guarantees that UserInfo's `sub` equals the ID Token's (OpenID Connect Core §5.3.2): call it after ``userInfo(accessToken:endpoint:)``,
+    /// which does not know the ID Token (``OIDCClient/userInfo(_:)`` checks it itself).
+    /// - Throws: ``OIDCError`` `.userInfoSubjectMismatch`, also when either subject is missing.
+    public static func checkUserInfoSubject(_ userInfo: JSONObject, idTokenSubject: String?) throws {
         guard let sub = userInfo["sub"]?.stringValue, let expected = idTokenSubject, ConstantTime.equals(sub, expected) else {
             throw OIDCError(.userInfoSubjectMismatch, "UserInfo's \"sub\" does not equal the ID Token's \"sub\"")
         }
