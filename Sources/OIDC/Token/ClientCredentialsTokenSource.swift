@@ -5,19 +5,18 @@ import Foundation
 #endif
 import JOSE
 
-/// A cached access token for one (client, scope, resources, audience), obtained with the
-/// client credentials grant (RFC 6749 §4.4).
+/// The client's own access token from the client credentials grant (RFC 6749 §4.4), cached and renewed
+/// with one request at a time, for one client, scope, resource set and audience.
 ///
-/// - ``token()`` hands out the cached token while it is valid for more than
-///   ``refreshMargin`` seconds (half the token's lifetime when that is shorter, so a
-///   short-lived token is still reused), and otherwise requests a new one.
-/// - Single-flight: however many callers ask while a request is running, they all
-///   wait for that one request (and all get its error, when it fails; the next call tries again).
-/// - ``invalidate(_:)`` drops a token a resource server refused (a 401), so the next
-///   call gets a new one; a token already replaced is left alone.
-/// - A response without `expires_in` is kept for ``assumedLifetime`` seconds.
+/// - ``token()`` hands out the cached token while it is valid for more than the refresh margin
+///   (60 s by default, half the token's lifetime when that is shorter, so a short-lived token is
+///   still reused), and otherwise requests a new one through the ``TokenClient`` it was given.
+/// - Single flight: however many callers ask while a request is running, they all wait for that
+///   one request and all get its error when it fails; the next call tries again.
+/// - ``invalidate(_:)`` drops a token a resource server refused, so the next call gets a new one;
+///   a token already replaced is left alone. A response without `expires_in` is kept for 300 s by default.
 ///
-/// Keep one source per (client, scope, resources, audience) and share it.
+/// Keep one source per client, scope, resource set and audience, and share it.
 public actor ClientCredentialsTokenSource: CustomReflectable {
     /// The client that requests the tokens (its authentication and transport).
     package nonisolated let client: TokenClient
