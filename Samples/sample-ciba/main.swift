@@ -26,7 +26,7 @@ await command.run {
         authentication: .clientSecretBasic(clientID: command.required("--client-id"), secret: command.required("--client-secret")),
         transport: URLSessionTransport())
     let started = try await client.startBackchannelLogin(
-        BackchannelAuthenticationRequest(scope: command["--scope"] ?? "openid", hint: .loginHint(command.required("--login-hint")),
+        DecoupledAuthenticationRequest(scope: command["--scope"] ?? "openid", hint: .loginHint(command.required("--login-hint")),
                                          bindingMessage: command["--binding-message"]))
     switch try await client.finishBackchannelLogin(started) {  // token type checked, ID Token validated
     case .loggedIn(_, let idToken?):

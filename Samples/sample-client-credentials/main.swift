@@ -40,8 +40,8 @@ do {
     let transport = URLSessionTransport()
     let metadata = try await Discovery(transport: transport).metadata(for: issuer)
     guard let tokenEndpoint = metadata.tokenEndpoint else { throw OIDCError(.discoveryMissingField, "the provider has no token_endpoint") }
-    let client = TokenClient(tokenEndpoint: tokenEndpoint, authentication: .clientSecretBasic(clientID: clientID, secret: secret),
-                             transport: transport)
+    let client = try TokenClient(tokenEndpoint: tokenEndpoint, authentication: .clientSecretBasic(clientID: clientID, secret: secret),
+                                 transport: transport)
     let source = ClientCredentialsTokenSource(client: client, scope: values["--scope"], resources: resources)
     let tokens = try await source.token()
     var output = JSONObject()

@@ -111,11 +111,10 @@ do {
     let discovery = Discovery(transport: transport)
     let metadata = try await discovery.metadata(for: values["--issuer"]!)
     guard let tokenEndpoint = metadata.tokenEndpoint else { throw OIDCError(.discoveryMissingField, "the provider has no token_endpoint") }
-    var tokenClient = TokenClient(tokenEndpoint: tokenEndpoint,
-                                  authentication: .clientSecretBasic(clientID: values["--client-id"]!, secret: values["--client-secret"]!),
-                                  transport: transport)
     // A provider call given up on may still have rotated the refresh token: give it the request's deadline.
-    tokenClient.timeout = requestDeadline
+    let tokenClient = try TokenClient(tokenEndpoint: tokenEndpoint,
+                                      authentication: .clientSecretBasic(clientID: values["--client-id"]!, secret: values["--client-secret"]!),
+                                      transport: transport, timeout: requestDeadline)
     refresher = CountingRefresher(tokenClient)
     // An ID Token from a refresh is validated and checked against the stored one before it is kept.
     let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: values["--client-id"]!,

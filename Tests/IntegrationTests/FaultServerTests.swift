@@ -30,9 +30,9 @@ struct FaultServer {
        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct FaultServerTests {
     func exchange(_ server: FaultServer, _ path: String, timeout: TimeInterval = 5) async -> OIDCError? {
-        var client = TokenClient(tokenEndpoint: server.url(path), authentication: .none(clientID: "c"), transport: URLSessionTransport())
-        client.timeout = timeout
         do {
+            let client = try TokenClient(tokenEndpoint: server.url(path), authentication: .none(clientID: "c"), transport: URLSessionTransport(),
+                                         timeout: timeout)
             _ = try await client.exchangeCode("code", redirectURI: Provider.redirectURI, codeVerifier: "v")
             return nil
         } catch {
@@ -61,15 +61,14 @@ struct FaultServerTests {
         let slow = await exchange(server, "/slow", timeout: 1)
         #expect(slow?.code == .transport)
         #expect(slow?.transportError == .timedOut)
-        let ok = TokenClient(tokenEndpoint: server.url("/ok"), authentication: .none(clientID: "c"), transport: URLSessionTransport())
+        let ok = try TokenClient(tokenEndpoint: server.url("/ok"), authentication: .none(clientID: "c"), transport: URLSessionTransport())
         #expect(try await ok.refresh("r").accessToken == "x")
     }
 
     @Test("a refused connection is a transport error")
     func refused() async throws {
-        var client = TokenClient(tokenEndpoint: URL(string: "http://127.0.0.1:9/token")!, authentication: .none(clientID: "c"),
-                                 transport: URLSessionTransport())
-        client.timeout = 5
+        let client = try TokenClient(tokenEndpoint: URL(string: "http://127.0.0.1:9/token")!, authentication: .none(clientID: "c"),
+                                     transport: URLSessionTransport(), timeout: 5)
         do {
             _ = try await client.refresh("r")
             Issue.record("expected a transport error")

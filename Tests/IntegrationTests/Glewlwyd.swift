@@ -25,7 +25,7 @@ enum Glewlwyd {
     static func metadata() async throws -> ProviderMetadata { try await discovery.metadata(for: try #require(issuer)) }
 
     static func client(_ name: String, transport: any HTTPTransport = Glewlwyd.transport) async throws -> TokenClient {
-        TokenClient(tokenEndpoint: try #require(try await metadata().tokenEndpoint), authentication: try authentication(name), transport: transport)
+        try TokenClient(tokenEndpoint: try #require(try await metadata().tokenEndpoint), authentication: try authentication(name), transport: transport)
     }
 
     /// Runs `Tests/Glewlwyd/<script>` with python3: its trimmed standard output and exit status.

@@ -16,12 +16,12 @@ extension GlewlwydSerial {
         static func boundToken(_ binding: DPoPBinding) async throws -> String {
             let metadata = try await Glewlwyd.metadata()
             let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
-            let client = try BackChannelClient(issuer: metadata.issuer,
-                                               authentication: .privateKeyJWT(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
-                                               assertionAudience: .endpointURL, transport: Glewlwyd.transport, dpop: binding)
+            let client = try TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint), issuer: metadata.issuer,
+                                         authentication: .privateKeyJWT(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
+                                         transport: Glewlwyd.transport, assertionAudience: .endpointURL, dpop: binding)
             let tokens = try await client.requestTokens([("grant_type", "client_credentials"), ("scope", "api.read"),
                                                          ("resource", try Glewlwyd.resource.absoluteString)],
-                                                        at: try #require(metadata.tokenEndpoint))
+                                                        rule: .strict)
             #expect(tokens.tokenType.lowercased() == "dpop")
             let jws = try CompactJWS(tokens.accessToken)
             let claims = try JSONParser.parseObject(jws.payload, what: "access token")

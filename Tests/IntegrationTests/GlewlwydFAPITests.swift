@@ -96,9 +96,9 @@ extension GlewlwydSerial {
             var held = refreshed
             held.expiresAt = Date()
             if held.refreshToken == nil { held.refreshToken = tokens.refreshToken }  // glewlwyd's rolling refresh keeps the old one
-            var refresher = try TokenClient(metadata: metadata, authentication: client.authentication, transport: recording,
-                                            assertionAudience: .endpointURL)
-            refresher.dpop = dpop  // signs the refresh; the session finds the key here and sends the tokens as DPoP
+            // The binding signs the refresh; the session finds the key here and sends the tokens as DPoP.
+            let refresher = try TokenClient(metadata: metadata, authentication: client.authentication, transport: recording,
+                                            assertionAudience: .endpointURL, dpop: dpop)
             let session = try AuthenticatedSession(tokens: held, refresher: refresher, configuration: .init(
                 allowedOrigins: [userinfoEndpoint], transport: recording,
                 refreshedIDTokens: .validate(with: try await Glewlwyd.validator(metadata: metadata, clientID: clientID)),

@@ -16,11 +16,11 @@ extension GlewlwydSerial {
             let resource = try Glewlwyd.resource
             let binding = DPoPBinding(key: try DPoPKey.generate())
             // glewlwyd lets a client introspect only its own tokens, with client_secret_basic: the token is svc-secret's.
-            let client = try BackChannelClient(issuer: metadata.issuer, authentication: try Glewlwyd.authentication("SECRET"),
-                                               transport: Glewlwyd.transport, dpop: binding)
+            let client = try TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint), issuer: metadata.issuer,
+                                         authentication: try Glewlwyd.authentication("SECRET"), transport: Glewlwyd.transport, dpop: binding)
             let tokens = try await client.requestTokens([("grant_type", "client_credentials"), ("scope", "api.read"),
                                                          ("resource", resource.absoluteString)],
-                                                        at: try #require(metadata.tokenEndpoint))
+                                                        rule: .strict)
             #expect(tokens.tokenType.lowercased() == "dpop")
             let token = tokens.accessToken
             let introspector = try TokenIntrospector(endpoint: try #require(metadata.introspectionEndpoint), issuer: metadata.issuer,

@@ -59,7 +59,7 @@ enum Provider {
 
     static func client(_ authentication: ClientAuthentication) async throws -> (TokenClient, ProviderMetadata) {
         let metadata = try await metadata()
-        return (TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint), authentication: authentication, transport: transport), metadata)
+        return (try TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint), authentication: authentication, transport: transport), metadata)
     }
 }
 

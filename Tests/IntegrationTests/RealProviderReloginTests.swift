@@ -53,7 +53,7 @@ extension RealProviderTests {
 
             // Revoke the first session's refresh token: its next refresh is invalid_grant → logged out.
             let current = try #require(await session.currentTokens)
-            let tokenClient = TokenClient(tokenEndpoint: try #require(client.metadata.tokenEndpoint), authentication: client.authentication,
+            let tokenClient = try TokenClient(tokenEndpoint: try #require(client.metadata.tokenEndpoint), authentication: client.authentication,
                                           transport: Provider.transport)
             try await tokenClient.revoke(try #require(current.refreshToken), hint: "refresh_token",
                                          endpoint: try Provider.revocationEndpoint(client.metadata))

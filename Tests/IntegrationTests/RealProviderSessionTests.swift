@@ -88,7 +88,7 @@ extension RealProviderTests {
             let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
                                                       issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true)
             let code = try await #require(try pending.parseRedirect(try Provider.login(pending.authorizationURL)).code)
-            let client = TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint),
+            let client = try TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint),
                                      authentication: .clientSecretBasic(clientID: "client-basic", secret: "secret-basic"), transport: transport)
             let tokens = try await client.exchangeCode(code, redirectURI: Provider.redirectURI, codeVerifier: pending.codeVerifier?.value)
             #expect(tokens.expiresIn == 1)

@@ -10,8 +10,9 @@ import Testing
 @Suite("Scripted server: DPoP nonce challenges, CIBA and device polling over HTTP",
        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct ScriptedDPoPServerTests {
-    func client(_ server: FaultServer, dpop: DPoPBinding? = nil) throws -> BackChannelClient {
-        try BackChannelClient(issuer: server.base, authentication: .none(clientID: "app"), transport: URLSessionTransport(), dpop: dpop)
+    func client(_ server: FaultServer, dpop: DPoPBinding? = nil) throws -> TokenClient {
+        try TokenClient(tokenEndpoint: server.url("/token"), issuer: server.base, authentication: .none(clientID: "app"),
+                        transport: URLSessionTransport(), dpop: dpop)
     }
 
     func stats(_ server: FaultServer) async throws -> [String: Int] {
@@ -29,10 +30,10 @@ struct ScriptedDPoPServerTests {
         defer { server.stop() }
         let dpop = DPoPBinding(key: try DPoPKey.generate())
         let client = try client(server, dpop: dpop)
-        let first = try await client.requestTokens([("grant_type", "client_credentials")], at: server.url("/token"))
+        let first = try await client.requestTokens([("grant_type", "client_credentials")], rule: .strict)
         #expect(first.tokenType == "DPoP")
         #expect(try await stats(server)["/token"] == 2)
-        let second = try await client.requestTokens([("grant_type", "client_credentials")], at: server.url("/token"))
+        let second = try await client.requestTokens([("grant_type", "client_credentials")], rule: .strict)
         #expect(second.accessToken != first.accessToken)
         #expect(try await stats(server)["/token"] == 3, "no second challenge: the nonce from the last answer was sent")
     }
@@ -42,7 +43,7 @@ struct ScriptedDPoPServerTests {
         let server = try await FaultServer.start(script: "fapi_server.py")
         defer { server.stop() }
         let dpop = DPoPBinding(key: try DPoPKey.generate(.ed25519))
-        let tokens = try await client(server, dpop: dpop).requestTokens([("grant_type", "client_credentials")], at: server.url("/token"))
+        let tokens = try await client(server, dpop: dpop).requestTokens([("grant_type", "client_credentials")], rule: .strict)
         let transport = URLSessionTransport()
         for expected in [2, 3] {
             let response = try await dpop.send(role: .resourceServer, accessToken: tokens.accessToken, transport: transport) {
@@ -65,7 +66,7 @@ struct ScriptedDPoPServerTests {
         let started = try await client.startBackchannelAuthentication(.init(hint: .loginHint(hint)), endpoint: server.url("/ciba"))
         let waits = Locked([Int]())
         let sleeper = PollingSleeper { seconds in waits.withLock { $0.append(seconds) } }
-        let outcome = try await client.pollBackchannelAuthentication(started, tokenEndpoint: server.url("/token"), sleeper: sleeper)
+        let outcome = try await client.pollBackchannelAuthentication(started, sleeper: sleeper)
         switch (outcome, hint) {
         case (.granted(let tokens), "approve"):
             #expect(tokens.tokenType == "DPoP")
@@ -84,7 +85,7 @@ struct ScriptedDPoPServerTests {
         let client = try client(server, dpop: DPoPBinding(key: try DPoPKey.generate()))
         let started = try await client.requestDeviceAuthorization(scope: "openid", endpoint: server.url("/device"))
         #expect(started.userCode == "ABCD-EFGH")
-        let outcome = try await client.pollDeviceAuthorization(started, tokenEndpoint: server.url("/token"), sleeper: Self.instant)
+        let outcome = try await client.pollDeviceAuthorization(started, sleeper: Self.instant)
         guard case .granted = outcome else { Issue.record("expected tokens, got \(outcome)"); return }
     }
 }

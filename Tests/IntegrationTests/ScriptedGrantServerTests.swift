@@ -22,7 +22,7 @@ struct ScriptedGrantServerTests {
         let line = try await child.firstLine(limit: 8)
         try #require(line == port, "the grant server did not start on \(port)")
         let endpoint = try #require(URL(string: "http://127.0.0.1:\(port)/token"))
-        let client = TokenClient(tokenEndpoint: endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "svc-secret"),
+        let client = try TokenClient(tokenEndpoint: endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "svc-secret"),
                                  transport: URLSessionTransport())
         try await body(client, endpoint)
     }

@@ -247,7 +247,7 @@ struct RedactionTests {
         let introspector = try TokenIntrospector(endpoint: URL(string: "https://as.example/introspect")!,
                                                  authentication: .clientSecretBasic(clientID: "rs", secret: "TOP-SECRET-1"),
                                                  transport: ScriptedTransport { _ in TransportResponse(status: 500) }, audience: .anyAudience)
-        let source = ClientCredentialsTokenSource(client: TokenClient(tokenEndpoint: URL(string: "https://as.example/token")!,
+        let source = ClientCredentialsTokenSource(client: try TokenClient(tokenEndpoint: URL(string: "https://as.example/token")!,
                                                                       authentication: .clientSecretPost(clientID: "svc", secret: "TOP-SECRET-2"),
                                                                       transport: ScriptedTransport { _ in TransportResponse(status: 500) }))
         let key = try Fixtures.key("p256")

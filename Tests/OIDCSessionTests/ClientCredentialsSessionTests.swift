@@ -50,7 +50,7 @@ final class ServiceWorld: HTTPTransport, Sendable {
 struct ClientCredentialsSessionTests {
     func session(_ world: ServiceWorld, clock: @escaping @Sendable () -> Date = { Date() }) async throws
         -> (AuthenticatedSession, ClientCredentialsTokenSource) {
-        let client = TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+        let client = try TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
                                  transport: world, clock: clock)
         let source = ClientCredentialsTokenSource(client: client, scope: "api.read")
         return (try await AuthenticatedSession.clientCredentials(source,
@@ -121,9 +121,9 @@ struct ClientCredentialsSessionTests {
     @Test("a client with a DPoP binding: DPoP-bound service tokens go out as Authorization: DPoP with a proof, never Bearer")
     func dpopBound() async throws {
         let world = DPoPWorld()
-        var client = TokenClient(tokenEndpoint: URL(string: "https://as.example/token")!, issuer: "https://as.example",
-                                 authentication: .clientSecretBasic(clientID: "svc", secret: "s"), transport: world)
-        client.dpop = DPoPBinding(key: try DPoPKey.generate())
+        let client = try TokenClient(tokenEndpoint: URL(string: "https://as.example/token")!, issuer: "https://as.example",
+                                     authentication: .clientSecretBasic(clientID: "svc", secret: "s"), transport: world,
+                                     dpop: DPoPBinding(key: try DPoPKey.generate()))
         let source = ClientCredentialsTokenSource(client: client, scope: "api.read")
         let api = URL(string: "https://api.example/data")!
         let session = try await AuthenticatedSession.clientCredentials(source,

@@ -71,7 +71,7 @@ struct RefreshRefusedStatusTests {
           arguments: cases)
     func refusal(_ scripted: Case) async throws {
         let world = RefusingTokenEndpoint(scripted.reply)
-        let refresher = TokenClient(tokenEndpoint: RefusingTokenEndpoint.tokenEndpoint, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
+        let refresher = try TokenClient(tokenEndpoint: RefusingTokenEndpoint.tokenEndpoint, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
                                     transport: world)
         let store = InMemoryTokenStore(Fixtures.start)
         let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,

@@ -1,6 +1,6 @@
 /// How a decoupled login through ``OIDCClient`` ended (CIBA poll mode, the device authorization grant).
 ///
-/// Unlike the lower layer's ``DecoupledOutcome``, a grant here has been checked: its `token_type`
+/// Unlike the token client's raw polling outcome, a grant here has been checked: its `token_type`
 /// is one the client uses and its ID Token is validated.
 public enum DecoupledLogin: Sendable, CustomStringConvertible {
     /// The user approved. `idToken` is the validated ID Token (always present for CIBA; for the device

@@ -10,8 +10,8 @@ extension OIDCClient {
     /// Keep the answer server-side (its `auth_req_id` is a credential; it is `Codable` to survive a restart).
     /// - Throws: ``OIDCError`` `.endpointNotAdvertised`, `.invalidDecoupledRequest`, the endpoint's errors
     ///   (`.oauthError` with the provider's code), `.invalidDecoupledResponse`.
-    public func startBackchannelLogin(_ request: BackchannelAuthenticationRequest) async throws -> BackchannelAuthenticationResponse {
-        try await backChannel.startBackchannelAuthentication(
+    public func startBackchannelLogin(_ request: DecoupledAuthenticationRequest) async throws -> DecoupledAuthenticationResponse {
+        try await tokenClient.startBackchannelAuthentication(
             request, endpoint: try endpoint(metadata.backchannelAuthenticationEndpoint, "backchannel_authentication_endpoint"))
     }
 
@@ -21,10 +21,9 @@ extension OIDCClient {
     /// `at_hash` when present).
     /// - Throws: ``OIDCError``: token-endpoint codes other than pending/slow-down/denied/expired,
     ///   `.unsupportedTokenType`, `.missingIDToken`, ID Token codes; `CancellationError`.
-    public func finishBackchannelLogin(_ started: BackchannelAuthenticationResponse,
+    public func finishBackchannelLogin(_ started: DecoupledAuthenticationResponse,
                                        sleeper: PollingSleeper = .task) async throws -> DecoupledLogin {
-        let outcome = try await backChannel.pollBackchannelAuthentication(
-            started, tokenEndpoint: try endpoint(metadata.tokenEndpoint, "token_endpoint"), sleeper: sleeper)
+        let outcome = try await tokenClient.pollBackchannelAuthentication(started, sleeper: sleeper)
         return try await checked(outcome, idTokenRequired: true)
     }
 
@@ -36,7 +35,7 @@ extension OIDCClient {
     /// - Throws: ``OIDCError`` `.endpointNotAdvertised`, the endpoint's errors, `.invalidDecoupledResponse`.
     public func startDeviceLogin(scopes: [String] = ["openid"],
                                  additionalParameters: [(name: String, value: String)] = []) async throws -> DeviceAuthorizationResponse {
-        try await backChannel.requestDeviceAuthorization(
+        try await tokenClient.requestDeviceAuthorization(
             scope: scopes.isEmpty ? nil : scopes.joined(separator: " "), additionalParameters: additionalParameters,
             endpoint: try endpoint(metadata.deviceAuthorizationEndpoint, "device_authorization_endpoint"))
     }
@@ -45,8 +44,7 @@ extension OIDCClient {
     /// is checked and an ID Token, when the provider returns one, is validated as for ``finishBackchannelLogin(_:sleeper:)``.
     /// - Throws: ``OIDCError``: as ``finishBackchannelLogin(_:sleeper:)``, but a missing ID Token is not an error.
     public func finishDeviceLogin(_ started: DeviceAuthorizationResponse, sleeper: PollingSleeper = .task) async throws -> DecoupledLogin {
-        let outcome = try await backChannel.pollDeviceAuthorization(
-            started, tokenEndpoint: try endpoint(metadata.tokenEndpoint, "token_endpoint"), sleeper: sleeper)
+        let outcome = try await tokenClient.pollDeviceAuthorization(started, sleeper: sleeper)
         return try await checked(outcome, idTokenRequired: false)
     }
 

@@ -59,7 +59,7 @@ extension OIDCClient {
         let parEndpoint = try endpoint(metadata.pushedAuthorizationRequestEndpoint, "pushed_authorization_request_endpoint")
         let authorizationEndpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
         let parameters = try request.authorizationParameters()
-        let pushed = try await backChannel.pushAuthorizationRequest(parameters, endpoint: parEndpoint)
+        let pushed = try await tokenClient.pushAuthorizationRequest(parameters, endpoint: parEndpoint)
         let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
                                                           requestURI: pushed.requestURI)
         return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,

@@ -85,7 +85,7 @@ extension OIDCClient {
         let parEndpoint = try endpoint(metadata.pushedAuthorizationRequestEndpoint, "pushed_authorization_request_endpoint")
         let authorizationEndpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
         let (object, _) = try await requestObject(for: request, options)
-        let pushed = try await backChannel.pushAuthorizationRequest([("client_id", clientID), ("request", object)], endpoint: parEndpoint)
+        let pushed = try await tokenClient.pushAuthorizationRequest([("client_id", clientID), ("request", object)], endpoint: parEndpoint)
         let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
                                                           requestURI: pushed.requestURI)
         return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,

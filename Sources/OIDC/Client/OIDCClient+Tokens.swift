@@ -13,11 +13,9 @@ extension OIDCClient {
     /// - Parameters:
     ///   - tokens: the current tokens (their refresh token is used, their ID Token compared with the new one).
     ///   - scope: narrows the granted scope, when given.
-    /// - Throws: ``OIDCError``: `.invalidTokenRequest` when `tokens` has no refresh token, token-endpoint errors
-    ///   (`invalid_grant` in ``OIDCError/oauthError`` means the grant is gone), `.unsupportedTokenType`,
-    ///   ID Token codes, `.refreshIssuerChanged` ... `.refreshNonceChanged`, `.refreshAuthTimeChanged` — or, when one of those checks
-    ///   refuses an answer that rotated the refresh token, `.refreshTokenSpent` naming it (the refresh token
-    ///   in `tokens` is spent: log in again; never retry with it).
+    /// - Throws: ``OIDCError``; category `.authenticateAgain` when the grant is gone: `.oauthError` `invalid_grant`,
+    ///   or `.refreshTokenSpent` when a check refused an answer that rotated the refresh token (never retry with it);
+    ///   `.invalidTokenRequest` when `tokens` has no refresh token.
     public func refresh(_ tokens: TokenResponse, scope: String? = nil) async throws -> TokenResponse {
         guard let refreshToken = tokens.refreshToken else {
             throw OIDCError(.invalidTokenRequest, "the tokens have no refresh token")
@@ -45,9 +43,8 @@ extension OIDCClient {
     /// (``Configuration/userInfoFormat``: JSON, signed, encrypted, or signed then encrypted) and checks that
     /// its `sub` equals the ID Token's (OpenID Connect Core §5.3.2).
     /// - Parameter tokens: the tokens of a login (their access token is sent, their ID Token's `sub` compared).
-    /// - Throws: ``OIDCError`` `.missingIDToken` when `tokens` has no ID Token to compare with,
-    ///   `.endpointNotAdvertised`, endpoint errors, `.unexpectedUserInfoFormat`, `.userInfoDecryptionFailed`,
-    ///   `.invalidUserInfoJWT`, `.userInfoSubjectMismatch`.
+    /// - Throws: ``OIDCError`` `.userInfoSubjectMismatch`, `.missingIDToken` when `tokens` has no ID Token,
+    ///   `.endpointNotAdvertised`, and the endpoint's errors.
     public func userInfo(_ tokens: TokenResponse) async throws -> JSONObject {
         guard let idTokenText = tokens.idToken else {
             throw OIDCError(.missingIDToken, "the tokens have no ID Token to check UserInfo's \"sub\" against")

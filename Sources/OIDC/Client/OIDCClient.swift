@@ -32,7 +32,9 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     public let transport: any HTTPTransport
     /// The settings.
     public let configuration: Configuration
-    /// The token endpoint client (code exchange, refresh, revocation, UserInfo).
+    /// The client's one caller of the provider's token endpoint and back-channel endpoints, with its authentication,
+    /// DPoP binding and observer: for the grants this client has no method of its own for (client credentials,
+    /// token exchange, JWT bearer).
     public let tokenClient: TokenClient
     /// The ID Token validator for this provider and client, with the provider's JWK Set cache.
     public let validator: IDTokenValidator
@@ -94,11 +96,9 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
         self.transport = transport
         self.configuration = configuration
         // Checks every endpoint of the metadata against the issuer (https; http only for a loopback issuer).
-        var tokenClient = try TokenClient(metadata: metadata, authentication: authentication, transport: transport,
-                                          assertionAudience: configuration.assertionAudience, clock: configuration.clock)
-        tokenClient.dpop = configuration.dpop
-        tokenClient.observer = configuration.observer
-        self.tokenClient = tokenClient
+        self.tokenClient = try TokenClient(metadata: metadata, authentication: authentication, transport: transport,
+                                           assertionAudience: configuration.assertionAudience, dpop: configuration.dpop,
+                                           observer: configuration.observer, clock: configuration.clock)
         var config = IDTokenValidationConfig(metadata: metadata, clientID: authentication.clientID,
                                              clientSecret: authentication.sharedSecret, clock: configuration.clock,
                                              leeway: configuration.leeway)
@@ -146,26 +146,15 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// Whether a login's redirect must carry RFC 9207 `iss`: the provider advertises it, or the client requires it.
     var requiresIssuerParameter: Bool { metadata.requiresIssuerParameter(clientRequires: configuration.requireIssuerParameter) }
 
-    /// The back-channel client for this client's provider (PAR): same authentication, assertion audience,
-    /// DPoP binding and clock.
-    var backChannel: BackChannelClient {
-        get throws {
-            var client = try BackChannelClient(issuer: issuer, authentication: authentication, assertionAudience: configuration.assertionAudience,
-                                               transport: transport, dpop: configuration.dpop, clock: configuration.clock)
-            client.observer = configuration.observer
-            return client
-        }
-    }
-
     /// Refuses a token response whose `token_type` this client cannot use (RFC 6749 §7.1): with DPoP
     /// configured only `DPoP`, without it never `DPoP` (RFC 9449 §5), and otherwise only the accepted types.
     func requireAcceptedTokenType(_ tokens: TokenResponse) throws {
         if configuration.dpop != nil {
-            try BackChannelClient.checkTokenType(tokens, dpopUsed: true)
+            try TokenClient.checkTokenType(tokens, dpopUsed: true)
             return
         }
         if tokens.tokenType.lowercased() == "dpop", configuration.acceptedTokenTypes.contains("dpop") {
-            try BackChannelClient.checkTokenType(tokens, dpopUsed: false)  // listed, but no proof was sent: refused
+            try TokenClient.checkTokenType(tokens, dpopUsed: false)  // listed, but no proof was sent: refused
         }
         guard configuration.acceptedTokenTypes.contains(tokens.tokenType.lowercased()) else {
             throw OIDCError(.unsupportedTokenType,

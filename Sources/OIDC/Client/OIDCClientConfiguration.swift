@@ -24,7 +24,7 @@ extension OIDCClient {
         /// provider that insists on it, the URL of the endpoint called.
         public var assertionAudience: ClientAssertionAudience = .issuer
         /// The DPoP binding (RFC 9449): when set, the code exchange, refresh and UserInfo carry proofs
-        /// (through ``TokenClient/dpop``), a pushed request carries `dpop_jkt`, and only `token_type` `DPoP`
+        /// (through the client's ``TokenClient``), a pushed request carries `dpop_jkt`, and only `token_type` `DPoP`
         /// is accepted. `nil` (default): Bearer, and a `DPoP` token type is refused.
         public var dpop: DPoPBinding?
         /// Enforce the FAPI 2.0 Security Profile (``FAPI2Profile``): the client's configuration is checked

@@ -5,23 +5,27 @@ import Foundation
 #endif
 import JOSE
 
-/// Binds HTTP requests to a ``DPoPKey``: a fresh proof on every request (and
-/// on every retry), the servers' nonces remembered per origin and role, and
-/// the nonce challenge (RFC 9449 §8.2, §9.1) answered by exactly one retry.
+/// Binds a client's requests to a ``DPoPKey``: a fresh proof on every request and every retry.
 ///
-/// Used for authorization-server requests (token, PAR, CIBA, device) and for
-/// resource requests (`Authorization: DPoP <token>` with `ath`). `Sendable`;
-/// share one per client (or per session).
+/// The servers' nonces are remembered per origin and role, and a nonce challenge (RFC 9449 §8.2, §9.1)
+/// is answered by exactly one retry. Give it to ``OIDCClient/Configuration`` or ``TokenClient`` for
+/// authorization-server requests (token, PAR, CIBA, device); a DPoP session uses the same binding for
+/// resource requests (`Authorization: DPoP <token>` with `ath`). Share one per client.
 public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable {
     /// The key proofs are signed with.
     public let key: DPoPKey
     /// The nonces servers gave.
-    public let nonces: DPoPNonceStore
+    package let nonces: DPoPNonceStore
     /// The clock proofs are dated by (`iat` is its whole second minus one).
-    public let clock: @Sendable () -> Date
+    package let clock: @Sendable () -> Date
 
-    /// Binds requests to `key`.
-    public init(key: DPoPKey, nonces: DPoPNonceStore = DPoPNonceStore(), clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// Binds requests to `key`; proofs are dated by `clock`.
+    public init(key: DPoPKey, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(key: key, nonces: DPoPNonceStore(), clock: clock)
+    }
+
+    /// Binds requests to `key`, with the nonces of `nonces`.
+    package init(key: DPoPKey, nonces: DPoPNonceStore, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.key = key
         self.nonces = nonces
         self.clock = clock
@@ -34,7 +38,7 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
 
     /// Adds the `DPoP` header (and, with `accessToken`, `Authorization: DPoP <token>`)
     /// for the nonce remembered for the request's origin in `role`; returns the nonce used.
-    public func sign(_ request: inout TransportRequest, role: DPoPNonceStore.Role, accessToken: String? = nil) throws -> String? {
+    package func sign(_ request: inout TransportRequest, role: DPoPNonceStore.Role, accessToken: String? = nil) throws -> String? {
         let nonce = nonces.nonce(for: request.url, role: role)
         request.headers["DPoP"] = try key.proof(method: request.method.rawValue, url: request.url, accessToken: accessToken, nonce: nonce,
                                                 now: clock())
@@ -51,7 +55,7 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     /// ``OIDCEvent/Kind/dpopNonceRetry`` event when the retry is made.
     /// - Throws: ``OIDCError`` `.transport` when no response came, `.dpopProofFailed`
     ///   or `.dpopInvalidTarget` when no proof could be made, or what `makeRequest` throws.
-    public func send(role: DPoPNonceStore.Role, accessToken: String? = nil, observer: (any OIDCObserver)? = nil, transport: any HTTPTransport,
+    package func send(role: DPoPNonceStore.Role, accessToken: String? = nil, observer: (any OIDCObserver)? = nil, transport: any HTTPTransport,
                      request makeRequest: @Sendable () throws -> TransportRequest) async throws -> TransportResponse {
         var request = try makeRequest()
         let sentNonce = try sign(&request, role: role, accessToken: accessToken)
@@ -78,7 +82,7 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     /// Whether the response asks for a (new) nonce: HTTP 400 with the JSON
     /// error `use_dpop_nonce` (authorization server) or HTTP 401 with a `DPoP`
     /// challenge whose error is `use_dpop_nonce` (resource server).
-    public static func isNonceChallenge(_ response: TransportResponse) -> Bool {
+    package static func isNonceChallenge(_ response: TransportResponse) -> Bool {
         if response.status == 401 {
             return response.headers.values(for: "WWW-Authenticate").contains { challenge in
                 let lower = challenge.lowercased()

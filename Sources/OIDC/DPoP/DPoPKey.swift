@@ -10,7 +10,7 @@ import JOSE
 /// members only) and the RFC 7638 thumbprint (`jkt`, the `dpop_jkt` value).
 ///
 /// `description`, `dump` and `Mirror` show the algorithm and thumbprint, never key material.
-public struct DPoPKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct DPoPKey: Sendable, CustomStringConvertible, CustomReflectable {
     /// The private key (asymmetric; never an `oct` secret).
     public let privateKey: JWK
     /// The JWS algorithm of every proof.
@@ -71,8 +71,6 @@ public struct DPoPKey: Sendable, CustomStringConvertible, CustomDebugStringConve
 
     /// e.g. `DPoPKey(ES256, jkt: 0ZcOCORZ...)`.
     public var description: String { "DPoPKey(\(algorithm.rawValue), jkt: \(thumbprint))" }
-    /// Same as ``description``.
-    public var debugDescription: String { description }
     /// No children: `dump` shows nothing secret.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

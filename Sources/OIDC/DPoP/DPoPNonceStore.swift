@@ -8,9 +8,9 @@ import JOSE
 /// The latest DPoP nonce each server gave (RFC 9449 §8, §9), remembered per
 /// origin and per role: an authorization server's nonce is never sent to a
 /// resource server, even on the same origin. Thread-safe; share one per client.
-public final class DPoPNonceStore: Sendable {
+package final class DPoPNonceStore: Sendable {
     /// Which kind of server issued a nonce.
-    public enum Role: String, Sendable, Hashable {
+    package enum Role: String, Sendable, Hashable {
         /// Token, PAR, CIBA and device endpoints (RFC 9449 §8).
         case authorizationServer
         /// UserInfo and APIs (RFC 9449 §9).
@@ -18,14 +18,14 @@ public final class DPoPNonceStore: Sendable {
     }
 
     /// The longest nonce kept; longer values are ignored.
-    public static let maximumNonceLength = 1024
+    package static let maximumNonceLength = 1024
     private let nonces = Locked([String: String]())
 
     /// An empty store.
-    public init() {}
+    package init() {}
 
     /// The nonce to send to `url`'s origin in `role`, if one was given.
-    public func nonce(for url: URL, role: Role) -> String? {
+    package func nonce(for url: URL, role: Role) -> String? {
         guard let key = Self.key(url, role) else { return nil }
         return nonces.withLock { $0[key] }
     }
@@ -33,7 +33,7 @@ public final class DPoPNonceStore: Sendable {
     /// Remembers `nonce` for `url`'s origin in `role`. A value that is not an
     /// RFC 9449 `NQCHAR` string (or is too long) is ignored; returns whether it was kept.
     @discardableResult
-    public func record(_ nonce: String, for url: URL, role: Role) -> Bool {
+    package func record(_ nonce: String, for url: URL, role: Role) -> Bool {
         guard Self.isValid(nonce), let key = Self.key(url, role) else { return false }
         nonces.withLock { $0[key] = nonce }
         return true

@@ -15,7 +15,7 @@ extension DPoPKey {
     /// is presented, and `nonce` when the server gave one.
     /// - Throws: ``OIDCError`` `.dpopInvalidTarget` for a URL that is not absolute
     ///   http(s), `.dpopProofFailed` when signing fails or `now` is outside a 64-bit NumericDate.
-    public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date()) throws -> String {
+    package func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date()) throws -> String {
         let htu = try DPoPKey.htu(for: url)
         guard let issuedAt = AssertionTimes.issuedAt(now: now) else {
             throw OIDCError(.dpopProofFailed, "the DPoP proof's iat does not fit in a 64-bit NumericDate "
@@ -33,7 +33,7 @@ extension DPoPKey {
     }
 
     /// `ath`: Base64URL of the SHA-256 of the access token's ASCII bytes (RFC 9449 §4.2).
-    public static func accessTokenHash(_ accessToken: String) -> String {
+    package static func accessTokenHash(_ accessToken: String) -> String {
         accessTokenHash(accessToken[...])
     }
 
@@ -43,7 +43,7 @@ extension DPoPKey {
 
     /// `htu`: the request URL without query and fragment (RFC 9449 §4.2), scheme and host lower-cased.
     /// - Throws: ``OIDCError`` `.dpopInvalidTarget` unless `url` is absolute http or https with a host.
-    public static func htu(for url: URL) throws -> String {
+    package static func htu(for url: URL) throws -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
               let host = components.host, !host.isEmpty else {

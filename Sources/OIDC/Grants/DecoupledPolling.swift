@@ -6,7 +6,7 @@ import Foundation
 import JOSE
 
 /// How a decoupled login (CIBA poll mode, the device authorization grant) ended.
-public enum DecoupledOutcome: Sendable, CustomStringConvertible {
+package enum DecoupledOutcome: Sendable, CustomStringConvertible {
     /// The user approved: the token response (validate its ID Token like any other).
     case granted(TokenResponse)
     /// The user (or the provider) refused: `access_denied`.
@@ -16,7 +16,7 @@ public enum DecoupledOutcome: Sendable, CustomStringConvertible {
     case expired(OAuthError)
 
     /// `granted`, `denied: access_denied` or `expired: expired_token`; never a token.
-    public var description: String {
+    package var description: String {
         switch self {
         case .granted(let tokens): return "granted(\(tokens))"
         case .denied(let error): return "denied: \(error.error)"
@@ -29,7 +29,7 @@ public enum DecoupledOutcome: Sendable, CustomStringConvertible {
 /// ends the wait with `CancellationError`); tests inject one that returns at once.
 public struct PollingSleeper: Sendable {
     /// Waits `seconds`; throws `CancellationError` when the task is cancelled.
-    public let sleep: @Sendable (_ seconds: Int) async throws -> Void
+    package let sleep: @Sendable (_ seconds: Int) async throws -> Void
 
     /// A sleeper from a closure.
     public init(_ sleep: @escaping @Sendable (_ seconds: Int) async throws -> Void) { self.sleep = sleep }
@@ -51,7 +51,7 @@ enum DecoupledPolling {
     /// waits again, `slow_down` adds 5 s to the interval for this and every later
     /// poll, `access_denied` and `expired_token` end with an outcome, any other
     /// error is thrown. Cancelling the task ends the wait with `CancellationError`.
-    static func poll(_ client: BackChannelClient, parameters: [(name: String, value: String)], tokenEndpoint: URL,
+    static func poll(_ client: TokenClient, parameters: [(name: String, value: String)],
                      interval: Int?, deadline: Date, sleeper: PollingSleeper) async throws -> DecoupledOutcome {
         var interval = max(interval ?? defaultInterval, 1)
         if client.clock() >= deadline { return .expired(OAuthError(error: "expired_token")) }
@@ -61,7 +61,7 @@ enum DecoupledPolling {
             try Task.checkCancellation()
             if client.clock() >= deadline { return .expired(OAuthError(error: "expired_token")) }
             do {
-                return .granted(try await client.requestTokens(parameters, at: tokenEndpoint))
+                return .granted(try await client.requestTokens(parameters, rule: .strict))
             } catch let error as OIDCError {
                 guard let oauth = error.oauthError else { throw error }
                 switch oauth.error {

@@ -11,7 +11,7 @@ import JOSE
 /// `expires_in`. `description` and `dump` never show `device_code`.
 public struct DeviceAuthorizationResponse: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     /// `device_code`: the device's credential for polling.
-    public var deviceCode: String
+    package var deviceCode: String
     /// `user_code`: what the user types at the verification page.
     public var userCode: String
     /// `verification_uri`: the page the user opens.
@@ -23,7 +23,7 @@ public struct DeviceAuthorizationResponse: Sendable, Hashable, Codable, CustomSt
     /// `interval`, seconds between polls (5 when absent).
     public var interval: Int?
     /// When the device code expires: the client's clock when the answer arrived plus `expires_in`, set by
-    /// ``BackChannelClient/requestDeviceAuthorization(scope:additionalParameters:endpoint:)`` and kept across
+    /// ``OIDCClient/startDeviceLogin(scopes:additionalParameters:)`` and kept across
     /// encoding. Polling stops there. `nil` (a response made by hand, or stored by an older version): the
     /// deadline is `expires_in` from the start of polling.
     public var expiresAt: Date?
@@ -37,7 +37,7 @@ public struct DeviceAuthorizationResponse: Sendable, Hashable, Codable, CustomSt
     ///   - expiresIn: `expires_in`, seconds.
     ///   - interval: `interval`, seconds.
     ///   - expiresAt: the absolute deadline (`nil`: `expires_in` from the start of polling).
-    public init(deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String? = nil, expiresIn: Int,
+    package init(deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String? = nil, expiresIn: Int,
                 interval: Int? = nil, expiresAt: Date? = nil) {
         self.deviceCode = deviceCode
         self.userCode = userCode
@@ -54,14 +54,14 @@ public struct DeviceAuthorizationResponse: Sendable, Hashable, Codable, CustomSt
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
-extension BackChannelClient {
+extension TokenClient {
     /// The device grant type (RFC 8628 §3.4).
-    public static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
+    package static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     /// Starts the device authorization grant (RFC 8628 §3.1).
     /// - Throws: ``OIDCError`` the endpoint errors (`.oauthError` ...), `.invalidDecoupledResponse`
     ///   (missing `device_code`, `user_code`, `verification_uri` or `expires_in`).
-    public func requestDeviceAuthorization(scope: String?, additionalParameters: [(name: String, value: String)] = [],
+    package func requestDeviceAuthorization(scope: String?, additionalParameters: [(name: String, value: String)] = [],
                                            endpoint: URL) async throws -> DeviceAuthorizationResponse {
         var form: [(name: String, value: String)] = []
         if let scope { form.append(("scope", scope)) }
@@ -89,10 +89,10 @@ extension BackChannelClient {
     /// code expires (at `started.expiresAt`, else `expires_in` from now), or the task is cancelled
     /// (see ``DecoupledOutcome``).
     /// - Throws: ``OIDCError`` for any error other than pending/slow-down/denied/expired; `CancellationError`.
-    public func pollDeviceAuthorization(_ started: DeviceAuthorizationResponse, tokenEndpoint: URL,
-                                        sleeper: PollingSleeper = .task) async throws -> DecoupledOutcome {
+    package func pollDeviceAuthorization(_ started: DeviceAuthorizationResponse,
+                                         sleeper: PollingSleeper = .task) async throws -> DecoupledOutcome {
         try await DecoupledPolling.poll(self, parameters: [("grant_type", Self.deviceCodeGrantType), ("device_code", started.deviceCode)],
-                                        tokenEndpoint: tokenEndpoint, interval: started.interval,
+                                        interval: started.interval,
                                         deadline: started.expiresAt ?? clock().addingTimeInterval(TimeInterval(started.expiresIn)), sleeper: sleeper)
     }
 }

@@ -16,13 +16,13 @@ import JOSE
 /// only in the `Authorization` header and never appear in an error or an event.
 public struct ClientRegistrar: Sendable {
     /// The provider's `registration_endpoint`.
-    public let registrationEndpoint: URL
+    package let registrationEndpoint: URL
     /// The provider's issuer, when known (the URL rule of every call).
-    public let issuer: String?
+    package let issuer: String?
     /// The HTTP transport.
-    public let transport: any HTTPTransport
+    package let transport: any HTTPTransport
     /// Receives one ``OIDCEvent/Kind/providerCall`` event per call.
-    public var observer: (any OIDCObserver)?
+    package let observer: (any OIDCObserver)?
 
     /// A registrar for the provider `metadata` describes.
     /// - Parameters:
@@ -58,9 +58,8 @@ public struct ClientRegistrar: Sendable {
     ///   - metadata: the client's metadata; `jwks` is sent with public members only.
     ///   - initialAccessToken: the initial access token, when the provider requires one (sent as a bearer token).
     /// - Returns: the provider's answer.
-    /// - Throws: ``OIDCError`` `.invalidClientMetadata` (a symmetric key in `jwks`) before anything is sent;
-    ///   `.registrationRefused` (the provider's code in ``OIDCError/oauthError``), `.registrationInvalidResponse`,
-    ///   `.registrationTransportFailed`, `.insecureURL`.
+    /// - Throws: ``OIDCError`` `.registrationRefused` with the provider's code in ``OIDCError/oauthError``,
+    ///   `.invalidClientMetadata` before anything is sent, `.registrationTransportFailed`.
     public func register(_ metadata: ClientMetadata, initialAccessToken: String? = nil) async throws -> ClientRegistration {
         if let keys = metadata.jwks, keys.contains(where: { $0.keyType == .oct }) {
             throw OIDCError(.invalidClientMetadata, "jwks holds a symmetric key: only public keys are registered")

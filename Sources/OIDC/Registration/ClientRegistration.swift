@@ -33,7 +33,7 @@ public struct ClientRegistration: Sendable, CustomStringConvertible, CustomRefle
     public let answer: JSONObject
 
     /// The members of the answer that are secrets.
-    public static let secretMembers: Set<String> = ["client_secret", "registration_access_token"]
+    package static let secretMembers: Set<String> = ["client_secret", "registration_access_token"]
     /// The members that describe the registration rather than the client's metadata.
     static let registrationMembers: Set<String> = [
         "client_id", "client_secret", "client_id_issued_at", "client_secret_expires_at", "registration_access_token",

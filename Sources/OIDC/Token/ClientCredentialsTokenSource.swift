@@ -5,33 +5,32 @@ import Foundation
 #endif
 import JOSE
 
-/// A cached access token for one (client, scope, resources, audience), obtained with the
-/// client credentials grant (RFC 6749 §4.4).
+/// The client's own access token from the client credentials grant (RFC 6749 §4.4), cached and renewed
+/// with one request at a time, for one client, scope, resource set and audience.
 ///
-/// - ``token()`` hands out the cached token while it is valid for more than
-///   ``refreshMargin`` seconds (half the token's lifetime when that is shorter, so a
-///   short-lived token is still reused), and otherwise requests a new one.
-/// - Single-flight: however many callers ask while a request is running, they all
-///   wait for that one request (and all get its error, when it fails; the next call tries again).
-/// - ``invalidate(_:)`` drops a token a resource server refused (a 401), so the next
-///   call gets a new one; a token already replaced is left alone.
-/// - A response without `expires_in` is kept for ``assumedLifetime`` seconds.
+/// - ``token()`` hands out the cached token while it is valid for more than the refresh margin
+///   (60 s by default, half the token's lifetime when that is shorter, so a short-lived token is
+///   still reused), and otherwise requests a new one through the ``TokenClient`` it was given.
+/// - Single flight: however many callers ask while a request is running, they all wait for that
+///   one request and all get its error when it fails; the next call tries again.
+/// - ``invalidate(_:)`` drops a token a resource server refused, so the next call gets a new one;
+///   a token already replaced is left alone. A response without `expires_in` is kept for 300 s by default.
 ///
-/// Keep one source per (client, scope, resources, audience) and share it.
+/// Keep one source per client, scope, resource set and audience, and share it.
 public actor ClientCredentialsTokenSource: CustomReflectable {
     /// The client that requests the tokens (its authentication and transport).
-    public nonisolated let client: TokenClient
+    package nonisolated let client: TokenClient
     /// `scope`, if any.
-    public nonisolated let scope: String?
+    package nonisolated let scope: String?
     /// RFC 8707 `resource` indicators.
-    public nonisolated let resources: [URL]
+    package nonisolated let resources: [URL]
     /// `audience`, for providers that use it instead of `resource`.
-    public nonisolated let audience: String?
+    package nonisolated let audience: String?
     /// Seconds before expiry when a new token is requested (default 60; half the token's
     /// lifetime instead when that is shorter).
-    public nonisolated let refreshMargin: TimeInterval
+    package nonisolated let refreshMargin: TimeInterval
     /// How long a token without `expires_in` is kept (default 300 s).
-    public nonisolated let assumedLifetime: TimeInterval
+    package nonisolated let assumedLifetime: TimeInterval
 
     private var current: TokenResponse?
     private var validUntil: Date = .distantPast
@@ -39,7 +38,7 @@ public actor ClientCredentialsTokenSource: CustomReflectable {
     private var margin: TimeInterval = 0
     private var inFlight: Task<TokenResponse, any Error>?
     /// How many token requests this source has sent (for diagnostics and tests).
-    public private(set) var requestCount = 0
+    package private(set) var requestCount = 0
 
     /// Creates a source; nothing is requested until the first ``token()``.
     public init(client: TokenClient, scope: String? = nil, resources: [URL] = [], audience: String? = nil,

@@ -23,7 +23,7 @@ public struct JWTBearerAssertion: Sendable, CustomStringConvertible, CustomRefle
     /// The signing algorithm (must fit the key).
     public let algorithm: JWSAlgorithm
 
-    /// Creates an assertion description; ``sign(now:)`` makes the JWT.
+    /// Creates an assertion description; ``TokenClient/jwtBearerGrant(_:scope:resources:)`` signs it with the client's clock.
     public init(issuer: String, subject: String, audience: String, key: JWK, algorithm: JWSAlgorithm, lifetime: TimeInterval = 60,
                 additionalClaims: JSONObject = JSONObject()) {
         self.issuer = issuer
@@ -40,7 +40,7 @@ public struct JWTBearerAssertion: Sendable, CustomStringConvertible, CustomRefle
     /// - Throws: ``OIDCError`` `.invalidTokenRequest` (bad lifetime, a clock whose `iat`/`exp` do
     ///   not fit a 64-bit NumericDate, a claim that would replace a
     ///   standard one, signing failure with the JOSE error attached), `.randomGenerationFailed`.
-    public func sign(now: Date) throws -> String {
+    package func sign(now: Date) throws -> String {
         guard lifetime > 0, lifetime <= 86_400 else {
             throw OIDCError(.invalidTokenRequest, "the assertion lifetime must be between 0 and 86400 seconds")
         }
@@ -77,7 +77,7 @@ public struct JWTBearerAssertion: Sendable, CustomStringConvertible, CustomRefle
 
 extension TokenClient {
     /// The RFC 7523 §2.1 grant type.
-    public static let jwtBearerGrantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+    package static let jwtBearerGrantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
     /// The JWT bearer grant with an assertion signed now (with the client's clock).
     public func jwtBearerGrant(_ assertion: JWTBearerAssertion, scope: String? = nil, resources: [URL] = []) async throws -> TokenResponse {
@@ -86,7 +86,7 @@ extension TokenClient {
 
     /// The JWT bearer grant with an assertion made elsewhere. The configured client
     /// authentication is applied as well (RFC 7523 §2.1 allows both).
-    public func jwtBearerGrant(assertion: String, scope: String? = nil, resources: [URL] = []) async throws -> TokenResponse {
+    package func jwtBearerGrant(assertion: String, scope: String? = nil, resources: [URL] = []) async throws -> TokenResponse {
         var parameters: [(name: String, value: String)] = [("assertion", assertion)]
         if let scope { parameters.append(("scope", scope)) }
         return try await requestToken(grantType: Self.jwtBearerGrantType, parameters: parameters, resources: resources)

@@ -1,7 +1,7 @@
 import JOSE
 
 /// The one rule for a refresh answer that a check of ours refuses (token type, ID Token, form),
-/// used by `TokenClient`, `BackChannelClient`, `OIDCClient` and the session alike.
+/// used by `TokenClient`, `OIDCClient` and the session alike.
 ///
 /// A provider that rotates refresh tokens has already spent the one we sent when it answers. If
 /// we then refuse its answer, keeping our tokens would mean replaying that spent refresh token on

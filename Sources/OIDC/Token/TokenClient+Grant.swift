@@ -5,18 +5,44 @@ import Foundation
 #endif
 import JOSE
 
-/// Any grant at the token endpoint: the generic request, client credentials, and the
-/// RFC 8707 `resource` forms of the code and refresh grants.
+/// The grants at the token endpoint: authorization code, refresh, client credentials and any other `grant_type`.
 extension TokenClient {
     /// Parameter names a grant request may not set itself: the grant type and the
     /// client authentication belong to the client.
     static let reservedGrantParameters: Set<String> = ["grant_type", "client_id", "client_secret", "client_assertion",
                                                        "client_assertion_type"]
 
-    /// Requests tokens with any `grant_type` (RFC 6749 §4.5), the given parameters and
-    /// the configured client authentication; `resources` become RFC 8707 `resource` parameters.
-    /// - Throws: ``OIDCError`` `.invalidTokenRequest` when a parameter would override the grant
-    ///   type or the client authentication, `.invalidResourceIndicator`, and every token-endpoint error.
+    /// Exchanges an authorization code, with its PKCE verifier, for tokens; `resources` ask for tokens for those
+    /// resources (RFC 8707 §2.2).
+    /// - Throws: ``OIDCError`` `.invalidTokenRequest` when an additional parameter would override a standard one,
+    ///   `.invalidResourceIndicator`, and the token endpoint's errors (`.oauthError`).
+    public func exchangeCode(_ code: String, redirectURI: URL, codeVerifier: String?, resources: [URL] = [],
+                             additionalParameters: [(name: String, value: String)] = [],
+                             additionalHeaders: HeaderFields = [:]) async throws -> TokenResponse {
+        var parameters: [(name: String, value: String)] = [("grant_type", "authorization_code"), ("code", code),
+                                                            ("redirect_uri", redirectURI.absoluteString)]
+        if let codeVerifier { parameters.append(("code_verifier", codeVerifier)) }
+        return try await requestTokens(parameters, extra: try ResourceIndicator.parameters(for: resources) + additionalParameters,
+                                       headers: additionalHeaders)
+    }
+
+    /// Uses a refresh token; `scope` may narrow the granted scope and `resources` ask for an access token for
+    /// those resources (RFC 8707 §2.2).
+    /// - Throws: ``OIDCError`` as ``exchangeCode(_:redirectURI:codeVerifier:resources:additionalParameters:additionalHeaders:)``;
+    ///   `.refreshTokenSpent` when a check refuses an answer that rotated the refresh token.
+    public func refresh(_ refreshToken: String, scope: String? = nil, resources: [URL] = [],
+                        additionalParameters: [(name: String, value: String)] = [],
+                        additionalHeaders: HeaderFields = [:]) async throws -> TokenResponse {
+        var parameters: [(name: String, value: String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
+        if let scope { parameters.append(("scope", scope)) }
+        return try await requestTokens(parameters, extra: try ResourceIndicator.parameters(for: resources) + additionalParameters,
+                                       headers: additionalHeaders)
+    }
+
+    /// Requests tokens with any `grant_type` (RFC 6749 §4.5) and the configured client authentication;
+    /// `resources` become RFC 8707 `resource` parameters.
+    /// - Throws: ``OIDCError`` `.invalidTokenRequest` when a parameter would set the grant type or the client
+    ///   authentication, `.invalidResourceIndicator`, and the token endpoint's errors.
     public func requestToken(grantType: String, parameters: [(name: String, value: String)] = [], resources: [URL] = [],
                              additionalHeaders: HeaderFields = [:]) async throws -> TokenResponse {
         guard !grantType.isEmpty else { throw OIDCError(.invalidTokenRequest, "the grant type is empty") }
@@ -27,8 +53,9 @@ extension TokenClient {
         return try await requestTokens(all, extra: [], headers: additionalHeaders)
     }
 
-    /// The client credentials grant (RFC 6749 §4.4), with optional `scope`, RFC 8707
-    /// `resource` indicators and an `audience` (a parameter some providers use instead).
+    /// The client credentials grant (RFC 6749 §4.4), with an optional `scope`, RFC 8707 `resource` indicators
+    /// and an `audience`, the parameter some providers use instead.
+    /// - Throws: ``OIDCError`` as ``requestToken(grantType:parameters:resources:additionalHeaders:)``.
     public func clientCredentials(scope: String? = nil, resources: [URL] = [], audience: String? = nil,
                                   additionalParameters: [(name: String, value: String)] = []) async throws -> TokenResponse {
         var parameters: [(name: String, value: String)] = []
@@ -36,24 +63,6 @@ extension TokenClient {
         if let audience { parameters.append(("audience", audience)) }
         try Self.checkExtra(additionalParameters, against: ["scope", "audience", "resource"])
         return try await requestToken(grantType: "client_credentials", parameters: parameters + additionalParameters, resources: resources)
-    }
-
-    /// Exchanges an authorization code, asking for tokens for the given resources (RFC 8707 §2.2).
-    public func exchangeCode(_ code: String, redirectURI: URL, codeVerifier: String?, resources: [URL],
-                             additionalParameters: [(name: String, value: String)] = [],
-                             additionalHeaders: HeaderFields = [:]) async throws -> TokenResponse {
-        try await exchangeCode(code, redirectURI: redirectURI, codeVerifier: codeVerifier,
-                               additionalParameters: try ResourceIndicator.parameters(for: resources) + additionalParameters,
-                               additionalHeaders: additionalHeaders)
-    }
-
-    /// Uses a refresh token, asking for an access token for the given resources (RFC 8707 §2.2).
-    public func refresh(_ refreshToken: String, scope: String? = nil, resources: [URL],
-                        additionalParameters: [(name: String, value: String)] = [],
-                        additionalHeaders: HeaderFields = [:]) async throws -> TokenResponse {
-        try await refresh(refreshToken, scope: scope,
-                          additionalParameters: try ResourceIndicator.parameters(for: resources) + additionalParameters,
-                          additionalHeaders: additionalHeaders)
     }
 
     /// Refuses extra parameters that a typed argument already sets.

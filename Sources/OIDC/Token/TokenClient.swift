@@ -5,186 +5,189 @@ import Foundation
 #endif
 import JOSE
 
-/// Talks to a provider's token endpoint: the `authorization_code` and
-/// `refresh_token` grants, revocation (RFC 7009) and UserInfo.
+/// The client's one caller of its authorization server: every grant at the token endpoint, revocation,
+/// UserInfo, and the PAR, CIBA and device authorization posts, each with the client's authentication.
 ///
-/// Every request goes through the library's one endpoint fetch: the URL must pass
-/// ``SecureURLPolicy/checkEndpoint(_:_:issuer:)`` (`https`; `http` only on loopback,
-/// and with an ``issuer`` only for an `http` loopback issuer) before anything, the
-/// code, verifier, client secret or token, is sent; redirects are never followed.
-/// Every failure is an ``OIDCError``: the
-/// provider's OAuth error (`oauth_error`, with ``OIDCError/oauthError``), an
-/// unusable body, a 5xx, or a transport failure, each with the HTTP status and a
-/// short excerpt that never contains a secret.
-public struct TokenClient: Sendable {
+/// Every request is built by the one authenticated form POST (``ClientAuthentication`` applied afresh on
+/// every attempt, so a client assertion is never reused) after the URL passes ``SecureURLPolicy``:
+/// `https`, or `http` on loopback only for an `http` loopback issuer. Redirects are never followed.
+/// With a ``DPoPBinding`` every token request and UserInfo call carries a fresh proof, with the one
+/// nonce retry of RFC 9449 §8, and a token response must have `token_type` `DPoP`.
+///
+/// Every failure is an ``OIDCError``: the provider's OAuth error (`oauth_error`, with ``OIDCError/oauthError``),
+/// an unusable body, a 5xx or a transport failure, each with the HTTP status and a short excerpt that never
+/// contains a secret. `description` and `dump` show no secret or key.
+public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// The token endpoint.
     public let tokenEndpoint: URL
-    /// The provider's issuer, when known: endpoints may then use `http` only if the
-    /// issuer is itself an `http` loopback issuer. `nil`: the endpoint's own host decides.
-    public let issuer: String?
+    /// The provider's issuer, when known: endpoints may then use `http` only if the issuer is itself an
+    /// `http` loopback issuer, and it is the default `aud` of client assertions.
+    package let issuer: String?
     /// How the client authenticates.
-    public let authentication: ClientAuthentication
+    package let authentication: ClientAuthentication
     /// The HTTP transport.
-    public let transport: any HTTPTransport
-    /// The clock used for `expires_at` and client assertions.
-    public let clock: @Sendable () -> Date
+    package let transport: any HTTPTransport
+    /// The clock for `expires_at`, client assertions and decoupled-login deadlines.
+    package let clock: @Sendable () -> Date
     /// Seconds before a request is abandoned.
-    public var timeout: TimeInterval = 30
-    /// The `aud` of `private_key_jwt` / `client_secret_jwt` assertions (the same setting as
-    /// ``BackChannelClient/assertionAudience``). ``ClientAssertionAudience/issuer`` needs a known ``issuer``.
-    public var assertionAudience: ClientAssertionAudience
-    /// The DPoP binding (RFC 9449): when set, every token request and UserInfo call carries a fresh
-    /// proof (with the one nonce retry of ``DPoPBinding/send(role:accessToken:observer:transport:request:)``),
-    /// UserInfo sends `Authorization: DPoP <token>`, and a token response must have `token_type` `DPoP`
-    /// (a Bearer answer is `.dpopTokenTypeMismatch`). `nil`: no proofs, Bearer.
-    public var dpop: DPoPBinding?
-    /// Receives an ``OIDCEvent`` per token request (with its grant type), revocation, UserInfo call and
-    /// DPoP nonce retry: the endpoint's origin, duration and outcome, never a token or secret. `nil` (default): none.
-    public var observer: (any OIDCObserver)? = nil
+    package let timeout: TimeInterval
+    /// The `aud` of `private_key_jwt` and `client_secret_jwt` assertions.
+    package let assertionAudience: ClientAssertionAudience
+    /// The DPoP binding (RFC 9449); `nil`: no proofs, Bearer tokens.
+    package let dpop: DPoPBinding?
+    /// Receives an ``OIDCEvent`` per call; `nil`: none.
+    package let observer: (any OIDCObserver)?
 
-    /// Creates a client. The endpoint is checked (``SecureURLPolicy``) before every request.
+    /// Creates a client for a token endpoint; the endpoint is checked against ``SecureURLPolicy`` before every request.
     /// - Parameters:
     ///   - tokenEndpoint: the provider's token endpoint.
-    ///   - issuer: the provider's issuer, when known (see ``issuer``).
-    ///   - authentication: how the client authenticates at the endpoint.
+    ///   - issuer: the provider's issuer, when known; it must be `https`, or `http` on loopback.
+    ///   - authentication: how the client authenticates at the provider.
     ///   - transport: what sends the requests.
-    ///   - assertionAudience: the `aud` of client assertions: the issuer (default; a client assertion then
-    ///     fails with `.invalidTokenRequest` when `issuer` is `nil`) or the endpoint URL.
-    ///   - clock: the time for `expires_at` and client assertions.
+    ///   - assertionAudience: the `aud` of client assertions: the issuer (default, which needs `issuer`) or the endpoint URL.
+    ///   - dpop: the DPoP binding every token request and UserInfo call is proven with; `nil` (default): Bearer.
+    ///   - observer: receives one ``OIDCEvent`` per token request (with its grant type), other provider call,
+    ///     revocation, UserInfo call and DPoP nonce retry, never a token or secret; `nil` (default): none.
+    ///   - timeout: seconds before a request is abandoned.
+    ///   - clock: the time for `expires_at`, client assertions and proofs.
+    /// - Throws: ``OIDCError`` `.invalidIssuerURL` or `.insecureURL` for an issuer that is not `https` or loopback `http`.
     public init(tokenEndpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
-                assertionAudience: ClientAssertionAudience = .issuer, clock: @escaping @Sendable () -> Date = { Date() }) {
+                assertionAudience: ClientAssertionAudience = .issuer, dpop: DPoPBinding? = nil, observer: (any OIDCObserver)? = nil,
+                timeout: TimeInterval = 30, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        if let issuer { _ = try SecureURLPolicy.check(issuer, what: "the issuer") }
         self.tokenEndpoint = tokenEndpoint
         self.issuer = issuer
-        self.assertionAudience = assertionAudience
         self.authentication = authentication
         self.transport = transport
+        self.assertionAudience = assertionAudience
+        self.dpop = dpop
+        self.observer = observer
+        self.timeout = timeout
         self.clock = clock
     }
 
-    /// Creates a client for a provider's metadata: its `token_endpoint` (its `mtls_endpoint_aliases` entry
-    /// when `authentication` ``ClientAuthentication/usesMutualTLS`` and the provider publishes one), with
-    /// its issuer for the URL policy.
-    /// - Throws: ``OIDCError`` `.discoveryMissingField` without a `token_endpoint`;
-    ///   `.insecureURL` / `.invalidIssuerURL` when any endpoint of the metadata fails
-    ///   ``ProviderMetadata/checkEndpointSecurity()``.
+    /// Creates a client for a provider's metadata: its `token_endpoint`, or its `mtls_endpoint_aliases` entry when
+    /// `authentication` ``ClientAuthentication/usesMutualTLS`` and the provider publishes one, with its issuer.
+    /// The other parameters are those of ``init(tokenEndpoint:issuer:authentication:transport:assertionAudience:dpop:observer:timeout:clock:)``.
+    /// - Throws: ``OIDCError`` `.discoveryMissingField` without a `token_endpoint`; `.insecureURL` or `.invalidIssuerURL`
+    ///   when an endpoint of the metadata fails ``ProviderMetadata/checkEndpointSecurity()``.
     public init(metadata: ProviderMetadata, authentication: ClientAuthentication, transport: any HTTPTransport,
-                assertionAudience: ClientAssertionAudience = .issuer, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+                assertionAudience: ClientAssertionAudience = .issuer, dpop: DPoPBinding? = nil, observer: (any OIDCObserver)? = nil,
+                timeout: TimeInterval = 30, clock: @escaping @Sendable () -> Date = { Date() }) throws {
         try metadata.checkEndpointSecurity()
         // RFC 8705 §5: with mutual-TLS client authentication, the token endpoint's alias when published.
         let metadata = authentication.usesMutualTLS ? try metadata.withMutualTLSEndpointAliases() : metadata
         guard let tokenEndpoint = metadata.tokenEndpoint else {
             throw OIDCError(.discoveryMissingField, "the provider metadata has no token_endpoint", endpoint: .token)
         }
-        self.init(tokenEndpoint: tokenEndpoint, issuer: metadata.issuer, authentication: authentication, transport: transport,
-                  assertionAudience: assertionAudience, clock: clock)
+        try self.init(tokenEndpoint: tokenEndpoint, issuer: metadata.issuer, authentication: authentication, transport: transport,
+                      assertionAudience: assertionAudience, dpop: dpop, observer: observer, timeout: timeout, clock: clock)
+    }
+
+    /// e.g. `TokenClient(private_key_jwt(client_id: "app"), aud: issuer, dpop: ES256)`.
+    public var description: String {
+        "TokenClient(\(authentication), aud: \(assertionAudience.rawValue), dpop: \(dpop.map { $0.key.algorithm.rawValue } ?? "none"))"
+    }
+
+    /// Endpoint, issuer, authentication method, audience setting and DPoP algorithm: `dump` shows no secret or key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["tokenEndpoint": tokenEndpoint, "issuer": issuer as Any, "authentication": authentication.methodName,
+                                "assertionAudience": assertionAudience.rawValue, "dpop": dpop.map { $0.key.algorithm.rawValue } ?? "none"])
+    }
+
+    /// How a token response's `token_type` is checked.
+    package enum TokenTypeRule: Sendable {
+        /// `DPoP` with a binding; without one, the caller checks (``OIDCClient`` against its accepted types).
+        case dpopOnly
+        /// `DPoP` with a binding and `Bearer` without (RFC 9449 §5, RFC 6749 §7.1): the decoupled grants' rule.
+        case strict
     }
 
     static let standardParameters: Set<String> = ["grant_type", "code", "redirect_uri", "code_verifier", "refresh_token", "scope",
                                                   "client_id", "client_secret", "client_assertion", "client_assertion_type",
                                                   "token", "token_type_hint"]
 
-    /// Exchanges an authorization code (with its PKCE verifier) for tokens.
-    public func exchangeCode(_ code: String, redirectURI: URL, codeVerifier: String?,
-                             additionalParameters: [(name: String, value: String)] = [], additionalHeaders: HeaderFields = [:]) async throws -> TokenResponse {
-        var parameters: [(name: String, value: String)] = [("grant_type", "authorization_code"), ("code", code),
-                                                            ("redirect_uri", redirectURI.absoluteString)]
-        if let codeVerifier { parameters.append(("code_verifier", codeVerifier)) }
-        return try await requestTokens(parameters, extra: additionalParameters, headers: additionalHeaders)
-    }
-
-    /// Uses a refresh token; `scope` may narrow the granted scope.
-    public func refresh(_ refreshToken: String, scope: String? = nil,
-                        additionalParameters: [(name: String, value: String)] = [], additionalHeaders: HeaderFields = [:]) async throws -> TokenResponse {
-        var parameters: [(name: String, value: String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
-        if let scope { parameters.append(("scope", scope)) }
-        return try await requestTokens(parameters, extra: additionalParameters, headers: additionalHeaders)
-    }
-
-    /// ``revoke(_:hint:endpoint:)`` without the event.
-    func sendRevocation(_ token: String, hint: String?, endpoint: URL) async throws {
-        var parameters: [(name: String, value: String)] = [("token", token)]
-        if let hint { parameters.append(("token_type_hint", hint)) }
-        _ = try await fetch(.revocation, accepted: 200...299).send(try formRequest(parameters, to: endpoint, headers: [:], for: .revocation),
-                                                                  via: transport)
-    }
-
-    /// ``userInfo(accessToken:endpoint:)`` without the event.
-    func sendUserInfo(accessToken: String, endpoint: URL) async throws -> JSONObject {
-        try fetch(.userinfo).object(from: try await sendUserInfoRequest(accessToken: accessToken, endpoint: endpoint, accept: "application/json"))
-    }
-
-    /// The accepted UserInfo response, whatever its form (JSON, or a JWT for `accept: application/jwt`).
-    package func sendUserInfoRequest(accessToken: String, endpoint: URL, accept: String) async throws -> TransportResponse {
-        var headers: HeaderFields = ["Accept": accept, "User-Agent": "swift-oidc-toolkit"]
-        guard let dpop else {
-            headers["Authorization"] = "Bearer " + accessToken
-            let request = TransportRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
-            return try await fetch(.userinfo).send(request, via: transport)
-        }
-        let request = TransportRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
-        let response = try await dpop.send(role: .resourceServer, accessToken: accessToken, observer: observer,
-                                           transport: FetchingTransport(fetch: fetch(.userinfo, accepted: 100...599), transport: transport)) { request }
-        return try Self.accepted(response, by: fetch(.userinfo))
-    }
-
-    /// The body of a UserInfo response as a JSON object, or the typed error naming the endpoint.
-    package func userInfoObject(from response: TransportResponse) throws -> JSONObject {
-        try fetch(.userinfo).object(from: response)
-    }
-
-    /// Checks that UserInfo's `sub` equals the ID Token's (OpenID Connect Core §5.3.2).
-    public static func checkUserInfoSubject(_ userInfo: JSONObject, idTokenSubject: String?) throws {
-        guard let sub = userInfo["sub"]?.stringValue, let expected = idTokenSubject, ConstantTime.equals(sub, expected) else {
-            throw OIDCError(.userInfoSubjectMismatch, "UserInfo's \"sub\" does not equal the ID Token's \"sub\"")
-        }
-    }
-
-    /// ``requestTokens(_:extra:headers:)`` without the event.
+    /// One token request without the event: `parameters` then `extra` (which may not set a standard parameter),
+    /// through ``post(_:to:as:headers:proof:)``, read by the one token-answer reader.
     func sendTokenRequest(_ parameters: [(name: String, value: String)], extra: [(name: String, value: String)],
-                               headers: HeaderFields) async throws -> TokenResponse {
+                          headers: HeaderFields, rule: TokenTypeRule) async throws -> TokenResponse {
         for (name, _) in extra where Self.standardParameters.contains(name) {
             throw OIDCError(.invalidTokenRequest, "additional parameter \"\(name)\" would override a standard one")
         }
-        let object: JSONObject, response: TransportResponse
-        if let dpop {
-            let form = parameters + extra
-            response = try Self.accepted(
-                try await dpop.send(role: .authorizationServer, observer: observer,
-                                    transport: FetchingTransport(fetch: fetch(.token, accepted: 100...599), transport: transport)) {
-                    try formRequest(form, to: tokenEndpoint, headers: headers, for: .token)
-                }, by: fetch(.token))
-            object = try fetch(.token).object(from: response)
-        } else {
-            (object, response) = try await fetch(.token).jsonObject(try formRequest(parameters + extra, to: tokenEndpoint, headers: headers, for: .token),
-                                                                    via: transport)
-        }
-        if object["error"] != nil { throw EndpointResponse.error(for: response, what: "token").naming(.token) }
+        let response = try await post(parameters + extra, to: tokenEndpoint, as: .token, headers: headers)
+        let object = try answer(response, from: .token)
         let dpopUsed = dpop != nil
         return try await TokenResponse.tokenEndpointAnswer(object, status: response.status, receivedAt: clock(), sent: parameters) {
-            if dpopUsed { try BackChannelClient.checkTokenType($0, dpopUsed: true) }  // without DPoP, OIDCClient checks the type
+            if dpopUsed || rule == .strict { try Self.checkTokenType($0, dpopUsed: dpopUsed) }
         }
     }
 
-    /// `response` when `fetch` accepts its status (after a DPoP exchange that had to see every status), else its error.
-    private static func accepted(_ response: TransportResponse, by fetch: EndpointFetch) throws -> TransportResponse {
-        guard fetch.accepted.contains(response.status) else { throw fetch.statusFailure(response) }
-        return response
+    /// POSTs `parameters` with the client's authentication to `endpoint` (the provider's `name` endpoint) through the
+    /// library's endpoint fetch: URL policy first, no redirects, typed transport errors, bounded body. With a DPoP
+    /// binding and `proof` on, with a proof and the one nonce retry. The response is returned whatever its status:
+    /// see ``answer(_:from:accepting:)``. A call to an endpoint other than the token endpoint is recorded as
+    /// ``OIDCEvent/Kind/providerCall``.
+    package func post(_ parameters: [(name: String, value: String)], to endpoint: URL, as name: ProviderEndpoint,
+                      headers: HeaderFields = [:], proof: Bool = true) async throws -> TransportResponse {
+        let form = formPost
+        let build: @Sendable () throws -> TransportRequest = { try form.request(parameters, to: endpoint, headers: headers, for: name) }
+        let via = FetchingTransport(fetch: fetch(name), transport: transport)
+        return try await observedCall(name, to: endpoint) {
+            if let dpop, proof { return try await dpop.send(role: .authorizationServer, observer: observer, transport: via, request: build) }
+            return try await via.send(try build())
+        }
     }
 
-    /// The library's endpoint fetch for `endpoint` of this client's provider: OAuth errors
-    /// mapped by ``EndpointResponse``, `transport` for no response.
-    private func fetch(_ endpoint: ProviderEndpoint, accepted: ClosedRange<Int> = 200...200) -> EndpointFetch {
-        let what = endpoint == .token ? "token" : endpoint == .userinfo ? "userinfo" : "revocation"
-        return EndpointFetch(endpoint: endpoint, issuer: issuer, transportFailure: .transport, invalidBody: .invalidEndpointResponse,
-                             emptyBody: .emptyEndpointResponse, accepted: accepted,
-                             statusFailure: { EndpointResponse.error(for: $0, what: what).naming(endpoint) })
+    /// The JSON object of an answer from the provider's `name` endpoint whose status is in `accepting`;
+    /// otherwise the typed error (`.oauthError` with the provider's code, a status error naming the endpoint).
+    package func answer(_ response: TransportResponse, from name: ProviderEndpoint, accepting: Set<Int> = [200]) throws -> JSONObject {
+        guard accepting.contains(response.status) else { throw EndpointResponse.error(for: response, what: Self.what(name)).naming(name) }
+        let object = try fetch(name).object(from: response)
+        if object["error"] != nil { throw EndpointResponse.error(for: response, what: Self.what(name)).naming(name) }
+        return object
     }
 
-    /// The form POST with the client authentication, built only once the endpoint passed
-    /// the URL policy (a client assertion's `aud` from ``assertionAudience``).
-    func formRequest(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HeaderFields,
-                     for name: ProviderEndpoint) throws -> TransportRequest {
-        try ClientFormPost(issuer: issuer, authentication: authentication, assertionAudience: assertionAudience, transport: transport,
-                           clock: clock, timeout: timeout).request(parameters, to: endpoint, headers: extra, for: name)
+    /// The one authenticated form POST (OIDCCore's), with this client's settings.
+    var formPost: ClientFormPost {
+        ClientFormPost(issuer: issuer, authentication: authentication, assertionAudience: assertionAudience, transport: transport,
+                       clock: clock, timeout: timeout)
     }
+
+    /// How errors name the endpoint: `token`, `userinfo`, `revocation`, else its metadata member name.
+    static func what(_ name: ProviderEndpoint) -> String {
+        switch name {
+        case .token: return "token"
+        case .userinfo: return "userinfo"
+        case .revocation: return "revocation"
+        default: return name.rawValue
+        }
+    }
+
+    /// The endpoint fetch for the provider's `name` endpoint; every status is handed back
+    /// (the DPoP nonce challenge and the callers' own status rules need the answer).
+    func fetch(_ name: ProviderEndpoint) -> EndpointFetch {
+        EndpointFetch(endpoint: name, issuer: issuer, transportFailure: .transport, invalidBody: .invalidEndpointResponse,
+                      emptyBody: .emptyEndpointResponse, accepted: 100...599)
+    }
+
+    /// `token_type` `DPoP` only when a proof was sent, `Bearer` only when none was (RFC 9449 §5, RFC 6749 §7.1).
+    package static func checkTokenType(_ tokens: TokenResponse, dpopUsed: Bool) throws {
+        let type = tokens.tokenType.lowercased()
+        switch (dpopUsed, type) {
+        case (true, "dpop"), (false, "bearer"): return
+        case (true, "bearer"):
+            throw OIDCError(.dpopTokenTypeMismatch, "a DPoP-bound token was asked for but the token endpoint issued a Bearer token")
+        case (false, "dpop"):
+            throw OIDCError(.dpopTokenTypeMismatch, "the token endpoint issued a DPoP token although no DPoP proof was sent")
+        default:
+            throw OIDCError(.unsupportedTokenType, "token_type \"\(tokens.tokenType.prefix(32))\" is not supported")
+        }
+    }
+}
+
+/// Sends through an ``EndpointFetch`` (so a DPoP retry goes through the same rules).
+struct FetchingTransport: HTTPTransport {
+    let fetch: EndpointFetch
+    let transport: any HTTPTransport
+    func send(_ request: TransportRequest) async throws -> TransportResponse { try await fetch.send(request, via: transport) }
 }

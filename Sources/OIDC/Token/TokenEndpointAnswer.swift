@@ -8,7 +8,7 @@ import JOSE
 extension TokenResponse {
     /// Reads a token endpoint's successful JSON answer (HTTP `status`) to a request that sent
     /// `parameters`, then runs the caller's `check` on it (its token-type rule): the one reading
-    /// step of `TokenClient` and `BackChannelClient`. A form error names the token endpoint and
+    /// step of `TokenClient`. A form error names the token endpoint and
     /// the status; a refusal of an answer to a refresh that rotated the refresh token is
     /// `refresh_token_spent` (``SpentRefreshToken``).
     package static func tokenEndpointAnswer(_ object: JSONObject, status: Int, receivedAt: Date,

@@ -29,7 +29,7 @@ public struct TokenTypeIdentifier: RawRepresentable, Sendable, Hashable, CustomS
 }
 
 /// A token exchange request (RFC 8693 §2.1). `description` never shows the tokens.
-public struct TokenExchangeRequest: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct TokenExchangeRequest: Sendable, CustomStringConvertible, CustomReflectable {
     /// `subject_token`: the token that represents the party on whose behalf the request is made.
     public var subjectToken: String
     /// `subject_token_type`
@@ -82,8 +82,6 @@ public struct TokenExchangeRequest: Sendable, CustomStringConvertible, CustomDeb
     public var description: String {
         "TokenExchangeRequest(subject: \(subjectTokenType), actor: \(actorTokenType?.rawValue ?? "none"), resources: \(resources.count), audiences: \(audiences.count))"
     }
-    /// Same as ``description``.
-    public var debugDescription: String { description }
     /// No children: `dump` shows no token.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
@@ -102,7 +100,7 @@ public struct TokenExchangeResponse: Sendable, CustomStringConvertible {
 
 extension TokenClient {
     /// The RFC 8693 grant type.
-    public static let tokenExchangeGrantType = "urn:ietf:params:oauth:grant-type:token-exchange"
+    package static let tokenExchangeGrantType = "urn:ietf:params:oauth:grant-type:token-exchange"
 
     /// Exchanges a token (RFC 8693) with the configured client authentication.
     /// - Throws: ``OIDCError`` `.invalidTokenRequest`, `.invalidResourceIndicator`,

@@ -9,7 +9,7 @@ import JOSE
 ///
 /// `Codable` with the OAuth member names plus `expires_at`, so a token set can
 /// be stored and resumed. `description` never shows a token.
-public struct TokenResponse: Sendable, Codable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct TokenResponse: Sendable, Codable, CustomStringConvertible, CustomReflectable {
     /// `access_token`
     public var accessToken: String
     /// `token_type` as sent (compare with ``isBearer``).
@@ -120,8 +120,6 @@ public struct TokenResponse: Sendable, Codable, CustomStringConvertible, CustomD
         let expiry = expiresAt.map { String(Self.unixSeconds($0)) } ?? "unknown"
         return "TokenResponse(\(tokenType), expires_at: \(expiry), refresh_token: \(refreshToken == nil ? "no" : "yes"), id_token: \(idToken == nil ? "no" : "yes"))"
     }
-    /// Same as ``description``.
-    public var debugDescription: String { description }
     /// No children: `dump` shows nothing secret.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

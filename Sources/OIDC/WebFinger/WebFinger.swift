@@ -22,24 +22,24 @@ import JOSE
 /// Members of the answer other than `links` (and a link's `rel` and `href`) are ignored, as RFC 7033 says.
 public enum WebFinger {
     /// The `rel` of the issuer link (OpenID Connect Discovery §2).
-    public static let issuerRelation = "http://openid.net/specs/connect/1.0/issuer"
+    package static let issuerRelation = "http://openid.net/specs/connect/1.0/issuer"
 
     /// An identifier normalized as OpenID Connect Discovery §2.1 says: the `resource` to ask about and the
     /// host (with its port) to ask.
-    public struct Query: Sendable, Hashable {
+    package struct Query: Sendable, Hashable {
         /// The normalized identifier, sent as `resource` (e.g. `acct:alice@example.com`, `https://example.com/alice`).
-        public let resource: String
+        package let resource: String
         /// `host[:port]` of the WebFinger server.
-        public let host: String
+        package let host: String
         /// `https://HOST/.well-known/webfinger?resource=...&rel=...`.
-        public let url: URL
+        package let url: URL
 
         /// Normalizes `identifier` (OpenID Connect Discovery §2.1.2): `acct:` URIs and https URLs are kept (a
         /// URL's fragment removed); `user@host` becomes `acct:user@host`; a bare host (or host and path) becomes
         /// an https URL.
         /// - Throws: ``OIDCError`` `.webFingerInvalidIdentifier`: empty, an XRI (`=`, `@`, `!`), another scheme
         ///   (`http` included), no host, or a host with a user part, a path or a query.
-        public init(identifier: String) throws {
+        package init(identifier: String) throws {
             func fail(_ reason: String) -> OIDCError { OIDCError(.webFingerInvalidIdentifier, "the WebFinger identifier \(reason)") }
             let input = identifier
             guard !input.isEmpty else { throw fail("is empty") }
@@ -96,9 +96,8 @@ public enum WebFinger {
     ///     why the policy refused or what the unusable answer was.
     ///   - fetchPolicy: which hosts may be asked, and may be named as the issuer (default: public hosts on 443).
     /// - Returns: the issuer (an https URL on a host the policy admits), not yet discovered.
-    /// - Throws: ``OIDCError`` `.webFingerInvalidIdentifier`, `.webFingerHostRefused` (the WebFinger host, before any
-    ///   request; or the issuer named), `.webFingerTransportFailed`, `.webFingerInvalidResponse`, `.webFingerNoIssuer`,
-    ///   `.webFingerInsecureIssuer`.
+    /// - Throws: ``OIDCError`` `.webFingerHostRefused` before any request (or for the issuer named),
+    ///   `.webFingerInvalidIdentifier`, `.webFingerNoIssuer`.
     public static func issuer(for identifier: String, transport: any HTTPTransport, observer: (any OIDCObserver)? = nil,
                               fetchPolicy: RemoteFetchPolicy = .publicHostsOnly) async throws -> String {
         let query = try Query(identifier: identifier)
@@ -130,7 +129,7 @@ public enum WebFinger {
     /// The issuer a WebFinger answer (JRD) names: the `href` of its first link whose `rel` is ``issuerRelation``.
     /// - Throws: ``OIDCError`` `.webFingerInvalidResponse` (`links` not an array of objects), `.webFingerNoIssuer`,
     ///   `.webFingerInsecureIssuer` (not https, or not a URL with a host).
-    public static func issuer(in answer: JSONObject) throws -> String {
+    package static func issuer(in answer: JSONObject) throws -> String {
         guard let linksValue = answer["links"] else {
             throw OIDCError(.webFingerNoIssuer, "the WebFinger answer has no links", endpoint: .webFinger)
         }

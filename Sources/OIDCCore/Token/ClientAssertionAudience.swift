@@ -20,7 +20,7 @@ public enum ClientAssertionAudience: String, Sendable, Hashable, Codable, CaseIt
 
 extension ClientAssertionAudience {
     /// The `aud` of a client assertion sent to `endpoint`: the issuer identifier or the endpoint URL.
-    /// The one place both ``TokenClient`` and ``BackChannelClient`` take it from.
+    /// The one place ``TokenClient`` and the introspection client take it from.
     /// - Throws: ``OIDCError`` `.invalidTokenRequest` for ``issuer`` when no issuer is known (a
     ///   ``TokenClient`` made from a bare endpoint: choose ``endpointURL`` explicitly), `.invalidIssuerURL`.
     package func audience(for endpoint: URL, issuer: String?) throws -> URL {

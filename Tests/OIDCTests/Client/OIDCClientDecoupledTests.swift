@@ -39,9 +39,9 @@ struct OIDCClientDecoupledTests {
         return object
     }
 
-    func startCIBA(_ client: OIDCClient, _ transport: ScriptedTransport) async throws -> BackchannelAuthenticationResponse {
+    func startCIBA(_ client: OIDCClient, _ transport: ScriptedTransport) async throws -> DecoupledAuthenticationResponse {
         transport.json(Self.backchannel, #"{"auth_req_id":"req-1","expires_in":120,"interval":1}"#)
-        return try await client.startBackchannelLogin(BackchannelAuthenticationRequest(scope: "openid", hint: .loginHint("alice")))
+        return try await client.startBackchannelLogin(DecoupledAuthenticationRequest(scope: "openid", hint: .loginHint("alice")))
     }
 
     @Test("CIBA: pending, then approved: tokens and the validated ID Token")
@@ -89,7 +89,7 @@ struct OIDCClientDecoupledTests {
         let (client, transport) = try Self.client(advertised: false)
         let before = transport.totalCalls
         let ciba = await #expect(throws: OIDCError.self) {
-            _ = try await client.startBackchannelLogin(BackchannelAuthenticationRequest(scope: "openid", hint: .loginHint("alice")))
+            _ = try await client.startBackchannelLogin(DecoupledAuthenticationRequest(scope: "openid", hint: .loginHint("alice")))
         }
         #expect(ciba?.code == .endpointNotAdvertised)
         let device = await #expect(throws: OIDCError.self) { _ = try await client.startDeviceLogin() }

@@ -71,7 +71,7 @@ struct EndpointSecurityTests {
     @Test("TokenClient sends nothing to an http token, revocation or userinfo endpoint of a remote host")
     func tokenClientRefusesHTTP() async throws {
         let transport = CannedTransport(status: 200, body: TokenClientTests.success)
-        let client = TokenClient(tokenEndpoint: URL(string: "http://op.example.com/token")!,
+        let client = try TokenClient(tokenEndpoint: URL(string: "http://op.example.com/token")!,
                                  authentication: .clientSecretPost(clientID: "c", secret: "SECRET"), transport: transport)
         let exchange = await Self.error {
             _ = try await client.exchangeCode("CODE", redirectURI: URL(string: "https://app.example/cb")!, codeVerifier: "VERIFIER")
@@ -79,7 +79,7 @@ struct EndpointSecurityTests {
         #expect(exchange?.code == .insecureURL && exchange?.endpoint == .token)
         let refresh = await Self.error { _ = try await client.refresh("RT") }
         #expect(refresh?.code == .insecureURL && refresh?.endpoint == .token)
-        let https = TokenClient(tokenEndpoint: TokenClientTests.endpoint, authentication: .none(clientID: "c"), transport: transport)
+        let https = try TokenClient(tokenEndpoint: TokenClientTests.endpoint, authentication: .none(clientID: "c"), transport: transport)
         let revoke = await Self.error { try await https.revoke("RT", endpoint: URL(string: "http://op.example.com/revoke")!) }
         #expect(revoke?.code == .insecureURL && revoke?.endpoint == .revocation)
         let userInfo = await Self.error { _ = try await https.userInfo(accessToken: "AT", endpoint: URL(string: "http://op.example.com/me")!) }
@@ -91,11 +91,11 @@ struct EndpointSecurityTests {
     func tokenClientIssuerRule() async throws {
         let transport = CannedTransport(status: 200, body: TokenClientTests.success)
         let loopback = URL(string: "http://127.0.0.1:9438/token")!
-        let remote = TokenClient(tokenEndpoint: loopback, issuer: Self.issuer, authentication: .none(clientID: "c"), transport: transport)
+        let remote = try TokenClient(tokenEndpoint: loopback, issuer: Self.issuer, authentication: .none(clientID: "c"), transport: transport)
         let error = await Self.error { _ = try await remote.refresh("RT") }
         #expect(error?.code == .insecureURL && error?.endpoint == .token)
         #expect(transport.requests.isEmpty)
-        let local = TokenClient(tokenEndpoint: loopback, issuer: "http://127.0.0.1:9438", authentication: .none(clientID: "c"), transport: transport)
+        let local = try TokenClient(tokenEndpoint: loopback, issuer: "http://127.0.0.1:9438", authentication: .none(clientID: "c"), transport: transport)
         _ = try await local.refresh("RT")
         #expect(transport.requests.count == 1)
 

@@ -111,7 +111,7 @@ struct EncryptedIDTokenTests {
         #expect(refused?.cause == .unencryptedIDToken || refused?.code == .unencryptedIDToken || refused?.reason.contains("unencrypted_id_token") == true)
         // CIBA.
         transport.json(OIDCClientDecoupledTests.backchannel, #"{"auth_req_id":"req-1","expires_in":120,"interval":1}"#)
-        let started = try await client.startBackchannelLogin(BackchannelAuthenticationRequest(scope: "openid", hint: .loginHint("alice")))
+        let started = try await client.startBackchannelLogin(DecoupledAuthenticationRequest(scope: "openid", hint: .loginHint("alice")))
         OIDCClientDecoupledTests.grant(transport, OIDCClientDecoupledTests.tokens(idToken: try Self.encrypted(try C.idToken())))
         guard case .loggedIn(let tokens, let idToken?) = try await client.finishBackchannelLogin(started, sleeper: OIDCClientDecoupledTests.noWait) else {
             Issue.record("not logged in"); return

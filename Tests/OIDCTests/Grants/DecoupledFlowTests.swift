@@ -36,19 +36,19 @@ struct DecoupledFlowTests {
     static let slowDown = (400, #"{"error":"slow_down"}"#)
     static let granted = (200, #"{"access_token":"AT","token_type":"Bearer","id_token":"h.p.s","expires_in":60}"#)
 
-    func client(_ transport: CannedTransport, _ time: FakeTime, dpop: DPoPBinding? = nil) throws -> BackChannelClient {
-        try BackChannelClient(issuer: Self.issuer, authentication: .clientSecretBasic(clientID: "app", secret: "s"), transport: transport,
-                              dpop: dpop, clock: time.clock)
+    func client(_ transport: CannedTransport, _ time: FakeTime, dpop: DPoPBinding? = nil) throws -> TokenClient {
+        try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
+                        transport: transport, dpop: dpop, clock: time.clock)
     }
 
     @Test("CIBA request: scope, one hint, binding_message, user_code, requested_expiry, acr_values; auth_req_id, expires_in and interval read")
     func cibaRequest() async throws {
         let transport = CannedTransport(status: 200, body: #"{"auth_req_id":"1c266114-a1be-4252-8ad1-04986c5b9ac1","expires_in":120,"interval":2}"#)
         let time = FakeTime()
-        let request = BackchannelAuthenticationRequest(scope: "openid email", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: "W4SCT",
+        let request = DecoupledAuthenticationRequest(scope: "openid email", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: "W4SCT",
                                                        userCode: "1234", requestedExpiry: 300, acrValues: ["urn:a", "urn:b"])
         let started = try await client(transport, time).startBackchannelAuthentication(request, endpoint: URL(string: "https://as.example/bc")!)
-        #expect(started == BackchannelAuthenticationResponse(authReqID: "1c266114-a1be-4252-8ad1-04986c5b9ac1", expiresIn: 120, interval: 2,
+        #expect(started == DecoupledAuthenticationResponse(authReqID: "1c266114-a1be-4252-8ad1-04986c5b9ac1", expiresIn: 120, interval: 2,
                                                              expiresAt: time.now.addingTimeInterval(120)))
         #expect(!started.description.contains("1c266114"))
         let form = formFields(try #require(transport.requests.first))
@@ -90,7 +90,7 @@ struct DecoupledFlowTests {
         let transport = scriptedTokenEndpoint([Self.pending, Self.slowDown, Self.pending, Self.granted])
         let time = FakeTime()
         let outcome = try await client(transport, time).pollBackchannelAuthentication(
-            BackchannelAuthenticationResponse(authReqID: "req-1", expiresIn: 120, interval: 2), tokenEndpoint: Self.token, sleeper: time.sleeper)
+            DecoupledAuthenticationResponse(authReqID: "req-1", expiresIn: 120, interval: 2), sleeper: time.sleeper)
         guard case .granted(let tokens) = outcome else { Issue.record("expected granted, got \(outcome)"); return }
         #expect(tokens.accessToken == "AT" && tokens.idToken == "h.p.s")
         #expect(time.waits == [2, 2, 7, 7])
@@ -103,20 +103,20 @@ struct DecoupledFlowTests {
 
     @Test("poll outcomes: access_denied → denied, expired_token → expired, the local deadline → expired, another error is thrown")
     func outcomes() async throws {
-        let started = BackchannelAuthenticationResponse(authReqID: "r", expiresIn: 30, interval: nil)
+        let started = DecoupledAuthenticationResponse(authReqID: "r", expiresIn: 30, interval: nil)
         let denied = try await client(scriptedTokenEndpoint([Self.pending, (400, #"{"error":"access_denied","error_description":"no"}"#)]), FakeTime())
-            .pollBackchannelAuthentication(started, tokenEndpoint: Self.token, sleeper: FakeTime().sleeper)
+            .pollBackchannelAuthentication(started, sleeper: FakeTime().sleeper)
         guard case .denied(let error) = denied else { Issue.record("expected denied, got \(denied)"); return }
         #expect(error.error == "access_denied")
 
         let expired = try await client(scriptedTokenEndpoint([(400, #"{"error":"expired_token"}"#)]), FakeTime())
-            .pollBackchannelAuthentication(started, tokenEndpoint: Self.token, sleeper: FakeTime().sleeper)
+            .pollBackchannelAuthentication(started, sleeper: FakeTime().sleeper)
         guard case .expired = expired else { Issue.record("expected expired, got \(expired)"); return }
 
         // Always pending: the 30 s deadline with the default 5 s interval ends it locally after 5 polls.
         let time = FakeTime()
         let transport = scriptedTokenEndpoint([Self.pending])
-        let local = try await client(transport, time).pollBackchannelAuthentication(started, tokenEndpoint: Self.token, sleeper: time.sleeper)
+        let local = try await client(transport, time).pollBackchannelAuthentication(started, sleeper: time.sleeper)
         guard case .expired(let localError) = local else { Issue.record("expected expired, got \(local)"); return }
         #expect(localError.error == "expired_token")
         #expect(transport.requests.count == 5)
@@ -124,7 +124,7 @@ struct DecoupledFlowTests {
 
         await #expect(throws: OIDCError.self) {
             _ = try await client(scriptedTokenEndpoint([(400, #"{"error":"invalid_grant"}"#)]), FakeTime())
-                .pollBackchannelAuthentication(started, tokenEndpoint: Self.token, sleeper: FakeTime().sleeper)
+                .pollBackchannelAuthentication(started, sleeper: FakeTime().sleeper)
         }
     }
 
@@ -133,8 +133,8 @@ struct DecoupledFlowTests {
         let transport = scriptedTokenEndpoint([Self.pending])
         let client = try client(transport, FakeTime())
         let task = Task {
-            try await client.pollBackchannelAuthentication(BackchannelAuthenticationResponse(authReqID: "r", expiresIn: 600, interval: 1),
-                                                          tokenEndpoint: Self.token, sleeper: .task)
+            try await client.pollBackchannelAuthentication(DecoupledAuthenticationResponse(authReqID: "r", expiresIn: 600, interval: 1),
+                                                          sleeper: .task)
         }
         try await Task.sleep(nanoseconds: 100_000_000)
         task.cancel()
@@ -152,7 +152,8 @@ struct DecoupledFlowTests {
         {"device_code":"GmRhmhcxhwAzkoEqiMEg_DnyEysNkuNhszIySk9eS","user_code":"WDJB-MJHT","verification_uri":"https://as.example/device",
          "verification_uri_complete":"https://as.example/device?user_code=WDJB-MJHT","expires_in":1800,"interval":5}
         """)
-        let public_ = try BackChannelClient(issuer: Self.issuer, authentication: .none(clientID: "tv"), transport: authorization, clock: time.clock)
+        let public_ = try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .none(clientID: "tv"),
+                                      transport: authorization, clock: time.clock)
         let started = try await public_.requestDeviceAuthorization(scope: "openid profile", endpoint: URL(string: "https://as.example/device_authorization")!)
         #expect(started.userCode == "WDJB-MJHT" && started.verificationURI == "https://as.example/device")
         #expect(started.verificationURIComplete == "https://as.example/device?user_code=WDJB-MJHT" && started.expiresIn == 1800 && started.interval == 5)
@@ -162,8 +163,9 @@ struct DecoupledFlowTests {
         #expect(formFields(try #require(authorization.requests.first)) == ["client_id": "tv", "scope": "openid profile"])
 
         let tokenTransport = scriptedTokenEndpoint([Self.pending, Self.slowDown, Self.granted])
-        let poller = try BackChannelClient(issuer: Self.issuer, authentication: .none(clientID: "tv"), transport: tokenTransport, clock: time.clock)
-        let outcome = try await poller.pollDeviceAuthorization(started, tokenEndpoint: Self.token, sleeper: time.sleeper)
+        let poller = try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .none(clientID: "tv"),
+                                     transport: tokenTransport, clock: time.clock)
+        let outcome = try await poller.pollDeviceAuthorization(started, sleeper: time.sleeper)
         guard case .granted = outcome else { Issue.record("expected granted, got \(outcome)"); return }
         #expect(time.waits == [5, 5, 10])
         let form = formFields(try #require(tokenTransport.requests.last))
@@ -175,7 +177,8 @@ struct DecoupledFlowTests {
         let bodies = [#"{"user_code":"u","verification_uri":"https://x","expires_in":5}"#, #"{"device_code":"d","verification_uri":"https://x","expires_in":5}"#,
                       #"{"device_code":"d","user_code":"u","expires_in":5}"#, #"{"device_code":"d","user_code":"u","verification_uri":"https://x"}"#]
         for body in bodies {
-            let client = try BackChannelClient(issuer: Self.issuer, authentication: .none(clientID: "tv"), transport: CannedTransport(status: 200, body: body))
+            let client = try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .none(clientID: "tv"),
+                                         transport: CannedTransport(status: 200, body: body))
             do {
                 _ = try await client.requestDeviceAuthorization(scope: nil, endpoint: URL(string: "https://as.example/da")!)
                 Issue.record("expected an error for \(body)")
@@ -190,13 +193,13 @@ struct DecoupledFlowTests {
         let time = FakeTime()
         let transport = scriptedTokenEndpoint([Self.pending, (200, #"{"access_token":"AT","token_type":"DPoP"}"#)])
         let outcome = try await client(transport, time, dpop: DPoPBinding(key: try DPoPKey.generate()))
-            .pollBackchannelAuthentication(BackchannelAuthenticationResponse(authReqID: "r", expiresIn: 60), tokenEndpoint: Self.token, sleeper: time.sleeper)
+            .pollBackchannelAuthentication(DecoupledAuthenticationResponse(authReqID: "r", expiresIn: 60), sleeper: time.sleeper)
         guard case .granted(let tokens) = outcome else { Issue.record("expected granted"); return }
         #expect(tokens.tokenType == "DPoP")
         #expect(transport.requests.allSatisfy { $0.headers["DPoP"] != nil })
         await #expect(throws: OIDCError.self) {
             _ = try await client(scriptedTokenEndpoint([Self.granted]), time, dpop: DPoPBinding(key: try DPoPKey.generate()))
-                .pollBackchannelAuthentication(BackchannelAuthenticationResponse(authReqID: "r", expiresIn: 60), tokenEndpoint: Self.token, sleeper: time.sleeper)
+                .pollBackchannelAuthentication(DecoupledAuthenticationResponse(authReqID: "r", expiresIn: 60), sleeper: time.sleeper)
         }
     }
 }

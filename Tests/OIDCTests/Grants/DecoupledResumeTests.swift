@@ -8,9 +8,9 @@ import Testing
 struct DecoupledResumeTests {
     static let token = URL(string: "https://as.example/token")!
 
-    func client(_ transport: CannedTransport, _ time: FakeTime) throws -> BackChannelClient {
-        try BackChannelClient(issuer: "https://as.example", authentication: .clientSecretBasic(clientID: "app", secret: "s"),
-                              transport: transport, clock: time.clock)
+    func client(_ transport: CannedTransport, _ time: FakeTime) throws -> TokenClient {
+        try TokenClient(tokenEndpoint: Self.token, issuer: "https://as.example", authentication: .clientSecretBasic(clientID: "app", secret: "s"),
+                        transport: transport, clock: time.clock)
     }
 
     /// Encodes and decodes `value` as a back end storing it between requests would.
@@ -23,14 +23,14 @@ struct DecoupledResumeTests {
         let time = FakeTime()
         let start = CannedTransport(status: 200, body: #"{"auth_req_id":"req-1","expires_in":120,"interval":5}"#)
         let started = try await client(start, time).startBackchannelAuthentication(
-            BackchannelAuthenticationRequest(hint: .loginHint("alice")), endpoint: URL(string: "https://as.example/bc")!)
+            DecoupledAuthenticationRequest(hint: .loginHint("alice")), endpoint: URL(string: "https://as.example/bc")!)
         #expect(started.expiresAt == time.now.addingTimeInterval(120))
         let resumed = try roundTrip(started)
         #expect(resumed == started && resumed.interval == 5 && resumed.expiresAt == time.now.addingTimeInterval(120))
 
         try await time.sleeper.sleep(100)  // the process restarted; 100 s of the 120 are gone
         let polls = scriptedTokenEndpoint([DecoupledFlowTests.pending])
-        let outcome = try await client(polls, time).pollBackchannelAuthentication(resumed, tokenEndpoint: Self.token, sleeper: time.sleeper)
+        let outcome = try await client(polls, time).pollBackchannelAuthentication(resumed, sleeper: time.sleeper)
         guard case .expired = outcome else { Issue.record("expected expired, got \(outcome)"); return }
         #expect(polls.requests.count == 3)  // at T+105, T+110, T+115; T+120 is the deadline
         #expect(time.now == Date(timeIntervalSince1970: 1_800_000_120))
@@ -46,14 +46,14 @@ struct DecoupledResumeTests {
 
         try await time.sleeper.sleep(30)
         let polls = scriptedTokenEndpoint([DecoupledFlowTests.pending])
-        let outcome = try await client(polls, time).pollDeviceAuthorization(resumed, tokenEndpoint: Self.token, sleeper: time.sleeper)
+        let outcome = try await client(polls, time).pollDeviceAuthorization(resumed, sleeper: time.sleeper)
         guard case .expired = outcome else { Issue.record("expected expired, got \(outcome)"); return }
         #expect(polls.requests.count == 4)  // T+37, T+44, T+51, T+58 with the stored 7 s interval; T+65 is past the deadline
         #expect(time.waits.dropFirst() == [7, 7, 7, 7, 7])
 
         try await time.sleeper.sleep(100)
         let late = scriptedTokenEndpoint([DecoupledFlowTests.pending])
-        let lateOutcome = try await client(late, time).pollDeviceAuthorization(resumed, tokenEndpoint: Self.token, sleeper: time.sleeper)
+        let lateOutcome = try await client(late, time).pollDeviceAuthorization(resumed, sleeper: time.sleeper)
         guard case .expired = lateOutcome else { Issue.record("expected expired, got \(lateOutcome)"); return }
         #expect(late.requests.isEmpty)
     }
@@ -62,10 +62,10 @@ struct DecoupledResumeTests {
     func withoutAbsoluteDeadline() async throws {
         let time = FakeTime()
         let polls = scriptedTokenEndpoint([DecoupledFlowTests.pending])
-        let legacy = try JSONDecoder().decode(BackchannelAuthenticationResponse.self,
+        let legacy = try JSONDecoder().decode(DecoupledAuthenticationResponse.self,
                                               from: Data(#"{"authReqID":"r","expiresIn":20,"interval":5}"#.utf8))
         #expect(legacy.expiresAt == nil)
-        let outcome = try await client(polls, time).pollBackchannelAuthentication(legacy, tokenEndpoint: Self.token, sleeper: time.sleeper)
+        let outcome = try await client(polls, time).pollBackchannelAuthentication(legacy, sleeper: time.sleeper)
         guard case .expired = outcome else { Issue.record("expected expired, got \(outcome)"); return }
         #expect(polls.requests.count == 3)
     }

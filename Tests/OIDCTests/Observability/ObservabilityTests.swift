@@ -178,13 +178,12 @@ struct ObservabilityTests {
     func pushedAuthorization() async throws {
         let observer = RecordingObserver()
         let accepted = CannedTransport(status: 201, body: #"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":60}"#)
-        var client = try BackChannelClient(issuer: PushedAuthorizationTests.issuer, authentication: .clientSecretPost(clientID: "app", secret: "s"),
-                                           transport: accepted)
-        client.observer = observer
+        let client = try TokenClient(tokenEndpoint: PushedAuthorizationTests.token, issuer: PushedAuthorizationTests.issuer,
+                                     authentication: .clientSecretPost(clientID: "app", secret: "s"), transport: accepted, observer: observer)
         _ = try await client.pushAuthorizationRequest(PushedAuthorizationTests.parameters, endpoint: PushedAuthorizationTests.par)
-        var refused = try BackChannelClient(issuer: PushedAuthorizationTests.issuer, authentication: .clientSecretPost(clientID: "app", secret: "s"),
-                                            transport: CannedTransport(status: 400, body: #"{"error":"invalid_request"}"#))
-        refused.observer = observer
+        let refused = try TokenClient(tokenEndpoint: PushedAuthorizationTests.token, issuer: PushedAuthorizationTests.issuer,
+                                      authentication: .clientSecretPost(clientID: "app", secret: "s"),
+                                      transport: CannedTransport(status: 400, body: #"{"error":"invalid_request"}"#), observer: observer)
         await #expect(throws: OIDCError.self) {
             try await refused.pushAuthorizationRequest(PushedAuthorizationTests.parameters, endpoint: PushedAuthorizationTests.par)
         }

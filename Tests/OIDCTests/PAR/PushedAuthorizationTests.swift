@@ -7,6 +7,7 @@ import Testing
 struct PushedAuthorizationTests {
     static let issuer = "https://as.example"
     static let par = URL(string: "https://as.example/par")!
+    static let token = URL(string: "https://as.example/token")!
     static let authorize = URL(string: "https://as.example/authorize")!
     static let parameters: [(name: String, value: String)] = [
         ("response_type", "code"), ("client_id", "app"), ("redirect_uri", "https://app.example/cb"), ("scope", "openid profile"),
@@ -18,8 +19,8 @@ struct PushedAuthorizationTests {
     func push() async throws {
         let transport = CannedTransport(status: 201, body: #"{"request_uri":"urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c","expires_in":60}"#)
         let dpop = DPoPBinding(key: try DPoPKey.generate())
-        let client = try BackChannelClient(issuer: Self.issuer, authentication: .clientSecretPost(clientID: "app", secret: "s"),
-                                           transport: transport, dpop: dpop)
+        let client = try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .clientSecretPost(clientID: "app", secret: "s"),
+                                     transport: transport, dpop: dpop)
         let pushed = try await client.pushAuthorizationRequest(Self.parameters, endpoint: Self.par)
         #expect(pushed == PushedAuthorizationResponse(requestURI: "urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c", expiresIn: 60))
         let request = try #require(transport.requests.first)
@@ -40,8 +41,8 @@ struct PushedAuthorizationTests {
     @Test("push refusals: request_uri in the parameters, a foreign dpop_jkt, an OAuth error, a response without request_uri or expires_in")
     func pushErrors() async throws {
         let ok = CannedTransport(status: 201, body: #"{"request_uri":"urn:x","expires_in":60}"#)
-        let client = try BackChannelClient(issuer: Self.issuer, authentication: .none(clientID: "app"), transport: ok,
-                                           dpop: DPoPBinding(key: try DPoPKey.generate()))
+        let client = try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .none(clientID: "app"), transport: ok,
+                                     dpop: DPoPBinding(key: try DPoPKey.generate()))
         await #expect(throws: OIDCError.self) { _ = try await client.pushAuthorizationRequest([("request_uri", "x")], endpoint: Self.par) }
         await #expect(throws: OIDCError.self) { _ = try await client.pushAuthorizationRequest([("dpop_jkt", "other")], endpoint: Self.par) }
         #expect(ok.requests.isEmpty)
@@ -55,7 +56,7 @@ struct PushedAuthorizationTests {
         ]
         for (status, body, code) in answers {
             let transport = CannedTransport(status: status, body: body)
-            let client = try BackChannelClient(issuer: Self.issuer, authentication: .none(clientID: "app"), transport: transport)
+            let client = try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .none(clientID: "app"), transport: transport)
             do {
                 _ = try await client.pushAuthorizationRequest(Self.parameters, endpoint: Self.par)
                 Issue.record("expected \(code) for \(status) \(body)")

@@ -70,7 +70,7 @@ struct AuthorizationDetailsTests {
             }
         }
         let transport = Capture()
-        let client = TokenClient(tokenEndpoint: try #require(URL(string: "https://as.example/token")),
+        let client = try TokenClient(tokenEndpoint: try #require(URL(string: "https://as.example/token")),
                                  authentication: .clientSecretBasic(clientID: "svc", secret: "s"), transport: transport)
         let details = [try AuthorizationDetail(type: "account_information", members: ["actions": ["read"]])]
         let tokens = try await client.clientCredentials(additionalParameters: [AuthorizationDetail.tokenRequestParameter(details)])

@@ -14,7 +14,7 @@ struct OIDCFuzzRegressionTests {
     func hugeExpiresIn() async throws {
         let body = #"{"access_token":"x","token_type":"Bearer","expires_in":9223372036854775807}"#
         let transport = CannedTransport(status: 200, body: body)
-        let client = TokenClient(tokenEndpoint: URL(string: "https://idp.example/token")!, authentication: .none(clientID: "c"),
+        let client = try TokenClient(tokenEndpoint: URL(string: "https://idp.example/token")!, authentication: .none(clientID: "c"),
                                  transport: transport, clock: { Date(timeIntervalSince1970: 1_800_000_000) })
         let tokens = try await client.exchangeCode("code", redirectURI: URL(string: "https://client.example/cb")!, codeVerifier: nil)
         #expect(tokens.expiresIn == Int.max)

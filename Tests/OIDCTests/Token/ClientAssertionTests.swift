@@ -28,10 +28,11 @@ struct ClientAssertionTests {
         let spec = try #require(Self.cases.first { $0.algorithm == algorithm }).spec
         let key = try JWK.generate(spec)
         let transport = CannedTransport(status: 200, body: #"{"access_token":"AT","token_type":"Bearer"}"#)
-        let client = try BackChannelClient(issuer: Self.issuer, authentication: .privateKeyJWT(clientID: "app", key: key, algorithm: algorithm),
-                                           transport: transport, clock: { Self.now })
-        _ = try await client.requestTokens([("grant_type", "client_credentials")], at: Self.tokenEndpoint)
-        _ = try await client.requestTokens([("grant_type", "client_credentials")], at: Self.tokenEndpoint)
+        let client = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer,
+                                     authentication: .privateKeyJWT(clientID: "app", key: key, algorithm: algorithm), transport: transport,
+                                     clock: { Self.now })
+        _ = try await client.requestTokens([("grant_type", "client_credentials")], rule: .strict)
+        _ = try await client.requestTokens([("grant_type", "client_credentials")], rule: .strict)
         var jtis = Set<String>()
         for request in transport.requests {
             let form = formFields(request)
@@ -55,8 +56,9 @@ struct ClientAssertionTests {
     func endpointAudience() async throws {
         let key = try JWK.generate(.ec(.p256))
         let transport = CannedTransport(status: 201, body: #"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":60}"#)
-        let client = try BackChannelClient(issuer: Self.issuer, authentication: .privateKeyJWT(clientID: "app", key: key, algorithm: .es256),
-                                           assertionAudience: .endpointURL, transport: transport)
+        let client = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer,
+                                     authentication: .privateKeyJWT(clientID: "app", key: key, algorithm: .es256), transport: transport,
+                                     assertionAudience: .endpointURL)
         let par = URL(string: "https://as.example/realm/par")!
         _ = try await client.pushAuthorizationRequest([("response_type", "code")], endpoint: par)
         let request = try #require(transport.requests.first)
@@ -72,9 +74,10 @@ struct ClientAssertionTests {
             }
             return TransportResponse(status: 400, headers: ["DPoP-Nonce": "n1"], body: Array(#"{"error":"use_dpop_nonce"}"#.utf8))
         }
-        let client = try BackChannelClient(issuer: Self.issuer, authentication: .privateKeyJWT(clientID: "app", key: JWK.generate(.ed25519), algorithm: .eddsa),
-                                           transport: transport, dpop: DPoPBinding(key: DPoPKey.generate()))
-        let tokens = try await client.requestTokens([("grant_type", "client_credentials")], at: Self.tokenEndpoint)
+        let client = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer,
+                                     authentication: .privateKeyJWT(clientID: "app", key: JWK.generate(.ed25519), algorithm: .eddsa),
+                                     transport: transport, dpop: DPoPBinding(key: DPoPKey.generate()))
+        let tokens = try await client.requestTokens([("grant_type", "client_credentials")], rule: .strict)
         #expect(tokens.tokenType == "DPoP")
         let jtis = try transport.requests.map { try decodeJWT(formFields($0)["client_assertion"] ?? "").claims["jti"] }
         #expect(jtis.count == 2 && jtis[0] != jtis[1])
@@ -82,13 +85,13 @@ struct ClientAssertionTests {
 
     @Test("token_type: DPoP only when a proof was sent, Bearer only when none was")
     func tokenTypeRule() throws {
-        #expect(throws: Never.self) { try BackChannelClient.checkTokenType(TokenResponse(accessToken: "a", tokenType: "dpop"), dpopUsed: true) }
-        #expect(throws: Never.self) { try BackChannelClient.checkTokenType(TokenResponse(accessToken: "a", tokenType: "BEARER"), dpopUsed: false) }
+        #expect(throws: Never.self) { try TokenClient.checkTokenType(TokenResponse(accessToken: "a", tokenType: "dpop"), dpopUsed: true) }
+        #expect(throws: Never.self) { try TokenClient.checkTokenType(TokenResponse(accessToken: "a", tokenType: "BEARER"), dpopUsed: false) }
         for (type, used) in [("DPoP", false), ("Bearer", true), ("mac", false), ("N_A", true)] {
-            #expect(throws: OIDCError.self) { try BackChannelClient.checkTokenType(TokenResponse(accessToken: "a", tokenType: type), dpopUsed: used) }
+            #expect(throws: OIDCError.self) { try TokenClient.checkTokenType(TokenResponse(accessToken: "a", tokenType: type), dpopUsed: used) }
         }
         // An unknown type carries the client's one code constant.
-        let error = #expect(throws: OIDCError.self) { try BackChannelClient.checkTokenType(TokenResponse(accessToken: "a", tokenType: "mac"), dpopUsed: false) }
+        let error = #expect(throws: OIDCError.self) { try TokenClient.checkTokenType(TokenResponse(accessToken: "a", tokenType: "mac"), dpopUsed: false) }
         #expect(error?.code == .unsupportedTokenType)
     }
 
@@ -101,8 +104,8 @@ struct ClientAssertionTests {
                        "s3cret-client-secret", "secret-nonce-value"]
         for authentication in [ClientAuthentication.privateKeyJWT(clientID: "app", key: key, algorithm: .es256),
                                .clientSecretPost(clientID: "app", secret: "s3cret-client-secret")] {
-            let client = try BackChannelClient(issuer: Self.issuer, authentication: authentication, transport: CannedTransport(status: 200, body: "{}"),
-                                               dpop: dpop)
+            let client = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer, authentication: authentication,
+                                         transport: CannedTransport(status: 200, body: "{}"), dpop: dpop)
             var dumped = ""
             dump(client, to: &dumped)
             for text in [client.description, String(reflecting: client), dumped] {
@@ -115,10 +118,12 @@ struct ClientAssertionTests {
     func insecure() async throws {
         let transport = CannedTransport(status: 200, body: "{}")
         #expect(throws: OIDCError.self) {
-            _ = try BackChannelClient(issuer: "http://as.example", authentication: .none(clientID: "a"), transport: transport)
+            _ = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: "http://as.example", authentication: .none(clientID: "a"),
+                                transport: transport)
         }
-        let client = try BackChannelClient(issuer: "http://127.0.0.1:9461", authentication: .none(clientID: "a"), transport: transport)
-        await #expect(throws: OIDCError.self) { _ = try await client.requestTokens([], at: URL(string: "http://as.example/token")!) }
+        let client = try TokenClient(tokenEndpoint: URL(string: "http://as.example/token")!, issuer: "http://127.0.0.1:9461",
+                                     authentication: .none(clientID: "a"), transport: transport)
+        await #expect(throws: OIDCError.self) { _ = try await client.requestTokens([], rule: .strict) }
         #expect(transport.requests.isEmpty)
     }
 }

@@ -9,8 +9,8 @@ struct GrantTests {
     static let fixedNow = Date(timeIntervalSince1970: 1_800_000_000)
 
     func client(_ transport: CannedTransport, _ authentication: ClientAuthentication = .clientSecretBasic(clientID: "svc", secret: "s"),
-                clock: @escaping @Sendable () -> Date = { GrantTests.fixedNow }) -> TokenClient {
-        TokenClient(tokenEndpoint: Self.endpoint, authentication: authentication, transport: transport, clock: clock)
+                clock: @escaping @Sendable () -> Date = { GrantTests.fixedNow }) throws -> TokenClient {
+        try TokenClient(tokenEndpoint: Self.endpoint, authentication: authentication, transport: transport, clock: clock)
     }
 
     static func tokenBody(_ token: String = "AT", expiresIn: Int = 3600, extra: String = "") -> String {
@@ -168,7 +168,7 @@ struct ClientCredentialsTokenSourceTests {
     @Test("100 concurrent callers share one token request")
     func singleFlight() async throws {
         let transport = Self.counting(delay: 0.05)
-        let source = ClientCredentialsTokenSource(client: TokenClient(tokenEndpoint: GrantTests.endpoint,
+        let source = ClientCredentialsTokenSource(client: try TokenClient(tokenEndpoint: GrantTests.endpoint,
                                                                       authentication: .clientSecretPost(clientID: "svc", secret: "s"), transport: transport),
                                                   scope: "read")
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
@@ -185,7 +185,7 @@ struct ClientCredentialsTokenSourceTests {
     func refreshMargin() async throws {
         let clock = Clock()
         let transport = Self.counting(expiresIn: 300)
-        let client = TokenClient(tokenEndpoint: GrantTests.endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+        let client = try TokenClient(tokenEndpoint: GrantTests.endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
                                  transport: transport, clock: clock.read)
         let source = ClientCredentialsTokenSource(client: client, refreshMargin: 60)
         #expect(try await source.accessToken() == "AT1")
@@ -200,7 +200,7 @@ struct ClientCredentialsTokenSourceTests {
     func shortLivedToken() async throws {
         let clock = Clock()
         let transport = Self.counting(expiresIn: 30)
-        let client = TokenClient(tokenEndpoint: GrantTests.endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+        let client = try TokenClient(tokenEndpoint: GrantTests.endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
                                  transport: transport, clock: clock.read)
         let source = ClientCredentialsTokenSource(client: client, refreshMargin: 60)
         #expect(try await source.accessToken() == "AT1")
@@ -215,7 +215,7 @@ struct ClientCredentialsTokenSourceTests {
     @Test("invalidate drops only the current token; a failed request is not cached")
     func invalidateAndFailure() async throws {
         let transport = Self.counting()
-        let source = ClientCredentialsTokenSource(client: TokenClient(tokenEndpoint: GrantTests.endpoint,
+        let source = ClientCredentialsTokenSource(client: try TokenClient(tokenEndpoint: GrantTests.endpoint,
                                                                       authentication: .none(clientID: "svc"), transport: transport))
         #expect(try await source.accessToken() == "AT1")
         await source.invalidate("some-older-token")
@@ -224,7 +224,7 @@ struct ClientCredentialsTokenSourceTests {
         #expect(try await source.accessToken() == "AT2")
 
         let failing = CannedTransport(status: 401, body: #"{"error":"invalid_client"}"#)
-        let broken = ClientCredentialsTokenSource(client: TokenClient(tokenEndpoint: GrantTests.endpoint,
+        let broken = ClientCredentialsTokenSource(client: try TokenClient(tokenEndpoint: GrantTests.endpoint,
                                                                       authentication: .none(clientID: "svc"), transport: failing))
         for _ in 0..<2 {
             await #expect(throws: OIDCError.self) { _ = try await broken.accessToken() }

@@ -39,9 +39,9 @@ struct ReflectionRedactionTests {
         .clientSecretPost(clientID: "app", secret: secret),
         .clientSecretJWT(clientID: "app", secret: secret),
     ])
-    func clientAuthentication(_ authentication: ClientAuthentication) {
+    func clientAuthentication(_ authentication: ClientAuthentication) throws {
         Self.expectHidden(authentication, [Self.secret])
-        let client = TokenClient(tokenEndpoint: TokenClientTests.endpoint, authentication: authentication, transport: ScriptedTransport())
+        let client = try TokenClient(tokenEndpoint: TokenClientTests.endpoint, authentication: authentication, transport: ScriptedTransport())
         Self.expectHidden(client, [Self.secret])
         #expect(Self.renderings(authentication)[0].contains("app"))
     }

@@ -23,16 +23,13 @@ struct SpentRefreshTokenTests {
     /// What each client that refreshes throws for the refresh `RT-1` answered by `transport`.
     static func errors(_ transport: CannedTransport) async throws -> [String: OIDCError?] {
         let dpop = DPoPBinding(key: try DPoPKey.generate())
-        let backChannel = try BackChannelClient(issuer: issuer, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
-                                                transport: transport, dpop: dpop)
-        var tokenClient = TokenClient(tokenEndpoint: tokenEndpoint, issuer: issuer,
-                                      authentication: .clientSecretBasic(clientID: "app", secret: "s"), transport: transport)
-        tokenClient.dpop = dpop
+        let tokenClient = try TokenClient(tokenEndpoint: tokenEndpoint, issuer: issuer,
+                                          authentication: .clientSecretBasic(clientID: "app", secret: "s"), transport: transport, dpop: dpop)
         func caught(_ body: () async throws -> TokenResponse) async -> OIDCError? {
             do { _ = try await body(); return nil } catch { return error as? OIDCError }
         }
-        return ["BackChannelClient": await caught { try await backChannel.requestTokens(refreshGrant, at: tokenEndpoint) },
-                "TokenClient": await caught { try await tokenClient.refresh("RT-1") }]
+        return ["requestTokens (the decoupled grants' strict rule)": await caught { try await tokenClient.requestTokens(refreshGrant, rule: .strict) },
+                "refresh": await caught { try await tokenClient.refresh("RT-1") }]
     }
 
     @Test("DPoP clients: a Bearer answer with a rotated refresh token is refresh_token_spent naming the check; no token in the text")
@@ -54,10 +51,11 @@ struct SpentRefreshTokenTests {
 
     @Test("a grant other than refresh_token whose refused answer carries a refresh token keeps the check's own code")
     func otherGrant() async throws {
-        let client = try BackChannelClient(issuer: Self.issuer, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
-                                           transport: Self.bearerAnswer(refreshToken: "RT-2"), dpop: DPoPBinding(key: try DPoPKey.generate()))
+        let client = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer,
+                                     authentication: .clientSecretBasic(clientID: "app", secret: "s"),
+                                     transport: Self.bearerAnswer(refreshToken: "RT-2"), dpop: DPoPBinding(key: try DPoPKey.generate()))
         let error = await #expect(throws: OIDCError.self) {
-            try await client.requestTokens([("grant_type", "client_credentials")], at: Self.tokenEndpoint)
+            try await client.requestTokens([("grant_type", "client_credentials")], rule: .strict)
         }
         #expect(error?.code == .dpopTokenTypeMismatch)
     }

@@ -33,8 +33,8 @@ struct TokenClientTests {
     static let fixedNow = Date(timeIntervalSince1970: 1_800_000_000)
     static let success = #"{"access_token":"AT","token_type":"bEaReR","expires_in":3600,"refresh_token":"RT","id_token":"x.y.z","scope":"openid","custom":42}"#
 
-    func client(_ transport: CannedTransport, _ authentication: ClientAuthentication) -> TokenClient {
-        TokenClient(tokenEndpoint: Self.endpoint, authentication: authentication, transport: transport, clock: { Self.fixedNow })
+    func client(_ transport: CannedTransport, _ authentication: ClientAuthentication) throws -> TokenClient {
+        try TokenClient(tokenEndpoint: Self.endpoint, authentication: authentication, transport: transport, clock: { Self.fixedNow })
     }
 
     @Test("code exchange: form body, basic auth with form-encoded id and secret, response fields and absolute expiry")
@@ -73,7 +73,7 @@ struct TokenClientTests {
         var key = try JWK(pem: keyText)
         key.algorithm = nil
         let transport = CannedTransport(status: 200, body: Self.success)
-        let tokenClient = TokenClient(tokenEndpoint: Self.endpoint, authentication: .privateKeyJWT(clientID: "app", key: key, algorithm: .es256),
+        let tokenClient = try TokenClient(tokenEndpoint: Self.endpoint, authentication: .privateKeyJWT(clientID: "app", key: key, algorithm: .es256),
                                       transport: transport, assertionAudience: .endpointURL, clock: { Self.fixedNow })
         _ = try await tokenClient.refresh("RT")
         _ = try await tokenClient.refresh("RT")
@@ -98,7 +98,7 @@ struct TokenClientTests {
         _ = try JWT.verifyIgnoringIssuerAndAudience(assertion, key: JWK(symmetricKey: Array(secret.utf8)), validation: JWTValidationPolicy(clock: { Self.fixedNow }))
     }
 
-    @Test("client assertions are addressed to the issuer by default (same setting as BackChannelClient); without an issuer that is a typed error before sending")
+    @Test("client assertions are addressed to the issuer by default (the same setting for every endpoint); without an issuer that is a typed error before sending")
     func assertionAudienceDefault() async throws {
         let key = try JWK.generate(.ec(.p256))
         let authentication = ClientAuthentication.privateKeyJWT(clientID: "app", key: key, algorithm: .es256)

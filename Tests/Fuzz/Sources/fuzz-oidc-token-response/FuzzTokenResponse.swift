@@ -44,10 +44,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         headers.add("WWW-Authenticate", line)
     }
     let response = TransportResponse(status: statuses[Int(data[0]) % statuses.count], headers: headers, body: body)
-    let client = TokenClient(tokenEndpoint: URL(string: "https://issuer.example/token")!,
-                             authentication: .clientSecretBasic(clientID: "client", secret: "secret"),
-                             transport: CannedTransport(response: response),
-                             clock: { Date(timeIntervalSince1970: 1_800_000_000) })
+    // No issuer is given, so the initializer has nothing to refuse.
+    guard let client = try? TokenClient(tokenEndpoint: URL(string: "https://issuer.example/token")!,
+                                        authentication: .clientSecretBasic(clientID: "client", secret: "secret"),
+                                        transport: CannedTransport(response: response),
+                                        clock: { Date(timeIntervalSince1970: 1_800_000_000) }) else { return 0 }
     let outcome: String = runSync {
         var out = ""
         do {

@@ -5,9 +5,11 @@ import Foundation
 #endif
 import JOSE
 
-/// A Client-Initiated Backchannel Authentication request (OpenID Connect CIBA
-/// Core 1.0 §7.1), poll mode. `description` never shows the hints' values.
-public struct BackchannelAuthenticationRequest: Sendable, CustomStringConvertible {
+/// A decoupled login request: the client asks the provider to authenticate a user on another device
+/// (Client-Initiated Backchannel Authentication, OpenID Connect CIBA Core 1.0 §7.1, poll mode).
+///
+/// `description` never shows the hints' values.
+public struct DecoupledAuthenticationRequest: Sendable, CustomStringConvertible {
     /// How the user is identified: exactly one hint.
     public enum Hint: Sendable, Hashable {
         /// `login_hint` (glewlwyd wants a JSON object such as `{"username":"alice"}`).
@@ -74,7 +76,7 @@ public struct BackchannelAuthenticationRequest: Sendable, CustomStringConvertibl
         return form + additionalParameters
     }
 
-    /// e.g. `BackchannelAuthenticationRequest(scope: "openid", hint: login_hint, binding_message: yes)`.
+    /// e.g. `DecoupledAuthenticationRequest(scope: "openid", hint: login_hint, binding_message: yes)`.
     public var description: String {
         let kind: String
         switch hint {
@@ -82,23 +84,24 @@ public struct BackchannelAuthenticationRequest: Sendable, CustomStringConvertibl
         case .idTokenHint: kind = "id_token_hint"
         case .loginHintToken: kind = "login_hint_token"
         }
-        return "BackchannelAuthenticationRequest(scope: \"\(scope)\", hint: \(kind), binding_message: \(bindingMessage == nil ? "no" : "yes"))"
+        return "DecoupledAuthenticationRequest(scope: \"\(scope)\", hint: \(kind), binding_message: \(bindingMessage == nil ? "no" : "yes"))"
     }
 }
 
-/// The backchannel authentication endpoint's answer (CIBA Core §7.3).
+/// A started decoupled login, as the backchannel authentication endpoint answered it (CIBA Core §7.3).
+///
 /// `Codable` so a waiting login can be resumed: the absolute deadline (``expiresAt``) and the
 /// interval are encoded, so a login resumed from storage keeps its original deadline instead of
 /// restarting `expires_in`. `description` and `dump` never show `auth_req_id`.
-public struct BackchannelAuthenticationResponse: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
+public struct DecoupledAuthenticationResponse: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     /// `auth_req_id`: identifies the request when polling (a credential: keep it server-side).
-    public var authReqID: String
+    package var authReqID: String
     /// `expires_in`, seconds, as the provider sent it.
     public var expiresIn: Int
     /// `interval`, seconds between polls (5 when absent).
     public var interval: Int?
     /// When the request expires: the client's clock when the answer arrived plus `expires_in`, set by
-    /// ``BackChannelClient/startBackchannelAuthentication(_:endpoint:)`` and kept across encoding.
+    /// ``OIDCClient/startBackchannelLogin(_:)`` and kept across encoding.
     /// Polling stops there. `nil` (a response made by hand, or stored by an older version): the
     /// deadline is `expires_in` from the start of polling.
     public var expiresAt: Date?
@@ -109,35 +112,35 @@ public struct BackchannelAuthenticationResponse: Sendable, Hashable, Codable, Cu
     ///   - expiresIn: `expires_in`, seconds.
     ///   - interval: `interval`, seconds.
     ///   - expiresAt: the absolute deadline (`nil`: `expires_in` from the start of polling).
-    public init(authReqID: String, expiresIn: Int, interval: Int? = nil, expiresAt: Date? = nil) {
+    package init(authReqID: String, expiresIn: Int, interval: Int? = nil, expiresAt: Date? = nil) {
         self.authReqID = authReqID
         self.expiresIn = expiresIn
         self.interval = interval
         self.expiresAt = expiresAt
     }
 
-    /// e.g. `BackchannelAuthenticationResponse(expires_in: 120, interval: 5)`.
-    public var description: String { "BackchannelAuthenticationResponse(expires_in: \(expiresIn), interval: \(interval.map(String.init) ?? "default"))" }
+    /// e.g. `DecoupledAuthenticationResponse(expires_in: 120, interval: 5)`.
+    public var description: String { "DecoupledAuthenticationResponse(expires_in: \(expiresIn), interval: \(interval.map(String.init) ?? "default"))" }
     /// No children: `dump` shows nothing secret.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
-extension BackChannelClient {
+extension TokenClient {
     /// The CIBA grant type.
-    public static let cibaGrantType = "urn:openid:params:grant-type:ciba"
+    package static let cibaGrantType = "urn:openid:params:grant-type:ciba"
 
     /// Starts a CIBA login: POSTs the request with the client's authentication to
     /// the `backchannel_authentication_endpoint` and returns `auth_req_id`.
     /// - Throws: ``OIDCError`` `.invalidDecoupledRequest`, the endpoint errors
     ///   (`.oauthError` with the provider's code ...), `.invalidDecoupledResponse`.
-    public func startBackchannelAuthentication(_ request: BackchannelAuthenticationRequest, endpoint: URL) async throws -> BackchannelAuthenticationResponse {
+    package func startBackchannelAuthentication(_ request: DecoupledAuthenticationRequest, endpoint: URL) async throws -> DecoupledAuthenticationResponse {
         let response = try await post(try request.parameters(), to: endpoint, as: .backchannelAuthentication)
         let object = try answer(response, from: .backchannelAuthentication)
         guard let id = object["auth_req_id"]?.stringValue, !id.isEmpty else {
             throw OIDCError(.invalidDecoupledResponse, "the backchannel authentication response has no string \"auth_req_id\"", httpStatus: response.status)
         }
         let expiresIn = try DecoupledPolling.positiveInteger(object, "expires_in", what: "backchannel authentication", status: response.status)
-        return BackchannelAuthenticationResponse(
+        return DecoupledAuthenticationResponse(
             authReqID: id, expiresIn: expiresIn,
             interval: try DecoupledPolling.optionalInterval(object, what: "backchannel authentication", status: response.status),
             expiresAt: clock().addingTimeInterval(TimeInterval(expiresIn)))
@@ -147,10 +150,10 @@ extension BackChannelClient {
     /// request expires (at `started.expiresAt`, else `expires_in` from now), or the task is cancelled
     /// (see ``DecoupledOutcome``).
     /// - Throws: ``OIDCError`` for any error other than pending/slow-down/denied/expired; `CancellationError`.
-    public func pollBackchannelAuthentication(_ started: BackchannelAuthenticationResponse, tokenEndpoint: URL,
-                                              sleeper: PollingSleeper = .task) async throws -> DecoupledOutcome {
+    package func pollBackchannelAuthentication(_ started: DecoupledAuthenticationResponse,
+                                               sleeper: PollingSleeper = .task) async throws -> DecoupledOutcome {
         try await DecoupledPolling.poll(self, parameters: [("grant_type", Self.cibaGrantType), ("auth_req_id", started.authReqID)],
-                                        tokenEndpoint: tokenEndpoint, interval: started.interval,
+                                        interval: started.interval,
                                         deadline: started.expiresAt ?? clock().addingTimeInterval(TimeInterval(started.expiresIn)), sleeper: sleeper)
     }
 }
