@@ -11,11 +11,12 @@ extension GlewlwydSerial {
     /// DPoP, a refresh of DPoP-bound tokens; CIBA poll to success and denial; the device grant.
     @Suite("glewlwyd: PAR, DPoP, private_key_jwt, CIBA, device grant", .enabled(if: Glewlwyd.isRunning, "GLEWLWYD_ISSUER is not set"), .serialized)
     struct GlewlwydFAPITests {
-        func pkjwtClient(_ metadata: ProviderMetadata, dpop: DPoPBinding?, transport: any HTTPTransport = Glewlwyd.transport) throws -> BackChannelClient {
+        func pkjwtClient(_ metadata: ProviderMetadata, dpop: DPoPBinding?, transport: any HTTPTransport = Glewlwyd.transport,
+                         assertionAudience: ClientAssertionAudience = .endpointURL) throws -> TokenClient {
             let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
-            return try BackChannelClient(issuer: metadata.issuer,
-                                         authentication: .privateKeyJWT(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
-                                         assertionAudience: .endpointURL, transport: transport, dpop: dpop)
+            return try TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint), issuer: metadata.issuer,
+                                   authentication: .privateKeyJWT(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
+                                   transport: transport, assertionAudience: assertionAudience, dpop: dpop)
         }
 
         func userInfo(_ endpoint: URL, token: String, dpop: DPoPBinding, transport: any HTTPTransport = Glewlwyd.transport) async throws -> TransportResponse {
@@ -47,7 +48,7 @@ extension GlewlwydSerial {
             let verifier = try #require(request.pkce?.verifier.value)
             let tokens = try await client.requestTokens([("grant_type", "authorization_code"), ("code", code),
                                                          ("redirect_uri", request.redirectURI.absoluteString), ("code_verifier", verifier)],
-                                                        at: try #require(metadata.tokenEndpoint))
+                                                        rule: .strict)
             #expect(tokens.tokenType.lowercased() == "dpop")
             // start.sh sets oauth-dpop-nonce-mandatory: the first token request is challenged
             // (400 use_dpop_nonce + DPoP-Nonce) and answered by exactly one retry with the nonce.
@@ -77,7 +78,7 @@ extension GlewlwydSerial {
 
             // Refresh: a new DPoP-bound token, accepted at userinfo with a fresh proof.
             let refreshed = try await client.requestTokens([("grant_type", "refresh_token"), ("refresh_token", try #require(tokens.refreshToken))],
-                                                           at: try #require(metadata.tokenEndpoint))
+                                                           rule: .strict)
             #expect(refreshed.tokenType.lowercased() == "dpop" && refreshed.accessToken != tokens.accessToken)
             // The refresh reused the nonce of the last token answer: no second challenge.
             #expect(recording.exchanges.last.map { $0.path.hasSuffix("/token") && $0.status == 200 && $0.sentNonce } == true)
@@ -96,10 +97,8 @@ extension GlewlwydSerial {
             var held = refreshed
             held.expiresAt = Date()
             if held.refreshToken == nil { held.refreshToken = tokens.refreshToken }  // glewlwyd's rolling refresh keeps the old one
-            // The binding signs the refresh; the session finds the key here and sends the tokens as DPoP.
-            let refresher = try TokenClient(metadata: metadata, authentication: client.authentication, transport: recording,
-                                            assertionAudience: .endpointURL, dpop: dpop)
-            let session = try AuthenticatedSession(tokens: held, refresher: refresher, configuration: .init(
+            // The client's binding signs the refresh; the session finds the key there and sends the tokens as DPoP.
+            let session = try AuthenticatedSession(tokens: held, refresher: client, configuration: .init(
                 allowedOrigins: [userinfoEndpoint], transport: recording,
                 refreshedIDTokens: .validate(with: try await Glewlwyd.validator(metadata: metadata, clientID: clientID)),
                 proactiveRefreshMargin: 1_000_000))
@@ -132,7 +131,7 @@ extension GlewlwydSerial {
             let tokens = try await client.requestTokens([("grant_type", "authorization_code"), ("code", code),
                                                          ("redirect_uri", request.redirectURI.absoluteString),
                                                          ("code_verifier", try #require(request.pkce?.verifier.value))],
-                                                        at: try #require(metadata.tokenEndpoint))
+                                                        rule: .strict)
             #expect(tokens.tokenType.lowercased() == "dpop")
             _ = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID, nonce: ExpectedNonce(request.nonce))
         }
@@ -140,8 +139,7 @@ extension GlewlwydSerial {
         @Test("private_key_jwt with the issuer as audience (the library's default) is refused by glewlwyd 2.7.5")
         func issuerAudienceRefused() async throws {
             let metadata = try await Glewlwyd.metadata()
-            var client = try pkjwtClient(metadata, dpop: nil)
-            client.assertionAudience = .issuer
+            let client = try pkjwtClient(metadata, dpop: nil, assertionAudience: .issuer)
             let request = try OAuthRequest(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), redirectURI: try Glewlwyd.redirectURI)
             await #expect(throws: OIDCError.self) {
                 _ = try await client.pushAuthorizationRequest(try request.authorizationParameters(),
@@ -157,7 +155,7 @@ extension GlewlwydSerial {
                                           transport: Glewlwyd.transport)
         }
 
-        /// Through `OIDCClient` (over `BackChannelClient`'s polling): the endpoint from discovery, the ID Token
+        /// Through `OIDCClient` (over its `TokenClient`'s polling): the endpoint from discovery, the ID Token
         /// validated by the client before the outcome is returned.
         @Test("CIBA poll: authorization_pending, then alice approves (validated ID Token) or denies", arguments: [false, true])
         func cibaPoll(deny: Bool) async throws {
@@ -166,7 +164,7 @@ extension GlewlwydSerial {
             // A message of its own, so alice's approval picks this request (other tests use the client too).
             let message = "T" + String(UUID().uuidString.prefix(8))
             let started = try await client.startBackchannelLogin(
-                BackchannelAuthenticationRequest(scope: "openid", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: message))
+                DecoupledAuthenticationRequest(scope: "openid", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: message))
             #expect(started.expiresIn > 0)
             let (sleeper, waits) = Glewlwyd.sleeper(actAt: 2) {
                 try await Glewlwyd.user(["ciba", "--client-id", client.clientID, "--scope", "openid", "--binding-message", message] + (deny ? ["--deny"] : []))

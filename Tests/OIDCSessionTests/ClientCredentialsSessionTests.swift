@@ -78,7 +78,7 @@ struct ClientCredentialsSessionTests {
     func storeNeverHoldsRefreshToken() async throws {
         let world = ServiceWorld(issuesRefreshToken: true)
         let store = RecordingTokenStore()
-        let client = TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+        let client = try TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
                                  transport: world)
         let source = ClientCredentialsTokenSource(client: client, scope: "api.read")
         let session = try await AuthenticatedSession.clientCredentials(source,

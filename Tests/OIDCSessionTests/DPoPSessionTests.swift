@@ -41,18 +41,16 @@ struct DPoPSessionTests {
     func session(_ world: DPoPWorld, token: String) throws -> (AuthenticatedSession, DPoPBinding) {
         let binding = DPoPBinding(key: try DPoPKey.generate())
         let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: token, tokenType: "DPoP", refreshToken: "RT-1"),
-                                               refresher: Self.client(world, dpop: binding),
+                                               refresher: try Self.client(world, dpop: binding),
                                                configuration: .init(allowedOrigins: [URL(string: "https://api.example")!], transport: world,
                                                                     proactiveRefreshMargin: nil))
         return (session, binding)
     }
 
     /// The token client of the DPoP world, with `dpop` as its binding (it signs the refresh and refuses a Bearer answer).
-    static func client(_ world: DPoPWorld, dpop: DPoPBinding?) -> TokenClient {
-        var client = TokenClient(tokenEndpoint: tokenEndpoint, issuer: "https://as.example", authentication: .none(clientID: "app"),
-                                 transport: world)
-        client.dpop = dpop
-        return client
+    static func client(_ world: DPoPWorld, dpop: DPoPBinding?) throws -> TokenClient {
+        try TokenClient(tokenEndpoint: tokenEndpoint, issuer: "https://as.example", authentication: .none(clientID: "app"),
+                        transport: world, dpop: dpop)
     }
 
     @Test("Authorization: DPoP with a fresh proof; a 401 refreshes through the DPoP client and the retry gets a new proof for the new token")
@@ -90,7 +88,7 @@ struct DPoPSessionTests {
         _ = try await session.send(TransportRequest(url: URL(string: "https://elsewhere.example/x")!))
         #expect(world.seen.first?.authorization == nil && world.seen.first?.proof == nil)
         let plain = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"),
-                                             refresher: Self.client(world, dpop: nil),
+                                             refresher: try Self.client(world, dpop: nil),
                                                  configuration: .init(allowedOrigins: [URL(string: "https://api.example")!],
                                                                       transport: world))
         await #expect(throws: OIDCError.self) { _ = try await plain.send(TransportRequest(url: Self.api)) }

@@ -67,7 +67,7 @@ struct SessionOriginAndDPoPRuleTests {
             configuration: .init(allowedOrigins: [Self.remoteHTTP], store: store)) }
         #expect(await store.load() == nil, "nothing is saved for a session that cannot be made")
         let source = ClientCredentialsTokenSource(
-            client: TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+            client: try TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
                                 transport: world),
             scope: "api.read")
         await expectInsecure {
@@ -81,7 +81,7 @@ struct SessionOriginAndDPoPRuleTests {
     func resumedDPoPTokens() async throws {
         let world = DPoPWorld()
         let binding = DPoPBinding(key: try DPoPKey.generate())
-        let client = DPoPSessionTests.client(world, dpop: binding)
+        let client = try DPoPSessionTests.client(world, dpop: binding)
         let store = InMemoryTokenStore(TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"))
         let session = try await AuthenticatedSession.resume(refresher: client,
             configuration: .init(allowedOrigins: [URL(string: "https://api.example")!], transport: world, store: store,
