@@ -5,8 +5,10 @@ import Foundation
 #endif
 import JOSE
 
-/// A validated back-channel logout token (OpenID Connect Back-Channel Logout 1.0 §2.4):
-/// who logged out (``subject`` and/or ``sessionID``) at which issuer. Holds no token text.
+/// A validated back-channel logout token: who logged out, at which issuer.
+///
+/// It names the end-user by ``subject``, the session by ``sessionID``, or both, as
+/// OpenID Connect Back-Channel Logout 1.0 §2.4 defines. It holds no token text.
 public struct LogoutToken: Sendable, CustomStringConvertible {
     /// The `events` member that makes a JWT a logout token.
     public static let backChannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
@@ -36,8 +38,10 @@ public struct LogoutToken: Sendable, CustomStringConvertible {
     }
 }
 
-/// Validates logout tokens as Back-Channel Logout 1.0 §2.6 requires, for one client.
+/// Validates logout tokens for one client, each at most once.
 ///
+/// The rules are those of Back-Channel Logout 1.0 §2.6. A relying party built on ``OIDCClient``
+/// calls ``OIDCClient/backChannelLogout(body:contentType:)`` instead, which uses the client's key cache.
 /// In order: signature (allowed asymmetric algorithm, the issuer's keys) and the time
 /// claims through JOSE (`exp` not passed, `iat` not in the future); `typ`, when present,
 /// `logout+jwt`; `iss` exact; `aud` containing the client id; `iat` present and less than
@@ -46,7 +50,7 @@ public struct LogoutToken: Sendable, CustomStringConvertible {
 /// ``ExpirationRule/optionalForDraftProviders``); and last, `jti` not already recorded for
 /// this issuer in ``replays`` (recorded only once every other check passed): a replay is
 /// `replayed_logout_token`; an issuer whose share of the cache is full gets `replay_cache_full` (and an
-/// ``OIDC/OIDCEvent/Kind/replayCacheFull`` event), never a replay.
+/// ``OIDCEvent/Kind/replayCacheFull`` event), never a replay.
 ///
 /// The replay window is the acceptance window: the `jti` is recorded until the later of
 /// `iat` + ``maximumAge`` + ``leeway`` and, when present, `exp` + ``leeway`` — the last instants at
@@ -96,9 +100,9 @@ public struct LogoutTokenValidator: Sendable {
     /// The current time.
     public let clock: @Sendable () -> Date
 
-    /// Receives one ``OIDC/OIDCEvent`` per token validated (``OIDC/OIDCEvent/Kind/logoutTokenValidation``: accepted, or refused with the error's code);
+    /// Receives one ``OIDCEvent/Kind/logoutTokenValidation`` event per token, accepted or refused with its code.
     /// `nil` (default): none, and no work beyond a `nil` check.
-    public var observer: (any OIDCObserver)? = nil
+    public let observer: (any OIDCObserver)?
 
     /// The largest ``maximumAge`` (one day): a longer configured age counts as this, so no value
     /// (infinity included) switches the age check off or asks a cache to remember forever.
@@ -117,10 +121,12 @@ public struct LogoutTokenValidator: Sendable {
     ///   - typeRule: the `typ` rule.
     ///   - expirationRule: whether `exp` is required.
     ///   - clock: the current time, for every time check and for the replay records.
+    ///   - observer: receives one event per token; `nil` (default): none.
     public init(issuer: String, clientID: String, keys: IssuerKeys, replays: any ReplayCache = InMemoryReplayCache(),
                 maximumAge: TimeInterval = 600,
                 allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
-                typeRule: TypeRule = .logoutJWTWhenPresent, expirationRule: ExpirationRule = .required, clock: @escaping @Sendable () -> Date = { Date() }) {
+                typeRule: TypeRule = .logoutJWTWhenPresent, expirationRule: ExpirationRule = .required, clock: @escaping @Sendable () -> Date = { Date() },
+                observer: (any OIDCObserver)? = nil) {
         self.issuer = issuer
         self.clientID = clientID
         self.keys = keys
@@ -131,14 +137,11 @@ public struct LogoutTokenValidator: Sendable {
         self.typeRule = typeRule
         self.expirationRule = expirationRule
         self.clock = clock
+        self.observer = observer
     }
 
     /// Validates `token`.
-    /// - Throws: ``OIDC/OIDCError``: signature and key codes, `.expired`, `.issuedInFuture`,
-    ///   `.issuerMismatch`, `.audienceMismatch`, `.unexpectedTokenType`, `.missingLogoutTokenClaim`
-    ///   (a required `iat`, `jti` or `events` absent; the reason names it), `.invalidLogoutToken`
-    ///   (the reason names the rule), `.replayedLogoutToken`, `.replayCacheFull`, and whatever ``replays`` throws when it cannot
-    ///   answer (e.g. `database_unavailable`): an unanswered replay check never passes.
+    /// An unanswered replay check never passes: what ``replays`` throws is thrown.
     func validateToken(_ token: String) async throws -> LogoutToken {
         let validation = JWTValidationPolicy(clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
                                               requiredClaims: ["iat", "jti", "events"])

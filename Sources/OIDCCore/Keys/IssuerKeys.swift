@@ -5,15 +5,41 @@ import Foundation
 #endif
 import JOSE
 
-/// Where an issuer's verification keys come from: its JWK Set cache (following
-/// rotation) or a fixed set. The one place the resource-server validators verify a
-/// JWT's signature and time claims, through JOSE's `JWT.verify`.
+/// Where an issuer's verification keys come from, for every validator of the package.
+///
+/// A JWK Set cache follows the issuer's key rotation; a fixed set serves offline use and
+/// tests. ID Tokens, logout tokens, access tokens, introspection answers and tokens from
+/// other issuers are all verified through it, so the key rules exist once.
+/// `oct` keys are never used: an issuer's keys are asymmetric.
 public enum IssuerKeys: Sendable {
-    /// The issuer's ``OIDC/JWKSetCache``: the cached set, and one re-fetch for an unknown `kid`
-    /// (rate-limited by the cache).
+    /// The issuer's ``JWKSetCache``: the cached set, and one re-fetch for an unknown `kid`
+    /// rate-limited by the cache.
     case cache(JWKSetCache)
-    /// A fixed set (offline use, tests). `oct` keys are never used.
+    /// A fixed set. A single key without `kid`, such as one read from a PEM file, is pinned:
+    /// an ID Token is verified with it whatever `kid` its header names.
     case keySet(JWKSet)
+
+    /// Verifies `jws`'s signature under `policy`, the key chosen by `kid` (or the single fitting key).
+    /// - Throws: ``OIDCError`` signature and key codes, such as `.signingKeyNotFound` or `.invalidSignature`,
+    ///   and key-set fetch errors from the cache.
+    package func verifySignature(_ jws: CompactJWS, policy: JWSVerificationPolicy) async throws {
+        switch self {
+        case .cache(let cache):
+            _ = try await cache.verify(jws, policy: policy)
+        case .keySet(let keys):
+            let usable = keys.keys.filter { $0.keyType != .oct }
+            do {
+                // A single key without kid (a pinned key) has nothing to match a kid against: it is the key.
+                if usable.count == 1, usable[0].keyID == nil {
+                    try jws.verify(with: usable[0], policy: policy)
+                } else {
+                    try jws.verify(with: JWKSet(keys: usable), policy: policy)
+                }
+            } catch let error as JOSEError {
+                throw VerificationErrors.map(error, header: jws.header)
+            }
+        }
+    }
 
     /// Verifies `token`'s signature with an allowed algorithm and applies `validation`
     /// (JOSE's time, issuer and audience rules).
@@ -83,7 +109,7 @@ public enum IssuerKeys: Sendable {
     public static let asymmetricAlgorithms: Set<JWSAlgorithm> = Set(JWSAlgorithm.allCases.filter { $0.family != .hmac })
 }
 
-/// JOSE failures as ``OIDC/OIDCError``s: claim rules here, signature and key rules through OIDC's mapping.
+/// JOSE failures as ``OIDCError``s: claim rules here, signature and key rules through OIDC's mapping.
 package enum ClaimErrors {
     /// Which kind of JWT is read: it decides the code of a missing required claim.
     package enum TokenKind {
