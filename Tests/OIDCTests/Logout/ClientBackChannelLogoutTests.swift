@@ -23,7 +23,7 @@ struct ClientBackChannelLogoutTests {
             "events": .object([LogoutToken.backChannelLogoutEvent: .object([:])]),
         ]
         for (name, value) in changes { claims[name] = value }
-        return try F.sign(claims, key: F.privateKey(key, kid: kid), algorithm)
+        return try JWT.sign(claims, key: F.privateKey(key, kid: kid), algorithm: algorithm, header: ["typ": "logout+jwt"])
     }
 
     static func form(_ token: String) -> [UInt8] { Array("logout_token=\(token)".utf8) }
