@@ -8,7 +8,7 @@ import JOSE
 /// Validates a token signed by another issuer you trust, such as a previous carrier's `port_token`.
 ///
 /// After an account migration a new carrier's ID Token carries, in its `aka` claim, a `port_token`
-/// signed by the previous carrier. The token's `iss` must be one of ``trustedIssuers`` exactly. Its
+/// signed by the previous carrier. The token's `iss` must be one of `trustedIssuers` exactly. Its
 /// key comes from that issuer's ``IssuerKeys``: the JWK Set found through the issuer's discovery
 /// document, or keys given for offline use. Only asymmetric algorithms are accepted, and with
 /// discovery only those the issuer advertises, `RS256` when it advertises none. `exp` is required;
@@ -20,7 +20,7 @@ public struct ForeignTokenValidator: Sendable {
     }
 
     /// The issuers whose tokens are accepted.
-    public let trustedIssuers: Set<String>
+    package let trustedIssuers: Set<String>
     /// The current time.
     let clock: @Sendable () -> Date
     /// Allowed clock skew in seconds.

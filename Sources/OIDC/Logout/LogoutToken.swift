@@ -45,16 +45,16 @@ public struct LogoutToken: Sendable, CustomStringConvertible {
 /// In order: signature (allowed asymmetric algorithm, the issuer's keys) and the time
 /// claims through JOSE (`exp` not passed, `iat` not in the future); `typ`, when present,
 /// `logout+jwt`; `iss` exact; `aud` containing the client id; `iat` present and less than
-/// ``maximumAge`` + ``leeway`` ago; `jti` present; `events` an object with the back-channel logout
+/// `maximumAge` + `leeway` ago; `jti` present; `events` an object with the back-channel logout
 /// member (itself an object); `sub` and/or `sid`; no `nonce`; `exp` present (unless
 /// ``ExpirationRule/optionalForDraftProviders``); and last, `jti` not already recorded for
-/// this issuer in ``replays`` (recorded only once every other check passed): a replay is
+/// this issuer in `replays` (recorded only once every other check passed): a replay is
 /// `replayed_logout_token`; an issuer whose share of the cache is full gets `replay_cache_full` (and an
 /// ``OIDCEvent/Kind/replayCacheFull`` event), never a replay.
 ///
 /// The replay window is the acceptance window: the `jti` is recorded until the later of
-/// `iat` + ``maximumAge`` + ``leeway`` and, when present, `exp` + ``leeway`` — the last instants at
-/// which this validator would still accept the token — on the validator's ``clock``. So a token
+/// `iat` + `maximumAge` + `leeway` and, when present, `exp` + `leeway` — the last instants at
+/// which this validator would still accept the token — on the validator's `clock`. So a token
 /// is refused as a replay for as long as it could otherwise pass, whichever ``ReplayCache`` holds it.
 public struct LogoutTokenValidator: Sendable {
     /// Which `typ` header values are accepted.
@@ -77,34 +77,34 @@ public struct LogoutTokenValidator: Sendable {
     }
 
     /// The issuer identifier `iss` must equal.
-    public let issuer: String
+    package let issuer: String
     /// This client's id, which `aud` must contain.
-    public let clientID: String
+    package let clientID: String
     /// The issuer's keys.
-    public let keys: IssuerKeys
+    package let keys: IssuerKeys
     /// Where `jti` values are recorded (one process: ``InMemoryReplayCache``; replicas: a shared cache
     /// such as `OIDCPostgres`'s `PostgresReplayCache`).
-    public let replays: any ReplayCache
-    /// The oldest a token may be, in seconds after its `iat` (plus ``leeway``); default 600.
+    package let replays: any ReplayCache
+    /// The oldest a token may be, in seconds after its `iat` (plus `leeway`); default 600.
     /// NaN or negative counts as 0; at most ``LogoutTokenValidator/maximumAgeLimit``.
-    public let maximumAge: TimeInterval
+    package let maximumAge: TimeInterval
     /// Allowed algorithms (default every asymmetric one).
-    public let allowedAlgorithms: Set<JWSAlgorithm>
+    package let allowedAlgorithms: Set<JWSAlgorithm>
     /// Allowed clock skew in seconds, as the time checks use it: NaN or negative counts as 0,
     /// above one day as one day (the JWT validation's leeway rule).
-    public let leeway: TimeInterval
+    package let leeway: TimeInterval
     /// The `typ` rule.
-    public let typeRule: TypeRule
+    package let typeRule: TypeRule
     /// The `exp` rule.
-    public let expirationRule: ExpirationRule
+    package let expirationRule: ExpirationRule
     /// The current time.
-    public let clock: @Sendable () -> Date
+    package let clock: @Sendable () -> Date
 
     /// Receives one ``OIDCEvent/Kind/logoutTokenValidation`` event per token, accepted or refused with its code.
     /// `nil` (default): none, and no work beyond a `nil` check.
-    public let observer: (any OIDCObserver)?
+    package let observer: (any OIDCObserver)?
 
-    /// The largest ``maximumAge`` (one day): a longer configured age counts as this, so no value
+    /// The largest `maximumAge` (one day): a longer configured age counts as this, so no value
     /// (infinity included) switches the age check off or asks a cache to remember forever.
     public static let maximumAgeLimit: TimeInterval = 86_400
 
@@ -141,7 +141,7 @@ public struct LogoutTokenValidator: Sendable {
     }
 
     /// Validates `token`.
-    /// An unanswered replay check never passes: what ``replays`` throws is thrown.
+    /// An unanswered replay check never passes: what `replays` throws is thrown.
     func validateToken(_ token: String) async throws -> LogoutToken {
         let validation = JWTValidationPolicy(clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
                                               requiredClaims: ["iat", "jti", "events"])

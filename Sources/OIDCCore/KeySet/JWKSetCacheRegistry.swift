@@ -11,7 +11,7 @@ public actor JWKSetCacheRegistry {
     public nonisolated let transport: any HTTPTransport
     /// The configuration every cache gets.
     public nonisolated let configuration: JWKSetCache.Configuration
-    /// Given to every cache (``JWKSetCache/observer``); `nil` (default): no events.
+    /// Given to every cache (`observer`); `nil` (default): no events.
     public nonisolated let observer: (any OIDCObserver)?
     private var caches: [URL: JWKSetCache] = [:]
 

@@ -41,13 +41,11 @@ public enum IssuerKeys: Sendable {
         }
     }
 
-    /// Verifies `token`'s signature with an allowed algorithm and applies `validation`
-    /// (JOSE's time, issuer and audience rules).
-    /// - Throws: ``OIDC/OIDCError`` with the JOSE error attached: signature and key codes as for ID
-    ///   Tokens, and `.expired`, `.notYetValid`, `.issuedInFuture`, `.issuerMismatch`,
-    ///   `.audienceMismatch`, `.claimTypeMismatch` for claims, and for a missing required claim
-    ///   the code of `kind` (``ClaimErrors/TokenKind``).
-    /// `validation` carries the issuer and audience the callers require (`iss`/`aud` are checked through it).
+    /// Verifies `token`'s signature with an allowed algorithm, then applies `validation`.
+    ///
+    /// `validation` carries JOSE's time rules and the issuer and audience the caller requires.
+    /// - Throws: ``OIDCError`` of category `invalidInput`, such as `.invalidSignature`, `.expired` or `.audienceMismatch`;
+    ///   a missing required claim has the code of `kind`.
     package func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
                 kind: ClaimErrors.TokenKind = .accessToken) async throws -> JWT {
         if let jwt = try verifyNow(token[...], policy: policy, validation: validation, kind: kind) { return jwt }
@@ -71,12 +69,13 @@ public enum IssuerKeys: Sendable {
         }
     }
 
-    /// As ``verify(_:policy:validation:kind:)`` without suspending, when the keys are at hand: a fixed set, or
-    /// a cached set still fresh (read without a hop onto the cache's actor: the hot path of every validation).
+    /// Does what ``verify(_:policy:validation:kind:)`` does without suspending, when the keys are at hand.
+    ///
+    /// The keys are at hand for a fixed set, or a cached set still fresh, read without a hop onto the cache's actor:
+    /// the hot path of every validation. `token` may be part of a longer text, such as an `Authorization` value.
     /// - Returns: `nil` when only ``verify(_:policy:validation:kind:)`` can answer: the set is to be fetched, or
-    ///   the token names a `kid` the set lacks (the cache may learn it by re-fetching).
+    ///   the token names a `kid` the set lacks, which the cache may learn by re-fetching.
     /// - Throws: as ``verify(_:policy:validation:kind:)``.
-    /// `token` may be part of a longer text (an `Authorization` value): it is read in place.
     package func verifyNow(_ token: Substring, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
                    kind: ClaimErrors.TokenKind = .accessToken) throws -> JWT? {
         switch self {
@@ -105,7 +104,7 @@ public enum IssuerKeys: Sendable {
         }
     }
 
-    /// The asymmetric algorithms (never HMAC: a resource server shares no secret with the issuer).
+    /// The asymmetric algorithms: never HMAC, as a resource server shares no secret with the issuer.
     public static let asymmetricAlgorithms: Set<JWSAlgorithm> = Set(JWSAlgorithm.allCases.filter { $0.family != .hmac })
 }
 
@@ -148,7 +147,7 @@ package enum ClaimErrors {
         }
     }
 
-    /// A typed claim getter's failure as an ``OIDC/OIDCError``.
+    /// A typed claim getter's failure as an ``OIDCError``.
     package static func read<T>(kind: TokenKind = .accessToken, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as JOSEError { throw map(error, kind: kind) }
     }
