@@ -77,14 +77,14 @@ extension IDTokenValidator {
         }
 
         /// A configuration for a discovered provider: its issuer and its advertised algorithms.
-        public init(metadata: ProviderMetadata, clientID: String, clientSecret: String? = nil,
+        package init(metadata: ProviderMetadata, clientID: String, clientSecret: String? = nil,
                     clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60) {
             self.init(issuer: metadata.issuer, clientID: clientID, providerAlgorithms: metadata.idTokenSigningAlgorithms,
                       clientSecret: clientSecret, clock: clock, leeway: leeway)
         }
 
         /// The algorithms actually accepted: ``allowedAlgorithms``, else ``providerAlgorithms``, else `RS256`.
-        public var effectiveAlgorithms: Set<JWSAlgorithm> {
+        package var effectiveAlgorithms: Set<JWSAlgorithm> {
             allowedAlgorithms ?? providerAlgorithms ?? [.rs256]
         }
 

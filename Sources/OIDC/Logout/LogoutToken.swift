@@ -11,7 +11,7 @@ import JOSE
 /// OpenID Connect Back-Channel Logout 1.0 §2.4 defines. It holds no token text.
 public struct LogoutToken: Sendable, CustomStringConvertible {
     /// The `events` member that makes a JWT a logout token.
-    public static let backChannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
+    package static let backChannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
 
     /// `iss`
     public let issuer: String

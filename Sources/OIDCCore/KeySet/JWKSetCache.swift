@@ -67,7 +67,7 @@ public actor JWKSetCache {
     /// The transport requests go through.
     package nonisolated let transport: any HTTPTransport
     /// Timing and limits.
-    public nonisolated let configuration: Configuration
+    package nonisolated let configuration: Configuration
     /// Receives ``OIDCEvent/Kind/keySetFetched`` per download, ``OIDCEvent/Kind/keySetRefetchedForUnknownKey``
     /// per re-fetch an unknown `kid` caused (failure: the `kid` still unknown, or the fetch failed) and
     /// ``OIDCEvent/Kind/keySetCoolingDown`` when one was not made; `nil` (default): none.
