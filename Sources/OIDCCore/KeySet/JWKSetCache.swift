@@ -5,8 +5,9 @@ import Foundation
 #endif
 import JOSE
 
-/// The JWK Set of one issuer (its `jwks_uri`), fetched through an
-/// ``HTTPTransport`` and kept for a while, following key rotation.
+/// Keeps one issuer's JWK Set from its `jwks_uri` and follows its key rotation.
+///
+/// The set is fetched through an ``HTTPTransport``. Give the cache to validators as ``IssuerKeys/cache(_:)``.
 ///
 /// - The set is kept for ``Configuration/defaultTimeToLive`` (5 minutes), or for the
 ///   response's `Cache-Control: max-age` when present (clamped to the configured bounds).
@@ -15,7 +16,7 @@ import JOSE
 ///   concurrent callers wait for the single in-flight fetch. The cool-down runs from the
 ///   last re-fetch an unknown `kid` caused (successful or not); fetches for expiry do not start it.
 /// - Keys that cannot verify are left out: unknown `kty`/curve or malformed
-///   keys (see ``skippedKeyCount``), keys whose `use`/`key_ops` do not permit
+///   keys, keys whose `use`/`key_ops` do not permit
 ///   verification (`use: enc`), and `oct` secrets (a provider's JWK Set has no
 ///   business holding them; HS* ID Tokens are verified with the client secret).
 /// - A failed fetch throws a typed error and leaves the cache as it was: the
