@@ -80,7 +80,7 @@ func readText(_ path: String) -> String {
 let portToken: String
 do {
     let outer = try IDToken(token)
-    if let inner = try ForeignTokenVerifier.portToken(in: outer) {
+    if let inner = try ForeignTokenValidator.portToken(in: outer) {
         print("read aka.port_token from the ID Token of \(outer.issuer ?? "(no iss)") — the outer token is not verified here")
         portToken = inner
     } else {
@@ -90,11 +90,11 @@ do {
     fail("cannot read the token: \(error)", code: 1)
 }
 
-let verifier: ForeignTokenVerifier
+let verifier: ForeignTokenValidator
 if jwksArguments.isEmpty {
     // Online mode: each trusted issuer's discovery document, then its jwks_uri (cached, rotation followed).
     print("(online: keys from each trusted issuer's discovery document and jwks_uri)")
-    verifier = ForeignTokenVerifier(trustedIssuers: Set(trusted), transport: URLSessionTransport())
+    verifier = ForeignTokenValidator(trustedIssuers: Set(trusted), transport: URLSessionTransport())
 } else {
     var documents: [String: String] = [:]
     for argument in jwksArguments {
@@ -109,14 +109,14 @@ if jwksArguments.isEmpty {
         fail("--jwks names \(issuer), which is not a --trusted-issuer")
     }
     do {
-        verifier = try ForeignTokenVerifier(trustedKeyDocuments: documents)
+        verifier = try ForeignTokenValidator(trustedKeyDocuments: documents)
     } catch {
         fail("cannot use the --jwks files: \(error)")
     }
 }
 
 do {
-    let verified = try await verifier.verify(portToken, audience: audience.map(ExpectedAudience.contains) ?? .anyAudience)
+    let verified = try await verifier.validate(portToken, audience: audience.map(ExpectedAudience.contains) ?? .anyAudience)
     print("port_token VERIFIED")
     print("  issuer (previous carrier)  \(verified.issuer ?? "-")")
     print("  subject there              \(verified.subject ?? "-")")

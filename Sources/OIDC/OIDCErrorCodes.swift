@@ -60,7 +60,7 @@ extension OIDCError.Code {
     /// A refreshed ID Token's `azp` differs from the original's.
     public static let refreshAuthorizedPartyChanged = OIDCError.Code("refresh_authorized_party_changed", .invalidInput)
     /// A refreshed ID Token's `auth_time` is earlier than the original's, or later when the policy
-    /// requires it unchanged (``RefreshAuthTimeRule``), or present when the original had none.
+    /// requires it unchanged (``RefreshedIDTokenPolicy/AuthTimeRule``), or present when the original had none.
     public static let refreshAuthTimeChanged = OIDCError.Code("refresh_auth_time_changed", .invalidInput)
     /// A refreshed ID Token carries a `nonce` other than the original's (OIDC Core §12.2: if present,
     /// it must be the original's).

@@ -126,8 +126,8 @@ enum TokenKind: String, CaseIterable {
             // The tool's algorithm rule: --alg when given, else what the key(s) admit.
             let named = Set(options.algorithms.compactMap(JWSAlgorithm.init(rawValue:)))
             let algorithms = named.isEmpty ? set.keys.reduce(into: Set<JWSAlgorithm>()) { $0.formUnion($1.admittedAlgorithms) } : named
-            let config = IDTokenValidationConfig(issuer: issuer, clientID: audience, allowedAlgorithms: algorithms, clock: clock, leeway: leeway)
-            body = { _ = try await IDTokenValidator(config: config, keySet: set).validate(token, expecting: IDTokenExpectations(nonce: nonce.map { .sent($0) } ?? .noNonceSent)) }  // no --nonce: stated as not sent
+            let configuration = IDTokenValidator.Configuration(issuer: issuer, clientID: audience, allowedAlgorithms: algorithms, clock: clock, leeway: leeway)
+            body = { _ = try await IDTokenValidator(configuration: configuration, keys: .keySet(set)).validate(token, expecting: IDTokenExpectations(nonce: nonce.map { .sent($0) } ?? .noNonceSent)) }  // no --nonce: stated as not sent
         case .accessToken:
             guard let issuer, let audience else { throw UsageError("--as access-token needs --iss (or --issuer) and --aud (this resource server)") }
             let validator = AccessTokenValidator(issuer: issuer, audience: audience, keys: .keySet(set), leeway: leeway, clock: clock)

@@ -66,8 +66,8 @@ extension Glewlwyd {
 
     /// The provider's ID Token validator for `clientID`.
     static func validator(metadata: ProviderMetadata, clientID: String) async throws -> IDTokenValidator {
-        IDTokenValidator(config: IDTokenValidationConfig(metadata: metadata, clientID: clientID),
-                         keyCache: try await keyCaches.cache(for: try #require(metadata.jwksURI)))
+        IDTokenValidator(configuration: IDTokenValidator.Configuration(metadata: metadata, clientID: clientID),
+                         keys: .cache(try await keyCaches.cache(for: try #require(metadata.jwksURI))))
     }
 
     /// Validates an ID Token against the provider's keys (one place for the validator's call shape).

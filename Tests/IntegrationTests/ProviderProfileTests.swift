@@ -252,8 +252,8 @@ struct ProviderProfileTests {
                 }
                 document["keys"] = .array(entries)
                 let published = try JWKSet(json: JSONValue.object(document).jsonString())
-                let validator = IDTokenValidator(config: IDTokenValidationConfig(issuer: issuer, clientID: "app", allowedAlgorithms: [.rs256, .ps384]),
-                                                 keySet: published)
+                let validator = IDTokenValidator(configuration: IDTokenValidator.Configuration(issuer: issuer, clientID: "app", allowedAlgorithms: [.rs256, .ps384]),
+                                                 keys: .keySet(published))
                 _ = try await validator.validate(byEncKey, expecting: IDTokenExpectations(nonce: .noNonceSent))
                 Issue.record("a token verified with a use:enc key")
             } catch let error as OIDCError {

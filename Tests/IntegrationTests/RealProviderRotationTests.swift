@@ -37,7 +37,7 @@ extension RealProviderTests {
             let issuer = first.issuer
             let metadata = try await Discovery(transport: transport).metadata(for: issuer)
             let cache = try JWKSetCache(jwksURI: try #require(metadata.jwksURI), transport: transport)
-            let validator = IDTokenValidator(config: IDTokenValidationConfig(issuer: issuer, clientID: "client-basic"), keyCache: cache)
+            let validator = IDTokenValidator(configuration: IDTokenValidator.Configuration(issuer: issuer, clientID: "client-basic"), keys: .cache(cache))
 
             let (before, nonceBefore) = try await login(issuer, transport: transport)
             _ = try await validator.validate(before, expecting: IDTokenExpectations(nonce: nonceBefore.map(ExpectedNonce.sent) ?? .noNonceSent))

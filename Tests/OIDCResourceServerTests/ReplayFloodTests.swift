@@ -30,9 +30,8 @@ struct ReplayFloodTests {
         let events = Events()
         var proofs = DPoPProofValidator(maximumAge: 300, leeway: 60, replays: .cache(shared), clock: { Self.now })
         proofs.observer = events
-        var logout = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                                          replays: shared, clock: Fixtures.clock)
-        logout.observer = events
+        let logout = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
+                                          replays: shared, clock: Fixtures.clock, observer: events)
         let attacker = try DPoPKey.generate(), attackerToken = "attacker's-own-bound-token"
         let attackerPresents = DPoPProofValidator.Presentation.accessToken(attackerToken, boundTo: .thumbprint(attacker.thumbprint))
 
@@ -86,9 +85,8 @@ struct ReplayFloodTests {
     @Test("a full cache's answer is replay_cache_full at the logout validator too, with its event, never replayed_logout_token")
     func logoutFull() async throws {
         let events = Events()
-        var logout = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                                          replays: FullCache(), clock: Fixtures.clock)
-        logout.observer = events
+        let logout = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
+                                          replays: FullCache(), clock: Fixtures.clock, observer: events)
         await expectCode(.replayCacheFull) { _ = try await logout.validate(try Self.logoutToken(jti: "x")) }
         #expect(events.count(.replayCacheFull, .failure(code: "replay_cache_full")) == 1)
         #expect(events.count(.logoutTokenValidation, .failure(code: "replay_cache_full")) == 1)

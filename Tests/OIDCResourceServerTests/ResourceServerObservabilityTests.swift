@@ -56,9 +56,8 @@ struct ResourceServerObservabilityTests {
             _ = try await proofs.validate("not-a-proof", for: .request(method: "GET", uri: URL(string: "https://api.example/r?q=1")!),
                                           nonce: .notRequired, presenting: .noAccessToken)
         }
-        var logout = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                                          clock: Fixtures.clock)
-        logout.observer = observer
+        let logout = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
+                                          clock: Fixtures.clock, observer: observer)
         let logoutCode = await refusal { _ = try await logout.validate(try Fixtures.sign(Fixtures.accessTokenClaims(), typ: "logout+jwt")) }
         #expect(observer.events.map(\.kind) == [.dpopProofValidation, .logoutTokenValidation])
         #expect(observer.events.map(\.outcome) == [.failure(code: try #require(proofCode)), .failure(code: try #require(logoutCode))])

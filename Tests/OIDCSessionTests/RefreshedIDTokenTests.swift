@@ -22,7 +22,7 @@ struct RefreshedIDTokenTests {
     }
 
     static var validator: IDTokenValidator {
-        IDTokenValidator(config: IDTokenValidationConfig(issuer: issuer, clientID: clientID, allowedAlgorithms: [.hs256],
+        IDTokenValidator(configuration: IDTokenValidator.Configuration(issuer: issuer, clientID: clientID, allowedAlgorithms: [.hs256],
                                                          clientSecret: secret, clock: { now }))
     }
 

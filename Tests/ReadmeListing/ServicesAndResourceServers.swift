@@ -71,9 +71,11 @@ func receiveIntrospected(method: String, url: URL, headers: HeaderFields, client
     }
 }
 
-/// Back-channel logout (Back-Channel Logout 1.0 §2.6): a replayed jti is refused for as long as the token
-/// could be accepted (any ReplayCache: InMemoryReplayCache by default, PostgresReplayCache across replicas).
-func backChannelLogout(body: [UInt8], contentType: String?, issuer: String, keyCache: JWKSetCache) async throws -> LogoutToken {
-    let logoutToken = try BackChannelLogoutRequest.logoutToken(fromBody: body, contentType: contentType)
-    return try await LogoutTokenValidator(issuer: issuer, clientID: "my-app", keys: .cache(keyCache)).validate(logoutToken)
+/// Back-channel logout (Back-Channel Logout 1.0 §2.5-2.8), checked with the client's own key cache. A replayed jti is
+/// refused for as long as the token could be accepted (Configuration.logoutTokens.replays: InMemoryReplayCache by
+/// default, PostgresReplayCache across replicas). The answer is the HTTP response to send: 200, or 400 with the error.
+func backChannelLogout(body: [UInt8], contentType: String?, client: OIDCClient) async -> TransportResponse {
+    let answer = await client.backChannelLogout(body: body, contentType: contentType)
+    if let token = answer.token { print(token.subject ?? "-", token.sessionID ?? "-") }  // end the sessions it names
+    return answer.response
 }

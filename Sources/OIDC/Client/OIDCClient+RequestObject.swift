@@ -110,7 +110,7 @@ extension OIDCClient {
                                                 lifetime: options.lifetime, now: configuration.clock())
         }
         if let encryption = options.encryption {
-            guard case .cache(let cache) = validator.keySource else {
+            guard case .cache(let cache) = providerKeys else {
                 throw OIDCError(.requestObjectFailed, "the provider publishes no jwks_uri: there is no key to encrypt the request object to")
             }
             object = try RequestObject.encrypt(object, to: try await cache.encryptionKeys(), algorithm: encryption.algorithm,

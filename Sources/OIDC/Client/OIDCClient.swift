@@ -38,6 +38,11 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     public let tokenClient: TokenClient
     /// The ID Token validator for this provider and client, with the provider's JWK Set cache.
     public let validator: IDTokenValidator
+    /// The provider's keys, from the JWK Set cache for its `jwks_uri` this client keeps.
+    ///
+    /// Every check of this client uses it, and the application's other checks can share it, such as
+    /// an access-token validator for the same issuer. An OAuth-only server without a `jwks_uri` has an empty set.
+    public let providerKeys: IssuerKeys
     /// Whether the server is an OpenID provider (logins with ID Tokens) or an OAuth-only authorization server
     /// (``authorizationServer(issuer:authentication:transport:configuration:)``: no login; tokens only).
     public let providerKind: ProviderKind
@@ -99,23 +104,21 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
         self.tokenClient = try TokenClient(metadata: metadata, authentication: authentication, transport: transport,
                                            assertionAudience: configuration.assertionAudience, dpop: configuration.dpop,
                                            observer: configuration.observer, clock: configuration.clock)
-        var config = IDTokenValidationConfig(metadata: metadata, clientID: authentication.clientID,
-                                             clientSecret: authentication.sharedSecret, clock: configuration.clock,
-                                             leeway: configuration.leeway)
+        var config = IDTokenValidator.Configuration(metadata: metadata, clientID: authentication.clientID,
+                                                    clientSecret: authentication.sharedSecret, clock: configuration.clock,
+                                                    leeway: configuration.leeway)
         config.allowedAlgorithms = configuration.allowedAlgorithms
         config.profile = configuration.profile
         config.decryptionKeys = configuration.decryptionKeys.addingClientSecret(authentication.sharedSecret)
         config.idTokenEncryption = configuration.idTokenEncryption
-        var validator: IDTokenValidator
+        config.observer = configuration.observer
         if let jwksURI = metadata.jwksURI {
-            validator = IDTokenValidator(config: config,
-                                         keyCache: try JWKSetCache(jwksURI: jwksURI, transport: transport,
-                                                                   configuration: configuration.keyCache, observer: configuration.observer))
+            providerKeys = .cache(try JWKSetCache(jwksURI: jwksURI, transport: transport, configuration: configuration.keyCache,
+                                                  observer: configuration.observer))
         } else {
-            validator = IDTokenValidator(config: config)  // OAuth-only without a JWK Set: no login, so no ID Token to check
+            providerKeys = .keySet(JWKSet(keys: []))  // OAuth-only without a JWK Set: no login, so no ID Token to check
         }
-        validator.observer = configuration.observer
-        self.validator = validator
+        self.validator = IDTokenValidator(configuration: config, keys: providerKeys)
         if configuration.fapi2Profile {
             // The client-level rules (PAR endpoint, RFC 9207, DPoP, private_key_jwt, algorithms, clock skew),
             // with a code + S256 request standing in for the requests checked again in startPushedLogin.

@@ -77,6 +77,8 @@ extension OIDCClient {
         /// ``EssentialClaims/requireEvery`` refuses a login whose ID Token lacks any of them
         /// (`missing_essential_claim`, naming it).
         public var essentialClaims: EssentialClaims = .acrAndAuthTimeOnly
+        /// How back-channel logout tokens are checked by ``OIDCClient/backChannelLogout(body:contentType:)``.
+        public var logoutTokens = LogoutTokens()
 
         /// The rule for essential claims; see ``essentialClaims``.
         public enum EssentialClaims: Sendable, Hashable {

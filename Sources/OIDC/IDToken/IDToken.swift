@@ -100,7 +100,7 @@ public struct IDToken: Sendable, CustomStringConvertible {
     ///   - compact: the compact JWS.
     ///   - limits: size and nesting limits.
     ///   - providerProfile: the provider whose documented claim forms are read (Auth0's ISO 8601 `updated_at`,
-    ///     Apple's string booleans): the same rule as ``IDTokenValidator`` with ``IDTokenValidationConfig/profile``;
+    ///     Apple's string booleans): the same rule as ``IDTokenValidator`` with ``IDTokenValidator/Configuration/profile``;
     ///     `nil` (default): the standard forms only.
     /// - Throws: ``OIDCError`` `.malformedIDToken` (not a compact JWS with a JSON
     ///   object payload) or `.claimTypeMismatch` (a registered claim of the wrong type, named).

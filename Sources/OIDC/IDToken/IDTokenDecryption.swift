@@ -1,6 +1,6 @@
 import JOSE
 
-extension IDTokenValidationConfig {
+extension IDTokenValidator.Configuration {
     /// The signed ID Token: `token` itself when it is a JWS, the JWS inside when it is encrypted
     /// (decrypted with ``decryptionKeys`` under ``idTokenEncryption``). Not yet verified.
     /// - Parameters:

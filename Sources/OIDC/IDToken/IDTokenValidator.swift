@@ -5,67 +5,44 @@ import Foundation
 #endif
 import JOSE
 
-/// Validates ID Tokens as OpenID Connect Core §3.1.3.7 (code flow), §3.2.2.11
-/// (implicit) and §3.3.2.12 (hybrid) require. Each failed rule throws an
-/// ``OIDCError`` with its own code.
+/// Validates ID Tokens, refusing each broken rule with its own ``OIDCError`` code.
 ///
-/// Order: shape and `alg` (never `none`), signature (with an allowed algorithm; HS*
-/// only with the client secret), `iss`, `aud`, `azp`, `exp`, `iat`, `nbf`, `sub`,
-/// `nonce`, `acr`, `auth_time`, `at_hash`, `c_hash`.
+/// The rules are those of OpenID Connect Core §3.1.3.7 for the code flow, §3.2.2.11 for the
+/// implicit flow and §3.3.2.12 for the hybrid flow, checked in this order: shape and `alg`, never
+/// `none`; the signature with an allowed algorithm, HS* only with the client secret; `iss`, `aud`,
+/// `azp`, `exp`, `iat`, `nbf`, `sub`, `nonce`, `acr`, `auth_time`, `at_hash`, `c_hash`.
 public struct IDTokenValidator: Sendable {
-    enum KeySource: Sendable {
-        case cache(JWKSetCache)
-        case keySet(JWKSet)
-        case none
-    }
-
     /// What is checked.
-    public let config: IDTokenValidationConfig
-    let keySource: KeySource
-    /// Receives one ``OIDCEvent/Kind/idTokenValidation`` event per token (accepted, or refused with its
-    /// code; the origin is the configured issuer's); `nil` (default): none.
-    public var observer: (any OIDCObserver)? = nil
+    public let configuration: Configuration
+    /// The provider's keys; `nil` when only HS* tokens, verified with the client secret, are expected.
+    package let keys: IssuerKeys?
 
-    /// A validator whose keys come from the provider's JWK Set cache (following rotation).
-    public init(config: IDTokenValidationConfig, keyCache: JWKSetCache) {
-        self.config = config
-        self.keySource = .cache(keyCache)
-    }
-
-    /// A validator with a fixed key set.
-    public init(config: IDTokenValidationConfig, keySet: JWKSet) {
-        self.config = config
-        self.keySource = .keySet(keySet)
-    }
-
-    /// A validator with one pinned key (e.g. read from a PEM, offline): the token is verified with this key
-    /// whatever `kid` its header names, unless the key itself has a `kid` that differs.
+    /// A validator for the rules of `configuration`, with the provider's keys.
     /// - Parameters:
-    ///   - config: what is checked.
-    ///   - key: the provider's public key.
-    public init(config: IDTokenValidationConfig, key: JWK) {
-        self.config = config
-        self.keySource = .keySet(JWKSet(keys: [key]))
-    }
-
-    /// A validator for HS* tokens only (verified with ``IDTokenValidationConfig/clientSecret``).
-    public init(config: IDTokenValidationConfig) {
-        self.config = config
-        self.keySource = .none
+    ///   - configuration: what is checked, and the observer.
+    ///   - keys: where the provider's keys come from: its JWK Set cache, or a fixed set or pinned key.
+    ///     `nil` (default): HS* tokens only, verified with ``Configuration/clientSecret``.
+    public init(configuration: Configuration, keys: IssuerKeys? = nil) {
+        self.configuration = configuration
+        self.keys = keys
     }
 
     /// Parses and validates `token`.
     /// - Parameters:
     ///   - token: the compact ID Token.
-    ///   - expectations: what the authentication request asked for (nonce, flow, `max_age`, `acr`); required,
-    ///     so the nonce check cannot be left out by omission (``ExpectedNonce/noNonceSent`` says so explicitly).
+    ///   - expectations: what the authentication request asked for: nonce, flow, `max_age`, `acr`. Required,
+    ///     so the nonce check cannot be left out by omission; ``ExpectedNonce/noNonceSent`` says so explicitly.
     /// - Returns: the validated token.
-    /// - Throws: ``OIDCError``; see ``OIDCError/Code`` for the ID Token codes.
+    /// - Throws: ``OIDCError`` of category `invalidInput`, such as `.invalidSignature`, `.expired` or `.nonceMismatch`;
+    ///   key-set fetch errors when the keys cannot be had.
     public func validate(_ token: String, expecting expectations: IDTokenExpectations) async throws -> IDToken {
-        try await observer.observe(.idTokenValidation, origin: Observation.origin(of: config.issuer)) {
+        try await configuration.observer.observe(.idTokenValidation, origin: Observation.origin(of: config.issuer)) {
             try await validateToken(token, expecting: expectations)
         }
     }
+
+    /// The configuration, under the short name the checks use.
+    var config: Configuration { configuration }
 
     /// ``validate(_:expecting:)`` without the event.
     func validateToken(_ received: String, expecting expectations: IDTokenExpectations) async throws -> IDToken {
@@ -119,14 +96,10 @@ public struct IDTokenValidator: Sendable {
             }
             return
         }
-        switch keySource {
-        case .cache(let cache):
-            try await cache.verify(jws, policy: policy)
-        case .keySet(let set):
-            try GivenKeyVerification.verify(jws, with: set, policy: policy)
-        case .none:
+        guard let keys else {
             throw OIDCError(.signingKeyNotFound, "no key set is configured for \(algorithm) ID Tokens")
         }
+        try await keys.verifySignature(jws, policy: policy)
     }
 
     func checkClaims(_ token: IDToken, algorithm: JWSAlgorithm, expectations: IDTokenExpectations) throws {

@@ -5,23 +5,6 @@ import Foundation
 #endif
 import JOSE
 
-/// How the `auth_time` of an ID Token from a refresh may relate to the original's
-/// (OpenID Connect Core §12.2 says it must be "the time of the original authentication").
-///
-/// Real providers report the user's **latest** authentication instead: django-oauth-toolkit
-/// sets `auth_time` to the user's last login, so after the same user logs in a second time
-/// anywhere, every earlier session's refresh carries the later time. ``sameOrLater`` (the
-/// default) accepts that — the user did authenticate again — and refuses a time that moves
-/// backwards; ``unchanged`` is the strict reading.
-public enum RefreshAuthTimeRule: Sendable, Hashable {
-    /// The refreshed `auth_time` equals the original's or is later (the user authenticated
-    /// again); an earlier one is refused. The default.
-    case sameOrLater
-    /// The refreshed `auth_time` must equal the original's exactly (the letter of §12.2);
-    /// a provider that reports the latest login then ends a session at the user's next login elsewhere.
-    case unchanged
-}
-
 extension IDToken {
     /// Checks that an ID Token from a refresh response (OpenID Connect Core §12.2)
     /// identifies the same session as `original`: same `iss`, `sub`, `aud` (as a set)
@@ -32,11 +15,11 @@ extension IDToken {
     /// Validate the new token with ``IDTokenValidator`` first; this only compares.
     /// - Parameters:
     ///   - original: the ID Token the session holds (of the login, or of the last accepted refresh).
-    ///   - rule: how `auth_time` may change (``RefreshAuthTimeRule/sameOrLater`` unless said otherwise).
+    ///   - rule: how `auth_time` may change (``RefreshedIDTokenPolicy/AuthTimeRule/sameOrLater`` unless said otherwise).
     /// - Throws: ``OIDCError`` `.refreshIssuerChanged`, `.refreshSubjectChanged`,
     ///   `.refreshAudienceChanged`, `.refreshAuthorizedPartyChanged`, `.refreshNonceChanged`,
     ///   `.refreshAuthTimeChanged`.
-    public func checkIsRefresh(of original: IDToken, authTime rule: RefreshAuthTimeRule = .sameOrLater) throws {
+    package func checkIsRefresh(of original: IDToken, authTime rule: RefreshedIDTokenPolicy.AuthTimeRule = .sameOrLater) throws {
         guard issuer == original.issuer else {
             throw OIDCError(.refreshIssuerChanged, "the refreshed ID Token has a different \"iss\"")
         }

@@ -1,13 +1,15 @@
 
-/// The body of a back-channel logout request (Back-Channel Logout 1.0 §2.5): an
-/// `application/x-www-form-urlencoded` POST with one `logout_token` parameter.
+/// Reads the logout token out of a back-channel logout request's body.
+///
+/// The request is an `application/x-www-form-urlencoded` POST with one `logout_token` parameter,
+/// as Back-Channel Logout 1.0 §2.5 defines.
 public enum BackChannelLogoutRequest {
     /// The logout token of a request body.
     /// - Parameters:
     ///   - body: the raw body.
     ///   - contentType: the request's `Content-Type`, which must be the form type.
-    /// - Throws: ``OIDC/OIDCError`` `.invalidLogoutRequest` for another content type, a malformed body,
-    ///   or zero or several `logout_token` parameters (answer 400, §2.8).
+    /// - Throws: ``OIDCError`` `.invalidLogoutRequest`, category `invalidInput`, for another content type,
+    ///   a malformed body, or zero or several `logout_token` parameters; the answer is 400, §2.8.
     public static func logoutToken(fromBody body: [UInt8], contentType: String?) throws -> String {
         guard MediaType.essence(of: contentType) == MediaType.form else {
             throw OIDCError(.invalidLogoutRequest, "the logout request is not application/x-www-form-urlencoded")

@@ -5,11 +5,13 @@ import Foundation
 #endif
 import JOSE
 
-/// A validated back-channel logout token (OpenID Connect Back-Channel Logout 1.0 §2.4):
-/// who logged out (``subject`` and/or ``sessionID``) at which issuer. Holds no token text.
+/// A validated back-channel logout token: who logged out, at which issuer.
+///
+/// It names the end-user by ``subject``, the session by ``sessionID``, or both, as
+/// OpenID Connect Back-Channel Logout 1.0 §2.4 defines. It holds no token text.
 public struct LogoutToken: Sendable, CustomStringConvertible {
     /// The `events` member that makes a JWT a logout token.
-    public static let backChannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
+    package static let backChannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
 
     /// `iss`
     public let issuer: String
@@ -36,21 +38,23 @@ public struct LogoutToken: Sendable, CustomStringConvertible {
     }
 }
 
-/// Validates logout tokens as Back-Channel Logout 1.0 §2.6 requires, for one client.
+/// Validates logout tokens for one client, each at most once.
 ///
+/// The rules are those of Back-Channel Logout 1.0 §2.6. A relying party built on ``OIDCClient``
+/// calls ``OIDCClient/backChannelLogout(body:contentType:)`` instead, which uses the client's key cache.
 /// In order: signature (allowed asymmetric algorithm, the issuer's keys) and the time
 /// claims through JOSE (`exp` not passed, `iat` not in the future); `typ`, when present,
 /// `logout+jwt`; `iss` exact; `aud` containing the client id; `iat` present and less than
-/// ``maximumAge`` + ``leeway`` ago; `jti` present; `events` an object with the back-channel logout
+/// `maximumAge` + `leeway` ago; `jti` present; `events` an object with the back-channel logout
 /// member (itself an object); `sub` and/or `sid`; no `nonce`; `exp` present (unless
 /// ``ExpirationRule/optionalForDraftProviders``); and last, `jti` not already recorded for
-/// this issuer in ``replays`` (recorded only once every other check passed): a replay is
+/// this issuer in `replays` (recorded only once every other check passed): a replay is
 /// `replayed_logout_token`; an issuer whose share of the cache is full gets `replay_cache_full` (and an
-/// ``OIDC/OIDCEvent/Kind/replayCacheFull`` event), never a replay.
+/// ``OIDCEvent/Kind/replayCacheFull`` event), never a replay.
 ///
 /// The replay window is the acceptance window: the `jti` is recorded until the later of
-/// `iat` + ``maximumAge`` + ``leeway`` and, when present, `exp` + ``leeway`` — the last instants at
-/// which this validator would still accept the token — on the validator's ``clock``. So a token
+/// `iat` + `maximumAge` + `leeway` and, when present, `exp` + `leeway` — the last instants at
+/// which this validator would still accept the token — on the validator's `clock`. So a token
 /// is refused as a replay for as long as it could otherwise pass, whichever ``ReplayCache`` holds it.
 public struct LogoutTokenValidator: Sendable {
     /// Which `typ` header values are accepted.
@@ -73,34 +77,34 @@ public struct LogoutTokenValidator: Sendable {
     }
 
     /// The issuer identifier `iss` must equal.
-    public let issuer: String
+    package let issuer: String
     /// This client's id, which `aud` must contain.
-    public let clientID: String
+    package let clientID: String
     /// The issuer's keys.
-    public let keys: IssuerKeys
+    package let keys: IssuerKeys
     /// Where `jti` values are recorded (one process: ``InMemoryReplayCache``; replicas: a shared cache
     /// such as `OIDCPostgres`'s `PostgresReplayCache`).
-    public let replays: any ReplayCache
-    /// The oldest a token may be, in seconds after its `iat` (plus ``leeway``); default 600.
+    package let replays: any ReplayCache
+    /// The oldest a token may be, in seconds after its `iat` (plus `leeway`); default 600.
     /// NaN or negative counts as 0; at most ``LogoutTokenValidator/maximumAgeLimit``.
-    public let maximumAge: TimeInterval
+    package let maximumAge: TimeInterval
     /// Allowed algorithms (default every asymmetric one).
-    public let allowedAlgorithms: Set<JWSAlgorithm>
+    package let allowedAlgorithms: Set<JWSAlgorithm>
     /// Allowed clock skew in seconds, as the time checks use it: NaN or negative counts as 0,
     /// above one day as one day (the JWT validation's leeway rule).
-    public let leeway: TimeInterval
+    package let leeway: TimeInterval
     /// The `typ` rule.
-    public let typeRule: TypeRule
+    package let typeRule: TypeRule
     /// The `exp` rule.
-    public let expirationRule: ExpirationRule
+    package let expirationRule: ExpirationRule
     /// The current time.
-    public let clock: @Sendable () -> Date
+    package let clock: @Sendable () -> Date
 
-    /// Receives one ``OIDC/OIDCEvent`` per token validated (``OIDC/OIDCEvent/Kind/logoutTokenValidation``: accepted, or refused with the error's code);
+    /// Receives one ``OIDCEvent/Kind/logoutTokenValidation`` event per token, accepted or refused with its code.
     /// `nil` (default): none, and no work beyond a `nil` check.
-    public var observer: (any OIDCObserver)? = nil
+    package let observer: (any OIDCObserver)?
 
-    /// The largest ``maximumAge`` (one day): a longer configured age counts as this, so no value
+    /// The largest `maximumAge` (one day): a longer configured age counts as this, so no value
     /// (infinity included) switches the age check off or asks a cache to remember forever.
     public static let maximumAgeLimit: TimeInterval = 86_400
 
@@ -117,10 +121,12 @@ public struct LogoutTokenValidator: Sendable {
     ///   - typeRule: the `typ` rule.
     ///   - expirationRule: whether `exp` is required.
     ///   - clock: the current time, for every time check and for the replay records.
+    ///   - observer: receives one event per token; `nil` (default): none.
     public init(issuer: String, clientID: String, keys: IssuerKeys, replays: any ReplayCache = InMemoryReplayCache(),
                 maximumAge: TimeInterval = 600,
                 allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
-                typeRule: TypeRule = .logoutJWTWhenPresent, expirationRule: ExpirationRule = .required, clock: @escaping @Sendable () -> Date = { Date() }) {
+                typeRule: TypeRule = .logoutJWTWhenPresent, expirationRule: ExpirationRule = .required, clock: @escaping @Sendable () -> Date = { Date() },
+                observer: (any OIDCObserver)? = nil) {
         self.issuer = issuer
         self.clientID = clientID
         self.keys = keys
@@ -131,14 +137,11 @@ public struct LogoutTokenValidator: Sendable {
         self.typeRule = typeRule
         self.expirationRule = expirationRule
         self.clock = clock
+        self.observer = observer
     }
 
     /// Validates `token`.
-    /// - Throws: ``OIDC/OIDCError``: signature and key codes, `.expired`, `.issuedInFuture`,
-    ///   `.issuerMismatch`, `.audienceMismatch`, `.unexpectedTokenType`, `.missingLogoutTokenClaim`
-    ///   (a required `iat`, `jti` or `events` absent; the reason names it), `.invalidLogoutToken`
-    ///   (the reason names the rule), `.replayedLogoutToken`, `.replayCacheFull`, and whatever ``replays`` throws when it cannot
-    ///   answer (e.g. `database_unavailable`): an unanswered replay check never passes.
+    /// An unanswered replay check never passes: what `replays` throws is thrown.
     func validateToken(_ token: String) async throws -> LogoutToken {
         let validation = JWTValidationPolicy(clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
                                               requiredClaims: ["iat", "jti", "events"])

@@ -5,8 +5,9 @@ import Foundation
 #endif
 import JOSE
 
-/// The JWK Set of one issuer (its `jwks_uri`), fetched through an
-/// ``HTTPTransport`` and kept for a while, following key rotation.
+/// Keeps one issuer's JWK Set from its `jwks_uri` and follows its key rotation.
+///
+/// The set is fetched through an ``HTTPTransport``. Give the cache to validators as ``IssuerKeys/cache(_:)``.
 ///
 /// - The set is kept for ``Configuration/defaultTimeToLive`` (5 minutes), or for the
 ///   response's `Cache-Control: max-age` when present (clamped to the configured bounds).
@@ -15,7 +16,7 @@ import JOSE
 ///   concurrent callers wait for the single in-flight fetch. The cool-down runs from the
 ///   last re-fetch an unknown `kid` caused (successful or not); fetches for expiry do not start it.
 /// - Keys that cannot verify are left out: unknown `kty`/curve or malformed
-///   keys (see ``skippedKeyCount``), keys whose `use`/`key_ops` do not permit
+///   keys, keys whose `use`/`key_ops` do not permit
 ///   verification (`use: enc`), and `oct` secrets (a provider's JWK Set has no
 ///   business holding them; HS* ID Tokens are verified with the client secret).
 /// - A failed fetch throws a typed error and leaves the cache as it was: the
@@ -65,13 +66,13 @@ public actor JWKSetCache {
     /// only if this issuer is itself an `http` loopback issuer.
     public nonisolated let issuer: String?
     /// The transport requests go through.
-    public nonisolated let transport: any HTTPTransport
+    package nonisolated let transport: any HTTPTransport
     /// Timing and limits.
-    public nonisolated let configuration: Configuration
+    package nonisolated let configuration: Configuration
     /// Receives ``OIDCEvent/Kind/keySetFetched`` per download, ``OIDCEvent/Kind/keySetRefetchedForUnknownKey``
     /// per re-fetch an unknown `kid` caused (failure: the `kid` still unknown, or the fetch failed) and
     /// ``OIDCEvent/Kind/keySetCoolingDown`` when one was not made; `nil` (default): none.
-    public nonisolated let observer: (any OIDCObserver)?
+    package nonisolated let observer: (any OIDCObserver)?
 
     private var current: JWKSet?
     private var currentEncryptionKeys = JWKSet(keys: [])
@@ -81,14 +82,14 @@ public actor JWKSetCache {
     private var inFlight: Task<JWKSet, any Error>?
     private var lastUnknownKeyRefresh: Date?
     /// How many keys of the last fetched document were left out as unusable.
-    public private(set) var skippedKeyCount = 0
+    package private(set) var skippedKeyCount = 0
     /// How many fetches completed successfully (for diagnostics).
-    public private(set) var successfulFetches = 0
+    package private(set) var successfulFetches = 0
 
     /// Creates a cache for `jwksURI`, which must be `https`, or `http` on a loopback host
     /// (and then, when `issuer` is given, only for an `http` loopback issuer: see
     /// ``SecureURLPolicy/checkEndpoint(_:_:issuer:)``). Every fetch checks the URL again.
-    /// `observer` (default `nil`: none) receives the cache's events (see ``observer``).
+    /// `observer` (default `nil`: none) receives the cache's events (see `observer`).
     /// - Throws: ``OIDCError`` `.insecureURL` / `.invalidIssuerURL` with ``OIDCError/endpoint`` `jwks_uri`.
     public init(jwksURI: URL, issuer: String? = nil, transport: any HTTPTransport, configuration: Configuration = .default,
                 observer: (any OIDCObserver)? = nil) throws {
@@ -129,7 +130,7 @@ public actor JWKSetCache {
     /// refusal reaches the browser, not the client). One GET per encrypted request is the price.
     /// The fetch also renews the verification keys ``keys()`` serves.
     /// - Throws: ``OIDCError`` `.jwksTransportFailed`, `.jwksHTTPStatus`, `.jwksInvalidDocument`.
-    public func encryptionKeys() async throws -> JWKSet {
+    package func encryptionKeys() async throws -> JWKSet {
         _ = try await fetchShared()
         return currentEncryptionKeys
     }
@@ -138,7 +139,7 @@ public actor JWKSetCache {
     /// when the `kid` is unknown), or — for a token without `kid` — the single key fitting its algorithm.
     /// - Throws: ``OIDCError`` `.signingKeyNotFound`, `.ambiguousSigningKey`, `.unsecuredToken`,
     ///   `.unsupportedAlgorithm`, or a fetch error.
-    public func key(for jws: CompactJWS) async throws -> JWK {
+    package func key(for jws: CompactJWS) async throws -> JWK {
         let algorithm = try VerificationErrors.algorithm(of: jws.header)
         let fetchesBefore = successfulFetches
         var set = try await keys()
@@ -167,11 +168,11 @@ public actor JWKSetCache {
         }
     }
 
-    /// Finds the key for `jws` (see ``key(for:)``) and verifies the signature under `policy`.
+    /// Finds the key for `jws` (see `key(for:)`) and verifies the signature under `policy`.
     /// - Returns: the key that verified it.
     /// - Throws: ``OIDCError`` (`.invalidSignature`, `.algorithmNotAllowed`, ...), the JOSE error attached.
     @discardableResult
-    public func verify(_ jws: CompactJWS, policy: JWSVerificationPolicy = .default) async throws -> JWK {
+    package func verify(_ jws: CompactJWS, policy: JWSVerificationPolicy = .default) async throws -> JWK {
         let key = try await key(for: jws)
         do {
             try jws.verify(with: key, policy: policy)
@@ -210,7 +211,7 @@ public actor JWKSetCache {
         return try await task.value
     }
 
-    /// The set's verification keys (see the type's documentation), its encryption keys (see ``encryptionKeys()``),
+    /// The set's verification keys (see the type's documentation), its encryption keys (see `encryptionKeys()`),
     /// how many keys were left out of the first, and the lifetime the response grants.
     private static func download(_ url: URL, issuer: String?, transport: any HTTPTransport,
                                  configuration: Configuration) async throws -> (JWKSet, JWKSet, Int, TimeInterval) {

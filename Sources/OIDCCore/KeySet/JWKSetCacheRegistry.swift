@@ -8,11 +8,11 @@ import JOSE
 /// One ``JWKSetCache`` per `jwks_uri`, created on first use and shared afterwards.
 public actor JWKSetCacheRegistry {
     /// The transport the caches use.
-    public nonisolated let transport: any HTTPTransport
+    package nonisolated let transport: any HTTPTransport
     /// The configuration every cache gets.
-    public nonisolated let configuration: JWKSetCache.Configuration
-    /// Given to every cache (``JWKSetCache/observer``); `nil` (default): no events.
-    public nonisolated let observer: (any OIDCObserver)?
+    package nonisolated let configuration: JWKSetCache.Configuration
+    /// Given to every cache (`observer`); `nil` (default): no events.
+    package nonisolated let observer: (any OIDCObserver)?
     private var caches: [URL: JWKSetCache] = [:]
 
     /// Creates an empty registry; `observer` (default `nil`) receives the events of every cache it makes.

@@ -8,7 +8,7 @@ extension JWKSet {
     /// - when no key states a `use`: every such key; the caller then keeps those whose type and `alg` admit the
     ///   encryption algorithm (``JWK/admits(_:encryption:)``) and whose `key_ops` permit it (``JWK/permitsJWE(_:decrypting:)``).
     ///
-    /// The one rule for the provider's encryption keys: ``JWKSetCache/encryptionKeys()`` serves these, and
+    /// The one rule for the provider's encryption keys: `encryptionKeys()` serves these, and
     /// ``RequestObject/encrypt(_:to:algorithm:encryption:)`` applies it to any set it is given.
     package var providerEncryptionKeys: [JWK] {
         let candidates = keys.filter { $0.keyType != .oct && !$0.isPrivate }

@@ -5,23 +5,47 @@ import Foundation
 #endif
 import JOSE
 
-/// Where an issuer's verification keys come from: its JWK Set cache (following
-/// rotation) or a fixed set. The one place the resource-server validators verify a
-/// JWT's signature and time claims, through JOSE's `JWT.verify`.
+/// Where an issuer's verification keys come from, for every validator of the package.
+///
+/// A JWK Set cache follows the issuer's key rotation; a fixed set serves offline use and
+/// tests. ID Tokens, logout tokens, access tokens, introspection answers and tokens from
+/// other issuers are all verified through it, so the key rules exist once.
+/// `oct` keys are never used: an issuer's keys are asymmetric.
 public enum IssuerKeys: Sendable {
-    /// The issuer's ``OIDC/JWKSetCache``: the cached set, and one re-fetch for an unknown `kid`
-    /// (rate-limited by the cache).
+    /// The issuer's ``JWKSetCache``: the cached set, and one re-fetch for an unknown `kid`
+    /// rate-limited by the cache.
     case cache(JWKSetCache)
-    /// A fixed set (offline use, tests). `oct` keys are never used.
+    /// A fixed set. A single key without `kid`, such as one read from a PEM file, is pinned:
+    /// an ID Token is verified with it whatever `kid` its header names.
     case keySet(JWKSet)
 
-    /// Verifies `token`'s signature with an allowed algorithm and applies `validation`
-    /// (JOSE's time, issuer and audience rules).
-    /// - Throws: ``OIDC/OIDCError`` with the JOSE error attached: signature and key codes as for ID
-    ///   Tokens, and `.expired`, `.notYetValid`, `.issuedInFuture`, `.issuerMismatch`,
-    ///   `.audienceMismatch`, `.claimTypeMismatch` for claims, and for a missing required claim
-    ///   the code of `kind` (``ClaimErrors/TokenKind``).
-    /// `validation` carries the issuer and audience the callers require (`iss`/`aud` are checked through it).
+    /// Verifies `jws`'s signature under `policy`, the key chosen by `kid` (or the single fitting key).
+    /// - Throws: ``OIDCError`` signature and key codes, such as `.signingKeyNotFound` or `.invalidSignature`,
+    ///   and key-set fetch errors from the cache.
+    package func verifySignature(_ jws: CompactJWS, policy: JWSVerificationPolicy) async throws {
+        switch self {
+        case .cache(let cache):
+            _ = try await cache.verify(jws, policy: policy)
+        case .keySet(let keys):
+            let usable = keys.keys.filter { $0.keyType != .oct }
+            do {
+                // A single key without kid (a pinned key) has nothing to match a kid against: it is the key.
+                if usable.count == 1, usable[0].keyID == nil {
+                    try jws.verify(with: usable[0], policy: policy)
+                } else {
+                    try jws.verify(with: JWKSet(keys: usable), policy: policy)
+                }
+            } catch let error as JOSEError {
+                throw VerificationErrors.map(error, header: jws.header)
+            }
+        }
+    }
+
+    /// Verifies `token`'s signature with an allowed algorithm, then applies `validation`.
+    ///
+    /// `validation` carries JOSE's time rules and the issuer and audience the caller requires.
+    /// - Throws: ``OIDCError`` of category `invalidInput`, such as `.invalidSignature`, `.expired` or `.audienceMismatch`;
+    ///   a missing required claim has the code of `kind`.
     package func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
                 kind: ClaimErrors.TokenKind = .accessToken) async throws -> JWT {
         if let jwt = try verifyNow(token[...], policy: policy, validation: validation, kind: kind) { return jwt }
@@ -45,12 +69,13 @@ public enum IssuerKeys: Sendable {
         }
     }
 
-    /// As ``verify(_:policy:validation:kind:)`` without suspending, when the keys are at hand: a fixed set, or
-    /// a cached set still fresh (read without a hop onto the cache's actor: the hot path of every validation).
+    /// Does what ``verify(_:policy:validation:kind:)`` does without suspending, when the keys are at hand.
+    ///
+    /// The keys are at hand for a fixed set, or a cached set still fresh, read without a hop onto the cache's actor:
+    /// the hot path of every validation. `token` may be part of a longer text, such as an `Authorization` value.
     /// - Returns: `nil` when only ``verify(_:policy:validation:kind:)`` can answer: the set is to be fetched, or
-    ///   the token names a `kid` the set lacks (the cache may learn it by re-fetching).
+    ///   the token names a `kid` the set lacks, which the cache may learn by re-fetching.
     /// - Throws: as ``verify(_:policy:validation:kind:)``.
-    /// `token` may be part of a longer text (an `Authorization` value): it is read in place.
     package func verifyNow(_ token: Substring, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
                    kind: ClaimErrors.TokenKind = .accessToken) throws -> JWT? {
         switch self {
@@ -79,11 +104,11 @@ public enum IssuerKeys: Sendable {
         }
     }
 
-    /// The asymmetric algorithms (never HMAC: a resource server shares no secret with the issuer).
+    /// The asymmetric algorithms: never HMAC, as a resource server shares no secret with the issuer.
     public static let asymmetricAlgorithms: Set<JWSAlgorithm> = Set(JWSAlgorithm.allCases.filter { $0.family != .hmac })
 }
 
-/// JOSE failures as ``OIDC/OIDCError``s: claim rules here, signature and key rules through OIDC's mapping.
+/// JOSE failures as ``OIDCError``s: claim rules here, signature and key rules through OIDC's mapping.
 package enum ClaimErrors {
     /// Which kind of JWT is read: it decides the code of a missing required claim.
     package enum TokenKind {
@@ -122,7 +147,7 @@ package enum ClaimErrors {
         }
     }
 
-    /// A typed claim getter's failure as an ``OIDC/OIDCError``.
+    /// A typed claim getter's failure as an ``OIDCError``.
     package static func read<T>(kind: TokenKind = .accessToken, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as JOSEError { throw map(error, kind: kind) }
     }

@@ -326,12 +326,12 @@ struct SafeDefaultTests {
         let pem = try JWK(publicKeyFromPEM: try F.text("rsa2048.pub.pem"))
         #expect(pem.keyID == nil)
         let config = F.config()
-        _ = try await IDTokenValidator(config: config, key: pem).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
-        _ = try await IDTokenValidator(config: config, keySet: JWKSet(keys: [pem])).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await IDTokenValidator(configuration: config, keys: .keySet(JWKSet(keys: [pem]))).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await IDTokenValidator(configuration: config, keys: .keySet(JWKSet(keys: [pem]))).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
         // A set with kids and no match names the kid it looked for.
         let other = try JWKSet(json: F.jwks([try F.publicJWK("rsa2048", kid: "a"), try F.publicJWK("p256", kid: "b")]))
         do {
-            _ = try await IDTokenValidator(config: config, keySet: other).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
+            _ = try await IDTokenValidator(configuration: config, keys: .keySet(other)).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
             Issue.record("validated without a matching kid")
         } catch let error as OIDCError {
             #expect(error.code == .signingKeyNotFound && error.reason.contains("provider-kid-7"))

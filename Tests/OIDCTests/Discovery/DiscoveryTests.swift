@@ -175,7 +175,7 @@ struct DiscoveryTests {
     @Test("a validator configured from metadata uses the provider's algorithms")
     func configFromMetadata() throws {
         let metadata = try ProviderMetadata(jsonBytes: Array(Self.document().utf8))
-        let config = IDTokenValidationConfig(metadata: metadata, clientID: "c")
+        let config = IDTokenValidator.Configuration(metadata: metadata, clientID: "c")
         #expect(config.effectiveAlgorithms == [.rs256, .es256])
         #expect(config.issuer == IDTokenFixtures.issuer)
     }

@@ -66,8 +66,8 @@ enum IDTokenFixtures {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func config(clock: TestClock = TestClock(), algorithms: Set<JWSAlgorithm>? = nil, secret: String? = nil) -> IDTokenValidationConfig {
-        IDTokenValidationConfig(issuer: issuer, clientID: clientID, allowedAlgorithms: algorithms, clientSecret: secret,
+    static func config(clock: TestClock = TestClock(), algorithms: Set<JWSAlgorithm>? = nil, secret: String? = nil) -> IDTokenValidator.Configuration {
+        IDTokenValidator.Configuration(issuer: issuer, clientID: clientID, allowedAlgorithms: algorithms, clientSecret: secret,
                                 clock: clock.now, leeway: 60)
     }
 

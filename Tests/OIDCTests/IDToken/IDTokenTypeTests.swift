@@ -11,7 +11,7 @@ struct IDTokenTypeTests {
     func refused(typ: String) async throws {
         let key = try IDTokenFixtures.privateKey("rsa2048", kid: "k1")
         let set = try JWKSet(json: IDTokenFixtures.jwks([IDTokenFixtures.publicJWK("rsa2048", kid: "k1")]))
-        let validator = IDTokenValidator(config: IDTokenFixtures.config(), keySet: set)
+        let validator = IDTokenValidator(configuration: IDTokenFixtures.config(), keys: .keySet(set))
         let typed = try JWT.sign(IDTokenFixtures.claims(), key: key, algorithm: .rs256, header: ["typ": .string(typ)])
         do {
             _ = try await validator.validate(typed, expecting: IDTokenExpectations(nonce: .noNonceSent))

@@ -35,7 +35,7 @@ struct IDTokenValidationTests {
     }
 
     func validator(algorithms: Set<JWSAlgorithm>? = nil, secret: String? = nil, set: JWKSet? = nil) -> IDTokenValidator {
-        IDTokenValidator(config: F.config(clock: clock, algorithms: algorithms, secret: secret), keySet: set ?? keySet)
+        IDTokenValidator(configuration: F.config(clock: clock, algorithms: algorithms, secret: secret), keys: .keySet(set ?? keySet))
     }
 
     static let t0 = Int64(IDTokenFixtures.start.timeIntervalSince1970)
@@ -111,7 +111,7 @@ struct IDTokenValidationTests {
         var config = F.config(clock: clock)
         config.maximumTokenAge = 60
         let token = try F.sign(F.claims([("iat", .integer(Self.t0 - 500)), ("exp", .integer(Self.t0 + 500))]), key: rsa, .rs256)
-        await expectOIDCError(.issuedTooLongAgo) { try await IDTokenValidator(config: config, keySet: keySet).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
+        await expectOIDCError(.issuedTooLongAgo) { try await IDTokenValidator(configuration: config, keys: .keySet(keySet)).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
     }
 
     // MARK: signatures and keys
@@ -158,11 +158,11 @@ struct IDTokenValidationTests {
         await expectOIDCError(.algorithmNotAllowed) { try await validator(set: set).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
         var config = F.config(clock: clock)
         config.providerAlgorithms = [.es256, .rs256]
-        _ = try await IDTokenValidator(config: config, keySet: set).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await IDTokenValidator(configuration: config, keys: .keySet(set)).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
         // An algorithm the provider allows but the key does not admit.
         let rsToken = try F.sign(F.claims(), key: rsa, .rs256)
         let mixed = try JWKSet(json: F.jwks([F.publicJWK("p256", kid: "k1")]))
-        await expectOIDCError(.algorithmNotAllowed) { try await IDTokenValidator(config: config, keySet: mixed).validate(rsToken, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
+        await expectOIDCError(.algorithmNotAllowed) { try await IDTokenValidator(configuration: config, keys: .keySet(mixed)).validate(rsToken, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
     }
 
     @Test("kid absent: accepted with one fitting key, rejected with several")
@@ -192,9 +192,9 @@ struct IDTokenValidationTests {
         var config = F.config(clock: clock)
         config.insecureSkipSignatureCheck = true
         let token = F.tamper(try F.sign(F.claims(), key: rsa, .rs256))
-        _ = try await IDTokenValidator(config: config, keySet: keySet).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await IDTokenValidator(configuration: config, keys: .keySet(keySet)).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
         let wrongIssuer = F.tamper(try F.sign(F.claims([("iss", "https://x.example")]), key: rsa, .rs256))
-        await expectOIDCError(.issuerMismatch) { try await IDTokenValidator(config: config, keySet: keySet).validate(wrongIssuer, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
+        await expectOIDCError(.issuerMismatch) { try await IDTokenValidator(configuration: config, keys: .keySet(keySet)).validate(wrongIssuer, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
     }
 
     // MARK: at_hash / c_hash
@@ -299,7 +299,7 @@ struct IDTokenValidationTests {
 }
 
 @Suite("Validator configuration")
-struct IDTokenValidationConfigTests {
+struct IDTokenValidatorConfigurationTests {
     @Test("description hides the client secret and shouts the insecure flags")
     func description() {
         var config = IDTokenFixtures.config(secret: "super-secret-value")
@@ -316,12 +316,12 @@ struct IDTokenValidationConfigTests {
         let set = try JWKSet(json: F.jwks([F.publicJWK("rsa2048", kid: "k1")]))
         var config = IDTokenFixtures.config()
         config.insecureSkipIssuerCheck = true
-        _ = try await IDTokenValidator(config: config, keySet: set).validate(F.sign(F.claims([("iss", "https://x.example")]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await IDTokenValidator(configuration: config, keys: .keySet(set)).validate(F.sign(F.claims([("iss", "https://x.example")]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
         config = IDTokenFixtures.config()
         config.insecureSkipClientIDCheck = true
-        _ = try await IDTokenValidator(config: config, keySet: set).validate(F.sign(F.claims([("aud", "other")]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await IDTokenValidator(configuration: config, keys: .keySet(set)).validate(F.sign(F.claims([("aud", "other")]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
         config = IDTokenFixtures.config()
         config.insecureSkipExpiryCheck = true
-        _ = try await IDTokenValidator(config: config, keySet: set).validate(F.sign(F.claims([("exp", 1)]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await IDTokenValidator(configuration: config, keys: .keySet(set)).validate(F.sign(F.claims([("exp", 1)]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
     }
 }

@@ -9,7 +9,7 @@ struct RefreshedIDTokenPolicyTests {
     static let secret = "a-client-secret-of-at-least-32-bytes!!"
     static let key = JWK(symmetricKey: Array(secret.utf8))
     static var policy: RefreshedIDTokenPolicy {
-        .validate(with: IDTokenValidator(config: IDTokenFixtures.config(algorithms: [.hs256], secret: secret)))
+        .validate(with: IDTokenValidator(configuration: IDTokenFixtures.config(algorithms: [.hs256], secret: secret)))
     }
 
     static func token(_ changes: [(String, JSONValue?)] = []) throws -> String {

@@ -39,8 +39,8 @@ struct TimeRuleAgreementTests {
     @Test("exp, nbf and iat around the 60 s leeway", arguments: ["exp", "nbf", "iat"])
     func agree(_ claim: String) async throws {
         let key = try F.privateKey("rsa2048", kid: "k")
-        let validator = IDTokenValidator(config: F.config(), keySet: try JWKSet(json: F.jwks([try F.publicJWK("rsa2048", kid: "k")])))
-        let foreign = try ForeignTokenVerifier(trustedKeyDocuments: [F.issuer: F.publicJWK("rsa2048", kid: "k")], clock: { F.start },
+        let validator = IDTokenValidator(configuration: F.config(), keys: .keySet(try JWKSet(json: F.jwks([try F.publicJWK("rsa2048", kid: "k")]))))
+        let foreign = try ForeignTokenValidator(trustedKeyDocuments: [F.issuer: F.publicJWK("rsa2048", kid: "k")], clock: { F.start },
                                                leeway: 60)
         var refused = 0
         for offset in Self.offsets {
@@ -48,7 +48,7 @@ struct TimeRuleAgreementTests {
             let token = try F.sign(claims, key: key, .rs256)
             let expected = Self.jose(claims)
             let asIDToken = await Self.oidc { _ = try await validator.validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
-            let asForeign = await Self.oidc { _ = try await foreign.verify(token, audience: .anyAudience) }
+            let asForeign = await Self.oidc { _ = try await foreign.validate(token, audience: .anyAudience) }
             #expect(asIDToken == expected, "\(claim) at now\(offset >= 0 ? "+" : "")\(offset)")
             #expect(asForeign == expected, "\(claim) at now\(offset >= 0 ? "+" : "")\(offset)")
             if expected != nil { refused += 1 }

@@ -213,7 +213,7 @@ struct JWKSetCacheTests {
     func validatorWithCache() async throws {
         let transport = ScriptedTransport()
         try transport.script(url, [reply([F.publicJWK("rsa2048", kid: "old")]), reply([F.publicJWK("rsa2048", kid: "new")])])
-        let validator = IDTokenValidator(config: F.config(clock: clock), keyCache: try cache(transport))
+        let validator = IDTokenValidator(configuration: F.config(clock: clock), keys: .cache(try cache(transport)))
         _ = try await validator.validate(F.sign(F.claims(), key: F.privateKey("rsa2048", kid: "old"), .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
         let idToken = try await validator.validate(F.sign(F.claims(), key: F.privateKey("rsa2048", kid: "new"), .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
         #expect(idToken.header.keyID == "new")

@@ -15,7 +15,7 @@ struct LeewayRegressionTests {
         config.leeway = leeway
         let token = try IDTokenFixtures.sign(IDTokenFixtures.claims([("exp", .integer(exp)), ("iat", .integer(Self.t0 - 3 * 86_400))]),
                                              key: rsa, .rs256)
-        _ = try await IDTokenValidator(config: config, keySet: keySet).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await IDTokenValidator(configuration: config, keys: .keySet(keySet)).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
     }
 
     @Test("NaN or negative leeway counts as 0 (a token expired 10 s ago is refused, no trap)", arguments: [Double.nan, -1])

@@ -57,9 +57,9 @@ struct ReflectionRedactionTests {
         }
     }
 
-    @Test("IDTokenValidationConfig: no client secret, but says one is set")
+    @Test("IDTokenValidator.Configuration: no client secret, but says one is set")
     func validationConfig() {
-        let config = IDTokenValidationConfig(issuer: IDTokenFixtures.issuer, clientID: "app", clientSecret: Self.secret)
+        let config = IDTokenValidator.Configuration(issuer: IDTokenFixtures.issuer, clientID: "app", clientSecret: Self.secret)
         Self.expectHidden(config, [Self.secret])
         #expect(Self.renderings(config)[0].contains("set (redacted)"))
     }

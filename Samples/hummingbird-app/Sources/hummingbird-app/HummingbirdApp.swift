@@ -45,29 +45,30 @@ struct HummingbirdApp {
         }
         let http = AsyncHTTPClientTransport.make(clientCertificate: identity, trustRoots: options.tlsCAFilePath)
         let transport = TracingTransport(base: http)
-        var configuration = OIDCClient.Configuration(allowedAlgorithms: [options.idTokenAlgorithm])
-        configuration.observer = observer
-        configuration.assertionAudience = options.assertionAudience
-        let client = try await OIDCClient.discover(issuer: options.issuer, authentication: try options.authentication(),
-                                                   transport: transport, configuration: configuration)
-        guard let jwksURI = client.metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
-        let keys = try JWKSetCache(jwksURI: jwksURI, issuer: client.issuer, transport: transport, observer: observer)
-
+        // The stores first: the client's back-channel logout records its logout tokens' jti in one of them.
         let stores: AppStores
         if let url = options.databaseURL {
-            stores = try await AppStores.postgres(url: url, options: options, issuer: client.issuer)
+            stores = try await AppStores.postgres(url: url, options: options, issuer: options.issuer)
         } else {
             stores = AppStores.inMemory(options)
         }
         let database = stores.database
 
+        var configuration = OIDCClient.Configuration(allowedAlgorithms: [options.idTokenAlgorithm])
+        configuration.observer = observer
+        configuration.assertionAudience = options.assertionAudience
+        configuration.logoutTokens.replays = stores.logoutTokenReplays
+        if options.draftLogoutTokens {
+            configuration.logoutTokens.typeRule = .alsoAcceptingPlainJWT
+            configuration.logoutTokens.expirationRule = .optionalForDraftProviders
+        }
+        let client = try await OIDCClient.discover(issuer: options.issuer, authentication: try options.authentication(),
+                                                   transport: transport, configuration: configuration)
+        // The client's own JWK Set cache, shared with the protected resource: one cache for the provider's jwks_uri.
+        guard case .cache(let keys) = client.providerKeys else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
+
         let resource = try ProtectedResource(options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
                                              observer: observer)
-        var logout = LogoutTokenValidator(
-            issuer: client.issuer, clientID: client.clientID, keys: .cache(keys), replays: stores.logoutTokenReplays, allowedAlgorithms: [options.idTokenAlgorithm],
-            typeRule: options.draftLogoutTokens ? .alsoAcceptingPlainJWT : .logoutJWTWhenPresent,
-            expirationRule: options.draftLogoutTokens ? .optionalForDraftProviders : .required)
-        logout.observer = observer
         // --request-object: the login request as a request object, signed (or, named, unsigned), maybe encrypted.
         var requestObject: RequestObjectOptions?
         var requestObjects: RequestObjectHost?
@@ -81,7 +82,7 @@ struct HummingbirdApp {
                                                  delivery: .byValue, lifetime: options.requestObjectLifetime)
         }
         let app = WebApp(options: options, client: client, pendingLogins: stores.pendingLogins, sessions: stores.sessions,
-                         logoutTokens: logout, resource: resource, logger: logger,
+                         resource: resource, logger: logger,
                          requestObject: requestObject, requestObjects: requestObjects)
 
         let router = Router(context: AppRequestContext.self)

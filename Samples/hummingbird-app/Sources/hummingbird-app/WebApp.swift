@@ -15,7 +15,6 @@ struct WebApp: Sendable {
     let client: OIDCClient
     let pendingLogins: any PendingLoginStore
     let sessions: any SessionDirectory
-    let logoutTokens: LogoutTokenValidator
     let resource: ProtectedResource
     let logger: Logger
     let cookies: CookiePolicy
@@ -27,7 +26,7 @@ struct WebApp: Sendable {
     let logins: LoginStarter
 
     init(options: Options, client: OIDCClient, pendingLogins: any PendingLoginStore, sessions: any SessionDirectory,
-         logoutTokens: LogoutTokenValidator, resource: ProtectedResource, logger: Logger,
+         resource: ProtectedResource, logger: Logger,
          requestObject: RequestObjectOptions? = nil, requestObjects: RequestObjectHost? = nil) {
         self.requestObject = requestObject
         self.requestObjects = requestObjects
@@ -35,7 +34,6 @@ struct WebApp: Sendable {
         self.client = client
         self.pendingLogins = pendingLogins
         self.sessions = sessions
-        self.logoutTokens = logoutTokens
         self.resource = resource
         self.logger = logger
         logins = LoginStarter(client: client, pendingLogins: pendingLogins, requestObject: requestObject, requestObjects: requestObjects,
@@ -186,17 +184,31 @@ struct WebApp: Sendable {
 
     /// `POST /backchannel-logout`: a logout token ends the sessions it names (Back-Channel Logout 1.0 §2.5-2.8).
     func backChannelLogout(_ body: [UInt8]) async -> Response {
+        // The token is read from the form body whatever the Content-Type (some providers send none), and checked
+        // by the client with its own key cache and the logout-token replay cache.
+        let answer = await client.backChannelLogout(body: body, contentType: "application/x-www-form-urlencoded")
+        guard let token = answer.token else {
+            logger.info("back-channel logout refused: \(answer.error.map { Self.describe($0) } ?? "refused")")
+            return Self.response(answer.response)
+        }
         do {
-            // The token is read from the form body whatever the Content-Type (some providers send none).
-            let text = try BackChannelLogoutRequest.logoutToken(fromBody: body, contentType: "application/x-www-form-urlencoded")
-            let token = try await logoutTokens.validate(text)
             let ended = try await sessions.deleteSessions(issuer: token.issuer, subject: token.subject, sessionID: token.sessionID)
             logger.info("back-channel logout", metadata: ["sessions_ended": "\(ended)"])
-            return Response(status: .ok, headers: [.cacheControl: "no-store"])
+            return Self.response(answer.response)
         } catch {
             logger.info("back-channel logout refused: \(Self.describe(error))")
             return JSONResponse.make(.badRequest, "{\"error\":\"invalid_request\"}")
         }
+    }
+
+    /// The toolkit's HTTP answer as a Hummingbird response.
+    static func response(_ answer: TransportResponse) -> Response {
+        var headers = HTTPFields()
+        for (name, value) in answer.headers {
+            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+        }
+        return Response(status: HTTPResponse.Status(code: answer.status), headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
 
     /// `GET /logout`: end the local session, then the provider's (RP-Initiated Logout 1.0).

@@ -1,6 +1,6 @@
 /// `dump` and `Mirror` show the configuration without the client secret (only
-/// whether one is set), like ``IDTokenValidationConfig/description``.
-extension IDTokenValidationConfig: CustomReflectable {
+/// whether one is set), like ``IDTokenValidator/Configuration/description``.
+extension IDTokenValidator.Configuration: CustomReflectable {
     /// Every setting except the secret's value.
     public var customMirror: Mirror {
         Mirror(self, children: [
