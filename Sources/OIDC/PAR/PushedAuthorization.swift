@@ -6,26 +6,26 @@ import Foundation
 import JOSE
 
 /// The answer of a pushed authorization request endpoint (RFC 9126 §2.2).
-public struct PushedAuthorizationResponse: Sendable, Hashable, Codable {
+package struct PushedAuthorizationResponse: Sendable, Hashable, Codable {
     /// `request_uri`: the reference the front channel carries.
-    public var requestURI: String
+    package var requestURI: String
     /// `expires_in`: seconds the reference stays valid.
-    public var expiresIn: Int
+    package var expiresIn: Int
 
     /// Creates a response.
-    public init(requestURI: String, expiresIn: Int) {
+    package init(requestURI: String, expiresIn: Int) {
         self.requestURI = requestURI
         self.expiresIn = expiresIn
     }
 }
 
 /// Pushed authorization requests (PAR, RFC 9126).
-public enum PushedAuthorization {
+package enum PushedAuthorization {
     /// Refuses a front-channel request (all parameters in the URL) to a provider whose
     /// metadata says `require_pushed_authorization_requests` (RFC 9126 §5): call it before
     /// building a plain authorization URL.
     /// - Throws: ``OIDCError`` `.pushedAuthorizationRequired`.
-    public static func checkFrontChannelAllowed(by metadata: ProviderMetadata) throws {
+    package static func checkFrontChannelAllowed(by metadata: ProviderMetadata) throws {
         if metadata.requirePushedAuthorizationRequests == true {
             throw OIDCError(.pushedAuthorizationRequired, "the provider requires pushed authorization requests (require_pushed_authorization_requests)")
         }
@@ -33,7 +33,7 @@ public enum PushedAuthorization {
 
     /// The authorization URL after a push: `client_id` and `request_uri` only (RFC 9126 §4).
     /// - Throws: ``OIDCError`` `.invalidIssuerURL` / `.insecureURL` for an endpoint that is not https (or loopback http).
-    public static func authorizationURL(authorizationEndpoint: URL, clientID: String, requestURI: String) throws -> URL {
+    package static func authorizationURL(authorizationEndpoint: URL, clientID: String, requestURI: String) throws -> URL {
         try frontChannelURL(authorizationEndpoint, [("client_id", clientID), ("request_uri", requestURI)])
     }
 
@@ -71,7 +71,7 @@ extension BackChannelClient {
     /// - Throws: ``OIDCError`` `.invalidRequestParameter` when the parameters carry
     ///   `request_uri` or a `dpop_jkt` that differs from the binding's key, the endpoint
     ///   errors (`.oauthError` ...), `.invalidPushedAuthorizationResponse`.
-    public func pushAuthorizationRequest(_ parameters: [(name: String, value: String)], endpoint: URL) async throws -> PushedAuthorizationResponse {
+    package func pushAuthorizationRequest(_ parameters: [(name: String, value: String)], endpoint: URL) async throws -> PushedAuthorizationResponse {
         var form = parameters
         if form.contains(where: { $0.name == "request_uri" }) {
             throw OIDCError(.invalidRequestParameter, "a pushed authorization request cannot carry request_uri (RFC 9126 §2.1)")

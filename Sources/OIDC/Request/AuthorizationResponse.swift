@@ -27,7 +27,7 @@ public struct AuthorizationResponse: Sendable, Hashable, Codable, CustomStringCo
     public var additionalParameters: [String: String]
 
     /// A response from its members.
-    public init(code: String? = nil, idToken: String? = nil, accessToken: String? = nil, tokenType: String? = nil,
+    package init(code: String? = nil, idToken: String? = nil, accessToken: String? = nil, tokenType: String? = nil,
                 expiresIn: Int? = nil, scope: String? = nil, state: String? = nil, sessionState: String? = nil,
                 issuer: String? = nil, additionalParameters: [String: String] = [:]) {
         self.code = code

@@ -28,7 +28,7 @@ public struct ClaimsRequest: Sendable, Hashable, Codable, CustomStringConvertibl
     public var isEmpty: Bool { idToken.isEmpty && userinfo.isEmpty }
 
     /// The JSON object: `id_token` first, then `userinfo`, each only when not empty.
-    public var jsonObject: JSONObject {
+    package var jsonObject: JSONObject {
         var object = JSONObject()
         if !idToken.isEmpty { object["id_token"] = .object(idToken.jsonObject) }
         if !userinfo.isEmpty { object["userinfo"] = .object(userinfo.jsonObject) }

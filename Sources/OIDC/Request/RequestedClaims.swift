@@ -36,7 +36,7 @@ public struct RequestedClaims: Sendable, Hashable, ExpressibleByDictionaryLitera
     public func makeIterator() -> IndexingIterator<[(name: String, requirement: ClaimRequirement)]> { claims.makeIterator() }
 
     /// The JSON object, in order.
-    public var jsonObject: JSONObject {
+    package var jsonObject: JSONObject {
         JSONObject(claims.map { ($0.name, $0.requirement.jsonValue) })
     }
 
