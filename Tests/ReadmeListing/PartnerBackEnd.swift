@@ -21,8 +21,8 @@ struct PartnerBackEnd {
 
     /// GET /login: start, keep the pending login for the browser's session, redirect the browser.
     func login(session: UUID) async throws -> URL {
-        let pending = try client.startLogin(redirectURI: URL(string: "https://app.example.com/callback")!,
-                                            scopes: ["openid", "email"])
+        let pending = try await client.startLogin(LoginRequest(redirectURI: URL(string: "https://app.example.com/callback")!,
+                                                               scopes: ["openid", "email"]))
         try await logins.save(pending, state: session.uuidString, expiresIn: 600)  // keyed by the browser's session
         return pending.url
     }

@@ -77,7 +77,7 @@ struct HummingbirdApp {
                 requestObjects = RequestObjectHost(store: stores.requestObjects, baseURL: options.baseURL.absoluteString,
                                                    lifetime: options.requestObjectLifetime, logger: logger)
             }
-            requestObject = RequestObjectOptions(signature: signature, encryption: options.requestObjectEncrypted ? RequestObjectEncryption() : nil,
+            requestObject = RequestObject.Configuration(signature: signature, encryption: options.requestObjectEncrypted ? RequestObject.Encryption() : nil,
                                                  delivery: .byValue, lifetime: options.requestObjectLifetime)
         }
         let app = WebApp(options: options, client: client, pendingLogins: stores.pendingLogins, sessions: stores.sessions,

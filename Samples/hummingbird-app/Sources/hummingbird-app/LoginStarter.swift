@@ -37,15 +37,15 @@ struct LoginStarter: Sendable {
             throw OIDCError(.pendingLoginStoreFull, "the pending-login store has no room for another login from this client")
         }
         guard let requestObject else {
-            let pending = try client.startLogin(redirectURI: redirectURI, scopes: scopes, responseType: responseType, configure: configure)
+            let pending = try await client.startLogin(LoginRequest(redirectURI: redirectURI, scopes: scopes, responseType: responseType, configure: configure))
             try await pendingLogins.save(pending, state: handle, expiresIn: Self.pendingLifetime, scope: scope)
             return pending
         }
         guard let host = requestObjects else {
             var byValue = requestObject
             byValue.delivery = .byValue
-            let pending = try await client.startLogin(redirectURI: redirectURI, scopes: scopes, responseType: responseType,
-                                                      requestObject: byValue, configure: configure)
+            let pending = try await client.startLogin(LoginRequest(redirectURI: redirectURI, scopes: scopes, responseType: responseType,
+                                                      requestObject: byValue, configure: configure))
             try await pendingLogins.save(pending, state: handle, expiresIn: Self.pendingLifetime, scope: scope)
             return pending
         }
@@ -58,8 +58,8 @@ struct LoginStarter: Sendable {
             captured.keep(object)
             return location
         }
-        let pending = try await client.startLogin(redirectURI: redirectURI, scopes: scopes, responseType: responseType,
-                                                  requestObject: byReference, configure: configure)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: redirectURI, scopes: scopes, responseType: responseType,
+                                                  requestObject: byReference, configure: configure))
         try await pendingLogins.save(pending, state: handle, expiresIn: Self.pendingLifetime, scope: scope)
         do {
             guard let object = captured.object else {
