@@ -1,6 +1,5 @@
 import Foundation
 import OIDC
-import OIDCNetworking
 import OIDCSession
 
 /// A partner back end. One client per process (discovery once, the provider's keys cached), shared by every request.
@@ -12,8 +11,7 @@ struct PartnerBackEnd {
 
     init(secret: String, storage: URL) async throws {
         client = try await OIDCClient.discover(issuer: "https://idp.example.com",
-                                               authentication: .clientSecretBasic(clientID: "my-app", secret: secret),
-                                               transport: URLSessionTransport())
+                                               authentication: .clientSecretBasic(clientID: "my-app", secret: secret))
         serviceTokens = ClientCredentialsTokenSource(client: client.tokenClient, scope: "partner.read")
         self.storage = storage
         logins = FilePendingLoginStore(folder: storage.appendingPathComponent("pending").path)  // made 0700

@@ -14,7 +14,7 @@ public enum RequestObject {
     /// The `typ` header of request objects (RFC 9101 §10.8).
     package static let mediaType = "oauth-authz-req+jwt"
     /// The longest lifetime accepted (FAPI 2.0 Message Signing: `exp` − `nbf` at most 60 minutes).
-    package static let maximumLifetime: TimeInterval = 3600
+    public static let maximumLifetime: TimeInterval = 3600
 
     /// Signs the authorization `parameters` as a request object.
     ///

@@ -69,7 +69,7 @@ struct HummingbirdApp {
             expirationRule: options.draftLogoutTokens ? .optionalForDraftProviders : .required)
         logout.observer = observer
         // --request-object: the login request as a request object, signed (or, named, unsigned), maybe encrypted.
-        var requestObject: RequestObjectOptions?
+        var requestObject: RequestObject.Configuration?
         var requestObjects: RequestObjectHost?
         if let signature = requestObjectSignature {
             if options.requestObject == .byReference {
