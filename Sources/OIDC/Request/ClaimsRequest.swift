@@ -1,7 +1,8 @@
 import JOSE
 
-/// The `claims` request parameter (OpenID Connect Core §5.5): which claims to return in the
-/// ID Token and from the UserInfo endpoint.
+/// Which claims the provider should return in the ID Token and from UserInfo, and how strongly.
+///
+/// It is the `claims` request parameter of OpenID Connect Core §5.5; set it as ``LoginRequest/claims``.
 ///
 /// ```swift
 /// request.claims = ClaimsRequest(

@@ -1,7 +1,7 @@
-/// The `response_type` of an authorization request (RFC 6749, OAuth 2.0 Multiple Response
-/// Type Encoding Practices, OpenID Connect Core §3).
+/// What a login's answer carries: a code, tokens from the authorization endpoint, or both.
 ///
-/// The raw value is the registered spelling; parsing accepts the words in any order.
+/// It is the `response_type` of RFC 6749, OAuth 2.0 Multiple Response Type Encoding Practices and OpenID Connect
+/// Core §3. The raw value is the registered spelling; parsing accepts the words in any order.
 public enum ResponseType: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// `code`: the authorization code flow.
     case code = "code"

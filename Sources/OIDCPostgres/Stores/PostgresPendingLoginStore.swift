@@ -8,7 +8,7 @@ import OIDCSession
 /// Logins in progress, shared by every replica: saved by `state` when the login
 /// starts, consumed exactly once when the provider's redirect comes back to any replica.
 ///
-/// - Values are any `Codable` type (e.g. `PendingAuthorization`, or the client's
+/// - Values are any `Codable` type (e.g. `PendingLogin`, or the client's
 ///   pending login), stored as JSON bytes, sealed with AES-256-GCM when
 ///   ``TokenEncryption`` is given (they hold the PKCE verifier and nonce).
 /// - The row key is the SHA-256 of `state`, not `state` itself.
