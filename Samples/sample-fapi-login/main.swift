@@ -25,7 +25,7 @@ _ = command.assertionAudience  // usage errors (exit 2) before anything else
 
 await command.run {
     let client = try await command.fapiOIDCClient(transport: URLSessionTransport())
-    var request = LoginRequest(redirectURI: redirectURI)  // pushed: the FAPI 2.0 profile requires it
+    var request = LoginRequest(redirectURI: redirectURI, push: .always)  // PAR: client_id and request_uri only
     if let scope = command["--scope"] { request.scopes = scope.split(separator: " ").map(String.init) }
     let pending = try await client.startLogin(request)
     try KeyFile.writePrivate(String(decoding: try JSONEncoder().encode(pending), as: UTF8.self), to: command.required("--pending"))

@@ -26,7 +26,7 @@ public struct ClaimsRequest: Sendable, Hashable, Codable, CustomStringConvertibl
     }
 
     /// Whether nothing is requested (the parameter is then not sent).
-    public var isEmpty: Bool { idToken.isEmpty && userinfo.isEmpty }
+    package var isEmpty: Bool { idToken.isEmpty && userinfo.isEmpty }
 
     /// The JSON object: `id_token` first, then `userinfo`, each only when not empty.
     package var jsonObject: JSONObject {
@@ -37,7 +37,7 @@ public struct ClaimsRequest: Sendable, Hashable, Codable, CustomStringConvertibl
     }
 
     /// The compact JSON text sent as the `claims` parameter (before percent-encoding).
-    public var jsonString: String { jsonObject.jsonString() }
+    package var jsonString: String { jsonObject.jsonString() }
 
     /// Parses a `claims` parameter with the strict JSON parser (duplicate members are rejected).
     /// Top-level members other than `id_token` and `userinfo` are rejected too.

@@ -28,7 +28,7 @@ public struct RequestedClaims: Sendable, Hashable, ExpressibleByDictionaryLitera
     }
 
     /// The claim names in order.
-    public var names: [String] { claims.map(\.name) }
+    package var names: [String] { claims.map(\.name) }
     /// Whether no claim is requested.
     public var isEmpty: Bool { claims.isEmpty }
 

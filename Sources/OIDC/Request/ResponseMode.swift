@@ -20,7 +20,7 @@ public enum ResponseMode: String, Sendable, Hashable, Codable, CaseIterable, Cus
     case formPostJWT = "form_post.jwt"
 
     /// Whether the response is a JARM response JWT (``OIDCClient/finishLogin(_:callback:)`` verifies it).
-    public var isJWT: Bool { self == .jwt || self == .queryJWT || self == .fragmentJWT || self == .formPostJWT }
+    package var isJWT: Bool { self == .jwt || self == .queryJWT || self == .fragmentJWT || self == .formPostJWT }
 
     /// The registered spelling.
     public var description: String { rawValue }

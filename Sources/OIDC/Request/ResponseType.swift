@@ -38,14 +38,14 @@ public enum ResponseType: String, Sendable, Hashable, Codable, CaseIterable, Cus
     }
 
     /// Whether the authorization response carries a `code`.
-    public var includesCode: Bool { words.contains("code") }
+    package var includesCode: Bool { words.contains("code") }
     /// Whether the authorization response carries an `id_token` (so a nonce is required and `openid` implied).
-    public var includesIDToken: Bool { words.contains("id_token") }
+    package var includesIDToken: Bool { words.contains("id_token") }
     /// Whether the authorization response carries an `access_token`.
-    public var includesAccessToken: Bool { words.contains("token") }
+    package var includesAccessToken: Bool { words.contains("token") }
 
     /// `query` for `code`, `fragment` for every type returning a token from the authorization endpoint.
-    public var defaultResponseMode: ResponseMode { self == .code ? .query : .fragment }
+    package var defaultResponseMode: ResponseMode { self == .code ? .query : .fragment }
 
     /// The registered spelling.
     public var description: String { rawValue }
