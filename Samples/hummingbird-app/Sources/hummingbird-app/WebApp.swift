@@ -91,7 +91,7 @@ struct WebApp: Sendable {
         }
         do {
             // Keyed by the browser's cookie, not by state: a callback finishes only the login its browser started.
-            let handle = Base64URL.encode(try SecureRandom.bytes(32))
+            let handle = RandomHandle.make()
             let loginHint = query["login_hint"].map(String.init)
             let responseMode = options.responseMode
             let pending = try await logins.start(handle: handle, scope: clientScope) { request in
@@ -130,9 +130,9 @@ struct WebApp: Sendable {
             guard let issuer = login.idToken.issuer, let subject = login.idToken.subject else {
                 throw OIDCError(.missingIDToken, "the ID Token has no iss or sub")
             }
-            let record = SessionRecord(tokenKey: "hbapp:" + (Base64URL.encode(try SecureRandom.bytes(32))), issuer: issuer, subject: subject,
+            let record = SessionRecord(tokenKey: "hbapp:" + (RandomHandle.make()), issuer: issuer, subject: subject,
                                        sessionID: login.idToken.sessionID, idToken: login.idToken.compact)
-            let sessionHandle = Base64URL.encode(try SecureRandom.bytes(32))
+            let sessionHandle = RandomHandle.make()
             try await sessions.save(record, handle: sessionHandle)
             try await sessions.tokenStore(for: record).save(login.tokens)
             logger.info("login finished", metadata: ["sub": "\(subject)"])
