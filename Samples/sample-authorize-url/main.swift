@@ -149,7 +149,7 @@ func parseArguments(_ argv: [String]) -> Arguments {
 
 /// Standard parameters given with --param go to the typed properties, so they are checked
 /// (e.g. prompt=none with another value) instead of being rejected as collisions.
-func apply(_ name: String, _ value: String, to request: inout OAuthRequest) throws {
+func apply(_ name: String, _ value: String, to request: inout LoginRequest) throws {
     let words = value.split(separator: " ").map(String.init)
     switch name {
     case "prompt": request.prompt = words.map(Prompt.init(rawValue:))
@@ -173,10 +173,10 @@ func apply(_ name: String, _ value: String, to request: inout OAuthRequest) thro
     }
 }
 
-/// The authorization URL carrying `request` as a request object by value, through ``OIDCClient/startLogin(_:requestObject:)``:
-/// signed with the key at `keyPath` or unsigned, and/or encrypted to the provider's current encryption key.
-func requestObjectURL(_ request: OAuthRequest, mode: String, client: OIDCClient, keyPath: String?) async throws -> URL {
-    let signature: RequestObjectOptions.Signature
+/// The request object of --request-object: signed with the key at `keyPath` or unsigned, and/or encrypted to the
+/// provider's current encryption key; sent by value.
+func requestObject(mode: String, keyPath: String?) throws -> RequestObject.Configuration {
+    let signature: RequestObject.Configuration.Signature
     if mode.hasPrefix("signed") {
         guard let keyPath else { fail("--request-object \(mode) needs --request-object-key PATH") }
         let text: String
@@ -197,8 +197,7 @@ func requestObjectURL(_ request: OAuthRequest, mode: String, client: OIDCClient,
     } else {
         signature = .unsignedWithoutClientProof
     }
-    let options = RequestObjectOptions(signature: signature, encryption: mode.hasSuffix("encrypted") ? RequestObjectEncryption() : nil)
-    return try await client.startLogin(request, requestObject: options).url
+    return RequestObject.Configuration(signature: signature, encryption: mode.hasSuffix("encrypted") ? RequestObject.Encryption() : nil)
 }
 
 /// A JSON string literal (RFC 8259 escaping), or `null`.
@@ -228,17 +227,18 @@ if !arguments.allowedHosts.isEmpty, arguments.webFinger == nil {
 }
 
 do {
-    var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: arguments.responseType,
-                                   scopes: arguments.scope.split(separator: " ").map(String.init))
-    if let claims = arguments.claims { request.claims = try ClaimsRequest.parse(claims) }
-    for (name, value) in arguments.parameters { try apply(name, value, to: &request) }
+    // The front channel only (push: .never): this sample prints the URL with every parameter in it.
+    var login = LoginRequest(redirectURI: redirectURI, scopes: arguments.scope.split(separator: " ").map(String.init),
+                             responseType: arguments.responseType, push: .never)
+    if let claims = arguments.claims { login.claims = try ClaimsRequest.parse(claims) }
+    for (name, value) in arguments.parameters { try apply(name, value, to: &login) }
     if let audience = arguments.audience {
-        guard request.additionalParameters["audience"] == nil else { fail("--audience and --param audience=... given together") }
-        request.additionalParameters["audience"] = audience
+        guard login.additionalParameters["audience"] == nil else { fail("--audience and --param audience=... given together") }
+        login.additionalParameters["audience"] = audience
     }
-    request.parameterLengthLimits = arguments.limits
-    if let details = arguments.authorizationDetails { request.authorizationDetails = try AuthorizationDetail.parseArray(jsonText: details) }
-    if let mode = arguments.responseMode { request.responseMode = mode }
+    login.parameterLengthLimits = arguments.limits
+    if let details = arguments.authorizationDetails { login.authorizationDetails = try AuthorizationDetail.parseArray(jsonText: details) }
+    if let mode = arguments.responseMode { login.responseMode = mode }
     let url: URL
     var configuration = OIDCClient.Configuration()
     configuration.profile = arguments.profile
@@ -258,20 +258,22 @@ do {
         fail(error.description, code: 1)  // a refusal by the provider or a check, not a usage error
     }
     let issuer = client?.issuer
+    // The request sent, for its state, nonce and verifier: the pending login's, or (a bare authorization
+    // endpoint, no discovery) one built here with fresh secrets.
+    let request: OAuthRequest
     if let mode = arguments.requestObject {
-        guard let client else { fail("--request-object needs --issuer or --webfinger (the request object's audience and the provider's keys)") }
+        guard client != nil else { fail("--request-object needs --issuer or --webfinger (the request object's audience and the provider's keys)") }
+        login.requestObject = try requestObject(mode: mode, keyPath: arguments.requestObjectKey)
+    }
+    if let client {
         do {
-            url = try await requestObjectURL(request, mode: mode, client: client, keyPath: arguments.requestObjectKey)
-        } catch let error as OIDCError {
-            fail(error.description, code: 1)  // a refusal by the provider or a check, not a usage error
-        }
-    } else if let client {
-        do {
-            url = try client.startLogin(request).url
+            let pending = try await client.startLogin(login)
+            (url, request) = (pending.url, pending.request)
         } catch let error as OIDCError {
             fail(error.description, code: 1)  // a refusal by the provider or a check, not a usage error
         }
     } else {
+        request = try OAuthRequest(clientID: clientID, login: login)
         url = try request.authorizationURL(at: arguments.endpoint!)
     }
     print("{\"url\": \(jsonString(url.absoluteString)), \"state\": \(jsonString(request.state.value)), "

@@ -149,10 +149,8 @@ do {
     let client = try await OIDCClient.discover(issuer: issuer, authentication: authentication, transport: transport,
                                                configuration: configuration)
     // The login the app started, rebuilt from what it handed over: the verifier and the nonce it sent.
-    let request = OAuthRequest(clientID: clientID, redirectURI: redirectURI, state: try .random(),
-                               nonce: try values["--nonce"].map(Nonce.init),
-                               pkce: PKCE(verifier: try CodeVerifier(values["--code-verifier"]!)))
-    let login = try await client.redeemCode(values["--code"]!, for: try client.startLogin(request))
+    let pending = try client.pendingLogin(startedByApp: redirectURI, codeVerifier: values["--code-verifier"]!, nonce: values["--nonce"])
+    let login = try await client.finishLogin(pending, callback: .codeCheckedByApp(values["--code"]!))
     let userInfo = client.metadata.userinfoEndpoint == nil ? JSONObject() : try await client.userInfo(login.tokens)
     if let path = values["--save-tokens"] { try await FileTokenStore(path: path).save(login.tokens) }
     var output = JSONObject()

@@ -25,9 +25,9 @@ _ = command.assertionAudience  // usage errors (exit 2) before anything else
 
 await command.run {
     let client = try await command.fapiOIDCClient(transport: URLSessionTransport())
-    var request = try OAuthRequest(clientID: client.clientID, redirectURI: redirectURI)
+    var request = LoginRequest(redirectURI: redirectURI, push: .always)  // PAR: client_id and request_uri only
     if let scope = command["--scope"] { request.scopes = scope.split(separator: " ").map(String.init) }
-    let pending = try await client.startPushedLogin(request)
+    let pending = try await client.startLogin(request)
     try KeyFile.writePrivate(String(decoding: try JSONEncoder().encode(pending), as: UTF8.self), to: command.required("--pending"))
-    print(JSONValue.object(["url": .string(pending.url.absoluteString), "state": .string(pending.state.value)]).jsonString())
+    print(JSONValue.object(["url": .string(pending.url.absoluteString), "state": .string(pending.state)]).jsonString())
 }

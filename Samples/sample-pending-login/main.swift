@@ -57,9 +57,9 @@ do {
         guard let redirectURI = URL(string: values["--redirect-uri"]!) else { usage("--redirect-uri is not a URL") }
         // Starting a login needs no secret: the client id is enough.
         let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID), transport: transport)
-        let pending = try client.startLogin(redirectURI: redirectURI,
-                                            scopes: (values["--scope"] ?? "openid").split(separator: " ").map(String.init))
-        try await logins.save(pending, key: pending.state.value, expiresIn: 600)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: redirectURI,
+                                                               scopes: (values["--scope"] ?? "openid").split(separator: " ").map(String.init)))
+        try await logins.save(pending, key: pending.state, expiresIn: 600)
         print(pending.url.absoluteString)
     } else {
         guard let callback = URL(string: values["--callback"]!),

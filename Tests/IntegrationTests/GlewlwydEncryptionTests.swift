@@ -36,7 +36,7 @@ extension GlewlwydSerial {
         }
 
         func login(_ client: OIDCClient) async throws -> LoginResult {
-            let pending = try client.startLogin(redirectURI: try Glewlwyd.redirectURI)
+            let pending = try await client.startLogin(LoginRequest(redirectURI: try Glewlwyd.redirectURI))
             return try await client.finishLogin(pending, callback: .url(try Glewlwyd.login(pending.url, scope: "openid")))
         }
 

@@ -121,7 +121,7 @@ struct GlewlwydMutualTLSTests {
         let redirectURI = try #require(URL(string: try GlewlwydTLS.value("REDIRECT_URI")))
         let client = try await OIDCClient.discover(issuer: issuer, authentication: .tlsClientAuth(clientID: clientID),
                                                    transport: try GlewlwydTLS.transport("MTLS_CLIENT"))
-        let pending = try client.startLogin(redirectURI: redirectURI, scopes: ["openid", "api.read"])
+        let pending = try await client.startLogin(LoginRequest(redirectURI: redirectURI, scopes: ["openid", "api.read"]))
         let login = try await client.finishLogin(pending, callback: .url(try GlewlwydTLS.login(pending.url)))
         let userinfo = try #require(client.metadata.userinfoEndpoint)
         let origin = try #require(URL(string: "\(userinfo.scheme ?? "https")://\(userinfo.host ?? ""):\(userinfo.port ?? 443)"))

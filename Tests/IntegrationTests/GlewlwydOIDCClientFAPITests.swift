@@ -26,7 +26,7 @@ extension GlewlwydSerial.GlewlwydFAPITests {
     func oidcClientFAPILogin() async throws {
         let dpop = DPoPBinding(key: try DPoPKey.generate())
         let client = try await oidcClient(dpop: dpop)
-        let pending = try await client.startPushedLogin(redirectURI: try Glewlwyd.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: try Glewlwyd.redirectURI, push: .always))
         let query = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
         #expect(query == ["client_id", "request_uri"])
         #expect(pending.codeVerifier != nil)
@@ -56,8 +56,8 @@ extension GlewlwydSerial.GlewlwydFAPITests {
         let dpop = DPoPBinding(key: try DPoPKey.generate())
         let client = try await oidcClient(dpop: dpop)
         let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
-        let pending = try await client.startPushedLogin(redirectURI: try Glewlwyd.redirectURI,
-                                                        requestObject: RequestObjectOptions(signature: .signed(key: key, algorithm: .es256)))
+        let pending = try await client.startLogin(LoginRequest(redirectURI: try Glewlwyd.redirectURI,
+                                                        push: .always, requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
         let query = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
         #expect(query == ["client_id", "request_uri"])
         let callback = try await Glewlwyd.login(pending.url, scope: "openid")
@@ -70,8 +70,8 @@ extension GlewlwydSerial.GlewlwydFAPITests {
     func oidcClientRequestObjectByValue() async throws {
         let client = try await oidcClient(dpop: DPoPBinding(key: try DPoPKey.generate()))
         let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
-        let pending = try await client.startLogin(redirectURI: try Glewlwyd.redirectURI,
-                                                  requestObject: RequestObjectOptions(signature: .signed(key: key, algorithm: .es256)))
+        let pending = try await client.startLogin(LoginRequest(redirectURI: try Glewlwyd.redirectURI,
+                                                  requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
         let query = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
         #expect(Set(query) == ["client_id", "request", "response_type", "scope"])
         let callback = try await Glewlwyd.login(pending.url, scope: "openid")
@@ -88,7 +88,7 @@ extension GlewlwydSerial.GlewlwydFAPITests {
     func dpopClockAhead() async throws {
         let dpop = DPoPBinding(key: try DPoPKey.generate(), clock: { Date().addingTimeInterval(0.9) })
         let client = try await oidcClient(dpop: dpop)
-        let pending = try await client.startPushedLogin(redirectURI: try Glewlwyd.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: try Glewlwyd.redirectURI, push: .always))
         let login = try await client.finishLogin(pending, callback: .url(try Glewlwyd.login(pending.url, scope: "openid")))
         for _ in 0..<6 {
             #expect(try await client.userInfo(login.tokens)["sub"]?.stringValue == login.idToken.subject)
@@ -100,7 +100,7 @@ extension GlewlwydSerial.GlewlwydFAPITests {
     @Test("OIDCClient with the FAPI 2.0 profile on (iss required by the client): PAR login, iss checked, DPoP UserInfo")
     func oidcClientFAPIProfileLogin() async throws {
         let client = try await oidcClient(dpop: DPoPBinding(key: try DPoPKey.generate()), fapi2Profile: true, requireIssuerParameter: true)
-        let pending = try await client.startPushedLogin(redirectURI: try Glewlwyd.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: try Glewlwyd.redirectURI, push: .always))
         let callback = try await Glewlwyd.login(pending.url, scope: "openid")
         let query = try #require(URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems)
         #expect(query.first { $0.name == "iss" }?.value == client.issuer)

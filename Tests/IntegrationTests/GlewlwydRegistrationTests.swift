@@ -26,7 +26,7 @@ extension GlewlwydSerial {
             #expect(!"\(client) \(registration)".contains(try #require(registration.clientSecret)))
 
             // alice logs in with the client that registered itself.
-            let pending = try client.startLogin(redirectURI: try Glewlwyd.redirectURI, scopes: ["openid"])
+            let pending = try await client.startLogin(LoginRequest(redirectURI: try Glewlwyd.redirectURI, scopes: ["openid"]))
             let (line, status) = try await Glewlwyd.runScript("login.py", ["--authorize-url", pending.url.absoluteString])
             let redirect = try #require(URL(string: line), "login.py printed no redirect URL (status \(status))")
             let login = try await client.finishLogin(pending, callback: .url(redirect))

@@ -49,12 +49,11 @@ struct ProviderProfileTests {
 
     /// A browser's part of a login: the authorization request, then the redirect (query) or the form it posts.
     func login(_ client: OIDCClient, as user: String, formPost: Bool = false, scopes: [String] = ["openid", "email"],
-               configure: (inout OAuthRequest) -> Void = { _ in }) async throws -> LoginResult {
-        let pending = try client.startLogin(redirectURI: Self.redirect, scopes: scopes,
-                                            responseMode: formPost ? .formPost : .query) {
-            $0.loginHint = user
-            configure(&$0)
-        }
+               configure: (inout LoginRequest) -> Void = { _ in }) async throws -> LoginResult {
+        var request = LoginRequest(redirectURI: Self.redirect, scopes: scopes, responseMode: formPost ? .formPost : .query)
+        request.loginHint = user
+        configure(&request)
+        let pending = try await client.startLogin(request)
         let answer = try await URLSessionTransport().send(TransportRequest(url: pending.url, followsRedirects: false))
         if answer.status == 302, let location = answer.headers["Location"], let url = URL(string: location) {
             return try await client.finishLogin(pending, callback: .url(url))

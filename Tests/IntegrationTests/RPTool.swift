@@ -140,20 +140,14 @@ enum RPTool {
         #expect(!registration.clientID.isEmpty)
         var encryptionKeyIDs: [String?] = []
         for _ in 0..<testCase.logins {
-            let configure: (inout OAuthRequest) throws -> Void = { request in
-                request.responseMode = testCase.responseMode
-                if let claims = testCase.claims { request.claims = try ClaimsRequest.parse(claims) }
-            }
-            let pending: PendingLogin
+            var request = LoginRequest(redirectURI: redirectURI, scopes: testCase.scopes, responseType: testCase.responseType,
+                                       responseMode: testCase.responseMode)
+            if let claims = testCase.claims { request.claims = try ClaimsRequest.parse(claims) }
             if let requestObject = testCase.requestObject {
-                let options = try requestObjectOptions(requestObject, key: requestObjectKey)
-                pending = try await client.startLogin(redirectURI: redirectURI, scopes: testCase.scopes, responseType: testCase.responseType,
-                                                      requestObject: options, configure: configure)
-                if requestObject.encrypted { encryptionKeyIDs.append(try encryptionKeyID(of: pending.url)) }
-            } else {
-                pending = try client.startLogin(redirectURI: redirectURI, scopes: testCase.scopes, responseType: testCase.responseType,
-                                                configure: configure)
+                request.requestObject = try requestObjectConfiguration(requestObject, key: requestObjectKey)
             }
+            let pending = try await client.startLogin(request)
+            if testCase.requestObject?.encrypted == true { encryptionKeyIDs.append(try encryptionKeyID(of: pending.url)) }
             let callback = try await authorize(pending.url, transport: transport)
             let login = try await client.finishLogin(pending, callback: callback)
             if testCase.userInfo {
@@ -170,17 +164,17 @@ enum RPTool {
     }
 
     /// The options for a row's request object; by reference, each object is a new file of the request-object host.
-    static func requestObjectOptions(_ requestObject: RequestObjectCase, key: JWK?) throws -> RequestObjectOptions {
-        let signature: RequestObjectOptions.Signature
+    static func requestObjectConfiguration(_ requestObject: RequestObjectCase, key: JWK?) throws -> RequestObject.Configuration {
+        let signature: RequestObject.Configuration.Signature
         if requestObject.signed {
             signature = .signed(key: try #require(key), algorithm: .rs256)
         } else {
             signature = .unsignedWithoutClientProof
         }
-        let encryption = requestObject.encrypted ? RequestObjectEncryption(algorithm: .rsaOAEP, encryption: .a128CBCHS256) : nil
-        guard requestObject.byReference else { return RequestObjectOptions(signature: signature, encryption: encryption) }
+        let encryption = requestObject.encrypted ? RequestObject.Encryption(algorithm: .rsaOAEP, encryption: .a128CBCHS256) : nil
+        guard requestObject.byReference else { return RequestObject.Configuration(signature: signature, encryption: encryption) }
         let base = try #require(objectsBase, "RPTOOL_OBJECTS_BASE is not set"), directory = try #require(objectsDirectory, "RPTOOL_OBJECTS_DIR is not set")
-        return RequestObjectOptions(signature: signature, encryption: encryption, delivery: .byReference { object in
+        return RequestObject.Configuration(signature: signature, encryption: encryption, delivery: .byReference { object in
             let name = "\(UUID().uuidString).jwt"
             try Data(object.utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name), options: .atomic)
             guard let url = URL(string: "\(base)/\(name)") else { throw CLIError("no URL for \(name)") }

@@ -20,9 +20,9 @@ struct Client {
     /// Starts a login, stores the pending login as JSON (what a back end keeps between the two requests),
     /// logs alice in through the real login form, and returns the restored pending login and the redirect.
     static func login(_ client: OIDCClient) async throws -> (PendingLogin, URL) {
-        let started = try client.startLogin(redirectURI: Provider.redirectURI, scopes: ["openid", "profile", "email"]) {
-            $0.maxAge = 3600
-        }
+        var request = LoginRequest(redirectURI: Provider.redirectURI, scopes: ["openid", "profile", "email"])
+        request.maxAge = 3600
+        let started = try await client.startLogin(request)
         let stored = try JSONEncoder().encode(started)
         let redirect = try await Provider.login(started.url)
         return (try JSONDecoder().decode(PendingLogin.self, from: stored), redirect)

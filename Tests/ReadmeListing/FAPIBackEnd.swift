@@ -19,9 +19,9 @@ struct FAPIBackEnd {
                                                transport: URLSessionTransport(), configuration: configuration)
     }
 
-    /// Pushed (PAR, with dpop_jkt): the browser's URL carries only client_id and request_uri.
+    /// Pushed, as the profile requires (PAR, with dpop_jkt): the browser's URL carries only client_id and request_uri.
     func login() async throws -> PendingLogin {
-        try await client.startPushedLogin(redirectURI: URL(string: "https://app.example.com/callback")!)
+        try await client.startLogin(LoginRequest(redirectURI: URL(string: "https://app.example.com/callback")!))
     }
 
     /// Tokens are DPoP-bound (token_type DPoP required); APIs get `Authorization: DPoP` + a fresh proof.

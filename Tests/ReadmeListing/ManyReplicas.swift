@@ -4,7 +4,7 @@ import OIDCPostgres
 import OIDCSession
 
 /// A back end's state where every replica sees it.
-func replicatedState(databaseURL: String, keyBytes: [UInt8], oldKey: TokenEncryptionKey, pending: PendingAuthorization,
+func replicatedState(databaseURL: String, keyBytes: [UInt8], oldKey: TokenEncryptionKey, pending: PendingLogin,
                      stateFromCallback: String, userID: String, client: OIDCClient) async throws -> AuthenticatedSession {
     // Any libpq connection string or URI; TLS options pass through to libpq, e.g.
     // "postgresql://app@db.internal/app?sslmode=verify-full&sslrootcert=/etc/ssl/db-ca.pem".
@@ -15,9 +15,9 @@ func replicatedState(databaseURL: String, keyBytes: [UInt8], oldKey: TokenEncryp
     // Logins: started on one replica, finished on any other, exactly once.
     let logins = try PostgresPendingLoginStore(database: database, encryption: encryption)
     try await logins.createTable()                                  // CREATE TABLE IF NOT EXISTS oidc_pending_logins
-    try await logins.save(pending, key: pending.state.value, expiresIn: 600)
-    let back = try await logins.consume(key: stateFromCallback, as: PendingAuthorization.self)  // replay: pending_login_not_found
-    print(back.authorizationURL)
+    try await logins.save(pending, key: pending.state, expiresIn: 600)
+    let back = try await logins.consume(key: stateFromCallback, as: PendingLogin.self)  // replay: pending_login_not_found
+    print(back.url)
 
     // Tokens: one row per user; the session refreshes once across all replicas.
     let store = try PostgresTokenStore(database: database, key: userID, encryption: encryption)

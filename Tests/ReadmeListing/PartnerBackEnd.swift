@@ -1,6 +1,5 @@
 import Foundation
 import OIDC
-import OIDCNetworking
 import OIDCSession
 
 /// A partner back end. One client per process (discovery once, the provider's keys cached), shared by every request.
@@ -12,8 +11,7 @@ struct PartnerBackEnd {
 
     init(secret: String, storage: URL) async throws {
         client = try await OIDCClient.discover(issuer: "https://idp.example.com",
-                                               authentication: .clientSecretBasic(clientID: "my-app", secret: secret),
-                                               transport: URLSessionTransport())
+                                               authentication: .clientSecretBasic(clientID: "my-app", secret: secret))
         serviceTokens = ClientCredentialsTokenSource(client: client.tokenClient, scope: "partner.read")
         self.storage = storage
         logins = FilePendingLoginStore(folder: storage.appendingPathComponent("pending").path)  // made 0700
@@ -21,8 +19,8 @@ struct PartnerBackEnd {
 
     /// GET /login: start, keep the pending login for the browser's session, redirect the browser.
     func login(session: UUID) async throws -> URL {
-        let pending = try client.startLogin(redirectURI: URL(string: "https://app.example.com/callback")!,
-                                            scopes: ["openid", "email"])
+        let pending = try await client.startLogin(LoginRequest(redirectURI: URL(string: "https://app.example.com/callback")!,
+                                                               scopes: ["openid", "email"]))
         try await logins.save(pending, key: session.uuidString, expiresIn: 600)  // keyed by the browser's session
         return pending.url
     }

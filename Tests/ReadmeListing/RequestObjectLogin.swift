@@ -6,13 +6,13 @@ import OIDC
 /// where the provider fetches it (the app serves `https://app.example.com/request-objects/<name>`).
 func startLoginByReference(client: OIDCClient, signingKey: JWK,
                            store: @escaping @Sendable (_ name: String, _ object: String) async throws -> Void) async throws -> PendingLogin {
-    let options = RequestObjectOptions(
+    let options = RequestObject.Configuration(
         signature: .signed(key: signingKey, algorithm: .es256),            // the registered request_object_signing_alg
-        encryption: RequestObjectEncryption(algorithm: .rsaOAEP256),       // request_object_encryption_alg / _enc
+        encryption: RequestObject.Encryption(algorithm: .rsaOAEP256),       // request_object_encryption_alg / _enc
         delivery: .byReference { object in
             let name = UUID().uuidString                                   // unguessable
             try await store(name, object)
             return URL(string: "https://app.example.com/request-objects/\(name)")!
         })
-    return try await client.startLogin(redirectURI: URL(string: "https://app.example.com/callback")!, requestObject: options)
+    return try await client.startLogin(LoginRequest(redirectURI: URL(string: "https://app.example.com/callback")!, requestObject: options))
 }

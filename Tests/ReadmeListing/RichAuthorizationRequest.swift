@@ -9,11 +9,11 @@ struct PaymentInitiation: Codable {
 }
 
 /// The client asks for a payment; the API reads what was granted from the access token.
-func startPaymentLogin(_ client: OIDCClient, redirectURI: URL) throws -> PendingLogin {
-    try client.startLogin(redirectURI: redirectURI, scopes: ["openid", "api.read"]) { request in
-        request.authorizationDetails = [try AuthorizationDetail(PaymentInitiation(actions: ["initiate"],
-                                                                                  locations: ["https://api.example/payments"]))]
-    }
+func startPaymentLogin(_ client: OIDCClient, redirectURI: URL) async throws -> PendingLogin {
+    var request = LoginRequest(redirectURI: redirectURI, scopes: ["openid", "api.read"])
+    request.authorizationDetails = [try AuthorizationDetail(PaymentInitiation(actions: ["initiate"],
+                                                                              locations: ["https://api.example/payments"]))]
+    return try await client.startLogin(request)
 }
 
 func grantedPayments(_ token: AccessToken) throws -> [PaymentInitiation] {

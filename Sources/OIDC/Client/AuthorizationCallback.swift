@@ -4,7 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The answer of the authorization endpoint, as the back end received it.
+/// The provider's answer to a login, in whichever form the back end received it.
+///
+/// ``OIDCClient/finishLogin(_:callback:)`` reads it as the pending login's response mode says: query,
+/// fragment, form post, or a JARM response JWT in any of them.
 public enum AuthorizationCallback: Sendable {
     /// The full URL the browser was redirected to: its scheme, host, port and path must equal the
     /// redirect URI's, and the response is read from the query or fragment as the response mode says.
@@ -22,6 +25,12 @@ public enum AuthorizationCallback: Sendable {
     /// Response parameters a web framework already decoded. A repeated parameter cannot be detected here:
     /// prefer ``parameters(_:)`` when the raw text is at hand.
     case decodedParameters([String: String])
+    /// The authorization code alone, which an app received and checked itself (redirect URI, `state`, `iss`).
+    ///
+    /// Only the token half is checked here: the PKCE verifier, the token type and the ID Token with its nonce.
+    /// For a pending login made by ``OIDCClient/pendingLogin(startedByApp:codeVerifier:nonce:)``; with a login
+    /// this back end started, prefer the forms that carry `state`.
+    case codeCheckedByApp(String)
 }
 
 extension PendingAuthorization {
@@ -30,7 +39,7 @@ extension PendingAuthorization {
     /// comparison and where the parameters were found.
     /// - Parameter encoded: the parameters, percent-encoded (a leading `?` or `#` is ignored).
     /// - Throws: as ``parseRedirect(_:)``.
-    public func parseResponseParameters(_ encoded: String) throws -> AuthorizationResponse {
+    package func parseResponseParameters(_ encoded: String) throws -> AuthorizationResponse {
         var text = Substring(encoded)
         if text.hasPrefix("?") || text.hasPrefix("#") { text = text.dropFirst() }
         let parameters = RedirectCheck.removingRedirectURIQuery(from: try FormURLEncoding.parse(String(text)),
@@ -41,7 +50,7 @@ extension PendingAuthorization {
     /// Parses and checks the callback in whichever form the back end has it.
     /// - Parameter callback: the redirect URL or its parameters.
     /// - Throws: as ``parseRedirect(_:)``.
-    public func parse(_ callback: AuthorizationCallback) throws -> AuthorizationResponse {
+    package func parse(_ callback: AuthorizationCallback) throws -> AuthorizationResponse {
         switch callback {
         case .url(let url):
             return try parseRedirect(url)
@@ -52,6 +61,8 @@ extension PendingAuthorization {
         case .decodedParameters(let values):
             return try RedirectCheck.response(from: values.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
                                               for: self)
+        case .codeCheckedByApp:
+            throw OIDCError(.responseModeMismatch, "a code checked by the app carries no response to parse")
         }
     }
 }

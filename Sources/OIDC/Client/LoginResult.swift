@@ -1,7 +1,7 @@
-/// The outcome of ``OIDCClient/finishLogin(_:callback:)``: tokens whose type the client accepts and
-/// an ID Token validated against everything the pending login implies.
+/// A finished login: tokens whose type the client accepts, and an ID Token validated against everything the
+/// pending login asked for.
 ///
-/// Holds secrets: ``description`` and `Mirror` show none.
+/// ``OIDCClient/finishLogin(_:callback:)`` returns it. It holds secrets: ``description`` and `Mirror` show none.
 public struct LoginResult: Sendable, CustomStringConvertible, CustomReflectable {
     /// The tokens (access token, refresh token, the ID Token's compact form, expiry).
     public let tokens: TokenResponse
@@ -10,12 +10,8 @@ public struct LoginResult: Sendable, CustomStringConvertible, CustomReflectable 
     /// The checked authorization response (`session_state`, `iss`, extra parameters).
     public let authorizationResponse: AuthorizationResponse
 
-    /// Creates a result.
-    /// - Parameters:
-    ///   - tokens: the tokens.
-    ///   - idToken: the validated ID Token.
-    ///   - authorizationResponse: the checked authorization response.
-    public init(tokens: TokenResponse, idToken: IDToken, authorizationResponse: AuthorizationResponse) {
+    /// A result from its parts.
+    package init(tokens: TokenResponse, idToken: IDToken, authorizationResponse: AuthorizationResponse) {
         self.tokens = tokens
         self.idToken = idToken
         self.authorizationResponse = authorizationResponse

@@ -11,7 +11,7 @@ extension OIDCClient {
         case openIDProvider
         /// An OAuth 2.0 authorization server that is not an OpenID provider (RFC 8414 metadata without the
         /// fields OpenID Connect Discovery requires): client credentials, token exchange, JWT bearer, refresh,
-        /// introspection and revocation work; a login (``startLogin(_:)``, ``startPushedLogin(_:)``) is refused
+        /// introspection and revocation work; a login (``startLogin(_:)``) is refused
         /// with `.notAnOpenIDProvider`, since no ID Token could authenticate the user.
         case oauthAuthorizationServer
     }
@@ -27,12 +27,13 @@ extension OIDCClient {
     /// - Parameters:
     ///   - issuer: the issuer identifier, exactly as the server states it.
     ///   - authentication: how the client authenticates at the token endpoint.
-    ///   - transport: the HTTP transport.
+    ///   - transport: the HTTP transport; `nil`, the default, is a `LibSSLTransport` trusting the system's CAs.
     ///   - configuration: clock, leeway, accepted token types, DPoP, observer.
     /// - Throws: ``OIDCError``: the errors of ``Discovery/fetchAuthorizationServer(issuer:transport:observer:)``,
     ///   and those of ``init(authorizationServerMetadata:authentication:transport:configuration:)``.
-    public static func authorizationServer(issuer: String, authentication: ClientAuthentication, transport: any HTTPTransport,
+    public static func authorizationServer(issuer: String, authentication: ClientAuthentication, transport: (any HTTPTransport)? = nil,
                                            configuration: Configuration = Configuration()) async throws -> OIDCClient {
+        let transport = try transport ?? LibSSLTransport()
         let metadata = try await Discovery.fetchAuthorizationServer(issuer: issuer, transport: transport, observer: configuration.observer)
         return try OIDCClient(authorizationServerMetadata: metadata, authentication: authentication, transport: transport,
                               configuration: configuration)
@@ -43,14 +44,14 @@ extension OIDCClient {
     /// - Parameters:
     ///   - metadata: the server's metadata.
     ///   - authentication: how the client authenticates at the token endpoint.
-    ///   - transport: the HTTP transport.
+    ///   - transport: the HTTP transport; `nil`, the default, is a `LibSSLTransport` trusting the system's CAs.
     ///   - configuration: clock, leeway, accepted token types, DPoP, observer.
     /// - Throws: ``OIDCError`` `.discoveryMissingField` (no `token_endpoint`), `.insecureURL` / `.invalidIssuerURL`
     ///   for any endpoint (``ProviderMetadata/checkEndpointSecurity()``), a `fapi_*` code under the FAPI 2.0 profile.
     public init(authorizationServerMetadata metadata: ProviderMetadata, authentication: ClientAuthentication,
-                transport: any HTTPTransport, configuration: Configuration = Configuration()) throws {
+                transport: (any HTTPTransport)? = nil, configuration: Configuration = Configuration()) throws {
         let kind: ProviderKind = metadata.missingRequiredOpenIDFields.isEmpty ? .openIDProvider : .oauthAuthorizationServer
-        try self.init(checkedMetadata: metadata, kind: kind, authentication: authentication, transport: transport,
-                      configuration: configuration)
+        try self.init(checkedMetadata: metadata, kind: kind, authentication: authentication,
+                      transport: try transport ?? LibSSLTransport(), configuration: configuration)
     }
 }

@@ -5,73 +5,76 @@ import Foundation
 #endif
 
 extension OIDCClient {
-    /// Starts a login: a request with fresh state, nonce and S256 PKCE for this client, bound to the
-    /// provider's authorization endpoint and issuer (RFC 9207 `iss` required when the provider advertises
-    /// `authorization_response_iss_parameter_supported`).
-    /// - Parameters:
-    ///   - redirectURI: where the provider sends the browser back (registered with the provider).
-    ///   - scopes: the scopes to ask for (`openid` is put first when missing).
-    ///   - responseType: `code` (default) or a hybrid or implicit type that returns tokens.
-    ///   - configure: sets anything else ``OAuthRequest`` offers (prompt, `max_age`, `acr_values`, claims
-    ///     request, login hint, extra parameters and their length caps, response mode ...).
-    /// - Throws: ``OIDCError``: as ``startLogin(_:)``.
-    public func startLogin(redirectURI: URL, scopes: [String] = ["openid"], responseType: ResponseType = .code,
-                           configure: (inout OAuthRequest) throws -> Void = { _ in }) throws -> PendingLogin {
-        try startLogin(try newRequest(redirectURI: redirectURI, scopes: scopes, responseType: responseType, configure: configure))
+    /// Starts a login: the URL to send the browser to, and the pending login that checks the answer.
+    ///
+    /// The request gets fresh state, nonce and S256 PKCE and is bound to this provider's issuer, so the answer's
+    /// RFC 9207 `iss` is checked whenever the provider advertises it. It is pushed (PAR, RFC 9126) as
+    /// ``LoginRequest/push`` says, always under the FAPI 2.0 profile, and travels as a request object when
+    /// ``LoginRequest/requestObject`` is set. Under the FAPI 2.0 profile the request is checked before anything
+    /// is signed or sent.
+    /// - Parameter login: what to ask for.
+    /// - Throws: ``OIDCError``: `invalid_request_parameter` or `parameter_collision` for a bad value,
+    ///   `pushed_authorization_required` when `push` is `.never` but pushing is required, a `fapi_*` code;
+    ///   the PAR endpoint's and the request object's errors.
+    public func startLogin(_ login: LoginRequest) async throws -> PendingLogin {
+        try await start(try OAuthRequest(clientID: clientID, login: login), push: login.push, requestObject: login.requestObject)
     }
 
-    /// Starts a login with a request built by the caller.
-    /// - Parameter request: the request, for this client's id.
-    /// - Throws: ``OIDCError`` `.notAnOpenIDProvider` for an OAuth-only client (``providerKind``);
-    ///   `.pendingLoginMismatch` when the request is for another client id;
-    ///   `.invalidRequestParameter` for `response_type=id_token` (no token to return: validate such an ID Token
-    ///   with ``validator``); `.pushedAuthorizationRequired` when the provider requires PAR
-    ///   (`require_pushed_authorization_requests`) or the FAPI 2.0 profile is on (a `fapi_*` code first when the
-    ///   request itself breaks the profile): use ``startPushedLogin(_:)``; any error of ``OAuthRequest/authorizationURL(at:)``.
-    public func startLogin(_ request: OAuthRequest) throws -> PendingLogin {
+    /// Starts a login for a request built in full: the one path behind ``startLogin(_:)``.
+    package func start(_ request: OAuthRequest, push: LoginRequest.Push = .whenRequired,
+                       requestObject options: RequestObject.Configuration? = nil) async throws -> PendingLogin {
         try checkStart(request)
-        if configuration.fapi2Profile {
-            throw OIDCError(.pushedAuthorizationRequired, "the FAPI 2.0 profile requires a pushed authorization request: use startPushedLogin")
+        let pushed: Bool
+        switch push {
+        case .always:
+            pushed = true
+        case .whenRequired:
+            pushed = configuration.fapi2Profile || metadata.requirePushedAuthorizationRequests == true
+        case .never:
+            if configuration.fapi2Profile {
+                throw OIDCError(.pushedAuthorizationRequired, "the FAPI 2.0 profile requires a pushed authorization request, "
+                                + "but the login request says push: .never")
+            }
+            try PushedAuthorization.checkFrontChannelAllowed(by: metadata)
+            pushed = false
         }
-        try PushedAuthorization.checkFrontChannelAllowed(by: metadata)
-        let endpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
-        return PendingLogin(try request.pendingAuthorization(
-            at: endpoint, issuer: metadata.issuer,
-            issuerParameterSupported: requiresIssuerParameter))
+        switch (pushed, options) {
+        case (false, nil):
+            let endpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
+            return PendingLogin(try request.pendingAuthorization(at: endpoint, issuer: metadata.issuer,
+                                                                 issuerParameterSupported: requiresIssuerParameter))
+        case (false, let options?):
+            return try await startFrontChannel(request, requestObject: options)
+        case (true, nil):
+            let parEndpoint = try endpoint(metadata.pushedAuthorizationRequestEndpoint, "pushed_authorization_request_endpoint")
+            let authorizationEndpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
+            let parameters = try request.authorizationParameters()
+            let pushedRequest = try await backChannel.pushAuthorizationRequest(parameters, endpoint: parEndpoint)
+            let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
+                                                              requestURI: pushedRequest.requestURI)
+            return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,
+                                                         issuerParameterSupported: requiresIssuerParameter))
+        case (true, let options?):
+            return try await startPushed(request, requestObject: options)
+        }
     }
 
-    /// Starts a login through a pushed authorization request (PAR, RFC 9126), as ``startLogin(redirectURI:scopes:responseType:configure:)``
-    /// does otherwise: fresh state, nonce and S256 PKCE; `configure` sets anything else ``OAuthRequest`` offers.
-    /// - Throws: ``OIDCError``: as ``startPushedLogin(_:)``.
-    public func startPushedLogin(redirectURI: URL, scopes: [String] = ["openid"], responseType: ResponseType = .code,
-                                 configure: (inout OAuthRequest) throws -> Void = { _ in }) async throws -> PendingLogin {
-        try await startPushedLogin(try newRequest(redirectURI: redirectURI, scopes: scopes, responseType: responseType, configure: configure))
-    }
-
-    /// Starts a login by pushing `request` to the provider's `pushed_authorization_request_endpoint` with the
-    /// client's authentication (and `dpop_jkt` when DPoP is configured); the pending login's URL carries only
-    /// `client_id` and `request_uri`. Under the FAPI 2.0 profile the request is checked first, before anything is sent.
-    /// - Parameter request: the request, for this client's id.
-    /// - Throws: ``OIDCError``: as ``startLogin(_:)`` (but never `.pushedAuthorizationRequired`), a `fapi_*` code,
-    ///   `.endpointNotAdvertised` without a PAR endpoint, the PAR endpoint's errors, `.invalidPushedAuthorizationResponse`.
-    public func startPushedLogin(_ request: OAuthRequest) async throws -> PendingLogin {
+    /// A pending login for a login that an app started on its own and handed to this back end.
+    ///
+    /// Finish it with ``AuthorizationCallback/codeCheckedByApp(_:)``: the code is redeemed with the app's PKCE
+    /// verifier and the ID Token must carry the app's nonce.
+    /// - Parameters:
+    ///   - redirectURI: the redirect URI the app sent, repeated at the token endpoint.
+    ///   - codeVerifier: the app's PKCE verifier.
+    ///   - nonce: the app's nonce, or `nil` when it sent none.
+    /// - Throws: ``OIDCError`` `invalid_code_verifier`, `invalid_secret_value`, `not_an_openid_provider`.
+    public func pendingLogin(startedByApp redirectURI: URL, codeVerifier: String, nonce: String?) throws -> PendingLogin {
+        let request = OAuthRequest(clientID: clientID, redirectURI: redirectURI, state: try .random(),
+                                   nonce: try nonce.map(Nonce.init), pkce: PKCE(verifier: try CodeVerifier(codeVerifier)))
         try checkStart(request)
-        let parEndpoint = try endpoint(metadata.pushedAuthorizationRequestEndpoint, "pushed_authorization_request_endpoint")
-        let authorizationEndpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
-        let parameters = try request.authorizationParameters()
-        let pushed = try await tokenClient.pushAuthorizationRequest(parameters, endpoint: parEndpoint)
-        let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
-                                                          requestURI: pushed.requestURI)
-        return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,
-                                                     issuerParameterSupported: requiresIssuerParameter))
-    }
-
-    /// A request for this client with fresh state, nonce and S256 PKCE, adjusted by `configure`.
-    func newRequest(redirectURI: URL, scopes: [String], responseType: ResponseType,
-                    configure: (inout OAuthRequest) throws -> Void) throws -> OAuthRequest {
-        var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, responseType: responseType, scopes: scopes)
-        try configure(&request)
-        return request
+        let endpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
+        return PendingLogin(try request.pendingAuthorization(at: endpoint, issuer: metadata.issuer,
+                                                             issuerParameterSupported: requiresIssuerParameter))
     }
 
     /// The checks of a login start: this client's id, a response type that returns a token, the FAPI 2.0 rules when on.
@@ -89,19 +92,23 @@ extension OIDCClient {
         }
     }
 
-    /// Finishes a login in one call: checks the callback (redirect URI, state, RFC 9207 `iss`, an error
-    /// response), validates a front-channel ID Token, exchanges the code with the PKCE verifier, refuses a
-    /// `token_type` the client does not use, and validates the ID Token with everything `pending` implies
-    /// (signature, `iss`, `aud`/`azp`, times, nonce, `max_age`/`auth_time`, essential `acr`, `at_hash`/`c_hash`).
+    /// Finishes a login in one call: the tokens, and an ID Token checked against everything `pending` asked for.
+    ///
+    /// Checks the answer (redirect URI, `state` in constant time, RFC 9207 `iss`, an error response, a JARM
+    /// response JWT), validates a front-channel ID Token, redeems the code with the PKCE verifier, refuses a
+    /// `token_type` the client does not use, and validates the ID Token: signature, `iss`, `aud`/`azp`, times,
+    /// nonce, `max_age`/`auth_time`, essential `acr`, `at_hash`/`c_hash`.
     /// - Parameters:
-    ///   - pending: the login started by ``startLogin(_:)``, possibly restored from storage.
-    ///   - callback: the full redirect URL, or only its parameters (see ``AuthorizationCallback``).
-    /// - Throws: ``OIDCError``: `.authorizationError` (the provider's error, in ``OIDCError/oauthError``),
-    ///   every redirect, token-endpoint and ID Token code, `.unsupportedTokenType`, `.missingIDToken`,
-    ///   `.pendingLoginMismatch`, `.hybridIDTokenMismatch`.
+    ///   - pending: the login ``startLogin(_:)`` started, possibly restored from storage.
+    ///   - callback: the answer in the form the back end has it: URL, parameters, form post body.
+    /// - Throws: ``OIDCError``: `authorization_error` with the provider's ``OIDCError/oauthError``,
+    ///   `state_mismatch` or `response_issuer_mismatch` for a forged answer, a token-endpoint or ID Token code.
     public func finishLogin(_ pending: PendingLogin, callback: AuthorizationCallback) async throws -> LoginResult {
         guard pending.clientID == clientID, pending.issuer == issuer else {
             throw OIDCError(.pendingLoginMismatch, "the pending login was started for another client or issuer")
+        }
+        if case .codeCheckedByApp(let code) = callback {
+            return try await redeemCode(code, for: pending)
         }
         let request = pending.request
         let response = pending.authorization.responseMode.isJWT
@@ -124,16 +131,9 @@ extension OIDCClient {
         return LoginResult(tokens: result.tokens, idToken: result.idToken, authorizationResponse: response)
     }
 
-    /// The token half of a login, for a back end that receives only the code (an app checked the redirect
-    /// and sends the code): exchanges it with the PKCE verifier of `pending`, refuses a `token_type` the
-    /// client does not use, and validates the ID Token with everything `pending` implies (nonce, `max_age`,
-    /// essential `acr`, `at_hash`). ``finishLogin(_:callback:)`` checks the redirect first, then does this.
-    /// - Parameters:
-    ///   - code: the authorization code.
-    ///   - pending: the login the code answers (its verifier, nonce and what was asked).
-    /// - Throws: ``OIDCError``: token-endpoint codes, `.unsupportedTokenType`, `.missingIDToken`, ID Token codes,
-    ///   `.pendingLoginMismatch`.
-    public func redeemCode(_ code: String, for pending: PendingLogin) async throws -> LoginResult {
+    /// The token half of a login: redeems `code` with the PKCE verifier of `pending`, refuses a `token_type`
+    /// the client does not use, and validates the ID Token with everything `pending` implies.
+    func redeemCode(_ code: String, for pending: PendingLogin) async throws -> LoginResult {
         guard pending.clientID == clientID, pending.issuer == issuer else {
             throw OIDCError(.pendingLoginMismatch, "the pending login was started for another client or issuer")
         }

@@ -13,9 +13,8 @@ import JOSE
 ///
 /// ```swift
 /// let client = try await OIDCClient.discover(issuer: "https://idp.example.com",
-///                                            authentication: .clientSecretBasic(clientID: "app", secret: secret),
-///                                            transport: URLSessionTransport())
-/// let pending = try client.startLogin(redirectURI: callback, scopes: ["openid", "email"])
+///                                            authentication: .clientSecretBasic(clientID: "app", secret: secret))
+/// let pending = try await client.startLogin(LoginRequest(redirectURI: callback, scopes: ["openid", "email"]))
 /// // send the browser to pending.url; store `pending` (Codable, holds secrets: keep it server-side)
 /// let login = try await client.finishLogin(pending, callback: .url(redirectURL))
 /// ```
@@ -57,11 +56,12 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// - Parameters:
     ///   - issuer: the issuer identifier, exactly as the provider states it.
     ///   - authentication: how the client authenticates at the token endpoint.
-    ///   - transport: the HTTP transport (`URLSessionTransport`, or your own).
+    ///   - transport: the HTTP transport; `nil`, the default, is a `LibSSLTransport` trusting the system's CAs.
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
     /// - Throws: ``OIDCError``: discovery errors, `.jwksURIMissing`, `.discoveryMissingField`, `.insecureURL`.
-    public static func discover(issuer: String, authentication: ClientAuthentication, transport: any HTTPTransport,
+    public static func discover(issuer: String, authentication: ClientAuthentication, transport: (any HTTPTransport)? = nil,
                                 configuration: Configuration = Configuration()) async throws -> OIDCClient {
+        let transport = try transport ?? LibSSLTransport()
         let metadata = try await Discovery.fetch(issuer: issuer, transport: transport, observer: configuration.observer,
                                                  profile: configuration.profile)
         return try OIDCClient(metadata: metadata, authentication: authentication, transport: transport, configuration: configuration)
@@ -73,19 +73,19 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     ///     `self_signed_tls_client_auth` or ``Configuration/usesMutualTLSEndpoints``, its `mtls_endpoint_aliases` replace
     ///     the token, revocation, introspection, PAR, UserInfo, device and CIBA endpoints.
     ///   - authentication: how the client authenticates at the token endpoint.
-    ///   - transport: the HTTP transport.
+    ///   - transport: the HTTP transport; `nil`, the default, is a `LibSSLTransport` trusting the system's CAs.
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
     /// - Throws: ``OIDCError`` `.discoveryMissingField` (no `authorization_endpoint` or `token_endpoint`),
     ///   `.jwksURIMissing`, `.insecureURL` / `.invalidIssuerURL` for any endpoint of the metadata
     ///   (``ProviderMetadata/checkEndpointSecurity()``).
-    public init(metadata: ProviderMetadata, authentication: ClientAuthentication, transport: any HTTPTransport,
+    public init(metadata: ProviderMetadata, authentication: ClientAuthentication, transport: (any HTTPTransport)? = nil,
                 configuration: Configuration = Configuration()) throws {
         guard metadata.authorizationEndpoint != nil else {
             throw OIDCError(.discoveryMissingField, "the provider metadata has no authorization_endpoint")
         }
         guard metadata.jwksURI != nil else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
-        try self.init(checkedMetadata: metadata, kind: .openIDProvider, authentication: authentication, transport: transport,
-                      configuration: configuration)
+        try self.init(checkedMetadata: metadata, kind: .openIDProvider, authentication: authentication,
+                      transport: try transport ?? LibSSLTransport(), configuration: configuration)
     }
 
     /// The one initializer behind the OpenID and the OAuth-only ones: the token client (every endpoint checked
@@ -121,7 +121,7 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
         self.validator = IDTokenValidator(configuration: config, keys: providerKeys)
         if configuration.fapi2Profile {
             // The client-level rules (PAR endpoint, RFC 9207, DPoP, private_key_jwt, algorithms, clock skew),
-            // with a code + S256 request standing in for the requests checked again in startPushedLogin.
+            // with a code + S256 request standing in for the requests checked again when a login starts.
             guard let placeholder = URL(string: "https://client.invalid/callback") else {
                 throw OIDCError(.invalidRequestParameter, "the profile check's placeholder redirect URI is not a URL")
             }

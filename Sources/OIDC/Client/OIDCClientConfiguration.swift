@@ -27,10 +27,12 @@ extension OIDCClient {
         /// (through the client's ``TokenClient``), a pushed request carries `dpop_jkt`, and only `token_type` `DPoP`
         /// is accepted. `nil` (default): Bearer, and a `DPoP` token type is refused.
         public var dpop: DPoPBinding?
-        /// Enforce the FAPI 2.0 Security Profile (``FAPI2Profile``): the client's configuration is checked
-        /// when the client is made and each request when a login starts; every violation is a typed
-        /// `fapi_*` error before anything is sent. Logins must then be pushed
-        /// (``OIDCClient/startPushedLogin(_:)``).
+        /// Enforce the FAPI 2.0 Security Profile: every login is pushed, and nothing is sent that breaks the profile.
+        ///
+        /// The client's configuration is checked when the client is made, and each request when a login starts;
+        /// every violation is a typed `fapi_*` error. Rules: PAR, `response_type=code` outside the fragment,
+        /// S256 PKCE, RFC 9207 `iss`, DPoP, `private_key_jwt`, PS256/ES256/EdDSA, at most 60 s of leeway.
+        /// A ``LoginRequest`` is pushed unless it says `push: .never`, which is then refused.
         public var fapi2Profile = false
         /// Call the provider's `mtls_endpoint_aliases` (RFC 8705 §5) although the client authenticates
         /// otherwise (e.g. `private_key_jwt` over a transport that presents a certificate, for

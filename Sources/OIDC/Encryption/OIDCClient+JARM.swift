@@ -73,6 +73,8 @@ extension OIDCClient {
             return try FormURLEncoding.parse(body)
         case .decodedParameters(let values):
             return values.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        case .codeCheckedByApp:
+            throw OIDCError(.responseModeMismatch, "a code checked by the app carries no JARM response")
         }
     }
 

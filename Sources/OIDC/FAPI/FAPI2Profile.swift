@@ -6,30 +6,30 @@ import Foundation
 import JOSE
 
 /// What a client is about to do, as the FAPI 2.0 profile check sees it.
-public struct FAPI2Configuration: Sendable {
+package struct FAPI2Configuration: Sendable {
     /// The provider's metadata (PAR endpoint, RFC 9207 support).
-    public var metadata: ProviderMetadata
+    package var metadata: ProviderMetadata
     /// How the client authenticates.
-    public var authentication: ClientAuthentication
+    package var authentication: ClientAuthentication
     /// The DPoP binding: the sender constraint.
-    public var dpop: DPoPBinding?
+    package var dpop: DPoPBinding?
     /// The authorization request (response type, response mode, PKCE).
-    public var request: OAuthRequest
+    package var request: OAuthRequest
     /// Whether the request is pushed (PAR).
-    public var pushesAuthorizationRequests: Bool
+    package var pushesAuthorizationRequests: Bool
     /// The ID Token algorithms the client accepts; `nil` means the provider's list.
-    public var idTokenAlgorithms: Set<JWSAlgorithm>?
+    package var idTokenAlgorithms: Set<JWSAlgorithm>?
     /// The clock-skew tolerance for ID Token time claims, seconds.
-    public var leeway: TimeInterval
+    package var leeway: TimeInterval
     /// Whether the client requires RFC 9207 `iss` in authorization responses on its own
     /// (``OIDCClient/Configuration/requireIssuerParameter``), whatever the metadata says.
-    public var clientRequiresIssuerParameter: Bool
+    package var clientRequiresIssuerParameter: Bool
     /// Whether the client refuses an authorization response without RFC 9207 `iss`: the metadata advertises
     /// `authorization_response_iss_parameter_supported`, or ``clientRequiresIssuerParameter``.
-    public var requiresIssuerParameter: Bool { metadata.requiresIssuerParameter(clientRequires: clientRequiresIssuerParameter) }
+    package var requiresIssuerParameter: Bool { metadata.requiresIssuerParameter(clientRequires: clientRequiresIssuerParameter) }
 
     /// Describes a configuration.
-    public init(metadata: ProviderMetadata, authentication: ClientAuthentication, dpop: DPoPBinding?, request: OAuthRequest,
+    package init(metadata: ProviderMetadata, authentication: ClientAuthentication, dpop: DPoPBinding?, request: OAuthRequest,
                 pushesAuthorizationRequests: Bool = true, idTokenAlgorithms: Set<JWSAlgorithm>? = nil, leeway: TimeInterval = 10,
                 clientRequiresIssuerParameter: Bool = false) {
         self.clientRequiresIssuerParameter = clientRequiresIssuerParameter
@@ -53,14 +53,14 @@ public struct FAPI2Configuration: Sendable {
 /// (mTLS is not offered by this library, so DPoP is required); `private_key_jwt`;
 /// PS256, ES256 or EdDSA for ID Tokens, client assertions and DPoP proofs; a
 /// clock-skew tolerance of at most 60 seconds.
-public enum FAPI2Profile {
+package enum FAPI2Profile {
     /// The algorithms FAPI 2.0 allows (Security Profile §5.4).
-    public static let algorithms: Set<JWSAlgorithm> = [.ps256, .es256, .eddsa]
+    package static let algorithms: Set<JWSAlgorithm> = [.ps256, .es256, .eddsa]
     /// The largest clock-skew tolerance (a JWT up to 60 s in the future is the profile's limit).
-    public static let maximumLeeway: TimeInterval = 60
+    package static let maximumLeeway: TimeInterval = 60
 
     /// Every rule the configuration breaks, in the order listed above (empty when compliant).
-    public static func violations(of configuration: FAPI2Configuration) -> [OIDCError] {
+    package static func violations(of configuration: FAPI2Configuration) -> [OIDCError] {
         var found: [OIDCError] = []
         func fail(_ code: OIDCError.Code, _ reason: String) { found.append(OIDCError(code, "FAPI 2.0: " + reason)) }
         if !configuration.pushesAuthorizationRequests {
@@ -109,7 +109,7 @@ public enum FAPI2Profile {
 
     /// Throws the first rule the configuration breaks.
     /// - Throws: ``OIDCError`` with one of the `fapi_*` codes.
-    public static func check(_ configuration: FAPI2Configuration) throws {
+    package static func check(_ configuration: FAPI2Configuration) throws {
         if let first = violations(of: configuration).first { throw first }
     }
 }

@@ -11,7 +11,7 @@ extension IDTokenExpectations {
     /// `max_age`, essential `auth_time`, and essential `acr` (from the `claims`
     /// parameter, its `value`/`values`, else `acr_values`).
     /// - Throws: ``OIDCError`` `.missingResponseParameter` when a hybrid response lacks its `code`.
-    public init(request: OAuthRequest, authorizationResponse response: AuthorizationResponse) throws {
+    package init(request: OAuthRequest, authorizationResponse response: AuthorizationResponse) throws {
         let flow: IDTokenFlow
         switch request.responseType {
         case .idToken:
@@ -33,7 +33,7 @@ extension IDTokenExpectations {
     /// - Parameters:
     ///   - request: the authentication request that was sent.
     ///   - accessToken: the access token of the same response, checked against `at_hash` when present.
-    public init(request: OAuthRequest, tokenEndpointAccessToken accessToken: String?) {
+    package init(request: OAuthRequest, tokenEndpointAccessToken accessToken: String?) {
         self.init(request: request, flow: .tokenEndpoint(accessToken: accessToken))
     }
 
@@ -51,7 +51,7 @@ extension IDTokenExpectations {
 
     /// The names of the claims `request` asked for as essential in the ID Token (its `claims` parameter's
     /// `id_token` member), for ``requiredClaims``.
-    public static func essentialIDTokenClaims(of request: OAuthRequest) -> Set<String> {
+    package static func essentialIDTokenClaims(of request: OAuthRequest) -> Set<String> {
         Set((request.claims?.idToken ?? RequestedClaims()).claims.compactMap { $0.requirement.essential == true ? $0.name : nil })
     }
 }

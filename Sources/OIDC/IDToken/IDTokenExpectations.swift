@@ -26,7 +26,7 @@ public enum ExpectedNonce: Sendable, Hashable {
 
     /// `.sent` for the nonce of a request, `.noNonceSent` when the request had none.
     /// - Parameter nonce: the request's nonce.
-    public init(_ nonce: Nonce?) { self = nonce.map { .sent($0.value) } ?? .noNonceSent }
+    package init(_ nonce: Nonce?) { self = nonce.map { .sent($0.value) } ?? .noNonceSent }
 }
 
 /// What the relying party asked for in the authentication request, which the ID Token must reflect.

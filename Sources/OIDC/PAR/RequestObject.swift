@@ -5,12 +5,14 @@ import Foundation
 #endif
 import JOSE
 
-/// A signed authorization request object (JAR, RFC 9101): the authorization
-/// request's parameters as the claims of a JWT the client signs, sent by value
-/// (`request`) or pushed (PAR).
+/// A login's parameters carried as the claims of a JWT the client signs, so the browser can neither read nor
+/// change them when encrypted, nor change them when signed.
+///
+/// Ask for one with ``LoginRequest/requestObject`` and a ``Configuration``. RFC 9101 (JAR) and OpenID Connect
+/// Core §6 define it; it travels by value (`request`), by reference (`request_uri`) or pushed (PAR).
 public enum RequestObject {
     /// The `typ` header of request objects (RFC 9101 §10.8).
-    public static let mediaType = "oauth-authz-req+jwt"
+    package static let mediaType = "oauth-authz-req+jwt"
     /// The longest lifetime accepted (FAPI 2.0 Message Signing: `exp` − `nbf` at most 60 minutes).
     public static let maximumLifetime: TimeInterval = 3600
 
@@ -27,7 +29,7 @@ public enum RequestObject {
     ///   `claims`, `max_age` or `client_id` appears more than once, `client_id`
     ///   differs from `clientID`, the lifetime is not in (0, 3600] seconds, `now` gives an `iat`/`exp`
     ///   outside a 64-bit NumericDate, or signing fails.
-    public static func sign(parameters: [(name: String, value: String)], clientID: String, issuer: String, key: JWK,
+    package static func sign(parameters: [(name: String, value: String)], clientID: String, issuer: String, key: JWK,
                             algorithm: JWSAlgorithm, lifetime: TimeInterval = 300, now: Date = Date()) throws -> String {
         let claims = try self.claims(parameters: parameters, clientID: clientID, issuer: issuer, lifetime: lifetime, now: now)
         do {
@@ -42,7 +44,7 @@ public enum RequestObject {
     /// (``encrypt(_:to:algorithm:encryption:)``), which gives confidentiality but not the client's signature.
     /// A provider that requires signed request objects refuses it.
     /// - Throws: as ``sign(parameters:clientID:issuer:key:algorithm:lifetime:now:)``.
-    public static func unsigned(parameters: [(name: String, value: String)], clientID: String, issuer: String,
+    package static func unsigned(parameters: [(name: String, value: String)], clientID: String, issuer: String,
                                 lifetime: TimeInterval = 300, now: Date = Date()) throws -> String {
         let claims = try self.claims(parameters: parameters, clientID: clientID, issuer: issuer, lifetime: lifetime, now: now)
         let header: JSONObject = ["alg": "none", "typ": .string(mediaType)]
@@ -115,7 +117,7 @@ public enum RequestObject {
     ///   - encryption: the registered `request_object_encryption_enc` (default `A128CBC-HS256`, the registration default).
     /// - Returns: the compact JWE, with the key's `kid`.
     /// - Throws: ``OIDCError`` `.requestObjectFailed` when the provider publishes no fitting encryption key or encryption fails.
-    public static func encrypt(_ requestObject: String, to providerKeys: JWKSet, algorithm: JWEKeyAlgorithm? = nil,
+    package static func encrypt(_ requestObject: String, to providerKeys: JWKSet, algorithm: JWEKeyAlgorithm? = nil,
                                encryption: JWEContentEncryption = .a128CBCHS256) throws -> String {
         for key in providerKeys.providerEncryptionKeys {
             let chosen: JWEKeyAlgorithm?
@@ -137,7 +139,7 @@ public enum RequestObject {
     /// The authorization URL that carries a request object by value: `client_id`
     /// and `request` only (RFC 9101 §5), plus any `outerParameters` a provider also
     /// wants outside (OpenID Connect asks for `response_type` and `scope`).
-    public static func authorizationURL(authorizationEndpoint: URL, clientID: String, requestObject: String,
+    package static func authorizationURL(authorizationEndpoint: URL, clientID: String, requestObject: String,
                                         outerParameters: [(name: String, value: String)] = []) throws -> URL {
         try PushedAuthorization.frontChannelURL(authorizationEndpoint, [("client_id", clientID), ("request", requestObject)] + outerParameters)
     }
@@ -146,7 +148,7 @@ public enum RequestObject {
     /// `client_id` and `request_uri`, plus any `outerParameters` (as for ``authorizationURL(authorizationEndpoint:clientID:requestObject:outerParameters:)``).
     /// - Throws: ``OIDCError`` `.invalidIssuerURL` / `.insecureURL` when `requestURI` or the endpoint is not `https`
     ///   (or `http` on a loopback host).
-    public static func authorizationURL(authorizationEndpoint: URL, clientID: String, requestURI: URL,
+    package static func authorizationURL(authorizationEndpoint: URL, clientID: String, requestURI: URL,
                                         outerParameters: [(name: String, value: String)] = []) throws -> URL {
         try SecureURLPolicy.check(requestURI, what: "the request_uri")
         return try PushedAuthorization.frontChannelURL(authorizationEndpoint, [("client_id", clientID), ("request_uri", requestURI.absoluteString)]

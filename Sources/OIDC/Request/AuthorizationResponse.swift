@@ -1,7 +1,7 @@
-/// A successful authorization response (RFC 6749 §4.1.2, §4.2.2; OpenID Connect Core §3.2.2.5,
-/// §3.3.2.5; RFC 9207), after the checks of ``PendingAuthorization/parseRedirect(_:)``.
+/// The provider's successful answer to a login, already checked against the pending login.
 ///
-/// Holds secrets: ``description`` shows only which members are present.
+/// RFC 6749 §4.1.2 and §4.2.2, OpenID Connect Core §3.2.2.5 and §3.3.2.5, and RFC 9207 define its members.
+/// ``LoginResult/authorizationResponse`` holds it. It holds secrets: ``description`` shows only which members are present.
 public struct AuthorizationResponse: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
@@ -27,7 +27,7 @@ public struct AuthorizationResponse: Sendable, Hashable, Codable, CustomStringCo
     public var additionalParameters: [String: String]
 
     /// A response from its members.
-    public init(code: String? = nil, idToken: String? = nil, accessToken: String? = nil, tokenType: String? = nil,
+    package init(code: String? = nil, idToken: String? = nil, accessToken: String? = nil, tokenType: String? = nil,
                 expiresIn: Int? = nil, scope: String? = nil, state: String? = nil, sessionState: String? = nil,
                 issuer: String? = nil, additionalParameters: [String: String] = [:]) {
         self.code = code

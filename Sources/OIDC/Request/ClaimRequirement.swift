@@ -37,10 +37,10 @@ public struct ClaimRequirement: Sendable, Hashable {
     }
 
     /// Whether this is `null` (no member at all).
-    public var isVoluntary: Bool { essential == nil && value == nil && values == nil && additionalMembers.isEmpty }
+    package var isVoluntary: Bool { essential == nil && value == nil && values == nil && additionalMembers.isEmpty }
 
     /// `null`, or an object with `essential`, `value`, `values`, then the additional members.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         if isVoluntary { return .null }
         var object = JSONObject()
         if let essential { object["essential"] = .bool(essential) }
@@ -52,7 +52,7 @@ public struct ClaimRequirement: Sendable, Hashable {
 
     /// Reads a requirement from its JSON (`null` or an object).
     /// - Throws: ``OIDCError`` `.invalidClaimsRequest` naming the claim.
-    public init(json: JSONValue, claim: String) throws {
+    package init(json: JSONValue, claim: String) throws {
         self.init()
         switch json {
         case .null:

@@ -1,7 +1,8 @@
 import JOSE
 
-/// The `claims` request parameter (OpenID Connect Core §5.5): which claims to return in the
-/// ID Token and from the UserInfo endpoint.
+/// Which claims the provider should return in the ID Token and from UserInfo, and how strongly.
+///
+/// It is the `claims` request parameter of OpenID Connect Core §5.5; set it as ``LoginRequest/claims``.
 ///
 /// ```swift
 /// request.claims = ClaimsRequest(
@@ -25,10 +26,10 @@ public struct ClaimsRequest: Sendable, Hashable, Codable, CustomStringConvertibl
     }
 
     /// Whether nothing is requested (the parameter is then not sent).
-    public var isEmpty: Bool { idToken.isEmpty && userinfo.isEmpty }
+    package var isEmpty: Bool { idToken.isEmpty && userinfo.isEmpty }
 
     /// The JSON object: `id_token` first, then `userinfo`, each only when not empty.
-    public var jsonObject: JSONObject {
+    package var jsonObject: JSONObject {
         var object = JSONObject()
         if !idToken.isEmpty { object["id_token"] = .object(idToken.jsonObject) }
         if !userinfo.isEmpty { object["userinfo"] = .object(userinfo.jsonObject) }
@@ -36,7 +37,7 @@ public struct ClaimsRequest: Sendable, Hashable, Codable, CustomStringConvertibl
     }
 
     /// The compact JSON text sent as the `claims` parameter (before percent-encoding).
-    public var jsonString: String { jsonObject.jsonString() }
+    package var jsonString: String { jsonObject.jsonString() }
 
     /// Parses a `claims` parameter with the strict JSON parser (duplicate members are rejected).
     /// Top-level members other than `id_token` and `userinfo` are rejected too.

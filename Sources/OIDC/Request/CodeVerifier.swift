@@ -2,20 +2,20 @@
 ///
 /// A secret: ``description`` and ``debugDescription`` never show it. Encodes as its plain
 /// string so a pending login can be persisted; it is sent later with the token request.
-public struct CodeVerifier: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+package struct CodeVerifier: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     /// The shortest verifier RFC 7636 allows.
-    public static let minimumLength = 43
+    package static let minimumLength = 43
     /// The longest verifier RFC 7636 allows.
-    public static let maximumLength = 128
+    package static let maximumLength = 128
 
     /// The verifier text.
-    public let value: String
+    package let value: String
 
     /// Wraps a verifier, checking its length and alphabet.
     /// - Throws: ``OIDCError`` `.invalidCodeVerifier`.
-    public init(_ value: String) throws {
+    package init(_ value: String) throws {
         let length = value.utf8.count
         guard (Self.minimumLength...Self.maximumLength).contains(length) else {
             throw OIDCError(.invalidCodeVerifier, "a code verifier has 43 to 128 characters, not \(length)")
@@ -29,7 +29,7 @@ public struct CodeVerifier: Sendable, Hashable, Codable, CustomStringConvertible
     /// A fresh verifier of `length` characters drawn uniformly from the whole RFC 7636 alphabet
     /// (64 characters carry about 386 bits).
     /// - Throws: ``OIDCError`` `.invalidCodeVerifier` for a length outside 43...128, `.randomGenerationFailed`.
-    public static func random(length: Int = 64) throws -> CodeVerifier {
+    package static func random(length: Int = 64) throws -> CodeVerifier {
         guard (minimumLength...maximumLength).contains(length) else {
             throw OIDCError(.invalidCodeVerifier, "a code verifier has 43 to 128 characters, not \(length)")
         }
@@ -37,20 +37,20 @@ public struct CodeVerifier: Sendable, Hashable, Codable, CustomStringConvertible
     }
 
     /// Decodes from the plain string, validating it.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try self.init(decoder.singleValueContainer().decode(String.self))
     }
 
     /// Encodes as the plain string.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)
     }
 
     /// `CodeVerifier(<redacted>)`.
-    public var description: String { "CodeVerifier(<redacted>)" }
+    package var description: String { "CodeVerifier(<redacted>)" }
     /// `CodeVerifier(<redacted>)`.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
     /// No children: `dump` shows nothing secret.
-    public var customMirror: Mirror { Mirror(self, children: [:]) }
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
 }

@@ -15,7 +15,7 @@ extension OAuthRequest {
     /// and must not have a fragment (RFC 6749 §3.1).
     /// - Throws: ``OIDCError`` `.invalidAuthorizationEndpoint`, `.parameterCollision`, or any error
     ///   of ``authorizationParameters()``.
-    public func authorizationURL(at base: URL) throws -> URL {
+    package func authorizationURL(at base: URL) throws -> URL {
         let parameters = try authorizationParameters()
         guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else {
             throw OIDCError(.invalidAuthorizationEndpoint, "the authorization endpoint is not a valid URL")
@@ -62,7 +62,7 @@ extension OAuthRequest {
     ///
     /// Both arguments are required: leaving the issuer out cannot turn the RFC 9207 check off. Without an
     /// issuer, say so with ``pendingAuthorizationWithoutIssuerCheck(at:)``.
-    public func pendingAuthorization(at authorizationEndpoint: URL, issuer: String,
+    package func pendingAuthorization(at authorizationEndpoint: URL, issuer: String,
                                      issuerParameterSupported: Bool) throws -> PendingAuthorization {
         try PendingAuthorization(request: self, authorizationEndpoint: authorizationEndpoint, issuer: issuer,
                                  issuerParameterSupported: issuerParameterSupported)
@@ -73,7 +73,7 @@ extension OAuthRequest {
     /// ``pendingAuthorization(at:issuer:issuerParameterSupported:)``, or ``OIDCClient``, which binds the issuer.
     /// - Parameter authorizationEndpoint: the provider's authorization endpoint (or an app link).
     /// - Throws: as ``authorizationURL(at:)``.
-    public func pendingAuthorizationWithoutIssuerCheck(at authorizationEndpoint: URL) throws -> PendingAuthorization {
+    package func pendingAuthorizationWithoutIssuerCheck(at authorizationEndpoint: URL) throws -> PendingAuthorization {
         try PendingAuthorization(request: self, authorizationEndpoint: authorizationEndpoint, issuer: nil,
                                  issuerParameterSupported: false)
     }

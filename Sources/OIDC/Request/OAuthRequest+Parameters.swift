@@ -7,7 +7,7 @@ import Foundation
 extension OAuthRequest {
     /// The parameter names the request sets itself; additional parameters and existing query
     /// items on the base URL may not use them.
-    public static let reservedParameterNames: Set<String> = [
+    package static let reservedParameterNames: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
         "code_challenge_method", "response_mode", "prompt", "max_age", "display", "ui_locales",
         "claims_locales", "login_hint", "id_token_hint", "acr_values", "claims", "resource",
@@ -22,7 +22,7 @@ extension OAuthRequest {
     /// parameters by name. Values are not percent-encoded (use them for a form body, e.g. PAR).
     /// - Throws: ``OIDCError`` `.invalidRequestParameter`, `.invalidRedirectURI`, `.nonceRequired`,
     ///   `.parameterCollision`, `.parameterTooLong`, `.invalidResourceIndicator`.
-    public func authorizationParameters() throws -> [(name: String, value: String)] {
+    package func authorizationParameters() throws -> [(name: String, value: String)] {
         try validate()
         var parameters: [(name: String, value: String)] = [
             ("response_type", responseType.rawValue),
@@ -68,7 +68,7 @@ extension OAuthRequest {
 
     /// Checks the request without producing anything; ``authorizationParameters()`` calls it.
     /// - Throws: as ``authorizationParameters()``.
-    public func validate() throws {
+    package func validate() throws {
         guard !clientID.isEmpty, clientID.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
             throw OIDCError(.invalidRequestParameter, "client_id must be one or more visible ASCII characters (RFC 6749 Appendix A.1)")
         }

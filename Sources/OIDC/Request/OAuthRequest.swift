@@ -19,54 +19,54 @@ import Foundation
 /// Properties are plain values; everything is checked when parameters are produced
 /// (``authorizationParameters()``, ``authorizationURL(at:)``). ``description`` never shows
 /// the state, nonce, verifier or ID Token hint.
-public struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+package struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     /// `client_id`.
-    public var clientID: String
+    package var clientID: String
     /// `redirect_uri`: where the provider sends the answer.
-    public var redirectURI: URL
+    package var redirectURI: URL
     /// `response_type`.
-    public var responseType: ResponseType
+    package var responseType: ResponseType
     /// `scope` tokens, in order. `openid` is put first when the request needs it (see ``effectiveScopes``).
-    public var scopes: [String]
+    package var scopes: [String]
     /// `state`, checked against the redirect.
-    public var state: OAuthState
+    package var state: OAuthState
     /// `nonce`; required when ``responseType`` returns an ID Token from the authorization endpoint.
-    public var nonce: Nonce?
+    package var nonce: Nonce?
     /// PKCE (`code_challenge`, `code_challenge_method`); only for response types with `code`.
-    public var pkce: PKCE?
+    package var pkce: PKCE?
     /// `response_mode`, sent only when set; otherwise the response type's default applies.
-    public var responseMode: ResponseMode?
+    package var responseMode: ResponseMode?
     /// `prompt` values, in order; ``Prompt/none`` must stand alone.
-    public var prompt: [Prompt]
+    package var prompt: [Prompt]
     /// `max_age`, in seconds.
-    public var maxAge: Int?
+    package var maxAge: Int?
     /// `acr_values`, in order of preference.
-    public var acrValues: [String]
+    package var acrValues: [String]
     /// `login_hint`.
-    public var loginHint: String?
+    package var loginHint: String?
     /// `id_token_hint`: a previously issued ID Token (treated as a secret).
-    public var idTokenHint: String?
+    package var idTokenHint: String?
     /// `ui_locales` (BCP 47 tags), in order of preference.
-    public var uiLocales: [String]
+    package var uiLocales: [String]
     /// `claims_locales` (BCP 47 tags), in order of preference.
-    public var claimsLocales: [String]
+    package var claimsLocales: [String]
     /// `display`.
-    public var display: Display?
+    package var display: Display?
     /// The `claims` request parameter; not sent when `nil` or empty.
-    public var claims: ClaimsRequest?
+    package var claims: ClaimsRequest?
     /// Provider-specific parameters (`correlation_id`, `context`, ...), sent after the standard
     /// ones in name order. A name the request sets itself is a ``OIDCError/Code/parameterCollision``.
-    public var additionalParameters: [String: String]
+    package var additionalParameters: [String: String]
     /// Maximum lengths, in characters (`Character`s, before percent-encoding), of parameter values
     /// a provider caps, by parameter name; e.g. `["context": 280]`. Checked before any URL is built.
-    public var parameterLengthLimits: [String: Int]
+    package var parameterLengthLimits: [String: Int]
     /// Resource indicators (RFC 8707 §2): one `resource` parameter per URI, in order, sent
     /// after `claims`, on the authorization URL and in the PAR body alike. Each must be an
     /// absolute URI without a fragment (checked when parameters are produced). `resource` is a
     /// reserved name, so ``additionalParameters`` cannot carry it.
-    public var resources: [URL] {
+    package var resources: [URL] {
         get { resourceIndicators ?? [] }
         set { resourceIndicators = newValue.isEmpty ? nil : newValue }
     }
@@ -75,7 +75,7 @@ public struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertible
     /// Rich Authorization Requests (RFC 9396): the `authorization_details` objects, sent as one compact JSON
     /// array after `resource`, on the authorization URL, in the PAR body and in request objects (as a JSON array
     /// claim). `authorization_details` is a reserved name, so ``additionalParameters`` cannot carry it.
-    public var authorizationDetails: [AuthorizationDetail] {
+    package var authorizationDetails: [AuthorizationDetail] {
         get { authorizationDetailsStorage ?? [] }
         set { authorizationDetailsStorage = newValue.isEmpty ? nil : newValue }
     }
@@ -85,13 +85,13 @@ public struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertible
     /// A request with fresh secrets: a random ``state`` and ``nonce``, and `S256` ``PKCE`` when
     /// the response type includes `code`.
     /// - Throws: ``OIDCError`` `.randomGenerationFailed`.
-    public init(clientID: String, redirectURI: URL, responseType: ResponseType = .code, scopes: [String] = ["openid"]) throws {
+    package init(clientID: String, redirectURI: URL, responseType: ResponseType = .code, scopes: [String] = ["openid"]) throws {
         self.init(clientID: clientID, redirectURI: redirectURI, responseType: responseType, scopes: scopes,
                   state: try .random(), nonce: try .random(), pkce: responseType.includesCode ? try .random() : nil)
     }
 
     /// A request with the given secrets (for tests, or when they come from elsewhere).
-    public init(clientID: String, redirectURI: URL, responseType: ResponseType = .code, scopes: [String] = ["openid"],
+    package init(clientID: String, redirectURI: URL, responseType: ResponseType = .code, scopes: [String] = ["openid"],
                 state: OAuthState, nonce: Nonce?, pkce: PKCE?) {
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -117,17 +117,17 @@ public struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertible
     }
 
     /// The response mode in force: ``responseMode`` when set, else the response type's default.
-    public var effectiveResponseMode: ResponseMode { responseMode ?? responseType.defaultResponseMode }
+    package var effectiveResponseMode: ResponseMode { responseMode ?? responseType.defaultResponseMode }
 
     /// Whether this is an OpenID Connect request: the response type returns an ID Token, or the
     /// request carries a nonce, claims, an ID Token hint, `max_age` or `acr_values`.
-    public var isOpenIDRequest: Bool {
+    package var isOpenIDRequest: Bool {
         responseType.includesIDToken || nonce != nil || !(claims?.isEmpty ?? true) || idTokenHint != nil
             || maxAge != nil || !acrValues.isEmpty
     }
 
     /// ``scopes`` without repeats, with `openid` first when ``isOpenIDRequest`` and it is missing.
-    public var effectiveScopes: [String] {
+    package var effectiveScopes: [String] {
         var seen = Set<String>()
         var result: [String] = []
         if isOpenIDRequest && !scopes.contains("openid") { result.append("openid"); seen.insert("openid") }
@@ -136,7 +136,7 @@ public struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertible
     }
 
     /// `OAuthRequest(client_id: ..., response_type: ..., ...)` with every secret redacted.
-    public var description: String {
+    package var description: String {
         var parts = ["client_id: \(clientID)", "redirect_uri: \(redirectURI.absoluteString)",
                      "response_type: \(responseType.rawValue)", "scope: \(effectiveScopes.joined(separator: " "))",
                      "state: <redacted>"]
@@ -153,10 +153,10 @@ public struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertible
     }
 
     /// Same as ``description``.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// Only non-secret fields: `dump` shows no state, nonce, verifier or hint.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["clientID": clientID, "redirectURI": redirectURI, "responseType": responseType,
                                 "scopes": scopes, "responseMode": responseMode as Any])
     }

@@ -1,13 +1,13 @@
 /// The `state` of an authorization request: an unguessable value that binds the redirect
 /// to the browser session that started the login (RFC 6749 §10.12). Compare with
 /// ``matches(_:)`` (constant time).
-public struct OAuthState: RequestSecret {
+package struct OAuthState: RequestSecret {
     /// The value as sent in the request.
-    public let value: String
+    package let value: String
 
     /// Wraps a state value (RFC 6749 Appendix A.5: one or more characters from U+0020 to U+007E).
     /// - Throws: ``OIDCError`` `.invalidSecretValue`.
-    public init(_ value: String) throws {
+    package init(_ value: String) throws {
         guard !value.isEmpty, value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
             throw OIDCError(.invalidSecretValue, "state must be one or more visible ASCII characters (RFC 6749 Appendix A.5)")
         }
@@ -16,7 +16,7 @@ public struct OAuthState: RequestSecret {
 
     /// A fresh state: 256 random bits as 43 Base64URL characters.
     /// - Throws: ``OIDCError`` `.randomGenerationFailed`.
-    public static func random() throws -> OAuthState {
+    package static func random() throws -> OAuthState {
         OAuthState(unchecked: try RandomText.base64URL(byteCount: 32))
     }
 

@@ -1,40 +1,40 @@
 import JOSE
 
 /// How a PKCE code challenge is derived from the verifier (RFC 7636 §4.2).
-public enum CodeChallengeMethod: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+package enum CodeChallengeMethod: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// `S256`: Base64URL(SHA-256(verifier)). The default, and the only one to use.
     case s256 = "S256"
     /// `plain`: the challenge is the verifier. Only for providers that cannot do `S256`; never chosen by default.
     case plain = "plain"
 
     /// The value as sent in `code_challenge_method`.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// Proof Key for Code Exchange (RFC 7636): the verifier kept by the client and the
 /// challenge sent in the authorization request.
 ///
 /// ``description`` shows the method and the challenge (public), never the verifier.
-public struct PKCE: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+package struct PKCE: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The secret verifier, sent with the token request.
-    public let verifier: CodeVerifier
+    package let verifier: CodeVerifier
     /// The challenge method.
-    public let method: CodeChallengeMethod
+    package let method: CodeChallengeMethod
 
     /// PKCE for a given verifier; `S256` unless `plain` is asked for by name.
-    public init(verifier: CodeVerifier, method: CodeChallengeMethod = .s256) {
+    package init(verifier: CodeVerifier, method: CodeChallengeMethod = .s256) {
         self.verifier = verifier
         self.method = method
     }
 
     /// Fresh PKCE with a random verifier of `verifierLength` characters.
     /// - Throws: ``OIDCError`` `.invalidCodeVerifier`, `.randomGenerationFailed`.
-    public static func random(method: CodeChallengeMethod = .s256, verifierLength: Int = 64) throws -> PKCE {
+    package static func random(method: CodeChallengeMethod = .s256, verifierLength: Int = 64) throws -> PKCE {
         PKCE(verifier: try CodeVerifier.random(length: verifierLength), method: method)
     }
 
     /// The `code_challenge` sent in the authorization request.
-    public var challenge: String {
+    package var challenge: String {
         switch method {
         case .s256: return Base64URL.encode(DigestAlgorithm.sha256.hash(Array(verifier.value.utf8)))
         case .plain: return verifier.value
@@ -42,11 +42,11 @@ public struct PKCE: Sendable, Hashable, Codable, CustomStringConvertible, Custom
     }
 
     /// `PKCE(S256, challenge: ...)`; for `plain` the challenge is the verifier, so it is redacted too.
-    public var description: String {
+    package var description: String {
         method == .plain ? "PKCE(plain, challenge: <redacted>)" : "PKCE(S256, challenge: \(challenge))"
     }
     /// Same as ``description``.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
     /// Only the method: `dump` shows nothing secret.
-    public var customMirror: Mirror { Mirror(self, children: ["method": method]) }
+    package var customMirror: Mirror { Mirror(self, children: ["method": method]) }
 }

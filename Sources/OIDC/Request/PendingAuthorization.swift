@@ -9,17 +9,17 @@ import Foundation
 ///
 /// `Codable`, so a back end can persist it (it holds secrets: store it encrypted or server-side,
 /// keyed by session) and finish the login in another process with ``parseRedirect(_:)``.
-public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+package struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     /// The request.
-    public let request: OAuthRequest
+    package let request: OAuthRequest
     /// The URL to open in the browser.
-    public let authorizationURL: URL
+    package let authorizationURL: URL
     /// The provider's issuer identifier, when known; `iss` in the redirect must then equal it.
-    public let issuer: String?
+    package let issuer: String?
     /// Whether the redirect must carry `iss` (RFC 9207).
-    public let issuerParameterSupported: Bool
+    package let issuerParameterSupported: Bool
 
     /// Builds the authorization URL and keeps what the redirect check needs.
     /// - Throws: as ``OAuthRequest/authorizationURL(at:)``; `.invalidRequestParameter` when
@@ -30,7 +30,7 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
     ///   - authorizationEndpoint: the provider's authorization endpoint (or an app link).
     ///   - issuer: the provider's issuer identifier, for the RFC 9207 `iss` check; `nil` when unknown.
     ///   - issuerParameterSupported: the provider always sends `iss`; a redirect without it is then refused.
-    public init(request: OAuthRequest, authorizationEndpoint: URL, issuer: String?,
+    package init(request: OAuthRequest, authorizationEndpoint: URL, issuer: String?,
                 issuerParameterSupported: Bool) throws {
         if issuerParameterSupported && (issuer ?? "").isEmpty {
             throw OIDCError(.invalidRequestParameter, "checking the iss parameter (RFC 9207) needs the issuer")
@@ -54,13 +54,13 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
     }
 
     /// The state sent.
-    public var state: OAuthState { request.state }
+    package var state: OAuthState { request.state }
     /// The nonce sent; the ID Token's `nonce` claim must match it.
-    public var nonce: Nonce? { request.nonce }
+    package var nonce: Nonce? { request.nonce }
     /// The PKCE verifier, for the token request.
-    public var codeVerifier: CodeVerifier? { request.pkce?.verifier }
+    package var codeVerifier: CodeVerifier? { request.pkce?.verifier }
     /// Where the response is expected.
-    public var responseMode: ResponseMode { request.effectiveResponseMode }
+    package var responseMode: ResponseMode { request.effectiveResponseMode }
 
     /// Parses and checks the redirect back (the URL the browser was sent to).
     ///
@@ -77,7 +77,7 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
     ///   `.responseModeMismatch`, `.duplicateResponseParameter`, `.ambiguousResponse`,
     ///   `.responseIssuerMismatch`, `.stateMismatch`, `.missingResponseParameter`,
     ///   `.invalidResponseParameter`, `.invalidPercentEncoding`.
-    public func parseRedirect(_ url: URL) throws -> AuthorizationResponse {
+    package func parseRedirect(_ url: URL) throws -> AuthorizationResponse {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw OIDCError(.redirectURIMismatch, "the redirect is not a valid URL")
         }
@@ -117,7 +117,7 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
     /// the browser posted to the redirect URI. Same checks as ``parseRedirect(_:)`` except the
     /// URL comparison (the caller's route already matched it).
     /// - Throws: as ``parseRedirect(_:)``; `.responseModeMismatch` when the request did not ask for `form_post`.
-    public func parseFormPost(_ body: String) throws -> AuthorizationResponse {
+    package func parseFormPost(_ body: String) throws -> AuthorizationResponse {
         guard responseMode == .formPost else {
             throw OIDCError(.responseModeMismatch, "the request expects the response in the \(responseMode.rawValue), not a form post")
         }
@@ -125,13 +125,13 @@ public struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCon
     }
 
     /// `PendingAuthorization(request: ..., issuer: ...)` with every secret redacted.
-    public var description: String {
+    package var description: String {
         "PendingAuthorization(request: \(request), issuer: \(issuer ?? "unknown"), iss required: \(issuerParameterSupported))"
     }
     /// Same as ``description``.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
     /// Only non-secret fields.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["request": request, "issuer": issuer as Any, "issuerParameterSupported": issuerParameterSupported])
     }
 }

@@ -17,17 +17,6 @@ public struct Prompt: RawRepresentable, Sendable, Hashable, Codable, CustomStrin
     /// `select_account`: let the user choose an account.
     public static let selectAccount = Prompt(rawValue: "select_account")
 
-    /// Decodes from the value's string.
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    /// Encodes as the value's string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
     /// The value as sent.
     public var description: String { rawValue }
 }

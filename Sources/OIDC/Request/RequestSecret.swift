@@ -3,7 +3,7 @@ import JOSE
 /// A secret value of an authorization request (`state`, `nonce`): compared in
 /// constant time, encoded as its plain string so a pending login can be
 /// persisted, and never shown by `description`, `debugDescription` or `dump`.
-public protocol RequestSecret: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+package protocol RequestSecret: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     /// The value as sent in the request.
@@ -14,23 +14,23 @@ public protocol RequestSecret: Sendable, Hashable, Codable, CustomStringConverti
 
 extension RequestSecret {
     /// Whether `candidate` equals this value, compared in constant time.
-    public func matches(_ candidate: String) -> Bool { ConstantTime.equals(value, candidate) }
+    package func matches(_ candidate: String) -> Bool { ConstantTime.equals(value, candidate) }
 
     /// Decodes from the plain string, validating it.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try self.init(decoder.singleValueContainer().decode(String.self))
     }
 
     /// Encodes as the plain string.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)
     }
 
     /// `TypeName(<redacted>)`.
-    public var description: String { "\(Self.self)(<redacted>)" }
+    package var description: String { "\(Self.self)(<redacted>)" }
     /// `TypeName(<redacted>)`.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
     /// No children: `dump` shows nothing secret.
-    public var customMirror: Mirror { Mirror(self, children: [:]) }
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
 }

@@ -28,7 +28,7 @@ public struct RequestedClaims: Sendable, Hashable, ExpressibleByDictionaryLitera
     }
 
     /// The claim names in order.
-    public var names: [String] { claims.map(\.name) }
+    package var names: [String] { claims.map(\.name) }
     /// Whether no claim is requested.
     public var isEmpty: Bool { claims.isEmpty }
 
@@ -36,7 +36,7 @@ public struct RequestedClaims: Sendable, Hashable, ExpressibleByDictionaryLitera
     public func makeIterator() -> IndexingIterator<[(name: String, requirement: ClaimRequirement)]> { claims.makeIterator() }
 
     /// The JSON object, in order.
-    public var jsonObject: JSONObject {
+    package var jsonObject: JSONObject {
         JSONObject(claims.map { ($0.name, $0.requirement.jsonValue) })
     }
 

@@ -1,5 +1,6 @@
-/// How the provider returns the authorization response (OAuth 2.0 Multiple Response Type
-/// Encoding Practices §2.1, OAuth 2.0 Form Post Response Mode).
+/// Where the provider puts its answer to a login: the query, the fragment, a form post, or a JARM response JWT.
+///
+/// OAuth 2.0 Multiple Response Type Encoding Practices §2.1, OAuth 2.0 Form Post Response Mode and JARM define them.
 public enum ResponseMode: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// In the redirect URL's query.
     case query = "query"
@@ -19,7 +20,7 @@ public enum ResponseMode: String, Sendable, Hashable, Codable, CaseIterable, Cus
     case formPostJWT = "form_post.jwt"
 
     /// Whether the response is a JARM response JWT (``OIDCClient/finishLogin(_:callback:)`` verifies it).
-    public var isJWT: Bool { self == .jwt || self == .queryJWT || self == .fragmentJWT || self == .formPostJWT }
+    package var isJWT: Bool { self == .jwt || self == .queryJWT || self == .fragmentJWT || self == .formPostJWT }
 
     /// The registered spelling.
     public var description: String { rawValue }

@@ -1,7 +1,7 @@
-/// The `response_type` of an authorization request (RFC 6749, OAuth 2.0 Multiple Response
-/// Type Encoding Practices, OpenID Connect Core §3).
+/// What a login's answer carries: a code, tokens from the authorization endpoint, or both.
 ///
-/// The raw value is the registered spelling; parsing accepts the words in any order.
+/// It is the `response_type` of RFC 6749, OAuth 2.0 Multiple Response Type Encoding Practices and OpenID Connect
+/// Core §3. The raw value is the registered spelling; parsing accepts the words in any order.
 public enum ResponseType: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// `code`: the authorization code flow.
     case code = "code"
@@ -38,14 +38,14 @@ public enum ResponseType: String, Sendable, Hashable, Codable, CaseIterable, Cus
     }
 
     /// Whether the authorization response carries a `code`.
-    public var includesCode: Bool { words.contains("code") }
+    package var includesCode: Bool { words.contains("code") }
     /// Whether the authorization response carries an `id_token` (so a nonce is required and `openid` implied).
-    public var includesIDToken: Bool { words.contains("id_token") }
+    package var includesIDToken: Bool { words.contains("id_token") }
     /// Whether the authorization response carries an `access_token`.
-    public var includesAccessToken: Bool { words.contains("token") }
+    package var includesAccessToken: Bool { words.contains("token") }
 
     /// `query` for `code`, `fragment` for every type returning a token from the authorization endpoint.
-    public var defaultResponseMode: ResponseMode { self == .code ? .query : .fragment }
+    package var defaultResponseMode: ResponseMode { self == .code ? .query : .fragment }
 
     /// The registered spelling.
     public var description: String { rawValue }

@@ -10,7 +10,7 @@ import JOSE
 /// document order. Build one from raw JSON (``init(json:)``, ``init(type:members:)``) or from your own
 /// `Encodable` type (``init(_:)``); read it back typed with ``decode(_:)``.
 ///
-/// Used in authorization requests, PAR and request objects (``OAuthRequest/authorizationDetails``), in token
+/// Used in authorization requests, PAR and request objects (`LoginRequest.authorizationDetails` in OIDC), in token
 /// responses (``TokenResponse/authorizationDetails``), and on the resource-server side in RFC 9068 access tokens
 /// and introspection answers.
 public struct AuthorizationDetail: Sendable, Hashable, Codable, CustomStringConvertible {

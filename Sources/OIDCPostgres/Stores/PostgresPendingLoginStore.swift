@@ -8,7 +8,7 @@ import OIDCSession
 /// Logins in progress, shared by every replica: each consumed exactly once, on whichever replica the
 /// provider's redirect comes back to.
 ///
-/// - Values are any `Codable` type (e.g. `PendingAuthorization`, or the client's
+/// - Values are any `Codable` type (e.g. `PendingLogin`, or the client's
 ///   pending login), stored as JSON bytes, sealed with AES-256-GCM when
 ///   ``TokenEncryption`` is given (they hold the PKCE verifier and nonce).
 /// - The row key is the SHA-256 of the application's key, not the key itself.

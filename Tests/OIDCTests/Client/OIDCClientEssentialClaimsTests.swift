@@ -15,9 +15,9 @@ struct OIDCClientEssentialClaimsTests {
         for rule in [OIDCClient.Configuration.EssentialClaims.acrAndAuthTimeOnly, .requireEvery] {
             configuration.essentialClaims = rule
             let (client, transport) = try T.client(configuration: configuration)
-            let pending = try client.startLogin(redirectURI: T.redirectURI) {
-                $0.claims = ClaimsRequest(idToken: ["cmiInstanceId": .essential, "nickname": .init()])
-            }
+            var request = LoginRequest(redirectURI: T.redirectURI)
+            request.claims = ClaimsRequest(idToken: ["cmiInstanceId": .essential, "nickname": .init()])
+            let pending = try await client.startLogin(request)
             let nonce = JSONValue.string(try #require(pending.nonce).value)
             T.tokens(transport, idToken: try T.idToken([("nonce", nonce), ("cmiInstanceId", .null)]))
             if rule == .requireEvery {

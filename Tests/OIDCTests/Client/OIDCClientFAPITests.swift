@@ -105,13 +105,18 @@ struct OIDCClientFAPITests {
         let client = try OIDCClient(metadata: Self.metadata(), authentication: try Self.authentication(), transport: transport,
                                     configuration: try Self.configuration())
         await expectOIDCError(.fapiPKCERequired) {
-            try await client.startPushedLogin(redirectURI: Self.redirectURI) { $0.pkce = nil }
+            // A LoginRequest always has S256 PKCE: the one path behind startLogin, with a request built without it.
+            var request = try OAuthRequest(clientID: client.clientID, redirectURI: Self.redirectURI)
+            request.pkce = nil
+            _ = try await client.start(request, push: .always)
         }
         await expectOIDCError(.fapiResponseTypeNotAllowed) {
-            try await client.startPushedLogin(redirectURI: Self.redirectURI, responseType: .codeIDToken)
+            try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI, responseType: .codeIDToken, push: .always))
         }
-        // The front-channel start is refused under the profile.
-        #expect(throws: OIDCError.self) { try client.startLogin(redirectURI: Self.redirectURI) }
+        // The front-channel start, asked for by name, is refused under the profile.
+        await expectOIDCError(.pushedAuthorizationRequired) {
+            try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI, push: .never))
+        }
         #expect(transport.requests.isEmpty)
     }
 
@@ -126,7 +131,7 @@ struct OIDCClientFAPITests {
         let binding = try #require(configuration.dpop)
         let client = try OIDCClient(metadata: Self.metadata(), authentication: try Self.authentication(), transport: transport,
                                     configuration: configuration)
-        let pending = try await client.startPushedLogin(redirectURI: Self.redirectURI, scopes: ["openid", "email"])
+        let pending = try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI, scopes: ["openid", "email"], push: .always))
         nonce.withLock { $0 = pending.nonce?.value }
         // Front channel: only client_id and request_uri.
         let items = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems)
@@ -138,11 +143,11 @@ struct OIDCClientFAPITests {
         #expect(push.url.path == "/par")
         let form = Dictionary(try FormURLEncoding.parse(push.bodyText).map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
         #expect(form["code_challenge_method"] == "S256")
-        #expect(form["state"] == pending.state.value)
+        #expect(form["state"] == pending.state)
         #expect(form["dpop_jkt"] == binding.key.thumbprint)
         #expect(try Self.payload(try #require(form["client_assertion"]))["aud"]?.stringValue == "https://op.example.com/par")
 
-        let callback = URL(string: "https://app.example.com/callback?code=c1&state=\(pending.state.value)&iss=https%3A%2F%2Fop.example.com")!
+        let callback = URL(string: "https://app.example.com/callback?code=c1&state=\(pending.state)&iss=https%3A%2F%2Fop.example.com")!
         let login = try await client.finishLogin(pending, callback: .url(callback))
         #expect(login.tokens.tokenType == "DPoP")
         let token = try #require(transport.requests.first { $0.url.path == "/token" })
@@ -175,9 +180,9 @@ struct OIDCClientFAPITests {
         }
         let client = try OIDCClient(metadata: Self.metadata(), authentication: try Self.authentication(), transport: transport,
                                     configuration: try Self.configuration())
-        let pending = try await client.startPushedLogin(redirectURI: Self.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI, push: .always))
         nonce.withLock { $0 = pending.nonce?.value }
-        let callback = URL(string: "https://app.example.com/callback?code=c1&state=\(pending.state.value)&iss=https%3A%2F%2Fop.example.com")!
+        let callback = URL(string: "https://app.example.com/callback?code=c1&state=\(pending.state)&iss=https%3A%2F%2Fop.example.com")!
         await expectOIDCError(.dpopTokenTypeMismatch) { try await client.finishLogin(pending, callback: .url(callback)) }
     }
 }

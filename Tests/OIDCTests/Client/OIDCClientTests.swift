@@ -47,13 +47,13 @@ struct OIDCClientTests {
     }
 
     static func callback(_ pending: PendingLogin, base: String = "https://app.example.com/callback", extra: String = "") -> URL {
-        URL(string: base + "?code=the-code&state=\(pending.state.value)" + extra)!
+        URL(string: base + "?code=the-code&state=\(pending.state)" + extra)!
     }
 
     @Test("finishLogin with the full redirect URL: code exchanged with the verifier, ID Token validated with the nonce")
     func fullURL() async throws {
         let (client, transport) = try Self.client()
-        let pending = try client.startLogin(redirectURI: Self.redirectURI, scopes: ["openid", "email"])
+        let pending = try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI, scopes: ["openid", "email"]))
         #expect(pending.url.absoluteString.hasPrefix("https://op.example.com/authorize?"))
         Self.tokens(transport, idToken: try Self.idToken([("nonce", .string(try #require(pending.nonce).value))]))
         let login = try await client.finishLogin(pending, callback: .url(Self.callback(pending)))
@@ -65,29 +65,29 @@ struct OIDCClientTests {
     @Test("behind a TLS-terminating proxy: the query parameters finish the login; the proxy's URL itself does not match")
     func parametersOnly() async throws {
         let (client, transport) = try Self.client()
-        let pending = try client.startLogin(redirectURI: Self.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI))
         Self.tokens(transport, idToken: try Self.idToken([("nonce", .string(try #require(pending.nonce).value))]))
         let seen = Self.callback(pending, base: "http://localhost:8080/callback")
         await expectOIDCError(.redirectURIMismatch) { try await client.finishLogin(pending, callback: .url(seen)) }
         let login = try await client.finishLogin(pending, callback: .parameters(try #require(seen.query)))
         #expect(login.idToken.subject == "alice")
-        let again = try client.startLogin(redirectURI: Self.redirectURI)
+        let again = try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI))
         Self.tokens(transport, idToken: try Self.idToken([("nonce", .string(try #require(again.nonce).value))]))
-        _ = try await client.finishLogin(again, callback: .decodedParameters(["code": "c", "state": again.state.value]))
+        _ = try await client.finishLogin(again, callback: .decodedParameters(["code": "c", "state": again.state]))
     }
 
     @Test("the pending login survives JSON (another process finishes it) and shows no secret")
     func codable() async throws {
         let (client, transport) = try Self.client()
-        var pending = try client.startLogin(redirectURI: Self.redirectURI) { request in
-            request.maxAge = 600
-            request.acrValues = ["gold"]
-            request.additionalParameters["context"] = "pay"
-        }
+        var request = LoginRequest(redirectURI: Self.redirectURI)
+        request.maxAge = 600
+        request.acrValues = ["gold"]
+        request.additionalParameters["context"] = "pay"
+        var pending = try await client.startLogin(request)
         let stored = try JSONEncoder().encode(pending)
         pending = try JSONDecoder().decode(PendingLogin.self, from: stored)
         #expect(pending.maxAge == 600 && pending.acrValues == ["gold"] && pending.issuer == F.issuer)
-        let secrets = [pending.state.value, try #require(pending.nonce).value, try #require(pending.codeVerifier).value]
+        let secrets = [pending.state, try #require(pending.nonce).value, try #require(pending.codeVerifier).value]
         var dumped = ""
         dump(pending, to: &dumped)
         for secret in secrets {
@@ -103,7 +103,7 @@ struct OIDCClientTests {
     @Test("every check of the pending login: nonce, state, error response, client")
     func checks() async throws {
         let (client, transport) = try Self.client()
-        let pending = try client.startLogin(redirectURI: Self.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI))
         Self.tokens(transport, idToken: try Self.idToken([("nonce", "another-nonce")]))
         await expectOIDCError(.nonceMismatch) { try await client.finishLogin(pending, callback: .url(Self.callback(pending))) }
         Self.tokens(transport, idToken: try Self.idToken())
@@ -112,7 +112,7 @@ struct OIDCClientTests {
             try await client.finishLogin(pending, callback: .parameters("code=c&state=wrong"))
         }
         do {
-            _ = try await client.finishLogin(pending, callback: .parameters("error=access_denied&state=\(pending.state.value)"))
+            _ = try await client.finishLogin(pending, callback: .parameters("error=access_denied&state=\(pending.state)"))
             Issue.record("an error response finished the login")
         } catch let error as OIDCError {
             #expect(error.code == .authorizationError && error.oauthError?.code == .accessDenied)
@@ -120,7 +120,7 @@ struct OIDCClientTests {
         Self.tokens(transport, idToken: nil)
         await expectOIDCError(.missingIDToken) { try await client.finishLogin(pending, callback: .url(Self.callback(pending))) }
         let other = try OAuthRequest(clientID: "someone-else", redirectURI: Self.redirectURI)
-        await expectOIDCError(.pendingLoginMismatch) { try client.startLogin(other) }
+        await expectOIDCError(.pendingLoginMismatch) { try await client.start(other) }
     }
 
     /// The provider advertises `authorization_response_iss_parameter_supported`, or (`requireIssuerParameter`)
@@ -131,7 +131,7 @@ struct OIDCClientTests {
         var configuration = OIDCClient.Configuration(clock: TestClock().now)
         configuration.requireIssuerParameter = setting.required
         let (client, transport) = try Self.client(issParameter: setting.advertised, configuration: configuration)
-        let pending = try client.startLogin(redirectURI: Self.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI))
         await expectOIDCError(.responseIssuerMismatch) { try await client.finishLogin(pending, callback: .url(Self.callback(pending))) }
         await expectOIDCError(.responseIssuerMismatch) {
             try await client.finishLogin(pending, callback: .url(Self.callback(pending, extra: "&iss=https%3A%2F%2Fevil.example")))
@@ -148,7 +148,7 @@ struct OIDCClientTests {
     @Test("neither advertised nor required: a redirect without iss is accepted (the metadata is what counts)")
     func issuerParameterNotRequired() async throws {
         let (client, transport) = try Self.client(issParameter: false)
-        let pending = try client.startLogin(redirectURI: Self.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI))
         Self.tokens(transport, idToken: try Self.idToken([("nonce", .string(try #require(pending.nonce).value))]))
         _ = try await client.finishLogin(pending, callback: .url(Self.callback(pending)))
     }
@@ -156,14 +156,14 @@ struct OIDCClientTests {
     @Test("token_type other than Bearer is refused (RFC 6749 §7.1); DPoP is refused even when listed unless a DPoP binding is configured")
     func tokenType() async throws {
         let (client, transport) = try Self.client()
-        let pending = try client.startLogin(redirectURI: Self.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI))
         let idToken = try Self.idToken([("nonce", .string(try #require(pending.nonce).value))])
         Self.tokens(transport, idToken: idToken, tokenType: "DPoP")
         await expectOIDCError(.unsupportedTokenType) { try await client.finishLogin(pending, callback: .url(Self.callback(pending))) }
         Self.tokens(transport, idToken: idToken, tokenType: "bearer")
         _ = try await client.finishLogin(pending, callback: .url(Self.callback(pending)))
         let (dpop, dpopTransport) = try Self.client(configuration: OIDCClient.Configuration(clock: TestClock().now, acceptedTokenTypes: ["DPoP"]))
-        let second = try dpop.startLogin(redirectURI: Self.redirectURI)
+        let second = try await dpop.startLogin(LoginRequest(redirectURI: Self.redirectURI))
         Self.tokens(dpopTransport, idToken: try Self.idToken([("nonce", .string(try #require(second.nonce).value))]), tokenType: "DPoP")
         await expectOIDCError(.dpopTokenTypeMismatch) { try await dpop.finishLogin(second, callback: .url(Self.callback(second))) }
     }
@@ -221,11 +221,11 @@ struct OIDCClientTests {
     @Test("hybrid code id_token: the front-channel ID Token's c_hash and nonce checked, both ID Tokens the same user")
     func hybrid() async throws {
         let (client, transport) = try Self.client()
-        let pending = try client.startLogin(redirectURI: Self.redirectURI, responseType: .codeIDToken)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI, responseType: .codeIDToken))
         let nonce = JSONValue.string(try #require(pending.nonce).value)
         let cHash = JSONValue.string(TokenHash.compute("the-code", algorithm: .rs256))
         func callback(_ idToken: String) -> AuthorizationCallback {
-            .url(URL(string: "https://app.example.com/callback#code=the-code&state=\(pending.state.value)&id_token=\(idToken)")!)
+            .url(URL(string: "https://app.example.com/callback#code=the-code&state=\(pending.state)&id_token=\(idToken)")!)
         }
         Self.tokens(transport, idToken: try Self.idToken([("nonce", nonce)]))
         _ = try await client.finishLogin(pending, callback: callback(try Self.idToken([("nonce", nonce), ("c_hash", cHash)])))
@@ -244,9 +244,9 @@ struct OIDCClientTests {
     @Test("essential acr and azp: what the request asked for is what the ID Token must show")
     func acrAndAzp() async throws {
         let (client, transport) = try Self.client()
-        let pending = try client.startLogin(redirectURI: Self.redirectURI) {
-            $0.claims = ClaimsRequest(idToken: ["acr": .values(["gold"], essential: true)])
-        }
+        var request = LoginRequest(redirectURI: Self.redirectURI)
+        request.claims = ClaimsRequest(idToken: ["acr": .values(["gold"], essential: true)])
+        let pending = try await client.startLogin(request)
         let nonce = JSONValue.string(try #require(pending.nonce).value)
         Self.tokens(transport, idToken: try Self.idToken([("nonce", nonce), ("acr", "silver")]))
         await expectOIDCError(.acrNotSatisfied) { try await client.finishLogin(pending, callback: .url(Self.callback(pending))) }

@@ -40,9 +40,9 @@ struct AuthorizationServerMetadataTests {
         let tokens = try await client.tokenClient.clientCredentials(scope: "api.read")
         #expect(tokens.accessToken == "at-1")
         let redirect = try #require(URL(string: "https://app.example/cb"))
-        let refused = #expect(throws: OIDCError.self) { _ = try client.startLogin(redirectURI: redirect) }
+        let refused = await #expect(throws: OIDCError.self) { _ = try await client.startLogin(LoginRequest(redirectURI: redirect, push: .never)) }
         #expect(refused?.code == .notAnOpenIDProvider)
-        let pushed = await #expect(throws: OIDCError.self) { _ = try await client.startPushedLogin(redirectURI: redirect) }
+        let pushed = await #expect(throws: OIDCError.self) { _ = try await client.startLogin(LoginRequest(redirectURI: redirect, push: .always)) }
         #expect(pushed?.code == .notAnOpenIDProvider)
         // The OpenID discovery of the same server finds nothing there: this document is only at the RFC 8414 URL.
         await #expect(throws: OIDCError.self) {
@@ -86,6 +86,6 @@ struct AuthorizationServerMetadataTests {
         #expect(transport.calls("https://op.example.com/.well-known/oauth-authorization-server") == 1)
         let client = try OIDCClient(authorizationServerMetadata: metadata, authentication: .none(clientID: "app"), transport: transport)
         #expect(client.providerKind == .openIDProvider)
-        _ = try client.startLogin(redirectURI: try #require(URL(string: "https://app.example/cb")))
+        _ = try await client.startLogin(LoginRequest(redirectURI: try #require(URL(string: "https://app.example/cb"))))
     }
 }

@@ -35,7 +35,7 @@ struct EncryptedIDTokenTests {
     @Test("login: the encrypted ID Token is decrypted, then validated; tokens keep the signed ID Token for later calls")
     func login() async throws {
         let (client, transport) = try Self.client(registered: ResponseEncryption(algorithm: .ecdhES, encryption: .a256GCM))
-        let pending = try client.startLogin(redirectURI: C.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI))
         let nonce = JSONValue.string(try #require(pending.nonce).value)
         C.tokens(transport, idToken: try Self.encrypted(try C.idToken([("nonce", nonce)])))
         let login = try await client.finishLogin(pending, callback: .url(C.callback(pending)))
@@ -57,7 +57,7 @@ struct EncryptedIDTokenTests {
     func refusals() async throws {
         let registered = ResponseEncryption(algorithm: .ecdhES, encryption: .a256GCM)
         let (client, transport) = try Self.client(registered: registered)
-        let pending = try client.startLogin(redirectURI: C.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI))
         let nonce = JSONValue.string(try #require(pending.nonce).value)
         C.tokens(transport, idToken: try C.idToken([("nonce", nonce)]))
         await expectOIDCError(.unencryptedIDToken) { try await client.finishLogin(pending, callback: .url(C.callback(pending))) }
@@ -65,7 +65,7 @@ struct EncryptedIDTokenTests {
         await expectOIDCError(.idTokenDecryptionFailed) { try await client.finishLogin(pending, callback: .url(C.callback(pending))) }
         // Without registration, a plain ID Token is fine and an encrypted one needs a key.
         let (plain, plainTransport) = try Self.client(registered: nil, keys: [])
-        let again = try plain.startLogin(redirectURI: C.redirectURI)
+        let again = try await plain.startLogin(LoginRequest(redirectURI: C.redirectURI))
         let againNonce = JSONValue.string(try #require(again.nonce).value)
         C.tokens(plainTransport, idToken: try Self.encrypted(try C.idToken([("nonce", againNonce)])))
         await expectOIDCError(.idTokenDecryptionFailed) { try await plain.finishLogin(again, callback: .url(C.callback(again))) }
@@ -81,7 +81,7 @@ struct EncryptedIDTokenTests {
         new.keyID = "new"
         let (client, transport) = try Self.client(registered: ResponseEncryption(algorithm: .ecdhES, encryption: .a256GCM), keys: [new, old])
         for key in [old, new] {
-            let pending = try client.startLogin(redirectURI: C.redirectURI)
+            let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI))
             C.tokens(transport, idToken: try Self.encrypted(try C.idToken([("nonce", .string(try #require(pending.nonce).value))]), to: key))
             #expect(try await client.finishLogin(pending, callback: .url(C.callback(pending))).idToken.subject == "alice")
         }
@@ -90,7 +90,7 @@ struct EncryptedIDTokenTests {
     @Test("client secret: A128KW with the OpenID Connect Core §10.2 key")
     func clientSecret() async throws {
         let (client, transport) = try Self.client(registered: ResponseEncryption(algorithm: .a128KW, encryption: .a128CBCHS256), keys: [])
-        let pending = try client.startLogin(redirectURI: C.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI))
         let key = try #require(JWK.derivedFromClientSecret(Self.secret, algorithm: .a128KW, encryption: .a128CBCHS256))
         C.tokens(transport, idToken: try Self.encrypted(try C.idToken([("nonce", .string(try #require(pending.nonce).value))]), to: key,
                                                         .a128KW, .a128CBCHS256))
@@ -120,11 +120,11 @@ struct EncryptedIDTokenTests {
         OIDCClientDecoupledTests.grant(transport, OIDCClientDecoupledTests.tokens(idToken: try C.idToken()))
         await expectOIDCError(.unencryptedIDToken) { try await client.finishBackchannelLogin(started, sleeper: OIDCClientDecoupledTests.noWait) }
         // Hybrid: the front-channel ID Token is decrypted and its c_hash checked.
-        let pending = try client.startLogin(redirectURI: C.redirectURI, responseType: .codeIDToken)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, responseType: .codeIDToken))
         let nonce = JSONValue.string(try #require(pending.nonce).value)
         let cHash = JSONValue.string(TokenHash.compute("the-code", algorithm: .rs256))
         func callback(_ idToken: String) -> AuthorizationCallback {
-            .url(URL(string: "https://app.example.com/callback#code=the-code&state=\(pending.state.value)&id_token=\(idToken)")!)
+            .url(URL(string: "https://app.example.com/callback#code=the-code&state=\(pending.state)&id_token=\(idToken)")!)
         }
         C.tokens(transport, idToken: try Self.encrypted(try C.idToken([("nonce", nonce)])))
         _ = try await client.finishLogin(pending, callback: callback(try Self.encrypted(try C.idToken([("nonce", nonce), ("c_hash", cHash)]))))

@@ -36,7 +36,7 @@ struct ObservabilityTests {
     func login() async throws {
         let observer = RecordingObserver()
         let (client, transport) = try Self.client(observer: observer)
-        let pending = try client.startLogin(redirectURI: OIDCClientTests.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: OIDCClientTests.redirectURI))
         OIDCClientTests.tokens(transport, idToken: try OIDCClientTests.idToken([("nonce", .string(try #require(pending.nonce).value))]))
         _ = try await client.finishLogin(pending, callback: .url(OIDCClientTests.callback(pending)))
 
@@ -53,7 +53,7 @@ struct ObservabilityTests {
     func idTokenRefused() async throws {
         let observer = RecordingObserver()
         let (client, transport) = try Self.client(observer: observer)
-        let pending = try client.startLogin(redirectURI: OIDCClientTests.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: OIDCClientTests.redirectURI))
         OIDCClientTests.tokens(transport, idToken: try OIDCClientTests.idToken([("nonce", "another-nonce")]))
         await expectOIDCError(.nonceMismatch) { try await client.finishLogin(pending, callback: .url(OIDCClientTests.callback(pending))) }
         #expect(observer.events(.idTokenValidation).map(\.outcome) == [.failure(code: "nonce_mismatch")])
@@ -122,12 +122,12 @@ struct ObservabilityTests {
         let clientSecret = "CLIENTSECRET-0042-0042-0042-0042-0042"
         let tokenURL = "https://op.example.com/token?tenant=\(querySecret)"
         let (client, transport) = try Self.client(observer: observer, tokenURL: tokenURL, secret: clientSecret)
-        let pending = try client.startLogin(redirectURI: OIDCClientTests.redirectURI)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: OIDCClientTests.redirectURI))
         let nonce = try #require(pending.nonce).value
         let idToken = try OIDCClientTests.idToken([("nonce", .string(nonce))])
         let accessToken = "ACCESSTOKEN-0042", refreshToken = "REFRESHTOKEN-0042", code = "AUTHCODE-0042"
         transport.json(tokenURL, #"{"access_token":"\#(accessToken)","token_type":"Bearer","expires_in":300,"refresh_token":"\#(refreshToken)","id_token":"\#(idToken)"}"#)
-        let callback = URL(string: "https://app.example.com/callback?code=\(code)&state=\(pending.state.value)")!
+        let callback = URL(string: "https://app.example.com/callback?code=\(code)&state=\(pending.state)")!
         let login = try await client.finishLogin(pending, callback: .url(callback))
         _ = try? await client.refresh(login.tokens)
         // A refused refresh whose description repeats a secret: nothing of the provider's text is kept.
@@ -137,14 +137,14 @@ struct ObservabilityTests {
         await expectOIDCError(.oauthError) { try await client.refresh(login.tokens) }
         // A refused ID Token.
         OIDCClientTests.tokens(transport, idToken: try OIDCClientTests.idToken([("nonce", "NONCE-OTHER-0042")]))
-        let again = try client.startLogin(redirectURI: OIDCClientTests.redirectURI)
+        let again = try await client.startLogin(LoginRequest(redirectURI: OIDCClientTests.redirectURI))
         transport.json(tokenURL, #"{"access_token":"\#(accessToken)","token_type":"Bearer","refresh_token":"\#(refreshToken)","id_token":"\#(idToken)"}"#)
         await expectOIDCError(.nonceMismatch) {
-            try await client.finishLogin(again, callback: .url(URL(string: "https://app.example.com/callback?code=\(code)&state=\(again.state.value)")!))
+            try await client.finishLogin(again, callback: .url(URL(string: "https://app.example.com/callback?code=\(code)&state=\(again.state)")!))
         }
 
-        let secrets = [querySecret, clientSecret, accessToken, refreshToken, code, idToken, pending.state.value, nonce,
-                       try #require(pending.codeVerifier).value, try #require(again.nonce).value, again.state.value, "/token", "tenant"]
+        let secrets = [querySecret, clientSecret, accessToken, refreshToken, code, idToken, pending.state, nonce,
+                       try #require(pending.codeVerifier).value, try #require(again.nonce).value, again.state, "/token", "tenant"]
         let events = observer.events
         #expect(events.count >= 6)
         #expect(events.contains { $0.outcome == .failure(code: "invalid_grant") })

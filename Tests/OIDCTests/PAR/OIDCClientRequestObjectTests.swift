@@ -42,8 +42,8 @@ struct OIDCClientRequestObjectTests {
     func byValue() async throws {
         let (client, transport) = try C.client()
         let key = try JWK.generate(.ec(.p256))
-        let pending = try await client.startLogin(redirectURI: C.redirectURI, scopes: ["openid", "email"],
-                                                  requestObject: RequestObjectOptions(signature: .signed(key: key, algorithm: .es256)))
+        let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, scopes: ["openid", "email"],
+                                                  requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
         let outside = Self.query(pending.url)
         #expect(Set(outside.keys) == ["client_id", "request", "response_type", "scope"])
         #expect(outside["client_id"] == F.clientID && outside["response_type"] == "code" && outside["scope"] == "openid email")
@@ -51,7 +51,7 @@ struct OIDCClientRequestObjectTests {
         try jws.verify(with: key.publicKey, policy: JWSVerificationPolicy(allowedAlgorithms: [.es256]))
         #expect(jws.header.type == RequestObject.mediaType)
         let claims = try JSONParser.parseObject(jws.payload, what: "claims")
-        #expect(claims["state"]?.stringValue == pending.state.value && claims["nonce"]?.stringValue == pending.nonce?.value)
+        #expect(claims["state"]?.stringValue == pending.state && claims["nonce"]?.stringValue == pending.nonce?.value)
         #expect(claims["redirect_uri"]?.stringValue == C.redirectURI.absoluteString && claims["code_challenge"]?.stringValue != nil)
         #expect(claims["iss"]?.stringValue == F.clientID && claims["aud"]?.stringValue == F.issuer)
         // The redirect back is checked and the code redeemed as for any login.
@@ -64,11 +64,11 @@ struct OIDCClientRequestObjectTests {
     func byReference() async throws {
         let (client, _) = try C.client()
         let published = Locked([String]())
-        let options = RequestObjectOptions(signature: .unsignedWithoutClientProof, delivery: .byReference { object in
+        let options = RequestObject.Configuration(signature: .unsignedWithoutClientProof, delivery: .byReference { object in
             published.withLock { $0.append(object) }
             return URL(string: "https://app.example.com/request-objects/r1")!
         })
-        let pending = try await client.startLogin(redirectURI: C.redirectURI, requestObject: options)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: options))
         let outside = Self.query(pending.url)
         #expect(Set(outside.keys) == ["client_id", "request_uri", "response_type", "scope"])
         #expect(outside["request_uri"] == "https://app.example.com/request-objects/r1")
@@ -76,12 +76,12 @@ struct OIDCClientRequestObjectTests {
         let parts = object.split(separator: ".", omittingEmptySubsequences: false)
         #expect(parts.count == 3 && parts[2].isEmpty)
         let claims = try JSONParser.parseObject(Base64URL.decode(String(parts[1])), what: "claims")
-        #expect(claims["state"]?.stringValue == pending.state.value)
+        #expect(claims["state"]?.stringValue == pending.state)
 
-        let insecure = RequestObjectOptions(signature: .unsignedWithoutClientProof, delivery: .byReference { _ in
+        let insecure = RequestObject.Configuration(signature: .unsignedWithoutClientProof, delivery: .byReference { _ in
             URL(string: "http://app.example.com/request-objects/r2")!
         })
-        await expectOIDCError(.insecureURL) { _ = try await client.startLogin(redirectURI: C.redirectURI, requestObject: insecure) }
+        await expectOIDCError(.insecureURL) { _ = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: insecure)) }
     }
 
     @Test("encrypted: to the provider's use: enc key, its key set fetched for every login, so a rotated key is used at once")
@@ -93,16 +93,16 @@ struct OIDCClientRequestObjectTests {
             .response(TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(try Self.providerKeys([second]).utf8))),
         ])
         let key = try JWK.generate(.ec(.p256))
-        let options = RequestObjectOptions(signature: .signed(key: key, algorithm: .es256),
-                                           encryption: RequestObjectEncryption(algorithm: .rsaOAEP, encryption: .a128CBCHS256))
+        let options = RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256),
+                                           encryption: RequestObject.Encryption(algorithm: .rsaOAEP, encryption: .a128CBCHS256))
         var keyIDs: [String?] = []
         for (number, decryptionKey) in [first, second].enumerated() {
-            let pending = try await client.startLogin(redirectURI: C.redirectURI, requestObject: options)
+            let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: options))
             let jwe = try CompactJWE(try #require(Self.query(pending.url)["request"]))
             keyIDs.append(jwe.header.keyID)
             #expect(jwe.keyAlgorithmName == "RSA-OAEP" && jwe.encryptionName == "A128CBC-HS256" && jwe.header.contentType == "JWT")
             let inner = try NestedJWT.signedToken(in: try #require(Self.query(pending.url)["request"]), decryptionKeys: JWEDecryptionKeys(keys: [decryptionKey]))
-            #expect(try JSONParser.parseObject(CompactJWS(inner).payload, what: "claims")["state"]?.stringValue == pending.state.value)
+            #expect(try JSONParser.parseObject(CompactJWS(inner).payload, what: "claims")["state"]?.stringValue == pending.state)
             #expect(transport.calls(F.jwksURL.absoluteString) == number + 1)
         }
         #expect(keyIDs == ["enc-1", "enc-2"])
@@ -114,24 +114,24 @@ struct OIDCClientRequestObjectTests {
         var unlabelled = try JWK.generate(.ec(.p256)).publicKey  // no `use`, in a set whose other keys state theirs
         unlabelled.keyID = "unlabelled"
         let key = try JWK.generate(.ec(.p256))
-        let options = RequestObjectOptions(signature: .signed(key: key, algorithm: .es256), encryption: RequestObjectEncryption())
+        let options = RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256), encryption: RequestObject.Encryption())
         let (client, transport) = try C.client()
         transport.json(F.jwksURL.absoluteString, try Self.providerKeys([unlabelled, encryption]))  // k1 (use: sig) first
-        let pending = try await client.startLogin(redirectURI: C.redirectURI, requestObject: options)
+        let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: options))
         let jwe = try CompactJWE(try #require(Self.query(pending.url)["request"]))
         #expect(jwe.header.keyID == "enc-1" && jwe.keyAlgorithmName == "RSA-OAEP-256")
         _ = try NestedJWT.signedToken(in: try #require(Self.query(pending.url)["request"]), decryptionKeys: JWEDecryptionKeys(keys: [encryption]))
         // Signing keys only (one stating use: sig, one without use beside it): a typed refusal, nothing encrypted.
         let (sigOnly, sigTransport) = try C.client()
         sigTransport.json(F.jwksURL.absoluteString, try Self.providerKeys([unlabelled]))
-        await expectOIDCError(.requestObjectFailed) { _ = try await sigOnly.startLogin(redirectURI: C.redirectURI, requestObject: options) }
+        await expectOIDCError(.requestObjectFailed) { _ = try await sigOnly.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: options)) }
         // A provider that states no `use` at all: the first key whose type and alg admit encryption (not the RS256 one).
         let (unstated, unstatedTransport) = try C.client()
         var rs256 = try JWK.generate(.rsa(bits: 2048)).publicKey
         rs256.keyID = "rs256"
         rs256.algorithm = "RS256"
         unstatedTransport.json(F.jwksURL.absoluteString, F.jwks([rs256, unlabelled].map { JSONValue.object($0.publicJWK).jsonString() }))
-        let plain = try await unstated.startLogin(redirectURI: C.redirectURI, requestObject: options)
+        let plain = try await unstated.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: options))
         #expect(try CompactJWE(try #require(Self.query(plain.url)["request"])).header.keyID == "unlabelled")
     }
 
@@ -148,7 +148,7 @@ struct OIDCClientRequestObjectTests {
         let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret-s3cret!"),
                                     transport: transport, configuration: configuration)
         let key = try JWK.generate(.ec(.p256))
-        let pending = try await client.startPushedLogin(redirectURI: C.redirectURI, requestObject: RequestObjectOptions(signature: .signed(key: key, algorithm: .es256)))
+        let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, push: .always, requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
         #expect(Self.query(pending.url) == ["client_id": F.clientID, "request_uri": "urn:ietf:params:oauth:request_uri:abc"])
         let form = try #require(transport.lastBody(for: "https://op.example.com/par"))
         let fields = Dictionary(try FormURLEncoding.parse(form).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -156,18 +156,18 @@ struct OIDCClientRequestObjectTests {
         let jws = try CompactJWS(try #require(fields["request"]))
         try jws.verify(with: key.publicKey, policy: JWSVerificationPolicy(allowedAlgorithms: [.es256]))
         let claims = try JSONParser.parseObject(jws.payload, what: "claims")
-        #expect(claims["state"]?.stringValue == pending.state.value && claims["dpop_jkt"]?.stringValue == dpopKey.thumbprint)
-        let byReference = RequestObjectOptions(signature: .signed(key: key, algorithm: .es256), delivery: .byReference { _ in
+        #expect(claims["state"]?.stringValue == pending.state && claims["dpop_jkt"]?.stringValue == dpopKey.thumbprint)
+        let byReference = RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256), delivery: .byReference { _ in
             URL(string: "https://app.example.com/r")!
         })
-        await expectOIDCError(.requestObjectFailed) { _ = try await client.startPushedLogin(redirectURI: C.redirectURI, requestObject: byReference) }
+        await expectOIDCError(.requestObjectFailed) { _ = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, push: .always, requestObject: byReference)) }
     }
 
     @Test("encrypted, but the provider publishes only signing keys: refused, nothing sent")
     func noEncryptionKey() async throws {
         let (client, _) = try C.client()
-        let options = RequestObjectOptions(signature: .unsignedWithoutClientProof, encryption: RequestObjectEncryption())
-        await expectOIDCError(.requestObjectFailed) { _ = try await client.startLogin(redirectURI: C.redirectURI, requestObject: options) }
+        let options = RequestObject.Configuration(signature: .unsignedWithoutClientProof, encryption: RequestObject.Encryption())
+        await expectOIDCError(.requestObjectFailed) { _ = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: options)) }
     }
 
     @Test("a provider that says it does not take that delivery is refused before anything is published")
@@ -179,14 +179,14 @@ struct OIDCClientRequestObjectTests {
                                     transport: ScriptedTransport())
         let key = try JWK.generate(.ec(.p256))
         await expectOIDCError(.requestObjectFailed) {
-            _ = try await client.startLogin(redirectURI: C.redirectURI, requestObject: RequestObjectOptions(signature: .signed(key: key, algorithm: .es256)))
+            _ = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
         }
         let published = Locked(0)
-        let options = RequestObjectOptions(signature: .signed(key: key, algorithm: .es256), delivery: .byReference { _ in
+        let options = RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256), delivery: .byReference { _ in
             published.withLock { $0 += 1 }
             return URL(string: "https://app.example.com/r")!
         })
-        await expectOIDCError(.requestObjectFailed) { _ = try await client.startLogin(redirectURI: C.redirectURI, requestObject: options) }
+        await expectOIDCError(.requestObjectFailed) { _ = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: options)) }
         #expect(published.withLock { $0 } == 0)
     }
 }

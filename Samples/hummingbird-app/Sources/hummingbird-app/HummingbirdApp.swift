@@ -70,7 +70,7 @@ struct HummingbirdApp {
         let resource = try ProtectedResource(options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
                                              observer: observer)
         // --request-object: the login request as a request object, signed (or, named, unsigned), maybe encrypted.
-        var requestObject: RequestObjectOptions?
+        var requestObject: RequestObject.Configuration?
         var requestObjects: RequestObjectHost?
         if let signature = requestObjectSignature {
             if options.requestObject == .byReference {
@@ -78,7 +78,7 @@ struct HummingbirdApp {
                 requestObjects = RequestObjectHost(store: stores.requestObjects, baseURL: options.baseURL.absoluteString,
                                                    lifetime: options.requestObjectLifetime, logger: logger)
             }
-            requestObject = RequestObjectOptions(signature: signature, encryption: options.requestObjectEncrypted ? RequestObjectEncryption() : nil,
+            requestObject = RequestObject.Configuration(signature: signature, encryption: options.requestObjectEncrypted ? RequestObject.Encryption() : nil,
                                                  delivery: .byValue, lifetime: options.requestObjectLifetime)
         }
         let app = WebApp(options: options, client: client, pendingLogins: stores.pendingLogins, sessions: stores.sessions,

@@ -18,7 +18,7 @@ struct LoginStarter: Sendable {
     let pendingLogins: any PendingLoginStore
     /// `--request-object`: how the request object is signed and encrypted (its delivery is decided here:
     /// by reference when `requestObjects` is set, else by value).
-    let requestObject: RequestObjectOptions?
+    let requestObject: RequestObject.Configuration?
     /// The request objects served by reference (`--request-object by-reference`).
     let requestObjects: RequestObjectHost?
     let redirectURI: URL
@@ -31,21 +31,23 @@ struct LoginStarter: Sendable {
     /// (its `url` is the redirect to the provider).
     /// - Throws: `pending_login_store_full` / `request_object_store_full` (no room: the caller answers 503),
     ///   or whatever preparing the login, saving it or publishing the request object throws.
-    func start(handle: String, scope: String?, configure: @escaping (inout OAuthRequest) throws -> Void) async throws -> PendingLogin {
+    func start(handle: String, scope: String?, configure: (inout LoginRequest) throws -> Void) async throws -> PendingLogin {
         // No room for this client: refused before anything is prepared (an encrypted request object costs a key-set fetch).
         if let memory = pendingLogins as? InMemoryPendingLoginStore, !(await memory.hasRoom(scope: scope)) {
             throw OIDCError(.pendingLoginStoreFull, "the pending-login store has no room for another login from this client")
         }
+        var request = LoginRequest(redirectURI: redirectURI, scopes: scopes, responseType: responseType)
+        try configure(&request)
         guard let requestObject else {
-            let pending = try client.startLogin(redirectURI: redirectURI, scopes: scopes, responseType: responseType, configure: configure)
+            let pending = try await client.startLogin(request)
             try await pendingLogins.save(pending, key: handle, expiresIn: Self.pendingLifetime, scope: scope)
             return pending
         }
         guard let host = requestObjects else {
             var byValue = requestObject
             byValue.delivery = .byValue
-            let pending = try await client.startLogin(redirectURI: redirectURI, scopes: scopes, responseType: responseType,
-                                                      requestObject: byValue, configure: configure)
+            request.requestObject = byValue
+            let pending = try await client.startLogin(request)
             try await pendingLogins.save(pending, key: handle, expiresIn: Self.pendingLifetime, scope: scope)
             return pending
         }
@@ -58,8 +60,8 @@ struct LoginStarter: Sendable {
             captured.keep(object)
             return location
         }
-        let pending = try await client.startLogin(redirectURI: redirectURI, scopes: scopes, responseType: responseType,
-                                                  requestObject: byReference, configure: configure)
+        request.requestObject = byReference
+        let pending = try await client.startLogin(request)
         try await pendingLogins.save(pending, key: handle, expiresIn: Self.pendingLifetime, scope: scope)
         do {
             guard let object = captured.object else {

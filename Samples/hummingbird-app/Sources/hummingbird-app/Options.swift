@@ -246,7 +246,7 @@ struct Options: Sendable {
     /// How request objects are signed (`--request-object-key`, or the explicit `--request-object-unsigned`); `nil`
     /// without `--request-object`. The key's `alg` when it names one the key admits, else ES256/ES384/ES512 by
     /// curve, EdDSA for Ed25519, RS256 for RSA.
-    func requestObjectSignature() throws -> RequestObjectOptions.Signature? {
+    func requestObjectSignature() throws -> RequestObject.Configuration.Signature? {
         guard requestObject != nil else { return nil }
         guard let path = requestObjectKeyPath else { return requestObjectUnsigned ? .unsignedWithoutClientProof : nil }
         let text: String

@@ -144,7 +144,7 @@ struct RequestObjectHost: Sendable {
     let logger: Logger
 
     /// A fresh id for a request object (256 random bits, base64url).
-    static func newID() throws -> String { try OAuthState.random().value }
+    static func newID() throws -> String { RandomHandle.make() }
 
     /// Where the request object under `id` is served: the login's `request_uri`.
     func location(of id: String) throws -> URL {

@@ -19,7 +19,7 @@ struct WebApp: Sendable {
     let logger: Logger
     let cookies: CookiePolicy
     /// `--request-object`: the login request as a request object (by value, or by reference through `requestObjects`).
-    let requestObject: RequestObjectOptions?
+    let requestObject: RequestObject.Configuration?
     /// The request objects served by reference (`--request-object by-reference`).
     let requestObjects: RequestObjectHost?
     /// `GET /login`'s steps, in their safe order (pending login saved, then the request object published).
@@ -27,7 +27,7 @@ struct WebApp: Sendable {
 
     init(options: Options, client: OIDCClient, pendingLogins: any PendingLoginStore, sessions: any SessionDirectory,
          resource: ProtectedResource, logger: Logger,
-         requestObject: RequestObjectOptions? = nil, requestObjects: RequestObjectHost? = nil) {
+         requestObject: RequestObject.Configuration? = nil, requestObjects: RequestObjectHost? = nil) {
         self.requestObject = requestObject
         self.requestObjects = requestObjects
         self.options = options
@@ -89,7 +89,7 @@ struct WebApp: Sendable {
         }
         do {
             // Keyed by the browser's cookie, not by state: a callback finishes only the login its browser started.
-            let handle = try OAuthState.random().value
+            let handle = RandomHandle.make()
             let loginHint = query["login_hint"].map(String.init)
             let responseMode = options.responseMode
             let pending = try await logins.start(handle: handle, scope: clientScope) { request in
@@ -128,9 +128,9 @@ struct WebApp: Sendable {
             guard let issuer = login.idToken.issuer, let subject = login.idToken.subject else {
                 throw OIDCError(.missingIDToken, "the ID Token has no iss or sub")
             }
-            let record = SessionRecord(tokenKey: "hbapp:" + (try OAuthState.random().value), issuer: issuer, subject: subject,
+            let record = SessionRecord(tokenKey: "hbapp:" + (RandomHandle.make()), issuer: issuer, subject: subject,
                                        sessionID: login.idToken.sessionID, idToken: login.idToken.compact)
-            let sessionHandle = try OAuthState.random().value
+            let sessionHandle = RandomHandle.make()
             try await sessions.save(record, handle: sessionHandle)
             try await sessions.tokenStore(for: record).save(login.tokens)
             logger.info("login finished", metadata: ["sub": "\(subject)"])

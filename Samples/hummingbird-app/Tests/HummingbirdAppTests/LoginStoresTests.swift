@@ -47,7 +47,7 @@ struct LoginStoresTests {
     static func starter(logins: any PendingLoginStore, objects: any RequestObjectStore) throws -> LoginStarter {
         let host = RequestObjectHost(store: objects, baseURL: "http://127.0.0.1:19300", lifetime: 300, logger: Logger(label: "test"))
         return LoginStarter(client: try client(), pendingLogins: logins,
-                            requestObject: RequestObjectOptions(signature: .unsignedWithoutClientProof), requestObjects: host,
+                            requestObject: RequestObject.Configuration(signature: .unsignedWithoutClientProof), requestObjects: host,
                             redirectURI: URL(string: "http://127.0.0.1:19300/callback")!, scopes: ["openid"], responseType: .code)
     }
 
@@ -113,7 +113,7 @@ struct LoginStoresTests {
         let host = RequestObjectHost(store: InMemoryRequestObjectStore(), baseURL: "http://127.0.0.1:19300", lifetime: 300,
                                      logger: Logger(label: "test"))
         let starter = LoginStarter(client: client, pendingLogins: logins,
-                                   requestObject: RequestObjectOptions(signature: .unsignedWithoutClientProof, encryption: RequestObjectEncryption()),
+                                   requestObject: RequestObject.Configuration(signature: .unsignedWithoutClientProof, encryption: RequestObject.Encryption()),
                                    requestObjects: host, redirectURI: URL(string: "http://127.0.0.1:19300/callback")!, scopes: ["openid"],
                                    responseType: .code)
         var outcomes: [String: Int] = [:]
