@@ -49,7 +49,7 @@ extension OIDCClient {
             let parEndpoint = try endpoint(metadata.pushedAuthorizationRequestEndpoint, "pushed_authorization_request_endpoint")
             let authorizationEndpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
             let parameters = try request.authorizationParameters()
-            let pushedRequest = try await backChannel.pushAuthorizationRequest(parameters, endpoint: parEndpoint)
+            let pushedRequest = try await tokenClient.pushAuthorizationRequest(parameters, endpoint: parEndpoint)
             let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
                                                               requestURI: pushedRequest.requestURI)
             return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,
