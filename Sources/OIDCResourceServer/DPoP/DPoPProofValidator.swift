@@ -23,8 +23,7 @@ import OIDCCore
 /// (and an ``OIDC/OIDCEvent/Kind/replayCacheFull`` event), never a replay. Each failure is an
 /// ``OIDC/OIDCError`` whose code names the rule (`dpop_proof_htm`, `dpop_proof_ath`, ...).
 ///
-/// A resource server uses ``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``,
-/// which reads `cnf` itself and calls this validator.
+/// A resource server uses ``ResourceGuard``, which reads `cnf` itself and calls this validator.
 public struct DPoPProofValidator: Sendable {
     /// The request the proof must be for.
     public enum Target: Sendable, Hashable {
@@ -97,7 +96,7 @@ public struct DPoPProofValidator: Sendable {
 
     /// Receives one ``OIDC/OIDCEvent`` per proof validated (``OIDC/OIDCEvent/Kind/dpopProofValidation``: accepted, or refused with the error's code);
     /// `nil` (default): none, and no work beyond a `nil` check.
-    public var observer: (any OIDCObserver)? = nil
+    public let observer: (any OIDCObserver)?
 
     /// Creates a validator.
     /// - Parameters:
@@ -107,9 +106,11 @@ public struct DPoPProofValidator: Sendable {
     ///   - replays: where seen `jti` values are remembered; the default is a fresh ``InMemoryReplayCache``
     ///     (replicas behind one load balancer share one instead); opting out is ``ReplayProtection/disabledAtCallersRisk``.
     ///   - clock: the current time (also the clock the replay retention is computed on).
+    ///   - observer: receives one event per proof validated; `nil` (default): none.
     public init(allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, maximumAge: TimeInterval = 300,
                 leeway: TimeInterval = 60, replays: ReplayProtection = .cache(InMemoryReplayCache()),
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+                clock: @escaping @Sendable () -> Date = { Date() }, observer: (any OIDCObserver)? = nil) {
+        self.observer = observer
         self.allowedAlgorithms = allowedAlgorithms.intersection(IssuerKeys.asymmetricAlgorithms)
         self.maximumAge = Leeway.effective(maximumAge)
         self.leeway = Leeway.effective(leeway)

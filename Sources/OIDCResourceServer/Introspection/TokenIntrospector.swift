@@ -9,7 +9,7 @@ import OIDCCore
 /// Asks an authorization server about a token (RFC 7662), authenticating as the
 /// resource server's client, with an optional ``IntrospectionCache``; an active answer is a ``TokenIntrospection``.
 ///
-/// A server calls ``validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)`` with the request:
+/// ``ResourceGuard`` calls ``validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)`` with the request:
 /// it reads `Authorization` and `DPoP` itself and enforces the answer's `cnf` (RFC 9449 §6.2, RFC 8705 §3.2) with
 /// the rule the JWT path applies (a `cnf.jkt`-bound token only with the `DPoP` scheme and a proof of that key, a
 /// `cnf.x5t#S256`-bound one only with that client certificate), and answers a failure with
@@ -112,12 +112,14 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     ///   - leeway: allowed clock skew, in seconds.
     ///   - clock: the current time.
     ///   - proofs: the DPoP proof rules; `nil` (the default) is a ``DPoPProofValidator`` with this `leeway` and
-    ///     `clock` and its own ``InMemoryReplayCache`` (replay protection on), as ``AccessTokenValidator``'s default.
+    ///     `clock` and its own ``InMemoryReplayCache`` (replay protection on).
+    ///   - observer: receives one event per introspection call and per token validated; `nil` (default): none.
     /// - Throws: ``OIDC/OIDCError`` `.insecureURL` for an endpoint the URL policy refuses.
     public init(endpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
                 audience: AudienceRule, jwtResponse: JWTResponse? = nil, cache: IntrospectionCache? = nil,
                 leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
-                proofs: DPoPProofValidator? = nil) throws {
+                proofs: DPoPProofValidator? = nil, observer: (any OIDCObserver)? = nil) throws {
+        self.observer = observer
         try SecureURLPolicy.checkEndpoint(endpoint, .introspection, issuer: issuer)
         self.endpoint = endpoint
         self.client = ClientFormPost(issuer: issuer, authentication: authentication, assertionAudience: .issuer, transport: transport, clock: clock)
@@ -130,7 +132,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
 
     /// Receives one ``OIDC/OIDCEvent`` per introspection call (``OIDC/OIDCEvent/Kind/introspection``) and per token validated (``OIDC/OIDCEvent/Kind/accessTokenValidation``: accepted, or refused with the error's code);
     /// `nil` (default): none, and no work beyond a `nil` check.
-    public var observer: (any OIDCObserver)? = nil
+    public let observer: (any OIDCObserver)?
 
     /// Where this introspector's answers are kept in a shared ``IntrospectionCache``: its endpoint, its
     /// client id and the answer form it accepts (JSON, or a JWT from ``JWTResponse/issuer`` for its
