@@ -99,6 +99,6 @@ enum ResourceMetadataParameter {
     /// The URL text when it can stand in a quoted string unchanged, else `nil`.
     static func quoted(_ url: URL) -> String? {
         let text = url.absoluteString
-        return Self.quotable(text) == text && !text.isEmpty ? text : nil
+        return ResourceChallenge.quotable(text) == text && !text.isEmpty ? text : nil
     }
 }
