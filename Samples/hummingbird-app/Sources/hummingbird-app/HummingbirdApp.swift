@@ -61,7 +61,7 @@ struct HummingbirdApp {
         }
         let database = stores.database
 
-        let resource = try ProtectedResource(options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
+        let resource = try await ProtectedResource(options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
                                              observer: observer)
         var logout = LogoutTokenValidator(
             issuer: client.issuer, clientID: client.clientID, keys: .cache(keys), replays: stores.logoutTokenReplays, allowedAlgorithms: [options.idTokenAlgorithm],
