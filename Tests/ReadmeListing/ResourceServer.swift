@@ -12,7 +12,7 @@ struct ResourceServer {
 
     /// Every request (RFC 6750, RFC 9449 §7): one call reads Authorization and DPoP, enforces the token's cnf binding
     /// (a DPoP-bound token never passes as Bearer), then checks signature, typ at+jwt, iss, aud, exp/nbf/iat, sub,
-    /// client_id, jti and the scope. A refusal is a value to send, not an error to catch.
+    /// client_id, jti and the scope. A refusal is a value to send, never an error.
     func handle(method: String, url: URL, headers: HeaderFields) async -> (status: Int, headers: HeaderFields, body: [UInt8]) {
         switch await tokens.check(method: method, url: url, headers: headers, requiredScopes: ["api.read"]) {
         case .allowed(let token):            // .subject, .clientID, .scopes, .confirmation, .claims ...
