@@ -13,7 +13,7 @@ public struct TokenConfirmation: Sendable, Hashable, CustomStringConvertible {
     public let certificateThumbprint: String?
 
     /// A confirmation from its members.
-    public init(jwkThumbprint: String?, certificateThumbprint: String?) {
+    package init(jwkThumbprint: String?, certificateThumbprint: String?) {
         self.jwkThumbprint = jwkThumbprint
         self.certificateThumbprint = certificateThumbprint
     }
@@ -47,7 +47,7 @@ public struct TokenConfirmation: Sendable, Hashable, CustomStringConvertible {
     /// (the Base64URL SHA-256 of its DER, compared in constant time); a token not bound to a certificate passes.
     /// The rule every presentation applies, for JWT access tokens and introspection answers alike.
     /// - Throws: ``OIDC/OIDCError`` `.certificateBoundToken` when the certificate is missing or another.
-    public func requireCertificate(_ certificate: ClientCertificate) throws {
+    package func requireCertificate(_ certificate: ClientCertificate) throws {
         guard let expected = certificateThumbprint else { return }
         guard let presented = certificate.thumbprint else {
             throw OIDCError(.certificateBoundToken, "the access token is bound to a client certificate (cnf.x5t#S256): a certificate-bound token needs the client certificate")

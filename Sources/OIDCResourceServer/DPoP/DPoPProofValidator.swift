@@ -82,21 +82,21 @@ public struct DPoPProofValidator: Sendable {
     }
 
     /// Allowed algorithms (always a subset of the asymmetric ones).
-    public let allowedAlgorithms: Set<JWSAlgorithm>
+    package let allowedAlgorithms: Set<JWSAlgorithm>
     /// How old `iat` may be, in seconds (default 300; NaN or negative: 0; at most a day).
-    public let maximumAge: TimeInterval
+    package let maximumAge: TimeInterval
     /// Allowed clock skew, as JOSE's time rules take it (NaN or negative: 0; at most a day).
-    public let leeway: TimeInterval
+    package let leeway: TimeInterval
     /// Where seen `jti` values are remembered (default: a ``InMemoryReplayCache`` of this validator).
-    public let replays: ReplayProtection
+    package let replays: ReplayProtection
     /// The current time.
-    public let clock: @Sendable () -> Date
+    package let clock: @Sendable () -> Date
     private let policy: JWSVerificationPolicy
     private let keys = ProofKeyCache()
 
     /// Receives one ``OIDC/OIDCEvent`` per proof validated (``OIDC/OIDCEvent/Kind/dpopProofValidation``: accepted, or refused with the error's code);
     /// `nil` (default): none, and no work beyond a `nil` check.
-    public let observer: (any OIDCObserver)?
+    package let observer: (any OIDCObserver)?
 
     /// Creates a validator.
     /// - Parameters:

@@ -81,22 +81,22 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     }
 
     /// The introspection endpoint.
-    public let endpoint: URL
+    package let endpoint: URL
     /// The client id this resource server introspects as.
-    public var clientID: String { client.authentication.clientID }
+    package var clientID: String { client.authentication.clientID }
     /// The authenticated form POST to the endpoint (the client authentication and transport).
     let client: ClientFormPost
     /// JWT answer verification, if wanted.
-    public let jwtResponse: JWTResponse?
+    package let jwtResponse: JWTResponse?
     /// The cache, if any.
-    public let cache: IntrospectionCache?
+    package let cache: IntrospectionCache?
     /// The audience rule ``validate(_:requiredScopes:)`` applies.
-    public let audience: AudienceRule
+    package let audience: AudienceRule
     /// Allowed clock skew for the JWT answer and the active token's `exp`/`nbf`, as the checks
     /// use it: NaN or negative counts as 0, above one day as one day (the JWT validation's rule).
-    public let leeway: TimeInterval
+    package let leeway: TimeInterval
     /// The DPoP proof rules (with their replay cache) for tokens presented with the `DPoP` scheme.
-    public let proofs: DPoPProofValidator
+    package let proofs: DPoPProofValidator
 
     /// Creates an introspector.
     /// - Parameters:
@@ -132,13 +132,13 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
 
     /// Receives one ``OIDC/OIDCEvent`` per introspection call (``OIDC/OIDCEvent/Kind/introspection``) and per token validated (``OIDC/OIDCEvent/Kind/accessTokenValidation``: accepted, or refused with the error's code);
     /// `nil` (default): none, and no work beyond a `nil` check.
-    public let observer: (any OIDCObserver)?
+    package let observer: (any OIDCObserver)?
 
     /// Where this introspector's answers are kept in a shared ``IntrospectionCache``: its endpoint, its
     /// client id and the answer form it accepts (JSON, or a JWT from ``JWTResponse/issuer`` for its
     /// audience under its ``JWTResponse/requirement``). Introspectors that differ in any of these
     /// never see each other's answers.
-    public var cachePartition: IntrospectionCache.Partition {
+    package var cachePartition: IntrospectionCache.Partition {
         let clientID = client.authentication.clientID
         let form: IntrospectionCache.Partition.AnswerForm
         if let jwtResponse {
@@ -180,7 +180,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     /// An absent `token_type` is accepted too (RFC 7662 makes it optional); any other value
     /// (`refresh_token`, `id_token`, `N_A`, a URN...) is refused, so a refresh token introspected
     /// at a server that introspects those never authorizes a request.
-    public static let accessTokenTypes: Set<String> = ["access_token", "bearer", "dpop"]
+    package static let accessTokenTypes: Set<String> = ["access_token", "bearer", "dpop"]
 
     /// Introspects `token` presented as `Bearer` without a client certificate: active, current, an access token,
     /// bound to nothing (``TokenBinding``), carrying `requiredScopes`.
