@@ -4,8 +4,7 @@ import OIDCCore
 /// The `cnf` (confirmation) claim of an access token (RFC 7800 §3.1): the key or certificate
 /// the token is bound to, from a JWT access token or an introspection answer (RFC 7662 §2.2 with RFC 9449 §6.2,
 /// RFC 8705 §3.2). A bound token is accepted only from the holder of that key or certificate
-/// (``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``,
-/// ``TokenIntrospector/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``).
+/// (``ResourceGuard/check(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``, for both).
 public struct TokenConfirmation: Sendable, Hashable, CustomStringConvertible {
     /// `jkt`: the RFC 7638 SHA-256 thumbprint of the DPoP key the token is bound to (RFC 9449 §6.1).
     public let jwkThumbprint: String?

@@ -14,7 +14,7 @@ import OIDCCore
 /// when an access token bound by `cnf.jkt` is presented, the key's thumbprint equal to it
 /// (`dpop_proof_jkt`) before any signature work; the signature verified with that key through JOSE; `jti`
 /// present; `htm` equal to the request method; `htu` equal to the request URI after
-/// ``normalizedURI(_:)-(String)`` (RFC 3986 §6.2.2, §6.2.3; query and fragment ignored); `iat` present, not
+/// `normalizedURI(_:)` (RFC 3986 §6.2.2, §6.2.3; query and fragment ignored); `iat` present, not
 /// more than ``leeway`` in the future and not older than ``maximumAge`` + ``leeway`` (JOSE's time rules);
 /// `nonce` when the server requires one; `ath` when an access token is presented (the binding is always
 /// stated, ``KeyBinding``); last, `jti` not seen before for this key (``replays``, on by default; recorded

@@ -16,7 +16,7 @@ import JOSE
 /// - At most ``capacity`` entries: expired ones are dropped first, then the oldest.
 public actor IntrospectionCache {
     /// Everything besides the token that decides an introspection answer or whether it is accepted:
-    /// answers are kept and found per partition. ``TokenIntrospector/cachePartition`` is an introspector's.
+    /// answers are kept and found per partition, one per introspector setting.
     package struct Partition: Sendable, Hashable, CustomStringConvertible {
         /// The introspection endpoint that answered (its absolute URL).
         package let endpoint: String

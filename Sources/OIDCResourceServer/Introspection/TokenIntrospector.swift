@@ -9,12 +9,9 @@ import OIDCCore
 /// Asks an authorization server about a token (RFC 7662), authenticating as the
 /// resource server's client, with an optional ``IntrospectionCache``; an active answer is a ``TokenIntrospection``.
 ///
-/// ``ResourceGuard`` calls ``validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)`` with the request:
-/// it reads `Authorization` and `DPoP` itself and enforces the answer's `cnf` (RFC 9449 §6.2, RFC 8705 §3.2) with
-/// the rule the JWT path applies (a `cnf.jkt`-bound token only with the `DPoP` scheme and a proof of that key, a
-/// `cnf.x5t#S256`-bound one only with that client certificate), and answers a failure with
-/// ``refusal(for:requestHeaders:requiredScopes:dpopNonce:realm:)``. ``validate(_:requiredScopes:)``, for a token
-/// read elsewhere, refuses every bound token.
+/// ``ResourceGuard`` validates access tokens through it (`Configuration.tokens = .introspection(_:)`): it reads
+/// `Authorization` and `DPoP` itself and enforces the answer's `cnf` (RFC 9449 §6.2, RFC 8705 §3.2) with the rule
+/// the JWT path applies, and answers a failure with the JWT path's refusals. ``introspect(_:hint:)`` asks about any token.
 ///
 /// When ``jwtResponse`` is set, the request asks for the JWT form
 /// (`Accept: application/token-introspection+jwt`, RFC 9701) and such an answer is verified:
@@ -73,7 +70,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     /// always spelled out (``anyAudience``).
     public enum AudienceRule: Sendable, Hashable {
         /// An active token's `aud`, when the answer has one, must contain this value (this resource
-        /// server's identifier); otherwise ``TokenIntrospector/validate(_:requiredScopes:)`` throws `.audienceMismatch`.
+        /// server's identifier); otherwise the token is refused with `.audienceMismatch`.
         case contains(String)
         /// No audience check: any token the provider calls active passes, whoever it was issued for.
         /// An explicit opt-out, for a provider whose tokens all serve this resource server.
