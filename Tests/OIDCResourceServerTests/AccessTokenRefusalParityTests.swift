@@ -224,6 +224,32 @@ struct AccessTokenRefusalParityTests {
     }
 }
 
+extension AccessTokenRefusalParityTests {
+    @Test("signed introspection answers required through the front door: a plain JSON answer is refused (RFC 9701)")
+    func signedAnswersRequired() async throws {
+        var configuration = ResourceGuard.Configuration(issuer: Fixtures.issuer, audience: Fixtures.audience)
+        configuration.clock = Fixtures.clock
+        configuration.transport = Self.endpoint
+        configuration.keys = .keySet(try Fixtures.publicKeys())
+        var introspection = ResourceGuard.Introspection(authentication: .clientSecretBasic(clientID: Fixtures.clientID, secret: "s"))
+        introspection.endpoint = IntrospectionTests.endpoint
+        introspection.signedAnswers = .required
+        configuration.tokens = .introspection(introspection)
+        let test = try #require(Self.cases.first)
+        let headers = try Self.headers(test, token: try Self.token(test, .introspection))
+        let decision = await try ResourceGuard(configuration: configuration).check(method: "GET", url: Self.url, headers: headers)
+        let refusal = try #require(decision.refusal)
+        #expect(refusal.cause.code == .unsignedIntrospectionResponse && refusal.status == 401)
+        // The same answer accepted when plain JSON is what the configuration asks for.
+        introspection.signedAnswers = nil
+        configuration.tokens = .introspection(introspection)
+        guard case .allowed = await try ResourceGuard(configuration: configuration).check(method: "GET", url: Self.url, headers: headers) else {
+            Issue.record("a plain JSON answer was refused without signed answers configured")
+            return
+        }
+    }
+}
+
 extension ResourceGuard.Decision {
     /// The refusal, or nil when allowed.
     var refusal: AccessTokenRefusal? {

@@ -70,6 +70,11 @@ extension ResourceGuard {
         /// Ask for signed answers (RFC 9701) verified with the issuer's keys: `.required` refuses plain JSON,
         /// `.preferredButJSONAccepted` is the named opt-out; `nil` (default): plain JSON answers.
         public var signedAnswers: TokenIntrospector.JWTResponse.Requirement? = nil
+        /// This resource server's keys for signed answers encrypted to it (RFC 9701 §5); default none: refused.
+        public var decryptionKeys: JWEDecryptionKeys = .none
+        /// The registered `introspection_encrypted_response_alg`/`_enc`: when set, a signed answer that is not
+        /// encrypted with exactly these is refused.
+        public var encryption: ResponseEncryption? = nil
         /// Where answers are kept (never past the token's `exp`); `nil` (default): none.
         public var cache: IntrospectionCache? = nil
         /// The answer's `aud` rule; `nil` (default): it must contain the configuration's audience when present.

@@ -86,7 +86,12 @@ public struct ResourceGuard: Sendable {
                 throw OIDCError(.discoveryMissingField, "the issuer publishes no introspection_endpoint")
             }
             let jwtResponse = introspection.signedAnswers.flatMap { requirement in
-                keys.map { TokenIntrospector.JWTResponse(issuer: c.issuer, keys: $0, requirement: requirement) }
+                keys.map { keys in
+                    var settings = TokenIntrospector.JWTResponse(issuer: c.issuer, keys: keys, requirement: requirement)
+                    settings.decryptionKeys = introspection.decryptionKeys
+                    settings.encryption = introspection.encryption
+                    return settings
+                }
             }
             introspector = try TokenIntrospector(endpoint: endpoint, issuer: c.issuer, authentication: introspection.authentication,
                                                  transport: transport, audience: introspection.audience ?? .contains(c.audience),
