@@ -277,7 +277,7 @@ enum DPoPParts {
                                                jwsSignature: try Base64URL.decode(String(parts[2]))).loop()
                 for _ in 0..<count { _ = try loop() }
             case "token":
-                for _ in 0..<count { _ = try await validator.validate(bearerToken: bearer, requiredScopes: ["api.read"]) }
+                for _ in 0..<count { _ = try await validator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"]) }
             case "dpop":
                 // `count` RFC 9449 validations (a cnf.jkt-bound RS256 token, a fresh ES256 proof each), for a profiler.
                 var boundClaims = AccessTokenBench.claims()
@@ -311,11 +311,18 @@ enum DPoPParts {
                 }
                 print("  raw \(Int(Runner.median(raw))) ns, validate(method:url:headers:) \(Int(Runner.median(request))) ns, overhead \(Int(Runner.median(differences))) ns, ratio \(String(format: "%.3f", Runner.median(zip(raw, request).map { $0 / $1 })))")
             case "compare":
-                // Alternating slices: the token call, the request call; medians of ns per call.
+                // Alternating slices: the front door's call (ResourceGuard.check), the validator's; medians of ns per call.
+                var configuration = ResourceGuard.Configuration(issuer: AccessTokenBench.issuer, audience: AccessTokenBench.audience)
+                configuration.keys = .cache(cache)
+                configuration.transport = AccessTokenBench.MemoryTransport(jwks: [])
+                let frontDoor = try await ResourceGuard(configuration: configuration)
                 var token: [Double] = [], request: [Double] = []
                 for _ in 0..<25 {
                     var start = DispatchTime.now().uptimeNanoseconds
-                    for _ in 0..<count { _ = try await validator.validate(bearerToken: bearer, requiredScopes: ["api.read"]) }
+                    for _ in 0..<count {
+                        guard case .allowed = await frontDoor.check(method: "GET", url: DPoPFixture.url, headers: headers,
+                                                                    requiredScopes: ["api.read"]) else { throw BenchError.libcrypto("the front door refused the token") }
+                    }
                     token.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count))
                     start = DispatchTime.now().uptimeNanoseconds
                     for _ in 0..<count {
@@ -323,7 +330,7 @@ enum DPoPParts {
                     }
                     request.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count))
                 }
-                print("  validate(bearerToken:) \(Int(Runner.median(token))) ns, validate(method:url:headers:) \(Int(Runner.median(request))) ns")
+                print("  ResourceGuard.check \(Int(Runner.median(token))) ns, validate(method:url:headers:) \(Int(Runner.median(request))) ns")
             default:
                 for _ in 0..<count {
                     _ = try await validator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"])

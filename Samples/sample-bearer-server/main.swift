@@ -4,14 +4,14 @@
 //                                  [--logout-client-id ID]
 //
 // Listens on 127.0.0.1:PORT (HTTP/1.1, one request per connection, no framework). For each
-// request, AccessTokenValidator's one call with the method, this server's URL
+// request, ResourceGuard's one call with the method, this server's URL
 // (http://127.0.0.1:PORT plus the request's path, no query) and the headers: `Authorization:
 // Bearer <token>`, or `Authorization: DPoP <token>` with a `DPoP: <proof>` header (RFC 9449 §7:
 // a token bound to a key by cnf.jkt only this way, with a proof of that key, each proof once);
 // an RFC 9068 access token for AUD with the required scopes, then
 //   200 {"sub": ..., "client_id": ..., "scope": [...]}
-// or the answer built by AccessTokenRefusal: 400 / 401 / 403 with WWW-Authenticate (Bearer and/or
-// DPoP challenges). --dpop-nonce: DPoP proofs must carry this server's nonce (401 use_dpop_nonce
+// or the refusal it answers: 400 / 401 / 403 with WWW-Authenticate (Bearer and/or
+// DPoP challenges), 503 when the issuer's keys cannot be fetched. --dpop-nonce: DPoP proofs must carry this server's nonce (401 use_dpop_nonce
 // with a DPoP-Nonce header until they do).
 // --logout-client-id ID: also POST /backchannel-logout (Back-Channel Logout 1.0: a form with one
 // logout_token from the issuer for client ID): 200 {"iss", "sub", "sid"} or 400 {"error": code}.
@@ -103,7 +103,7 @@ func readRequest(_ socket: Int32) -> Request? {
 }
 
 func respond(_ socket: Int32, status: Int, headers: [(String, String)] = [], json: String) {
-    let reason = [200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden"][status] ?? "Error"
+    let reason = [200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 503: "Service Unavailable"][status] ?? "Error"
     var text = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nConnection: close\r\n"
     for (name, value) in headers { text += "\(name): \(value)\r\n" }
     let body = Array(json.utf8)
@@ -116,11 +116,13 @@ let transport = URLSessionTransport()
 let discovery = Discovery(transport: transport), keyCaches = JWKSetCacheRegistry(transport: transport)
 // One replay cache for DPoP proofs and logout tokens, each scope (a proof key, the issuer) bounded to its share.
 let replays = InMemoryReplayCache()
-let validator: AccessTokenValidator
+let frontDoor: ResourceGuard
 let logoutValidator: LogoutTokenValidator?
 do {
-    validator = try await AccessTokenValidator.discover(issuer: issuer, audience: audience, discovery: discovery, keyCaches: keyCaches,
-                                                        proofs: DPoPProofValidator(replays: .cache(replays)))
+    var configuration = ResourceGuard.Configuration(issuer: issuer, audience: audience)
+    configuration.transport = transport
+    configuration.dpopReplays = .cache(replays)
+    frontDoor = try await ResourceGuard(configuration: configuration)
     if let clientID = values["--logout-client-id"] {
         guard let jwksURI = try await discovery.metadata(for: issuer).jwksURI else {
             throw OIDCError(.jwksURIMissing, "the issuer publishes no jwks_uri")
@@ -194,20 +196,17 @@ while limit.map({ served < $0 }) ?? true {
         respond(connection, status: 400, json: #"{"error":"malformed request target"}"#)
         continue
     }
-    do {
-        let presented = try await validator.validate(method: request.method, url: url, headers: request.headers,
-                                                     requiredScopes: requiredScopes, dpopNonce: nonce.map { .required($0) } ?? .notRequired)
+    switch await frontDoor.check(method: request.method, url: url, headers: request.headers, requiredScopes: requiredScopes,
+                                 dpopNonce: nonce) {
+    case .allowed(let token):
         var object = JSONObject()
-        object["sub"] = .string(presented.token.subject)
-        object["client_id"] = .string(presented.token.clientID)
-        object["scope"] = .array(presented.token.scopes.sorted().map { .string($0) })
+        object["sub"] = .string(token.subject ?? "")
+        object["client_id"] = .string(token.clientID ?? "")
+        object["scope"] = .array(token.scopes.sorted().map { .string($0) })
         respond(connection, status: 200, json: JSONValue.object(object).jsonString())
-    } catch let error as OIDCError {
-        let refusal = validator.refusal(for: error, requestHeaders: request.headers, requiredScopes: requiredScopes, dpopNonce: nonce)
+    case .refused(let refusal):
         respond(connection, status: refusal.status, headers: refusal.headers.fields.map { ($0.name, $0.value) },
-                json: JSONValue.object(["error": .string(refusal.error?.rawValue ?? "unauthorized")]).jsonString())
-    } catch {
-        respond(connection, status: 401, headers: [("WWW-Authenticate", "Bearer")], json: #"{"error":"unauthorized"}"#)
+                json: String(decoding: refusal.body, as: UTF8.self))
     }
 }
 close(listener)

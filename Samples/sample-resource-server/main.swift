@@ -109,45 +109,42 @@ if let path = values["--client-cert"] {
 // trust store is set globally); otherwise over URLSession (SampleTransport's rule).
 let transport: any HTTPTransport
 do { transport = try SampleTransport.make(caFile: values["--ca-file"]) } catch { usage("--ca-file \(values["--ca-file"] ?? ""): \(error)") }
-let discovery = Discovery(transport: transport)
+// The front door: discovery from the issuer, JWT access tokens (or introspection), one call per request.
+var configuration = ResourceGuard.Configuration(issuer: issuer, audience: audience)
+configuration.transport = transport
+if introspect {
+    configuration.tokens = .introspection(.init(authentication: .clientSecretBasic(clientID: values["--client-id"] ?? "",
+                                                                                    secret: values["--client-secret"] ?? "")))
+}
+if keycloak { configuration.profile = .keycloak(allowedClients: allowedClients) }
+let frontDoor: ResourceGuard
 do {
-    if introspect {
-        let metadata = try await discovery.metadata(for: issuer)
-        guard let endpoint = metadata.introspectionEndpoint else {
-            throw OIDCError(.discoveryMissingField, "the provider has no introspection_endpoint")
-        }
-        let introspector = try TokenIntrospector(
-            endpoint: endpoint, authentication: .clientSecretBasic(clientID: values["--client-id"] ?? "", secret: values["--client-secret"] ?? ""),
-            transport: transport, audience: .contains(audience))
-        // The request as the API received it: the token as Bearer, and the TLS client certificate, if any. The answer's
-        // cnf is enforced by the call: cnf.jkt refused as Bearer, cnf.x5t#S256 only with that certificate (RFC 8705 §3.2).
-        let info = try await introspector.validate(method: "GET", url: URL(string: audience) ?? URL(fileURLWithPath: "/"),
-                                                   headers: ["Authorization": "Bearer " + token], requiredScopes: requiredScopes,
-                                                   clientCertificate: clientCertificate).introspection
-        let confirmation = try info.confirmation
-        if !requiredDetailTypes.isEmpty { try info.requireAuthorizationDetails(types: requiredDetailTypes) }
-        output(active: true, subject: info.subject, clientID: info.clientID, scopes: info.scopes, confirmation: confirmation,
-               details: try info.authorizationDetails)
-    } else {
-        let validator = try await AccessTokenValidator.discover(issuer: issuer, audience: audience, discovery: discovery,
-                                                                keyCaches: JWKSetCacheRegistry(transport: transport),
-                                                                profile: keycloak ? .keycloak(allowedClients: allowedClients) : .rfc9068)
-        // The request as the API received it: the token as Bearer, and the TLS client certificate, if any.
-        let presented = try await validator.validate(method: "GET", url: URL(string: audience) ?? URL(fileURLWithPath: "/"),
-                                                     headers: ["Authorization": "Bearer " + token], requiredScopes: requiredScopes,
-                                                     clientCertificate: clientCertificate)
-        let accessToken = presented.token
+    frontDoor = try await ResourceGuard(configuration: configuration)
+} catch {
+    FileHandle.standardError.write(Data("sample-resource-server: \(error)\n".utf8))
+    output(active: false, subject: nil, clientID: nil, scopes: [])
+    exit(1)
+}
+// The request as the API received it: the token as Bearer, and the TLS client certificate, if any. The token's (or the
+// answer's) cnf is enforced by the call: cnf.jkt refused as Bearer, cnf.x5t#S256 only with that certificate (RFC 8705 §3).
+switch await frontDoor.check(method: "GET", url: URL(string: audience) ?? URL(fileURLWithPath: "/"),
+                             headers: ["Authorization": "Bearer " + token], requiredScopes: requiredScopes,
+                             clientCertificate: clientCertificate) {
+case .allowed(let accessToken):
+    do {
         if !requiredDetailTypes.isEmpty { try accessToken.requireAuthorizationDetails(types: requiredDetailTypes) }
         output(active: true, subject: accessToken.subject, clientID: accessToken.clientID, scopes: accessToken.scopes,
                confirmation: accessToken.confirmation, details: try accessToken.authorizationDetails)
+    } catch {
+        // A valid token without the grant the resource needs: 403 (RFC 9396 §9, RFC 6750 §3.1).
+        let challenge = ResourceChallenge(scheme: .bearer, error: .insufficientScope, errorDescription: (error as? OIDCError)?.reason, scope: requiredScopes)
+        FileHandle.standardError.write(Data("sample-resource-server: \(error)\nHTTP 403, WWW-Authenticate: \(challenge.headerValue)\n".utf8))
+        output(active: false, subject: nil, clientID: nil, scopes: [])
+        exit(1)
     }
-} catch let error as OIDCError {
-    let challenge = BearerChallenge(error: error, requiredScopes: requiredScopes)
-    FileHandle.standardError.write(Data("sample-resource-server: \(error)\nHTTP \(challenge.status), WWW-Authenticate: \(challenge.headerValue)\n".utf8))
-    output(active: false, subject: nil, clientID: nil, scopes: [])
-    exit(1)
-} catch {
-    FileHandle.standardError.write(Data("sample-resource-server: \(error)\n".utf8))
+case .refused(let refusal):
+    let challenge = refusal.challenges.first.map { ", WWW-Authenticate: \($0.headerValue)" } ?? ""
+    FileHandle.standardError.write(Data("sample-resource-server: \(refusal.cause)\nHTTP \(refusal.status)\(challenge)\n".utf8))
     output(active: false, subject: nil, clientID: nil, scopes: [])
     exit(1)
 }

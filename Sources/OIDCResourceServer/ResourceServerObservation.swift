@@ -43,7 +43,7 @@ extension TokenIntrospector {
     ///   that is not an access token), `.expired`, `.notYetValid`, `.audienceMismatch`, `.claimTypeMismatch`
     ///   (a malformed `cnf`), `.dpopBoundTokenAsBearer` (`cnf.jkt`), `.certificateBoundToken` (`cnf.x5t#S256`),
     ///   `.insufficientScope`, and the errors of ``introspect(_:hint:)``.
-    public func validate(_ token: String, requiredScopes: Set<String> = []) async throws -> TokenIntrospection {
+    package func validate(_ token: String, requiredScopes: Set<String> = []) async throws -> TokenIntrospection {
         try await observer.observe(.accessTokenValidation, origin: OIDCEvent.origin(of: endpoint)) {
             try await validateToken(token, requiredScopes: requiredScopes)
         }
@@ -75,9 +75,9 @@ extension TokenIntrospector {
     /// - Throws: ``OIDC/OIDCError``: `.missingBearerToken` (no credentials), `.invalidBearerRequest`, the codes of
     ///   ``validate(_:requiredScopes:)``, `.dpopTokenNotBound`, `.dpopProofMissing`, the `dpop_proof_*` codes —
     ///   answer them with ``refusal(for:requestHeaders:requiredScopes:dpopNonce:realm:)``.
-    public func validate(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
-                         dpopNonce: DPoPProofValidator.NonceRule = .notRequired,
-                         clientCertificate: ClientCertificate = .notPresented) async throws -> IntrospectedAccessToken {
+    package func validate(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
+                          dpopNonce: DPoPProofValidator.NonceRule = .notRequired,
+                          clientCertificate: ClientCertificate = .notPresented) async throws -> IntrospectedAccessToken {
         try await observer.observe(.accessTokenValidation, origin: OIDCEvent.origin(of: endpoint)) {
             try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
                                       dpopNonce: dpopNonce, clientCertificate: clientCertificate)

@@ -140,7 +140,9 @@ enum TokenKind: String, CaseIterable {
                 let dpopNonce: DPoPProofValidator.NonceRule = nonce.map { .required($0) } ?? .notRequired
                 body = { _ = try await validator.validate(method: method, url: url, headers: headers, requiredScopes: scopes, dpopNonce: dpopNonce) }
             } else {
-                body = { _ = try await validator.validate(bearerToken: token, requiredScopes: scopes) }
+                // The library's one call, the token presented as Bearer (the URL is read for DPoP proofs only).
+                let headers: HeaderFields = ["Authorization": "Bearer " + token]
+                body = { _ = try await validator.validate(method: "GET", url: URL(fileURLWithPath: "/"), headers: headers, requiredScopes: scopes) }
             }
         case .logoutToken:
             guard let issuer, let audience else { throw UsageError("--as logout-token needs --iss (or --issuer) and --aud (the client id)") }

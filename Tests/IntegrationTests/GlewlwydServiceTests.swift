@@ -81,8 +81,8 @@ extension GlewlwydSerial {
                 return
             }
             await expectOIDCError(.inactiveToken) { _ = try await introspector.validate(tokens.accessToken) }
-            let challenge = BearerChallenge(error: OIDCError(.inactiveToken, "inactive"))
-            #expect(challenge.status == 401 && challenge.headerValue.contains(#"error="invalid_token""#))
+            let refusal = introspector.refusal(for: OIDCError(.inactiveToken, "inactive"), requestHeaders: ["Authorization": "Bearer t"])
+            #expect(refusal.status == 401 && refusal.headers.values(for: "WWW-Authenticate")[0].contains(#"error="invalid_token""#))
         }
 
         @Test("a back-channel logout token sent by glewlwyd to a local endpoint validates through its keys, once")

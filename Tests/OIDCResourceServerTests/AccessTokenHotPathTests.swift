@@ -158,8 +158,7 @@ struct AccessTokenHotPathTests {
             // An ID Token for another audience: the typ decides first, on either path.
             (try Fixtures.sign(Fixtures.accessTokenClaims(["aud": "https://other.example"]), typ: "JWT"), "unexpected_token_type"),
         ]
-        var observed = try Fixtures.validator()
-        observed.observer = ValidationRecorder()  // the observed path runs the async functions
+        let observed = try Fixtures.validator(observer: ValidationRecorder())  // the observed path: the same path inside observe
         for (token, expected) in cases {
             var answers: [String?] = []
             for validator in [try Fixtures.validator(), observed] {

@@ -54,18 +54,25 @@ struct BearerTests {
         await expectCode(.invalidBearerRequest) { _ = try querySource.token(headers: [:], query: "access_token=a%20b") }
     }
 
-    @Test("challenges: status, error, description, scope, realm")
+    @Test("Bearer challenges (one ResourceChallenge type): status, error, description, scope, realm")
     func challenges() {
-        let missing = BearerChallenge(error: OIDCError(.missingBearerToken, "none"), realm: "api")
-        #expect(missing.status == 401 && missing.headerValue == #"Bearer realm="api""#)
-        let bad = BearerChallenge(error: OIDCError(.invalidBearerRequest, "two \"Authorization\" fields"))
-        #expect(bad.status == 400 && bad.headerValue == #"Bearer error="invalid_request", error_description="two Authorization fields""#)
-        let expired = BearerChallenge(error: OIDCError(.expired, "the token expired at 1800000000"))
-        #expect(expired.status == 401 && expired.headerValue == #"Bearer error="invalid_token", error_description="the access token expired""#)
-        let scope = BearerChallenge(error: OIDCError(.insufficientScope, "lacks admin"), requiredScopes: ["write", "admin"])
-        #expect(scope.status == 403)
-        #expect(scope.headerValue == #"Bearer error="insufficient_scope", error_description="lacks admin", scope="admin write""#)
-        #expect(BearerChallenge(error: OIDCError(.inactiveToken, "x")).headerValue.contains("invalid_token"))
+        func bearer(_ error: OIDCError, scopes: Set<String> = [], realm: String? = nil) -> (Int, String) {
+            let refusal = AccessTokenRefusal(error: error, requestHeaders: ["Authorization": "Bearer x"], requiredScopes: scopes,
+                                             dpopAlgorithms: ["ES256"], realm: realm)
+            return (refusal.status, refusal.challenges.first?.headerValue ?? "")
+        }
+        #expect(bearer(OIDCError(.missingBearerToken, "none"), realm: "api") == (401, #"Bearer realm="api""#))
+        #expect(bearer(OIDCError(.invalidBearerRequest, "two \"Authorization\" fields"))
+            == (400, #"Bearer error="invalid_request", error_description="two Authorization fields""#))
+        #expect(bearer(OIDCError(.expired, "the token expired at 1800000000"))
+            == (401, #"Bearer error="invalid_token", error_description="the access token expired""#))
+        #expect(bearer(OIDCError(.insufficientScope, "lacks admin"), scopes: ["write", "admin"])
+            == (403, #"Bearer error="insufficient_scope", error_description="lacks admin", scope="admin write""#))
+        #expect(bearer(OIDCError(.inactiveToken, "x")).1.contains("invalid_token"))
+        // The provider, not the token: 503 or 500, no challenge, the error kept for logs.
+        let down = AccessTokenRefusal(error: OIDCError(.transport, "connection refused"), requestHeaders: [:], dpopAlgorithms: [])
+        #expect(down.status == 503 && down.challenges.isEmpty && down.cause.code == .transport)
+        #expect(String(decoding: down.body, as: UTF8.self) == #"{"error":"temporarily_unavailable"}"#)
     }
 
     @Test("b64token: exactly ALPHA DIGIT - . _ ~ + / for every byte, then only = padding")

@@ -36,8 +36,16 @@ enum Fixtures {
         return try JWT.sign(claims, key: try key(name), algorithm: algorithm, header: header)
     }
 
-    static func validator() throws -> AccessTokenValidator {
-        AccessTokenValidator(issuer: issuer, audience: audience, keys: .keySet(try publicKeys()), clock: clock)
+    static func validator(observer: (any OIDCObserver)? = nil) throws -> AccessTokenValidator {
+        AccessTokenValidator(issuer: issuer, audience: audience, keys: .keySet(try publicKeys()), clock: clock, observer: observer)
+    }
+}
+
+extension AccessTokenValidator {
+    /// `token` presented as `Bearer` through the validator's one path (the tests' shorthand; the library has no second path).
+    func validate(bearerToken token: String, requiredScopes: Set<String> = []) async throws -> AccessToken {
+        try await validate(method: "GET", url: URL(string: "https://api.example/resource")!, headers: ["Authorization": "Bearer " + token],
+                           requiredScopes: requiredScopes).token
     }
 }
 

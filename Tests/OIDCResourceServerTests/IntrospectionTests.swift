@@ -20,9 +20,10 @@ struct IntrospectionTests {
     }
 
     static func introspector(_ transport: ScriptedTransport, cache: IntrospectionCache? = nil, jwt: TokenIntrospector.JWTResponse? = nil,
-                             clock: @escaping @Sendable () -> Date = Fixtures.clock) throws -> TokenIntrospector {
+                             clock: @escaping @Sendable () -> Date = Fixtures.clock, observer: (any OIDCObserver)? = nil) throws -> TokenIntrospector {
         try TokenIntrospector(endpoint: endpoint, authentication: .clientSecretBasic(clientID: Fixtures.clientID, secret: "s"),
-                              transport: transport, audience: .contains(Fixtures.audience), jwtResponse: jwt, cache: cache, clock: clock)
+                              transport: transport, audience: .contains(Fixtures.audience), jwtResponse: jwt, cache: cache, clock: clock,
+                              observer: observer)
     }
 
     static let active = #"{"active":true,"scope":"read write","client_id":"app","username":"alice","token_type":"Bearer","exp":1800000300,"iat":1799999990,"sub":"u1","aud":["https://api.example"],"iss":"https://as.example","jti":"j1","tenant":"t9"}"#

@@ -28,8 +28,7 @@ struct ReplayFloodTests {
     func floodFromOneKey() async throws {
         let shared = InMemoryReplayCache()  // the defaults: 100 000 in all, 10 000 per scope
         let events = Events()
-        var proofs = DPoPProofValidator(maximumAge: 300, leeway: 60, replays: .cache(shared), clock: { Self.now })
-        proofs.observer = events
+        let proofs = DPoPProofValidator(maximumAge: 300, leeway: 60, replays: .cache(shared), clock: { Self.now }, observer: events)
         let logout = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
                                           replays: shared, clock: Fixtures.clock, observer: events)
         let attacker = try DPoPKey.generate(), attackerToken = "attacker's-own-bound-token"

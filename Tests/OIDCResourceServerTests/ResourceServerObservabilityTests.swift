@@ -26,8 +26,7 @@ struct ResourceServerObservabilityTests {
     @Test("an access token accepted, then refused for its audience, expiry and type: each event names the error code")
     func accessToken() async throws {
         let observer = ValidationRecorder()
-        var validator = try Fixtures.validator()
-        validator.observer = observer
+        let validator = try Fixtures.validator(observer: observer)
         let good = try Fixtures.sign(Fixtures.accessTokenClaims())
         _ = try await validator.validate(bearerToken: good)
         var codes: [String] = []
@@ -50,8 +49,7 @@ struct ResourceServerObservabilityTests {
     @Test("a DPoP proof and a logout token refused: one event each with the error code")
     func proofAndLogout() async throws {
         let observer = ValidationRecorder()
-        var proofs = DPoPProofValidator(clock: Fixtures.clock)
-        proofs.observer = observer
+        let proofs = DPoPProofValidator(clock: Fixtures.clock, observer: observer)
         let proofCode = await refusal {
             _ = try await proofs.validate("not-a-proof", for: .request(method: "GET", uri: URL(string: "https://api.example/r?q=1")!),
                                           nonce: .notRequired, presenting: .noAccessToken)
@@ -67,14 +65,12 @@ struct ResourceServerObservabilityTests {
     @Test("introspection: the endpoint call and the validation, each recorded; an inactive token is refused with its code")
     func introspection() async throws {
         let observer = ValidationRecorder()
-        var introspector = try IntrospectionTests.introspector(IntrospectionTests.json(IntrospectionTests.active))
-        introspector.observer = observer
+        let introspector = try IntrospectionTests.introspector(IntrospectionTests.json(IntrospectionTests.active), observer: observer)
         _ = try await introspector.validate("INTROSPECTED-TOKEN-0042", requiredScopes: ["read"])
         #expect(observer.events.map(\.kind) == [.introspection, .accessTokenValidation])
         #expect(observer.events.allSatisfy { $0.outcome == .success && $0.origin == "https://as.example" })
 
-        var inactive = try IntrospectionTests.introspector(IntrospectionTests.json(#"{"active":false}"#))
-        inactive.observer = observer
+        let inactive = try IntrospectionTests.introspector(IntrospectionTests.json(#"{"active":false}"#), observer: observer)
         await expectCode(.inactiveToken) { _ = try await inactive.validate("INTROSPECTED-TOKEN-0042") }
         #expect(observer.events.last?.outcome == .failure(code: "inactive_token"))
         for event in observer.events { #expect(!String(reflecting: event).contains("INTROSPECTED-TOKEN-0042")) }

@@ -17,7 +17,7 @@ struct ResourceServerRARAndMetadataTests {
         #expect(try access.requireAuthorizationDetails(types: ["payment_initiation"]).count == 2)
         let missing = #expect(throws: OIDCError.self) { try access.requireAuthorizationDetails(types: ["payment_initiation", "tax"]) }
         #expect(missing?.code == .insufficientAuthorizationDetails)
-        #expect(try BearerChallenge(error: #require(missing)).status == 403)  // a valid token without the grant: 403, not 401
+        #expect(try AccessTokenRefusal(error: #require(missing), requestHeaders: [:], dpopAlgorithms: []).status == 403)  // a valid token without the grant: 403, not 401
         let plain = try await Fixtures.validator().validate(bearerToken: try Fixtures.sign(Fixtures.accessTokenClaims()))
         #expect(try plain.authorizationDetails == nil)
         #expect(throws: OIDCError.self) { try plain.requireAuthorizationDetails(types: ["payment_initiation"]) }
@@ -59,8 +59,8 @@ struct ResourceServerRARAndMetadataTests {
         #expect(values[0].hasPrefix("Bearer ") && values[1].hasPrefix("DPoP "))
         let response = TransportResponse(status: refusal.status, headers: refusal.headers, body: [])
         #expect(ProtectedResourceDiscovery.resourceMetadataParameter(in: response) == url.absoluteString)
-        let bearer = BearerChallenge(error: .invalidToken).advertising(resourceMetadata: url)
+        let bearer = ResourceChallenge(scheme: .bearer, error: .invalidToken).advertising(resourceMetadata: url)
         #expect(bearer.headerValue == #"Bearer error="invalid_token", resource_metadata="https://api.example/.well-known/oauth-protected-resource""#)
-        #expect(BearerChallenge(error: nil).headerValue == "Bearer")
+        #expect(ResourceChallenge(scheme: .bearer, error: nil).headerValue == "Bearer")
     }
 }

@@ -160,4 +160,17 @@ struct ReadmeListingTests {
         let named = words.intersection(try Self.toolkitTypeNames())
         #expect(named.count <= 6, "PartnerBackEnd.swift names \(named.count) toolkit types: \(named.sorted())")
     }
+
+    @Test("The README's resource-server listing: one toolkit import, at most 3 toolkit types, no catch")
+    func resourceServerIsSmall() throws {
+        let listing = try String(contentsOf: Self.here.appendingPathComponent("ResourceServer.swift"), encoding: .utf8)
+        // The code, without its comments (they may say "JWT" or "DPoP-Nonce" in prose).
+        let code = listing.split(separator: "\n").map { $0.components(separatedBy: "//").first ?? "" }.joined(separator: "\n")
+        let words = Set(code.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+        let named = words.intersection(try Self.toolkitTypeNames())
+        #expect(named.count <= 3, "ResourceServer.swift names \(named.count) toolkit types: \(named.sorted())")
+        let imports = listing.split(separator: "\n").filter { $0.hasPrefix("import ") && $0 != "import Foundation" }
+        #expect(imports == ["import OIDCResourceServer"], "\(imports)")
+        #expect(!words.contains("catch") && !listing.contains("OIDCError("))
+    }
 }

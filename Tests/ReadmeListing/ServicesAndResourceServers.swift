@@ -32,42 +32,33 @@ func otherGrants(client: OIDCClient, userToken: String, serviceKey: JWK) async t
     return (exchanged, asUser)
 }
 
-/// Receiving: RFC 9068 JWT access tokens through the issuer's key cache, as Bearer or DPoP (RFC 9449 §7):
-/// one call reads Authorization and DPoP and enforces the token's cnf itself...
-func receive(method: String, url: URL, headers: HeaderFields, issuer: String, discovery: Discovery,
-             keyCaches: JWKSetCacheRegistry) async throws {
-    let validator = try await AccessTokenValidator.discover(issuer: issuer, audience: "https://api.example.com",
-                                                            discovery: discovery, keyCaches: keyCaches)
-    do {
-        let presented = try await validator.validate(method: method, url: url, headers: headers, requiredScopes: ["api.read"])
-        print(presented.token.subject, presented.token.clientID, presented.token.scopes)  // .confirmation, presented.proof ...
-    } catch let error as OIDCError {
-        let refusal = validator.refusal(for: error, requestHeaders: headers, requiredScopes: ["api.read"])
-        print(refusal.status, refusal.headers)  // respond 400/401/403 with WWW-Authenticate: Bearer / DPoP (and DPoP-Nonce)
+/// Receiving: one front door per API, RFC 9068 JWT access tokens through the issuer's key cache, as Bearer or DPoP
+/// (RFC 9449 §7): one call reads Authorization and DPoP and enforces the token's cnf itself...
+func receive(method: String, url: URL, headers: HeaderFields) async throws {
+    let tokens = try await ResourceGuard.discover(issuer: "https://idp.example.com", audience: "https://api.example.com")
+    switch await tokens.check(method: method, url: url, headers: headers, requiredScopes: ["api.read"]) {
+    case .allowed(let token):
+        print(token.subject ?? "-", token.clientID ?? "-", token.scopes)  // .confirmation, .proof, .claims ...
+    case .refused(let refusal):
+        print(refusal.status, refusal.headers, refusal.cause)  // 400/401/403 with WWW-Authenticate: Bearer / DPoP (and DPoP-Nonce), 503
     }
 }
 
-/// ...or introspection (RFC 7662), cached by the token's SHA-256 for at most its exp; a cache shared by
-/// introspectors keeps each endpoint, client and answer form (JSON / signed JWT) apart.
-func introspector(metadata: ProviderMetadata, rsAuth: ClientAuthentication, transport: any HTTPTransport) throws -> TokenIntrospector? {
-    guard let endpoint = metadata.introspectionEndpoint else { return nil }
-    return try TokenIntrospector(endpoint: endpoint, authentication: rsAuth,
-                                 transport: transport, audience: .contains("https://api.example.com"),
-                                 cache: IntrospectionCache(maximumLifetime: 60))
-}
-
-/// ...received the same way: one call reads Authorization and DPoP and enforces the answer's cnf (cnf.jkt only
-/// as DPoP with a proof of that key, cnf.x5t#S256 only with that client certificate). The answer is a TokenIntrospection.
+/// ...or introspection (RFC 7662), cached by the token's SHA-256 for at most its exp, the answer's cnf enforced the
+/// same way (cnf.jkt only as DPoP with a proof of that key, cnf.x5t#S256 only with that client certificate).
 func receiveIntrospected(method: String, url: URL, headers: HeaderFields, clientCertificate: ClientCertificate,
-                         introspector: TokenIntrospector) async throws {
-    do {
-        let presented = try await introspector.validate(method: method, url: url, headers: headers, requiredScopes: ["api.read"],
-                                                        clientCertificate: clientCertificate)
-        let answer: TokenIntrospection = presented.introspection
-        print(answer.subject ?? "-", answer.clientID ?? "-", answer.scopes, presented.scheme)  // presented.proof ...
-    } catch let error as OIDCError {
-        let refusal = introspector.refusal(for: error, requestHeaders: headers, requiredScopes: ["api.read"])
-        print(refusal.status, refusal.headers)  // the same challenges as for JWT access tokens
+                         rsAuth: ClientAuthentication) async throws {
+    var configuration = ResourceGuard.Configuration(issuer: "https://idp.example.com", audience: "https://api.example.com")
+    var introspection = ResourceGuard.Introspection(authentication: rsAuth)
+    introspection.cache = IntrospectionCache(maximumLifetime: 60)
+    configuration.tokens = .introspection(introspection)  // or .jwtOrIntrospection(introspection)
+    let tokens = try await ResourceGuard(configuration: configuration)
+    switch await tokens.check(method: method, url: url, headers: headers, requiredScopes: ["api.read"],
+                              clientCertificate: clientCertificate) {
+    case .allowed(let token):
+        print(token.subject ?? "-", token.clientID ?? "-", token.scopes, token.scheme)  // token.source: .introspection(answer)
+    case .refused(let refusal):
+        print(refusal.status, refusal.headers)  // the same answers as for JWT access tokens
     }
 }
 

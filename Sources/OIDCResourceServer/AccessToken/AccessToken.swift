@@ -47,7 +47,7 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` when it is not an array of strings.
     public var authenticationMethods: [String]? { get throws { try ClaimErrors.read { try jwt.claims.claim("amr", as: [String].self) } } }
     /// `cnf` (RFC 7800): the DPoP key (`jkt`) or client certificate (`x5t#S256`) the token is
-    /// bound to; `nil` for an unbound token. ``AccessTokenValidator`` enforces it.
+    /// bound to; `nil` for an unbound token. ``ResourceGuard`` enforces it.
     public let confirmation: TokenConfirmation?
     /// The JWS header (`typ`, `alg`, `kid`).
     public var header: JOSEHeader { jwt.header }

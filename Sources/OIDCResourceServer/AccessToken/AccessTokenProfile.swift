@@ -1,7 +1,7 @@
 import JOSE
 import OIDCCore
 
-/// Which JWT access tokens an ``AccessTokenValidator`` accepts: RFC 9068's (default), or a provider's
+/// Which JWT access tokens a ``ResourceGuard`` accepts: RFC 9068's (default), or a provider's
 /// documented form, named explicitly. Every other check (signature, times, `iss`, `sub`, `iat`, `jti`,
 /// binding, scopes) stays on.
 public enum AccessTokenProfile: Sendable, Hashable, CustomStringConvertible {

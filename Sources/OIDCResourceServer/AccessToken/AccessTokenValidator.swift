@@ -17,31 +17,31 @@ import OIDCCore
 /// the required scopes. JOSE's `JWT.verify` and `JWTValidationPolicy` apply the
 /// signature, time, issuer and audience rules; this type adds only what RFC 9068 adds.
 ///
-/// A server calls ``validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)`` with
+/// ``ResourceGuard`` calls ``validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)`` with
 /// the request and answers a failure with ``AccessTokenRefusal``.
-public struct AccessTokenValidator: Sendable {
+package struct AccessTokenValidator: Sendable {
     /// The issuer identifier `iss` must equal.
-    public let issuer: String
+    package let issuer: String
     /// This resource server's identifier, which `aud` must contain.
-    public let audience: String
+    package let audience: String
     /// Where the issuer's keys come from.
-    public let keys: IssuerKeys
+    package let keys: IssuerKeys
     /// The algorithms accepted (default: every asymmetric one; never HMAC, never `none`).
-    public let allowedAlgorithms: Set<JWSAlgorithm>
+    package let allowedAlgorithms: Set<JWSAlgorithm>
     /// Allowed clock skew in seconds (default 60).
-    public let leeway: TimeInterval
+    package let leeway: TimeInterval
     /// The current time.
-    public let clock: @Sendable () -> Date
+    package let clock: @Sendable () -> Date
     /// Input limits for the token.
-    public let limits: JOSELimits
+    package let limits: JOSELimits
     /// The DPoP proof rules (with their replay cache) for tokens presented with the `DPoP` scheme.
-    public let proofs: DPoPProofValidator
+    package let proofs: DPoPProofValidator
     /// Which access tokens are accepted: RFC 9068's (default) or a provider's (``AccessTokenProfile``).
-    public let profile: AccessTokenProfile
+    package let profile: AccessTokenProfile
 
     /// Receives one ``OIDC/OIDCEvent`` per token validated (``OIDC/OIDCEvent/Kind/accessTokenValidation``: accepted, or refused with the error's code);
     /// `nil` (default): none, and no work beyond a `nil` check.
-    public var observer: (any OIDCObserver)? = nil
+    package let observer: (any OIDCObserver)?
 
     private let policy: JWSVerificationPolicy
     private let rules: JWTValidationPolicy
@@ -59,11 +59,13 @@ public struct AccessTokenValidator: Sendable {
     ///   - proofs: the DPoP proof rules; `nil` (the default) is a ``DPoPProofValidator`` with this
     ///     `leeway` and `clock` and its own ``InMemoryReplayCache`` (replay protection on).
     ///   - profile: which access tokens are accepted; default RFC 9068's.
-    public init(issuer: String, audience: String, keys: IssuerKeys,
-                allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
-                clock: @escaping @Sendable () -> Date = { Date() }, limits: JOSELimits = .default, proofs: DPoPProofValidator? = nil,
-                profile: AccessTokenProfile = .rfc9068) {
+    ///   - observer: receives one event per token validated; `nil` (default): none.
+    package init(issuer: String, audience: String, keys: IssuerKeys,
+                 allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
+                 clock: @escaping @Sendable () -> Date = { Date() }, limits: JOSELimits = .default, proofs: DPoPProofValidator? = nil,
+                 profile: AccessTokenProfile = .rfc9068, observer: (any OIDCObserver)? = nil) {
         self.profile = profile
+        self.observer = observer
         self.proofs = proofs ?? DPoPProofValidator(leeway: leeway, clock: clock)
         self.issuer = issuer
         self.audience = audience
@@ -96,9 +98,11 @@ public struct AccessTokenValidator: Sendable {
     ///   - clock: the current time.
     ///   - proofs: the DPoP proof rules; `nil`: the defaults of ``init(issuer:audience:keys:allowedAlgorithms:leeway:clock:limits:proofs:profile:)``.
     ///   - profile: which access tokens are accepted; default RFC 9068's.
-    public static func discover(issuer: String, audience: String, discovery: Discovery, keyCaches: JWKSetCacheRegistry,
-                                leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
-                                proofs: DPoPProofValidator? = nil, profile: AccessTokenProfile = .rfc9068) async throws -> AccessTokenValidator {
+    ///   - observer: receives one event per token validated; `nil` (default): none.
+    package static func discover(issuer: String, audience: String, discovery: Discovery, keyCaches: JWKSetCacheRegistry,
+                                 leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
+                                 proofs: DPoPProofValidator? = nil, profile: AccessTokenProfile = .rfc9068,
+                                 observer: (any OIDCObserver)? = nil) async throws -> AccessTokenValidator {
         let metadata: ProviderMetadata
         if case .entra(let tenants) = profile {  // the {tenantid} template: accepted under the profile, not cached
             metadata = try await Discovery.fetch(issuer: issuer, transport: discovery.transport, observer: discovery.observer,
@@ -109,12 +113,12 @@ public struct AccessTokenValidator: Sendable {
         guard let jwksURI = metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the issuer publishes no jwks_uri") }
         let cache = try await keyCaches.cache(for: jwksURI)
         return AccessTokenValidator(issuer: issuer, audience: audience, keys: .cache(cache), leeway: leeway, clock: clock, proofs: proofs,
-                                    profile: profile)
+                                    profile: profile, observer: observer)
     }
 
     /// Whether a `typ` header value names an RFC 9068 access token (case-insensitively,
     /// with or without the `application/` prefix, RFC 7515 §4.1.9).
-    public static func isAccessTokenType(_ type: String?) -> Bool {
+    package static func isAccessTokenType(_ type: String?) -> Bool {
         guard var type else { return false }
         return type.withUTF8 { bytes in
             var start = 0
@@ -135,57 +139,42 @@ public struct AccessTokenValidator: Sendable {
     private static func lowercased(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
 
     /// Validates the access token of a request as a resource server accepting both `Bearer` and
-    /// `DPoP` must (RFC 9449 §7): the one call that reads the token's `cnf` itself.
+    /// `DPoP` must (RFC 9449 §7): the one path, which ``ResourceGuard`` calls, and the one call that reads the token's `cnf`.
     ///
     /// - `Authorization: Bearer <token>`: refused when the token is bound to a DPoP key (`cnf.jkt`).
     /// - `Authorization: DPoP <token>` with exactly one `DPoP: <proof>` header: the token must carry
-    ///   `cnf.jkt`, and the proof must pass ``proofs`` for `method` and `url` (its `htu` compared after
-    ///   normalization), with `ath` of this token and a key whose thumbprint is `cnf.jkt`; its `jti`
-    ///   is remembered (replays refused).
+    ///   `cnf.jkt`, and the proof must pass ``proofs`` for `method` and `url`, with `ath` of this token and
+    ///   a key whose thumbprint is `cnf.jkt`; its `jti` is remembered (replays refused).
     /// - A token bound to a certificate (`cnf.x5t#S256`) passes only with the matching `clientCertificate`.
     ///
-    /// - Parameters:
-    ///   - method: the request's HTTP method.
-    ///   - url: the URL the request was sent to, as the client addressed this server (scheme, host,
-    ///     port and path; query and fragment are ignored).
-    ///   - headers: the request's header fields (`Authorization`, `DPoP`).
-    ///   - requiredScopes: the scopes the resource requires.
-    ///   - dpopNonce: the nonce this server requires in DPoP proofs, if any.
-    ///   - clientCertificate: the client's TLS certificate, for certificate-bound tokens.
-    /// - Returns: the validated token, its scheme and (for `DPoP`) its proof.
-    /// - Throws: ``OIDC/OIDCError``: `.missingBearerToken` (no credentials), `.invalidBearerRequest`,
-    ///   the codes of ``validate(bearerToken:requiredScopes:)``, `.dpopBoundTokenAsBearer`,
-    ///   `.dpopTokenNotBound`, `.dpopProofMissing`, the `dpop_proof_*` codes, `.certificateBoundToken`
-    ///   and `.insufficientScope` — answer them with ``AccessTokenRefusal``.
-    public func validate(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
-                         dpopNonce: DPoPProofValidator.NonceRule = .notRequired,
-                         clientCertificate: ClientCertificate = .notPresented) async throws -> PresentedAccessToken {
-        // Without an observer only the nil check is added (the benchmarked hot path).
+    /// With an ``observer``, the same path runs inside one observed operation; without one, only the `nil` check is added.
+    /// - Throws: ``OIDC/OIDCError`` with the code of the first rule that failed; ``AccessTokenRefusal`` answers it.
+    package func validate(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
+                          dpopNonce: DPoPProofValidator.NonceRule = .notRequired,
+                          clientCertificate: ClientCertificate = .notPresented) async throws -> PresentedAccessToken {
         guard let observer else {
-            let (scheme, token) = try Self.credentials(headers)
-            // A Bearer token verified with keys at hand is answered without suspending: the same checks, in the
-            // same order, as validateRequest (they are its own functions), minus its async frames.
-            if scheme == .bearer, let accessToken = try verifiedNowNaming(token) {
-                return try acceptedAsBearer(accessToken, requiredScopes: requiredScopes, clientCertificate: clientCertificate)
-            }
-            return try await validateRequest(scheme: scheme, token: token, method: method, url: url, headers: headers,
-                                             requiredScopes: requiredScopes, dpopNonce: dpopNonce, clientCertificate: clientCertificate)
+            return try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
+                                             dpopNonce: dpopNonce, clientCertificate: clientCertificate)
         }
         return try await Optional(observer).observe(.accessTokenValidation, origin: Observation.origin(of: issuer)) {
-            let (scheme, token) = try Self.credentials(headers)
-            return try await validateRequest(scheme: scheme, token: token, method: method, url: url, headers: headers,
-                                             requiredScopes: requiredScopes, dpopNonce: dpopNonce, clientCertificate: clientCertificate)
+            try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
+                                      dpopNonce: dpopNonce, clientCertificate: clientCertificate)
         }
     }
 
-    /// The request's rules once its `Authorization` credentials are read (``credentials(_:)``).
-    private func validateRequest(scheme: AuthorizationScheme, token: Substring, method: String, url: URL, headers: HeaderFields,
-                                 requiredScopes: Set<String>, dpopNonce: DPoPProofValidator.NonceRule,
+    /// The request's rules, in order: the credentials, the token (``verified(_:)``), its binding (``TokenBinding``:
+    /// the rule introspection shares), the scopes.
+    private func validateRequest(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String>,
+                                 dpopNonce: DPoPProofValidator.NonceRule,
                                  clientCertificate: ClientCertificate) async throws -> PresentedAccessToken {
+        let (scheme, token) = try TokenBinding.credentials(headers)
         if scheme == .bearer {
-            return try acceptedAsBearer(try await verified(token), requiredScopes: requiredScopes, clientCertificate: clientCertificate)
+            let accessToken = try await verified(token)
+            try TokenBinding.checkBearer(accessToken.confirmation, clientCertificate: clientCertificate)
+            try Self.checkScopes(requiredScopes, of: accessToken)
+            return PresentedAccessToken(token: accessToken, scheme: .bearer, proof: nil)
         }
-        // The DPoP scheme: exactly one proof, a token bound to its key (TokenBinding: the rule introspection shares).
+        // The DPoP scheme: exactly one proof, a token bound to its key.
         let proofText = try TokenBinding.proof(headers)
         let accessToken = try await verified(token)
         let proof = try await TokenBinding.checkDPoP(accessToken.confirmation, token: token, proof: proofText, proofs: proofs,
@@ -194,103 +183,38 @@ public struct AccessTokenValidator: Sendable {
         return PresentedAccessToken(token: accessToken, scheme: .dpop, proof: proof)
     }
 
-    /// The request's `Authorization` scheme and token (``TokenBinding/credentials(_:)``).
-    /// - Throws: `.missingBearerToken` when it carries neither a `Bearer` nor a `DPoP` token; `.invalidBearerRequest`.
-    private static func credentials(_ headers: HeaderFields) throws -> (scheme: AuthorizationScheme, token: Substring) {
-        try TokenBinding.credentials(headers)
-    }
-
-    /// The rules of a token presented with the `Bearer` scheme, once verified: no binding, and the scopes.
-    private func acceptedAsBearer(_ accessToken: consuming AccessToken, requiredScopes: Set<String>,
-                                  clientCertificate: ClientCertificate) throws -> PresentedAccessToken {
-        try TokenBinding.checkBearer(accessToken.confirmation, clientCertificate: clientCertificate)
-        try Self.checkScopes(requiredScopes, of: accessToken)
-        return PresentedAccessToken(token: accessToken, scheme: .bearer, proof: nil)
-    }
-
-    /// Validates `token` presented with the `Bearer` scheme (e.g. read from a request by
-    /// ``BearerTokenExtractor``) and checks it carries every scope in `requiredScopes`. A token bound
-    /// to a DPoP key or a certificate is refused: a bearer presentation proves neither.
-    /// - Returns: the validated token.
-    /// - Throws: ``OIDC/OIDCError``: signature and key codes, `.expired`, `.notYetValid`,
-    ///   `.issuedInFuture`, `.unexpectedTokenType`, `.issuerMismatch`, `.audienceMismatch`,
-    ///   `.missingAccessTokenClaim`, `.claimTypeMismatch`, `.dpopBoundTokenAsBearer`,
-    ///   `.certificateBoundToken` and `.insufficientScope` (naming the missing scopes) — map
-    ///   them to a challenge with ``BearerChallenge/init(error:requiredScopes:realm:)``.
-    public func validate(bearerToken token: String, requiredScopes: Set<String> = []) async throws -> AccessToken {
-        guard let observer else {
-            // Without suspending when the keys are at hand, as in validate(method:url:headers:...).
-            if let accessToken = try verifiedNowNaming(token[...]) {
-                return try acceptedAsBearer(accessToken, requiredScopes: requiredScopes, clientCertificate: .notPresented).token
-            }
-            return try await validateBearer(token, requiredScopes: requiredScopes)
-        }
-        return try await Optional(observer).observe(.accessTokenValidation, origin: Observation.origin(of: issuer)) {
-            try await validateBearer(token, requiredScopes: requiredScopes)
-        }
-    }
-
-    private func validateBearer(_ token: String, requiredScopes: Set<String>) async throws -> AccessToken {
-        try acceptedAsBearer(try await verified(token[...]), requiredScopes: requiredScopes, clientCertificate: .notPresented).token
-    }
-
     /// The token's signature, times, type, issuer, audience and required claims; no binding, no scopes.
     /// A refused token with a `nonce` in its header is named for what it is: a Microsoft Graph token.
-    /// `token` may be part of the request's `Authorization` value: it is read in place on the hot path.
+    /// `token` may be part of the request's `Authorization` value: it is read in place.
     private func verified(_ token: Substring) async throws -> AccessToken {
         do {
-            // Without suspending when the keys are at hand (the hot path), else through the key cache.
-            if let accessToken = try verifiedNow(token) { return accessToken }
-            return try await verifiedToken(String(token))
+            let jwt: JWT
+            do {
+                jwt = try await verifiedJWT(token, validation: rules)
+            } catch let error as OIDCError where profile == .rfc9068 && Self.typeDecidesFirst(error) {
+                // Say "not an access token" rather than "wrong audience" for an ID Token: the typ
+                // decides first. Failures only: one verification on the success path.
+                let verified = try await verifiedJWT(token, validation: timeRules)
+                try Self.checkType(verified.header)
+                throw error
+            }
+            return try accepted(jwt)
         } catch {
             try refuseGraphToken(token)
             throw error
         }
     }
 
-    /// ``verifiedNow(_:)`` with its failures named as ``verified(_:)`` names them.
-    private func verifiedNowNaming(_ token: Substring) throws -> AccessToken? {
-        do {
-            return try verifiedNow(token)
-        } catch {
-            try refuseGraphToken(token)
-            throw error
-        }
+    /// The signature and `validation`'s claim rules: without suspending when the keys are at hand, else through the key cache
+    /// (the same checks: ``OIDC/IssuerKeys`` runs one verification either way).
+    private func verifiedJWT(_ token: Substring, validation: JWTValidationPolicy) async throws -> JWT {
+        if let jwt = try keys.verifyNow(token, policy: policy, validation: validation) { return jwt }
+        return try await keys.verify(String(token), policy: policy, validation: validation)
     }
 
     /// After a failure: a token with a `nonce` in its header is named for what it is, a Microsoft Graph token.
     private func refuseGraphToken(_ token: Substring) throws {
         if let jws = try? CompactJWS(String(token), limits: limits) { try ProviderProfile.refuseGraphAccessToken(jws.header) }
-    }
-
-    private func verifiedToken(_ token: String) async throws -> AccessToken {
-        let jwt: JWT
-        do {
-            jwt = try await keys.verify(token, policy: policy, validation: rules)
-        } catch let error as OIDCError where profile == .rfc9068 && Self.typeDecidesFirst(error) {
-            // Say "not an access token" rather than "wrong audience" for an ID Token: the typ
-            // decides first. Failures only: one verification on the success path.
-            let verified = try await keys.verify(token, policy: policy, validation: timeRules)
-            try Self.checkType(verified.header)
-            throw error
-        }
-        return try accepted(jwt)
-    }
-
-    /// ``verifiedToken(_:)`` without suspending, its failures named the same way; `nil` only when the keys are
-    /// not at hand (then no signature was checked here, and ``verifiedToken(_:)`` does the work once).
-    private func verifiedNow(_ token: Substring) throws -> AccessToken? {
-        let jwt: JWT?
-        do {
-            jwt = try keys.verifyNow(token, policy: policy, validation: rules)
-        } catch let error as OIDCError where profile == .rfc9068 && Self.typeDecidesFirst(error) {
-            // As in verifiedToken: the typ decides first.
-            guard let verified = try keys.verifyNow(token, policy: policy, validation: timeRules) else { return nil }
-            try Self.checkType(verified.header)
-            throw error
-        }
-        guard let jwt else { return nil }
-        return try accepted(jwt)
     }
 
     /// The failures of the claim rules that an RFC 9068 validation reports only once `typ` is found right.

@@ -4,16 +4,16 @@ import JOSE
 /// ``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``:
 /// the validated token, the scheme it came with, and its DPoP proof when the scheme was `DPoP`.
 /// Holds no token text.
-public struct PresentedAccessToken: Sendable, CustomStringConvertible {
+package struct PresentedAccessToken: Sendable, CustomStringConvertible {
     /// The validated token (its `cnf`, if any, was checked against ``proof``).
-    public let token: AccessToken
+    package let token: AccessToken
     /// The `Authorization` scheme: `Bearer` only for a token bound to no DPoP key.
-    public let scheme: AuthorizationScheme
+    package let scheme: AuthorizationScheme
     /// The DPoP proof: present exactly when ``scheme`` is `DPoP`; its key's thumbprint is the token's `cnf.jkt`.
-    public let proof: VerifiedDPoPProof?
+    package let proof: VerifiedDPoPProof?
 
     /// e.g. `DPoP AccessToken(iss: ..., sub: ...) with VerifiedDPoPProof(ES256, ...)`.
-    public var description: String {
+    package var description: String {
         "\(scheme.rawValue) \(token)" + (proof.map { " with \($0)" } ?? "")
     }
 }

@@ -4,8 +4,7 @@ import OIDCCore
 /// The `cnf` (confirmation) claim of an access token (RFC 7800 §3.1): the key or certificate
 /// the token is bound to, from a JWT access token or an introspection answer (RFC 7662 §2.2 with RFC 9449 §6.2,
 /// RFC 8705 §3.2). A bound token is accepted only from the holder of that key or certificate
-/// (``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``,
-/// ``TokenIntrospector/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``).
+/// (``ResourceGuard/check(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``, for both).
 public struct TokenConfirmation: Sendable, Hashable, CustomStringConvertible {
     /// `jkt`: the RFC 7638 SHA-256 thumbprint of the DPoP key the token is bound to (RFC 9449 §6.1).
     public let jwkThumbprint: String?
@@ -13,7 +12,7 @@ public struct TokenConfirmation: Sendable, Hashable, CustomStringConvertible {
     public let certificateThumbprint: String?
 
     /// A confirmation from its members.
-    public init(jwkThumbprint: String?, certificateThumbprint: String?) {
+    package init(jwkThumbprint: String?, certificateThumbprint: String?) {
         self.jwkThumbprint = jwkThumbprint
         self.certificateThumbprint = certificateThumbprint
     }
@@ -47,7 +46,7 @@ public struct TokenConfirmation: Sendable, Hashable, CustomStringConvertible {
     /// (the Base64URL SHA-256 of its DER, compared in constant time); a token not bound to a certificate passes.
     /// The rule every presentation applies, for JWT access tokens and introspection answers alike.
     /// - Throws: ``OIDC/OIDCError`` `.certificateBoundToken` when the certificate is missing or another.
-    public func requireCertificate(_ certificate: ClientCertificate) throws {
+    package func requireCertificate(_ certificate: ClientCertificate) throws {
         guard let expected = certificateThumbprint else { return }
         guard let presented = certificate.thumbprint else {
             throw OIDCError(.certificateBoundToken, "the access token is bound to a client certificate (cnf.x5t#S256): a certificate-bound token needs the client certificate")

@@ -5,9 +5,10 @@ import Foundation
 #endif
 import OIDCCore
 
-/// The answer to a request whose access token was refused, for a resource server that accepts
-/// both `Bearer` and `DPoP` (RFC 6750 §3, RFC 9449 §7.1): the status, one `WWW-Authenticate`
-/// field per challenge (the scheme the client used first, carrying the error), and `DPoP-Nonce`.
+/// The HTTP answer to send for a request whose access token was refused: the status, one `WWW-Authenticate`
+/// field per challenge (the scheme the client used first, carrying the error), `DPoP-Nonce`, and a JSON body
+/// (RFC 6750 §3, RFC 9449 §7.1). ``ResourceGuard`` answers every refusal with one, for JWT access tokens and
+/// introspection alike; the error behind it stays in ``cause``, for logs.
 ///
 /// | situation | challenges | status |
 /// |---|---|---|
@@ -18,16 +19,19 @@ import OIDCCore
 /// | proof missing, invalid, replayed or of another key, or its key's replay-cache share full (`replay_cache_full`) | `DPoP invalid_dpop_proof` | 401 |
 /// | proof without the server's nonce | `DPoP use_dpop_nonce` and `DPoP-Nonce` | 401 |
 /// | token lacks a required scope or `authorization_details` type (RFC 9396) | `insufficient_scope` with `scope` (scheme used) | 403 |
+/// | the introspection endpoint or the issuer's keys unreachable | none | 503 |
+/// | the resource server's own configuration refused (e.g. its client authentication) | none | 500 |
 public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
-    /// The HTTP status: 400, 401 or 403.
+    /// The HTTP status: 400, 401, 403, 500 or 503.
     public let status: Int
-    /// The challenges, in the order of their `WWW-Authenticate` fields.
+    /// The challenges, in the order of their `WWW-Authenticate` fields (none for 500 and 503).
     public private(set) var challenges: [ResourceChallenge]
     /// The nonce to send in `DPoP-Nonce`, if the server requires one.
     public let dpopNonce: String?
+    /// Why the token was refused, for logs (never for the client: the challenges say what it may know).
+    public let cause: OIDCError
 
-    /// The refusal of the request with `requestHeaders` for `error`, as thrown by
-    /// ``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``.
+    /// The refusal of the request with `requestHeaders` for `error`: the one table of the access-token paths.
     /// - Parameters:
     ///   - error: the validation error.
     ///   - requestHeaders: the refused request's header fields (its `Authorization` scheme picks the challenge).
@@ -36,9 +40,10 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
     ///   - dpopNonce: the nonce the server requires in proofs, if any: sent in `DPoP-Nonce`, and a proof
     ///     without it is answered with `use_dpop_nonce`.
     ///   - realm: `realm`, if any.
-    public init(error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [], dpopAlgorithms: [String],
-                dpopNonce: String? = nil, realm: String? = nil) {
+    package init(error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [], dpopAlgorithms: [String],
+                 dpopNonce: String? = nil, realm: String? = nil) {
         self.dpopNonce = dpopNonce
+        self.cause = error
         func challenge(_ scheme: AuthorizationScheme, _ code: ResourceChallenge.ErrorCode?, _ text: String? = nil,
                        scope: Set<String> = []) -> ResourceChallenge {
             ResourceChallenge(scheme: scheme, error: code, errorDescription: text, scope: scope, realm: realm, algorithms: dpopAlgorithms)
@@ -70,9 +75,15 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
         case .certificateBoundToken:
             status = 401
             challenges = [challenge(used, .invalidToken, "the access token is bound to a client certificate")]
+        case _ where error.category == .unavailable:  // the provider, not the token: retry later
+            status = 503
+            challenges = []
+        case _ where error.category == .configuration:
+            status = 500
+            challenges = []
         default:
             status = 401
-            let invalid = challenge(used, .invalidToken, BearerChallenge.publicDescription(of: error))
+            let invalid = challenge(used, .invalidToken, ResourceChallenge.publicDescription(of: error))
             challenges = used == .bearer ? [invalid, challenge(.dpop, nil)] : [invalid]
         }
     }
@@ -96,8 +107,32 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
     /// The error code of the first challenge (e.g. for a JSON body), or `nil` when it has none.
     public var error: ResourceChallenge.ErrorCode? { challenges.first?.error }
 
+    /// The JSON body, `{"error":"..."}`: the first challenge's error code; `unauthorized` for a challenge without one,
+    /// `temporarily_unavailable` for 503, `server_error` for 500 (RFC 6749 §5.2 names).
+    public var body: [UInt8] {
+        let code: String
+        switch status {
+        case 503: code = "temporarily_unavailable"
+        case 500: code = "server_error"
+        default: code = error?.rawValue ?? "unauthorized"
+        }
+        return Array("{\"error\":\"\(code)\"}".utf8)
+    }
+
     /// e.g. `401 DPoP error="invalid_dpop_proof", ...`.
     public var description: String { "\(status) " + challenges.map(\.headerValue).joined(separator: " | ") }
+
+    /// Refusals are equal when they answer the same: status, challenges and nonce (``cause`` aside).
+    public static func == (lhs: AccessTokenRefusal, rhs: AccessTokenRefusal) -> Bool {
+        lhs.status == rhs.status && lhs.challenges == rhs.challenges && lhs.dpopNonce == rhs.dpopNonce
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(status)
+        hasher.combine(challenges)
+        hasher.combine(dpopNonce)
+    }
 
     /// The DPoP proof codes answered with `invalid_dpop_proof`.
     static func isProofError(_ code: OIDCError.Code) -> Bool {
@@ -119,7 +154,7 @@ extension AccessTokenValidator {
     ///   - requiredScopes: the scopes the resource requires.
     ///   - dpopNonce: the nonce this server requires in proofs, if any.
     ///   - realm: `realm`, if any.
-    public func refusal(for error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [],
+    package func refusal(for error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [],
                         dpopNonce: String? = nil, realm: String? = nil) -> AccessTokenRefusal {
         AccessTokenRefusal(error: error, requestHeaders: requestHeaders, requiredScopes: requiredScopes,
                            dpopAlgorithms: proofs.challengeAlgorithms, dpopNonce: dpopNonce, realm: realm)

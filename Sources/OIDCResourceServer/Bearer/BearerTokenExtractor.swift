@@ -139,7 +139,7 @@ public struct BearerTokenExtractor: Sendable {
     }
 
     /// `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`
-    public static func isB64Token<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+    package static func isB64Token<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
         if let result = bytes.withContiguousStorageIfAvailable(isB64Token(buffer:)) { return result }
         return Array(bytes).withUnsafeBufferPointer(isB64Token(buffer:))
     }

@@ -3,8 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-/// One `WWW-Authenticate` challenge of a protected resource: `Bearer` (RFC 6750 §3) or `DPoP`
-/// (RFC 9449 §7.1, with `algs`). ``AccessTokenRefusal`` builds the ones a refused request gets.
+import OIDCCore
+/// One `WWW-Authenticate` challenge of a protected resource, well-formed by construction: `Bearer` (RFC 6750 §3)
+/// or `DPoP` (RFC 9449 §7.1, with `algs`). ``AccessTokenRefusal`` builds the ones a refused request gets, for JWT
+/// access tokens and introspection alike.
 public struct ResourceChallenge: Sendable, Hashable, CustomStringConvertible {
     /// The error codes of both schemes.
     public enum ErrorCode: String, Sendable, Hashable {
@@ -41,10 +43,10 @@ public struct ResourceChallenge: Sendable, Hashable, CustomStringConvertible {
                 realm: String? = nil, algorithms: [String] = []) {
         self.scheme = scheme
         self.error = error
-        self.errorDescription = errorDescription.map(BearerChallenge.quotable)
-        self.scope = scope.sorted().filter(BearerChallenge.isScopeToken)
-        self.realm = realm.map(BearerChallenge.quotable)
-        self.algorithms = scheme == .dpop ? algorithms.filter(BearerChallenge.isScopeToken) : []
+        self.errorDescription = errorDescription.map(Self.quotable)
+        self.scope = scope.sorted().filter(Self.isScopeToken)
+        self.realm = realm.map(Self.quotable)
+        self.algorithms = scheme == .dpop ? algorithms.filter(Self.isScopeToken) : []
     }
 
     /// The `WWW-Authenticate` field value, e.g. `DPoP error="use_dpop_nonce", error_description="...", algs="ES256 EdDSA"`.
@@ -69,6 +71,27 @@ public struct ResourceChallenge: Sendable, Hashable, CustomStringConvertible {
         challenge.resourceMetadata = ResourceMetadataParameter.quoted(url)
         return challenge
     }
+
+    /// A short description of why a token was refused, without internal detail.
+    static func publicDescription(of error: OIDCError) -> String {
+        switch error.code {
+        case .expired: return "the access token expired"
+        case .inactiveToken: return "the access token is not active"
+        case .audienceMismatch: return "the access token is not meant for this resource"
+        case .unexpectedTokenType: return "the token is not an access token"
+        default: return "the access token is invalid"
+        }
+    }
+
+    /// `error_description` and `realm` characters: %x20-21 / %x23-5B / %x5D-7E (RFC 6750 §3), at most 200.
+    static func quotable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { (0x20...0x7E).contains($0.value) && $0 != "\"" && $0 != "\\" }).prefix(200))
+    }
+
+    /// `scope-token = 1*( %x21 / %x23-5B / %x5D-7E )` (RFC 6749 §3.3).
+    static func isScopeToken(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) && $0 != "\"" && $0 != "\\" }
+    }
 }
 
 /// The `resource_metadata` value of every challenge builder.
@@ -76,6 +99,6 @@ enum ResourceMetadataParameter {
     /// The URL text when it can stand in a quoted string unchanged, else `nil`.
     static func quoted(_ url: URL) -> String? {
         let text = url.absoluteString
-        return BearerChallenge.quotable(text) == text && !text.isEmpty ? text : nil
+        return ResourceChallenge.quotable(text) == text && !text.isEmpty ? text : nil
     }
 }

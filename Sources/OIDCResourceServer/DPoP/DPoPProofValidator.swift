@@ -14,7 +14,7 @@ import OIDCCore
 /// when an access token bound by `cnf.jkt` is presented, the key's thumbprint equal to it
 /// (`dpop_proof_jkt`) before any signature work; the signature verified with that key through JOSE; `jti`
 /// present; `htm` equal to the request method; `htu` equal to the request URI after
-/// ``normalizedURI(_:)-(String)`` (RFC 3986 §6.2.2, §6.2.3; query and fragment ignored); `iat` present, not
+/// `normalizedURI(_:)` (RFC 3986 §6.2.2, §6.2.3; query and fragment ignored); `iat` present, not
 /// more than ``leeway`` in the future and not older than ``maximumAge`` + ``leeway`` (JOSE's time rules);
 /// `nonce` when the server requires one; `ath` when an access token is presented (the binding is always
 /// stated, ``KeyBinding``); last, `jti` not seen before for this key (``replays``, on by default; recorded
@@ -23,8 +23,7 @@ import OIDCCore
 /// (and an ``OIDC/OIDCEvent/Kind/replayCacheFull`` event), never a replay. Each failure is an
 /// ``OIDC/OIDCError`` whose code names the rule (`dpop_proof_htm`, `dpop_proof_ath`, ...).
 ///
-/// A resource server uses ``AccessTokenValidator/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``,
-/// which reads `cnf` itself and calls this validator.
+/// A resource server uses ``ResourceGuard``, which reads `cnf` itself and calls this validator.
 public struct DPoPProofValidator: Sendable {
     /// The request the proof must be for.
     public enum Target: Sendable, Hashable {
@@ -83,21 +82,21 @@ public struct DPoPProofValidator: Sendable {
     }
 
     /// Allowed algorithms (always a subset of the asymmetric ones).
-    public let allowedAlgorithms: Set<JWSAlgorithm>
+    package let allowedAlgorithms: Set<JWSAlgorithm>
     /// How old `iat` may be, in seconds (default 300; NaN or negative: 0; at most a day).
-    public let maximumAge: TimeInterval
+    package let maximumAge: TimeInterval
     /// Allowed clock skew, as JOSE's time rules take it (NaN or negative: 0; at most a day).
-    public let leeway: TimeInterval
+    package let leeway: TimeInterval
     /// Where seen `jti` values are remembered (default: a ``InMemoryReplayCache`` of this validator).
-    public let replays: ReplayProtection
+    package let replays: ReplayProtection
     /// The current time.
-    public let clock: @Sendable () -> Date
+    package let clock: @Sendable () -> Date
     private let policy: JWSVerificationPolicy
     private let keys = ProofKeyCache()
 
     /// Receives one ``OIDC/OIDCEvent`` per proof validated (``OIDC/OIDCEvent/Kind/dpopProofValidation``: accepted, or refused with the error's code);
     /// `nil` (default): none, and no work beyond a `nil` check.
-    public var observer: (any OIDCObserver)? = nil
+    package let observer: (any OIDCObserver)?
 
     /// Creates a validator.
     /// - Parameters:
@@ -107,9 +106,11 @@ public struct DPoPProofValidator: Sendable {
     ///   - replays: where seen `jti` values are remembered; the default is a fresh ``InMemoryReplayCache``
     ///     (replicas behind one load balancer share one instead); opting out is ``ReplayProtection/disabledAtCallersRisk``.
     ///   - clock: the current time (also the clock the replay retention is computed on).
+    ///   - observer: receives one event per proof validated; `nil` (default): none.
     public init(allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, maximumAge: TimeInterval = 300,
                 leeway: TimeInterval = 60, replays: ReplayProtection = .cache(InMemoryReplayCache()),
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+                clock: @escaping @Sendable () -> Date = { Date() }, observer: (any OIDCObserver)? = nil) {
+        self.observer = observer
         self.allowedAlgorithms = allowedAlgorithms.intersection(IssuerKeys.asymmetricAlgorithms)
         self.maximumAge = Leeway.effective(maximumAge)
         self.leeway = Leeway.effective(leeway)

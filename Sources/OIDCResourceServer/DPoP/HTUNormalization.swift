@@ -16,7 +16,7 @@ import OIDCCore
 /// syntax-based normalization and §6.2.3 scheme-based normalization, query and fragment ignored.
 extension DPoPProofValidator {
     /// `uri` normalized as ``normalizedURI(_:)-(String)`` does.
-    public static func normalizedURI(_ uri: URL) -> String? {
+    package static func normalizedURI(_ uri: URL) -> String? {
         normalizedURI(uri.absoluteString)
     }
 
@@ -27,7 +27,7 @@ extension DPoPProofValidator {
     /// http, 443 for https) and an empty port dropped and an empty path written `/` (§6.2.3).
     /// - Returns: the normalized URI, or `nil` unless `text` is an absolute http(s) URI with a host
     ///   made of printable ASCII with well-formed percent-encodings.
-    public static func normalizedURI(_ text: String) -> String? {
+    package static func normalizedURI(_ text: String) -> String? {
         alreadyNormalized(text) ?? normalizedBySteps(text)
     }
 

@@ -16,17 +16,17 @@ import JOSE
 /// - At most ``capacity`` entries: expired ones are dropped first, then the oldest.
 public actor IntrospectionCache {
     /// Everything besides the token that decides an introspection answer or whether it is accepted:
-    /// answers are kept and found per partition. ``TokenIntrospector/cachePartition`` is an introspector's.
-    public struct Partition: Sendable, Hashable, CustomStringConvertible {
+    /// answers are kept and found per partition, one per introspector setting.
+    package struct Partition: Sendable, Hashable, CustomStringConvertible {
         /// The introspection endpoint that answered (its absolute URL).
-        public let endpoint: String
+        package let endpoint: String
         /// The client that asked: an endpoint may answer each client differently (RFC 7662 §2.2).
-        public let clientID: String
+        package let clientID: String
         /// The form the answer had to take to be accepted.
-        public let answerForm: AnswerForm
+        package let answerForm: AnswerForm
 
         /// The form an answer had to take to be accepted.
-        public enum AnswerForm: Sendable, Hashable {
+        package enum AnswerForm: Sendable, Hashable {
             /// Plain JSON (RFC 7662).
             case json
             /// A JWT (RFC 9701) from `issuer` for `audience`, verified; plain JSON also accepted
@@ -35,14 +35,14 @@ public actor IntrospectionCache {
         }
 
         /// A partition for answers of `endpoint` to `clientID` accepted in `answerForm`.
-        public init(endpoint: URL, clientID: String, answerForm: AnswerForm) {
+        package init(endpoint: URL, clientID: String, answerForm: AnswerForm) {
             self.endpoint = endpoint.absoluteString
             self.clientID = clientID
             self.answerForm = answerForm
         }
 
         /// e.g. `Partition(endpoint: https://as/introspect, client_id: rs, form: json)`.
-        public var description: String {
+        package var description: String {
             let form: String
             switch answerForm {
             case .json: form = "json"
@@ -68,13 +68,13 @@ public actor IntrospectionCache {
     }
 
     /// The most entries kept.
-    public nonisolated let capacity: Int
+    package nonisolated let capacity: Int
     /// The longest an entry is kept, in seconds.
-    public nonisolated let maximumLifetime: TimeInterval
+    package nonisolated let maximumLifetime: TimeInterval
     /// Whether `active: false` answers are kept too (default `true`: a revoked token stays revoked).
-    public nonisolated let cachesInactive: Bool
+    package nonisolated let cachesInactive: Bool
     /// The current time.
-    public nonisolated let clock: @Sendable () -> Date
+    package nonisolated let clock: @Sendable () -> Date
 
     private var entries: [Key: Entry] = [:]
     private var nextSequence: UInt64 = 0
@@ -89,10 +89,10 @@ public actor IntrospectionCache {
     }
 
     /// The number of entries (expired ones included until they are dropped).
-    public var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// The cached answer for `token` in `partition`, if fresh.
-    public func result(for token: String, in partition: Partition) -> IntrospectionResult? {
+    package func result(for token: String, in partition: Partition) -> IntrospectionResult? {
         let key = Key(token: token, partition: partition)
         guard let entry = entries[key] else { return nil }
         guard entry.until > clock() else {
@@ -104,7 +104,7 @@ public actor IntrospectionCache {
 
     /// Keeps the answer `result` for `token` in `partition` (for the time the rules above allow; not at
     /// all when that is none). Store only an answer that passed `partition`'s answer form.
-    public func store(_ result: IntrospectionResult, for token: String, in partition: Partition) {
+    package func store(_ result: IntrospectionResult, for token: String, in partition: Partition) {
         let now = clock()
         var until = now.addingTimeInterval(maximumLifetime)
         switch result {

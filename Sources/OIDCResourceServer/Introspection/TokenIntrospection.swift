@@ -31,12 +31,11 @@ public enum IntrospectionResult: Sendable, CustomStringConvertible {
 
 /// The metadata of an active token (RFC 7662 §2.2): the standard members typed, every
 /// member reachable through ``members``. Holds no token. What ``TokenIntrospector`` answers for an active token
-/// (``IntrospectionResult/active(_:)``, ``TokenIntrospector/validate(_:requiredScopes:)``,
-/// ``IntrospectedAccessToken/introspection``).
+/// (``IntrospectionResult/active(_:)``, and ``ValidatedAccessToken/source`` for a token ``ResourceGuard`` accepted).
 public struct TokenIntrospection: Sendable, CustomStringConvertible {
     /// The answer's `cnf` (RFC 7800; RFC 8705 §3.2, RFC 9449 §6.2): the certificate or DPoP key the token
-    /// is bound to, `nil` when unbound. ``TokenIntrospector/validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``
-    /// enforces it (the JWT path's rule), and ``TokenIntrospector/validate(_:requiredScopes:)`` refuses a bound token.
+    /// is bound to, `nil` when unbound. ``ResourceGuard/check(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``
+    /// enforces it with the JWT path's rule.
     /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` when `cnf` is not an object of non-empty strings.
     public var confirmation: TokenConfirmation? {
         get throws { try members["cnf"].map(TokenConfirmation.init(claim:)) }

@@ -36,7 +36,7 @@ extension TokenIntrospector {
     ///   - requiredScopes: the scopes the resource requires.
     ///   - dpopNonce: the nonce this server requires in proofs, if any.
     ///   - realm: `realm`, if any.
-    public func refusal(for error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [],
+    package func refusal(for error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [],
                         dpopNonce: String? = nil, realm: String? = nil) -> AccessTokenRefusal {
         AccessTokenRefusal(error: error, requestHeaders: requestHeaders, requiredScopes: requiredScopes,
                            dpopAlgorithms: proofs.challengeAlgorithms, dpopNonce: dpopNonce, realm: realm)

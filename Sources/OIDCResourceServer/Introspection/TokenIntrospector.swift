@@ -9,12 +9,9 @@ import OIDCCore
 /// Asks an authorization server about a token (RFC 7662), authenticating as the
 /// resource server's client, with an optional ``IntrospectionCache``; an active answer is a ``TokenIntrospection``.
 ///
-/// A server calls ``validate(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)`` with the request:
-/// it reads `Authorization` and `DPoP` itself and enforces the answer's `cnf` (RFC 9449 §6.2, RFC 8705 §3.2) with
-/// the rule the JWT path applies (a `cnf.jkt`-bound token only with the `DPoP` scheme and a proof of that key, a
-/// `cnf.x5t#S256`-bound one only with that client certificate), and answers a failure with
-/// ``refusal(for:requestHeaders:requiredScopes:dpopNonce:realm:)``. ``validate(_:requiredScopes:)``, for a token
-/// read elsewhere, refuses every bound token.
+/// ``ResourceGuard`` validates access tokens through it (`Configuration.tokens = .introspection(_:)`): it reads
+/// `Authorization` and `DPoP` itself and enforces the answer's `cnf` (RFC 9449 §6.2, RFC 8705 §3.2) with the rule
+/// the JWT path applies, and answers a failure with the JWT path's refusals. ``introspect(_:hint:)`` asks about any token.
 ///
 /// When ``jwtResponse`` is set, the request asks for the JWT form
 /// (`Accept: application/token-introspection+jwt`, RFC 9701) and such an answer is verified:
@@ -73,7 +70,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     /// always spelled out (``anyAudience``).
     public enum AudienceRule: Sendable, Hashable {
         /// An active token's `aud`, when the answer has one, must contain this value (this resource
-        /// server's identifier); otherwise ``TokenIntrospector/validate(_:requiredScopes:)`` throws `.audienceMismatch`.
+        /// server's identifier); otherwise the token is refused with `.audienceMismatch`.
         case contains(String)
         /// No audience check: any token the provider calls active passes, whoever it was issued for.
         /// An explicit opt-out, for a provider whose tokens all serve this resource server.
@@ -81,22 +78,22 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     }
 
     /// The introspection endpoint.
-    public let endpoint: URL
+    package let endpoint: URL
     /// The client id this resource server introspects as.
-    public var clientID: String { client.authentication.clientID }
+    package var clientID: String { client.authentication.clientID }
     /// The authenticated form POST to the endpoint (the client authentication and transport).
     let client: ClientFormPost
     /// JWT answer verification, if wanted.
-    public let jwtResponse: JWTResponse?
+    package let jwtResponse: JWTResponse?
     /// The cache, if any.
-    public let cache: IntrospectionCache?
+    package let cache: IntrospectionCache?
     /// The audience rule ``validate(_:requiredScopes:)`` applies.
-    public let audience: AudienceRule
+    package let audience: AudienceRule
     /// Allowed clock skew for the JWT answer and the active token's `exp`/`nbf`, as the checks
     /// use it: NaN or negative counts as 0, above one day as one day (the JWT validation's rule).
-    public let leeway: TimeInterval
+    package let leeway: TimeInterval
     /// The DPoP proof rules (with their replay cache) for tokens presented with the `DPoP` scheme.
-    public let proofs: DPoPProofValidator
+    package let proofs: DPoPProofValidator
 
     /// Creates an introspector.
     /// - Parameters:
@@ -112,12 +109,14 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     ///   - leeway: allowed clock skew, in seconds.
     ///   - clock: the current time.
     ///   - proofs: the DPoP proof rules; `nil` (the default) is a ``DPoPProofValidator`` with this `leeway` and
-    ///     `clock` and its own ``InMemoryReplayCache`` (replay protection on), as ``AccessTokenValidator``'s default.
+    ///     `clock` and its own ``InMemoryReplayCache`` (replay protection on).
+    ///   - observer: receives one event per introspection call and per token validated; `nil` (default): none.
     /// - Throws: ``OIDC/OIDCError`` `.insecureURL` for an endpoint the URL policy refuses.
     public init(endpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
                 audience: AudienceRule, jwtResponse: JWTResponse? = nil, cache: IntrospectionCache? = nil,
                 leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
-                proofs: DPoPProofValidator? = nil) throws {
+                proofs: DPoPProofValidator? = nil, observer: (any OIDCObserver)? = nil) throws {
+        self.observer = observer
         try SecureURLPolicy.checkEndpoint(endpoint, .introspection, issuer: issuer)
         self.endpoint = endpoint
         self.client = ClientFormPost(issuer: issuer, authentication: authentication, assertionAudience: .issuer, transport: transport, clock: clock)
@@ -130,13 +129,13 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
 
     /// Receives one ``OIDC/OIDCEvent`` per introspection call (``OIDC/OIDCEvent/Kind/introspection``) and per token validated (``OIDC/OIDCEvent/Kind/accessTokenValidation``: accepted, or refused with the error's code);
     /// `nil` (default): none, and no work beyond a `nil` check.
-    public var observer: (any OIDCObserver)? = nil
+    package let observer: (any OIDCObserver)?
 
     /// Where this introspector's answers are kept in a shared ``IntrospectionCache``: its endpoint, its
     /// client id and the answer form it accepts (JSON, or a JWT from ``JWTResponse/issuer`` for its
     /// audience under its ``JWTResponse/requirement``). Introspectors that differ in any of these
     /// never see each other's answers.
-    public var cachePartition: IntrospectionCache.Partition {
+    package var cachePartition: IntrospectionCache.Partition {
         let clientID = client.authentication.clientID
         let form: IntrospectionCache.Partition.AnswerForm
         if let jwtResponse {
@@ -178,7 +177,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     /// An absent `token_type` is accepted too (RFC 7662 makes it optional); any other value
     /// (`refresh_token`, `id_token`, `N_A`, a URN...) is refused, so a refresh token introspected
     /// at a server that introspects those never authorizes a request.
-    public static let accessTokenTypes: Set<String> = ["access_token", "bearer", "dpop"]
+    package static let accessTokenTypes: Set<String> = ["access_token", "bearer", "dpop"]
 
     /// Introspects `token` presented as `Bearer` without a client certificate: active, current, an access token,
     /// bound to nothing (``TokenBinding``), carrying `requiredScopes`.

@@ -5,22 +5,11 @@ import Foundation
 #endif
 import OIDCCore
 
-extension AccessTokenValidator {
-    /// The RFC 9728 metadata document this resource server publishes: `resource` (default: the validator's
-    /// ``audience``, the identifier its tokens are for), `authorization_servers` = [``issuer``],
-    /// `bearer_methods_supported` = `["header"]` (the only method accepted by default),
-    /// `dpop_signing_alg_values_supported` = the proof algorithms of ``proofs``, and the scopes given.
-    /// Serve ``OIDC/ProtectedResourceMetadata/jsonString`` at ``OIDC/ProtectedResourceDiscovery/metadataURL(forResource:)``
-    /// and add that URL to challenges with ``AccessTokenRefusal/advertising(resourceMetadata:)``.
-    /// - Parameters:
-    ///   - resource: the resource identifier; `nil`: ``audience``.
-    ///   - scopes: `scopes_supported`; `nil`: not published.
-    ///   - authorizationDetailsTypes: `authorization_details_types_supported` (RFC 9396); `nil`: not published.
-    /// - Throws: ``OIDC/OIDCError`` `.invalidIssuerURL` / `.insecureURL` when the resource identifier is not an
-    ///   https URL (http on loopback) without a fragment, so that its well-known URL exists.
-    public func protectedResourceMetadata(resource: String? = nil, scopes: [String]? = nil,
-                                          authorizationDetailsTypes: [String]? = nil) throws -> ProtectedResourceMetadata {
-        let resource = resource ?? audience
+extension ProtectedResourceMetadata {
+    /// The document of a resource server accepting `issuer`'s tokens with `proofs`' DPoP algorithms
+    /// (``ResourceGuard/protectedResourceMetadata(resource:scopes:authorizationDetailsTypes:)``).
+    static func forResourceServer(resource: String, issuer: String, proofs: DPoPProofValidator, scopes: [String]?,
+                                  authorizationDetailsTypes: [String]?) throws -> ProtectedResourceMetadata {
         _ = try ProtectedResourceDiscovery.metadataURL(forResource: resource)
         var metadata = ProtectedResourceMetadata(resource: resource, authorizationServers: [issuer])
         metadata.scopesSupported = scopes
@@ -28,5 +17,14 @@ extension AccessTokenValidator {
         metadata.dpopSigningAlgValuesSupported = proofs.challengeAlgorithms
         metadata.authorizationDetailsTypesSupported = authorizationDetailsTypes
         return metadata
+    }
+}
+
+extension AccessTokenValidator {
+    /// The RFC 9728 document of this validator (``ResourceGuard/protectedResourceMetadata(resource:scopes:authorizationDetailsTypes:)``).
+    package func protectedResourceMetadata(resource: String? = nil, scopes: [String]? = nil,
+                                           authorizationDetailsTypes: [String]? = nil) throws -> ProtectedResourceMetadata {
+        try ProtectedResourceMetadata.forResourceServer(resource: resource ?? audience, issuer: issuer, proofs: proofs, scopes: scopes,
+                                                        authorizationDetailsTypes: authorizationDetailsTypes)
     }
 }

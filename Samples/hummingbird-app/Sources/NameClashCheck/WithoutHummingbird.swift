@@ -22,6 +22,6 @@ public func ecosystemWithoutHummingbird() -> (HTTPRequest?, HTTPResponse?, HTTPF
 
 /// Toolkit names in the same file.
 public func toolkitNamesWithoutHummingbird() -> (TransportRequest?, TransportResponse?, HeaderFields, OIDCClient?,
-                                                 AccessTokenValidator?, AuthenticatedSession?, PostgresDatabase?, URLSessionTransport?, JWK?) {
+                                                 ResourceGuard?, AuthenticatedSession?, PostgresDatabase?, URLSessionTransport?, JWK?) {
     (nil, nil, HeaderFields(), nil, nil, nil, nil, nil, nil)
 }

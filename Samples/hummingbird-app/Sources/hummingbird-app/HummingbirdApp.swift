@@ -67,7 +67,7 @@ struct HummingbirdApp {
         // The client's own JWK Set cache, shared with the protected resource: one cache for the provider's jwks_uri.
         guard case .cache(let keys) = client.providerKeys else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
 
-        let resource = try ProtectedResource(options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
+        let resource = try await ProtectedResource(options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
                                              observer: observer)
         // --request-object: the login request as a request object, signed (or, named, unsigned), maybe encrypted.
         var requestObject: RequestObject.Configuration?

@@ -11,11 +11,11 @@ import OIDCResourceServer
 /// `--introspect` (the same presentations: the answer's `cnf` is enforced by the library's one call);
 /// required scopes; RFC 6750 / RFC 9449 challenges carrying RFC 9728 `resource_metadata`, and the
 /// metadata document itself. A certificate-bound token (`cnf.x5t#S256`, RFC 8705) is accepted only
-/// with the client certificate of the TLS connection it came on.
+/// with the client certificate of the TLS connection it came on. All of it is the toolkit's front door,
+/// `ResourceGuard`; this type only adapts Hummingbird's request and response to it.
 struct ProtectedResource: Sendable {
     let requiredScopes: Set<String>
-    let validator: AccessTokenValidator
-    let introspector: TokenIntrospector?
+    let tokens: ResourceGuard
     /// The URL clients address this resource by (the DPoP proof's `htu`).
     let url: URL
     /// RFC 9728: this resource's metadata document (`resource` = the app's base URL, `authorization_servers` = the
@@ -25,57 +25,42 @@ struct ProtectedResource: Sendable {
     let metadataURL: URL
 
     init(options: Options, client: OIDCClient, keys: JWKSetCache, transport: any HTTPTransport, replays: any ReplayCache,
-         observer: any OIDCObserver) throws {
+         observer: any OIDCObserver) async throws {
         requiredScopes = options.requiredScopes
         url = options.url("/api/resource")
-        // The resource's identifier: --audience, else its origin (the RFC 8707 resource).
-        let audience = options.audience ?? options.baseURL.absoluteString
-        var validator = AccessTokenValidator(issuer: client.issuer, audience: audience, keys: .cache(keys),
-                                             proofs: DPoPProofValidator(replays: .cache(replays)))
-        validator.observer = observer
-        self.validator = validator
         var base = options.baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
-        // Both modes take Bearer and DPoP with the same proof rules (one replay cache).
-        metadata = try validator.protectedResourceMetadata(resource: base, scopes: options.requiredScopes.isEmpty ? nil : options.requiredScopes.sorted())
         metadataURL = try ProtectedResourceDiscovery.metadataURL(forResource: base)
+        // The resource's identifier: --audience, else its origin (the RFC 8707 resource).
+        var configuration = ResourceGuard.Configuration(issuer: client.issuer, audience: options.audience ?? options.baseURL.absoluteString)
+        configuration.keys = .cache(keys)  // the client's key cache: one per issuer in the app
+        configuration.transport = transport
+        configuration.dpopReplays = .cache(replays)  // both modes take Bearer and DPoP with the same proof rules
+        configuration.observer = observer
+        configuration.resourceMetadata = metadataURL
         if options.introspect {
             guard let endpoint = client.metadata.introspectionEndpoint else {
                 throw OIDCError(.endpointNotAdvertised, "--introspect: the provider metadata has no introspection_endpoint")
             }
-            var introspector = try TokenIntrospector(endpoint: endpoint, issuer: client.issuer, authentication: client.authentication,
-                                                     transport: transport, audience: .contains(audience), proofs: validator.proofs)
-            introspector.observer = observer
-            self.introspector = introspector
-        } else {
-            introspector = nil
+            var introspection = ResourceGuard.Introspection(authentication: client.authentication)
+            introspection.endpoint = endpoint
+            configuration.tokens = .introspection(introspection)
         }
+        tokens = try await ResourceGuard(configuration: configuration)
+        metadata = try tokens.protectedResourceMetadata(resource: base, scopes: options.requiredScopes.isEmpty ? nil : options.requiredScopes.sorted())
     }
 
     /// `{"sub": ..., "client_id": ..., "scope": [...]}`, or the refusal with its challenges; `clientCertificate` is the
     /// one the TLS connection was made with (`.notPresented` over http). With `--introspect` the token is validated by
     /// introspection, its binding (`cnf.jkt`, `cnf.x5t#S256`) enforced by the same call.
     func answer(_ request: Request, clientCertificate: ClientCertificate = .notPresented) async -> Response {
-        let headers = HeaderFields(request.headers)
-        do {
-            let body: JSONValue
-            if let introspector {
-                let info = try await introspector.validate(method: request.method.rawValue, url: url, headers: headers,
-                                                           requiredScopes: requiredScopes, clientCertificate: clientCertificate).introspection
-                body = ["sub": info.subject.map(JSONValue.string) ?? .null, "client_id": info.clientID.map(JSONValue.string) ?? .null,
-                        "scope": .array(info.scopes.sorted().map(JSONValue.string))]
-            } else {
-                let token = try await validator.validate(method: request.method.rawValue, url: url, headers: headers,
-                                                         requiredScopes: requiredScopes, clientCertificate: clientCertificate).token
-                body = ["sub": .string(token.subject), "client_id": .string(token.clientID),
-                        "scope": .array(token.scopes.sorted().map(JSONValue.string))]
-            }
+        switch await tokens.check(method: request.method.rawValue, url: url, headers: HeaderFields(request.headers),
+                                  requiredScopes: requiredScopes, clientCertificate: clientCertificate) {
+        case .allowed(let token):
+            let body: JSONValue = ["sub": token.subject.map(JSONValue.string) ?? .null, "client_id": token.clientID.map(JSONValue.string) ?? .null,
+                                   "scope": .array(token.scopes.sorted().map(JSONValue.string))]
             return JSONResponse.make(.ok, body.jsonString(sortedKeys: true))
-        } catch {
-            let oidcError = error as? OIDCError ?? OIDCError(.invalidBearerRequest, "the request could not be read")
-            let refusal = AccessTokenRefusal(error: oidcError, requestHeaders: headers, requiredScopes: requiredScopes,
-                                             dpopAlgorithms: validator.proofs.challengeAlgorithms)
-                .advertising(resourceMetadata: metadataURL)
+        case .refused(let refusal):
             var response = JSONResponse.make(HTTPResponse.Status(code: refusal.status), "{\"error\":\"access_denied\"}")
             for (name, value) in refusal.headers {
                 guard let field = HTTPField.Name(name) else { continue }
