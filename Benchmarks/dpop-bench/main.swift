@@ -78,16 +78,20 @@ struct NoRefresh: TokenRefresher {
     func refreshTokens(using refreshToken: String) async throws -> TokenResponse { throw OIDCError(.refreshFailed, "not in the bench") }
 }
 let origin = URL(string: "https://rs.example")!
-let bearerSession = try AuthenticatedSession(tokens: TokenResponse(accessToken: accessToken), refresher: NoRefresh(),
-                                             configuration: .init(allowedOrigins: [origin], transport: transport,
-                                                                  proactiveRefreshMargin: nil))
+let bearerSession = try AuthenticatedSession(
+    tokens: TokenResponse(accessToken: accessToken), refresher: NoRefresh(),
+    configuration: .init(
+        allowedOrigins: [origin], transport: transport,
+        proactiveRefreshMargin: nil))
 let sessionBearer = try await measure { _ = try await bearerSession.send(TransportRequest(method: "GET", url: url)) }
 line("session Bearer", sessionBearer)
 for spec in [JWK.GenerationSpec.ec(.p256), .ed25519] {
     let binding = DPoPBinding(key: try DPoPKey.generate(spec))
-    let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: accessToken, tokenType: "DPoP"), refresher: NoRefresh(),
-                                           configuration: .init(allowedOrigins: [origin], transport: transport, proactiveRefreshMargin: nil,
-                                                                dpop: binding))
+    let session = try AuthenticatedSession(
+        tokens: TokenResponse(accessToken: accessToken, tokenType: "DPoP"), refresher: NoRefresh(),
+        configuration: .init(
+            allowedOrigins: [origin], transport: transport, proactiveRefreshMargin: nil,
+            dpop: binding))
     let dpop = try await measure { _ = try await session.send(TransportRequest(method: "GET", url: url)) }
     line("session DPoP \(binding.key.algorithm.rawValue)", dpop)
     print("  overhead per request: \(String(format: "%.1f", (dpop.nanoseconds - sessionBearer.nanoseconds) / 1000)) µs")

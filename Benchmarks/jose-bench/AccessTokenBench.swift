@@ -27,10 +27,12 @@ enum AccessTokenBench {
 
     static func claims() -> JSONObject {
         let now = Int64(Date().timeIntervalSince1970)
-        return ["iss": .string(issuer), "sub": "00u1a2b3c4d5e6f7g8h9", "aud": .string(audience), "client_id": "0oa9z8y7x6w5v4u3t2s1",
-                "iat": .integer(now), "exp": .integer(now + 3600), "jti": "8cf24661-9878-4dda-b2e8-01eb05795bd4",
-                "scope": "openid api.read api.write", "auth_time": .integer(now - 30), "acr": "urn:mace:incommon:iap:silver",
-                "amr": .array(["pwd", "mfa"])]
+        return [
+            "iss": .string(issuer), "sub": "00u1a2b3c4d5e6f7g8h9", "aud": .string(audience), "client_id": "0oa9z8y7x6w5v4u3t2s1",
+            "iat": .integer(now), "exp": .integer(now + 3600), "jti": "8cf24661-9878-4dda-b2e8-01eb05795bd4",
+            "scope": "openid api.read api.write", "auth_time": .integer(now - 30), "acr": "urn:mace:incommon:iap:silver",
+            "amr": .array(["pwd", "mfa"]),
+        ]
     }
 
     static func run(cases: [(JWSAlgorithm, String)], keysDirectory: URL, seconds: Double, rounds: Int) async throws {
@@ -45,12 +47,14 @@ enum AccessTokenBench {
             let token = try JWT.sign(claims(), key: privateKey, algorithm: algorithm, header: ["typ": "at+jwt"])
             let publicPEM = try read("\(keyName).pub.pem")
             let jwks = Array(#"{"keys":[\#(publicJWK)]}"#.utf8)
-            let cache = try JWKSetCache(jwksURI: URL(string: "https://as.example/jwks")!, transport: MemoryTransport(jwks: jwks),
-                                        configuration: .init(defaultTimeToLive: 86_400, honoursCacheControl: false))
+            let cache = try JWKSetCache(
+                jwksURI: URL(string: "https://as.example/jwks")!, transport: MemoryTransport(jwks: jwks),
+                configuration: .init(defaultTimeToLive: 86_400, honoursCacheControl: false))
             let validator = AccessTokenValidator(issuer: issuer, audience: audience, keys: .cache(cache))
             let url = URL(string: "https://api.example/items")!
             let headers: HeaderFields = ["Authorization": "Bearer " + token]
-            _ = try await validator.validate(method: "GET", url: url, headers: headers, requiredScopes: ["api.read"])  // warms the cache; fails loudly if anything is off
+            // Warms the cache; fails loudly if anything is off.
+            _ = try await validator.validate(method: "GET", url: url, headers: headers, requiredScopes: ["api.read"])
 
             let parts = token.split(separator: ".")
             let input = Array("\(parts[0]).\(parts[1])".utf8)
@@ -65,12 +69,15 @@ enum AccessTokenBench {
                 var rawRates: [Double] = []
                 for _ in 0..<rounds {
                     rawRates.append(try Runner.rate(threads: threads, seconds: seconds, make: raw))
-                    apiRates.append(try await rate(tasks: threads, seconds: seconds) {
-                        _ = try await validator.validate(method: "GET", url: url, headers: headers, requiredScopes: ["api.read"])
-                    })
+                    apiRates.append(
+                        try await rate(tasks: threads, seconds: seconds) {
+                            _ = try await validator.validate(method: "GET", url: url, headers: headers, requiredScopes: ["api.read"])
+                        })
                 }
                 let ratio = Runner.median(zip(apiRates, rawRates).map { $0 / $1 })
-                print("RFC9068 \(algorithm.rawValue) threads=\(threads) api=\(Int(Runner.median(apiRates))) raw=\(Int(Runner.median(rawRates))) ratio=\(String(format: "%.2f", ratio))")
+                print(
+                    "RFC9068 \(algorithm.rawValue) threads=\(threads) api=\(Int(Runner.median(apiRates))) raw=\(Int(Runner.median(rawRates))) ratio=\(String(format: "%.2f", ratio))"
+                )
                 fflush(nil)
             }
 
@@ -102,15 +109,18 @@ enum AccessTokenBench {
         let token = "opaque-access-token-0123456789"
         let proofValidator = dpop.validator()
         try await measure("DPoP-proof ES256", rounds: rounds, seconds: seconds, raw: try dpop.rawLoop(token: token), pool: dpop.pool(token: token)) { proof in
-            _ = try await proofValidator.validate(proof, for: .request(method: "GET", uri: DPoPFixture.url), nonce: .notRequired,
-                                                  presenting: .accessToken(token, boundTo: .thumbprint(dpop.key.thumbprint)))
+            _ = try await proofValidator.validate(
+                proof, for: .request(method: "GET", uri: DPoPFixture.url), nonce: .notRequired,
+                presenting: .accessToken(token, boundTo: .thumbprint(dpop.key.thumbprint)))
         }
     }
 
     /// One line per thread count: `operation` on a fresh proof per call (proofs signed before each slice,
     /// enough for the raw rate of the slice before it) against `raw`, alternating slices as above.
-    static func measure(_ label: String, rounds: Int, seconds: Double, raw: @escaping @Sendable () throws -> () throws -> Bool,
-                        pool: ProofPool, _ operation: @escaping @Sendable (String) async throws -> Void) async throws {
+    static func measure(
+        _ label: String, rounds: Int, seconds: Double, raw: @escaping @Sendable () throws -> () throws -> Bool,
+        pool: ProofPool, _ operation: @escaping @Sendable (String) async throws -> Void
+    ) async throws {
         var fastest = 0.0
         for threads in [1, 2] {
             var apiRates: [Double] = []
@@ -247,13 +257,15 @@ enum DPoPParts {
         }
         let validator = dpop.validator()
         try await time("DPoPProofValidator.validate") {
-            _ = try await validator.validate(try pool.next(), for: .request(method: "GET", uri: DPoPFixture.url), nonce: .notRequired,
-                                             presenting: .accessToken(token, boundTo: .thumbprint(dpop.key.thumbprint)))
+            _ = try await validator.validate(
+                try pool.next(), for: .request(method: "GET", uri: DPoPFixture.url), nonce: .notRequired,
+                presenting: .accessToken(token, boundTo: .thumbprint(dpop.key.thumbprint)))
         }
         let unchecked = DPoPProofValidator(replays: .disabledAtCallersRisk)
         try await time("validate, one proof, replays off") {
-            _ = try await unchecked.validate(proof, for: .request(method: "GET", uri: DPoPFixture.url), nonce: .notRequired,
-                                             presenting: .accessToken(token, boundTo: .thumbprint(dpop.key.thumbprint)))
+            _ = try await unchecked.validate(
+                proof, for: .request(method: "GET", uri: DPoPFixture.url), nonce: .notRequired,
+                presenting: .accessToken(token, boundTo: .thumbprint(dpop.key.thumbprint)))
         }
         let raw = try dpop.rawLoop(token: token)()
         try await time("raw") { _ = try raw() }
@@ -264,17 +276,20 @@ enum DPoPParts {
             privateKey.algorithm = nil
             privateKey.keyID = try JWK(json: publicJWK).keyID
             let bearer = try JWT.sign(AccessTokenBench.claims(), key: privateKey, algorithm: .rs256, header: ["typ": "at+jwt"])
-            let cache = try JWKSetCache(jwksURI: URL(string: "https://as.example/jwks")!,
-                                        transport: AccessTokenBench.MemoryTransport(jwks: Array(#"{"keys":[\#(publicJWK)]}"#.utf8)),
-                                        configuration: .init(defaultTimeToLive: 86_400, honoursCacheControl: false))
+            let cache = try JWKSetCache(
+                jwksURI: URL(string: "https://as.example/jwks")!,
+                transport: AccessTokenBench.MemoryTransport(jwks: Array(#"{"keys":[\#(publicJWK)]}"#.utf8)),
+                configuration: .init(defaultTimeToLive: 86_400, honoursCacheControl: false))
             let validator = AccessTokenValidator(issuer: AccessTokenBench.issuer, audience: AccessTokenBench.audience, keys: .cache(cache))
             let headers: HeaderFields = ["Authorization": "Bearer " + bearer]
             switch ProcessInfo.processInfo.environment["JOSE_PARTS_BEARER_MODE"] {
             case "raw":
                 let parts = bearer.split(separator: ".")
-                let loop = try RawDigestVerify(pem: String(contentsOf: keysDirectory.appendingPathComponent("rsa2048.pub.pem"), encoding: .utf8),
-                                               algorithm: .rs256, input: Array("\(parts[0]).\(parts[1])".utf8),
-                                               jwsSignature: try Base64URL.decode(String(parts[2]))).loop()
+                let loop = try RawDigestVerify(
+                    pem: String(contentsOf: keysDirectory.appendingPathComponent("rsa2048.pub.pem"), encoding: .utf8),
+                    algorithm: .rs256, input: Array("\(parts[0]).\(parts[1])".utf8),
+                    jwsSignature: try Base64URL.decode(String(parts[2]))
+                ).loop()
                 for _ in 0..<count { _ = try loop() }
             case "token":
                 for _ in 0..<count { _ = try await validator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"]) }
@@ -285,8 +300,9 @@ enum DPoPParts {
                 let bound = try JWT.sign(boundClaims, key: privateKey, algorithm: .rs256, header: ["typ": "at+jwt"])
                 let proofs = dpop.pool(token: bound)
                 try proofs.refill(count)
-                let dpopValidator = AccessTokenValidator(issuer: AccessTokenBench.issuer, audience: AccessTokenBench.audience,
-                                                         keys: .cache(cache), proofs: dpop.validator())
+                let dpopValidator = AccessTokenValidator(
+                    issuer: AccessTokenBench.issuer, audience: AccessTokenBench.audience,
+                    keys: .cache(cache), proofs: dpop.validator())
                 for _ in 0..<count {
                     let headers: HeaderFields = ["Authorization": "DPoP " + bound, "DPoP": try proofs.next()]
                     _ = try await dpopValidator.validate(method: "GET", url: DPoPFixture.url, headers: headers, requiredScopes: ["api.read"])
@@ -294,9 +310,11 @@ enum DPoPParts {
             case "overhead":
                 // Alternating slices: the raw signature check, the request call; medians of ns per call and their difference.
                 let parts = bearer.split(separator: ".")
-                let loop = try RawDigestVerify(pem: String(contentsOf: keysDirectory.appendingPathComponent("rsa2048.pub.pem"), encoding: .utf8),
-                                               algorithm: .rs256, input: Array("\(parts[0]).\(parts[1])".utf8),
-                                               jwsSignature: try Base64URL.decode(String(parts[2]))).loop()
+                let loop = try RawDigestVerify(
+                    pem: String(contentsOf: keysDirectory.appendingPathComponent("rsa2048.pub.pem"), encoding: .utf8),
+                    algorithm: .rs256, input: Array("\(parts[0]).\(parts[1])".utf8),
+                    jwsSignature: try Base64URL.decode(String(parts[2]))
+                ).loop()
                 var raw: [Double] = [], request: [Double] = [], differences: [Double] = []
                 for _ in 0..<25 {
                     var start = DispatchTime.now().uptimeNanoseconds
@@ -309,7 +327,9 @@ enum DPoPParts {
                     request.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count))
                     differences.append(request[request.count - 1] - raw[raw.count - 1])
                 }
-                print("  raw \(Int(Runner.median(raw))) ns, validate(method:url:headers:) \(Int(Runner.median(request))) ns, overhead \(Int(Runner.median(differences))) ns, ratio \(String(format: "%.3f", Runner.median(zip(raw, request).map { $0 / $1 })))")
+                print(
+                    "  raw \(Int(Runner.median(raw))) ns, validate(method:url:headers:) \(Int(Runner.median(request))) ns, overhead \(Int(Runner.median(differences))) ns, ratio \(String(format: "%.3f", Runner.median(zip(raw, request).map { $0 / $1 })))"
+                )
             case "compare":
                 // Alternating slices: the front door's call (ResourceGuard.check), the validator's; medians of ns per call.
                 var configuration = ResourceGuard.Configuration(issuer: AccessTokenBench.issuer, audience: AccessTokenBench.audience)
@@ -320,8 +340,11 @@ enum DPoPParts {
                 for _ in 0..<25 {
                     var start = DispatchTime.now().uptimeNanoseconds
                     for _ in 0..<count {
-                        guard case .allowed = await frontDoor.check(method: "GET", url: DPoPFixture.url, headers: headers,
-                                                                    requiredScopes: ["api.read"]) else { throw BenchError.libcrypto("the front door refused the token") }
+                        guard
+                            case .allowed = await frontDoor.check(
+                                method: "GET", url: DPoPFixture.url, headers: headers,
+                                requiredScopes: ["api.read"])
+                        else { throw BenchError.libcrypto("the front door refused the token") }
                     }
                     token.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count))
                     start = DispatchTime.now().uptimeNanoseconds

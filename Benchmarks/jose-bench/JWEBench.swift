@@ -78,7 +78,8 @@ enum JWEBench {
                 _ = try JWEBench.ecdh(privateKey: privateKey, point: epkPoint)
             } else {
                 guard EVP_PKEY_decrypt_init(context) == 1, EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_OAEP_PADDING) == 1,
-                      EVP_PKEY_CTX_set_rsa_oaep_md(context, sha256) == 1, EVP_PKEY_CTX_set_rsa_mgf1_md(context, sha256) == 1 else {
+                    EVP_PKEY_CTX_set_rsa_oaep_md(context, sha256) == 1, EVP_PKEY_CTX_set_rsa_mgf1_md(context, sha256) == 1
+                else {
                     throw BenchError.libcrypto("OAEP init")
                 }
             }
@@ -107,9 +108,10 @@ enum JWEBench {
                 var out = [UInt8](repeating: 0, count: ciphertext.count + 16)
                 var outLength: Int32 = 0, finalLength: Int32 = 0
                 guard EVP_CipherInit_ex2(gcm, cipherHolder.pointer, cek, iv, 0, nil) == 1,
-                      EVP_CipherUpdate(gcm, nil, &outLength, aad, Int32(aad.count)) == 1,
-                      EVP_CipherUpdate(gcm, &out, &outLength, ciphertext, Int32(ciphertext.count)) == 1,
-                      EVP_CIPHER_CTX_ctrl(gcm, EVP_CTRL_AEAD_SET_TAG, 16, &tag) == 1 else { throw BenchError.libcrypto("GCM") }
+                    EVP_CipherUpdate(gcm, nil, &outLength, aad, Int32(aad.count)) == 1,
+                    EVP_CipherUpdate(gcm, &out, &outLength, ciphertext, Int32(ciphertext.count)) == 1,
+                    EVP_CIPHER_CTX_ctrl(gcm, EVP_CTRL_AEAD_SET_TAG, 16, &tag) == 1
+                else { throw BenchError.libcrypto("GCM") }
                 let ok = out.withUnsafeMutableBufferPointer { EVP_CipherFinal_ex(gcm, $0.baseAddress! + Int(outLength), &finalLength) }
                 guard ok == 1 else { throw BenchError.libcrypto("GCM tag") }
                 return try verify()
@@ -123,14 +125,17 @@ enum JWEBench {
         var point = point
         let peer: OpaquePointer? = group.withUnsafeBufferPointer { groupBuffer in
             point.withUnsafeMutableBytes { pointBuffer in
-                var params = [OSSL_PARAM_construct_utf8_string(("group" as StaticString).cString, UnsafeMutablePointer(mutating: groupBuffer.baseAddress), 0),
-                              OSSL_PARAM_construct_octet_string(("pub" as StaticString).cString, pointBuffer.baseAddress, pointBuffer.count),
-                              OSSL_PARAM_construct_end()]
+                var params = [
+                    OSSL_PARAM_construct_utf8_string(("group" as StaticString).cString, UnsafeMutablePointer(mutating: groupBuffer.baseAddress), 0),
+                    OSSL_PARAM_construct_octet_string(("pub" as StaticString).cString, pointBuffer.baseAddress, pointBuffer.count),
+                    OSSL_PARAM_construct_end(),
+                ]
                 guard let importContext = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { return nil }
                 defer { EVP_PKEY_CTX_free(importContext) }
                 var key: OpaquePointer? = nil
                 guard EVP_PKEY_fromdata_init(importContext) == 1,
-                      EVP_PKEY_fromdata(importContext, &key, jose_selection_public_key(), &params) == 1 else { return nil }
+                    EVP_PKEY_fromdata(importContext, &key, jose_selection_public_key(), &params) == 1
+                else { return nil }
                 return key
             }
         }
@@ -144,7 +149,8 @@ enum JWEBench {
         var z = [UInt8](repeating: 0, count: 32)
         var length = z.count
         guard EVP_PKEY_derive_init(context) == 1, EVP_PKEY_derive_set_peer_ex(context, peer, 0) == 1,
-              EVP_PKEY_derive(context, &z, &length) == 1 else { throw BenchError.libcrypto("derive") }
+            EVP_PKEY_derive(context, &z, &length) == 1
+        else { throw BenchError.libcrypto("derive") }
         return z
     }
 
@@ -172,7 +178,9 @@ enum JWEBench {
                     apiRates.append(try Runner.rate(threads: threads, seconds: seconds) { fixture.makeAPILoop() })
                 }
                 let ratio = Runner.median(zip(apiRates, rawRates).map { $0 / $1 })
-                print("JWE \(fixture.name) threads=\(threads) api=\(Int(Runner.median(apiRates))) raw=\(Int(Runner.median(rawRates))) ratio=\(String(format: "%.2f", ratio))")
+                print(
+                    "JWE \(fixture.name) threads=\(threads) api=\(Int(Runner.median(apiRates))) raw=\(Int(Runner.median(rawRates))) ratio=\(String(format: "%.2f", ratio))"
+                )
                 fflush(nil)
             }
         }

@@ -38,7 +38,8 @@ final class RawDigestVerify: @unchecked Sendable {
 
     func loop() throws -> () throws -> Bool {
         guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil), EVP_PKEY_verify_init(context) == 1,
-              EVP_PKEY_CTX_set_signature_md(context, md) == 1 else { throw BenchError.libcrypto("verify init") }
+            EVP_PKEY_CTX_set_signature_md(context, md) == 1
+        else { throw BenchError.libcrypto("verify init") }
         if algorithm.family == .rsaPKCS1 {
             EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING)
         } else if algorithm.family == .rsaPSS {
@@ -115,7 +116,9 @@ final class RawHMAC: @unchecked Sendable {
         guard let mac = EVP_MAC_fetch(nil, "HMAC", nil), let context = EVP_MAC_CTX_new(mac) else { throw BenchError.libcrypto("EVP_MAC") }
         EVP_MAC_free(mac)
         let ok = "SHA256".withCString { name -> Int32 in
-            var params = [OSSL_PARAM_construct_utf8_string(("digest" as StaticString).cString, UnsafeMutablePointer(mutating: name), 0), OSSL_PARAM_construct_end()]
+            var params = [
+                OSSL_PARAM_construct_utf8_string(("digest" as StaticString).cString, UnsafeMutablePointer(mutating: name), 0), OSSL_PARAM_construct_end(),
+            ]
             return EVP_MAC_init(context, secret, secret.count, &params)
         }
         guard ok == 1 else { throw BenchError.libcrypto("EVP_MAC_init") }
@@ -125,7 +128,8 @@ final class RawHMAC: @unchecked Sendable {
             var out = [UInt8](repeating: 0, count: 64)
             var length = 0
             guard EVP_MAC_init(holder.pointer, nil, 0, nil) == 1, EVP_MAC_update(holder.pointer, input, input.count) == 1,
-                  EVP_MAC_final(holder.pointer, &out, &length, 64) == 1, CRYPTO_memcmp(out, tag, length) == 0 else {
+                EVP_MAC_final(holder.pointer, &out, &length, 64) == 1, CRYPTO_memcmp(out, tag, length) == 0
+            else {
                 throw BenchError.libcrypto("HMAC")
             }
             return true

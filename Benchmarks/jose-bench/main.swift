@@ -43,8 +43,9 @@ if accessTokenMode {
             try await DPoPParts.run(keysDirectory: keysDirectory)
             exit(0)
         }
-        try await AccessTokenBench.run(cases: cases.filter { selected.isEmpty || selected.contains($0.0.rawValue) },
-                                       keysDirectory: keysDirectory, seconds: seconds, rounds: rounds)
+        try await AccessTokenBench.run(
+            cases: cases.filter { selected.isEmpty || selected.contains($0.0.rawValue) },
+            keysDirectory: keysDirectory, seconds: seconds, rounds: rounds)
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("jose-bench: \(error)\n".utf8))

@@ -66,11 +66,14 @@ let postgresStore = try PostgresTokenStore(database: database, key: "bench-user"
 try await postgresStore.createTable()
 try await postgresStore.save(TokenResponse(accessToken: "AT", refreshToken: "RT"))
 let origin = URL(string: "https://api.example.com/resource")!
-let memorySession = try await AuthenticatedSession.resume(refresher: NeverRefresh(),
-    configuration: .init(allowedOrigins: [origin], transport: InstantAPI(),
-                         store: InMemoryTokenStore(TokenResponse(accessToken: "AT", refreshToken: "RT")),
-                         proactiveRefreshMargin: nil))
-let postgresSession = try await AuthenticatedSession.resume(refresher: NeverRefresh(),
+let memorySession = try await AuthenticatedSession.resume(
+    refresher: NeverRefresh(),
+    configuration: .init(
+        allowedOrigins: [origin], transport: InstantAPI(),
+        store: InMemoryTokenStore(TokenResponse(accessToken: "AT", refreshToken: "RT")),
+        proactiveRefreshMargin: nil))
+let postgresSession = try await AuthenticatedSession.resume(
+    refresher: NeverRefresh(),
     configuration: .init(allowedOrigins: [origin], transport: InstantAPI(), store: postgresStore, proactiveRefreshMargin: nil))
 
 func perRequest(_ session: AuthenticatedSession) async throws -> Double {
@@ -105,8 +108,10 @@ for round in 0..<rounds {
     var children: [(Process, Pipe)] = []
     for _ in 0..<4 {
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
-                                  : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0])
+        child.executableURL = URL(
+            fileURLWithPath: CommandLine.arguments[0].hasPrefix("/")
+                ? CommandLine.arguments[0]
+                : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0])
         child.arguments = ["--database", url, "--child", key, "--start-at", String(startAt)]
         let pipe = Pipe()
         child.standardOutput = pipe
@@ -129,7 +134,9 @@ for round in 0..<rounds {
     stepsPerRound.append(steps)
     try await store.clear()
 }
-print(String(format: "postgres-bench coordinated_refresh processes=4 rounds=%d median_ms=%.2f max_ms=%.2f refresh_steps_per_round=%@",
-             rounds, median(totals), totals.max() ?? 0, Set(stepsPerRound).sorted().map(String.init).joined(separator: ",")))
+print(
+    String(
+        format: "postgres-bench coordinated_refresh processes=4 rounds=%d median_ms=%.2f max_ms=%.2f refresh_steps_per_round=%@",
+        rounds, median(totals), totals.max() ?? 0, Set(stepsPerRound).sorted().map(String.init).joined(separator: ",")))
 _ = try await database.execute("DROP TABLE IF EXISTS \"bench_tokens\"")
 database.close()

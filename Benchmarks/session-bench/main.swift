@@ -17,7 +17,9 @@ struct NeverRefresh: TokenRefresher {
 let perRound = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 500
 let server = Process()
 server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-server.arguments = ["python3", "-u", "-c", """
+server.arguments = [
+    "python3", "-u", "-c",
+    """
     import http.server, sys, threading, os
     class H(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -30,7 +32,8 @@ server.arguments = ["python3", "-u", "-c", """
     print(s.server_address[1], flush=True)
     threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
     s.serve_forever()
-    """]
+    """,
+]
 let output = Pipe(), input = Pipe()
 server.standardOutput = output
 server.standardInput = input
@@ -45,9 +48,11 @@ guard let port = Int(portText) else { print("session-bench: the local server did
 let url = URL(string: "http://127.0.0.1:\(port)/resource")!
 
 let transport = URLSessionTransport()
-let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "bench-token", refreshToken: "r"), refresher: NeverRefresh(),
-                                       configuration: .init(allowedOrigins: [url], transport: transport,
-                                                            proactiveRefreshMargin: nil))
+let session = try AuthenticatedSession(
+    tokens: TokenResponse(accessToken: "bench-token", refreshToken: "r"), refresher: NeverRefresh(),
+    configuration: .init(
+        allowedOrigins: [url], transport: transport,
+        proactiveRefreshMargin: nil))
 
 func measure(_ body: () async throws -> Void) async rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -62,6 +67,8 @@ for _ in 0..<7 {
     wrapped.append(try await measure { _ = try await session.send(TransportRequest(url: url)) })
 }
 let b = bare.sorted()[3], w = wrapped.sorted()[3]
-print("session-bench requests_per_round=\(perRound) bare_us=\(String(format: "%.1f", b)) session_us=\(String(format: "%.1f", w)) overhead_us=\(String(format: "%.1f", w - b)) overhead_pct=\(String(format: "%.1f", (w - b) / b * 100))")
+print(
+    "session-bench requests_per_round=\(perRound) bare_us=\(String(format: "%.1f", b)) session_us=\(String(format: "%.1f", w)) overhead_us=\(String(format: "%.1f", w - b)) overhead_pct=\(String(format: "%.1f", (w - b) / b * 100))"
+)
 try? input.fileHandleForWriting.close()
 kill(server.processIdentifier, SIGKILL)

@@ -112,9 +112,11 @@ extension SampleCommand {
         configuration.assertionAudience = assertionAudience  // a usage error (exit 2) before any file or network
         let key = try KeyFile.read(required("--client-key"))
         configuration.dpop = DPoPBinding(key: try KeyFile.dpopKey(required("--dpop-key")))
-        return try await OIDCClient.discover(issuer: required("--issuer"),
-                                             authentication: .privateKeyJWT(clientID: required("--client-id"), key: key,
-                                                                            algorithm: KeyFile.algorithm(for: key)),
-                                             transport: transport, configuration: configuration)
+        return try await OIDCClient.discover(
+            issuer: required("--issuer"),
+            authentication: .privateKeyJWT(
+                clientID: required("--client-id"), key: key,
+                algorithm: KeyFile.algorithm(for: key)),
+            transport: transport, configuration: configuration)
     }
 }

@@ -12,7 +12,7 @@ let package = Package(
     name: "hummingbird-app",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "hummingbird-app", targets: ["hummingbird-app"]),
+        .executable(name: "hummingbird-app", targets: ["hummingbird-app"])
     ],
     dependencies: [
         // This repository, by path, so the sample builds in a checkout of any folder name.

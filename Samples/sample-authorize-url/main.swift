@@ -116,7 +116,9 @@ func parseArguments(_ argv: [String]) -> Arguments {
         case "--authorization-details": arguments.authorizationDetails = value(option)
         case "--profile":
             let name = value(option)
-            guard let profile = ProviderProfile(name: name, tenants: .anyTenant, hostedDomains: .anyHostedDomain) else { fail("--profile takes entra, google, apple, keycloak, okta or auth0, not '\(name)'") }
+            guard let profile = ProviderProfile(name: name, tenants: .anyTenant, hostedDomains: .anyHostedDomain) else {
+                fail("--profile takes entra, google, apple, keycloak, okta or auth0, not '\(name)'")
+            }
             arguments.profile = profile
         case "--audience":
             guard arguments.audience == nil else { fail("--audience given twice") }
@@ -228,8 +230,9 @@ if !arguments.allowedHosts.isEmpty, arguments.webFinger == nil {
 
 do {
     // The front channel only (push: .never): this sample prints the URL with every parameter in it.
-    var login = LoginRequest(redirectURI: redirectURI, scopes: arguments.scope.split(separator: " ").map(String.init),
-                             responseType: arguments.responseType, push: .never)
+    var login = LoginRequest(
+        redirectURI: redirectURI, scopes: arguments.scope.split(separator: " ").map(String.init),
+        responseType: arguments.responseType, push: .never)
     if let claims = arguments.claims { login.claims = try ClaimsRequest.parse(claims) }
     for (name, value) in arguments.parameters { try apply(name, value, to: &login) }
     if let audience = arguments.audience {
@@ -247,12 +250,14 @@ do {
     var client: OIDCClient?
     do {
         if let identifier = arguments.webFinger {
-            client = try await OIDCClient.discover(webFinger: identifier, authentication: .none(clientID: clientID), transport: transport,
-                                                   configuration: configuration,
-                                                   fetchPolicy: RemoteFetchPolicy(allowedHosts: arguments.allowedHosts))
+            client = try await OIDCClient.discover(
+                webFinger: identifier, authentication: .none(clientID: clientID), transport: transport,
+                configuration: configuration,
+                fetchPolicy: RemoteFetchPolicy(allowedHosts: arguments.allowedHosts))
         } else if let issuer = arguments.issuer {
-            client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID), transport: transport,
-                                                   configuration: configuration)
+            client = try await OIDCClient.discover(
+                issuer: issuer, authentication: .none(clientID: clientID), transport: transport,
+                configuration: configuration)
         }
     } catch let error as OIDCError {
         fail(error.description, code: 1)  // a refusal by the provider or a check, not a usage error
@@ -276,9 +281,10 @@ do {
         request = try OAuthRequest(clientID: clientID, login: login)
         url = try request.authorizationURL(at: arguments.endpoint!)
     }
-    print("{\"url\": \(jsonString(url.absoluteString)), \"state\": \(jsonString(request.state.value)), "
-        + "\"nonce\": \(jsonString(request.nonce?.value)), \"code_verifier\": \(jsonString(request.pkce?.verifier.value))"
-        + (arguments.webFinger != nil ? ", \"issuer\": \(jsonString(issuer))" : "") + "}")
+    print(
+        "{\"url\": \(jsonString(url.absoluteString)), \"state\": \(jsonString(request.state.value)), "
+            + "\"nonce\": \(jsonString(request.nonce?.value)), \"code_verifier\": \(jsonString(request.pkce?.verifier.value))"
+            + (arguments.webFinger != nil ? ", \"issuer\": \(jsonString(issuer))" : "") + "}")
 } catch let error as OIDCError {
     fail(error.description, code: error.code == .randomGenerationFailed ? 1 : 2)
 } catch {

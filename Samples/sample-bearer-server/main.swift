@@ -26,6 +26,7 @@ import JOSE
 import OIDC
 import OIDCNetworking
 import OIDCResourceServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,7 +34,10 @@ import Darwin
 #endif
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-bearer-server: \(message)\nusage: sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N] [--dpop-nonce] [--logout-client-id ID]\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "sample-bearer-server: \(message)\nusage: sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N] [--dpop-nonce] [--logout-client-id ID]\n"
+                .utf8))
     exit(2)
 }
 
@@ -127,8 +131,9 @@ do {
         guard let jwksURI = try await discovery.metadata(for: issuer).jwksURI else {
             throw OIDCError(.jwksURIMissing, "the issuer publishes no jwks_uri")
         }
-        logoutValidator = LogoutTokenValidator(issuer: issuer, clientID: clientID, keys: .cache(try await keyCaches.cache(for: jwksURI)),
-                                               replays: replays)
+        logoutValidator = LogoutTokenValidator(
+            issuer: issuer, clientID: clientID, keys: .cache(try await keyCaches.cache(for: jwksURI)),
+            replays: replays)
     } else {
         logoutValidator = nil
     }
@@ -196,8 +201,10 @@ while limit.map({ served < $0 }) ?? true {
         respond(connection, status: 400, json: #"{"error":"malformed request target"}"#)
         continue
     }
-    switch await frontDoor.check(method: request.method, url: url, headers: request.headers, requiredScopes: requiredScopes,
-                                 dpopNonce: nonce) {
+    switch await frontDoor.check(
+        method: request.method, url: url, headers: request.headers, requiredScopes: requiredScopes,
+        dpopNonce: nonce)
+    {
     case .allowed(let token):
         var object = JSONObject()
         object["sub"] = .string(token.subject ?? "")
@@ -205,8 +212,9 @@ while limit.map({ served < $0 }) ?? true {
         object["scope"] = .array(token.scopes.sorted().map { .string($0) })
         respond(connection, status: 200, json: JSONValue.object(object).jsonString())
     case .refused(let refusal):
-        respond(connection, status: refusal.status, headers: refusal.headers.fields.map { ($0.name, $0.value) },
-                json: String(decoding: refusal.body, as: UTF8.self))
+        respond(
+            connection, status: refusal.status, headers: refusal.headers.fields.map { ($0.name, $0.value) },
+            json: String(decoding: refusal.body, as: UTF8.self))
     }
 }
 close(listener)

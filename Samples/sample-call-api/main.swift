@@ -13,7 +13,10 @@ import OIDCNetworking
 import OIDCSession
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-call-api: \(message)\nusage: sample-call-api --issuer URL --client-id ID --client-secret SECRET [--client-auth basic|post] --tokens FILE URL\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "sample-call-api: \(message)\nusage: sample-call-api --issuer URL --client-id ID --client-secret SECRET [--client-auth basic|post] --tokens FILE URL\n"
+                .utf8))
     exit(2)
 }
 

@@ -26,8 +26,9 @@ await command.run {
         authentication: .clientSecretBasic(clientID: command.required("--client-id"), secret: command.required("--client-secret")),
         transport: URLSessionTransport())
     let started = try await client.startBackchannelLogin(
-        DecoupledAuthenticationRequest(scope: command["--scope"] ?? "openid", hint: .loginHint(command.required("--login-hint")),
-                                         bindingMessage: command["--binding-message"]))
+        DecoupledAuthenticationRequest(
+            scope: command["--scope"] ?? "openid", hint: .loginHint(command.required("--login-hint")),
+            bindingMessage: command["--binding-message"]))
     switch try await client.finishBackchannelLogin(started) {  // token type checked, ID Token validated
     case .loggedIn(_, let idToken?):
         print(JSONValue.object(["id_token_claims": .object(idToken.claims.object)]).jsonString())

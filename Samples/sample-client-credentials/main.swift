@@ -14,7 +14,10 @@ import OIDC
 import OIDCNetworking
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-client-credentials: \(message)\nusage: sample-client-credentials --issuer URL --client-id ID --client-secret SECRET [--scope S] [--resource URI]\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "sample-client-credentials: \(message)\nusage: sample-client-credentials --issuer URL --client-id ID --client-secret SECRET [--scope S] [--resource URI]\n"
+                .utf8))
     exit(2)
 }
 
@@ -40,8 +43,9 @@ do {
     let transport = URLSessionTransport()
     let metadata = try await Discovery(transport: transport).metadata(for: issuer)
     guard let tokenEndpoint = metadata.tokenEndpoint else { throw OIDCError(.discoveryMissingField, "the provider has no token_endpoint") }
-    let client = try TokenClient(tokenEndpoint: tokenEndpoint, authentication: .clientSecretBasic(clientID: clientID, secret: secret),
-                                 transport: transport)
+    let client = try TokenClient(
+        tokenEndpoint: tokenEndpoint, authentication: .clientSecretBasic(clientID: clientID, secret: secret),
+        transport: transport)
     let source = ClientCredentialsTokenSource(client: client, scope: values["--scope"], resources: resources)
     let tokens = try await source.token()
     var output = JSONObject()

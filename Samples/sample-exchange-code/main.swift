@@ -33,17 +33,22 @@ import OIDCTLSTransport
 import SampleSupport
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-exchange-code: \(message)\nusage: sample-exchange-code --issuer URL --client-id ID (--client-secret SECRET [--client-auth basic|post] | --client-auth tls_client_auth --client-cert FILE --client-key FILE [--ca-file FILE] | --team-id T --key-id K --client-key FILE) --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE] [--profile entra|google|apple|keycloak|okta|auth0] [--tenant ID]... [--hosted-domain D]... [--decryption-key PATH]... [--id-token-encrypted-response-alg ALG] [--userinfo-signed]\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "sample-exchange-code: \(message)\nusage: sample-exchange-code --issuer URL --client-id ID (--client-secret SECRET [--client-auth basic|post] | --client-auth tls_client_auth --client-cert FILE --client-key FILE [--ca-file FILE] | --team-id T --key-id K --client-key FILE) --redirect-uri URI --code CODE --code-verifier VERIFIER [--nonce NONCE] [--save-tokens FILE] [--profile entra|google|apple|keycloak|okta|auth0] [--tenant ID]... [--hosted-domain D]... [--decryption-key PATH]... [--id-token-encrypted-response-alg ALG] [--userinfo-signed]\n"
+                .utf8))
     exit(2)
 }
 
 var values: [String: String] = [:]
 var tenants: Set<String> = [], hostedDomains: Set<String> = []
 var arguments = CommandLine.arguments.dropFirst()
-let known: Set<String> = ["--issuer", "--client-id", "--client-secret", "--client-auth", "--redirect-uri", "--code", "--code-verifier",
-                          "--nonce", "--save-tokens", "--client-cert", "--client-key", "--ca-file",
-                          "--profile", "--tenant", "--hosted-domain", "--team-id", "--key-id",
-                          "--decryption-key", "--id-token-encrypted-response-alg"]
+let known: Set<String> = [
+    "--issuer", "--client-id", "--client-secret", "--client-auth", "--redirect-uri", "--code", "--code-verifier",
+    "--nonce", "--save-tokens", "--client-cert", "--client-key", "--ca-file",
+    "--profile", "--tenant", "--hosted-domain", "--team-id", "--key-id",
+    "--decryption-key", "--id-token-encrypted-response-alg",
+]
 var decryptionKeyPaths: [String] = []
 var userInfoSigned = false
 while let flag = arguments.popFirst() {
@@ -105,16 +110,21 @@ if mutualTLS {
 }
 
 // Apple's team key (read here; the mTLS key file is read by LibSSLTransport).
-let appleKey = apple.isEmpty ? nil : values["--client-key"].map { path -> String in
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { usage("cannot read --client-key \(path)") }
-    return text
-}
+let appleKey =
+    apple.isEmpty
+    ? nil
+    : values["--client-key"].map { path -> String in
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { usage("cannot read --client-key \(path)") }
+        return text
+    }
 
 // tls_client_auth or a --ca-file: the libssl transport (URLSession on Linux cannot present a client certificate),
 // by SampleTransport's rule.
-let clientIdentity = mutualTLS ? values["--client-cert"].flatMap { certificate in
-    values["--client-key"].map { LibSSLTransport.ClientIdentity(certificateFile: certificate, privateKeyFile: $0) }
-} : nil
+let clientIdentity =
+    mutualTLS
+    ? values["--client-cert"].flatMap { certificate in
+        values["--client-key"].map { LibSSLTransport.ClientIdentity(certificateFile: certificate, privateKeyFile: $0) }
+    } : nil
 let transport: any HTTPTransport
 do {
     transport = try SampleTransport.make(caFile: values["--ca-file"], clientIdentity: clientIdentity)
@@ -146,8 +156,9 @@ do {
         }
     }
     configuration.decryptionKeys = JWEDecryptionKeys(keys: keys)
-    let client = try await OIDCClient.discover(issuer: issuer, authentication: authentication, transport: transport,
-                                               configuration: configuration)
+    let client = try await OIDCClient.discover(
+        issuer: issuer, authentication: authentication, transport: transport,
+        configuration: configuration)
     // The login the app started, rebuilt from what it handed over: the verifier and the nonce it sent.
     let pending = try client.pendingLogin(startedByApp: redirectURI, codeVerifier: values["--code-verifier"]!, nonce: values["--nonce"])
     let login = try await client.finishLogin(pending, callback: .codeCheckedByApp(values["--code"]!))
@@ -156,7 +167,8 @@ do {
     var output = JSONObject()
     output["id_token_claims"] = .object(login.idToken.claims.object)
     output["userinfo"] = .object(userInfo)
-    output["access_token_expires_at"] = login.tokens.expiresAt.flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded(.towardZero)) }.map(JSONValue.integer) ?? .null
+    output["access_token_expires_at"] =
+        login.tokens.expiresAt.flatMap { Int64(exactly: $0.timeIntervalSince1970.rounded(.towardZero)) }.map(JSONValue.integer) ?? .null
     output["has_refresh_token"] = .bool(login.tokens.refreshToken != nil)
     if let details = try login.tokens.authorizationDetails { output["authorization_details"] = AuthorizationDetail.jsonValue(details) }
     print(JSONValue.object(output).jsonString())

@@ -19,7 +19,8 @@ import OIDCSession
 
 let command = SampleCommand(
     name: "sample-fapi-finish",
-    usage: "sample-fapi-finish --issuer URL --client-id ID --client-key KEY_FILE --dpop-key KEY_FILE --pending FILE --callback URL --save-tokens FILE [--assertion-audience issuer|endpoint]",
+    usage:
+        "sample-fapi-finish --issuer URL --client-id ID --client-key KEY_FILE --dpop-key KEY_FILE --pending FILE --callback URL --save-tokens FILE [--assertion-audience issuer|endpoint]",
     known: ["--issuer", "--client-id", "--client-key", "--dpop-key", "--pending", "--callback", "--save-tokens", "--assertion-audience"],
     required: ["--issuer", "--client-id", "--client-key", "--dpop-key", "--pending", "--callback", "--save-tokens"])
 guard let callback = URL(string: command.required("--callback")) else { command.usage("--callback is not a URL") }
@@ -31,6 +32,9 @@ await command.run {
     let login = try await client.finishLogin(pending, callback: .url(callback))  // token_type DPoP required
     let userInfo = try await client.userInfo(login.tokens)  // DPoP, sub checked
     try await FileTokenStore(path: command.required("--save-tokens")).save(login.tokens)
-    print(JSONValue.object(["id_token_claims": .object(login.idToken.claims.object), "token_type": .string(login.tokens.tokenType),
-                            "userinfo": .object(userInfo)]).jsonString())
+    print(
+        JSONValue.object([
+            "id_token_claims": .object(login.idToken.claims.object), "token_type": .string(login.tokens.tokenType),
+            "userinfo": .object(userInfo),
+        ]).jsonString())
 }

@@ -17,7 +17,8 @@ import OIDCNetworking
 
 let command = SampleCommand(
     name: "sample-fapi-login",
-    usage: "sample-fapi-login --issuer URL --client-id ID --client-key KEY_FILE --redirect-uri URI --dpop-key KEY_FILE --pending FILE [--scope S] [--assertion-audience issuer|endpoint]",
+    usage:
+        "sample-fapi-login --issuer URL --client-id ID --client-key KEY_FILE --redirect-uri URI --dpop-key KEY_FILE --pending FILE [--scope S] [--assertion-audience issuer|endpoint]",
     known: ["--issuer", "--client-id", "--client-key", "--redirect-uri", "--dpop-key", "--pending", "--scope", "--assertion-audience"],
     required: ["--issuer", "--client-id", "--client-key", "--redirect-uri", "--dpop-key", "--pending"])
 guard let redirectURI = URL(string: command.required("--redirect-uri")) else { command.usage("--redirect-uri is not a URL") }

@@ -18,12 +18,14 @@ import OIDCPostgres
 import OIDCSession
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("""
-        sample-pending-login: \(message)
-        usage: sample-pending-login start --database URL --issuer URL --client-id ID --redirect-uri URI [--scope SCOPES]
-               sample-pending-login finish --database URL --issuer URL --client-id ID --client-secret SECRET --callback URL
+    FileHandle.standardError.write(
+        Data(
+            """
+            sample-pending-login: \(message)
+            usage: sample-pending-login start --database URL --issuer URL --client-id ID --redirect-uri URI [--scope SCOPES]
+                   sample-pending-login finish --database URL --issuer URL --client-id ID --client-secret SECRET --callback URL
 
-        """.utf8))
+            """.utf8))
     exit(2)
 }
 
@@ -36,7 +38,9 @@ while let flag = arguments.popFirst() {
     guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
     values[flag] = value
 }
-let required = command == "start" ? ["--database", "--issuer", "--client-id", "--redirect-uri"]
+let required =
+    command == "start"
+    ? ["--database", "--issuer", "--client-id", "--redirect-uri"]
     : ["--database", "--issuer", "--client-id", "--client-secret", "--callback"]
 for name in required where values[name] == nil { usage("\(name) is required") }
 
@@ -57,18 +61,21 @@ do {
         guard let redirectURI = URL(string: values["--redirect-uri"]!) else { usage("--redirect-uri is not a URL") }
         // Starting a login needs no secret: the client id is enough.
         let client = try await OIDCClient.discover(issuer: issuer, authentication: .none(clientID: clientID), transport: transport)
-        let pending = try await client.startLogin(LoginRequest(redirectURI: redirectURI,
-                                                               scopes: (values["--scope"] ?? "openid").split(separator: " ").map(String.init)))
+        let pending = try await client.startLogin(
+            LoginRequest(
+                redirectURI: redirectURI,
+                scopes: (values["--scope"] ?? "openid").split(separator: " ").map(String.init)))
         try await logins.save(pending, key: pending.state, expiresIn: 600)
         print(pending.url.absoluteString)
     } else {
         guard let callback = URL(string: values["--callback"]!),
-              let state = URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "state" })?.value
+            let state = URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "state" })?.value
         else { throw OIDCError(.pendingLoginNotFound, "the callback carries no state") }
         let pending = try await logins.consume(key: state, as: PendingLogin.self)
-        let client = try await OIDCClient.discover(issuer: issuer,
-                                                   authentication: .clientSecretBasic(clientID: clientID, secret: values["--client-secret"]!),
-                                                   transport: transport)
+        let client = try await OIDCClient.discover(
+            issuer: issuer,
+            authentication: .clientSecretBasic(clientID: clientID, secret: values["--client-secret"]!),
+            transport: transport)
         let login = try await client.finishLogin(pending, callback: .url(callback))  // every check, one call
         let validated = login.idToken, tokens = login.tokens
         var output = JSONObject()

@@ -1,3 +1,6 @@
+import OIDC
+import OIDCNetworking
+
 // Verifies the `port_token` a new carrier's ID Token carries in its `aka` claim
 // after an account migration: a token signed by the previous carrier, accepted
 // only when its issuer is one you trust.
@@ -21,8 +24,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import OIDC
-import OIDCNetworking
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
     print(message)
@@ -30,10 +31,10 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 }
 
 let usage = """
-usage: sample-port-token --trusted-issuer URL [--trusted-issuer URL ...] [--jwks FILE | --jwks ISSUER=FILE ...]
-                         [--audience AUD] [TOKEN | -]
-  TOKEN: a port_token, or an ID Token with aka.port_token (default: the built-in demo ID Token; '-': stdin)
-"""
+    usage: sample-port-token --trusted-issuer URL [--trusted-issuer URL ...] [--jwks FILE | --jwks ISSUER=FILE ...]
+                             [--audience AUD] [TOKEN | -]
+      TOKEN: a port_token, or an ID Token with aka.port_token (default: the built-in demo ID Token; '-': stdin)
+    """
 
 var trusted: [String] = []
 var jwksArguments: [String] = []
@@ -46,9 +47,7 @@ while !arguments.isEmpty {
     case "--trusted-issuer", "--jwks", "--audience":
         guard !arguments.isEmpty else { fail("\(argument) needs a value\n\(usage)") }
         let value = arguments.removeFirst()
-        if argument == "--trusted-issuer" { trusted.append(value) }
-        else if argument == "--jwks" { jwksArguments.append(value) }
-        else { audience = value }
+        if argument == "--trusted-issuer" { trusted.append(value) } else if argument == "--jwks" { jwksArguments.append(value) } else { audience = value }
     case "-h", "--help":
         fail(usage, code: 0)
     default:

@@ -1,3 +1,5 @@
+import OIDC
+
 // Reads the standard and non-standard claims of an ID Token, in the three ways
 // the OIDC module offers: by name, through your own CodingKey enum, and by
 // decoding the whole payload into your own Decodable type.
@@ -17,7 +19,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import OIDC
 
 /// The caller's own keys for non-standard claims.
 enum Keys: String, CodingKey {

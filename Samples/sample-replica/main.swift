@@ -28,11 +28,13 @@ import OIDCPostgres
 import OIDCSession
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("""
-        sample-replica: \(message)
-        usage: sample-replica --database URL --issuer URL --client-id ID --client-secret SECRET --user KEY [--seed-tokens FILE] [--per-process-store] --requests N URL
+    FileHandle.standardError.write(
+        Data(
+            """
+            sample-replica: \(message)
+            usage: sample-replica --database URL --issuer URL --client-id ID --client-secret SECRET --user KEY [--seed-tokens FILE] [--per-process-store] --requests N URL
 
-        """.utf8))
+            """.utf8))
     exit(2)
 }
 
@@ -99,8 +101,9 @@ do {
         guard let key = Data(base64Encoded: text) else { usage("TOKEN_ENCRYPTION_KEY is not base64") }
         encryption = try TokenEncryption(current: TokenEncryptionKey(id: "k1", bytes: Array(key)))
     }
-    sharedStore = try PostgresTokenStore(database: database, key: values["--user"]!, encryption: encryption,
-                                         waitTimeout: requestDeadline)
+    sharedStore = try PostgresTokenStore(
+        database: database, key: values["--user"]!, encryption: encryption,
+        waitTimeout: requestDeadline)
     try await sharedStore.createTable()
     if let file = values["--seed-tokens"] {
         guard let tokens = try await FileTokenStore(path: file).load() else {
@@ -112,18 +115,22 @@ do {
     let metadata = try await discovery.metadata(for: values["--issuer"]!)
     guard let tokenEndpoint = metadata.tokenEndpoint else { throw OIDCError(.discoveryMissingField, "the provider has no token_endpoint") }
     // A provider call given up on may still have rotated the refresh token: give it the request's deadline.
-    let tokenClient = try TokenClient(tokenEndpoint: tokenEndpoint,
-                                      authentication: .clientSecretBasic(clientID: values["--client-id"]!, secret: values["--client-secret"]!),
-                                      transport: transport, timeout: requestDeadline)
+    let tokenClient = try TokenClient(
+        tokenEndpoint: tokenEndpoint,
+        authentication: .clientSecretBasic(clientID: values["--client-id"]!, secret: values["--client-secret"]!),
+        transport: transport, timeout: requestDeadline)
     refresher = CountingRefresher(tokenClient)
     // An ID Token from a refresh is validated and checked against the stored one before it is kept.
-    let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: values["--client-id"]!,
-                                                        clientSecret: values["--client-secret"], discovery: discovery,
-                                                        keyCaches: JWKSetCacheRegistry(transport: transport))
+    let validator = try await IDTokenValidator.discover(
+        issuer: metadata.issuer, clientID: values["--client-id"]!,
+        clientSecret: values["--client-secret"], discovery: discovery,
+        keyCaches: JWKSetCacheRegistry(transport: transport))
     let store: any TokenStore = perProcess ? InMemoryTokenStore(try await sharedStore.load()) : sharedStore
-    session = try await AuthenticatedSession.resume(refresher: refresher,
-        configuration: .init(allowedOrigins: [url], transport: transport, store: store,
-                             refreshedIDTokens: .validate(with: validator), proactiveRefreshMargin: nil))
+    session = try await AuthenticatedSession.resume(
+        refresher: refresher,
+        configuration: .init(
+            allowedOrigins: [url], transport: transport, store: store,
+            refreshedIDTokens: .validate(with: validator), proactiveRefreshMargin: nil))
     guard await session.currentTokens != nil || requests == 0 else {
         throw OIDCError(.notAuthenticated, "no tokens stored under this user: seed them with --seed-tokens")
     }
@@ -148,8 +155,10 @@ let outcomes = await withTaskGroup(of: String?.self) { group in
     for _ in 0..<requests {
         group.addTask {
             do {
-                let response = try await session.send(TransportRequest(method: "GET", url: url, headers: ["Accept": "application/json"],
-                                                                      timeout: requestDeadline))
+                let response = try await session.send(
+                    TransportRequest(
+                        method: "GET", url: url, headers: ["Accept": "application/json"],
+                        timeout: requestDeadline))
                 return (200..<300).contains(response.status) ? nil : "HTTP \(response.status)"
             } catch let error as OIDCError {
                 return "\(error)" + (error.httpStatus.map { " (HTTP \($0))" } ?? "") + (error.oauthError.map { " [\($0)]" } ?? "")

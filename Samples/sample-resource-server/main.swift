@@ -27,12 +27,17 @@ import OIDCResourceServer
 import SampleSupport
 
 func usage(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("sample-resource-server: \(message)\nusage: sample-resource-server --issuer URL --audience AUD [--introspect --client-id ID --client-secret SECRET] [--require-scope S]... [--require-authorization-details-type TYPE]... [--client-cert FILE] [--ca-file FILE] [--profile keycloak --allowed-client ID...]\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "sample-resource-server: \(message)\nusage: sample-resource-server --issuer URL --audience AUD [--introspect --client-id ID --client-secret SECRET] [--require-scope S]... [--require-authorization-details-type TYPE]... [--client-cert FILE] [--ca-file FILE] [--profile keycloak --allowed-client ID...]\n"
+                .utf8))
     exit(2)
 }
 
-func output(active: Bool, subject: String?, clientID: String?, scopes: Set<String>, confirmation: TokenConfirmation? = nil,
-            details: [AuthorizationDetail]? = nil) {
+func output(
+    active: Bool, subject: String?, clientID: String?, scopes: Set<String>, confirmation: TokenConfirmation? = nil,
+    details: [AuthorizationDetail]? = nil
+) {
     var object = JSONObject()
     object["active"] = .bool(active)
     object["sub"] = subject.map { .string($0) } ?? .null
@@ -113,8 +118,11 @@ do { transport = try SampleTransport.make(caFile: values["--ca-file"]) } catch {
 var configuration = ResourceGuard.Configuration(issuer: issuer, audience: audience)
 configuration.transport = transport
 if introspect {
-    configuration.tokens = .introspection(.init(authentication: .clientSecretBasic(clientID: values["--client-id"] ?? "",
-                                                                                    secret: values["--client-secret"] ?? "")))
+    configuration.tokens = .introspection(
+        .init(
+            authentication: .clientSecretBasic(
+                clientID: values["--client-id"] ?? "",
+                secret: values["--client-secret"] ?? "")))
 }
 if keycloak { configuration.profile = .keycloak(allowedClients: allowedClients) }
 let frontDoor: ResourceGuard
@@ -127,14 +135,17 @@ do {
 }
 // The request as the API received it: the token as Bearer, and the TLS client certificate, if any. The token's (or the
 // answer's) cnf is enforced by the call: cnf.jkt refused as Bearer, cnf.x5t#S256 only with that certificate (RFC 8705 §3).
-switch await frontDoor.check(method: "GET", url: URL(string: audience) ?? URL(fileURLWithPath: "/"),
-                             headers: ["Authorization": "Bearer " + token], requiredScopes: requiredScopes,
-                             clientCertificate: clientCertificate) {
+switch await frontDoor.check(
+    method: "GET", url: URL(string: audience) ?? URL(fileURLWithPath: "/"),
+    headers: ["Authorization": "Bearer " + token], requiredScopes: requiredScopes,
+    clientCertificate: clientCertificate)
+{
 case .allowed(let accessToken):
     do {
         if !requiredDetailTypes.isEmpty { try accessToken.requireAuthorizationDetails(types: requiredDetailTypes) }
-        output(active: true, subject: accessToken.subject, clientID: accessToken.clientID, scopes: accessToken.scopes,
-               confirmation: accessToken.confirmation, details: try accessToken.authorizationDetails)
+        output(
+            active: true, subject: accessToken.subject, clientID: accessToken.clientID, scopes: accessToken.scopes,
+            confirmation: accessToken.confirmation, details: try accessToken.authorizationDetails)
     } catch {
         // A valid token without the grant the resource needs: 403 (RFC 9396 §9, RFC 6750 §3.1).
         let challenge = ResourceChallenge(scheme: .bearer, error: .insufficientScope, errorDescription: (error as? OIDCError)?.reason, scope: requiredScopes)

@@ -13,8 +13,10 @@ public struct JOSELimits: Sendable, Hashable {
     public var maxRecipients: Int
 
     /// Creates limits; the defaults suit real ID tokens and provider key sets.
-    public init(maxTokenBytes: Int = 64 * 1024, maxJSONDepth: Int = 32, maxKeysInSet: Int = 100, maxKeySetBytes: Int = 512 * 1024,
-                maxRecipients: Int = 16) {
+    public init(
+        maxTokenBytes: Int = 64 * 1024, maxJSONDepth: Int = 32, maxKeysInSet: Int = 100, maxKeySetBytes: Int = 512 * 1024,
+        maxRecipients: Int = 16
+    ) {
         self.maxRecipients = maxRecipients
         self.maxTokenBytes = maxTokenBytes
         self.maxJSONDepth = maxJSONDepth

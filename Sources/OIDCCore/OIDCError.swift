@@ -77,9 +77,11 @@ public struct OIDCError: Error, Sendable, Hashable, CustomStringConvertible {
     public let cause: Code?
 
     /// Creates an error.
-    public init(_ code: Code, _ reason: String, oauthError: OAuthError? = nil, httpStatus: Int? = nil,
-                joseError: JOSEError? = nil, transportError: TransportError? = nil, endpoint: ProviderEndpoint? = nil,
-                cause: Code? = nil) {
+    public init(
+        _ code: Code, _ reason: String, oauthError: OAuthError? = nil, httpStatus: Int? = nil,
+        joseError: JOSEError? = nil, transportError: TransportError? = nil, endpoint: ProviderEndpoint? = nil,
+        cause: Code? = nil
+    ) {
         self.cause = cause
         self.code = code
         self.reason = reason
@@ -204,12 +206,13 @@ public struct OAuthError: Sendable, Hashable, Codable, CustomStringConvertible {
 
         /// Whether this is one of the codes registered above.
         public var isStandard: Bool {
-            [Self.invalidRequest, .invalidClient, .invalidGrant, .unauthorizedClient, .unsupportedGrantType, .invalidScope,
-             .accessDenied, .unsupportedResponseType, .serverError, .temporarilyUnavailable, .interactionRequired,
-             .loginRequired, .accountSelectionRequired, .consentRequired, .invalidRequestURI, .invalidRequestObject,
-             .requestNotSupported, .requestURINotSupported, .registrationNotSupported, .invalidToken,
-             .invalidRedirectURI, .invalidClientMetadata, .invalidSoftwareStatement, .unapprovedSoftwareStatement].contains(self)
+            [
+                Self.invalidRequest, .invalidClient, .invalidGrant, .unauthorizedClient, .unsupportedGrantType, .invalidScope,
+                .accessDenied, .unsupportedResponseType, .serverError, .temporarilyUnavailable, .interactionRequired,
+                .loginRequired, .accountSelectionRequired, .consentRequired, .invalidRequestURI, .invalidRequestObject,
+                .requestNotSupported, .requestURINotSupported, .registrationNotSupported, .invalidToken,
+                .invalidRedirectURI, .invalidClientMetadata, .invalidSoftwareStatement, .unapprovedSoftwareStatement,
+            ].contains(self)
         }
     }
 }
-

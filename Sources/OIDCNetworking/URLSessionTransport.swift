@@ -1,8 +1,9 @@
 import Foundation
+import OIDCCore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import OIDCCore
 
 /// An ``OIDC/HTTPTransport`` on Foundation's `URLSession`.
 ///
@@ -106,14 +107,18 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, @unchecked Send
         if pending { task.cancel() }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         let follows = lock.withLock { entries[task.taskIdentifier]?.followsRedirects ?? false }
         completionHandler(follows ? request : nil)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         let allow = lock.withLock { () -> Bool in
             entries[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
             if response.expectedContentLength > Int64(limit) {

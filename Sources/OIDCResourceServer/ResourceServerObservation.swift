@@ -1,10 +1,11 @@
+import JOSE
+import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
-import OIDCCore
 
 // The resource server's public validation entry points: each runs the validation and, when the
 // validator has an ``OIDC/OIDCObserver``, records one event (accepted, or refused with the error's
@@ -75,12 +76,15 @@ extension TokenIntrospector {
     /// - Throws: ``OIDC/OIDCError``: `.missingBearerToken` (no credentials), `.invalidBearerRequest`, the codes of
     ///   ``validate(_:requiredScopes:)``, `.dpopTokenNotBound`, `.dpopProofMissing`, the `dpop_proof_*` codes —
     ///   answer them with ``refusal(for:requestHeaders:requiredScopes:dpopNonce:realm:)``.
-    package func validate(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
-                          dpopNonce: DPoPProofValidator.NonceRule = .notRequired,
-                          clientCertificate: ClientCertificate = .notPresented) async throws -> IntrospectedAccessToken {
+    package func validate(
+        method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
+        dpopNonce: DPoPProofValidator.NonceRule = .notRequired,
+        clientCertificate: ClientCertificate = .notPresented
+    ) async throws -> IntrospectedAccessToken {
         try await observer.observe(.accessTokenValidation, origin: OIDCEvent.origin(of: endpoint)) {
-            try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
-                                      dpopNonce: dpopNonce, clientCertificate: clientCertificate)
+            try await validateRequest(
+                method: method, url: url, headers: headers, requiredScopes: requiredScopes,
+                dpopNonce: dpopNonce, clientCertificate: clientCertificate)
         }
     }
 }

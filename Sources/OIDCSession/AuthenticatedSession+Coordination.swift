@@ -15,9 +15,11 @@ extension AuthenticatedSession {
     ///   lock before), `refresh_token_spent` when it is spent (``checkedRefresh(of:renewal:policy:)``);
     ///   otherwise the refresher's or the policy's error, unclassified, or the store's own typed error
     ///   (e.g. `refresh_wait_timeout` when another replica's refresh outlasted this caller's deadline).
-    static func refreshGrant(from start: TokenResponse, renewal: SessionRenewal, policy: RefreshedIDTokenPolicy,
-                             store: (any TokenStore)?,
-                             observer: (any OIDCObserver)? = nil) async throws -> (tokens: TokenResponse, stored: Bool, storeError: OIDCError?) {
+    static func refreshGrant(
+        from start: TokenResponse, renewal: SessionRenewal, policy: RefreshedIDTokenPolicy,
+        store: (any TokenStore)?,
+        observer: (any OIDCObserver)? = nil
+    ) async throws -> (tokens: TokenResponse, stored: Bool, storeError: OIDCError?) {
         guard let coordinated = store as? any CoordinatedTokenStore else {
             return (try await checkedRefresh(of: start, renewal: renewal, policy: policy), false, nil)
         }
@@ -35,8 +37,10 @@ extension AuthenticatedSession {
         case .refreshed(let tokens), .alreadyRefreshed(let tokens): return (tokens, true, nil)
         case .refreshedNotStored(let tokens, let error): return (tokens, true, error)
         case .loggedOut(let error):
-            throw error ?? OIDCError(.loggedOut, "the tokens were cleared by another session (a refused refresh or a logout)",
-                                     cause: .clearedByAnotherSession)
+            throw error
+                ?? OIDCError(
+                    .loggedOut, "the tokens were cleared by another session (a refused refresh or a logout)",
+                    cause: .clearedByAnotherSession)
         }
     }
 
@@ -58,8 +62,10 @@ extension AuthenticatedSession {
     ///   the tokens are kept (typed error, back-off).
     ///
     /// In neither case is anything of the refused answer put into use.
-    static func checkedRefresh(of previous: TokenResponse, renewal: SessionRenewal,
-                               policy: RefreshedIDTokenPolicy) async throws -> TokenResponse {
+    static func checkedRefresh(
+        of previous: TokenResponse, renewal: SessionRenewal,
+        policy: RefreshedIDTokenPolicy
+    ) async throws -> TokenResponse {
         let refresher: any TokenRefresher
         switch renewal {
         case .clientCredentials(let source):

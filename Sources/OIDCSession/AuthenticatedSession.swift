@@ -1,9 +1,10 @@
+import OIDC
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OIDC
 
 /// Sends requests with an access token to the allowed origins only, and renews the token once on a 401.
 ///
@@ -58,9 +59,10 @@ public actor AuthenticatedSession {
         self.observer = configuration.observer
         self.tokens = tokens
         self.renewal = renewal
-        self.transport = DPoPSessionTransport.forSession(transport: try configuration.transport ?? LibSSLTransport(),
-                                                         dpop: configuration.dpop, renewal: renewal,
-                                                         origins: configuration.allowedOrigins, observer: configuration.observer)
+        self.transport = DPoPSessionTransport.forSession(
+            transport: try configuration.transport ?? LibSSLTransport(),
+            dpop: configuration.dpop, renewal: renewal,
+            origins: configuration.allowedOrigins, observer: configuration.observer)
         self.hasDPoPKey = self.transport is DPoPSessionTransport
         self.store = configuration.store
         self.refreshedIDTokens = configuration.refreshedIDTokens ?? .refuseIDTokens
@@ -111,8 +113,9 @@ public actor AuthenticatedSession {
         let first = try await transport.send(authorized)
         guard first.status == 401 else { return first }
         if let body = request.body, !body.isReplayable {
-            throw OIDCError(.bodyNotReplayable, "the request got a 401 and its body is a one-shot stream that cannot be retried",
-                            httpStatus: 401, transportError: .bodyNotReplayable)
+            throw OIDCError(
+                .bodyNotReplayable, "the request got a 401 and its body is a one-shot stream that cannot be retried",
+                httpStatus: 401, transportError: .bodyNotReplayable)
         }
         token = try await freshToken(replacing: token)
         try requireDPoPKeyIfBound()
@@ -124,8 +127,10 @@ public actor AuthenticatedSession {
     /// DPoP transport (which turns the session's `Bearer` header into `DPoP` with a proof), never as Bearer.
     private func requireDPoPKeyIfBound() throws {
         guard !hasDPoPKey, let current = tokens, current.tokenType.lowercased() == "dpop" else { return }
-        throw OIDCError(.dpopKeyMissing, "the session's access token is DPoP-bound and the session has no DPoP key "
-                        + "(give its configuration a DPoP key, or a refresher with a DPoP binding); it is never sent as Bearer")
+        throw OIDCError(
+            .dpopKeyMissing,
+            "the session's access token is DPoP-bound and the session has no DPoP key "
+                + "(give its configuration a DPoP key, or a refresher with a DPoP binding); it is never sent as Bearer")
     }
 
     /// The access token to use now, refreshed first when it expires within the margin;
@@ -133,8 +138,9 @@ public actor AuthenticatedSession {
     private func accessToken() async throws -> String {
         guard let current = tokens else { throw OIDCError(.notAuthenticated, "the session has no tokens") }
         guard let configured = refreshMargin, let expiresAt = current.expiresAt,
-              expiresAt.timeIntervalSince(clock()) <= margin(configured, for: current),
-              current.refreshToken != nil || !renewal.needsRefreshToken else { return current.accessToken }
+            expiresAt.timeIntervalSince(clock()) <= margin(configured, for: current),
+            current.refreshToken != nil || !renewal.needsRefreshToken
+        else { return current.accessToken }
         do {
             return try await freshToken(replacing: current.accessToken)
         } catch let error as OIDCError where error.code != .loggedOut {
@@ -161,9 +167,10 @@ public actor AuthenticatedSession {
         }
         if let backoff, clock() < backoff.until {
             let last = backoff.error
-            throw OIDCError(last.code, "no new refresh within \(refreshBackoff) s of a failed one; it failed with: \(last.reason)",
-                            oauthError: last.oauthError, httpStatus: last.httpStatus, joseError: last.joseError,
-                            transportError: last.transportError)
+            throw OIDCError(
+                last.code, "no new refresh within \(refreshBackoff) s of a failed one; it failed with: \(last.reason)",
+                oauthError: last.oauthError, httpStatus: last.httpStatus, joseError: last.joseError,
+                transportError: last.transportError)
         }
         // A coordinated store decides under its lock (it may hold newer tokens).
         guard current.refreshToken != nil || !renewal.needsRefreshToken || Self.storeIsCoordinated(store) else {
@@ -234,26 +241,31 @@ public actor AuthenticatedSession {
             if oauth.code == .invalidGrant || (refusedGrant && !clientSideRefusals.contains(oauth.error)) {
                 return OIDCError(.loggedOut, "the refresh was refused: \(oauth)", oauthError: oauth, httpStatus: error.httpStatus)
             }
-            return OIDCError(.refreshRejected, "the provider refused the refresh (tokens kept): \(oauth)", oauthError: oauth,
-                             httpStatus: error.httpStatus)
+            return OIDCError(
+                .refreshRejected, "the provider refused the refresh (tokens kept): \(oauth)", oauthError: oauth,
+                httpStatus: error.httpStatus)
         }
         if refusedGrant, let status = error.httpStatus {
             // No OAuth error to say otherwise: the token endpoint refused the refresh token itself.
-            return OIDCError(.loggedOut, "the refresh was refused with HTTP \(status) and no OAuth error (\(error.code.rawValue))",
-                             httpStatus: status, cause: error.code)
+            return OIDCError(
+                .loggedOut, "the refresh was refused with HTTP \(status) and no OAuth error (\(error.code.rawValue))",
+                httpStatus: status, cause: error.code)
         }
         if error.httpStatus == nil, error.transportError == nil, error.code != .refreshFailed {
             return error  // the refresh response was refused here (e.g. its ID Token): keep the specific code
         }
-        return OIDCError(.refreshFailed, "the refresh failed (tokens kept): \(error.reason)", oauthError: error.oauthError,
-                         httpStatus: error.httpStatus, joseError: error.joseError, transportError: error.transportError)
+        return OIDCError(
+            .refreshFailed, "the refresh failed (tokens kept): \(error.reason)", oauthError: error.oauthError,
+            httpStatus: error.httpStatus, joseError: error.joseError, transportError: error.transportError)
     }
 
     /// OAuth errors (RFC 6749 §5.2, RFC 9449 §8) by which a token endpoint says the request or the client's
     /// configuration is at fault, not the grant: a refresh refused with one keeps the tokens (`refresh_rejected`),
     /// since the refresh token may still work once the client is fixed (or, for `use_dpop_nonce`, retried).
-    static let clientSideRefusals: Set<String> = ["invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope",
-                                                  "use_dpop_nonce", "invalid_dpop_proof"]
+    static let clientSideRefusals: Set<String> = [
+        "invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope",
+        "use_dpop_nonce", "invalid_dpop_proof",
+    ]
 
     private func logOut(_ error: OIDCError) async {
         guard tokens != nil else { return }

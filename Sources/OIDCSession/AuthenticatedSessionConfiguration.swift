@@ -1,9 +1,10 @@
+import OIDC
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OIDC
 
 extension AuthenticatedSession {
     /// Settings of an ``AuthenticatedSession``, given when it is made; every default is the safe one.
@@ -37,10 +38,12 @@ extension AuthenticatedSession {
         public var dpop: DPoPBinding?
 
         /// A configuration for calls to `allowedOrigins`; the other settings take their defaults.
-        public init(allowedOrigins: [URL], transport: (any HTTPTransport)? = nil, store: (any TokenStore)? = nil,
-                    refreshedIDTokens: RefreshedIDTokenPolicy? = nil, proactiveRefreshMargin: TimeInterval? = 30,
-                    refreshBackoff: TimeInterval = 10, clock: (@Sendable () -> Date)? = nil,
-                    observer: (any OIDCObserver)? = nil, dpop: DPoPBinding? = nil) {
+        public init(
+            allowedOrigins: [URL], transport: (any HTTPTransport)? = nil, store: (any TokenStore)? = nil,
+            refreshedIDTokens: RefreshedIDTokenPolicy? = nil, proactiveRefreshMargin: TimeInterval? = 30,
+            refreshBackoff: TimeInterval = 10, clock: (@Sendable () -> Date)? = nil,
+            observer: (any OIDCObserver)? = nil, dpop: DPoPBinding? = nil
+        ) {
             self.allowedOrigins = allowedOrigins
             self.transport = transport
             self.store = store
@@ -53,8 +56,10 @@ extension AuthenticatedSession {
         }
 
         /// This configuration with every `nil` default taken from a maker (a client, a source's client).
-        func filled(transport: any HTTPTransport, clock: @escaping @Sendable () -> Date, observer: (any OIDCObserver)?,
-                    refreshedIDTokens: RefreshedIDTokenPolicy) -> Configuration {
+        func filled(
+            transport: any HTTPTransport, clock: @escaping @Sendable () -> Date, observer: (any OIDCObserver)?,
+            refreshedIDTokens: RefreshedIDTokenPolicy
+        ) -> Configuration {
             var filled = self
             filled.transport = self.transport ?? transport
             filled.clock = self.clock ?? clock

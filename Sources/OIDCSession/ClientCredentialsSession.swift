@@ -1,9 +1,10 @@
+import OIDC
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OIDC
 
 extension AuthenticatedSession {
     /// A session for calls made as the client itself, renewed by a new client-credentials grant through `source`.
@@ -14,16 +15,20 @@ extension AuthenticatedSession {
     /// Bearer. The configuration's `nil` transport, clock and observer are the source's client's.
     /// - Throws: ``OIDC/OIDCError`` `insecure_url` for an origin that is neither `https` nor loopback `http`, before any
     ///   token is requested; the first token request's error; the store's.
-    public static func clientCredentials(_ source: ClientCredentialsTokenSource,
-                                         configuration: Configuration) async throws -> AuthenticatedSession {
+    public static func clientCredentials(
+        _ source: ClientCredentialsTokenSource,
+        configuration: Configuration
+    ) async throws -> AuthenticatedSession {
         _ = try Origin.checked(configuration.allowedOrigins)  // before a token is requested
         var tokens = try await source.token()
         tokens.refreshToken = nil  // the grant issues none (RFC 6749 §4.4.3); one sent anyway is not kept
         let client = source.client
         try await configuration.store?.save(tokens)
-        return try AuthenticatedSession(tokens: tokens, renewal: .clientCredentials(source),
-                                        configuration: configuration.filled(transport: client.transport, clock: client.clock,
-                                                                            observer: client.observer,
-                                                                            refreshedIDTokens: .refuseIDTokens))
+        return try AuthenticatedSession(
+            tokens: tokens, renewal: .clientCredentials(source),
+            configuration: configuration.filled(
+                transport: client.transport, clock: client.clock,
+                observer: client.observer,
+                refreshedIDTokens: .refuseIDTokens))
     }
 }

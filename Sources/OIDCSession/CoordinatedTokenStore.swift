@@ -57,8 +57,10 @@ public protocol CoordinatedTokenStore: TokenStore {
     /// A store may cancel `refresh`'s task when it can no longer exclude the others (`OIDCPostgres`
     /// does when its lease could not be renewed, before the lease can pass on): `refresh` should
     /// honour cancellation and send nothing once cancelled.
-    func coordinatedRefresh(replacing stale: TokenResponse,
-                            _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult) async throws
+    func coordinatedRefresh(
+        replacing stale: TokenResponse,
+        _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult
+    ) async throws
         -> CoordinatedRefreshResult
 }
 

@@ -1,9 +1,10 @@
+import OIDC
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OIDC
 
 /// A refresher whose client may hold the DPoP key of the tokens it obtains: a session over it
 /// sends them DPoP-bound (``DPoPSessionTransport/forSession(transport:dpop:renewal:origins:observer:)``).
@@ -34,16 +35,20 @@ package struct DPoPSessionTransport: HTTPTransport {
     /// it when the configuration names a DPoP key (`dpop`) or the renewing client holds a DPoP binding (its tokens are
     /// then DPoP-bound and must never go out as Bearer); `transport` itself otherwise (the session then refuses to
     /// send a `DPoP` token: `dpop_key_missing`). `observer` is given to a transport made here, or to one that has none.
-    static func forSession(transport: any HTTPTransport, dpop: DPoPBinding?, renewal: SessionRenewal, origins: [URL],
-                           observer: (any OIDCObserver)? = nil) -> any HTTPTransport {
+    static func forSession(
+        transport: any HTTPTransport, dpop: DPoPBinding?, renewal: SessionRenewal, origins: [URL],
+        observer: (any OIDCObserver)? = nil
+    ) -> any HTTPTransport {
         if let existing = transport as? DPoPSessionTransport {
             let wanted = Set(origins.compactMap(Origin.init))
-            return DPoPSessionTransport(binding: existing.binding, transport: existing.transport,
-                                        origins: existing.origins.union(wanted), observer: existing.observer ?? observer)
+            return DPoPSessionTransport(
+                binding: existing.binding, transport: existing.transport,
+                origins: existing.origins.union(wanted), observer: existing.observer ?? observer)
         }
         guard let binding = dpop ?? renewal.dpopBinding else { return transport }
-        return DPoPSessionTransport(binding: binding, transport: transport, origins: Set(origins.compactMap(Origin.init)),
-                                    observer: observer)
+        return DPoPSessionTransport(
+            binding: binding, transport: transport, origins: Set(origins.compactMap(Origin.init)),
+            observer: observer)
     }
 
     /// Wraps `transport` for requests to `origins` (scheme, host and port).
@@ -61,7 +66,8 @@ package struct DPoPSessionTransport: HTTPTransport {
     /// Sends `request`, DPoP-bound when it carries a Bearer token for one of the origins.
     package func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard let origin = Origin(request.url), origins.contains(origin), let authorization = request.headers["Authorization"],
-              authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
+            authorization.count > 7, authorization.prefix(7).lowercased() == "bearer "
+        else {
             return try await transport.send(request)
         }
         let token = String(authorization.dropFirst(7))

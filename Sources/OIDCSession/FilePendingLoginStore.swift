@@ -1,3 +1,6 @@
+import JOSE
+import OIDC
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,8 +11,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import JOSE
-import OIDC
 
 /// A ``PendingLoginStore`` in a private folder: for one machine (a single server that must
 /// keep logins in progress across a restart, a CLI that finishes the login in another process).
@@ -177,8 +178,9 @@ public struct FilePendingLoginStore: PendingLoginStore, CustomStringConvertible 
 
     private static func split(_ contents: [UInt8]) -> (Int64, [UInt8])? {
         guard let newline = contents.firstIndex(of: 0x0A), newline > 0, newline <= 20,
-              contents[..<newline].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              let expiry = Int64(String(decoding: contents[..<newline], as: UTF8.self)) else { return nil }
+            contents[..<newline].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let expiry = Int64(String(decoding: contents[..<newline], as: UTF8.self))
+        else { return nil }
         return (expiry, Array(contents[(newline + 1)...]))
     }
 

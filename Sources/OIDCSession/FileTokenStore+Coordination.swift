@@ -1,9 +1,10 @@
+import OIDC
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import OIDC
 
 extension FileTokenStore: CoordinatedTokenStore {
     /// ``CoordinatedTokenStore`` across the processes of one host (and the sessions of
@@ -15,9 +16,12 @@ extension FileTokenStore: CoordinatedTokenStore {
     /// the current user: it is opened with `O_NOFOLLOW|O_NONBLOCK` (a symbolic link is refused, a
     /// FIFO never blocks) and checked with `fstat` before it is locked, so another user cannot
     /// plant a lock file that makes every refresh wait or fail.
-    public func coordinatedRefresh(replacing stale: TokenResponse,
-                                   _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult) async throws
-        -> CoordinatedRefreshResult {
+    public func coordinatedRefresh(
+        replacing stale: TokenResponse,
+        _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult
+    ) async throws
+        -> CoordinatedRefreshResult
+    {
         let lock = try await FileLock.acquire(path + ".lock", timeoutSeconds: 60)
         defer { lock.release() }
         guard let stored = try await load() else { return .loggedOut(nil) }

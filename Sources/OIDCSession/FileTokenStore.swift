@@ -1,11 +1,12 @@
+import JOSE
+import OIDC
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import JOSE
-import OIDC
-import Synchronization
 
 /// Tokens in a JSON file (the ``OIDC/TokenResponse`` stored form).
 ///

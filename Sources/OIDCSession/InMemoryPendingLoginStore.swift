@@ -1,9 +1,10 @@
+import OIDC
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OIDC
 
 /// A ``PendingLoginStore`` in this process's memory: for one process (a single server,
 /// tests). Entries are kept by the SHA-256 of their key, consumed once, refused after expiry,

@@ -1,9 +1,10 @@
+import OIDC
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OIDC
 
 extension OIDCClient: TokenRefresher {
     /// The `refresh_token` grant with the client's token-type check; a returned ID Token is left to the session's
@@ -28,13 +29,16 @@ extension OIDCClient {
     /// - Throws: ``OIDC/OIDCError`` `insecure_url` for an origin that is neither `https` nor loopback `http`, before
     ///   the store is touched; the store's errors.
     public func session(tokens: TokenResponse? = nil, configuration: AuthenticatedSession.Configuration) async throws
-        -> AuthenticatedSession {
+        -> AuthenticatedSession
+    {
         _ = try Origin.checked(configuration.allowedOrigins)  // before anything is saved
         var current = tokens
         if let tokens { try await configuration.store?.save(tokens) } else { current = try await configuration.store?.load() }
-        return try AuthenticatedSession(tokens: current, renewal: .refreshToken(self),
-                                        configuration: configuration.filled(transport: transport, clock: self.configuration.clock,
-                                                                            observer: self.configuration.observer,
-                                                                            refreshedIDTokens: refreshedIDTokens))
+        return try AuthenticatedSession(
+            tokens: current, renewal: .refreshToken(self),
+            configuration: configuration.filled(
+                transport: transport, clock: self.configuration.clock,
+                observer: self.configuration.observer,
+                refreshedIDTokens: refreshedIDTokens))
     }
 }

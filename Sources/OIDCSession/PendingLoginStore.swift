@@ -1,10 +1,11 @@
+import JOSE
+import OIDC
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
-import OIDC
 
 /// Logins in progress, kept server-side between the redirect to the provider and its answer: each consumed
 /// exactly once, and refused once expired.

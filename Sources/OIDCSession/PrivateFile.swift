@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import JOSE
 
 /// The file handling the file stores share (``FileTokenStore``, ``FilePendingLoginStore``): one rule for
 /// reading and writing a private file. Reads never follow a link or block on a FIFO and accept only a

@@ -1,9 +1,10 @@
+import OIDC
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OIDC
 
 /// How a session gets new tokens: the one switch between a user's grant and the client's own.
 package enum SessionRenewal: Sendable {

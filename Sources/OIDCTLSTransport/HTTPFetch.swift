@@ -1,5 +1,6 @@
 import CLibSSL
 import JOSE
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -36,10 +37,13 @@ package enum HTTPFetch {
 
     /// GETs `url` (already checked by the caller's URL rule) with the system's trusted certificates
     /// and returns the response, whatever its status.
-    package static func get(_ url: String, userAgent: String, deadlineSeconds: Double,
-                            limit: Int = maxResponseBytes) throws(FetchError) -> ParsedHTTPResponse {
+    package static func get(
+        _ url: String, userAgent: String, deadlineSeconds: Double,
+        limit: Int = maxResponseBytes
+    ) throws(FetchError) -> ParsedHTTPResponse {
         let target = try parse(url)
-        let request = "GET \(target.path) HTTP/1.1\r\nHost: \(target.hostHeader)\r\nUser-Agent: \(userAgent)\r\n"
+        let request =
+            "GET \(target.path) HTTP/1.1\r\nHost: \(target.hostHeader)\r\nUser-Agent: \(userAgent)\r\n"
             + "Accept: application/json\r\nConnection: close\r\n\r\n"
         let tls = target.isTLS ? try TLSContext(trust: .system, identity: nil) : nil
         return try exchange(target, request: Array(request.utf8), tls: tls, deadlineSeconds: deadlineSeconds, limit: limit)
@@ -47,8 +51,10 @@ package enum HTTPFetch {
 
     /// Sends the whole `request` (head and body) to `target` and reads the whole response (the
     /// server closes the connection after it), over TLS with `tls` when the target is https.
-    package static func exchange(_ target: Target, request: [UInt8], tls: TLSContext?, deadlineSeconds: Double,
-                                 limit: Int) throws(FetchError) -> ParsedHTTPResponse {
+    package static func exchange(
+        _ target: Target, request: [UInt8], tls: TLSContext?, deadlineSeconds: Double,
+        limit: Int
+    ) throws(FetchError) -> ParsedHTTPResponse {
         let deadline = Deadline(seconds: deadlineSeconds)
         let socket = try connect(target, deadline: deadline)
         defer { close(socket) }
@@ -144,8 +150,10 @@ package enum HTTPFetch {
         throw .connectionFailed("cannot connect to \(target.host):\(target.port): \(lastError)")
     }
 
-    private static func connectNonBlocking(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t,
-                                           deadline: Deadline) -> Bool {
+    private static func connectNonBlocking(
+        _ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t,
+        deadline: Deadline
+    ) -> Bool {
         guard let address else { return false }
         if socketConnect(fd, address, length) == 0 { return true }
         guard errno == EINPROGRESS else { return false }
@@ -195,8 +203,10 @@ package enum HTTPFetch {
     }
 
     /// - Returns: the raw response, and whether its end was announced by the server's `close_notify`.
-    private static func exchangeTLS(socket: Int32, host: String, context: TLSContext, request bytes: [UInt8], deadline: Deadline,
-                                    limit: Int) throws(FetchError) -> (response: [UInt8], closedWithNotify: Bool) {
+    private static func exchangeTLS(
+        socket: Int32, host: String, context: TLSContext, request bytes: [UInt8], deadline: Deadline,
+        limit: Int
+    ) throws(FetchError) -> (response: [UInt8], closedWithNotify: Bool) {
         let api = context.api
         guard let ssl = api.SSL_new?(context.context) else {
             ERR_clear_error()

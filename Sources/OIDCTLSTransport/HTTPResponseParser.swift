@@ -56,15 +56,17 @@ package enum HTTPResponseParser {
         if !lengths.isEmpty {
             guard lengths.count == 1 else { throw HTTPParseError("the response has several Content-Length headers") }
             guard let length = decimal(lengths[0].value), length <= limit else {
-                throw HTTPParseError("invalid Content-Length \"\(TerminalText.escape(String(lengths[0].value.prefix(40))))\" (a number of at most \(limit) bytes)")
+                throw HTTPParseError(
+                    "invalid Content-Length \"\(TerminalText.escape(String(lengths[0].value.prefix(40))))\" (a number of at most \(limit) bytes)")
             }
             guard rest.count >= length else { throw HTTPParseError("the body is shorter than its Content-Length") }
             return ParsedHTTPResponse(status: status, headers: headers, body: Array(rest.prefix(length)))
         }
         guard rest.count <= limit else { throw HTTPParseError("the body exceeds \(limit) bytes") }
         guard bodyMayEndAtClose || !mayHaveBody(status) else {
-            throw HTTPParseError("the response has no Content-Length or chunked framing and the TLS connection ended without close_notify: "
-                                 + "the body may have been cut short")
+            throw HTTPParseError(
+                "the response has no Content-Length or chunked framing and the TLS connection ended without close_notify: "
+                    + "the body may have been cut short")
         }
         return ParsedHTTPResponse(status: status, headers: headers, body: Array(rest))
     }
@@ -78,8 +80,9 @@ package enum HTTPResponseParser {
         let bytes = Array(line)
         let prefix = Array("HTTP/1.".utf8)
         guard bytes.count >= 12, Array(bytes[0..<7]) == prefix, bytes[7] == UInt8(ascii: "0") || bytes[7] == UInt8(ascii: "1"),
-              bytes[8] == 0x20, bytes[12...].first.map({ $0 == 0x20 }) ?? true,
-              let status = decimal(String(decoding: bytes[9..<12], as: UTF8.self)), (100...599).contains(status) else {
+            bytes[8] == 0x20, bytes[12...].first.map({ $0 == 0x20 }) ?? true,
+            let status = decimal(String(decoding: bytes[9..<12], as: UTF8.self)), (100...599).contains(status)
+        else {
             throw HTTPParseError("the server did not answer with an HTTP/1.x status line")
         }
         return status

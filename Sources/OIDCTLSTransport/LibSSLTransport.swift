@@ -1,6 +1,7 @@
 import Dispatch
 import JOSE
 import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -121,9 +122,11 @@ public struct LibSSLTransport: HTTPTransport {
             let name = field.name.lowercased()
             if ["host", "content-length", "connection", "transfer-encoding"].contains(name) { continue }
             guard !field.name.isEmpty, field.name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x3A }),
-                  !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
-                throw TransportError.connectionFailed("a request header field (\(TerminalText.escape(String(field.name.prefix(40))))) "
-                                                      + "has a malformed name or a line break in its value")
+                !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
+            else {
+                throw TransportError.connectionFailed(
+                    "a request header field (\(TerminalText.escape(String(field.name.prefix(40))))) "
+                        + "has a malformed name or a line break in its value")
             }
             if name == "user-agent" { hasUserAgent = true }
             head += "\(field.name): \(field.value)\r\n"

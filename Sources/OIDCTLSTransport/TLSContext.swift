@@ -1,4 +1,5 @@
 import CLibSSL
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,8 +47,10 @@ package final class TLSContext: @unchecked Sendable {
     deinit { api.SSL_CTX_free?(context) }
 
     /// Sets up `context`; returns the client certificate's DER when one was loaded.
-    private static func configure(api: jose_ssl_table, context: OpaquePointer, trust: TLSTrust,
-                                  identity: (certificateFile: String, keyFile: String)?) throws(FetchError) -> [UInt8]? {
+    private static func configure(
+        api: jose_ssl_table, context: OpaquePointer, trust: TLSTrust,
+        identity: (certificateFile: String, keyFile: String)?
+    ) throws(FetchError) -> [UInt8]? {
         api.SSL_CTX_set_verify?(context, SSL_VERIFY_PEER, nil)
         withUnsafePointer(to: api) { jose_ssl_ctx_refuse_passphrases($0, context) }
         guard withUnsafePointer(to: api, { jose_ssl_ctx_require_tls12($0, context) }) == 1 else {
@@ -73,13 +76,15 @@ package final class TLSContext: @unchecked Sendable {
             }
             guard api.SSL_CTX_use_PrivateKey_file?(context, identity.keyFile, SSL_FILETYPE_PEM) == 1 else {
                 ERR_clear_error()
-                throw .connectionFailed("cannot use the client private key in \(TerminalText.escape(identity.keyFile)) "
-                                        + "(an unencrypted PEM key that matches the certificate expected)")
+                throw .connectionFailed(
+                    "cannot use the client private key in \(TerminalText.escape(identity.keyFile)) "
+                        + "(an unencrypted PEM key that matches the certificate expected)")
             }
             guard api.SSL_CTX_check_private_key?(context) == 1 else {
                 ERR_clear_error()
-                throw .connectionFailed("the client private key in \(TerminalText.escape(identity.keyFile)) does not match the certificate in "
-                                        + TerminalText.escape(identity.certificateFile))
+                throw .connectionFailed(
+                    "the client private key in \(TerminalText.escape(identity.keyFile)) does not match the certificate in "
+                        + TerminalText.escape(identity.certificateFile))
             }
             guard let certificate = api.SSL_CTX_get0_certificate?(context) else {
                 throw .connectionFailed("no client certificate in \(TerminalText.escape(identity.certificateFile))")

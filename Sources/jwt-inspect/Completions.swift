@@ -32,14 +32,14 @@ enum CommandLineReference {
     ]
 
     static let completionsUsage = """
-    Usage: jwt-inspect completions bash|zsh|--help
+        Usage: jwt-inspect completions bash|zsh|--help
 
-    Print a completion script for the shell:
-      bash: source <(jwt-inspect completions bash)
-      zsh:  jwt-inspect completions zsh > ~/.zfunc/_jwt-inspect  (with ~/.zfunc on fpath)
+        Print a completion script for the shell:
+          bash: source <(jwt-inspect completions bash)
+          zsh:  jwt-inspect completions zsh > ~/.zfunc/_jwt-inspect  (with ~/.zfunc on fpath)
 
-    Exit status: 0 printed, 2 usage error.
-    """
+        Exit status: 0 printed, 2 usage error.
+        """
 
     static let algorithms = "ES256 ES384 ES512 EdDSA PS256 PS384 PS512 RS256 RS384 RS512 HS256 HS384 HS512"
     /// Fixed values of flags, for completion.
@@ -63,13 +63,13 @@ enum CommandLineReference {
 
     static var bash: String {
         var text = """
-        # bash completion for jwt-inspect (jwt-inspect completions bash)
-        _jwt_inspect() {
-            local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" command="" words
-            [ "$COMP_CWORD" -gt 1 ] && command="${COMP_WORDS[1]}"
-            case "$prev" in
+            # bash completion for jwt-inspect (jwt-inspect completions bash)
+            _jwt_inspect() {
+                local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" command="" words
+                [ "$COMP_CWORD" -gt 1 ] && command="${COMP_WORDS[1]}"
+                case "$prev" in
 
-        """
+            """
         let paths = Set(commands.flatMap(\.pathFlags)).sorted()
         text += "        \(paths.joined(separator: "|"))) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
         for choice in choices {
@@ -88,13 +88,13 @@ enum CommandLineReference {
 
     static var zsh: String {
         var text = """
-        #compdef jwt-inspect
-        # zsh completion for jwt-inspect (jwt-inspect completions zsh > _jwt-inspect, on fpath)
-        local command="" previous="${words[CURRENT-1]}"
-        (( CURRENT > 2 )) && command="${words[2]}"
-        case "$previous" in
+            #compdef jwt-inspect
+            # zsh completion for jwt-inspect (jwt-inspect completions zsh > _jwt-inspect, on fpath)
+            local command="" previous="${words[CURRENT-1]}"
+            (( CURRENT > 2 )) && command="${words[2]}"
+            case "$previous" in
 
-        """
+            """
         let paths = Set(commands.flatMap(\.pathFlags)).sorted()
         text += "    \(paths.joined(separator: "|"))) _files; return ;;\n"
         for choice in choices {
@@ -117,13 +117,13 @@ enum CommandLineReference {
             return out
         }
         var text = """
-        .TH JWT-INSPECT 1 "" "\(version)" "User Commands"
-        .SH NAME
-        jwt-inspect \\- decode, verify and sign JWTs; make and convert JWKs
-        .SH SYNOPSIS
-        .nf
+            .TH JWT-INSPECT 1 "" "\(version)" "User Commands"
+            .SH NAME
+            jwt-inspect \\- decode, verify and sign JWTs; make and convert JWKs
+            .SH SYNOPSIS
+            .nf
 
-        """
+            """
         var synopsis: [String] = []
         for command in commands {
             for line in command.usage.split(separator: "\n", omittingEmptySubsequences: false).prefix(1) {
@@ -140,20 +140,20 @@ enum CommandLineReference {
             text += ".fi\n"
         }
         text += """
-        .SH EXIT STATUS
-        .TP
-        0
-        decoded and every requested check passed; or the signed token, key or script was printed
-        .TP
-        1
-        malformed token or a failed check
-        .TP
-        2
-        usage, key or setup error
-        .SH ENVIRONMENT
-        NO_COLOR disables colour with --color auto; SSL_CERT_FILE names the trust anchors for https.
+            .SH EXIT STATUS
+            .TP
+            0
+            decoded and every requested check passed; or the signed token, key or script was printed
+            .TP
+            1
+            malformed token or a failed check
+            .TP
+            2
+            usage, key or setup error
+            .SH ENVIRONMENT
+            NO_COLOR disables colour with --color auto; SSL_CERT_FILE names the trust anchors for https.
 
-        """
+            """
         return text
     }
 }

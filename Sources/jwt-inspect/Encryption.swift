@@ -38,22 +38,22 @@ enum DecryptionKeys {
 /// `jwt-inspect encrypt`: encrypts standard input to a key with JOSE's `CompactJWE.encrypt`.
 struct EncryptCommand {
     static let usage = """
-    Usage: jwt-inspect encrypt --key PATH [--alg ALG] [--enc ENC] < PLAINTEXT
+        Usage: jwt-inspect encrypt --key PATH [--alg ALG] [--enc ENC] < PLAINTEXT
 
-    Encrypt standard input (a signed JWT, say) and print the compact JWE. A compact
-    JWS as input gets cty: JWT (a nested JWT, RFC 7519 §5.2).
+        Encrypt standard input (a signed JWT, say) and print the compact JWE. A compact
+        JWS as input gets cty: JWT (a nested JWT, RFC 7519 §5.2).
 
-      --key PATH           the recipient's public key (PEM, JWK) or a shared oct JWK
-      --alg ALG            key management: RSA-OAEP-256 RSA-OAEP ECDH-ES ECDH-ES+A128KW
-                           ECDH-ES+A192KW ECDH-ES+A256KW A128KW A192KW A256KW A128GCMKW
-                           A192GCMKW A256GCMKW dir; default: the key's alg, else
-                           RSA-OAEP-256 (RSA), ECDH-ES (EC, X25519), A*KW by size (oct)
-      --enc ENC            content encryption: A128GCM A192GCM A256GCM A128CBC-HS256
-                           A192CBC-HS384 A256CBC-HS512 (default A256GCM)
-      --help
+          --key PATH           the recipient's public key (PEM, JWK) or a shared oct JWK
+          --alg ALG            key management: RSA-OAEP-256 RSA-OAEP ECDH-ES ECDH-ES+A128KW
+                               ECDH-ES+A192KW ECDH-ES+A256KW A128KW A192KW A256KW A128GCMKW
+                               A192GCMKW A256GCMKW dir; default: the key's alg, else
+                               RSA-OAEP-256 (RSA), ECDH-ES (EC, X25519), A*KW by size (oct)
+          --enc ENC            content encryption: A128GCM A192GCM A256GCM A128CBC-HS256
+                               A192CBC-HS384 A256CBC-HS512 (default A256GCM)
+          --help
 
-    Exit status: 0 encrypted, 2 usage or key error.
-    """
+        Exit status: 0 encrypted, 2 usage or key error.
+        """
 
     var keyPath: String?
     var algorithm: String?
@@ -75,7 +75,9 @@ struct EncryptCommand {
             case "--alg": command.algorithm = try value(argument)
             case "--enc": command.encryption = try value(argument)
             case "--help", "-h": command.showHelp = true
-            default: throw UsageError(argument.hasPrefix("--") ? "unknown option \(argument)" : "encrypt reads the plaintext from standard input, not \"\(argument)\"")
+            default:
+                throw UsageError(
+                    argument.hasPrefix("--") ? "unknown option \(argument)" : "encrypt reads the plaintext from standard input, not \"\(argument)\"")
             }
             index += 1
         }
@@ -115,8 +117,9 @@ struct EncryptCommand {
         let trimmed = Array(input.bytes.drop(while: { whitespace.contains($0) }).reversed().drop(while: { whitespace.contains($0) }).reversed())
         let isJWS = (try? trimmed.withUnsafeBufferPointer { try CompactJWS(bytes: $0) }) != nil
         do {
-            let token = try CompactJWE.encrypt(isJWS ? trimmed : input.bytes, to: key, algorithm: chosen, encryption: contentEncryption,
-                                               contentType: isJWS ? "JWT" : nil)
+            let token = try CompactJWE.encrypt(
+                isJWS ? trimmed : input.bytes, to: key, algorithm: chosen, encryption: contentEncryption,
+                contentType: isJWS ? "JWT" : nil)
             IO.write(token + "\n", to: 1)
         } catch {
             throw fail(2, "cannot encrypt to \(keyPath): \(error)")

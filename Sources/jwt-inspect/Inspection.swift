@@ -1,4 +1,5 @@
 import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -61,8 +62,9 @@ struct Inspector {
 
     func signatureCheck(_ jws: CompactJWS) throws(UsageError) -> Check {
         guard let keys else {
-            return Check(name: "signature", status: .info, reason: "not_verified",
-                         message: "NOT verified: no key given (use --key, --secret-file, --jwks-url or --issuer)")
+            return Check(
+                name: "signature", status: .info, reason: "not_verified",
+                message: "NOT verified: no key given (use --key, --secret-file, --jwks-url or --issuer)")
         }
         let policy = try self.policy()
         let algorithm = jws.header.algorithmName ?? "?"
@@ -96,10 +98,11 @@ struct Inspector {
     /// The validation options of the command line (`--now`, `--leeway`, `--iss`/`--issuer`, `--aud`, `--require`).
     func validation(identity: Bool = true) -> JWTValidationPolicy {
         let now = self.now
-        return JWTValidationPolicy(clock: { Date(timeIntervalSince1970: now) }, leeway: options.leeway,
-                                    issuer: identity ? options.expectedIssuer ?? options.issuerURL : nil,
-                                    audience: identity ? options.expectedAudience : nil,
-                                    requiredClaims: identity ? options.requiredClaims : [])
+        return JWTValidationPolicy(
+            clock: { Date(timeIntervalSince1970: now) }, leeway: options.leeway,
+            issuer: identity ? options.expectedIssuer ?? options.issuerURL : nil,
+            audience: identity ? options.expectedAudience : nil,
+            requiredClaims: identity ? options.requiredClaims : [])
     }
 
     var asksForClaims: Bool {
@@ -134,7 +137,8 @@ struct Inspector {
         inspection.checks = lines(claims)
         // The verdict keeps the library's reason; its line, when there is one, words it for the reader.
         if let failure = inspection.claimsFailure,
-           let line = inspection.checks.first(where: { $0.name == failure.name && $0.status == .fail && $0.reason == failure.reason }) {
+            let line = inspection.checks.first(where: { $0.name == failure.name && $0.status == .fail && $0.reason == failure.reason })
+        {
             inspection.claimsFailure = line
         }
         if inspection.claimsFailure == nil, let nonceLine = inspection.checks.first(where: { $0.name == "nonce" }), nonceLine.status == .fail {
@@ -184,8 +188,10 @@ struct Inspector {
         if let expected = options.expectedNonce {
             if let nonce = object["nonce"]?.stringValue {
                 let ok = ConstantTime.equals(nonce, expected)
-                checks.append(Check(name: "nonce", status: ok ? .pass : .fail, reason: ok ? nil : "nonce_mismatch",
-                                    message: ok ? "matches" : "\"nonce\" does not match the expected value"))
+                checks.append(
+                    Check(
+                        name: "nonce", status: ok ? .pass : .fail, reason: ok ? nil : "nonce_mismatch",
+                        message: ok ? "matches" : "\"nonce\" does not match the expected value"))
             } else {
                 checks.append(Check(name: "nonce", status: .fail, reason: "missing_claim", message: "the token has no string \"nonce\""))
             }
@@ -196,8 +202,10 @@ struct Inspector {
             if Self.timeClaims.contains(name) {
                 // Alone, a time claim would also be judged; its presence is what is asked here.
                 let present = object[name] != nil
-                checks.append(Check(name: name, status: present ? .pass : .fail, reason: present ? nil : "missing_claim",
-                                    message: present ? "present" : "required claim \"\(name)\" is missing"))
+                checks.append(
+                    Check(
+                        name: name, status: present ? .pass : .fail, reason: present ? nil : "missing_claim",
+                        message: present ? "present" : "required claim \"\(name)\" is missing"))
             } else {
                 identity(name, required, passing: "present")
             }

@@ -5,35 +5,35 @@ import JOSE
 /// `publicKeyPEM`, `thumbprint`, `JWKSet`); this file only chooses and prints.
 struct KeyCommand {
     static let usage = """
-    Usage: jwt-inspect key --kty EC|OKP|RSA|oct [--crv CRV] [--size BITS] [OPTIONS]
-           jwt-inspect key --key PATH [--format jwk|pem] [--public]
-           jwt-inspect key --table (--key PATH | --jwks-url URL | --issuer URL)
+        Usage: jwt-inspect key --kty EC|OKP|RSA|oct [--crv CRV] [--size BITS] [OPTIONS]
+               jwt-inspect key --key PATH [--format jwk|pem] [--public]
+               jwt-inspect key --table (--key PATH | --jwks-url URL | --issuer URL)
 
-    Generate a key (--kty), convert a key file (--key), or list a JWK Set (--table).
+        Generate a key (--kty), convert a key file (--key), or list a JWK Set (--table).
 
-    Generate:
-      --kty EC --crv P-256|P-384|P-521,  --kty OKP --crv Ed25519|X25519,
-      --kty RSA --size 2048|3072|4096,  --kty oct --size 256
-      --out PATH           write the private key to PATH (mode 0600, never overwritten)
-                           and its public half to PATH with .pub before the extension;
-                           print the thumbprint. Without --out: standard output gets the
-                           private key, the public key and "thumbprint: ..."
-      --kid KID            key ID (default: the RFC 7638 thumbprint)
-      --use USE            "use" member (default sig)
-      --alg ALG            "alg" member (default: none, the key admits its type's algorithms)
-    Convert:
-      --key PATH           PEM (public key, certificate, private key) or JWK
-      --public             only the public half
-    Generate and convert:
-      --format jwk|pem     output form (default: jwk; converting: the other form)
-    Table:
-      --table              one line per key: kid, type, use, alg, RFC 7638 thumbprint;
-                           keys the set holds but the library skips, with the reason
-      --jwks-url URL, --issuer URL   fetch the JWK Set (https; http only for loopback)
-      --help
+        Generate:
+          --kty EC --crv P-256|P-384|P-521,  --kty OKP --crv Ed25519|X25519,
+          --kty RSA --size 2048|3072|4096,  --kty oct --size 256
+          --out PATH           write the private key to PATH (mode 0600, never overwritten)
+                               and its public half to PATH with .pub before the extension;
+                               print the thumbprint. Without --out: standard output gets the
+                               private key, the public key and "thumbprint: ..."
+          --kid KID            key ID (default: the RFC 7638 thumbprint)
+          --use USE            "use" member (default sig)
+          --alg ALG            "alg" member (default: none, the key admits its type's algorithms)
+        Convert:
+          --key PATH           PEM (public key, certificate, private key) or JWK
+          --public             only the public half
+        Generate and convert:
+          --format jwk|pem     output form (default: jwk; converting: the other form)
+        Table:
+          --table              one line per key: kid, type, use, alg, RFC 7638 thumbprint;
+                               keys the set holds but the library skips, with the reason
+          --jwks-url URL, --issuer URL   fetch the JWK Set (https; http only for loopback)
+          --help
 
-    Exit status: 0 done, 2 usage, key or setup error.
-    """
+        Exit status: 0 done, 2 usage, key or setup error.
+        """
 
     enum Format: String { case jwk, pem }
 

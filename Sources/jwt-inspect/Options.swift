@@ -31,53 +31,53 @@ struct Options {
     var showManPage = false
 
     static let usage = """
-    Usage: jwt-inspect [OPTIONS] [TOKEN]
-           jwt-inspect sign --key PATH [--claim NAME=VALUE]... (see jwt-inspect sign --help)
-           jwt-inspect key (--kty KTY | --key PATH | --table ...) (see jwt-inspect key --help)
-           jwt-inspect encrypt --key PATH [--alg ALG] [--enc ENC] < JWS (see jwt-inspect encrypt --help)
-           jwt-inspect completions bash|zsh
+        Usage: jwt-inspect [OPTIONS] [TOKEN]
+               jwt-inspect sign --key PATH [--claim NAME=VALUE]... (see jwt-inspect sign --help)
+               jwt-inspect key (--kty KTY | --key PATH | --table ...) (see jwt-inspect key --help)
+               jwt-inspect encrypt --key PATH [--alg ALG] [--enc ENC] < JWS (see jwt-inspect encrypt --help)
+               jwt-inspect completions bash|zsh
 
-    Decode a JWS/JWT, show its header and claims, and verify it.
-    TOKEN is the compact token; absent or "-" reads it from standard input.
-    A compact JWE shows its protected header; with --decrypt-key it is decrypted
-    and the JWS inside it inspected.
+        Decode a JWS/JWT, show its header and claims, and verify it.
+        TOKEN is the compact token; absent or "-" reads it from standard input.
+        A compact JWE shows its protected header; with --decrypt-key it is decrypted
+        and the JWS inside it inspected.
 
-    Keys (at most one source):
-      --key PATH           PEM (public key, certificate or private key), JWK, or JWK Set
-      --secret-file PATH   raw HMAC secret bytes
-      --jwks-url URL       fetch a JWK Set
-      --issuer URL         fetch URL/.well-known/openid-configuration, use its jwks_uri,
-                           and require the token's iss to equal URL
-    Decryption:
-      --decrypt-key PATH   private JWK (oct too), JWK Set or PEM private key (repeatable);
-                           a failed or refused decryption (RSA1_5, PBES2, zip) exits 1
-    Checks:
-      --alg ALG            allowed algorithm (repeatable); default: what the key admits
-      --iss ISS            required issuer
-      --aud AUD            required audience
-      --nonce NONCE        required nonce (id-token; dpop-proof: the nonce the server gave)
-      --require CLAIM      required claim (repeatable)
-      --as KIND            judge it with the library's validator for KIND: id-token (--iss, --aud,
-                           --nonce), access-token (--iss, --aud, --require-scope), logout-token
-                           (--iss, --aud), dpop-proof (--htm, --htu, --ath, --nonce; no key: the
-                           proof's jwk); without --as the kind is guessed from typ and named
-      --require-scope SCOPE  access-token: required scope (repeatable)
-      --htm METHOD         dpop-proof, --dpop-proof: the request method (required with them)
-      --htu URL            dpop-proof, --dpop-proof: the request URL (required; query and fragment ignored)
-      --ath HASH           dpop-proof: required ath, base64url SHA-256 of the access token
-      --dpop-proof PROOF   access-token: the DPoP proof sent with the token (with --htm, --htu,
-                           --nonce); a token bound to a key (cnf.jkt) is invalid without one
-      --leeway SECONDS     clock skew allowed for exp/nbf/iat (default 60)
-      --now UNIX_SECONDS   check times as of this moment (default: now)
-    Output:
-      --json               one JSON object instead of the human view
-      --color auto|always|never   (default auto: only on a terminal, never with NO_COLOR)
-      --help, --version
-      --help-man           the manual page (roff: jwt-inspect --help-man | man -l -)
+        Keys (at most one source):
+          --key PATH           PEM (public key, certificate or private key), JWK, or JWK Set
+          --secret-file PATH   raw HMAC secret bytes
+          --jwks-url URL       fetch a JWK Set
+          --issuer URL         fetch URL/.well-known/openid-configuration, use its jwks_uri,
+                               and require the token's iss to equal URL
+        Decryption:
+          --decrypt-key PATH   private JWK (oct too), JWK Set or PEM private key (repeatable);
+                               a failed or refused decryption (RSA1_5, PBES2, zip) exits 1
+        Checks:
+          --alg ALG            allowed algorithm (repeatable); default: what the key admits
+          --iss ISS            required issuer
+          --aud AUD            required audience
+          --nonce NONCE        required nonce (id-token; dpop-proof: the nonce the server gave)
+          --require CLAIM      required claim (repeatable)
+          --as KIND            judge it with the library's validator for KIND: id-token (--iss, --aud,
+                               --nonce), access-token (--iss, --aud, --require-scope), logout-token
+                               (--iss, --aud), dpop-proof (--htm, --htu, --ath, --nonce; no key: the
+                               proof's jwk); without --as the kind is guessed from typ and named
+          --require-scope SCOPE  access-token: required scope (repeatable)
+          --htm METHOD         dpop-proof, --dpop-proof: the request method (required with them)
+          --htu URL            dpop-proof, --dpop-proof: the request URL (required; query and fragment ignored)
+          --ath HASH           dpop-proof: required ath, base64url SHA-256 of the access token
+          --dpop-proof PROOF   access-token: the DPoP proof sent with the token (with --htm, --htu,
+                               --nonce); a token bound to a key (cnf.jkt) is invalid without one
+          --leeway SECONDS     clock skew allowed for exp/nbf/iat (default 60)
+          --now UNIX_SECONDS   check times as of this moment (default: now)
+        Output:
+          --json               one JSON object instead of the human view
+          --color auto|always|never   (default auto: only on a terminal, never with NO_COLOR)
+          --help, --version
+          --help-man           the manual page (roff: jwt-inspect --help-man | man -l -)
 
-    Exit status: 0 decoded and every requested check passed (without a key: decoded),
-    1 malformed token or a failed check, 2 usage or setup error.
-    """
+        Exit status: 0 decoded and every requested check passed (without a key: decoded),
+        1 malformed token or a failed check, 2 usage or setup error.
+        """
 
     /// Parses arguments; throws a usage message.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -142,7 +142,8 @@ struct Options {
         guard positional.count <= 1 else { throw UsageError("expected at most one TOKEN argument") }
         if let token = positional.first, token != "-" { options.token = token }
         // Counted without an array of optionals, whose generic metadata the runtime would build at launch.
-        let sources = (options.keyPath == nil ? 0 : 1) + (options.secretFile == nil ? 0 : 1)
+        let sources =
+            (options.keyPath == nil ? 0 : 1) + (options.secretFile == nil ? 0 : 1)
             + (options.jwksURL == nil ? 0 : 1) + (options.issuerURL == nil ? 0 : 1)
         guard sources <= 1 else {
             throw UsageError("use only one of --key, --secret-file, --jwks-url, --issuer")

@@ -52,7 +52,8 @@ struct Renderer {
             case .fail: mark = red("✘")
             case .info: mark = yellow("!")
             }
-            out += "  \(mark) " + TerminalText.escape(check.name).padding(10) + TerminalText.escape(check.message)
+            out +=
+                "  \(mark) " + TerminalText.escape(check.name).padding(10) + TerminalText.escape(check.message)
                 + (check.reason.map { check.status == .fail ? dim("  [\($0)]") : "" } ?? "") + "\n"
         }
         out += "\n"
@@ -68,10 +69,12 @@ struct Renderer {
 
     /// A JWE not decrypted (no `--decrypt-key`) or whose decryption failed.
     func human(encrypted layer: EncryptionLayer) -> String {
-        var out = bold("Encryption header") + "\n"
+        var out =
+            bold("Encryption header") + "\n"
             + TerminalText.escape(JSONValue.object(layer.header).prettyJSONString(sortedKeys: true), keepingNewlines: true) + "\n\n"
         if let check = layer.check {
-            out += bold("Checks") + "\n  " + red("✘") + " " + "decryption".padding(10) + TerminalText.escape(check.message)
+            out +=
+                bold("Checks") + "\n  " + red("✘") + " " + "decryption".padding(10) + TerminalText.escape(check.message)
                 + dim("  [\(check.reason ?? "failed")]") + "\n\n"
             out += red(bold("INVALID")) + ": decryption: \(TerminalText.escape(check.message)) [\(check.reason ?? "failed")]\n"
         } else {

@@ -4,33 +4,33 @@ import JOSE
 /// them with JOSE's `JWT.sign` (the library's only signing path). Prints one compact JWS.
 struct SignCommand {
     static let usage = """
-    Usage: jwt-inspect sign (--key PATH | --secret-file PATH) [OPTIONS]
+        Usage: jwt-inspect sign (--key PATH | --secret-file PATH) [OPTIONS]
 
-    Sign a JWT and print the compact JWS on standard output.
+        Sign a JWT and print the compact JWS on standard output.
 
-    Key (exactly one):
-      --key PATH           private key: PEM (PKCS#8, PKCS#1, SEC1) or private JWK
-      --secret-file PATH   raw HMAC secret bytes
-    Claims (later ones replace earlier ones of the same name):
-      --claims PATH        a JSON object of claims from a file; "-" reads standard input
-      --claim NAME=VALUE   one claim; VALUE is JSON when it parses (5, true, ["a","b"],
-                           {"k":1}, "quoted"), otherwise a string (repeatable)
-      --exp TIME, --nbf TIME, --iat TIME
-                           TIME: now, +15m, -1h, +30s, +2d, Unix seconds,
-                           or a UTC date (2026-01-01T00:00:00Z, 2026-01-01)
-      --now UNIX_SECONDS   what "now" means for TIME (default: the clock)
-    Header:
-      --alg ALG            default: the key's alg, else the first it admits of
-                           ES256, EdDSA, RS256, HS256 (else its only algorithm):
-                           RS256 for RSA, which every OpenID verifier supports;
-                           PS256 only with --alg PS256
-      --kid KID            key ID (default: the key's kid, if any)
-      --typ TYP            (default JWT; --typ "" leaves it out)
-      --header NAME=VALUE  extra header member, VALUE as for --claim (repeatable)
-      --help
+        Key (exactly one):
+          --key PATH           private key: PEM (PKCS#8, PKCS#1, SEC1) or private JWK
+          --secret-file PATH   raw HMAC secret bytes
+        Claims (later ones replace earlier ones of the same name):
+          --claims PATH        a JSON object of claims from a file; "-" reads standard input
+          --claim NAME=VALUE   one claim; VALUE is JSON when it parses (5, true, ["a","b"],
+                               {"k":1}, "quoted"), otherwise a string (repeatable)
+          --exp TIME, --nbf TIME, --iat TIME
+                               TIME: now, +15m, -1h, +30s, +2d, Unix seconds,
+                               or a UTC date (2026-01-01T00:00:00Z, 2026-01-01)
+          --now UNIX_SECONDS   what "now" means for TIME (default: the clock)
+        Header:
+          --alg ALG            default: the key's alg, else the first it admits of
+                               ES256, EdDSA, RS256, HS256 (else its only algorithm):
+                               RS256 for RSA, which every OpenID verifier supports;
+                               PS256 only with --alg PS256
+          --kid KID            key ID (default: the key's kid, if any)
+          --typ TYP            (default JWT; --typ "" leaves it out)
+          --header NAME=VALUE  extra header member, VALUE as for --claim (repeatable)
+          --help
 
-    Exit status: 0 signed, 2 usage or key error.
-    """
+        Exit status: 0 signed, 2 usage or key error.
+        """
 
     var keyPath: String?
     var secretFile: String?

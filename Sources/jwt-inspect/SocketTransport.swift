@@ -2,6 +2,7 @@ import Dispatch
 import JOSE
 import OIDC
 import OIDCTLSTransport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -31,7 +31,8 @@ enum TimeArgument {
                 digits = digits.dropLast()
             }
             guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 12,
-                  let count = Int64(digits), count * unit <= limit else { throw bad() }
+                let count = Int64(digits), count * unit <= limit
+            else { throw bad() }
             let result = sign == "+" ? now + count * unit : now - count * unit
             guard result >= -limit, result <= limit else { throw bad() }
             return result

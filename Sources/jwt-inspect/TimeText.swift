@@ -1,4 +1,5 @@
 import JOSE
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

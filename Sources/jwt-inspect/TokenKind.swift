@@ -1,6 +1,7 @@
 import JOSE
 import OIDC
 import OIDCResourceServer
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -35,7 +36,8 @@ enum TokenKind: String, CaseIterable {
         case .idToken: return "OpenID Connect Core 3.1.3.7: signature, alg, iss, aud/azp, exp, iat, nonce"
         case .accessToken:
             return "RFC 9068: signature (asymmetric), exp/nbf/iat, typ at+jwt, iss, aud, sub, client_id, iat, jti"
-                + (options.dpopProof == nil ? "" : ", RFC 9449 DPoP proof (htm, htu, iat, ath, key = cnf.jkt" + (options.expectedNonce == nil ? ")" : ", nonce)"))
+                + (options.dpopProof == nil
+                    ? "" : ", RFC 9449 DPoP proof (htm, htu, iat, ath, key = cnf.jkt" + (options.expectedNonce == nil ? ")" : ", nonce)"))
                 + (scopes.isEmpty ? "" : ", scope " + scopes.joined(separator: " "))
         case .logoutToken: return "Back-Channel Logout 2.6: signature, typ, iss, aud, iat, jti, events, sub/sid, no nonce, not replayed"
         case .dpopProof:
@@ -91,7 +93,9 @@ enum TokenKind: String, CaseIterable {
     }
 
     /// `--as dpop-proof`: `DPoPProofValidator` with `--htm`/`--htu` (both required unless guessed), `--nonce`, `--ath`.
-    static func dpopBody(_ token: String, options: Options, clock: @escaping @Sendable () -> Date, guessed: Bool) throws(UsageError) -> @Sendable () async throws -> Void {
+    static func dpopBody(_ token: String, options: Options, clock: @escaping @Sendable () -> Date, guessed: Bool) throws(UsageError)
+        -> @Sendable () async throws -> Void
+    {
         let target: DPoPProofValidator.Target
         switch try dpopRequest(options, for: "--as dpop-proof") {
         case let (method, url)?:
@@ -101,13 +105,16 @@ enum TokenKind: String, CaseIterable {
         }
         let nonce: DPoPProofValidator.NonceRule = options.expectedNonce.map { .required($0) } ?? .notRequired
         // Given only the hash, not the token: the token's cnf.jkt is unknown here (--as access-token --dpop-proof checks it).
-        let presenting: DPoPProofValidator.Presentation = options.dpopAccessTokenHash.map { .accessTokenHash($0, boundTo: .notCheckedAtCallersRisk) } ?? .noAccessToken
+        let presenting: DPoPProofValidator.Presentation =
+            options.dpopAccessTokenHash.map { .accessTokenHash($0, boundTo: .notCheckedAtCallersRisk) } ?? .noAccessToken
         let validator = DPoPProofValidator(leeway: options.leeway, clock: clock)
         return { _ = try await validator.validate(token, for: target, nonce: nonce, presenting: presenting) }
     }
 
     /// The validator call for the kinds judged with the issuer's keys.
-    func judgeBody(_ token: String, options: Options, keys: KeySource?, clock: @escaping @Sendable () -> Date) throws(UsageError) -> @Sendable () async throws -> Void {
+    func judgeBody(_ token: String, options: Options, keys: KeySource?, clock: @escaping @Sendable () -> Date) throws(UsageError)
+        -> @Sendable () async throws -> Void
+    {
         guard let keys else { throw UsageError("--as \(rawValue) needs a key (--key, --jwks-url or --issuer)") }
         let issuer = options.expectedIssuer ?? options.issuerURL
         let audience = options.expectedAudience
@@ -127,7 +134,10 @@ enum TokenKind: String, CaseIterable {
             let named = Set(options.algorithms.compactMap(JWSAlgorithm.init(rawValue:)))
             let algorithms = named.isEmpty ? set.keys.reduce(into: Set<JWSAlgorithm>()) { $0.formUnion($1.admittedAlgorithms) } : named
             let configuration = IDTokenValidator.Configuration(issuer: issuer, clientID: audience, allowedAlgorithms: algorithms, clock: clock, leeway: leeway)
-            body = { _ = try await IDTokenValidator(configuration: configuration, keys: .keySet(set)).validate(token, expecting: IDTokenExpectations(nonce: nonce.map { .sent($0) } ?? .noNonceSent)) }  // no --nonce: stated as not sent
+            body = {
+                _ = try await IDTokenValidator(configuration: configuration, keys: .keySet(set)).validate(
+                    token, expecting: IDTokenExpectations(nonce: nonce.map { .sent($0) } ?? .noNonceSent))
+            }  // no --nonce: stated as not sent
         case .accessToken:
             guard let issuer, let audience else { throw UsageError("--as access-token needs --iss (or --issuer) and --aud (this resource server)") }
             let validator = AccessTokenValidator(issuer: issuer, audience: audience, keys: .keySet(set), leeway: leeway, clock: clock)

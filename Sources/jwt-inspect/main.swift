@@ -3,6 +3,7 @@
 // or failed check, 2 usage or setup error. See Options.usage.
 import JOSE
 import OIDCTLSTransport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -128,8 +129,11 @@ func inspectToken() throws(Exit) {
             throw fail(2, "\(error.message)\nTry 'jwt-inspect --help'.")
         }
         if options.kind == nil {
-            inspection.checks.append(Check(name: "kind", status: .info, reason: nil,
-                                           message: "typ says \(kind.rawValue) (a guess from typ: judged as \(kind.rawValue); --as \(kind.rawValue) --htm --htu to check its request)"))
+            inspection.checks.append(
+                Check(
+                    name: "kind", status: .info, reason: nil,
+                    message: "typ says \(kind.rawValue) (a guess from typ: judged as \(kind.rawValue); --as \(kind.rawValue) --htm --htu to check its request)")
+            )
         }
         inspection.checks.append(line)
         if line.status == .fail, inspection.firstFailure == nil { inspection.claimsFailure = line }
@@ -137,8 +141,10 @@ func inspectToken() throws(Exit) {
             inspection.signature = Check(name: "signature", status: .pass, reason: nil, message: "verified with the proof's own jwk header (RFC 9449)")
         }
     } else if let guessed = guessedKind {
-        inspection.checks.append(Check(name: "kind", status: .info, reason: nil,
-                                       message: "typ says \(guessed.rawValue) (a guess from typ: judge it with --as \(guessed.rawValue))"))
+        inspection.checks.append(
+            Check(
+                name: "kind", status: .info, reason: nil,
+                message: "typ says \(guessed.rawValue) (a guess from typ: judge it with --as \(guessed.rawValue))"))
     }
 
     if let check = encryption?.check { inspection.checks.insert(check, at: 0) }

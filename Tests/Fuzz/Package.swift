@@ -33,12 +33,13 @@ let package = Package(
     products: fuzzTargets.map { .executable(name: $0.name, targets: [$0.name]) },
     dependencies: [.package(name: root, path: "../..")],
     targets: [
-        .target(name: "FuzzSupport", dependencies: [.product(name: "JOSE", package: root)]),
-    ] + fuzzTargets.map { target in
-        .executableTarget(
-            name: target.name,
-            dependencies: ["FuzzSupport"] + target.modules.map { .product(name: $0, package: root) },
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        )
-    }
+        .target(name: "FuzzSupport", dependencies: [.product(name: "JOSE", package: root)])
+    ]
+        + fuzzTargets.map { target in
+            .executableTarget(
+                name: target.name,
+                dependencies: ["FuzzSupport"] + target.modules.map { .product(name: $0, package: root) },
+                swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+            )
+        }
 )

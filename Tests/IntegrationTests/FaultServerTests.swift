@@ -1,7 +1,7 @@
 import Foundation
-import TestProcesses
 import OIDC
 import OIDCNetworking
+import TestProcesses
 import Testing
 
 /// Tests/Support/fault_server.py on 127.0.0.1: canned faults the real provider
@@ -12,8 +12,9 @@ struct FaultServer {
 
     /// Starts `Tests/Support/<script>` (a server that prints its port and serves until stdin closes).
     static func start(script: String = "fault_server.py") async throws -> FaultServer {
-        let child = try StartedChild(URL(fileURLWithPath: "/usr/bin/env"),
-                                     ["python3", Provider.repository.appendingPathComponent("Tests/Support/\(script)").path])
+        let child = try StartedChild(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", Provider.repository.appendingPathComponent("Tests/Support/\(script)").path])
         guard let port = Int(try await child.firstLine(limit: 11)) else {
             child.stop()
             throw CLIError("the fault server did not start")
@@ -26,13 +27,15 @@ struct FaultServer {
     func stop() { child.stop() }
 }
 
-@Suite("Fault server: 5xx, HTML, empty, garbage, redirect, oversize, timeout over URLSessionTransport",
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
+@Suite(
+    "Fault server: 5xx, HTML, empty, garbage, redirect, oversize, timeout over URLSessionTransport",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct FaultServerTests {
     func exchange(_ server: FaultServer, _ path: String, timeout: TimeInterval = 5) async -> OIDCError? {
         do {
-            let client = try TokenClient(tokenEndpoint: server.url(path), authentication: .none(clientID: "c"), transport: URLSessionTransport(),
-                                         timeout: timeout)
+            let client = try TokenClient(
+                tokenEndpoint: server.url(path), authentication: .none(clientID: "c"), transport: URLSessionTransport(),
+                timeout: timeout)
             _ = try await client.exchangeCode("code", redirectURI: Provider.redirectURI, codeVerifier: "v")
             return nil
         } catch {
@@ -67,8 +70,9 @@ struct FaultServerTests {
 
     @Test("a refused connection is a transport error")
     func refused() async throws {
-        let client = try TokenClient(tokenEndpoint: URL(string: "http://127.0.0.1:9/token")!, authentication: .none(clientID: "c"),
-                                     transport: URLSessionTransport(), timeout: 5)
+        let client = try TokenClient(
+            tokenEndpoint: URL(string: "http://127.0.0.1:9/token")!, authentication: .none(clientID: "c"),
+            transport: URLSessionTransport(), timeout: 5)
         do {
             _ = try await client.refresh("r")
             Issue.record("expected a transport error")
@@ -92,9 +96,12 @@ struct FaultServerTests {
     func sampleRefusesDPoP() async throws {
         let server = try await FaultServer.start()
         defer { server.stop() }
-        let result = try await SampleRunner.run("sample-exchange-code", [
-            "--issuer", server.base + "/dpop", "--client-id", "c", "--client-secret", "s", "--redirect-uri", Provider.redirectURI.absoluteString,
-            "--code", "the-code", "--code-verifier", String(repeating: "v", count: 43)])
+        let result = try await SampleRunner.run(
+            "sample-exchange-code",
+            [
+                "--issuer", server.base + "/dpop", "--client-id", "c", "--client-secret", "s", "--redirect-uri", Provider.redirectURI.absoluteString,
+                "--code", "the-code", "--code-verifier", String(repeating: "v", count: 43),
+            ])
         #expect(result.status == 1)
         #expect(result.error.contains("unsupported_token_type"), "\(result.error)")
         #expect(result.output.isEmpty)

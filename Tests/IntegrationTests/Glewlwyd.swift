@@ -41,13 +41,15 @@ enum Glewlwyd {
         var request = try OAuthRequest(clientID: clientID, redirectURI: try redirectURI)
         request.scopes = scopes
         request.resources = [try resource]
-        let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
-                                                       issuerParameterSupported: true)
+        let pending = try request.pendingAuthorization(
+            at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
+            issuerParameterSupported: true)
         let (line, status) = try await runScript("login.py", ["--authorize-url", pending.authorizationURL.absoluteString])
         let redirect = try #require(URL(string: line), "login.py printed no redirect URL (status \(status))")
         let code = try #require(try pending.parseRedirect(redirect).code)
-        let tokens = try await client("SECRET").exchangeCode(code, redirectURI: try redirectURI, codeVerifier: pending.codeVerifier?.value,
-                                                             resources: [try resource])
+        let tokens = try await client("SECRET").exchangeCode(
+            code, redirectURI: try redirectURI, codeVerifier: pending.codeVerifier?.value,
+            resources: [try resource])
         return (pending, tokens)
     }
 }

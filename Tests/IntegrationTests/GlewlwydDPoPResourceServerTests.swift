@@ -16,12 +16,16 @@ extension GlewlwydSerial {
         static func boundToken(_ binding: DPoPBinding) async throws -> String {
             let metadata = try await Glewlwyd.metadata()
             let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
-            let client = try TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint), issuer: metadata.issuer,
-                                         authentication: .privateKeyJWT(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
-                                         transport: Glewlwyd.transport, assertionAudience: .endpointURL, dpop: binding)
-            let tokens = try await client.requestTokens([("grant_type", "client_credentials"), ("scope", "api.read"),
-                                                         ("resource", try Glewlwyd.resource.absoluteString)],
-                                                        rule: .strict)
+            let client = try TokenClient(
+                tokenEndpoint: try #require(metadata.tokenEndpoint), issuer: metadata.issuer,
+                authentication: .privateKeyJWT(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
+                transport: Glewlwyd.transport, assertionAudience: .endpointURL, dpop: binding)
+            let tokens = try await client.requestTokens(
+                [
+                    ("grant_type", "client_credentials"), ("scope", "api.read"),
+                    ("resource", try Glewlwyd.resource.absoluteString),
+                ],
+                rule: .strict)
             #expect(tokens.tokenType.lowercased() == "dpop")
             let jws = try CompactJWS(tokens.accessToken)
             let claims = try JSONParser.parseObject(jws.payload, what: "access token")
@@ -39,8 +43,12 @@ extension GlewlwydSerial {
             let token = try await Self.boundToken(binding)
             let port = try RunningSample.freePort()
             let cases = 9
-            let server = try await RunningSample("sample-bearer-server", ["--issuer", try #require(Glewlwyd.issuer), "--audience", try Glewlwyd.resource.absoluteString,
-                                                                   "--port", "\(port)", "--require-scope", "api.read", "--requests", "\(cases)"])
+            let server = try await RunningSample(
+                "sample-bearer-server",
+                [
+                    "--issuer", try #require(Glewlwyd.issuer), "--audience", try Glewlwyd.resource.absoluteString,
+                    "--port", "\(port)", "--require-scope", "api.read", "--requests", "\(cases)",
+                ])
             defer { server.stop() }
             let url = try #require(URL(string: "http://127.0.0.1:\(port)/api/items?page=1"))
             func dpop(_ proof: String?) -> HeaderFields {
@@ -53,8 +61,9 @@ extension GlewlwydSerial {
             }
             func expectRefused(_ response: TransportResponse, _ challenge: String, _ what: String) {
                 #expect(response.status == 401, "\(what): \(response.status)")
-                #expect(response.headers.values(for: "WWW-Authenticate").first?.hasPrefix(challenge) == true,
-                        "\(what): \(response.headers.values(for: "WWW-Authenticate"))")
+                #expect(
+                    response.headers.values(for: "WWW-Authenticate").first?.hasPrefix(challenge) == true,
+                    "\(what): \(response.headers.values(for: "WWW-Authenticate"))")
             }
 
             // 1. The bound key's proof: 200 with the token's facts.
@@ -75,8 +84,9 @@ extension GlewlwydSerial {
             expectRefused(try await Self.send(url, headers: dpop(nil)), "DPoP error=\"invalid_dpop_proof\"", "no proof")
             // 6-8. Wrong htm, htu, ath.
             expectRefused(try await Self.send(url, headers: dpop(try proof(method: "POST"))), "DPoP error=\"invalid_dpop_proof\"", "htm")
-            expectRefused(try await Self.send(url, headers: dpop(try proof(url: try #require(URL(string: "http://127.0.0.1:\(port)/other"))))),
-                          "DPoP error=\"invalid_dpop_proof\"", "htu")
+            expectRefused(
+                try await Self.send(url, headers: dpop(try proof(url: try #require(URL(string: "http://127.0.0.1:\(port)/other"))))),
+                "DPoP error=\"invalid_dpop_proof\"", "htu")
             expectRefused(try await Self.send(url, headers: dpop(try proof(token: "another-token"))), "DPoP error=\"invalid_dpop_proof\"", "ath")
             // 9. A fresh proof of the bound key whose htu writes the same URL differently (RFC 3986 §6.2.2): accepted.
             let written = try #require(URL(string: "http://127.0.0.1:\(port)/api/%69tems/../items"))
@@ -89,8 +99,12 @@ extension GlewlwydSerial {
             let binding = DPoPBinding(key: try DPoPKey.generate())
             let token = try await Self.boundToken(binding)
             let port = try RunningSample.freePort()
-            let server = try await RunningSample("sample-bearer-server", ["--issuer", try #require(Glewlwyd.issuer), "--audience", try Glewlwyd.resource.absoluteString,
-                                                                   "--port", "\(port)", "--requests", "2", "--dpop-nonce"])
+            let server = try await RunningSample(
+                "sample-bearer-server",
+                [
+                    "--issuer", try #require(Glewlwyd.issuer), "--audience", try Glewlwyd.resource.absoluteString,
+                    "--port", "\(port)", "--requests", "2", "--dpop-nonce",
+                ])
             defer { server.stop() }
             let url = try #require(URL(string: "http://127.0.0.1:\(port)/api"))
             let recording = RecordingTransport(Glewlwyd.transport)

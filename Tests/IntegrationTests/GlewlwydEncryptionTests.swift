@@ -25,13 +25,16 @@ extension GlewlwydSerial {
     /// RSA-OAEP-256 + A256GCM to its `pubkey` PEM, named by the key's RFC 7638 thumbprint).
     @Suite("glewlwyd: encrypted ID Tokens, encrypted and signed UserInfo", .enabled(if: Glewlwyd.isRunning), .serialized)
     struct GlewlwydEncryptionTests {
-        func client(_ name: String, keys: [JWK], configure: (inout OIDCClient.Configuration) -> Void = { _ in }) async throws -> (OIDCClient, UserInfoShapeTransport) {
+        func client(_ name: String, keys: [JWK], configure: (inout OIDCClient.Configuration) -> Void = { _ in }) async throws -> (
+            OIDCClient, UserInfoShapeTransport
+        ) {
             let transport = UserInfoShapeTransport(Glewlwyd.transport)
             var configuration = OIDCClient.Configuration()
             configuration.decryptionKeys = JWEDecryptionKeys(keys: keys)
             configure(&configuration)
-            let client = try await OIDCClient.discover(issuer: try Glewlwyd.value("GLEWLWYD_ISSUER"), authentication: try Glewlwyd.authentication(name),
-                                                       transport: transport, configuration: configuration)
+            let client = try await OIDCClient.discover(
+                issuer: try Glewlwyd.value("GLEWLWYD_ISSUER"), authentication: try Glewlwyd.authentication(name),
+                transport: transport, configuration: configuration)
             return (client, transport)
         }
 
@@ -110,21 +113,29 @@ extension GlewlwydSerial {
             let setFile = FileManager.default.temporaryDirectory.appendingPathComponent("glewlwyd-enc-kids-\(UUID().uuidString).json")
             try "{\"keys\":[\(try other.privateJWKString()),\(try own.privateJWKString())]}".write(to: setFile, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: setFile) }
-            for (name, extra) in [("ENC", ["--decryption-key", try Glewlwyd.value("GLEWLWYD_ENC_KEY_FILE"), "--id-token-encrypted-response-alg", "RSA-OAEP-256"]),
-                                  ("ENC", ["--decryption-key", setFile.path, "--id-token-encrypted-response-alg", "RSA-OAEP-256"]),
-                                  ("SECRET", ["--userinfo-signed"]), ("SECRET", ["--id-token-encrypted-response-alg", "RSA-OAEP-256"])] {
+            for (name, extra) in [
+                ("ENC", ["--decryption-key", try Glewlwyd.value("GLEWLWYD_ENC_KEY_FILE"), "--id-token-encrypted-response-alg", "RSA-OAEP-256"]),
+                ("ENC", ["--decryption-key", setFile.path, "--id-token-encrypted-response-alg", "RSA-OAEP-256"]),
+                ("SECRET", ["--userinfo-signed"]), ("SECRET", ["--id-token-encrypted-response-alg", "RSA-OAEP-256"]),
+            ] {
                 let clientID = try Glewlwyd.value("GLEWLWYD_\(name)_CLIENT_ID")
-                let url = try await GlewlwydSampleTests.run("sample-authorize-url", ["--issuer", issuer, "--client-id", clientID,
-                                                                               "--redirect-uri", try Glewlwyd.redirectURI.absoluteString])
+                let url = try await GlewlwydSampleTests.run(
+                    "sample-authorize-url",
+                    [
+                        "--issuer", issuer, "--client-id", clientID,
+                        "--redirect-uri", try Glewlwyd.redirectURI.absoluteString,
+                    ])
                 let started = try #require(url.json)
                 let urlText = try #require(started["url"]?.stringValue)
                 let redirect = try await Glewlwyd.login(try #require(URL(string: urlText)), scope: "openid")
                 let code = try #require(URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value)
-                let run = try await GlewlwydSampleTests.run("sample-exchange-code", [
-                    "--issuer", issuer, "--client-id", clientID, "--client-secret", try Glewlwyd.value("GLEWLWYD_\(name)_CLIENT_SECRET"),
-                    "--redirect-uri", try Glewlwyd.redirectURI.absoluteString, "--code", code,
-                    "--code-verifier", try #require(started["code_verifier"]?.stringValue), "--nonce", try #require(started["nonce"]?.stringValue),
-                ] + extra)
+                let run = try await GlewlwydSampleTests.run(
+                    "sample-exchange-code",
+                    [
+                        "--issuer", issuer, "--client-id", clientID, "--client-secret", try Glewlwyd.value("GLEWLWYD_\(name)_CLIENT_SECRET"),
+                        "--redirect-uri", try Glewlwyd.redirectURI.absoluteString, "--code", code,
+                        "--code-verifier", try #require(started["code_verifier"]?.stringValue), "--nonce", try #require(started["nonce"]?.stringValue),
+                    ] + extra)
                 if extra.contains("--decryption-key") || extra == ["--userinfo-signed"] {
                     #expect(run.status == 0, "\(run.stderr)")
                     #expect(run.json?["userinfo"]?.objectValue?["sub"] == run.json?["id_token_claims"]?.objectValue?["sub"])

@@ -17,8 +17,10 @@ final class RecordingTransport: HTTPTransport, Sendable {
         let response = try await inner.send(request)
         let sentNonce = (try? request.headers["DPoP"].map { try JSONParser.parseObject(try CompactJWS($0).payload, what: "proof")["nonce"] != nil }) ?? nil
         log.withLock {
-            $0.append(Exchange(path: request.url.path, status: response.status, nonceChallenge: DPoPBinding.isNonceChallenge(response),
-                               sentNonce: sentNonce ?? false, challenge: response.headers["WWW-Authenticate"].map { String($0.prefix(120)) }))
+            $0.append(
+                Exchange(
+                    path: request.url.path, status: response.status, nonceChallenge: DPoPBinding.isNonceChallenge(response),
+                    sentNonce: sentNonce ?? false, challenge: response.headers["WWW-Authenticate"].map { String($0.prefix(120)) }))
         }
         return response
     }
@@ -48,9 +50,10 @@ extension Glewlwyd {
     /// written at the moment the client's request was written failed that request with HTTP 500
     /// (a fresh-clone CI run: `backchannel_authentication_endpoint ... (HTTP 500): server_error`).
     static func userApproving<T: Sendable>(_ arguments: [String], client: @escaping @Sendable () async throws -> T) async throws -> T {
-        let script = try StartedChild(URL(fileURLWithPath: "/usr/bin/env"),
-                                      ["python3", Provider.repository.appendingPathComponent("Tests/Support/glewlwyd_user.py").path]
-                                      + arguments + ["--base", base, "--announce-session"], capturingErrors: true)
+        let script = try StartedChild(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", Provider.repository.appendingPathComponent("Tests/Support/glewlwyd_user.py").path]
+                + arguments + ["--base", base, "--announce-session"], capturingErrors: true)
         let announced = try await script.firstLine()
         guard announced == "session open" else {
             script.stop()
@@ -66,8 +69,9 @@ extension Glewlwyd {
 
     /// The provider's ID Token validator for `clientID`.
     static func validator(metadata: ProviderMetadata, clientID: String) async throws -> IDTokenValidator {
-        IDTokenValidator(configuration: IDTokenValidator.Configuration(metadata: metadata, clientID: clientID),
-                         keys: .cache(try await keyCaches.cache(for: try #require(metadata.jwksURI))))
+        IDTokenValidator(
+            configuration: IDTokenValidator.Configuration(metadata: metadata, clientID: clientID),
+            keys: .cache(try await keyCaches.cache(for: try #require(metadata.jwksURI))))
     }
 
     /// Validates an ID Token against the provider's keys (one place for the validator's call shape).
@@ -81,7 +85,9 @@ extension Glewlwyd {
     static func sleeper(actAt: Int, _ action: @escaping @Sendable () async throws -> Void) -> (PollingSleeper, Locked<[Int]>) {
         let waits = Locked([Int]())
         let sleeper = PollingSleeper { seconds in
-            let count = waits.withLock { $0.append(seconds); return $0.count }
+            let count = waits.withLock {
+                $0.append(seconds); return $0.count
+            }
             if count == actAt { try await action() }
             try await PollingSleeper.task.sleep(seconds)
         }

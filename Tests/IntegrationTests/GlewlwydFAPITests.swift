@@ -11,12 +11,15 @@ extension GlewlwydSerial {
     /// DPoP, a refresh of DPoP-bound tokens; CIBA poll to success and denial; the device grant.
     @Suite("glewlwyd: PAR, DPoP, private_key_jwt, CIBA, device grant", .enabled(if: Glewlwyd.isRunning, "GLEWLWYD_ISSUER is not set"), .serialized)
     struct GlewlwydFAPITests {
-        func pkjwtClient(_ metadata: ProviderMetadata, dpop: DPoPBinding?, transport: any HTTPTransport = Glewlwyd.transport,
-                         assertionAudience: ClientAssertionAudience = .endpointURL) throws -> TokenClient {
+        func pkjwtClient(
+            _ metadata: ProviderMetadata, dpop: DPoPBinding?, transport: any HTTPTransport = Glewlwyd.transport,
+            assertionAudience: ClientAssertionAudience = .endpointURL
+        ) throws -> TokenClient {
             let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
-            return try TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint), issuer: metadata.issuer,
-                                   authentication: .privateKeyJWT(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
-                                   transport: transport, assertionAudience: assertionAudience, dpop: dpop)
+            return try TokenClient(
+                tokenEndpoint: try #require(metadata.tokenEndpoint), issuer: metadata.issuer,
+                authentication: .privateKeyJWT(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), key: key, algorithm: .es256),
+                transport: transport, assertionAudience: assertionAudience, dpop: dpop)
         }
 
         func userInfo(_ endpoint: URL, token: String, dpop: DPoPBinding, transport: any HTTPTransport = Glewlwyd.transport) async throws -> TransportResponse {
@@ -35,28 +38,35 @@ extension GlewlwydSerial {
             let request = try OAuthRequest(clientID: clientID, redirectURI: try Glewlwyd.redirectURI)
             #expect(request.pkce?.method == .s256)
 
-            let pushed = try await client.pushAuthorizationRequest(try request.authorizationParameters(),
-                                                                   endpoint: try #require(metadata.pushedAuthorizationRequestEndpoint))
+            let pushed = try await client.pushAuthorizationRequest(
+                try request.authorizationParameters(),
+                endpoint: try #require(metadata.pushedAuthorizationRequestEndpoint))
             #expect(pushed.requestURI.hasPrefix("urn:ietf:params:oauth:request_uri:") && pushed.expiresIn > 0)
             let authorizationEndpoint = try #require(metadata.authorizationEndpoint)
             let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID, requestURI: pushed.requestURI)
             let callback = try await Glewlwyd.login(url, scope: "openid")
 
-            let pending = try PendingAuthorization(request: request, authorizationEndpoint: authorizationEndpoint, issuer: metadata.issuer,
-                                                   issuerParameterSupported: true)
+            let pending = try PendingAuthorization(
+                request: request, authorizationEndpoint: authorizationEndpoint, issuer: metadata.issuer,
+                issuerParameterSupported: true)
             let code = try #require(try pending.parseRedirect(callback).code)
             let verifier = try #require(request.pkce?.verifier.value)
-            let tokens = try await client.requestTokens([("grant_type", "authorization_code"), ("code", code),
-                                                         ("redirect_uri", request.redirectURI.absoluteString), ("code_verifier", verifier)],
-                                                        rule: .strict)
+            let tokens = try await client.requestTokens(
+                [
+                    ("grant_type", "authorization_code"), ("code", code),
+                    ("redirect_uri", request.redirectURI.absoluteString), ("code_verifier", verifier),
+                ],
+                rule: .strict)
             #expect(tokens.tokenType.lowercased() == "dpop")
             // start.sh sets oauth-dpop-nonce-mandatory: the first token request is challenged
             // (400 use_dpop_nonce + DPoP-Nonce) and answered by exactly one retry with the nonce.
             let tokenCalls = recording.exchanges.filter { $0.path.hasSuffix("/token") }
-            #expect(tokenCalls.map(\.status) == [400, 200] && tokenCalls.first?.nonceChallenge == true && tokenCalls.last?.sentNonce == true,
-                    "\(tokenCalls)")
-            let idToken = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID,
-                                                             nonce: ExpectedNonce(request.nonce))
+            #expect(
+                tokenCalls.map(\.status) == [400, 200] && tokenCalls.first?.nonceChallenge == true && tokenCalls.last?.sentNonce == true,
+                "\(tokenCalls)")
+            let idToken = try await Glewlwyd.validateIDToken(
+                try #require(tokens.idToken), metadata: metadata, clientID: clientID,
+                nonce: ExpectedNonce(request.nonce))
             // The access token is bound to the DPoP key (cnf.jkt, RFC 9449 §6.1).
             let accessClaims = try JSONParser.parseObject(try CompactJWS(tokens.accessToken).payload, what: "access token")
             #expect(accessClaims["cnf"]?.objectValue?["jkt"]?.stringValue == dpop.key.thumbprint)
@@ -66,8 +76,9 @@ extension GlewlwydSerial {
             #expect(info.status == 200)
             // userinfo (a resource server: its own nonce) challenged too: 401 DPoP use_dpop_nonce, one retry.
             let userinfoCalls = recording.exchanges.filter { $0.path.hasSuffix("/userinfo") }
-            #expect(userinfoCalls.map(\.status) == [401, 200] && userinfoCalls.first?.nonceChallenge == true && userinfoCalls.last?.sentNonce == true,
-                    "\(userinfoCalls)")
+            #expect(
+                userinfoCalls.map(\.status) == [401, 200] && userinfoCalls.first?.nonceChallenge == true && userinfoCalls.last?.sentNonce == true,
+                "\(userinfoCalls)")
             let claims = try JSONParser.parseObject(info.body, what: "userinfo")
             #expect(claims["sub"]?.stringValue == idToken.subject)
             // The same token as Bearer is refused.
@@ -77,8 +88,9 @@ extension GlewlwydSerial {
             // (it does not compare the proof's key with the token's cnf.jkt at userinfo).
 
             // Refresh: a new DPoP-bound token, accepted at userinfo with a fresh proof.
-            let refreshed = try await client.requestTokens([("grant_type", "refresh_token"), ("refresh_token", try #require(tokens.refreshToken))],
-                                                           rule: .strict)
+            let refreshed = try await client.requestTokens(
+                [("grant_type", "refresh_token"), ("refresh_token", try #require(tokens.refreshToken))],
+                rule: .strict)
             #expect(refreshed.tokenType.lowercased() == "dpop" && refreshed.accessToken != tokens.accessToken)
             // The refresh reused the nonce of the last token answer: no second challenge.
             #expect(recording.exchanges.last.map { $0.path.hasSuffix("/token") && $0.status == 200 && $0.sentNonce } == true)
@@ -89,7 +101,8 @@ extension GlewlwydSerial {
                 try await Task.sleep(nanoseconds: 500_000_000)
                 afterRefresh = try await userInfo(userinfoEndpoint, token: refreshed.accessToken, dpop: dpop, transport: recording)
             }
-            #expect(afterRefresh.status == 200, "\(afterRefresh.status) \(afterRefresh.headers.fields.map { "\($0.name): \($0.value)" }) \(recording.exchanges)")
+            #expect(
+                afterRefresh.status == 200, "\(afterRefresh.status) \(afterRefresh.headers.fields.map { "\($0.name): \($0.value)" }) \(recording.exchanges)")
 
             // Through the session: tokens marked as expiring now make it refresh (with a DPoP proof) before
             // its first request (the margin is at most half the lifetime), which then carries Authorization: DPoP
@@ -98,10 +111,12 @@ extension GlewlwydSerial {
             held.expiresAt = Date()
             if held.refreshToken == nil { held.refreshToken = tokens.refreshToken }  // glewlwyd's rolling refresh keeps the old one
             // The client's binding signs the refresh; the session finds the key there and sends the tokens as DPoP.
-            let session = try AuthenticatedSession(tokens: held, refresher: client, configuration: .init(
-                allowedOrigins: [userinfoEndpoint], transport: recording,
-                refreshedIDTokens: .validate(with: try await Glewlwyd.validator(metadata: metadata, clientID: clientID)),
-                proactiveRefreshMargin: 1_000_000))
+            let session = try AuthenticatedSession(
+                tokens: held, refresher: client,
+                configuration: .init(
+                    allowedOrigins: [userinfoEndpoint], transport: recording,
+                    refreshedIDTokens: .validate(with: try await Glewlwyd.validator(metadata: metadata, clientID: clientID)),
+                    proactiveRefreshMargin: 1_000_000))
             let viaSession = try await session.send(TransportRequest(url: userinfoEndpoint, headers: ["Accept": "application/json"]))
             #expect(viaSession.status == 200)
             // 1, or 2 when glewlwyd refused the just-refreshed token once (see above) and the session refreshed again.
@@ -118,20 +133,28 @@ extension GlewlwydSerial {
             let dpop = DPoPBinding(key: try DPoPKey.generate(.ed25519))
             let client = try pkjwtClient(metadata, dpop: dpop)
             let request = try OAuthRequest(clientID: clientID, redirectURI: try Glewlwyd.redirectURI)
-            let requestObject = try RequestObject.sign(parameters: try request.authorizationParameters(), clientID: clientID, issuer: metadata.issuer,
-                                                       key: key, algorithm: .es256)
-            let pushed = try await client.pushAuthorizationRequest([("client_id", clientID), ("request", requestObject)],
-                                                                   endpoint: try #require(metadata.pushedAuthorizationRequestEndpoint))
+            let requestObject = try RequestObject.sign(
+                parameters: try request.authorizationParameters(), clientID: clientID, issuer: metadata.issuer,
+                key: key, algorithm: .es256)
+            let pushed = try await client.pushAuthorizationRequest(
+                [("client_id", clientID), ("request", requestObject)],
+                endpoint: try #require(metadata.pushedAuthorizationRequestEndpoint))
             let authorizationEndpoint = try #require(metadata.authorizationEndpoint)
-            let callback = try await Glewlwyd.login(try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
-                                                                                       requestURI: pushed.requestURI), scope: "openid")
-            let pending = try PendingAuthorization(request: request, authorizationEndpoint: authorizationEndpoint, issuer: metadata.issuer,
-                                                   issuerParameterSupported: true)
+            let callback = try await Glewlwyd.login(
+                try PushedAuthorization.authorizationURL(
+                    authorizationEndpoint: authorizationEndpoint, clientID: clientID,
+                    requestURI: pushed.requestURI), scope: "openid")
+            let pending = try PendingAuthorization(
+                request: request, authorizationEndpoint: authorizationEndpoint, issuer: metadata.issuer,
+                issuerParameterSupported: true)
             let code = try #require(try pending.parseRedirect(callback).code)
-            let tokens = try await client.requestTokens([("grant_type", "authorization_code"), ("code", code),
-                                                         ("redirect_uri", request.redirectURI.absoluteString),
-                                                         ("code_verifier", try #require(request.pkce?.verifier.value))],
-                                                        rule: .strict)
+            let tokens = try await client.requestTokens(
+                [
+                    ("grant_type", "authorization_code"), ("code", code),
+                    ("redirect_uri", request.redirectURI.absoluteString),
+                    ("code_verifier", try #require(request.pkce?.verifier.value)),
+                ],
+                rule: .strict)
             #expect(tokens.tokenType.lowercased() == "dpop")
             _ = try await Glewlwyd.validateIDToken(try #require(tokens.idToken), metadata: metadata, clientID: clientID, nonce: ExpectedNonce(request.nonce))
         }
@@ -142,17 +165,20 @@ extension GlewlwydSerial {
             let client = try pkjwtClient(metadata, dpop: nil, assertionAudience: .issuer)
             let request = try OAuthRequest(clientID: try Glewlwyd.value("GLEWLWYD_PKJWT_CLIENT_ID"), redirectURI: try Glewlwyd.redirectURI)
             await #expect(throws: OIDCError.self) {
-                _ = try await client.pushAuthorizationRequest(try request.authorizationParameters(),
-                                                              endpoint: try #require(metadata.pushedAuthorizationRequestEndpoint))
+                _ = try await client.pushAuthorizationRequest(
+                    try request.authorizationParameters(),
+                    endpoint: try #require(metadata.pushedAuthorizationRequestEndpoint))
             }
         }
 
         /// An `OIDCClient` (discovery) for a client_secret_basic client of the glewlwyd environment.
         func secretClient(_ prefix: String) async throws -> OIDCClient {
-            try await OIDCClient.discover(issuer: try Glewlwyd.value("GLEWLWYD_ISSUER"),
-                                          authentication: .clientSecretBasic(clientID: try Glewlwyd.value("GLEWLWYD_\(prefix)_CLIENT_ID"),
-                                                                             secret: try Glewlwyd.value("GLEWLWYD_\(prefix)_CLIENT_SECRET")),
-                                          transport: Glewlwyd.transport)
+            try await OIDCClient.discover(
+                issuer: try Glewlwyd.value("GLEWLWYD_ISSUER"),
+                authentication: .clientSecretBasic(
+                    clientID: try Glewlwyd.value("GLEWLWYD_\(prefix)_CLIENT_ID"),
+                    secret: try Glewlwyd.value("GLEWLWYD_\(prefix)_CLIENT_SECRET")),
+                transport: Glewlwyd.transport)
         }
 
         /// Through `OIDCClient` (over its `TokenClient`'s polling): the endpoint from discovery, the ID Token

@@ -1,10 +1,10 @@
 import Foundation
-import TestProcesses
 import JOSE
 import OIDC
 import OIDCResourceServer
 import OIDCSession
 import OIDCTLSTransport
+import TestProcesses
 import Testing
 
 /// The second glewlwyd of `Tests/providers.sh`: served over TLS with client-certificate verification
@@ -18,9 +18,10 @@ enum GlewlwydTLS {
 
     /// The test CA only; with `certificate` (`MTLS_CLIENT` or `MTLS_OTHER`) presenting that client certificate.
     static func transport(_ certificate: String? = nil) throws -> LibSSLTransport {
-        try LibSSLTransport(clientIdentity: try certificate.map {
-            LibSSLTransport.ClientIdentity(certificateFile: try value("\($0)_CERT"), privateKeyFile: try value("\($0)_KEY"))
-        }, serverTrust: .caFile(try value("CA_FILE")))
+        try LibSSLTransport(
+            clientIdentity: try certificate.map {
+                LibSSLTransport.ClientIdentity(certificateFile: try value("\($0)_CERT"), privateKeyFile: try value("\($0)_KEY"))
+            }, serverTrust: .caFile(try value("CA_FILE")))
     }
 
     static var resource: URL { get throws { try #require(URL(string: try value("RESOURCE"))) } }
@@ -28,17 +29,21 @@ enum GlewlwydTLS {
     /// A validator for the resource server, the issuer's keys fetched over TLS trusting the test CA.
     static func validator(audience: String) async throws -> AccessTokenValidator {
         let transport = try transport()
-        return try await AccessTokenValidator.discover(issuer: try #require(issuer), audience: audience, discovery: Discovery(transport: transport),
-                                                       keyCaches: JWKSetCacheRegistry(transport: transport))
+        return try await AccessTokenValidator.discover(
+            issuer: try #require(issuer), audience: audience, discovery: Discovery(transport: transport),
+            keyCaches: JWKSetCacheRegistry(transport: transport))
     }
 
     /// alice's login at the authorization URL (login.py, trusting the test CA): the redirect URL.
     static func login(_ url: URL) async throws -> URL {
         var environment = ProcessInfo.processInfo.environment
         environment["SSL_CERT_FILE"] = try value("CA_FILE")
-        let child = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                               ["python3", Provider.repository.appendingPathComponent("Tests/Glewlwyd/login.py").path,
-                                                "--authorize-url", url.absoluteString], environment: environment)
+        let child = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", Provider.repository.appendingPathComponent("Tests/Glewlwyd/login.py").path,
+                "--authorize-url", url.absoluteString,
+            ], environment: environment)
         let line = child.output.trimmingCharacters(in: .whitespacesAndNewlines)
         return try #require(URL(string: line), "login.py printed no redirect URL (status \(child.status))")
     }
@@ -94,15 +99,17 @@ struct GlewlwydMutualTLSTests {
         let tokens = try await client.tokenClient.clientCredentials(scope: "api.read", resources: [resource])
         let endpoint = try #require(client.metadata.introspectionEndpoint)
         #expect(endpoint.path.hasSuffix("/mtls/introspect"), "\(endpoint)")
-        let introspector = try TokenIntrospector(endpoint: endpoint, issuer: issuer, authentication: .tlsClientAuth(clientID: clientID),
-                                                 transport: transport, audience: .contains(resource.absoluteString))
+        let introspector = try TokenIntrospector(
+            endpoint: endpoint, issuer: issuer, authentication: .tlsClientAuth(clientID: clientID),
+            transport: transport, audience: .contains(resource.absoluteString))
         let certificate = ClientCertificate.der(try #require(transport.clientCertificateDER))
         let answer = try #require(try await introspector.introspect(tokens.accessToken, hint: "access_token").activeToken)
         #expect(try answer.confirmation?.certificateThumbprint == certificate.thumbprint, "\(answer.members)")
 
         let headers: HeaderFields = ["Authorization": "Bearer " + tokens.accessToken]
-        let accepted = try await introspector.validate(method: "GET", url: resource, headers: headers, requiredScopes: ["api.read"],
-                                                       clientCertificate: certificate)
+        let accepted = try await introspector.validate(
+            method: "GET", url: resource, headers: headers, requiredScopes: ["api.read"],
+            clientCertificate: certificate)
         #expect(accepted.scheme == .bearer && accepted.introspection.scopes.contains("api.read"))
         await expectCode(.certificateBoundToken) { _ = try await introspector.validate(tokens.accessToken) }
         await expectCode(.certificateBoundToken) {
@@ -119,8 +126,9 @@ struct GlewlwydMutualTLSTests {
         let issuer = try #require(GlewlwydTLS.issuer)
         let clientID = try GlewlwydTLS.value("MTLS_CLIENT_ID")
         let redirectURI = try #require(URL(string: try GlewlwydTLS.value("REDIRECT_URI")))
-        let client = try await OIDCClient.discover(issuer: issuer, authentication: .tlsClientAuth(clientID: clientID),
-                                                   transport: try GlewlwydTLS.transport("MTLS_CLIENT"))
+        let client = try await OIDCClient.discover(
+            issuer: issuer, authentication: .tlsClientAuth(clientID: clientID),
+            transport: try GlewlwydTLS.transport("MTLS_CLIENT"))
         let pending = try await client.startLogin(LoginRequest(redirectURI: redirectURI, scopes: ["openid", "api.read"]))
         let login = try await client.finishLogin(pending, callback: .url(try GlewlwydTLS.login(pending.url)))
         let userinfo = try #require(client.metadata.userinfoEndpoint)
@@ -146,8 +154,9 @@ struct GlewlwydMutualTLSTests {
     @Test("the server's certificate is verified: without the test CA the handshake fails (typed, no secret)")
     func serverVerified() async throws {
         let issuer = try #require(GlewlwydTLS.issuer)
-        let transport = try LibSSLTransport(clientIdentity: LibSSLTransport.ClientIdentity(
-            certificateFile: try GlewlwydTLS.value("MTLS_CLIENT_CERT"), privateKeyFile: try GlewlwydTLS.value("MTLS_CLIENT_KEY")),
+        let transport = try LibSSLTransport(
+            clientIdentity: LibSSLTransport.ClientIdentity(
+                certificateFile: try GlewlwydTLS.value("MTLS_CLIENT_CERT"), privateKeyFile: try GlewlwydTLS.value("MTLS_CLIENT_KEY")),
             serverTrust: .caFile(try GlewlwydTLS.value("MTLS_OTHER_CERT")))  // a certificate that is not the CA
         let error = await #expect(throws: TransportError.self) {
             _ = try await transport.send(TransportRequest(url: try #require(URL(string: issuer + "/.well-known/openid-configuration"))))
@@ -163,17 +172,21 @@ struct GlewlwydMutualTLSTests {
         let metadata = try await Discovery(transport: try GlewlwydTLS.transport()).metadata(for: issuer)
         var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI, scopes: ["openid", "api.read"])
         request.nonce = try .random()
-        let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
-                                                       issuerParameterSupported: true)
+        let pending = try request.pendingAuthorization(
+            at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
+            issuerParameterSupported: true)
         let code = try await #require(try pending.parseRedirect(try GlewlwydTLS.login(pending.authorizationURL)).code)
         let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("mtls-tokens-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: tokenFile) }
         let caFile = try GlewlwydTLS.value("CA_FILE"), certificate = try GlewlwydTLS.value("MTLS_CLIENT_CERT")
-        let exchange = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", [
-            "--issuer", issuer, "--client-id", clientID, "--client-auth", "tls_client_auth", "--client-cert", certificate,
-            "--client-key", try GlewlwydTLS.value("MTLS_CLIENT_KEY"), "--ca-file", caFile, "--redirect-uri", redirectURI.absoluteString,
-            "--code", code, "--code-verifier", try #require(pending.codeVerifier?.value), "--nonce", try #require(pending.nonce?.value),
-            "--save-tokens", tokenFile])
+        let exchange = try await GlewlwydSerial.GlewlwydSampleTests.run(
+            "sample-exchange-code",
+            [
+                "--issuer", issuer, "--client-id", clientID, "--client-auth", "tls_client_auth", "--client-cert", certificate,
+                "--client-key", try GlewlwydTLS.value("MTLS_CLIENT_KEY"), "--ca-file", caFile, "--redirect-uri", redirectURI.absoluteString,
+                "--code", code, "--code-verifier", try #require(pending.codeVerifier?.value), "--nonce", try #require(pending.nonce?.value),
+                "--save-tokens", tokenFile,
+            ])
         #expect(exchange.status == 0, "\(exchange.stderr)")
         #expect(exchange.json?["id_token_claims"]?.objectValue?["sub"] != nil)
         let accessToken = try #require(try await FileTokenStore(path: tokenFile).load()?.accessToken)
@@ -181,18 +194,24 @@ struct GlewlwydMutualTLSTests {
         let payload = try JSONParser.parseObject(try Base64URL.decode(String(accessToken.split(separator: ".")[1])), what: "payload")
         let audience = try #require(payload["aud"]?.stringValue ?? payload["aud"]?.arrayValue?.first?.stringValue)
         let arguments = ["--issuer", issuer, "--audience", audience, "--ca-file", caFile]
-        let accepted = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", arguments + ["--client-cert", certificate], stdin: accessToken)
+        let accepted = try await GlewlwydSerial.GlewlwydSampleTests.run(
+            "sample-resource-server", arguments + ["--client-cert", certificate], stdin: accessToken)
         #expect(accepted.status == 0, "\(accepted.stderr)")
         let thumbprint = try ClientCertificate(pem: String(contentsOfFile: certificate, encoding: .utf8)).thumbprint
         #expect(accepted.json?["cnf"] == .object(["x5t#S256": .string(try #require(thumbprint))]))
         let without = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", arguments, stdin: accessToken)
         #expect(without.status == 1 && without.stderr.contains("certificate_bound"), "\(without.stderr)")
-        let other = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", arguments + ["--client-cert", try GlewlwydTLS.value("MTLS_OTHER_CERT")],
-                                                stdin: accessToken)
+        let other = try await GlewlwydSerial.GlewlwydSampleTests.run(
+            "sample-resource-server", arguments + ["--client-cert", try GlewlwydTLS.value("MTLS_OTHER_CERT")],
+            stdin: accessToken)
         #expect(other.status == 1 && other.json?["active"] == .bool(false), "\(other.stderr)")
         // Usage: tls_client_auth takes no secret, and needs the certificate and key.
-        let usage = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-exchange-code", ["--issuer", issuer, "--client-id", clientID, "--client-auth", "tls_client_auth",
-                                                                         "--redirect-uri", "https://x", "--code", "c", "--code-verifier", "v"])
+        let usage = try await GlewlwydSerial.GlewlwydSampleTests.run(
+            "sample-exchange-code",
+            [
+                "--issuer", issuer, "--client-id", clientID, "--client-auth", "tls_client_auth",
+                "--redirect-uri", "https://x", "--code", "c", "--code-verifier", "v",
+            ])
         #expect(usage.status == 2)
     }
 }

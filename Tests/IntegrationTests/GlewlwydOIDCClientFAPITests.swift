@@ -56,8 +56,10 @@ extension GlewlwydSerial.GlewlwydFAPITests {
         let dpop = DPoPBinding(key: try DPoPKey.generate())
         let client = try await oidcClient(dpop: dpop)
         let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
-        let pending = try await client.startLogin(LoginRequest(redirectURI: try Glewlwyd.redirectURI,
-                                                        push: .always, requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
+        let pending = try await client.startLogin(
+            LoginRequest(
+                redirectURI: try Glewlwyd.redirectURI,
+                push: .always, requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
         let query = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
         #expect(query == ["client_id", "request_uri"])
         let callback = try await Glewlwyd.login(pending.url, scope: "openid")
@@ -70,8 +72,10 @@ extension GlewlwydSerial.GlewlwydFAPITests {
     func oidcClientRequestObjectByValue() async throws {
         let client = try await oidcClient(dpop: DPoPBinding(key: try DPoPKey.generate()))
         let key = try JWK(pem: String(contentsOfFile: try Glewlwyd.value("GLEWLWYD_PKJWT_KEY_FILE"), encoding: .utf8))
-        let pending = try await client.startLogin(LoginRequest(redirectURI: try Glewlwyd.redirectURI,
-                                                  requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
+        let pending = try await client.startLogin(
+            LoginRequest(
+                redirectURI: try Glewlwyd.redirectURI,
+                requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
         let query = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems).map(\.name)
         #expect(Set(query) == ["client_id", "request", "response_type", "scope"])
         let callback = try await Glewlwyd.login(pending.url, scope: "openid")
@@ -116,7 +120,9 @@ extension GlewlwydSerial.GlewlwydFAPITests {
         #expect(try await client.userInfo(login.tokens)["sub"]?.stringValue == login.idToken.subject)
     }
 
-    @Test("OIDCClient: the FAPI 2.0 profile refuses glewlwyd's metadata (no authorization_response_iss_parameter_supported) when the client is made, before any login request")
+    @Test(
+        "OIDCClient: the FAPI 2.0 profile refuses glewlwyd's metadata (no authorization_response_iss_parameter_supported) when the client is made, before any login request"
+    )
     func oidcClientProfileRefusesGlewlwyd() async throws {
         let error = await #expect(throws: OIDCError.self) {
             _ = try await oidcClient(dpop: DPoPBinding(key: try DPoPKey.generate()), fapi2Profile: true)

@@ -14,9 +14,13 @@ extension GlewlwydSerial {
             let issuer = try #require(Glewlwyd.issuer)
             let clientID = try Glewlwyd.value("GLEWLWYD_RAR_CLIENT_ID")
             let redirect = try Glewlwyd.redirectURI.absoluteString
-            let start = try await GlewlwydSampleTests.run("sample-authorize-url", ["--issuer", issuer, "--client-id", clientID, "--redirect-uri", redirect,
-                                                                             "--scope", "openid api.read",
-                                                                             "--authorization-details", Self.details])
+            let start = try await GlewlwydSampleTests.run(
+                "sample-authorize-url",
+                [
+                    "--issuer", issuer, "--client-id", clientID, "--redirect-uri", redirect,
+                    "--scope", "openid api.read",
+                    "--authorization-details", Self.details,
+                ])
             #expect(start.status == 0, "\(start.stderr)")
             let started = try #require(start.json)
             let url = try #require(started["url"]?.stringValue)
@@ -28,10 +32,13 @@ extension GlewlwydSerial {
             let code = try #require(URLComponents(string: line)?.queryItems?.first { $0.name == "code" }?.value)
             let tokensFile = FileManager.default.temporaryDirectory.appendingPathComponent("rar-tokens-\(UUID().uuidString).json").path
             defer { try? FileManager.default.removeItem(atPath: tokensFile) }
-            let exchange = try await GlewlwydSampleTests.run("sample-exchange-code", [
-                "--issuer", issuer, "--client-id", clientID, "--client-secret", try Glewlwyd.value("GLEWLWYD_RAR_CLIENT_SECRET"),
-                "--redirect-uri", redirect, "--code", code, "--code-verifier", try #require(started["code_verifier"]?.stringValue),
-                "--nonce", try #require(started["nonce"]?.stringValue), "--save-tokens", tokensFile])
+            let exchange = try await GlewlwydSampleTests.run(
+                "sample-exchange-code",
+                [
+                    "--issuer", issuer, "--client-id", clientID, "--client-secret", try Glewlwyd.value("GLEWLWYD_RAR_CLIENT_SECRET"),
+                    "--redirect-uri", redirect, "--code", code, "--code-verifier", try #require(started["code_verifier"]?.stringValue),
+                    "--nonce", try #require(started["nonce"]?.stringValue), "--save-tokens", tokensFile,
+                ])
             #expect(exchange.status == 0, "\(exchange.stderr)")
             let granted = try AuthorizationDetail.parseArray(try #require(exchange.json?["authorization_details"]), what: "sample-exchange-code")
             #expect(granted == (try AuthorizationDetail.parseArray(jsonText: Self.details)))
@@ -40,25 +47,42 @@ extension GlewlwydSerial {
             let accessToken = try #require(stored["access_token"]?.stringValue)
             // glewlwyd's access token audience without a resource indicator is the scope list as one string.
             let audience = "openid api.read"
-            let checked = try await GlewlwydSampleTests.run("sample-resource-server", ["--issuer", issuer, "--audience", audience,
-                                                                                 "--require-authorization-details-type", "payment_initiation"],
-                                                      stdin: accessToken)
+            let checked = try await GlewlwydSampleTests.run(
+                "sample-resource-server",
+                [
+                    "--issuer", issuer, "--audience", audience,
+                    "--require-authorization-details-type", "payment_initiation",
+                ],
+                stdin: accessToken)
             #expect(checked.status == 0, "\(checked.stderr)")
             #expect(try AuthorizationDetail.parseArray(try #require(checked.json?["authorization_details"]), what: "sample-resource-server") == granted)
-            let introspected = try await GlewlwydSampleTests.run("sample-resource-server", [
-                "--issuer", issuer, "--audience", audience, "--introspect", "--client-id", clientID,
-                "--client-secret", try Glewlwyd.value("GLEWLWYD_RAR_CLIENT_SECRET"), "--require-authorization-details-type", "payment_initiation"],
+            let introspected = try await GlewlwydSampleTests.run(
+                "sample-resource-server",
+                [
+                    "--issuer", issuer, "--audience", audience, "--introspect", "--client-id", clientID,
+                    "--client-secret", try Glewlwyd.value("GLEWLWYD_RAR_CLIENT_SECRET"), "--require-authorization-details-type", "payment_initiation",
+                ],
                 stdin: accessToken)
             #expect(introspected.status == 0, "\(introspected.stderr)")
             #expect(try AuthorizationDetail.parseArray(try #require(introspected.json?["authorization_details"]), what: "introspection") == granted)
-            let missing = try await GlewlwydSampleTests.run("sample-resource-server", ["--issuer", issuer, "--audience", audience,
-                                                                                 "--require-authorization-details-type", "payment_initiation",
-                                                                                 "--require-authorization-details-type", "account_information"],
-                                                      stdin: accessToken)
+            let missing = try await GlewlwydSampleTests.run(
+                "sample-resource-server",
+                [
+                    "--issuer", issuer, "--audience", audience,
+                    "--require-authorization-details-type", "payment_initiation",
+                    "--require-authorization-details-type", "account_information",
+                ],
+                stdin: accessToken)
             #expect(missing.status == 1 && missing.stderr.contains("insufficient_authorization_details"), "\(missing.stderr)")
             #expect(missing.json?["active"] == .bool(false))
-            await #expect(try GlewlwydSampleTests.run("sample-authorize-url", ["--issuer", issuer, "--client-id", clientID, "--redirect-uri", redirect,
-                                                                        "--authorization-details", #"[{"actions":["x"]}]"#]).status == 2)
+            await #expect(
+                try GlewlwydSampleTests.run(
+                    "sample-authorize-url",
+                    [
+                        "--issuer", issuer, "--client-id", clientID, "--redirect-uri", redirect,
+                        "--authorization-details", #"[{"actions":["x"]}]"#,
+                    ]
+                ).status == 2)
         }
     }
 }

@@ -18,9 +18,10 @@ extension GlewlwydSerial {
             metadata.clientName = "registered by the toolkit"
             metadata.tokenEndpointAuthMethod = "client_secret_basic"
             metadata.contacts = ["ops@app.example"]
-            let (client, registration) = try await OIDCClient.register(issuer: try #require(Glewlwyd.issuer), metadata: metadata,
-                                                                       initialAccessToken: try await Self.initialAccessToken(),
-                                                                       transport: Glewlwyd.transport)
+            let (client, registration) = try await OIDCClient.register(
+                issuer: try #require(Glewlwyd.issuer), metadata: metadata,
+                initialAccessToken: try await Self.initialAccessToken(),
+                transport: Glewlwyd.transport)
             #expect(client.clientID == registration.clientID)
             #expect(registration.clientSecret != nil)
             #expect(!"\(client) \(registration)".contains(try #require(registration.clientSecret)))
@@ -46,8 +47,9 @@ extension GlewlwydSerial {
 
         @Test func registrationWithoutTheInitialAccessTokenIsRefused() async throws {
             await expectOIDCError(.registrationRefused, status: 401) {
-                _ = try await OIDCClient.register(issuer: try #require(Glewlwyd.issuer), metadata: ClientMetadata(redirectURIs: [try Glewlwyd.redirectURI]),
-                                                  transport: Glewlwyd.transport)
+                _ = try await OIDCClient.register(
+                    issuer: try #require(Glewlwyd.issuer), metadata: ClientMetadata(redirectURIs: [try Glewlwyd.redirectURI]),
+                    transport: Glewlwyd.transport)
             }
         }
 
@@ -59,9 +61,13 @@ extension GlewlwydSerial {
             try key.privateJWKString().write(to: keyFile, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: keyFile) }
 
-            let result = try await SampleRunner.run("sample-register", ["--issuer", issuer, "--redirect-uri", try Glewlwyd.redirectURI.absoluteString,
-                                                                 "--initial-access-token", token, "--jwks", keyFile.path, "--auth-method", "client_secret_basic",
-                                                                 "--metadata", #"{"client_confidential":true,"client_name":"sample"}"#])
+            let result = try await SampleRunner.run(
+                "sample-register",
+                [
+                    "--issuer", issuer, "--redirect-uri", try Glewlwyd.redirectURI.absoluteString,
+                    "--initial-access-token", token, "--jwks", keyFile.path, "--auth-method", "client_secret_basic",
+                    "--metadata", #"{"client_confidential":true,"client_name":"sample"}"#,
+                ])
             #expect(result.status == 0, "\(result.error)")
             let answer = try JSONParser.parseObject(Array(result.output.utf8), what: "stdout")
             #expect(answer["client_secret"]?.stringValue == "<redacted>")
@@ -70,15 +76,23 @@ extension GlewlwydSerial {
             #expect(!result.output.contains(token) && !result.error.contains(token))
             #expect(answer["jwks"]?.objectValue?["keys"]?.arrayValue?.first?.objectValue?["d"] == nil)
 
-            let shown = try await SampleRunner.run("sample-register", ["--issuer", issuer, "--redirect-uri", try Glewlwyd.redirectURI.absoluteString,
-                                                                "--initial-access-token", token, "--metadata", #"{"client_confidential":true}"#, "--auth-method", "client_secret_post",
-                                                                "--show-secrets"])
+            let shown = try await SampleRunner.run(
+                "sample-register",
+                [
+                    "--issuer", issuer, "--redirect-uri", try Glewlwyd.redirectURI.absoluteString,
+                    "--initial-access-token", token, "--metadata", #"{"client_confidential":true}"#, "--auth-method", "client_secret_post",
+                    "--show-secrets",
+                ])
             #expect(shown.status == 0)
             let secret = try JSONParser.parseObject(Array(shown.output.utf8), what: "stdout")["client_secret"]?.stringValue
             #expect(secret != nil && secret != "<redacted>")
 
-            let refused = try await SampleRunner.run("sample-register", ["--issuer", issuer, "--redirect-uri", "ftp://app.example/cb",
-                                                                  "--initial-access-token", token])
+            let refused = try await SampleRunner.run(
+                "sample-register",
+                [
+                    "--issuer", issuer, "--redirect-uri", "ftp://app.example/cb",
+                    "--initial-access-token", token,
+                ])
             #expect(refused.status == 1)
             #expect(refused.output.isEmpty)
             #expect(refused.error.hasPrefix("sample-register: invalid_redirect_uri: "), "\(refused.error)")

@@ -23,9 +23,11 @@ extension GlewlwydSerial {
             var stale = tokens
             stale.accessToken = "an-access-token-the-provider-refuses"
             let store = InMemoryTokenStore(stale)
-            let session = try AuthenticatedSession(tokens: stale, refresher: client,
-                configuration: .init(allowedOrigins: [userinfo], transport: counting, store: store,
-                                     refreshedIDTokens: .discardIDTokens, proactiveRefreshMargin: nil))
+            let session = try AuthenticatedSession(
+                tokens: stale, refresher: client,
+                configuration: .init(
+                    allowedOrigins: [userinfo], transport: counting, store: store,
+                    refreshedIDTokens: .discardIDTokens, proactiveRefreshMargin: nil))
             let tokenCalls = counting.count(path: "/token"), userinfoCalls = counting.count(path: "/userinfo")
             let refused = await #expect(throws: OIDCError.self) { _ = try await session.send(TransportRequest(url: userinfo)) }
             #expect(refused?.code == .loggedOut, "\(String(describing: refused))")

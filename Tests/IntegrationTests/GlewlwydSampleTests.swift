@@ -1,7 +1,7 @@
 import Foundation
-import TestProcesses
 import JOSE
 import OIDC
+import TestProcesses
 import Testing
 
 extension GlewlwydSerial {
@@ -17,8 +17,10 @@ extension GlewlwydSerial {
 
         /// Runs a built sample (next to the test bundle, else .build/debug).
         static func run(_ name: String, _ arguments: [String], stdin: String = "") async throws -> Run {
-            let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name),
-                              Provider.repository.appendingPathComponent(".build/debug/\(name)")]
+            let candidates = [
+                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name),
+                Provider.repository.appendingPathComponent(".build/debug/\(name)"),
+            ]
             guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
                 throw CLIError("\(name) is not built: run `swift build` (Tests/run.sh does) before the tests")
             }
@@ -29,9 +31,13 @@ extension GlewlwydSerial {
         @Test("sample-client-credentials prints token_type, expires_in and scope, never the token; exit 1 on a refused client, 2 on usage")
         func clientCredentials() async throws {
             let issuer = try #require(Glewlwyd.issuer)
-            let ok = try await Self.run("sample-client-credentials", ["--issuer", issuer, "--client-id", try Glewlwyd.value("GLEWLWYD_ES256_CLIENT_ID"),
-                                                                "--client-secret", try Glewlwyd.value("GLEWLWYD_ES256_CLIENT_SECRET"),
-                                                                "--scope", "api.read", "--resource", try Glewlwyd.resource.absoluteString])
+            let ok = try await Self.run(
+                "sample-client-credentials",
+                [
+                    "--issuer", issuer, "--client-id", try Glewlwyd.value("GLEWLWYD_ES256_CLIENT_ID"),
+                    "--client-secret", try Glewlwyd.value("GLEWLWYD_ES256_CLIENT_SECRET"),
+                    "--scope", "api.read", "--resource", try Glewlwyd.resource.absoluteString,
+                ])
             #expect(ok.status == 0, "\(ok.stderr)")
             let json = try #require(ok.json)
             #expect(json.map(\.name) == ["token_type", "expires_in", "scope"])
@@ -51,15 +57,17 @@ extension GlewlwydSerial {
             let clientID = try Glewlwyd.value("GLEWLWYD_SECRET_CLIENT_ID")
             let introspect = ["--introspect", "--client-id", clientID, "--client-secret", try Glewlwyd.value("GLEWLWYD_SECRET_CLIENT_SECRET")]
             for extra in [[], introspect] {
-                let valid = try await Self.run("sample-resource-server", ["--issuer", issuer, "--audience", resource, "--require-scope", "api.read"] + extra,
-                                         stdin: token + "\n")
+                let valid = try await Self.run(
+                    "sample-resource-server", ["--issuer", issuer, "--audience", resource, "--require-scope", "api.read"] + extra,
+                    stdin: token + "\n")
                 #expect(valid.status == 0, "\(valid.stderr)")
                 let json = try #require(valid.json)
                 #expect(json.map(\.name) == ["active", "sub", "client_id", "scope", "cnf"])
                 #expect(json["active"] == .bool(true) && json["client_id"]?.stringValue == clientID && json["scope"] == .array(["api.read"]))
 
-                let scope = try await Self.run("sample-resource-server", ["--issuer", issuer, "--audience", resource, "--require-scope", "api.write"] + extra,
-                                         stdin: token)
+                let scope = try await Self.run(
+                    "sample-resource-server", ["--issuer", issuer, "--audience", resource, "--require-scope", "api.write"] + extra,
+                    stdin: token)
                 #expect(scope.status == 1 && scope.json?["active"] == .bool(false))
                 #expect(scope.stderr.contains("insufficient_scope") && scope.stderr.contains("403"))
             }

@@ -11,16 +11,19 @@ extension GlewlwydSerial {
     @Suite("glewlwyd: services and resource servers", .enabled(if: Glewlwyd.isRunning), .serialized)
     struct GlewlwydServiceTests {
         func accessTokenValidator() async throws -> AccessTokenValidator {
-            try await AccessTokenValidator.discover(issuer: try #require(Glewlwyd.issuer), audience: try Glewlwyd.resource.absoluteString,
-                                                    discovery: Glewlwyd.discovery, keyCaches: Glewlwyd.keyCaches)
+            try await AccessTokenValidator.discover(
+                issuer: try #require(Glewlwyd.issuer), audience: try Glewlwyd.resource.absoluteString,
+                discovery: Glewlwyd.discovery, keyCaches: Glewlwyd.keyCaches)
         }
 
-        @Test("client credentials through the cached source: 100 concurrent callers, 1 token request; the token is RFC 9068",
-              arguments: ["SECRET", "ES256", "EDDSA"])
+        @Test(
+            "client credentials through the cached source: 100 concurrent callers, 1 token request; the token is RFC 9068",
+            arguments: ["SECRET", "ES256", "EDDSA"])
         func clientCredentials(client name: String) async throws {
             let counting = CountingTransport(Glewlwyd.transport)
-            let source = ClientCredentialsTokenSource(client: try await Glewlwyd.client(name, transport: counting), scope: "api.read",
-                                                      resources: [try Glewlwyd.resource])
+            let source = ClientCredentialsTokenSource(
+                client: try await Glewlwyd.client(name, transport: counting), scope: "api.read",
+                resources: [try Glewlwyd.resource])
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<100 { group.addTask { try await source.accessToken() } }
                 return try await group.reduce(into: [String]()) { $0.append($1) }
@@ -45,13 +48,16 @@ extension GlewlwydSerial {
             #expect(accessToken.scopes.contains("api.read"))
 
             let idTokenText = try #require(tokens.idToken)
-            let idTokenValidator = try await IDTokenValidator.discover(issuer: try #require(Glewlwyd.issuer),
-                                                                       clientID: try Glewlwyd.value("GLEWLWYD_SECRET_CLIENT_ID"),
-                                                                       discovery: Glewlwyd.discovery, keyCaches: Glewlwyd.keyCaches)
+            let idTokenValidator = try await IDTokenValidator.discover(
+                issuer: try #require(Glewlwyd.issuer),
+                clientID: try Glewlwyd.value("GLEWLWYD_SECRET_CLIENT_ID"),
+                discovery: Glewlwyd.discovery, keyCaches: Glewlwyd.keyCaches)
             let idToken = try await idTokenValidator.validate(idTokenText, expecting: IDTokenExpectations(nonce: ExpectedNonce(pending.nonce)))
             #expect(idToken.subject == accessToken.subject)
             await expectOIDCError(.unexpectedTokenType) { _ = try await validator.validate(bearerToken: idTokenText) }
-            await expectOIDCError(.invalidIDTokenHeader) { _ = try await idTokenValidator.validate(tokens.accessToken, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
+            await expectOIDCError(.invalidIDTokenHeader) {
+                _ = try await idTokenValidator.validate(tokens.accessToken, expecting: IDTokenExpectations(nonce: .noNonceSent))
+            }
         }
 
         @Test("introspection: an active token, then the same token revoked; the JWT answer verified with the provider's keys")
@@ -62,8 +68,9 @@ extension GlewlwydSerial {
             let endpoint = try #require(metadata.introspectionEndpoint)
             let cache = try await Glewlwyd.keyCaches.cache(for: try #require(metadata.jwksURI))
             // glewlwyd lets a client introspect only its own tokens, with client_secret_basic.
-            let introspector = try TokenIntrospector(endpoint: endpoint, authentication: try Glewlwyd.authentication("SECRET"),
-                                                     transport: Glewlwyd.transport, audience: .contains(try Glewlwyd.resource.absoluteString))
+            let introspector = try TokenIntrospector(
+                endpoint: endpoint, authentication: try Glewlwyd.authentication("SECRET"),
+                transport: Glewlwyd.transport, audience: .contains(try Glewlwyd.resource.absoluteString))
             let info = try await introspector.validate(tokens.accessToken, requiredScopes: ["api.read"])
             #expect(info.clientID == (try Glewlwyd.value("GLEWLWYD_SECRET_CLIENT_ID")) && info.scopes == ["api.read"])
             #expect(info.expiresAt != nil)
@@ -89,15 +96,18 @@ extension GlewlwydSerial {
         func backChannelLogout() async throws {
             let issuer = try #require(Glewlwyd.issuer)
             let clientID = try Glewlwyd.value("GLEWLWYD_LOGOUT_CLIENT_ID")
-            let (line, status) = try await Glewlwyd.runScript("logout.py", [
-                // `=`: a random secret may begin with "-", which argparse would take for an option (seen once in 64 runs or so).
-                "--issuer", issuer, "--client-id", clientID, "--client-secret=" + (try Glewlwyd.value("GLEWLWYD_LOGOUT_CLIENT_SECRET")),
-                "--logout-uri", try Glewlwyd.value("GLEWLWYD_LOGOUT_URI"), "--redirect-uri", try Glewlwyd.redirectURI.absoluteString,
-            ])
+            let (line, status) = try await Glewlwyd.runScript(
+                "logout.py",
+                [
+                    // `=`: a random secret may begin with "-", which argparse would take for an option (seen once in 64 runs or so).
+                    "--issuer", issuer, "--client-id", clientID, "--client-secret=" + (try Glewlwyd.value("GLEWLWYD_LOGOUT_CLIENT_SECRET")),
+                    "--logout-uri", try Glewlwyd.value("GLEWLWYD_LOGOUT_URI"), "--redirect-uri", try Glewlwyd.redirectURI.absoluteString,
+                ])
             try #require(status == 0, "logout.py failed (status \(status))")
             let request = try JSONParser.parseObject(Array(line.utf8), what: "logout.py output")
-            let token = try BackChannelLogoutRequest.logoutToken(fromBody: Array(try #require(request["body"]?.stringValue).utf8),
-                                                                 contentType: request["content_type"]?.stringValue)
+            let token = try BackChannelLogoutRequest.logoutToken(
+                fromBody: Array(try #require(request["body"]?.stringValue).utf8),
+                contentType: request["content_type"]?.stringValue)
             let metadata = try await Glewlwyd.metadata()
             let keys = IssuerKeys.cache(try await Glewlwyd.keyCaches.cache(for: try #require(metadata.jwksURI)))
             // glewlwyd 2.7.5 (Back-Channel Logout draft 06) types it "JWT": refused by default...
@@ -108,8 +118,9 @@ extension GlewlwydSerial {
             await expectOIDCError(.invalidLogoutToken) {
                 _ = try await LogoutTokenValidator(issuer: issuer, clientID: clientID, keys: keys, typeRule: .alsoAcceptingPlainJWT).validate(token)
             }
-            let validator = LogoutTokenValidator(issuer: issuer, clientID: clientID, keys: keys, typeRule: .alsoAcceptingPlainJWT,
-                                                 expirationRule: .optionalForDraftProviders)
+            let validator = LogoutTokenValidator(
+                issuer: issuer, clientID: clientID, keys: keys, typeRule: .alsoAcceptingPlainJWT,
+                expirationRule: .optionalForDraftProviders)
             let logout = try await validator.validate(token)
             #expect(logout.subject == request["sub"]?.stringValue)
             #expect(logout.events[LogoutToken.backChannelLogoutEvent] != nil)

@@ -1,7 +1,7 @@
 import Foundation
-import TestProcesses
 import OIDC
 import OIDCNetworking
+import TestProcesses
 import Testing
 
 /// The real OpenID provider started by `Tests/run.sh` (django-oauth-toolkit on 127.0.0.1).
@@ -40,8 +40,9 @@ enum Provider {
 
     /// Runs `<directory>/<script>` (default `Tests/IdP`) with python3: its trimmed standard output and exit status.
     static func runScript(_ script: String, _ arguments: [String], directory: String = "Tests/IdP") async throws -> (output: String, status: Int32) {
-        let child = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                               ["python3", repository.appendingPathComponent("\(directory)/\(script)").path] + arguments)
+        let child = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", repository.appendingPathComponent("\(directory)/\(script)").path] + arguments)
         return (child.output.trimmingCharacters(in: .whitespacesAndNewlines), child.status)
     }
 
@@ -51,8 +52,9 @@ enum Provider {
         var request = try OAuthRequest(clientID: clientID, redirectURI: redirectURI)
         request.scopes = ["openid", "profile", "email"]
         request.claims = claims
-        let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
-                                                      issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true)
+        let pending = try request.pendingAuthorization(
+            at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
+            issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true)
         let response = try await pending.parseRedirect(try login(pending.authorizationURL))
         return (pending, try #require(response.code))
     }
@@ -64,8 +66,10 @@ enum Provider {
 }
 
 /// Expects an `OIDCError` with the given code (and OAuth error code when given).
-func expectOIDCError(_ code: OIDCError.Code, oauth: OAuthError.Code? = nil, status: Int? = nil,
-                     sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async {
+func expectOIDCError(
+    _ code: OIDCError.Code, oauth: OAuthError.Code? = nil, status: Int? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+) async {
     do {
         try await body()
         Issue.record("expected \(code) but nothing was thrown", sourceLocation: sourceLocation)

@@ -1,13 +1,14 @@
 import Foundation
-import TestProcesses
 import JOSE
 import OIDC
 import OIDCNetworking
+import TestProcesses
 import Testing
 
 /// The samples' provider-profile options against the scripted providers (Tests/Support/profile_provider.py).
-@Suite("Samples with provider profiles against scripted providers", .serialized,
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
+@Suite(
+    "Samples with provider profiles against scripted providers", .serialized,
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct ProviderProfileSampleTests {
     static let redirect = "http://127.0.0.1:1/callback"
     static let keys = Provider.repository.appendingPathComponent("Keys")
@@ -19,10 +20,16 @@ struct ProviderProfileSampleTests {
     }
 
     /// sample-authorize-url's login, then the browser's visit: (code, verifier, nonce).
-    func authorize(_ issuer: String, profile: String, user: String, scope: String = "openid email", extra: [String] = []) async throws -> (String, String, String) {
-        let result = try await SampleRunner.run("sample-authorize-url", ["--issuer", issuer, "--profile", profile, "--client-id", "app",
-                                                                   "--redirect-uri", Self.redirect, "--scope", scope,
-                                                                   "--param", "login_hint=\(user)"] + extra)
+    func authorize(_ issuer: String, profile: String, user: String, scope: String = "openid email", extra: [String] = []) async throws -> (
+        String, String, String
+    ) {
+        let result = try await SampleRunner.run(
+            "sample-authorize-url",
+            [
+                "--issuer", issuer, "--profile", profile, "--client-id", "app",
+                "--redirect-uri", Self.redirect, "--scope", scope,
+                "--param", "login_hint=\(user)",
+            ] + extra)
         try #require(result.status == 0, "\(result.error)")
         let object = try JSONParser.parseObject(Array(result.output.utf8), what: "output")
         let urlText = try #require(object["url"]?.stringValue)
@@ -40,8 +47,12 @@ struct ProviderProfileSampleTests {
     }
 
     func exchange(_ issuer: String, _ login: (String, String, String), _ options: [String]) async throws -> SampleRunner.Result {
-        try await SampleRunner.run("sample-exchange-code", ["--issuer", issuer, "--client-id", "app", "--redirect-uri", Self.redirect,
-                                                      "--code", login.0, "--code-verifier", login.1, "--nonce", login.2] + options)
+        try await SampleRunner.run(
+            "sample-exchange-code",
+            [
+                "--issuer", issuer, "--client-id", "app", "--redirect-uri", Self.redirect,
+                "--code", login.0, "--code-verifier", login.1, "--nonce", login.2,
+            ] + options)
     }
 
     @Test("sample-exchange-code --profile auth0 (scope openid profile email): the ISO 8601 updated_at in the ID Token and UserInfo; exit 0")
@@ -56,8 +67,9 @@ struct ProviderProfileSampleTests {
             #expect(output["userinfo"]?.objectValue?["updated_at"]?.stringValue == "2024-05-01T10:20:30.123Z")
             #expect(output["userinfo"]?.objectValue?["sub"] == output["id_token_claims"]?.objectValue?["sub"])
             // Without the profile: refused, named, exit 1.
-            let plain = try await exchange(issuer, try await authorize(issuer, profile: "auth0", user: "alice", scope: "openid profile email"),
-                                           ["--client-secret", "app-secret"])
+            let plain = try await exchange(
+                issuer, try await authorize(issuer, profile: "auth0", user: "alice", scope: "openid profile email"),
+                ["--client-secret", "app-secret"])
             #expect(plain.status == 1 && plain.error.contains("claim_type_mismatch"), "\(plain.error)")
         }
     }
@@ -70,8 +82,9 @@ struct ProviderProfileSampleTests {
             #expect(refused.status == 1 && refused.error.contains("discovery_issuer_mismatch"), "\(refused.error)")
             let accepted = try await SampleRunner.run("sample-authorize-url", common + ["--profile", "entra", "--audience", "api://orders"])
             #expect(accepted.status == 0, "\(accepted.error)")
-            #expect(accepted.output.contains("audience=api:%2F%2Forders") || accepted.output.contains("audience=api%3A%2F%2Forders"),
-                    "\(accepted.output)")
+            #expect(
+                accepted.output.contains("audience=api:%2F%2Forders") || accepted.output.contains("audience=api%3A%2F%2Forders"),
+                "\(accepted.output)")
             await #expect(try SampleRunner.run("sample-authorize-url", common + ["--profile", "azure"]).status == 2)
         }
     }
@@ -80,12 +93,14 @@ struct ProviderProfileSampleTests {
     func exchangeEntra() async throws {
         try await withProvider("entra") { idp in
             let issuer = idp.base + "/common/v2.0"
-            let ok = try await exchange(issuer, try await authorize(issuer, profile: "entra", user: "alice@contoso"),
-                                  ["--client-secret", "app-secret", "--profile", "entra", "--tenant", ProviderProfileTests.contoso])
+            let ok = try await exchange(
+                issuer, try await authorize(issuer, profile: "entra", user: "alice@contoso"),
+                ["--client-secret", "app-secret", "--profile", "entra", "--tenant", ProviderProfileTests.contoso])
             #expect(ok.status == 0, "\(ok.error)")
             #expect(ok.output.contains(ProviderProfileTests.contoso))
-            let refused = try await exchange(issuer, try await authorize(issuer, profile: "entra", user: "bob@fabrikam"),
-                                       ["--client-secret", "app-secret", "--profile", "entra", "--tenant", ProviderProfileTests.contoso])
+            let refused = try await exchange(
+                issuer, try await authorize(issuer, profile: "entra", user: "bob@fabrikam"),
+                ["--client-secret", "app-secret", "--profile", "entra", "--tenant", ProviderProfileTests.contoso])
             #expect(refused.status == 1 && refused.error.contains("tenant_not_allowed"), "\(refused.error)")
             await #expect(try exchange(issuer, ("c", "v", "n"), ["--client-secret", "s", "--tenant", "x"]).status == 2)  // --tenant without --profile entra
         }
@@ -106,13 +121,21 @@ struct ProviderProfileSampleTests {
     func exchangeApple() async throws {
         try await withProvider("apple") { idp in
             let login = try await authorize(idp.base, profile: "apple", user: "alice@privaterelay", extra: ["--param", "response_mode=form_post"])
-            let ok = try await exchange(idp.base, login, ["--profile", "apple", "--team-id", "TEAM123ABC", "--key-id", "KEY123ABCD",
-                                                    "--client-key", Self.keys.appendingPathComponent("p256.pem").path])
+            let ok = try await exchange(
+                idp.base, login,
+                [
+                    "--profile", "apple", "--team-id", "TEAM123ABC", "--key-id", "KEY123ABCD",
+                    "--client-key", Self.keys.appendingPathComponent("p256.pem").path,
+                ])
             #expect(ok.status == 0, "\(ok.error)")
             #expect(ok.output.contains("\"email_verified\":\"true\"") || ok.output.contains("\"email_verified\": \"true\""), "\(ok.output)")
             let again = try await authorize(idp.base, profile: "apple", user: "alice@privaterelay", extra: ["--param", "response_mode=form_post"])
-            let wrongTeam = try await exchange(idp.base, again, ["--profile", "apple", "--team-id", "OTHERTEAM1", "--key-id", "KEY123ABCD",
-                                                           "--client-key", Self.keys.appendingPathComponent("p256.pem").path])
+            let wrongTeam = try await exchange(
+                idp.base, again,
+                [
+                    "--profile", "apple", "--team-id", "OTHERTEAM1", "--key-id", "KEY123ABCD",
+                    "--client-key", Self.keys.appendingPathComponent("p256.pem").path,
+                ])
             #expect(wrongTeam.status == 1 && wrongTeam.error.contains("invalid_client"), "\(wrongTeam.error)")
         }
     }
@@ -131,9 +154,10 @@ struct ProviderProfileSampleTests {
                 return try #require(object["access_token"]?.stringValue)
             }
             func serve(_ token: String, _ options: [String]) async throws -> (Int32, String, String) {
-                let child = try await ChildProcess.run(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-                    .appendingPathComponent("sample-resource-server"), ["--issuer", issuer, "--audience", "orders-api"] + options,
-                                                       stdin: Data(token.utf8))
+                let child = try await ChildProcess.run(
+                    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                        .appendingPathComponent("sample-resource-server"), ["--issuer", issuer, "--audience", "orders-api"] + options,
+                    stdin: Data(token.utf8))
                 return (child.status, child.output, child.errors)
             }
             let alice = try await token("alice")

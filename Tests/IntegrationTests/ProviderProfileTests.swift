@@ -1,10 +1,10 @@
 import Foundation
-import TestProcesses
 import JOSE
 import OIDC
 import OIDCNetworking
 import OIDCResourceServer
 import OIDCSession
+import TestProcesses
 import Testing
 
 /// A scripted provider (Tests/Support/profile_provider.py) on 127.0.0.1 behaving as one large provider's
@@ -15,10 +15,13 @@ final class ScriptedProfileProvider {
     var base: String { "http://127.0.0.1:\(port)" }
 
     init(_ profile: String) async throws {
-        child = try StartedChild(URL(fileURLWithPath: "/usr/bin/env"),
-                                 ["python3", Provider.repository.appendingPathComponent("Tests/Support/profile_provider.py").path,
-                                  "--port", ProcessInfo.processInfo.environment["PROFILE_PROVIDER_PORT"] ?? "0", "--profile", profile,
-                                  "--keys", Provider.repository.appendingPathComponent("Keys").path])
+        child = try StartedChild(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", Provider.repository.appendingPathComponent("Tests/Support/profile_provider.py").path,
+                "--port", ProcessInfo.processInfo.environment["PROFILE_PROVIDER_PORT"] ?? "0", "--profile", profile,
+                "--keys", Provider.repository.appendingPathComponent("Keys").path,
+            ])
         port = try await child.firstLine(limit: 8)
         guard UInt16(port) != nil else { stop(); throw OIDCError(.transport, "the scripted \(profile) provider did not start") }
     }
@@ -26,8 +29,9 @@ final class ScriptedProfileProvider {
     func stop() { child.stop() }
 }
 
-@Suite("Provider profiles against scripted providers", .serialized,
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
+@Suite(
+    "Provider profiles against scripted providers", .serialized,
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct ProviderProfileTests {
     static let contoso = "72f988bf-86f1-41af-91ab-2d7cd011db47"
     static let fabrikam = "0b1a2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
@@ -43,13 +47,16 @@ struct ProviderProfileTests {
     func client(_ issuer: String, _ profile: ProviderProfile?, authentication: ClientAuthentication = secret) async throws -> OIDCClient {
         var configuration = OIDCClient.Configuration()
         configuration.profile = profile
-        return try await OIDCClient.discover(issuer: issuer, authentication: authentication, transport: URLSessionTransport(),
-                                             configuration: configuration)
+        return try await OIDCClient.discover(
+            issuer: issuer, authentication: authentication, transport: URLSessionTransport(),
+            configuration: configuration)
     }
 
     /// A browser's part of a login: the authorization request, then the redirect (query) or the form it posts.
-    func login(_ client: OIDCClient, as user: String, formPost: Bool = false, scopes: [String] = ["openid", "email"],
-               configure: (inout LoginRequest) -> Void = { _ in }) async throws -> LoginResult {
+    func login(
+        _ client: OIDCClient, as user: String, formPost: Bool = false, scopes: [String] = ["openid", "email"],
+        configure: (inout LoginRequest) -> Void = { _ in }
+    ) async throws -> LoginResult {
         var request = LoginRequest(redirectURI: Self.redirect, scopes: scopes, responseMode: formPost ? .formPost : .query)
         request.loginHint = user
         configure(&request)
@@ -118,13 +125,16 @@ struct ProviderProfileTests {
         try await withProvider("entra") { idp in
             let answer = try await URLSessionTransport().send(TransportRequest(url: URL(string: idp.base + "/common/graph-token")!))
             let token = try #require(try JSONParser.parseObject(answer.body, what: "answer")["access_token"]?.stringValue)
-            let keys = try JWKSet(jsonBytes: try await URLSessionTransport().send(
-                TransportRequest(url: URL(string: idp.base + "/common/discovery/v2.0/keys")!)).body)
+            let keys = try JWKSet(
+                jsonBytes: try await URLSessionTransport().send(
+                    TransportRequest(url: URL(string: idp.base + "/common/discovery/v2.0/keys")!)
+                ).body)
             let validator = AccessTokenValidator(issuer: "\(idp.base)/\(Self.contoso)/v2.0", audience: "api://orders", keys: .keySet(keys))
             await expectOIDCError(.unverifiableAccessToken) { _ = try await validator.validate(bearerToken: token) }
             await expectOIDCError(.unverifiableAccessToken) {  // the request call names it the same way
-                _ = try await validator.validate(method: "GET", url: URL(string: "https://orders.example/v1")!,
-                                                 headers: ["Authorization": "Bearer " + token])
+                _ = try await validator.validate(
+                    method: "GET", url: URL(string: "https://orders.example/v1")!,
+                    headers: ["Authorization": "Bearer " + token])
             }
             let entra = try await client(idp.base + "/common/v2.0", .entra(.anyTenant))
             await expectOIDCError(.unverifiableAccessToken) {
@@ -142,10 +152,13 @@ struct ProviderProfileTests {
             func tokens(_ user: String) async throws -> TokenResponse {
                 try await login(entra, as: user) { $0.scopes = ["openid", "api://orders/read"] }.tokens
             }
-            let keys = try JWKSet(jsonBytes: try await URLSessionTransport().send(
-                TransportRequest(url: URL(string: idp.base + "/common/discovery/v2.0/keys")!)).body)
-            let validator = AccessTokenValidator(issuer: issuer, audience: api, keys: .keySet(keys),
-                                                 profile: .entra(try .allowList([Self.contoso])))
+            let keys = try JWKSet(
+                jsonBytes: try await URLSessionTransport().send(
+                    TransportRequest(url: URL(string: idp.base + "/common/discovery/v2.0/keys")!)
+                ).body)
+            let validator = AccessTokenValidator(
+                issuer: issuer, audience: api, keys: .keySet(keys),
+                profile: .entra(try .allowList([Self.contoso])))
             let alice = try await tokens("alice@contoso")
             let accepted = try await validator.validate(bearerToken: alice.accessToken, requiredScopes: ["read"])
             #expect(accepted.clientID == "app" && accepted.issuer == "\(idp.base)/\(Self.contoso)/v2.0")
@@ -238,12 +251,14 @@ struct ProviderProfileTests {
             // A token signed with the encryption key's private half, naming it: the use:enc key never verifies.
             let encKey = try JWK(json: String(contentsOf: Provider.repository.appendingPathComponent("Keys/rsa3072.jwk"), encoding: .utf8))
             let now = Int64(Date().timeIntervalSince1970)
-            let byEncKey = try JWT.sign(["iss": .string(issuer), "aud": "app", "sub": "sub-alice", "iat": .integer(now), "exp": .integer(now + 300)],
-                                        key: encKey, algorithm: .ps384, header: ["typ": "JWT", "kid": "enc-1"])
+            let byEncKey = try JWT.sign(
+                ["iss": .string(issuer), "aud": "app", "sub": "sub-alice", "iat": .integer(now), "exp": .integer(now + 300)],
+                key: encKey, algorithm: .ps384, header: ["typ": "JWT", "kid": "enc-1"])
             do {
                 // Only `use` stands between this key and verification: its `alg` (RSA-OAEP) is taken off.
-                var document = try JSONParser.parseObject(try await URLSessionTransport().send(TransportRequest(url: URL(string: issuer + "/keys")!)).body,
-                                                          what: "keys")
+                var document = try JSONParser.parseObject(
+                    try await URLSessionTransport().send(TransportRequest(url: URL(string: issuer + "/keys")!)).body,
+                    what: "keys")
                 let entries = try #require(document["keys"]?.arrayValue).map { entry -> JSONValue in
                     guard var key = entry.objectValue, key["use"]?.stringValue == "enc" else { return entry }
                     key["alg"] = nil
@@ -251,8 +266,9 @@ struct ProviderProfileTests {
                 }
                 document["keys"] = .array(entries)
                 let published = try JWKSet(json: JSONValue.object(document).jsonString())
-                let validator = IDTokenValidator(configuration: IDTokenValidator.Configuration(issuer: issuer, clientID: "app", allowedAlgorithms: [.rs256, .ps384]),
-                                                 keys: .keySet(published))
+                let validator = IDTokenValidator(
+                    configuration: IDTokenValidator.Configuration(issuer: issuer, clientID: "app", allowedAlgorithms: [.rs256, .ps384]),
+                    keys: .keySet(published))
                 _ = try await validator.validate(byEncKey, expecting: IDTokenExpectations(nonce: .noNonceSent))
                 Issue.record("a token verified with a use:enc key")
             } catch let error as OIDCError {
@@ -262,14 +278,16 @@ struct ProviderProfileTests {
             let token = login.tokens.accessToken
             let rfc9068 = AccessTokenValidator(issuer: issuer, audience: "orders-api", keys: .keySet(keys))
             await expectOIDCError(.unexpectedTokenType) { _ = try await rfc9068.validate(bearerToken: token) }
-            let keycloak = AccessTokenValidator(issuer: issuer, audience: "orders-api", keys: .keySet(keys),
-                                                profile: .keycloak(allowedClients: ["app"]))
+            let keycloak = AccessTokenValidator(
+                issuer: issuer, audience: "orders-api", keys: .keySet(keys),
+                profile: .keycloak(allowedClients: ["app"]))
             let accepted = try await keycloak.validate(bearerToken: token)
             #expect(accepted.clientID == "app" && accepted.subject == "sub-alice")
             let byAudience = AccessTokenValidator(issuer: issuer, audience: "account", keys: .keySet(keys), profile: .keycloak(allowedClients: []))
             _ = try await byAudience.validate(bearerToken: token)
-            let otherClients = AccessTokenValidator(issuer: issuer, audience: "orders-api", keys: .keySet(keys),
-                                                    profile: .keycloak(allowedClients: ["billing"]))
+            let otherClients = AccessTokenValidator(
+                issuer: issuer, audience: "orders-api", keys: .keySet(keys),
+                profile: .keycloak(allowedClients: ["billing"]))
             await expectOIDCError(.audienceMismatch) { _ = try await otherClients.validate(bearerToken: token) }
             let foreign = try await self.login(keycloakClient, as: "foreign").tokens.accessToken  // azp other-app, aud other-api
             await expectOIDCError(.audienceMismatch) { _ = try await keycloak.validate(bearerToken: foreign) }

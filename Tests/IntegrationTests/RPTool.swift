@@ -128,20 +128,23 @@ enum RPTool {
             transport = try LibSSLTransport(serverTrust: .caFile(ca))
             let identifier = form == .acct ? "acct:\(rpID).\(testCase.id)@\(host):\(port)" : "\(tlsBase)/\(rpID)/\(testCase.id)"
             // The tool's TLS instance is on loopback: admitted by name (the default policy refuses it).
-            issuer = try await WebFinger.issuer(for: identifier, transport: transport,
-                                                fetchPolicy: RemoteFetchPolicy(allowedHosts: [try .init(host: host, port: port)]))
+            issuer = try await WebFinger.issuer(
+                for: identifier, transport: transport,
+                fetchPolicy: RemoteFetchPolicy(allowedHosts: [try .init(host: host, port: port)]))
             #expect(issuer == "\(tlsBase)/\(rpID)/\(testCase.id)")
         } else {
             transport = Self.transport
             issuer = try Self.issuer(testCase.id)
         }
-        let (client, registration) = try await OIDCClient.register(issuer: issuer, metadata: metadata, privateKey: privateKey,
-                                                                   transport: transport, configuration: configuration)
+        let (client, registration) = try await OIDCClient.register(
+            issuer: issuer, metadata: metadata, privateKey: privateKey,
+            transport: transport, configuration: configuration)
         #expect(!registration.clientID.isEmpty)
         var encryptionKeyIDs: [String?] = []
         for _ in 0..<testCase.logins {
-            var request = LoginRequest(redirectURI: redirectURI, scopes: testCase.scopes, responseType: testCase.responseType,
-                                       responseMode: testCase.responseMode)
+            var request = LoginRequest(
+                redirectURI: redirectURI, scopes: testCase.scopes, responseType: testCase.responseType,
+                responseMode: testCase.responseMode)
             if let claims = testCase.claims { request.claims = try ClaimsRequest.parse(claims) }
             if let requestObject = testCase.requestObject {
                 request.requestObject = try requestObjectConfiguration(requestObject, key: requestObjectKey)
@@ -174,12 +177,14 @@ enum RPTool {
         let encryption = requestObject.encrypted ? RequestObject.Encryption(algorithm: .rsaOAEP, encryption: .a128CBCHS256) : nil
         guard requestObject.byReference else { return RequestObject.Configuration(signature: signature, encryption: encryption) }
         let base = try #require(objectsBase, "RPTOOL_OBJECTS_BASE is not set"), directory = try #require(objectsDirectory, "RPTOOL_OBJECTS_DIR is not set")
-        return RequestObject.Configuration(signature: signature, encryption: encryption, delivery: .byReference { object in
-            let name = "\(UUID().uuidString).jwt"
-            try Data(object.utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name), options: .atomic)
-            guard let url = URL(string: "\(base)/\(name)") else { throw CLIError("no URL for \(name)") }
-            return url
-        })
+        return RequestObject.Configuration(
+            signature: signature, encryption: encryption,
+            delivery: .byReference { object in
+                let name = "\(UUID().uuidString).jwt"
+                try Data(object.utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name), options: .atomic)
+                guard let url = URL(string: "\(base)/\(name)") else { throw CLIError("no URL for \(name)") }
+                return url
+            })
     }
 
     /// The `kid` of the JWE a login's request object is (by value in the URL's `request`, or by reference at its `request_uri`).
@@ -201,7 +206,8 @@ enum RPTool {
         request.followsRedirects = false
         let response = try await transport.send(request)
         if (300..<400).contains(response.status), let location = response.headers["Location"],
-           let target = URL(string: location, relativeTo: url)?.absoluteURL {
+            let target = URL(string: location, relativeTo: url)?.absoluteURL
+        {
             return .url(target)
         }
         let page = String(decoding: response.body, as: UTF8.self)

@@ -76,11 +76,13 @@ enum RPToolTable {
         RPToolCase(id: "rp-discovery-jwks_uri-keys", expect: .accepted),
         RPToolCase(id: "rp-discovery-issuer-not-matching-config", expect: .refused("discovery_issuer_mismatch")),
         RPToolCase(id: "rp-response_type-code", expect: .accepted),
-        RPToolCase(id: "rp-scope-userinfo-claims", expect: .accepted, scopes: ["openid", "email", "phone", "address", "profile"],
-                   userInfo: true, requiredClaims: ["email", "phone_number", "address", "name"]),
+        RPToolCase(
+            id: "rp-scope-userinfo-claims", expect: .accepted, scopes: ["openid", "email", "phone", "address", "profile"],
+            userInfo: true, requiredClaims: ["email", "phone_number", "address", "name"]),
         RPToolCase(id: "rp-nonce-invalid", expect: .refused("nonce_mismatch")),
-        RPToolCase(id: "rp-nonce-unless-code-flow", expect: .accepted, responseType: .codeIDToken,
-                   note: "hybrid `code id_token`: the tool offers no `code` here"),
+        RPToolCase(
+            id: "rp-nonce-unless-code-flow", expect: .accepted, responseType: .codeIDToken,
+            note: "hybrid `code id_token`: the tool offers no `code` here"),
         RPToolCase(id: "rp-token_endpoint-client_secret_basic", expect: .accepted, authMethod: "client_secret_basic"),
         RPToolCase(id: "rp-token_endpoint-client_secret_post", expect: .accepted, authMethod: "client_secret_post"),
         RPToolCase(id: "rp-token_endpoint-client_secret_jwt", expect: .accepted, authMethod: "client_secret_jwt"),
@@ -88,28 +90,35 @@ enum RPToolTable {
         RPToolCase(id: "rp-id_token-sig-rs256", expect: .accepted, idTokenAlgorithm: "RS256"),
         RPToolCase(id: "rp-id_token-sig-es256", expect: .accepted, idTokenAlgorithm: "ES256"),
         RPToolCase(id: "rp-id_token-sig-hs256", expect: .accepted, idTokenAlgorithm: "HS256"),
-        RPToolCase(id: "rp-id_token-sig-none", expect: .refused("unsecured_token"), idTokenAlgorithm: "none",
-                   note: "alg none is refused by design"),
-        RPToolCase(id: "rp-id_token-bad-sig-rs256", expect: .refused("malformed_id_token or invalid_signature"), idTokenAlgorithm: "RS256",
-                   note: "the tool alters the signature's text at random: usually into non-canonical base64url, refused before "
-                       + "the signature check, else a well-formed wrong signature"),
-        RPToolCase(id: "rp-id_token-bad-sig-es256", expect: .refused("malformed_id_token or invalid_signature"), idTokenAlgorithm: "ES256",
-                   note: "as for RS256"),
-        RPToolCase(id: "rp-id_token-bad-sig-hs256", expect: .refused("malformed_id_token or invalid_signature"), idTokenAlgorithm: "HS256",
-                   note: "as for RS256"),
+        RPToolCase(
+            id: "rp-id_token-sig-none", expect: .refused("unsecured_token"), idTokenAlgorithm: "none",
+            note: "alg none is refused by design"),
+        RPToolCase(
+            id: "rp-id_token-bad-sig-rs256", expect: .refused("malformed_id_token or invalid_signature"), idTokenAlgorithm: "RS256",
+            note: "the tool alters the signature's text at random: usually into non-canonical base64url, refused before "
+                + "the signature check, else a well-formed wrong signature"),
+        RPToolCase(
+            id: "rp-id_token-bad-sig-es256", expect: .refused("malformed_id_token or invalid_signature"), idTokenAlgorithm: "ES256",
+            note: "as for RS256"),
+        RPToolCase(
+            id: "rp-id_token-bad-sig-hs256", expect: .refused("malformed_id_token or invalid_signature"), idTokenAlgorithm: "HS256",
+            note: "as for RS256"),
         RPToolCase(id: "rp-id_token-aud", expect: .refused("audience_mismatch")),
         RPToolCase(id: "rp-id_token-iat", expect: .refused("missing_issued_at")),
         RPToolCase(id: "rp-id_token-sub", expect: .refused("missing_subject")),
         RPToolCase(id: "rp-id_token-issuer-mismatch", expect: .refused("issuer_mismatch")),
         RPToolCase(id: "rp-id_token-kid-absent-single-jwks", expect: .accepted),
-        RPToolCase(id: "rp-id_token-kid-absent-multiple-jwks", expect: .refused("ambiguous_signing_key"),
-                   note: "several keys and no `kid`: OpenID Connect Core §10.1 requires one"),
+        RPToolCase(
+            id: "rp-id_token-kid-absent-multiple-jwks", expect: .refused("ambiguous_signing_key"),
+            note: "several keys and no `kid`: OpenID Connect Core §10.1 requires one"),
         RPToolCase(id: "rp-userinfo-bearer-header", expect: .accepted, userInfo: true),
         RPToolCase(id: "rp-userinfo-bad-sub-claim", expect: .refused("userinfo_subject_mismatch"), userInfo: true),
-        RPToolCase(id: "rp-claims_request-id_token", expect: .accepted, claims: #"{"id_token":{"email":{"essential":true}}}"#,
-                   requiredClaims: ["email"]),
-        RPToolCase(id: "rp-claims_request-userinfo", expect: .accepted, claims: #"{"userinfo":{"email":{"essential":true}}}"#,
-                   userInfo: true, requiredClaims: ["email"]),
+        RPToolCase(
+            id: "rp-claims_request-id_token", expect: .accepted, claims: #"{"id_token":{"email":{"essential":true}}}"#,
+            requiredClaims: ["email"]),
+        RPToolCase(
+            id: "rp-claims_request-userinfo", expect: .accepted, claims: #"{"userinfo":{"email":{"essential":true}}}"#,
+            userInfo: true, requiredClaims: ["email"]),
         RPToolCase(id: "rp-key-rotation-op-sign-key", expect: .accepted, logins: 2),
         RPToolCase(id: "rp-key-rotation-op-sign-key-native", expect: .accepted, logins: 2),
         // Form Post.
@@ -125,34 +134,43 @@ enum RPToolTable {
         // Dynamic: WebFinger (over https, at the tool's TLS instance), then the login.
         RPToolCase(id: "rp-discovery-webfinger-acct", expect: .accepted, webFinger: .acct),
         RPToolCase(id: "rp-discovery-webfinger-url", expect: .accepted, webFinger: .url),
-        RPToolCase(id: "rp-discovery-webfinger-http-href", expect: .refused("webfinger_insecure_issuer"), webFinger: .acct,
-                   note: "an http issuer is refused even on 127.0.0.1"),
+        RPToolCase(
+            id: "rp-discovery-webfinger-http-href", expect: .refused("webfinger_insecure_issuer"), webFinger: .acct,
+            note: "an http issuer is refused even on 127.0.0.1"),
         RPToolCase(id: "rp-discovery-webfinger-unknown-member", expect: .accepted, webFinger: .acct),
         // Signed and encrypted responses (the client's RSA encryption key in its registered jwks).
         RPToolCase(id: "rp-userinfo-sig", expect: .accepted, userInfo: true, userInfoSigningAlgorithm: "RS256"),
         RPToolCase(id: "rp-userinfo-enc", expect: .accepted, userInfo: true, userInfoEncryption: "RSA-OAEP A128CBC-HS256"),
-        RPToolCase(id: "rp-userinfo-sig+enc", expect: .accepted, userInfo: true, userInfoSigningAlgorithm: "RS256",
-                   userInfoEncryption: "RSA-OAEP A128CBC-HS256"),
-        RPToolCase(id: "rp-id_token-sig+enc-a128kw", expect: .accepted, idTokenAlgorithm: "RS256", idTokenEncryption: "A128KW A256CBC-HS512",
-                   note: "the key derived from the client secret (OpenID Connect Core §10.2)"),
-        RPToolCase(id: "rp-id_token-sig+enc", expect: .refused("id_token_decryption_failed"), idTokenAlgorithm: "RS256",
-                   idTokenEncryption: "RSA1_5 A128CBC-HS256", note: "the tool encrypts with RSA1_5 only, refused by design"),
+        RPToolCase(
+            id: "rp-userinfo-sig+enc", expect: .accepted, userInfo: true, userInfoSigningAlgorithm: "RS256",
+            userInfoEncryption: "RSA-OAEP A128CBC-HS256"),
+        RPToolCase(
+            id: "rp-id_token-sig+enc-a128kw", expect: .accepted, idTokenAlgorithm: "RS256", idTokenEncryption: "A128KW A256CBC-HS512",
+            note: "the key derived from the client secret (OpenID Connect Core §10.2)"),
+        RPToolCase(
+            id: "rp-id_token-sig+enc", expect: .refused("id_token_decryption_failed"), idTokenAlgorithm: "RS256",
+            idTokenEncryption: "RSA1_5 A128CBC-HS256", note: "the tool encrypts with RSA1_5 only, refused by design"),
         // Request objects (OpenID Connect Core §6): by reference from the tool's request-object host; encrypted with
         // RSA-OAEP where the tool names RSA1_5 (refused by design; the tool decrypts either).
-        RPToolCase(id: "rp-request_uri-unsigned", expect: .accepted,
-                   requestObject: RequestObjectCase(signed: false, encrypted: false, byReference: true)),
-        RPToolCase(id: "rp-request_uri-sig", expect: .accepted,
-                   requestObject: RequestObjectCase(signed: true, encrypted: false, byReference: true)),
-        RPToolCase(id: "rp-request_uri-enc", expect: .accepted,
-                   requestObject: RequestObjectCase(signed: false, encrypted: true, byReference: true),
-                   note: "RSA-OAEP + A128CBC-HS256 (the tool names RSA1_5, refused by design)"),
-        RPToolCase(id: "rp-request_uri-sig+enc", expect: .accepted,
-                   requestObject: RequestObjectCase(signed: true, encrypted: true, byReference: true),
-                   note: "RS256, then RSA-OAEP + A128CBC-HS256"),
-        RPToolCase(id: "rp-key-rotation-op-enc-key", expect: .accepted, logins: 2,
-                   requestObject: RequestObjectCase(signed: true, encrypted: true, byReference: false),
-                   note: "the tool replaces its encryption keys after each request; the second request object is encrypted "
-                       + "to the new key (the client fetches the provider's keys for every encrypted request object)"),
+        RPToolCase(
+            id: "rp-request_uri-unsigned", expect: .accepted,
+            requestObject: RequestObjectCase(signed: false, encrypted: false, byReference: true)),
+        RPToolCase(
+            id: "rp-request_uri-sig", expect: .accepted,
+            requestObject: RequestObjectCase(signed: true, encrypted: false, byReference: true)),
+        RPToolCase(
+            id: "rp-request_uri-enc", expect: .accepted,
+            requestObject: RequestObjectCase(signed: false, encrypted: true, byReference: true),
+            note: "RSA-OAEP + A128CBC-HS256 (the tool names RSA1_5, refused by design)"),
+        RPToolCase(
+            id: "rp-request_uri-sig+enc", expect: .accepted,
+            requestObject: RequestObjectCase(signed: true, encrypted: true, byReference: true),
+            note: "RS256, then RSA-OAEP + A128CBC-HS256"),
+        RPToolCase(
+            id: "rp-key-rotation-op-enc-key", expect: .accepted, logins: 2,
+            requestObject: RequestObjectCase(signed: true, encrypted: true, byReference: false),
+            note: "the tool replaces its encryption keys after each request; the second request object is encrypted "
+                + "to the new key (the client fetches the provider's keys for every encrypted request object)"),
         // Not run.
         RPToolCase(id: "rp-userinfo-bearer-body", expect: .notRun("the client sends the access token in the Authorization header only")),
     ]

@@ -8,7 +8,9 @@ import Testing
 /// tool (CherryPy, one shared state) answered concurrent first requests to fresh test instances with errors.
 @Suite("OpenID Foundation RP tests", .serialized, .enabled(if: RPTool.isRunning, "the RP test tool is not running (Tests/RPTool/start.sh needs Python 3.7)"))
 struct RPToolTests {
-    static let runnable = RPToolTable.cases.filter { if case .notRun = $0.expect { return false }; return true }
+    static let runnable = RPToolTable.cases.filter {
+        if case .notRun = $0.expect { return false }; return true
+    }
 
     @Test("RP test id", arguments: runnable)
     func rpTest(_ testCase: RPToolCase) async throws {
@@ -33,7 +35,8 @@ struct RPToolSampleTests {
         let url = try #require(URL(string: base)), host = try #require(url.host(percentEncoded: false)), port = try #require(url.port)
         // The tool's TLS instance is on loopback: the sample's fetch policy admits it only by name.
         let common = ["--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString, "--ca-file", ca, "--allow-host", "\(host):\(port)"]
-        let accepted = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)"] + common)
+        let accepted = try await SampleRunner.run(
+            "sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)"] + common)
         #expect(accepted.status == 0, "\(accepted.error)")
         let output = try JSONParser.parseObject(Array(accepted.output.utf8), what: "stdout")
         #expect(output["issuer"]?.stringValue == "\(base)/\(RPTool.rpID)/rp-discovery-webfinger-acct")
@@ -41,18 +44,27 @@ struct RPToolSampleTests {
         let byURL = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "\(base)/\(RPTool.rpID)/rp-discovery-webfinger-url"] + common)
         #expect(byURL.status == 0, "\(byURL.error)")
 
-        let http = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-http-href@\(host):\(port)"] + common)
+        let http = try await SampleRunner.run(
+            "sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-http-href@\(host):\(port)"] + common)
         #expect(http.status == 1)
         #expect(http.error.contains("webfinger_insecure_issuer"), "\(http.error)")
         // Without the CA the tool's certificate is not trusted: a transport failure, exit 1.
-        let untrusted = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)",
-                                                                      "--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString,
-                                                                      "--allow-host", "\(host):\(port)"])
+        let untrusted = try await SampleRunner.run(
+            "sample-authorize-url",
+            [
+                "--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)",
+                "--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString,
+                "--allow-host", "\(host):\(port)",
+            ])
         #expect(untrusted.status == 1)
         #expect(untrusted.error.contains("webfinger_transport_failed"), "\(untrusted.error)")
         // Without --allow-host the loopback tool is refused before any request.
-        let refused = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)",
-                                                                    "--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString, "--ca-file", ca])
+        let refused = try await SampleRunner.run(
+            "sample-authorize-url",
+            [
+                "--webfinger", "acct:\(RPTool.rpID).rp-discovery-webfinger-acct@\(host):\(port)",
+                "--client-id", "c", "--redirect-uri", RPTool.redirectURI.absoluteString, "--ca-file", ca,
+            ])
         #expect(refused.status == 1)
         #expect(refused.error.hasPrefix("sample-authorize-url: webfinger_host_refused: "), "\(refused.error)")
     }
@@ -74,9 +86,13 @@ struct RPToolSampleTests {
         let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("rp-sample-request-object-\(UUID().uuidString).jwk")
         try Data(try key.privateJWKString().utf8).write(to: keyFile)
         defer { try? FileManager.default.removeItem(at: keyFile) }
-        let result = try await SampleRunner.run("sample-authorize-url", ["--issuer", issuer, "--client-id", registration.clientID,
-                                                                   "--redirect-uri", RPTool.redirectURI.absoluteString,
-                                                                   "--request-object", "signed+encrypted", "--request-object-key", keyFile.path])
+        let result = try await SampleRunner.run(
+            "sample-authorize-url",
+            [
+                "--issuer", issuer, "--client-id", registration.clientID,
+                "--redirect-uri", RPTool.redirectURI.absoluteString,
+                "--request-object", "signed+encrypted", "--request-object-key", keyFile.path,
+            ])
         #expect(result.status == 0, "\(result.error)")
         let output = try JSONParser.parseObject(Array(result.output.utf8), what: "stdout")
         let url = try #require(output["url"]?.stringValue.flatMap { URL(string: $0) })
@@ -91,9 +107,13 @@ struct RPToolSampleTests {
 
     @Test func sampleRegisterWithCAFile() async throws {
         let base = try #require(RPTool.tlsBase), ca = try #require(RPTool.tlsCA)
-        let result = try await SampleRunner.run("sample-register", ["--issuer", "\(base)/\(RPTool.rpID)/rp-registration-dynamic", "--ca-file", ca,
-                                                             "--redirect-uri", RPTool.redirectURI.absoluteString,
-                                                             "--metadata", #"{"contacts":["rp-tests@example.org"]}"#])
+        let result = try await SampleRunner.run(
+            "sample-register",
+            [
+                "--issuer", "\(base)/\(RPTool.rpID)/rp-registration-dynamic", "--ca-file", ca,
+                "--redirect-uri", RPTool.redirectURI.absoluteString,
+                "--metadata", #"{"contacts":["rp-tests@example.org"]}"#,
+            ])
         #expect(result.status == 0, "\(result.error)")
         let answer = try JSONParser.parseObject(Array(result.output.utf8), what: "stdout")
         #expect(answer["client_secret"]?.stringValue == "<redacted>")

@@ -30,7 +30,8 @@ extension RealProviderTests {
             let store = InMemoryTokenStore()
             var firstTokens = first.tokens
             firstTokens.expiresAt = Date()
-            let session = try await client.session(tokens: firstTokens,
+            let session = try await client.session(
+                tokens: firstTokens,
                 configuration: .init(allowedOrigins: [userinfo], store: store, proactiveRefreshMargin: 7200))
             #expect(try await session.send(TransportRequest(url: userinfo)).status == 200)
             #expect(await session.refreshes == 1)
@@ -53,10 +54,12 @@ extension RealProviderTests {
 
             // Revoke the first session's refresh token: its next refresh is invalid_grant → logged out.
             let current = try #require(await session.currentTokens)
-            let tokenClient = try TokenClient(tokenEndpoint: try #require(client.metadata.tokenEndpoint), authentication: client.authentication,
-                                          transport: Provider.transport)
-            try await tokenClient.revoke(try #require(current.refreshToken), hint: "refresh_token",
-                                         endpoint: try Provider.revocationEndpoint(client.metadata))
+            let tokenClient = try TokenClient(
+                tokenEndpoint: try #require(client.metadata.tokenEndpoint), authentication: client.authentication,
+                transport: Provider.transport)
+            try await tokenClient.revoke(
+                try #require(current.refreshToken), hint: "refresh_token",
+                endpoint: try Provider.revocationEndpoint(client.metadata))
             await expectOIDCError(.loggedOut) { _ = try await session.send(TransportRequest(url: userinfo)) }
             #expect(await store.load() == nil)
         }

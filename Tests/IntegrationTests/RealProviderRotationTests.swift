@@ -1,8 +1,8 @@
 import Foundation
-import TestProcesses
 import JOSE
 import OIDC
 import OIDCNetworking
+import TestProcesses
 import Testing
 
 extension RealProviderTests {
@@ -13,11 +13,13 @@ extension RealProviderTests {
             let metadata = try await Discovery(transport: transport).metadata(for: issuer)
             var request = try OAuthRequest(clientID: "client-basic", redirectURI: Provider.redirectURI)
             request.scopes = ["openid"]
-            let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
-                                                      issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true)
+            let pending = try request.pendingAuthorization(
+                at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
+                issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true)
             let code = try await #require(try pending.parseRedirect(try Provider.login(pending.authorizationURL)).code)
-            let client = try TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint),
-                                     authentication: .clientSecretBasic(clientID: "client-basic", secret: "secret-basic"), transport: transport)
+            let client = try TokenClient(
+                tokenEndpoint: try #require(metadata.tokenEndpoint),
+                authentication: .clientSecretBasic(clientID: "client-basic", secret: "secret-basic"), transport: transport)
             let tokens = try await client.exchangeCode(code, redirectURI: Provider.redirectURI, codeVerifier: pending.codeVerifier?.value)
             return (try #require(tokens.idToken), pending.nonce?.value)
         }
@@ -28,8 +30,9 @@ extension RealProviderTests {
             let oldKey = Provider.repository.appendingPathComponent("Keys/rsa2048.pem").path
             let newKey = FileManager.default.temporaryDirectory.appendingPathComponent("idp-rotated-\(getpid()).pem").path
             defer { try? FileManager.default.removeItem(atPath: newKey) }
-            let generate = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                                      ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", newKey])
+            let generate = try await ChildProcess.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", newKey])
             try #require(generate.status == 0, "openssl could not make the new signing key")
 
             let transport = URLSessionTransport()

@@ -1,9 +1,9 @@
 import Foundation
-import TestProcesses
 import JOSE
 import OIDC
 import OIDCNetworking
 import OIDCSession
+import TestProcesses
 import Testing
 
 /// A second provider instance whose access tokens live one second, started
@@ -42,7 +42,8 @@ final class ShortLivedProvider {
             return (status, (try? String(contentsOf: outputPath, encoding: .utf8)) ?? "")
         }
         guard (started.status >> 8) & 0xFF == 0,
-              let line = started.text.split(separator: "\n").first(where: { $0.hasPrefix("IDP_ISSUER=") }) else {
+            let line = started.text.split(separator: "\n").first(where: { $0.hasPrefix("IDP_ISSUER=") })
+        else {
             throw CLIError("the short-lived provider did not start")
         }
         issuer = String(line.dropFirst("IDP_ISSUER=".count))
@@ -50,7 +51,11 @@ final class ShortLivedProvider {
 
     /// Stops the instance (Tests/IdP/stop.sh), waiting off Swift's cooperative pool until it has.
     func stop() async {
-        guard !stopped.withLock({ let was = $0; $0 = true; return was }) else { return }
+        guard
+            !stopped.withLock({
+                let was = $0; $0 = true; return was
+            })
+        else { return }
         _ = try? await offCooperativePool { [port] in Self.runStopScript(port: port) }
     }
 
@@ -85,23 +90,28 @@ extension RealProviderTests {
             let metadata = try await Discovery(transport: transport).metadata(for: provider.issuer)
             var request = try OAuthRequest(clientID: "client-basic", redirectURI: Provider.redirectURI)
             request.scopes = ["openid", "email"]
-            let pending = try request.pendingAuthorization(at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
-                                                      issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true)
+            let pending = try request.pendingAuthorization(
+                at: try #require(metadata.authorizationEndpoint), issuer: metadata.issuer,
+                issuerParameterSupported: metadata.authorizationResponseIssParameterSupported == true)
             let code = try await #require(try pending.parseRedirect(try Provider.login(pending.authorizationURL)).code)
-            let client = try TokenClient(tokenEndpoint: try #require(metadata.tokenEndpoint),
-                                     authentication: .clientSecretBasic(clientID: "client-basic", secret: "secret-basic"), transport: transport)
+            let client = try TokenClient(
+                tokenEndpoint: try #require(metadata.tokenEndpoint),
+                authentication: .clientSecretBasic(clientID: "client-basic", secret: "secret-basic"), transport: transport)
             let tokens = try await client.exchangeCode(code, redirectURI: Provider.redirectURI, codeVerifier: pending.codeVerifier?.value)
             #expect(tokens.expiresIn == 1)
 
             let userinfo = try #require(metadata.userinfoEndpoint)
             let store = InMemoryTokenStore()
             // The provider returns an ID Token with every refresh: the session validates it and checks it against the first.
-            let validator = try await IDTokenValidator.discover(issuer: metadata.issuer, clientID: "client-basic",
-                                                                discovery: Discovery(transport: transport),
-                                                                keyCaches: JWKSetCacheRegistry(transport: transport))
-            let session = try AuthenticatedSession(tokens: tokens, refresher: client,
-                configuration: .init(allowedOrigins: [userinfo], transport: transport, store: store,
-                                     refreshedIDTokens: .validate(with: validator), proactiveRefreshMargin: nil))
+            let validator = try await IDTokenValidator.discover(
+                issuer: metadata.issuer, clientID: "client-basic",
+                discovery: Discovery(transport: transport),
+                keyCaches: JWKSetCacheRegistry(transport: transport))
+            let session = try AuthenticatedSession(
+                tokens: tokens, refresher: client,
+                configuration: .init(
+                    allowedOrigins: [userinfo], transport: transport, store: store,
+                    refreshedIDTokens: .validate(with: validator), proactiveRefreshMargin: nil))
             // On a loaded machine more than the token's one second may pass before this first call: then
             // it already refreshes once. The checks below count refreshes from here, whatever happened.
             #expect(try await session.send(TransportRequest(url: userinfo)).status == 200)
@@ -141,9 +151,11 @@ extension RealProviderTests {
             var stale = tokens
             stale.accessToken = "an-access-token-the-provider-refuses"
             let store = InMemoryTokenStore(stale)
-            let session = try AuthenticatedSession(tokens: stale, refresher: misconfigured,
-                configuration: .init(allowedOrigins: [userinfo], transport: Provider.transport, store: store,
-                                     refreshedIDTokens: .discardIDTokens, proactiveRefreshMargin: nil))
+            let session = try AuthenticatedSession(
+                tokens: stale, refresher: misconfigured,
+                configuration: .init(
+                    allowedOrigins: [userinfo], transport: Provider.transport, store: store,
+                    refreshedIDTokens: .discardIDTokens, proactiveRefreshMargin: nil))
             await expectOIDCError(.refreshRejected, oauth: .invalidClient) { _ = try await session.send(TransportRequest(url: userinfo)) }
             #expect(await session.currentTokens?.refreshToken == tokens.refreshToken)
             #expect(await store.load()?.refreshToken == tokens.refreshToken)

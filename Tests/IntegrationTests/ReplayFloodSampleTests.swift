@@ -10,8 +10,9 @@ import Testing
 /// `replay_cache_full` once the share is full, while another client's fresh proof and a never-seen
 /// logout token are accepted. The issuer is the scripted provider (Tests/Support/profile_provider.py,
 /// okta profile: RS256 key `sig-1` = Keys/rsa2048.pem), so the test signs the tokens it presents.
-@Suite("sample-bearer-server: a DPoP flood from one key fills only its share", .serialized,
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
+@Suite(
+    "sample-bearer-server: a DPoP flood from one key fills only its share", .serialized,
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct ReplayFloodSampleTests {
     /// The sample's per-key share (InMemoryReplayCache's default).
     static let share = 10_000
@@ -24,29 +25,39 @@ struct ReplayFloodSampleTests {
     /// An RFC 9068 access token from `issuer` bound to `key` (cnf.jkt).
     static func boundToken(issuer: String, client: String, key: DPoPKey) throws -> String {
         let now = Int64(Date().timeIntervalSince1970)
-        let claims: JSONObject = ["iss": .string(issuer), "aud": .string(audience), "sub": .string(client), "client_id": .string(client),
-                                  "iat": .integer(now), "exp": .integer(now + 3600), "jti": .string(UUID().uuidString), "scope": "api.read",
-                                  "cnf": .object(["jkt": .string(key.thumbprint)])]
+        let claims: JSONObject = [
+            "iss": .string(issuer), "aud": .string(audience), "sub": .string(client), "client_id": .string(client),
+            "iat": .integer(now), "exp": .integer(now + 3600), "jti": .string(UUID().uuidString), "scope": "api.read",
+            "cnf": .object(["jkt": .string(key.thumbprint)]),
+        ]
         return try JWT.sign(claims, key: try signingKey(), algorithm: .rs256, header: ["typ": "at+jwt", "kid": "sig-1"])
     }
 
     static func logoutToken(issuer: String, clientID: String) throws -> String {
         let now = Int64(Date().timeIntervalSince1970)
-        let claims: JSONObject = ["iss": .string(issuer), "aud": .string(clientID), "iat": .integer(now), "exp": .integer(now + 120),
-                                  "jti": .string(UUID().uuidString), "sub": "alice", "sid": "session-1",
-                                  "events": .object(["http://schemas.openid.net/event/backchannel-logout": .object([:])])]
+        let claims: JSONObject = [
+            "iss": .string(issuer), "aud": .string(clientID), "iat": .integer(now), "exp": .integer(now + 120),
+            "jti": .string(UUID().uuidString), "sub": "alice", "sid": "session-1",
+            "events": .object(["http://schemas.openid.net/event/backchannel-logout": .object([:])]),
+        ]
         return try JWT.sign(claims, key: try signingKey(), algorithm: .rs256, header: ["typ": "logout+jwt", "kid": "sig-1"])
     }
 
-    @Test("10 005 proofs of one key with its bound token: 10 000 accepted, then replay_cache_full; another client's fresh proof and a never-seen logout token accepted")
+    @Test(
+        "10 005 proofs of one key with its bound token: 10 000 accepted, then replay_cache_full; another client's fresh proof and a never-seen logout token accepted"
+    )
     func floodAtSample() async throws {
         let provider = try await ScriptedProfileProvider("okta")
         defer { provider.stop() }
         let issuer = provider.base + "/oauth2/default"
         let flood = Self.share + 5
         let port = try RunningSample.freePort()
-        let server = try await RunningSample("sample-bearer-server", ["--issuer", issuer, "--audience", Self.audience, "--port", "\(port)",
-                                                                       "--logout-client-id", "rp", "--requests", "\(flood + 5)"])
+        let server = try await RunningSample(
+            "sample-bearer-server",
+            [
+                "--issuer", issuer, "--audience", Self.audience, "--port", "\(port)",
+                "--logout-client-id", "rp", "--requests", "\(flood + 5)",
+            ])
         defer { server.stop() }
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/api/items"))
         let transport = URLSessionTransport()
@@ -72,8 +83,9 @@ struct ReplayFloodSampleTests {
         #expect(answers.count == flood)
         #expect(answers.filter { $0.0 == 200 }.count == Self.share, "the key's share, and no more, was accepted")
         let refused = answers.filter { $0.0 != 200 }
-        #expect(refused.count == 5 && refused.allSatisfy { $0.0 == 401 && $0.1.hasPrefix("DPoP error=\"invalid_dpop_proof\"") && $0.1.contains("full") },
-                "\(refused.prefix(2))")
+        #expect(
+            refused.count == 5 && refused.allSatisfy { $0.0 == 401 && $0.1.hasPrefix("DPoP error=\"invalid_dpop_proof\"") && $0.1.contains("full") },
+            "\(refused.prefix(2))")
         #expect(!refused.contains { $0.1.contains("already received") }, "a full share is never reported as a replay")
 
         // Another client: its own key and bound token; its fresh proof passes, a replay of it does not.
@@ -89,9 +101,11 @@ struct ReplayFloodSampleTests {
         let logoutURL = try #require(URL(string: "http://127.0.0.1:\(port)/backchannel-logout"))
         let token = try Self.logoutToken(issuer: issuer, clientID: "rp")
         func logout() async throws -> (Int, JSONObject) {
-            let response = try await transport.send(TransportRequest(method: .post, url: logoutURL,
-                                                                     headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                                     body: .bytes(Array("logout_token=\(token)".utf8))))
+            let response = try await transport.send(
+                TransportRequest(
+                    method: .post, url: logoutURL,
+                    headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                    body: .bytes(Array("logout_token=\(token)".utf8))))
             return (response.status, try JSONParser.parseObject(response.body, what: "sample answer"))
         }
         let (status, body) = try await logout()

@@ -17,8 +17,9 @@ struct SampleTransportTests {
     /// LibSSLTransport's own text for the failure, which the samples pass on unchanged.
     static func libsslError(caFile: String?, certificate: String? = nil, key: String? = nil) -> String {
         do {
-            _ = try LibSSLTransport(clientIdentity: certificate.map { LibSSLTransport.ClientIdentity(certificateFile: $0, privateKeyFile: key ?? $0) },
-                                    serverTrust: caFile.map { .caFile($0) } ?? .system)
+            _ = try LibSSLTransport(
+                clientIdentity: certificate.map { LibSSLTransport.ClientIdentity(certificateFile: $0, privateKeyFile: key ?? $0) },
+                serverTrust: caFile.map { .caFile($0) } ?? .system)
             return "(no error)"
         } catch {
             return "\(error)"
@@ -34,10 +35,22 @@ struct SampleTransportTests {
         let error = Self.libsslError(caFile: caFile)
         #expect(error != "(no error)")
         let runs = await [
-            ("sample-authorize-url", try GlewlwydSerial.GlewlwydSampleTests.run("sample-authorize-url", [
-                "--issuer", Self.issuer, "--client-id", "c", "--redirect-uri", "https://app.example/cb", "--ca-file", caFile])),
-            ("sample-register", try GlewlwydSerial.GlewlwydSampleTests.run("sample-register", [
-                "--issuer", Self.issuer, "--redirect-uri", "https://app.example/cb", "--ca-file", caFile])),
+            (
+                "sample-authorize-url",
+                try GlewlwydSerial.GlewlwydSampleTests.run(
+                    "sample-authorize-url",
+                    [
+                        "--issuer", Self.issuer, "--client-id", "c", "--redirect-uri", "https://app.example/cb", "--ca-file", caFile,
+                    ])
+            ),
+            (
+                "sample-register",
+                try GlewlwydSerial.GlewlwydSampleTests.run(
+                    "sample-register",
+                    [
+                        "--issuer", Self.issuer, "--redirect-uri", "https://app.example/cb", "--ca-file", caFile,
+                    ])
+            ),
         ]
         for (name, run) in runs {
             #expect(run.status == 2, "\(name): \(run.stderr)")
@@ -51,8 +64,9 @@ struct SampleTransportTests {
         let caFile = try Self.file(content)
         defer { try? FileManager.default.removeItem(atPath: caFile) }
         let error = Self.libsslError(caFile: caFile)
-        let run = try await GlewlwydSerial.GlewlwydSampleTests.run("sample-resource-server", ["--issuer", Self.issuer, "--audience", "https://api.example", "--ca-file", caFile],
-                                              stdin: "token\n")
+        let run = try await GlewlwydSerial.GlewlwydSampleTests.run(
+            "sample-resource-server", ["--issuer", Self.issuer, "--audience", "https://api.example", "--ca-file", caFile],
+            stdin: "token\n")
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stdout.isEmpty, "\(run.stdout)")
         #expect(run.stderr.hasPrefix("sample-resource-server: --ca-file \(caFile): \(error)\nusage: sample-resource-server "), "\(run.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -80,14 +81,22 @@ struct SampleWebFingerHostPolicyTests {
     func allowHostAdmitsTheLoopbackPort() async throws {
         let witness = try ConnectionWitness()
         async let connected = witness.acceptOne(deadlineMilliseconds: 60_000)
-        let result = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:alice@127.0.0.1:\(witness.port)",
-                                                                   "--allow-host", "127.0.0.1:\(witness.port)"] + Self.common)
+        let result = try await SampleRunner.run(
+            "sample-authorize-url",
+            [
+                "--webfinger", "acct:alice@127.0.0.1:\(witness.port)",
+                "--allow-host", "127.0.0.1:\(witness.port)",
+            ] + Self.common)
         #expect(await connected, "the sample did not connect to the admitted port")
         #expect(result.status == 1, "\(result.error)")
         #expect(result.error.contains("webfinger_transport_failed"), "\(result.error)")
         // The entry admits that port only.
-        let otherPort = try await SampleRunner.run("sample-authorize-url", ["--webfinger", "acct:alice@127.0.0.1:\(witness.port)",
-                                                                      "--allow-host", "127.0.0.1:\(witness.port == 1 ? 2 : 1)"] + Self.common)
+        let otherPort = try await SampleRunner.run(
+            "sample-authorize-url",
+            [
+                "--webfinger", "acct:alice@127.0.0.1:\(witness.port)",
+                "--allow-host", "127.0.0.1:\(witness.port == 1 ? 2 : 1)",
+            ] + Self.common)
         #expect(otherPort.status == 1 && otherPort.error.contains("webfinger_host_refused"), "\(otherPort.error)")
         #expect(await witness.acceptOne(deadlineMilliseconds: 1000) == false)
     }

@@ -7,12 +7,14 @@ import Testing
 /// DPoP nonce challenges (which glewlwyd 2.7.5 does not send), CIBA and the device
 /// grant over real HTTP against Tests/Support/fapi_server.py on 127.0.0.1; the
 /// polls wait through a recording sleeper, so they run at once.
-@Suite("Scripted server: DPoP nonce challenges, CIBA and device polling over HTTP",
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
+@Suite(
+    "Scripted server: DPoP nonce challenges, CIBA and device polling over HTTP",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct ScriptedDPoPServerTests {
     func client(_ server: FaultServer, dpop: DPoPBinding? = nil) throws -> TokenClient {
-        try TokenClient(tokenEndpoint: server.url("/token"), issuer: server.base, authentication: .none(clientID: "app"),
-                        transport: URLSessionTransport(), dpop: dpop)
+        try TokenClient(
+            tokenEndpoint: server.url("/token"), issuer: server.base, authentication: .none(clientID: "app"),
+            transport: URLSessionTransport(), dpop: dpop)
     }
 
     func stats(_ server: FaultServer) async throws -> [String: Int] {

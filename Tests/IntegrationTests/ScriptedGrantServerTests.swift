@@ -1,29 +1,34 @@
 import Foundation
-import TestProcesses
 import JOSE
 import OIDC
 import OIDCNetworking
+import TestProcesses
 import Testing
 
 /// Tests/Support/grant_server.py on 127.0.0.1:9454: token exchange (RFC 8693) and the JWT
 /// bearer grant (RFC 7523), which glewlwyd 2.7.5 does not implement, over real HTTP.
-@Suite("Scripted server: token exchange and JWT bearer over HTTP", .serialized,
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
+@Suite(
+    "Scripted server: token exchange and JWT bearer over HTTP", .serialized,
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct ScriptedGrantServerTests {
     static let keys = Provider.repository.appendingPathComponent("Keys")
 
     /// Starts the server (port from GRANT_SERVER_PORT, default 9454), runs `body`, stops it.
     func withServer(_ body: (TokenClient, URL) async throws -> Void) async throws {
         let port = ProcessInfo.processInfo.environment["GRANT_SERVER_PORT"] ?? "9454"
-        let child = try StartedChild(URL(fileURLWithPath: "/usr/bin/env"),
-                                     ["python3", Provider.repository.appendingPathComponent("Tests/Support/grant_server.py").path,
-                                      "--port", port, "--assertion-key", Self.keys.appendingPathComponent("p256.pub.pem").path])
+        let child = try StartedChild(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", Provider.repository.appendingPathComponent("Tests/Support/grant_server.py").path,
+                "--port", port, "--assertion-key", Self.keys.appendingPathComponent("p256.pub.pem").path,
+            ])
         defer { child.stop() }
         let line = try await child.firstLine(limit: 8)
         try #require(line == port, "the grant server did not start on \(port)")
         let endpoint = try #require(URL(string: "http://127.0.0.1:\(port)/token"))
-        let client = try TokenClient(tokenEndpoint: endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "svc-secret"),
-                                 transport: URLSessionTransport())
+        let client = try TokenClient(
+            tokenEndpoint: endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "svc-secret"),
+            transport: URLSessionTransport())
         try await body(client, endpoint)
     }
 
@@ -36,11 +41,13 @@ struct ScriptedGrantServerTests {
             #expect(refusal.status == 401)
             // The scripted server is on loopback: admitted by name, as an application would (RemoteFetchPolicy).
             let local = RemoteFetchPolicy(allowedHosts: [try .init(host: "127.0.0.1", port: try #require(endpoint.port))])
-            let metadata = try await ProtectedResourceDiscovery.fetch(challengedBy: refusal, resource: base + "/api", transport: transport,
-                                                                      fetchPolicy: local)
+            let metadata = try await ProtectedResourceDiscovery.fetch(
+                challengedBy: refusal, resource: base + "/api", transport: transport,
+                fetchPolicy: local)
             let issuer = try metadata.authorizationServer(.trusted([base + "/tenant"]))
-            let client = try await OIDCClient.authorizationServer(issuer: issuer, authentication: .clientSecretBasic(clientID: "svc", secret: "svc-secret"),
-                                                                  transport: transport)
+            let client = try await OIDCClient.authorizationServer(
+                issuer: issuer, authentication: .clientSecretBasic(clientID: "svc", secret: "svc-secret"),
+                transport: transport)
             #expect(client.providerKind == .oauthAuthorizationServer && client.issuer == base + "/tenant")
             let answer = try await client.tokenClient.exchangeToken(TokenExchangeRequest(subjectToken: "user-token", subjectTokenType: .accessToken))
             #expect(answer.tokens.accessToken == "exchanged-for-access_token")
@@ -53,9 +60,10 @@ struct ScriptedGrantServerTests {
     @Test("token exchange: parameters arrive, issued_token_type comes back typed; a refused subject token is invalid_grant")
     func tokenExchange() async throws {
         try await withServer { client, _ in
-            let request = TokenExchangeRequest(subjectToken: "user-access-token", subjectTokenType: .accessToken, actorToken: "svc-token",
-                                               actorTokenType: .jwt, resources: [URL(string: "https://backend.example/api")!],
-                                               audiences: ["backend", "audit"], scope: "read", requestedTokenType: .jwt)
+            let request = TokenExchangeRequest(
+                subjectToken: "user-access-token", subjectTokenType: .accessToken, actorToken: "svc-token",
+                actorTokenType: .jwt, resources: [URL(string: "https://backend.example/api")!],
+                audiences: ["backend", "audit"], scope: "read", requestedTokenType: .jwt)
             let answer = try await client.exchangeToken(request)
             #expect(answer.issuedTokenType == .jwt)
             #expect(answer.tokens.accessToken == "exchanged-for-access_token")
@@ -87,8 +95,10 @@ struct ScriptedGrantServerTests {
             await expectOIDCError(.oauthError, oauth: .invalidGrant) { _ = try await client.jwtBearerGrant(assertion: parts.joined(separator: ".")) }
             let other = try JWK(json: String(contentsOf: Self.keys.appendingPathComponent("p384.jwk"), encoding: .utf8))
             await expectOIDCError(.oauthError, oauth: .invalidGrant) {
-                _ = try await client.jwtBearerGrant(JWTBearerAssertion(issuer: "svc", subject: "alice", audience: endpoint.absoluteString,
-                                                                       key: other, algorithm: .es384))
+                _ = try await client.jwtBearerGrant(
+                    JWTBearerAssertion(
+                        issuer: "svc", subject: "alice", audience: endpoint.absoluteString,
+                        key: other, algorithm: .es384))
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("Algorithm confusion and algorithm selection")
@@ -19,8 +20,9 @@ struct AlgorithmConfusionTests {
         expectCode(.keyAlgorithmMismatch) { try CompactJWS(token).verify(with: oct) }
     }
 
-    @Test("HS256 keyed with the RSA public key's PEM or DER bytes never verifies against that RSA key",
-          arguments: ["pem", "der"])
+    @Test(
+        "HS256 keyed with the RSA public key's PEM or DER bytes never verifies against that RSA key",
+        arguments: ["pem", "der"])
     func hmacKeyedWithRSAPublicKey(_ form: String) throws {
         let pem = try TestKeys.text("rsa2048.pub.pem")
         let secret = form == "pem" ? Array(pem.utf8) : try Self.der(ofPEM: pem)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JOSE
 
 @Suite("Base64URL decoder against a reference implementation")
@@ -31,8 +32,9 @@ struct Base64URLCoreTests {
         }
     }
 
-    @Test("rejects non-alphabet characters anywhere, padding, impossible lengths, non-canonical trailing bits",
-          arguments: ["Zm9v=", "Zm9v\n", "Zm 9v", "Zm+v", "Zm/v", "Zm9vY", "Zh", "Zm9", "Zm9vYr", "QUJD-_!x", "====", "\u{e9}abc"])
+    @Test(
+        "rejects non-alphabet characters anywhere, padding, impossible lengths, non-canonical trailing bits",
+        arguments: ["Zm9v=", "Zm9v\n", "Zm 9v", "Zm+v", "Zm/v", "Zm9vY", "Zh", "Zm9", "Zm9vYr", "QUJD-_!x", "====", "\u{e9}abc"])
     func rejects(_ text: String) {
         #expect { try Base64URL.decode(text) } throws: { ($0 as? JOSEError)?.code == .invalidBase64URL }
     }
@@ -62,7 +64,9 @@ struct Base64URLCoreTests {
         }
     }
 
-    @Test("every byte value at every position of a 96-character text (the SSSE3 blocks and the tail): refused exactly when outside the alphabet, else decoded as the reference does")
+    @Test(
+        "every byte value at every position of a 96-character text (the SSSE3 blocks and the tail): refused exactly when outside the alphabet, else decoded as the reference does"
+    )
     func everyByteEveryPosition() throws {
         var generator = SystemRandomNumberGenerator()
         let base = Array(Base64URL.encode((0..<72).map { _ in UInt8.random(in: 0...255, using: &generator) }).utf8)

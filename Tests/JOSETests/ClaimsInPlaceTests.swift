@@ -1,21 +1,25 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// `iss` and `aud` are first compared in the payload's bytes; the typed reads decide whatever that cannot.
 @Suite("JWT iss/aud checks read in place answer as the typed reads")
 struct ClaimsInPlaceTests {
     static func claims(_ json: String) throws -> JWTClaims { try JWTClaims(payload: Array(json.utf8)) }
-    static let options = JWTValidationPolicy(clock: { Date(timeIntervalSince1970: 1_700_000_000) }, issuer: "https://as.example",
-                                              audience: "https://api.example")
+    static let options = JWTValidationPolicy(
+        clock: { Date(timeIntervalSince1970: 1_700_000_000) }, issuer: "https://as.example",
+        audience: "https://api.example")
 
-    @Test("accepted: plain, escaped, in arrays with spaces, or canonically equal (Swift String equality)", arguments: [
-        #"{"iss":"https://as.example","aud":"https://api.example"}"#,
-        #"{"iss":"https:\/\/as.example","aud":"https:\/\/api.example"}"#,
-        #"{"iss":"https://as.example","aud":[ "a" , "https://api.example" ]}"#,
-        #"{"iss":"https://as.example","aud":["https:\/\/api.example","b"]}"#,
-        #"{"iss":"https://as.example","aud":["https://api.example"],"x":1}"#,
-    ])
+    @Test(
+        "accepted: plain, escaped, in arrays with spaces, or canonically equal (Swift String equality)",
+        arguments: [
+            #"{"iss":"https://as.example","aud":"https://api.example"}"#,
+            #"{"iss":"https:\/\/as.example","aud":"https:\/\/api.example"}"#,
+            #"{"iss":"https://as.example","aud":[ "a" , "https://api.example" ]}"#,
+            #"{"iss":"https://as.example","aud":["https:\/\/api.example","b"]}"#,
+            #"{"iss":"https://as.example","aud":["https://api.example"],"x":1}"#,
+        ])
     func accepted(_ json: String) throws {
         try Self.claims(json).validate(Self.options)
     }
@@ -27,17 +31,19 @@ struct ClaimsInPlaceTests {
         #expect(try Self.claims("{\"iss\":\"https://\u{212A}.example\"}").stringClaim("iss", isExactly: "https://K.example") == false)
     }
 
-    @Test("refused with the typed read's code", arguments: [
-        (#"{"iss":"https://as.example/","aud":"https://api.example"}"#, JOSEError.Code.issuerMismatch),
-        (#"{"iss":7,"aud":"https://api.example"}"#, .claimTypeMismatch),
-        (#"{"aud":"https://api.example"}"#, .missingClaim),
-        (#"{"iss":"https://as.example","aud":["https://api.example",7]}"#, .claimTypeMismatch),
-        (#"{"iss":"https://as.example","aud":[null,"https://api.example"]}"#, .claimTypeMismatch),
-        (#"{"iss":"https://as.example","aud":["https://api.exampl"]}"#, .audienceMismatch),
-        (#"{"iss":"https://as.example","aud":[]}"#, .audienceMismatch),
-        (#"{"iss":"https://as.example","aud":{"a":"https://api.example"}}"#, .claimTypeMismatch),
-        (#"{"iss":"https://as.example"}"#, .missingClaim),
-    ])
+    @Test(
+        "refused with the typed read's code",
+        arguments: [
+            (#"{"iss":"https://as.example/","aud":"https://api.example"}"#, JOSEError.Code.issuerMismatch),
+            (#"{"iss":7,"aud":"https://api.example"}"#, .claimTypeMismatch),
+            (#"{"aud":"https://api.example"}"#, .missingClaim),
+            (#"{"iss":"https://as.example","aud":["https://api.example",7]}"#, .claimTypeMismatch),
+            (#"{"iss":"https://as.example","aud":[null,"https://api.example"]}"#, .claimTypeMismatch),
+            (#"{"iss":"https://as.example","aud":["https://api.exampl"]}"#, .audienceMismatch),
+            (#"{"iss":"https://as.example","aud":[]}"#, .audienceMismatch),
+            (#"{"iss":"https://as.example","aud":{"a":"https://api.example"}}"#, .claimTypeMismatch),
+            (#"{"iss":"https://as.example"}"#, .missingClaim),
+        ])
     func refused(_ json: String, _ code: JOSEError.Code) throws {
         expectCode(code) { try Self.claims(json).validate(Self.options) }
     }

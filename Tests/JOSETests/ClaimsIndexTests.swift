@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JOSE
 
 /// The claims index (validation without building values) must agree with the

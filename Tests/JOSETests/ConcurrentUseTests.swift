@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// One key and one set of claims shared by many tasks at once: the pooled
@@ -8,8 +9,9 @@ import Testing
 /// the thread sanitizer).
 @Suite("Concurrent use of shared keys and claims")
 struct ConcurrentUseTests {
-    @Test("64 tasks verify with one shared key per algorithm and all see the same claims",
-          arguments: [JWSAlgorithm.rs256, .ps256, .es256, .eddsa, .hs256])
+    @Test(
+        "64 tasks verify with one shared key per algorithm and all see the same claims",
+        arguments: [JWSAlgorithm.rs256, .ps256, .es256, .eddsa, .hs256])
     func sharedKey(algorithm: JWSAlgorithm) async throws {
         let (signingKey, verificationKey) = try Self.keys(for: algorithm)
         let claims: JSONObject = ["sub": "shared", "n": 7]

@@ -1,6 +1,7 @@
 import CLibCrypto
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// The sharded pool of prepared libcrypto contexts behind every key.
@@ -104,8 +105,10 @@ struct ContextPoolTests {
     @Test("the packed `alg` lookup agrees with init(rawValue:) on every name and near miss")
     func algorithmNames() {
         var names = JWSAlgorithm.allCases.map(\.rawValue)
-        names += ["", "none", "NONE", "hs256", "HS25", "HS2566", "HS256 ", " HS256", "HS256\0", "\0HS256", "\0\0HS256",
-                  "EdDSA\0\0", "Ed2551", "Ed255199", "ES256K", "RS1", "PS256\u{301}", "ＨS256", "EDDSA"]
+        names += [
+            "", "none", "NONE", "hs256", "HS25", "HS2566", "HS256 ", " HS256", "HS256\0", "\0HS256", "\0\0HS256",
+            "EdDSA\0\0", "Ed2551", "Ed255199", "ES256K", "RS1", "PS256\u{301}", "ＨS256", "EDDSA",
+        ]
         for name in names {
             #expect(JWSAlgorithm.named(name) == JWSAlgorithm(rawValue: name), "\(name.debugDescription)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("crit (RFC 7515 §4.1.11)")
@@ -21,9 +22,11 @@ struct CriticalHeaderTests {
         }
     }
 
-    @Test("malformed crit is an invalid header", arguments: [
-        "empty", "string", "object", "lists alg", "lists kid", "absent name", "non-string element", "duplicate names",
-    ])
+    @Test(
+        "malformed crit is an invalid header",
+        arguments: [
+            "empty", "string", "object", "lists alg", "lists kid", "absent name", "non-string element", "duplicate names",
+        ])
     func malformed(_ variant: String) throws {
         let header: JSONObject
         switch variant {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Testing) @testable import JOSE
 
 /// A small DER tree for building test inputs from the repository's keys.
@@ -121,8 +122,9 @@ struct DERKeyReaderTests {
         #expect(JWK.openSSLPublicJWK(pem: pem) == expected, "libcrypto's decoder reads another key", sourceLocation: sourceLocation)
     }
 
-    @Test("every PEM file in Keys/ gives the public JWK of its .jwk file, and libcrypto's own decoder agrees",
-          arguments: files.map { "\($0.pem)|\($0.jwk)" })
+    @Test(
+        "every PEM file in Keys/ gives the public JWK of its .jwk file, and libcrypto's own decoder agrees",
+        arguments: files.map { "\($0.pem)|\($0.jwk)" })
     func keyFiles(_ row: String) throws {
         let parts = row.split(separator: "|").map(String.init)
         try Self.expectSameKey(TestKeys.text(parts[0]), parts[1], isPrivate: Self.label(parts[0]).hasSuffix("PRIVATE KEY"))
@@ -130,8 +132,9 @@ struct DERKeyReaderTests {
         #expect(JWK.openSSLPublicJWK(pem: Self.pem(Self.label(parts[0]), [0x30, 0x00])) == nil)
     }
 
-    @Test("JWK(publicKeyFromPEM:) gives the public key of every PEM form, never a private key",
-          arguments: files.map { "\($0.pem)|\($0.jwk)" })
+    @Test(
+        "JWK(publicKeyFromPEM:) gives the public key of every PEM form, never a private key",
+        arguments: files.map { "\($0.pem)|\($0.jwk)" })
     func publicKeyFromPEM(_ row: String) throws {
         let parts = row.split(separator: "|").map(String.init)
         let key = try JWK(publicKeyFromPEM: TestKeys.text(parts[0]))
@@ -153,8 +156,9 @@ struct DERKeyReaderTests {
         #expect(throws: JOSEError.self) { try JWK(publicKeyFromPEM: Self.pem("EC PRIVATE KEY", broken.encoded)) }
     }
 
-    @Test("private PEM keys sign, and the signatures verify with the JWK public key",
-          arguments: files.filter { label($0.pem).hasSuffix("PRIVATE KEY") }.map { "\($0.pem)|\($0.jwk)|\($0.algorithm.rawValue)" })
+    @Test(
+        "private PEM keys sign, and the signatures verify with the JWK public key",
+        arguments: files.filter { label($0.pem).hasSuffix("PRIVATE KEY") }.map { "\($0.pem)|\($0.jwk)|\($0.algorithm.rawValue)" })
     func privateKeysSign(_ row: String) throws {
         let parts = row.split(separator: "|").map(String.init)
         let algorithm = try #require(JWSAlgorithm(rawValue: parts[2]))
@@ -166,8 +170,9 @@ struct DERKeyReaderTests {
         try CompactJWS(token).verify(with: key.publicKey)
     }
 
-    @Test("every proper prefix of every key's DER is refused as invalid PEM, never a crash",
-          arguments: files.map(\.pem))
+    @Test(
+        "every proper prefix of every key's DER is refused as invalid PEM, never a crash",
+        arguments: files.map(\.pem))
     func truncated(_ file: String) throws {
         let der = try Self.der(file)
         let label = Self.label(file)
@@ -236,8 +241,12 @@ struct DERKeyReaderTests {
         let noParameters = spki.replacing([0]) { .node(0x30, [$0[0]]) }
         try Self.expectSameKey(Self.pem("PUBLIC KEY", noParameters.encoded), "rsa2048.pub.jwk", isPrivate: false)
         let pkcs8 = try DERNode.parse(Self.der("p256.pem"))
-        let attribute = DERNode.node(0x30, [.leaf(0x06, [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x14]),
-                                            .node(0x31, [.leaf(0x1E, Array("key".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }))])])
+        let attribute = DERNode.node(
+            0x30,
+            [
+                .leaf(0x06, [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x14]),
+                .node(0x31, [.leaf(0x1E, Array("key".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }))]),
+            ])
         let withAttributes = DERNode.node(0x30, pkcs8.children + [.node(0xA0, [attribute])])
         try Self.expectSameKey(Self.pem("PRIVATE KEY", withAttributes.encoded), "p256.pub.jwk", isPrivate: true)
         // An attribute that is not SEQUENCE { OID, SET } is refused.
@@ -245,14 +254,19 @@ struct DERKeyReaderTests {
         expectCode(.invalidPEM) { _ = try JWK(pem: Self.pem("PRIVATE KEY", badAttribute.encoded)) }
     }
 
-    @Test("X.509 v3 certificates over EC and Ed25519 keys give their subject public key",
-          .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"), arguments: ["p384", "p521", "ed25519"])
+    @Test(
+        "X.509 v3 certificates over EC and Ed25519 keys give their subject public key",
+        .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"), arguments: ["p384", "p521", "ed25519"])
     func certificates(_ name: String) async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
         let path = directory.appendingPathComponent("\(name).cert.pem").path
-        let output = try await Tool.run("openssl", ["req", "-new", "-x509", "-key", TestKeys.directory.appendingPathComponent("\(name).pem").path,
-                                              "-subj", "/CN=der reader test", "-days", "2", "-out", path])
+        let output = try await Tool.run(
+            "openssl",
+            [
+                "req", "-new", "-x509", "-key", TestKeys.directory.appendingPathComponent("\(name).pem").path,
+                "-subj", "/CN=der reader test", "-days", "2", "-out", path,
+            ])
         try #require(output.status == 0, "\(output.stderr)")
         try Self.expectSameKey(String(contentsOfFile: path, encoding: .utf8), "\(name).pub.jwk", isPrivate: false)
     }
@@ -310,9 +324,17 @@ struct DERKeyReaderTests {
             case .secp256k1:
                 return (ecWith(curve: .leaf(0x06, [0x2B, 0x81, 0x04, 0x00, 0x0A])), .unsupportedKey)
             case .explicitCurve:
-                return (ecWith(curve: .node(0x30, [.leaf(0x02, [0x01]), .node(0x30, [.leaf(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x01, 0x01])])])), .unsupportedKey)
+                return (
+                    ecWith(curve: .node(0x30, [.leaf(0x02, [0x01]), .node(0x30, [.leaf(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x01, 0x01])])])), .unsupportedKey
+                )
             case .pointNotOnCurve:
-                return (T.pem("PUBLIC KEY", ecTree.replacing([1]) { var bits = $0.contents; bits[bits.count - 1] ^= 1; return .leaf(0x03, bits) }.encoded), .invalidKey)
+                return (
+                    T.pem(
+                        "PUBLIC KEY",
+                        ecTree.replacing([1]) {
+                            var bits = $0.contents; bits[bits.count - 1] ^= 1; return .leaf(0x03, bits)
+                        }.encoded), .invalidKey
+                )
             case .ed25519WithNullParameters:
                 let ed = try DERNode.parse(T.der("ed25519.pub.pem"))
                 return (T.pem("PUBLIC KEY", ed.replacing([0]) { .node(0x30, $0.children + [.leaf(0x05, [])]) }.encoded), .invalidPEM)
@@ -349,7 +371,9 @@ struct DERKeyReaderTests {
                 #expect(ecPEM.contains("="))
                 return (ecPEM.replacingOccurrences(of: "=", with: ""), .invalidPEM)
             case .pemHeader:
-                return (rsaPEM.replacingOccurrences(of: "-----\n", with: "-----\nComment: test\n\n", options: [], range: rsaPEM.range(of: "-----\n")), .invalidPEM)
+                return (
+                    rsaPEM.replacingOccurrences(of: "-----\n", with: "-----\nComment: test\n\n", options: [], range: rsaPEM.range(of: "-----\n")), .invalidPEM
+                )
             case .encryptedPrivateKey:
                 return (T.pem("ENCRYPTED PRIVATE KEY", ecSPKI), .unsupportedKey)
             }

@@ -1,6 +1,7 @@
 import CLibCrypto
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("ECDSA signature format (RFC 7518 §3.4)")
@@ -96,14 +97,17 @@ struct ECDSASignatureFormatTests {
         #expect(bad == nil)
     }
 
-    @Test("the DER built on the stack is libcrypto's own encoding of r and s, on every curve and at the edges",
-          arguments: [JWK.Curve.p256, .p384, .p521])
+    @Test(
+        "the DER built on the stack is libcrypto's own encoding of r and s, on every curve and at the edges",
+        arguments: [JWK.Curve.p256, .p384, .p521])
     func derMatchesLibcrypto(curve: JWK.Curve) throws {
         let size = curve.coordinateSize
-        var values: [[UInt8]] = [[UInt8](repeating: 0, count: size - 1) + [1],
-                                 [curve == .p521 ? 0x00 : 0x7F] + [UInt8](repeating: 0xFF, count: size - 1),  // below the order
-                                 [UInt8](repeating: 0, count: 1) + [0x80] + [UInt8](repeating: 0, count: size - 2),
-                                 [UInt8](repeating: 0, count: size / 2) + [UInt8](repeating: 0xC3, count: size - size / 2)]
+        var values: [[UInt8]] = [
+            [UInt8](repeating: 0, count: size - 1) + [1],
+            [curve == .p521 ? 0x00 : 0x7F] + [UInt8](repeating: 0xFF, count: size - 1),  // below the order
+            [UInt8](repeating: 0, count: 1) + [0x80] + [UInt8](repeating: 0, count: size - 2),
+            [UInt8](repeating: 0, count: size / 2) + [UInt8](repeating: 0xC3, count: size - size / 2),
+        ]
         if curve != .p521 { values.append([0x80] + [UInt8](repeating: 0, count: size - 1)) }  // high bit set: a padding zero
         for _ in 0..<20 {
             var random = (0..<size).map { _ in UInt8.random(in: 0...255) }
@@ -124,7 +128,8 @@ struct ECDSASignatureFormatTests {
         guard let signature = ECDSA_SIG_new() else { return nil }
         defer { ECDSA_SIG_free(signature) }
         guard let rNumber = BN_bin2bn(r, Int32(r.count), nil), let sNumber = BN_bin2bn(s, Int32(s.count), nil),
-              ECDSA_SIG_set0(signature, rNumber, sNumber) == 1 else { return nil }
+            ECDSA_SIG_set0(signature, rNumber, sNumber) == 1
+        else { return nil }
         let length = i2d_ECDSA_SIG(signature, nil)
         guard length > 0 else { return nil }
         var out = [UInt8](repeating: 0, count: Int(length))

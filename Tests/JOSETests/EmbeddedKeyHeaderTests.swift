@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// Header members that carry or point at keys (`jwk`, `jku`, `x5u`, `x5c`) must
@@ -14,8 +15,9 @@ struct EmbeddedKeyHeaderTests {
 
     static func realKeys() throws -> JWKSet { try JWKSet(json: TestKeys.text("jwks.json")) }
 
-    @Test("a token signed by an attacker key embedded as jwk fails against the real key set",
-          arguments: ["real kid", "no kid", "attacker kid"])
+    @Test(
+        "a token signed by an attacker key embedded as jwk fails against the real key set",
+        arguments: ["real kid", "no kid", "attacker kid"])
     func embeddedJWK(_ variant: String) throws {
         let attacker = try Self.attacker()
         var header: JSONObject = ["jwk": .object(attacker.publicJWK)]
@@ -37,7 +39,8 @@ struct EmbeddedKeyHeaderTests {
     @Test("jku, x5u and x5c are reported, never followed", arguments: ["jku", "x5u", "x5c"])
     func references(_ member: String) throws {
         let attacker = try Self.attacker()
-        let value: JSONValue = member == "x5c"
+        let value: JSONValue =
+            member == "x5c"
             ? [JSONValue.string(try AlgorithmConfusionTests.der(ofPEM: TestKeys.text("rsa2048.cert.pem")).base64)]
             : "https://attacker.example/keys"
         let token = try CompactJWS.sign(payload: "x", header: [member: value, "kid": "p256-LrOOpBAi"], key: attacker, algorithm: .es256)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import JOSE
 import Testing
+
+@testable import JOSE
 
 /// Issue 36: keys taken from a token or a proof are held to one named rule before any key is built.
 @Suite("Embedded key limits")

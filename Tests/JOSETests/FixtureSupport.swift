@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// Reads files under `Tests/JOSETests/Fixtures/`, located from this source file
@@ -56,8 +57,10 @@ func joseCode(_ body: () throws -> Void) -> JOSEError.Code? {
 }
 
 /// `#expect` helper: asserts `body` throws a ``JOSEError`` with exactly `code`.
-func expectCode(_ code: JOSEError.Code, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
-                _ body: () throws -> Void) {
+func expectCode(
+    _ code: JOSEError.Code, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Void
+) {
     do {
         try body()
         Issue.record("expected \(code) but nothing was thrown. \(comment.map { "\($0)" } ?? "")", sourceLocation: sourceLocation)

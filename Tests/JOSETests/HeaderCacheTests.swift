@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// The per-thread cache of the last two protected headers (HeaderCache): a hit only on

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("Input limits and strict JSON")
@@ -39,9 +40,11 @@ struct InputLimitTests {
         expectCode(.limitExceeded) { _ = try JSONParser.parse("[" + atLimit + "]") }
     }
 
-    @Test("a duplicate header member is refused", arguments: [
-        #"{"alg":"HS256","alg":"none"}"#, #"{"alg":"HS256","kid":"a","kid":"b"}"#, #"{"alg":"HS256","x":{"y":1,"y":2}}"#,
-    ])
+    @Test(
+        "a duplicate header member is refused",
+        arguments: [
+            #"{"alg":"HS256","alg":"none"}"#, #"{"alg":"HS256","kid":"a","kid":"b"}"#, #"{"alg":"HS256","x":{"y":1,"y":2}}"#,
+        ])
     func duplicateHeaderMember(_ header: String) throws {
         expectCode(.duplicateJSONMember) { _ = try CompactJWS(Base64URL.encode(header) + ".e30.AAAA") }
     }

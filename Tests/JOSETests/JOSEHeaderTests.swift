@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JOSE
 
 /// The protected header's registered members, recognised by their packed bytes.
@@ -11,13 +12,16 @@ struct JOSEHeaderTests {
             ("jku", .stringValued), ("x5u", .stringValued), ("x5t", .stringValued), ("x5t#S256", .stringValued),
         ]
         for (name, kind) in expected { #expect(RegisteredHeader(name) == kind, "\(name)") }
-        let misses = ["", "al", "algx", "ALG", "\0alg", "alg\0", "\0\0\0\0\0alg", "kid ", "x5t#S25", "x5t#S2566", "crit\0", "cri",
-                      "jwk", "x5c", "enc", "zip", "b6", "b644", "typ\0\0\0\0\0"]
+        let misses = [
+            "", "al", "algx", "ALG", "\0alg", "alg\0", "\0\0\0\0\0alg", "kid ", "x5t#S25", "x5t#S2566", "crit\0", "cri",
+            "jwk", "x5c", "enc", "zip", "b6", "b644", "typ\0\0\0\0\0",
+        ]
         for name in misses { #expect(RegisteredHeader(name) == nil, "\(name.debugDescription)") }
     }
 
-    @Test("registered members of the wrong type are refused, naming the member",
-          arguments: [("kid", "7"), ("typ", "true"), ("x5t#S256", "[]"), ("alg", "null"), ("b64", "\"false\"")])
+    @Test(
+        "registered members of the wrong type are refused, naming the member",
+        arguments: [("kid", "7"), ("typ", "true"), ("x5t#S256", "[]"), ("alg", "null"), ("b64", "\"false\"")])
     func wrongTypes(name: String, value: String) throws {
         let header = name == "alg" ? "{\"alg\":\(value)}" : "{\"alg\":\"HS256\",\"\(name)\":\(value)}"
         let token = Base64URL.encode(header) + ".e30.AAAA"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("JWK parsing, thumbprints and redaction")
@@ -34,9 +35,10 @@ struct JWKTests {
 
     @Test("RFC 7638 §3.1 thumbprint")
     func thumbprint() throws {
-        let key = try JWK(json: """
-        {"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB","alg":"RS256","kid":"2011-04-29"}
-        """)
+        let key = try JWK(
+            json: """
+                {"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB","alg":"RS256","kid":"2011-04-29"}
+                """)
         #expect(key.thumbprint() == "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
         // Optional members do not change it; the private key has the same thumbprint as its public half.
         var bare = key
@@ -54,8 +56,9 @@ struct JWKTests {
         ("ed25519.pem", "ed25519.pub.jwk"), ("ed25519.pub.pem", "ed25519.pub.jwk"),
     ]
 
-    @Test("SPKI, PKCS#8, PKCS#1, SEC1 and X.509 PEM give the public JWK of the .pub.jwk file",
-          arguments: pemForms.map { "\($0.file)|\($0.publicFile)" })
+    @Test(
+        "SPKI, PKCS#8, PKCS#1, SEC1 and X.509 PEM give the public JWK of the .pub.jwk file",
+        arguments: pemForms.map { "\($0.file)|\($0.publicFile)" })
     func pem(_ row: String) throws {
         let parts = row.split(separator: "|").map(String.init)
         let fromPEM = try TestKeys.pem(parts[0])
@@ -84,14 +87,22 @@ struct JWKTests {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
         let pkcs8 = directory.appendingPathComponent("enc.pem").path
-        var output = try await Tool.run("openssl", ["pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", TestKeys.directory.appendingPathComponent("p256.pem").path,
-                                              "-passout", "pass:test", "-out", pkcs8])
+        var output = try await Tool.run(
+            "openssl",
+            [
+                "pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", TestKeys.directory.appendingPathComponent("p256.pem").path,
+                "-passout", "pass:test", "-out", pkcs8,
+            ])
         try #require(output.status == 0, "\(output.stderr)")
         expectCode(.unsupportedKey) { _ = try JWK(pem: String(contentsOfFile: pkcs8, encoding: .utf8)) }
         // Traditional (OpenSSL-style) encryption: "Proc-Type: 4,ENCRYPTED" inside an RSA PRIVATE KEY block.
         let traditional = directory.appendingPathComponent("enc-trad.pem").path
-        output = try await Tool.run("openssl", ["rsa", "-traditional", "-aes256", "-in", TestKeys.directory.appendingPathComponent("rsa2048.pem").path,
-                                          "-passout", "pass:test", "-out", traditional])
+        output = try await Tool.run(
+            "openssl",
+            [
+                "rsa", "-traditional", "-aes256", "-in", TestKeys.directory.appendingPathComponent("rsa2048.pem").path,
+                "-passout", "pass:test", "-out", traditional,
+            ])
         try #require(output.status == 0, "\(output.stderr)")
         let text = try String(contentsOfFile: traditional, encoding: .utf8)
         #expect(text.contains("ENCRYPTED"))

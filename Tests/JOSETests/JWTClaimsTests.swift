@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("JWT claims: typed access")
@@ -20,7 +21,8 @@ struct JWTClaimsTests {
 
     @Test("registered claims read with their types")
     func registered() throws {
-        let c = try Self.claims(#"{"iss":"https://issuer.example","sub":"248289761001","aud":"client-1","jti":"id-1","exp":1700000600,"nbf":1700000000,"iat":1700000000.5}"#)
+        let c = try Self.claims(
+            #"{"iss":"https://issuer.example","sub":"248289761001","aud":"client-1","jti":"id-1","exp":1700000600,"nbf":1700000000,"iat":1700000000.5}"#)
         #expect(try c.issuer == "https://issuer.example")
         #expect(try c.subject == "248289761001")
         #expect(try c.jwtID == "id-1")
@@ -44,10 +46,12 @@ struct JWTClaimsTests {
         Self.expectMismatch("aud") { _ = try Self.claims(#"{"aud":{"a":1}}"#).audience }
     }
 
-    @Test("a registered claim of the wrong type names the claim", arguments: [
-        ("iss", #"{"iss":1}"#), ("sub", #"{"sub":true}"#), ("jti", #"{"jti":[]}"#), ("exp", #"{"exp":"1700000000"}"#),
-        ("nbf", #"{"nbf":null}"#), ("iat", #"{"iat":{}}"#),
-    ])
+    @Test(
+        "a registered claim of the wrong type names the claim",
+        arguments: [
+            ("iss", #"{"iss":1}"#), ("sub", #"{"sub":true}"#), ("jti", #"{"jti":[]}"#), ("exp", #"{"exp":"1700000000"}"#),
+            ("nbf", #"{"nbf":null}"#), ("iat", #"{"iat":{}}"#),
+        ])
     func wrongType(_ name: String, _ json: String) throws {
         let c = try Self.claims(json)
         Self.expectMismatch(name) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("JWT claim validation with an injected clock")
@@ -7,10 +8,13 @@ struct JWTValidationTests {
     static let t0: TimeInterval = 1_700_000_000
     static let leeway: TimeInterval = 60
 
-    static func options(at now: TimeInterval, issuer: String? = nil, audience: String? = nil, required: [String] = [],
-                        requiresExpiration: Bool = false) -> JWTValidationPolicy {
-        JWTValidationPolicy(clock: { Date(timeIntervalSince1970: now) }, leeway: leeway, issuer: issuer, audience: audience,
-                             requiredClaims: required, requiresExpiration: requiresExpiration)
+    static func options(
+        at now: TimeInterval, issuer: String? = nil, audience: String? = nil, required: [String] = [],
+        requiresExpiration: Bool = false
+    ) -> JWTValidationPolicy {
+        JWTValidationPolicy(
+            clock: { Date(timeIntervalSince1970: now) }, leeway: leeway, issuer: issuer, audience: audience,
+            requiredClaims: required, requiresExpiration: requiresExpiration)
     }
 
     static func claims(_ object: JSONObject) -> JWTClaims { JWTClaims(object) }
@@ -83,8 +87,10 @@ struct JWTValidationTests {
     func endToEnd() throws {
         var key = try TestKeys.pem("p256.pem")
         key.algorithm = nil
-        let claims: JSONObject = ["iss": "https://issuer.example", "aud": "client", "sub": "s",
-                                  "iat": .integer(Int64(Self.t0)), "exp": .integer(Int64(Self.t0 + 300))]
+        let claims: JSONObject = [
+            "iss": "https://issuer.example", "aud": "client", "sub": "s",
+            "iat": .integer(Int64(Self.t0)), "exp": .integer(Int64(Self.t0 + 300)),
+        ]
         let token = try JWT.sign(claims, key: key, algorithm: .es256)
         let good = Self.options(at: Self.t0 + 10, issuer: "https://issuer.example", audience: "client")
         let jwt = try JWT.verifyIgnoringIssuerAndAudience(token, key: key.publicKey, validation: good)
@@ -100,7 +106,8 @@ struct JWTValidationTests {
         var tampered = Array(token.utf8)
         tampered[tampered.count - 2] = tampered[tampered.count - 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         expectCode(.invalidSignature) {
-            _ = try JWT.verifyIgnoringIssuerAndAudience(String(decoding: tampered, as: UTF8.self), key: key.publicKey, validation: Self.options(at: Self.t0 + 9999))
+            _ = try JWT.verifyIgnoringIssuerAndAudience(
+                String(decoding: tampered, as: UTF8.self), key: key.publicKey, validation: Self.options(at: Self.t0 + 9999))
         }
     }
 }

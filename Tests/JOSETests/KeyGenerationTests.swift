@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("Key generation and private export")
@@ -94,8 +95,9 @@ struct KeyGenerationTests {
 
 @Suite("Key generation: interop with the openssl command line", .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"))
 struct KeyGenerationOpenSSLTests {
-    @Test("openssl accepts the generated PKCS#8 key, derives the same SPKI, and signatures cross both ways",
-          arguments: [JWK.GenerationSpec.ec(.p256), .ec(.p384), .ed25519, .rsa(bits: 2048)])
+    @Test(
+        "openssl accepts the generated PKCS#8 key, derives the same SPKI, and signatures cross both ways",
+        arguments: [JWK.GenerationSpec.ec(.p256), .ec(.p384), .ed25519, .rsa(bits: 2048)])
     func interop(_ spec: JWK.GenerationSpec) async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
@@ -121,8 +123,10 @@ struct KeyGenerationOpenSSLTests {
         if algorithm == .eddsa {
             signed = try await Tool.run("openssl", ["pkeyutl", "-sign", "-rawin", "-inkey", privatePath, "-in", inputPath, "-out", signaturePath])
         } else {
-            signed = try await Tool.run("openssl", ["dgst", OpenSSLInteropTests.digestFlag(algorithm), "-sign", privatePath]
-                                  + OpenSSLInteropTests.pssOptions(algorithm) + ["-out", signaturePath, inputPath])
+            signed = try await Tool.run(
+                "openssl",
+                ["dgst", OpenSSLInteropTests.digestFlag(algorithm), "-sign", privatePath]
+                    + OpenSSLInteropTests.pssOptions(algorithm) + ["-out", signaturePath, inputPath])
         }
         try #require(signed.status == 0, "openssl: \(signed.stderr)")
         var signature = try OpenSSLInteropTests.bytes(signaturePath)
@@ -138,10 +142,13 @@ struct KeyGenerationOpenSSLTests {
         try Data(ours).write(to: URL(fileURLWithPath: signaturePath))
         let verified: Tool.Output
         if algorithm == .eddsa {
-            verified = try await Tool.run("openssl", ["pkeyutl", "-verify", "-rawin", "-pubin", "-inkey", publicPath, "-in", inputPath, "-sigfile", signaturePath])
+            verified = try await Tool.run(
+                "openssl", ["pkeyutl", "-verify", "-rawin", "-pubin", "-inkey", publicPath, "-in", inputPath, "-sigfile", signaturePath])
         } else {
-            verified = try await Tool.run("openssl", ["dgst", OpenSSLInteropTests.digestFlag(algorithm), "-verify", publicPath]
-                                    + OpenSSLInteropTests.pssOptions(algorithm) + ["-signature", signaturePath, inputPath])
+            verified = try await Tool.run(
+                "openssl",
+                ["dgst", OpenSSLInteropTests.digestFlag(algorithm), "-verify", publicPath]
+                    + OpenSSLInteropTests.pssOptions(algorithm) + ["-signature", signaturePath, inputPath])
         }
         #expect(verified.status == 0, "openssl verify: \(verified.stdout) \(verified.stderr)")
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JOSE
 
 @Suite("Key material never shows through dump or Mirror")

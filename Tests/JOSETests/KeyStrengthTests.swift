@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("Weak keys")
 struct KeyStrengthTests {
-    @Test("a 1024-bit RSA key is weak by default and accepted only when minimumRSAKeyBits is lowered",
-          .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"))
+    @Test(
+        "a 1024-bit RSA key is weak by default and accepted only when minimumRSAKeyBits is lowered",
+        .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"))
     func rsa1024() async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("Key use and key_ops")
@@ -10,10 +11,12 @@ struct KeyUsageTests {
         return try CompactJWS.sign(payload: "x", key: signer, algorithm: .es256)
     }
 
-    @Test("use other than sig, or key_ops without verify, is refused", arguments: [
-        #""use":"enc""#, #""use":"other""#, #""key_ops":["encrypt"]"#, #""key_ops":["sign"]"#, #""key_ops":[]"#,
-        #""use":"enc","key_ops":["verify"]"#,
-    ])
+    @Test(
+        "use other than sig, or key_ops without verify, is refused",
+        arguments: [
+            #""use":"enc""#, #""use":"other""#, #""key_ops":["encrypt"]"#, #""key_ops":["sign"]"#, #""key_ops":[]"#,
+            #""use":"enc","key_ops":["verify"]"#,
+        ])
     func refused(_ members: String) throws {
         let base = try TestKeys.jwk("p256.pub.jwk").publicJWK
         var object = JSONObject()

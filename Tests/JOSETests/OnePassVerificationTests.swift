@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// `JWT.verify` reads the token once, in place; `CompactJWS` then `verify` then
@@ -61,8 +62,10 @@ struct OnePassVerificationTests {
 
     /// The outcome of the one-pass call, after checking that the two-step path
     /// (`CompactJWS`, then `verify` as `verifyParsed` does it, then the claims) ends alike.
-    func agreed(_ name: String, _ token: String, policy: JWSVerificationPolicy, onePass: () throws -> Void,
-                verifyParsed: (CompactJWS) throws -> Void) -> String {
+    func agreed(
+        _ name: String, _ token: String, policy: JWSVerificationPolicy, onePass: () throws -> Void,
+        verifyParsed: (CompactJWS) throws -> Void
+    ) -> String {
         let one = outcome(onePass)
         let two = outcome {
             let jws = try CompactJWS(token, limits: policy.limits)
@@ -81,12 +84,16 @@ struct OnePassVerificationTests {
         var outcomes: Set<String> = []
         for (name, token) in try Self.tokens() {
             for policy in [JWSVerificationPolicy.default, permissive] {
-                outcomes.insert(agreed(name, token, policy: policy,
-                                       onePass: { _ = try JWT.verifyIgnoringIssuerAndAudience(token, key: key, policy: policy, validation: Self.validation) },
-                                       verifyParsed: { try $0.verify(with: key, policy: policy) }))
-                outcomes.insert(agreed(name + " (key set)", token, policy: policy,
-                                       onePass: { _ = try JWT.verifyIgnoringIssuerAndAudience(token, keys: set, policy: policy, validation: Self.validation) },
-                                       verifyParsed: { try $0.verify(with: set, policy: policy) }))
+                outcomes.insert(
+                    agreed(
+                        name, token, policy: policy,
+                        onePass: { _ = try JWT.verifyIgnoringIssuerAndAudience(token, key: key, policy: policy, validation: Self.validation) },
+                        verifyParsed: { try $0.verify(with: key, policy: policy) }))
+                outcomes.insert(
+                    agreed(
+                        name + " (key set)", token, policy: policy,
+                        onePass: { _ = try JWT.verifyIgnoringIssuerAndAudience(token, keys: set, policy: policy, validation: Self.validation) },
+                        verifyParsed: { try $0.verify(with: set, policy: policy) }))
             }
         }
         // The list reaches every stage: success and at least ten distinct error codes.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// Signatures made here verify with the `openssl` command line, and
@@ -29,8 +30,10 @@ struct OpenSSLInteropTests {
 
     static func pssOptions(_ algorithm: JWSAlgorithm) -> [String] {
         guard algorithm.family == .rsaPSS, let digest = algorithm.digest else { return [] }
-        return ["-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:\(digest.outputLength)",
-                "-sigopt", "rsa_mgf1_md:\(digest.rawValue.lowercased())"]
+        return [
+            "-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:\(digest.outputLength)",
+            "-sigopt", "rsa_mgf1_md:\(digest.rawValue.lowercased())",
+        ]
     }
 
     static func hmacHexKey() throws -> String {
@@ -67,11 +70,17 @@ struct OpenSSLInteropTests {
         try Data(bytes).write(to: URL(fileURLWithPath: signaturePath))
         let output: Tool.Output
         if algorithm.family == .eddsa {
-            output = try await Tool.run("openssl", ["pkeyutl", "-verify", "-rawin", "-pubin", "-inkey", path(setup.publicPEM),
-                                              "-in", inputPath, "-sigfile", signaturePath])
+            output = try await Tool.run(
+                "openssl",
+                [
+                    "pkeyutl", "-verify", "-rawin", "-pubin", "-inkey", path(setup.publicPEM),
+                    "-in", inputPath, "-sigfile", signaturePath,
+                ])
         } else {
-            output = try await Tool.run("openssl", ["dgst", digestFlag(algorithm), "-verify", path(setup.publicPEM)] + pssOptions(algorithm)
-                                  + ["-signature", signaturePath, inputPath])
+            output = try await Tool.run(
+                "openssl",
+                ["dgst", digestFlag(algorithm), "-verify", path(setup.publicPEM)] + pssOptions(algorithm)
+                    + ["-signature", signaturePath, inputPath])
         }
         return output.status == 0
     }
@@ -86,8 +95,9 @@ struct OpenSSLInteropTests {
     func signedHere(_ algorithm: JWSAlgorithm) async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
-        let token = try CompactJWS.sign(payload: #"{"iss":"https://accounts.example.com","sub":"alice"}"#, key: Self.signingKey(algorithm),
-                                        algorithm: algorithm)
+        let token = try CompactJWS.sign(
+            payload: #"{"iss":"https://accounts.example.com","sub":"alice"}"#, key: Self.signingKey(algorithm),
+            algorithm: algorithm)
         let parts = token.split(separator: ".").map(String.init)
         let input = Array((parts[0] + "." + parts[1]).utf8)
         var signature = try Base64URL.decode(parts[2])
@@ -108,15 +118,22 @@ struct OpenSSLInteropTests {
         let verifier: JWK
         if let setup = Self.setup(algorithm) {
             if algorithm.family == .eddsa {
-                output = try await Tool.run("openssl", ["pkeyutl", "-sign", "-rawin", "-inkey", Self.path(setup.privatePEM), "-in", inputPath, "-out", signaturePath])
+                output = try await Tool.run(
+                    "openssl", ["pkeyutl", "-sign", "-rawin", "-inkey", Self.path(setup.privatePEM), "-in", inputPath, "-out", signaturePath])
             } else {
-                output = try await Tool.run("openssl", ["dgst", Self.digestFlag(algorithm), "-sign", Self.path(setup.privatePEM)] + Self.pssOptions(algorithm)
-                                      + ["-out", signaturePath, inputPath])
+                output = try await Tool.run(
+                    "openssl",
+                    ["dgst", Self.digestFlag(algorithm), "-sign", Self.path(setup.privatePEM)] + Self.pssOptions(algorithm)
+                        + ["-out", signaturePath, inputPath])
             }
             verifier = try TestKeys.pem(setup.publicPEM)
         } else {
-            output = try await Tool.run("openssl", ["dgst", Self.digestFlag(algorithm), "-mac", "HMAC", "-macopt", "hexkey:\(try Self.hmacHexKey())",
-                                              "-binary", "-out", signaturePath, inputPath])
+            output = try await Tool.run(
+                "openssl",
+                [
+                    "dgst", Self.digestFlag(algorithm), "-mac", "HMAC", "-macopt", "hexkey:\(try Self.hmacHexKey())",
+                    "-binary", "-out", signaturePath, inputPath,
+                ])
             verifier = try Self.signingKey(algorithm)
         }
         try #require(output.status == 0, "openssl: \(output.stderr)")

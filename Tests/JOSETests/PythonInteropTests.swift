@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// Tokens signed by joserfc (Python), produced by Fixtures/interop/generate.py
@@ -36,8 +37,9 @@ struct PythonInteropTests {
 
         let claims = try #require(root.object("claims"))
         let iat = TimeInterval(try #require(claims.int("iat")))
-        let validation = JWTValidationPolicy(clock: { Date(timeIntervalSince1970: iat + 10) }, issuer: "https://accounts.example.com",
-                                              audience: Self.audience, requiredClaims: ["sub", "nonce", "auth_time"], requiresExpiration: true)
+        let validation = JWTValidationPolicy(
+            clock: { Date(timeIntervalSince1970: iat + 10) }, issuer: "https://accounts.example.com",
+            audience: Self.audience, requiredClaims: ["sub", "nonce", "auth_time"], requiresExpiration: true)
         let jwt = try JWT.verifyIgnoringIssuerAndAudience(token, key: key, validation: validation)
         #expect(jwt.header.algorithmName == algorithm.rawValue)
         #expect(jwt.header.keyID == entry.string("kid"))

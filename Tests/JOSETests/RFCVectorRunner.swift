@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import JOSE
 
 /// Checks every example in `Fixtures/vectors/rfc`: each serialization a file
@@ -81,8 +82,9 @@ enum RFCVectors {
             guard let object = vector.object(form) else { continue }
             check(form, expectValid: expectValid) {
                 let hasPayload = object["payload"] != nil
-                let jws = try JSONSerializedJWS(json: JSONValue.object(object).jsonString(), detachedPayload: hasPayload ? nil : payload,
-                                                limits: policy.limits)
+                let jws = try JSONSerializedJWS(
+                    json: JSONValue.object(object).jsonString(), detachedPayload: hasPayload ? nil : payload,
+                    limits: policy.limits)
                 guard jws.payload == payload else { throw JOSEError(.malformedToken, "payload differs from the fixture's") }
                 try jws.verify(with: verifier, policy: policy)
             }
@@ -115,7 +117,9 @@ enum RFCVectors {
             }
         }
         for input in inputs {
-            let header = input.protected.isEmpty ? JSONObject()
+            let header =
+                input.protected.isEmpty
+                ? JSONObject()
                 : try JSONParser.parseObject(try Base64URL.decode(input.protected), what: "header")
             let name = header.string("alg") ?? input.unprotectedAlg ?? ""
             let algorithm = try JWSAlgorithm(headerValue: name)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("RFC 7515, 7520, 7797 and 8037 JWS examples")

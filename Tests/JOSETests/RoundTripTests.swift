@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("Sign and verify round trips with the keys in Keys/")
 struct RoundTripTests {
-    @Test("every asymmetric algorithm signs with the PEM private key and verifies with the public JWK and PEM",
-          arguments: TestKeys.asymmetric.map { "\($0.privateName)|\($0.publicName)|\($0.algorithm.rawValue)" })
+    @Test(
+        "every asymmetric algorithm signs with the PEM private key and verifies with the public JWK and PEM",
+        arguments: TestKeys.asymmetric.map { "\($0.privateName)|\($0.publicName)|\($0.algorithm.rawValue)" })
     func asymmetric(_ row: String) throws {
         let parts = row.split(separator: "|").map(String.init)
         let algorithm = try #require(JWSAlgorithm(rawValue: parts[2]))

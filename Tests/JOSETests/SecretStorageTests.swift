@@ -1,5 +1,6 @@
 import CLibCrypto
 import Testing
+
 @testable import JOSE
 
 /// Issue 13 "Private key components": secrets live in storage the library owns

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import JOSE
 
 /// Locates the repository's `Keys/` folder from this source file.

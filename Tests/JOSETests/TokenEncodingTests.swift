@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("Strict Base64URL and token shape")
@@ -33,9 +34,11 @@ struct TokenEncodingTests {
         let token = try CompactJWS.sign(payload: "hello", key: key, algorithm: .hs256)
         var parts = token.split(separator: ".").map(String.init)
         let index = ["header", "payload", "signature"].firstIndex(of: segment)!
-        for (name, bad) in [("padding", parts[index] + "="), ("plus", "+" + parts[index].dropFirst()),
-                            ("space", " " + parts[index]),
-                            ("length 1 mod 4", parts[index] + String(repeating: "A", count: (5 - parts[index].utf8.count % 4) % 4))] {
+        for (name, bad) in [
+            ("padding", parts[index] + "="), ("plus", "+" + parts[index].dropFirst()),
+            ("space", " " + parts[index]),
+            ("length 1 mod 4", parts[index] + String(repeating: "A", count: (5 - parts[index].utf8.count % 4) % 4)),
+        ] {
             var changed = parts
             changed[index] = bad
             expectCode(.invalidBase64URL, "\(segment): \(name)") { try CompactJWS(changed.joined(separator: ".")).verify(with: key) }
@@ -52,9 +55,11 @@ struct TokenEncodingTests {
         }
     }
 
-    @Test("wrong number of segments is a malformed token", arguments: [
-        "", "abc", "eyJhbGciOiJIUzI1NiJ9.e30", "eyJhbGciOiJIUzI1NiJ9.e30.AAAA.AAAA", "eyJhbGciOiJIUzI1NiJ9.e30.AAAA.AAAA.AAAA", "..", ".e30.AAAA",
-    ])
+    @Test(
+        "wrong number of segments is a malformed token",
+        arguments: [
+            "", "abc", "eyJhbGciOiJIUzI1NiJ9.e30", "eyJhbGciOiJIUzI1NiJ9.e30.AAAA.AAAA", "eyJhbGciOiJIUzI1NiJ9.e30.AAAA.AAAA.AAAA", "..", ".e30.AAAA",
+        ])
     func segments(_ token: String) throws {
         expectCode(.malformedToken) { _ = try CompactJWS(token) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import JOSE
 
 /// Runs every Wycheproof file in `Fixtures/vectors/wycheproof/testvectors_v1`
@@ -21,22 +22,38 @@ enum Wycheproof {
     /// `file#tcId` → the outcome this suite requires instead (`nil` = must verify,
     /// otherwise the exact error code), and why. Each is counted as "overridden".
     static let overrides: [String: (code: JOSEError.Code?, reason: String)] = [
-        "json_web_signature_test.json#372": (.invalidBase64URL,
-            "a '?' is inserted into the header segment; Wycheproof calls it valid because the MAC covers the literal bytes, but strict Base64URL is a product requirement"),
-        "json_web_signature_test.json#373": (.invalidBase64URL,
-            "a '?' is inserted into the payload segment; Wycheproof calls it valid because the MAC covers the literal bytes, but strict Base64URL is a product requirement"),
-        "json_web_signature_test.json#346": (.keyAlgorithmMismatch,
-            "RFC 7520 Figure 20 (PS384) verified with a key whose \"alg\" is PS256; a key's alg restricts it (project rule). Verifies once alg is removed"),
-        "json_web_signature_test.json#350": (.keyAlgorithmMismatch,
-            "as #346, with key_ops; a key's alg restricts it (project rule). Verifies once alg is removed"),
-        "json_web_signature_test.json#347": (.keyAlgorithmMismatch,
-            "RFC 7520 Figure 27 (ES512) verified with a key whose \"alg\" is \"ES521\" (not a JWS algorithm); a key's alg restricts it (project rule). Verifies once alg is removed"),
-        "json_web_signature_test.json#351": (.keyAlgorithmMismatch,
-            "as #347, with key_ops; a key's alg restricts it (project rule). Verifies once alg is removed"),
-        "json_web_signature_test.json#367": (nil,
-            "'invalidBase64Padding' but the jws is byte-identical to tcId 357 (valid): the padding is absent from the data, so the vector contradicts #357"),
-        "json_web_signature_test.json#370": (nil,
-            "'invalidBase64PaddingInPayload' but the jws is byte-identical to tcId 357 (valid): the padding is absent from the data, so the vector contradicts #357"),
+        "json_web_signature_test.json#372": (
+            .invalidBase64URL,
+            "a '?' is inserted into the header segment; Wycheproof calls it valid because the MAC covers the literal bytes, but strict Base64URL is a product requirement"
+        ),
+        "json_web_signature_test.json#373": (
+            .invalidBase64URL,
+            "a '?' is inserted into the payload segment; Wycheproof calls it valid because the MAC covers the literal bytes, but strict Base64URL is a product requirement"
+        ),
+        "json_web_signature_test.json#346": (
+            .keyAlgorithmMismatch,
+            "RFC 7520 Figure 20 (PS384) verified with a key whose \"alg\" is PS256; a key's alg restricts it (project rule). Verifies once alg is removed"
+        ),
+        "json_web_signature_test.json#350": (
+            .keyAlgorithmMismatch,
+            "as #346, with key_ops; a key's alg restricts it (project rule). Verifies once alg is removed"
+        ),
+        "json_web_signature_test.json#347": (
+            .keyAlgorithmMismatch,
+            "RFC 7520 Figure 27 (ES512) verified with a key whose \"alg\" is \"ES521\" (not a JWS algorithm); a key's alg restricts it (project rule). Verifies once alg is removed"
+        ),
+        "json_web_signature_test.json#351": (
+            .keyAlgorithmMismatch,
+            "as #347, with key_ops; a key's alg restricts it (project rule). Verifies once alg is removed"
+        ),
+        "json_web_signature_test.json#367": (
+            nil,
+            "'invalidBase64Padding' but the jws is byte-identical to tcId 357 (valid): the padding is absent from the data, so the vector contradicts #357"
+        ),
+        "json_web_signature_test.json#370": (
+            nil,
+            "'invalidBase64PaddingInPayload' but the jws is byte-identical to tcId 357 (valid): the padding is absent from the data, so the vector contradicts #357"
+        ),
     ]
 
     struct FileResult: Sendable {
@@ -77,7 +94,7 @@ enum Wycheproof {
             let tests = group.array("tests").compactMap(\.objectValue)
             switch schema {
             case "ecdsa_p1363_verify_schema_v1.json", "rsassa_pkcs1_verify_schema_v1.json", "rsassa_pss_verify_schema_v1.json",
-                 "eddsa_verify_schema_v1.json":
+                "eddsa_verify_schema_v1.json":
                 runSignatureGroup(group, tests: tests, schema: schema, into: &result)
             case "mac_test_schema_v1.json":
                 runMACGroup(group, tests: tests, algorithmName: root.string("algorithm") ?? "", into: &result)
@@ -114,9 +131,11 @@ enum Wycheproof {
             bytes = [UInt8](repeating: 0, count: curve.coordinateSize - bytes.count) + bytes
             return Base64URL.encode(bytes)
         }
-        let object: JSONObject = ["kty": "EC", "crv": .string(curve.rawValue),
-                                  "x": .string(try coordinate(publicKey.string("wx") ?? "")),
-                                  "y": .string(try coordinate(publicKey.string("wy") ?? ""))]
+        let object: JSONObject = [
+            "kty": "EC", "crv": .string(curve.rawValue),
+            "x": .string(try coordinate(publicKey.string("wx") ?? "")),
+            "y": .string(try coordinate(publicKey.string("wy") ?? "")),
+        ]
         return (try JWK(jsonObject: object), curve.algorithm)
     }
 
@@ -129,14 +148,16 @@ enum Wycheproof {
                 (key, algorithm) = try ecKey(group)
             case "rsassa_pkcs1_verify_schema_v1.json":
                 guard let alg = Self.algorithm(forHash: group.string("sha") ?? "", family: .rsaPKCS1),
-                      let jwk = group.object("keyJwk") ?? group.object("publicKeyJwk") else { result.skipped += tests.count; return }
+                    let jwk = group.object("keyJwk") ?? group.object("publicKeyJwk")
+                else { result.skipped += tests.count; return }
                 (key, algorithm) = (try JWK(jsonObject: jwk), alg)
             case "rsassa_pss_verify_schema_v1.json":
                 // Only the JWS parameter sets exist in JWS: MGF1 hash = hash, salt = hash length.
                 guard let alg = Self.algorithm(forHash: group.string("sha") ?? "", family: .rsaPSS),
-                      group.string("mgf") == "MGF1", group.string("mgfSha") == group.string("sha"),
-                      group.int("sLen") == alg.digest?.outputLength,
-                      let jwk = group.object("publicKeyJwk") else { result.skipped += tests.count; return }
+                    group.string("mgf") == "MGF1", group.string("mgfSha") == group.string("sha"),
+                    group.int("sLen") == alg.digest?.outputLength,
+                    let jwk = group.object("publicKeyJwk")
+                else { result.skipped += tests.count; return }
                 (key, algorithm) = (try JWK(jsonObject: jwk), alg)
             default:
                 guard let jwk = group.object("publicKeyJwk") else { result.skipped += tests.count; return }
@@ -181,12 +202,15 @@ enum Wycheproof {
             if keyBytes.count < digest.outputLength {
                 let code = joseCode({ _ = try JWSVerificationPolicy.default.algorithm(named: algorithm.rawValue, for: key) })
                 if code != .weakKey {
-                    result.wrong.append("tcId \(test.int("tcId") ?? -1): a \(keyBytes.count)-byte \(algorithm) key is not refused with weakKey by default (got \(String(describing: code)))")
+                    result.wrong.append(
+                        "tcId \(test.int("tcId") ?? -1): a \(keyBytes.count)-byte \(algorithm) key is not refused with weakKey by default (got \(String(describing: code)))"
+                    )
                 }
                 policy.allowsShortHMACKeys = true
             }
-            let outcome = primitiveVerify(key: key, algorithm: algorithm, policy: policy,
-                                          message: hexBytes(test.string("msg") ?? ""), signature: hexBytes(test.string("tag") ?? ""))
+            let outcome = primitiveVerify(
+                key: key, algorithm: algorithm, policy: policy,
+                message: hexBytes(test.string("msg") ?? ""), signature: hexBytes(test.string("tag") ?? ""))
             if truncated {
                 // JWS never truncates: a shortened tag is rejected whatever the vector says.
                 if outcome.accepted { result.wrong.append("tcId \(test.int("tcId") ?? -1): a truncated \(algorithm) tag was accepted") }
@@ -198,8 +222,10 @@ enum Wycheproof {
 
     /// The library's verification path below the JWS parser: the policy picks
     /// the algorithm for the key, then the primitive checks the signature.
-    static func primitiveVerify(key: JWK, algorithm: JWSAlgorithm, policy: JWSVerificationPolicy,
-                                message: [UInt8], signature: [UInt8]) -> (accepted: Bool, detail: String) {
+    static func primitiveVerify(
+        key: JWK, algorithm: JWSAlgorithm, policy: JWSVerificationPolicy,
+        message: [UInt8], signature: [UInt8]
+    ) -> (accepted: Bool, detail: String) {
         do {
             let chosen = try policy.algorithm(named: algorithm.rawValue, for: key)
             let valid = try signature.withUnsafeBytes { sig in
@@ -230,7 +256,9 @@ enum Wycheproof {
             if let override = overrides["\(result.file)#\(tcId)"] {
                 result.overridden += 1
                 if thrown?.code != override.code || other != nil {
-                    result.wrong.append("tcId \(tcId) (override): expected \(override.code.map { "\($0)" } ?? "acceptance"), got \(thrown.map { "\($0)" } ?? other.map { "\($0)" } ?? "acceptance")")
+                    result.wrong.append(
+                        "tcId \(tcId) (override): expected \(override.code.map { "\($0)" } ?? "acceptance"), got \(thrown.map { "\($0)" } ?? other.map { "\($0)" } ?? "acceptance")"
+                    )
                 }
                 if override.code == .keyAlgorithmMismatch {
                     // The signature itself must be good: without the key's alg it verifies.

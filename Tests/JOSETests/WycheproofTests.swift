@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("Wycheproof test vectors")
@@ -42,8 +43,9 @@ struct WycheproofTests {
         return nil
     }
 
-    @Test("each override holds: the library gives exactly the outcome the override table states",
-          arguments: Wycheproof.overrides.keys.sorted())
+    @Test(
+        "each override holds: the library gives exactly the outcome the override table states",
+        arguments: Wycheproof.overrides.keys.sorted())
     func overridden(_ entry: String) throws {
         let tcId = try #require(Int(entry.split(separator: "#")[1]))
         let override = try #require(Wycheproof.overrides[entry])
@@ -70,8 +72,9 @@ struct WycheproofTests {
         let key = JWK(symmetricKey: hexBytes(try #require(test.string("key"))))
         expectCode(.weakKey) { _ = try JWSVerificationPolicy.default.algorithm(named: "HS256", for: key) }
         let lenient = JWSVerificationPolicy(allowsShortHMACKeys: true)
-        let outcome = Wycheproof.primitiveVerify(key: key, algorithm: .hs256, policy: lenient,
-                                                 message: hexBytes(test.string("msg") ?? ""), signature: hexBytes(test.string("tag") ?? ""))
+        let outcome = Wycheproof.primitiveVerify(
+            key: key, algorithm: .hs256, policy: lenient,
+            message: hexBytes(test.string("msg") ?? ""), signature: hexBytes(test.string("tag") ?? ""))
         #expect(outcome.accepted, "\(outcome.detail)")
     }
 
@@ -83,8 +86,9 @@ struct WycheproofTests {
         let key = JWK(symmetricKey: hexBytes(try #require(test.string("key"))))
         let tag = hexBytes(try #require(test.string("tag")))
         #expect(tag.count == 16)
-        let outcome = Wycheproof.primitiveVerify(key: key, algorithm: .hs256, policy: .default,
-                                                 message: hexBytes(test.string("msg") ?? ""), signature: tag)
+        let outcome = Wycheproof.primitiveVerify(
+            key: key, algorithm: .hs256, policy: .default,
+            message: hexBytes(test.string("msg") ?? ""), signature: tag)
         #expect(!outcome.accepted)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @_spi(Testing) @testable import JOSE
 
 /// X25519 keys in PEM (RFC 8410): PKCS#8 `PRIVATE KEY` and SubjectPublicKeyInfo
@@ -51,8 +52,9 @@ struct X25519PEMTests {
         #expect(try JWK.keys(fromFileText: TestKeys.text("x25519.pem")).first?.thumbprint() == (try TestKeys.jwk("x25519.jwk").thumbprint()))
     }
 
-    @Test("keys made now by openssl genpkey -algorithm X25519 read as openssl pkey -text prints them",
-          .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"))
+    @Test(
+        "keys made now by openssl genpkey -algorithm X25519 read as openssl pkey -text prints them",
+        .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"))
     func freshOpenSSLKeys() async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
@@ -80,8 +82,9 @@ struct X25519PEMTests {
 
     // MARK: Use
 
-    @Test("ECDH-ES with the PEM keys: encrypt to the public PEM, decrypt with the private PEM",
-          arguments: [JWEKeyAlgorithm.ecdhES, .ecdhESA128KW, .ecdhESA256KW])
+    @Test(
+        "ECDH-ES with the PEM keys: encrypt to the public PEM, decrypt with the private PEM",
+        arguments: [JWEKeyAlgorithm.ecdhES, .ecdhESA128KW, .ecdhESA256KW])
     func ecdhES(_ algorithm: JWEKeyAlgorithm) throws {
         let recipient = try TestKeys.pem("x25519.pub.pem"), key = try TestKeys.pem("x25519.pem")
         let token = try CompactJWE.encrypt("to a PEM key ✓", to: recipient, algorithm: algorithm, encryption: .a128GCM)
@@ -148,8 +151,9 @@ struct X25519PEMTests {
         #expect(try JWK(pem: generated.publicKeyPEM()).thumbprint() == generated.thumbprint())
     }
 
-    @Test("openssl reads what privateKeyPEM and publicKeyPEM write, and writes it back unchanged",
-          .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"))
+    @Test(
+        "openssl reads what privateKeyPEM and publicKeyPEM write, and writes it back unchanged",
+        .enabled(if: Tool.hasOpenSSL, "needs the openssl command line"))
     func openSSLReadsExports() async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
@@ -203,7 +207,9 @@ struct X25519PEMTests {
                 let x448 = DERNode.node(0x30, [.node(0x30, [.leaf(0x06, [0x2B, 0x65, 0x6F])]), .leaf(0x03, [0x00] + [UInt8](repeating: 9, count: 56))])
                 return (publicKey(x448), .unsupportedKey)
             case .x448Private:
-                return (privateKey(curvePrivateKey([UInt8](repeating: 9, count: 56)).replacing([1, 0]) { _ in .leaf(0x06, [0x2B, 0x65, 0x6F]) }), .unsupportedKey)
+                return (
+                    privateKey(curvePrivateKey([UInt8](repeating: 9, count: 56)).replacing([1, 0]) { _ in .leaf(0x06, [0x2B, 0x65, 0x6F]) }), .unsupportedKey
+                )
             case .ed448Public:
                 let ed448 = DERNode.node(0x30, [.node(0x30, [.leaf(0x06, [0x2B, 0x65, 0x71])]), .leaf(0x03, [0x00] + [UInt8](repeating: 9, count: 57))])
                 return (publicKey(ed448), .unsupportedKey)

@@ -12,21 +12,27 @@ struct CLIAccessTokenDPoPTests {
     static let audience = "https://api.example"
 
     static func token(cnf: JSONValue?) throws -> String {
-        var claims: JSONObject = ["iss": .string(issuer), "aud": .string(audience), "sub": "alice", "client_id": "c1",
-                                  "iat": .integer(now - 10), "exp": .integer(now + 300), "jti": "j-1", "scope": "read write"]
+        var claims: JSONObject = [
+            "iss": .string(issuer), "aud": .string(audience), "sub": "alice", "client_id": "c1",
+            "iat": .integer(now - 10), "exp": .integer(now + 300), "jti": "j-1", "scope": "read write",
+        ]
         if let cnf { claims["cnf"] = cnf }
         return try JWT.sign(claims, key: try Tokens.key("p256.pem"), algorithm: .es256, header: ["typ": "at+jwt"])
     }
 
     static func proof(key: JWK, token: String, htm: String = "GET", htu: String = "https://api.example/items") throws -> String {
         let ath = Base64URL.encode(DigestAlgorithm.sha256.hash(Array(token.utf8)))
-        return try JWT.sign(["jti": "p-1", "htm": .string(htm), "htu": .string(htu), "iat": .integer(now - 2), "ath": .string(ath)],
-                            key: key, algorithm: .es256, header: ["typ": "dpop+jwt", "jwk": .object(key.publicJWK)])
+        return try JWT.sign(
+            ["jti": "p-1", "htm": .string(htm), "htu": .string(htu), "iat": .integer(now - 2), "ath": .string(ath)],
+            key: key, algorithm: .es256, header: ["typ": "dpop+jwt", "jwk": .object(key.publicJWK)])
     }
 
     static func run(_ token: String, _ extra: [String]) async throws -> (status: Int32, line: [String: Any]?, stderr: String) {
-        let run = try await CLI.run(["--json", "--now", "\(now)", "--key", "Keys/p256.pub.pem", "--as", "access-token",
-                               "--iss", issuer, "--aud", audience] + extra + [token])
+        let run = try await CLI.run(
+            [
+                "--json", "--now", "\(now)", "--key", "Keys/p256.pub.pem", "--as", "access-token",
+                "--iss", issuer, "--aud", audience,
+            ] + extra + [token])
         let checks = run.json?["checks"] as? [[String: Any]] ?? []
         return (run.status, checks.first { $0["name"] as? String == "access-token" }, run.stderr)
     }

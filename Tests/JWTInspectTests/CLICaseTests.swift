@@ -14,8 +14,10 @@ enum Tokens {
     static let now: Int64 = 1_800_000_000
 
     static func claims(_ extra: [(String, JSONValue)] = []) -> JSONObject {
-        var object: JSONObject = ["iss": "https://issuer.example", "sub": "alice", "aud": "client-1",
-                                  "iat": .integer(now - 60), "exp": .integer(now + 600), "nonce": "n-123"]
+        var object: JSONObject = [
+            "iss": "https://issuer.example", "sub": "alice", "aud": "client-1",
+            "iat": .integer(now - 60), "exp": .integer(now + 600), "nonce": "n-123",
+        ]
         for (name, value) in extra { object[name] = value }
         return object
     }
@@ -60,55 +62,82 @@ struct CLICaseTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "tampered payload", arguments: ["--key", "Keys/rsa2048.pub.pem"], token: {
-            let parts = try Tokens.sign(.rs256, key: "rsa2048.pem").split(separator: ".")
-            let other = Base64URL.encode(Array(#"{"sub":"mallory","exp":1900000000}"#.utf8))
-            return "\(parts[0]).\(other).\(parts[2])"
-        }, status: 1, reason: "invalid_signature"),
-        Case(name: "wrong key", arguments: ["--key", "Keys/rsa3072.pub.pem"], token: { try Tokens.sign(.rs256, key: "rsa2048.pem") },
-             status: 1, reason: "invalid_signature"),
-        Case(name: "HS256 token against an RSA key", arguments: ["--key", "Keys/rsa2048.pub.pem"],
-             token: { try Tokens.sign(.hs256, key: "hmac.jwk") }, status: 1, reason: "key_algorithm_mismatch"),
-        Case(name: "RS256 token against an HMAC secret", arguments: ["--secret-file", "Keys/hmac.key"],
-             token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "key_algorithm_mismatch"),
-        Case(name: "alg none", arguments: ["--key", "Keys/rsa2048.pub.pem"], token: {
-            Base64URL.encode(#"{"alg":"none"}"#) + "." + Base64URL.encode(#"{"sub":"x"}"#) + "."
-        }, status: 1, reason: "unsupported_algorithm"),
-        Case(name: "alg not in --alg", arguments: ["--key", "Keys/rsa2048.pub.pem", "--alg", "PS256"],
-             token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "algorithm_not_allowed"),
-        Case(name: "expired at --now", arguments: ["--key", "Keys/rsa2048.pub.pem", "--now", "\(Tokens.now + 3600)"],
-             token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "expired"),
-        Case(name: "not yet valid", arguments: ["--key", "Keys/rsa2048.pub.pem"],
-             token: { try Tokens.sign(.rs256, key: "rsa2048.pem", claims: Tokens.claims([("nbf", .integer(Tokens.now + 3600))])) },
-             status: 1, reason: "not_yet_valid"),
-        Case(name: "wrong aud", arguments: ["--key", "Keys/rsa2048.pub.pem", "--aud", "someone-else"],
-             token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "audience_mismatch"),
-        Case(name: "right aud, iss and nonce", arguments: ["--key", "Keys/rsa2048.pub.pem", "--aud", "client-1", "--iss",
-                                                           "https://issuer.example", "--nonce", "n-123"],
-             token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 0, reason: nil),
-        Case(name: "wrong iss", arguments: ["--key", "Keys/rsa2048.pub.pem", "--iss", "https://evil.example"],
-             token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "issuer_mismatch"),
-        Case(name: "wrong nonce", arguments: ["--key", "Keys/rsa2048.pub.pem", "--nonce", "n-999"],
-             token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "nonce_mismatch"),
-        Case(name: "missing required claim", arguments: ["--key", "Keys/rsa2048.pub.pem", "--require", "acr"],
-             token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "missing_claim"),
-        Case(name: "JWK Set, token with kid", arguments: ["--key", "Keys/jwks.json"], token: {
-            try Tokens.sign(.rs256, key: "rsa2048.pem", kid: Tokens.key("rsa2048.pub.jwk").keyID ?? "")
-        }, status: 0, reason: nil),
-        Case(name: "JWK Set, no kid, one key fits", arguments: ["--key", "Keys/jwks.json"],
-             token: { try Tokens.sign(.es256, key: "p256.pem") }, status: 0, reason: nil),
-        Case(name: "JWK Set, no kid, several keys fit", arguments: ["--key", TwoRSAKeys.path],
-             token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "ambiguous_key"),
-        Case(name: "JWK Set, unknown kid", arguments: ["--key", "Keys/jwks.json"],
-             token: { try Tokens.sign(.rs256, key: "rsa2048.pem", kid: "nope") }, status: 1, reason: "key_not_found"),
+        Case(
+            name: "tampered payload", arguments: ["--key", "Keys/rsa2048.pub.pem"],
+            token: {
+                let parts = try Tokens.sign(.rs256, key: "rsa2048.pem").split(separator: ".")
+                let other = Base64URL.encode(Array(#"{"sub":"mallory","exp":1900000000}"#.utf8))
+                return "\(parts[0]).\(other).\(parts[2])"
+            }, status: 1, reason: "invalid_signature"),
+        Case(
+            name: "wrong key", arguments: ["--key", "Keys/rsa3072.pub.pem"], token: { try Tokens.sign(.rs256, key: "rsa2048.pem") },
+            status: 1, reason: "invalid_signature"),
+        Case(
+            name: "HS256 token against an RSA key", arguments: ["--key", "Keys/rsa2048.pub.pem"],
+            token: { try Tokens.sign(.hs256, key: "hmac.jwk") }, status: 1, reason: "key_algorithm_mismatch"),
+        Case(
+            name: "RS256 token against an HMAC secret", arguments: ["--secret-file", "Keys/hmac.key"],
+            token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "key_algorithm_mismatch"),
+        Case(
+            name: "alg none", arguments: ["--key", "Keys/rsa2048.pub.pem"],
+            token: {
+                Base64URL.encode(#"{"alg":"none"}"#) + "." + Base64URL.encode(#"{"sub":"x"}"#) + "."
+            }, status: 1, reason: "unsupported_algorithm"),
+        Case(
+            name: "alg not in --alg", arguments: ["--key", "Keys/rsa2048.pub.pem", "--alg", "PS256"],
+            token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "algorithm_not_allowed"),
+        Case(
+            name: "expired at --now", arguments: ["--key", "Keys/rsa2048.pub.pem", "--now", "\(Tokens.now + 3600)"],
+            token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "expired"),
+        Case(
+            name: "not yet valid", arguments: ["--key", "Keys/rsa2048.pub.pem"],
+            token: { try Tokens.sign(.rs256, key: "rsa2048.pem", claims: Tokens.claims([("nbf", .integer(Tokens.now + 3600))])) },
+            status: 1, reason: "not_yet_valid"),
+        Case(
+            name: "wrong aud", arguments: ["--key", "Keys/rsa2048.pub.pem", "--aud", "someone-else"],
+            token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "audience_mismatch"),
+        Case(
+            name: "right aud, iss and nonce",
+            arguments: [
+                "--key", "Keys/rsa2048.pub.pem", "--aud", "client-1", "--iss",
+                "https://issuer.example", "--nonce", "n-123",
+            ],
+            token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 0, reason: nil),
+        Case(
+            name: "wrong iss", arguments: ["--key", "Keys/rsa2048.pub.pem", "--iss", "https://evil.example"],
+            token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "issuer_mismatch"),
+        Case(
+            name: "wrong nonce", arguments: ["--key", "Keys/rsa2048.pub.pem", "--nonce", "n-999"],
+            token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "nonce_mismatch"),
+        Case(
+            name: "missing required claim", arguments: ["--key", "Keys/rsa2048.pub.pem", "--require", "acr"],
+            token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "missing_claim"),
+        Case(
+            name: "JWK Set, token with kid", arguments: ["--key", "Keys/jwks.json"],
+            token: {
+                try Tokens.sign(.rs256, key: "rsa2048.pem", kid: Tokens.key("rsa2048.pub.jwk").keyID ?? "")
+            }, status: 0, reason: nil),
+        Case(
+            name: "JWK Set, no kid, one key fits", arguments: ["--key", "Keys/jwks.json"],
+            token: { try Tokens.sign(.es256, key: "p256.pem") }, status: 0, reason: nil),
+        Case(
+            name: "JWK Set, no kid, several keys fit", arguments: ["--key", TwoRSAKeys.path],
+            token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 1, reason: "ambiguous_key"),
+        Case(
+            name: "JWK Set, unknown kid", arguments: ["--key", "Keys/jwks.json"],
+            token: { try Tokens.sign(.rs256, key: "rsa2048.pem", kid: "nope") }, status: 1, reason: "key_not_found"),
         Case(name: "no key: decoded only", arguments: [], token: { try Tokens.sign(.rs256, key: "rsa2048.pem") }, status: 0, reason: nil),
-        Case(name: "truncated token", arguments: ["--key", "Keys/rsa2048.pub.pem"], token: {
-            String(try Tokens.sign(.rs256, key: "rsa2048.pem").prefix(60))
-        }, status: 1, reason: "malformed_token"),
-        Case(name: "whitespace inside", arguments: [], token: {
-            let token = try Tokens.sign(.rs256, key: "rsa2048.pem")
-            return String(token.prefix(20)) + " " + String(token.dropFirst(20))
-        }, status: 1, reason: "malformed_token"),
+        Case(
+            name: "truncated token", arguments: ["--key", "Keys/rsa2048.pub.pem"],
+            token: {
+                String(try Tokens.sign(.rs256, key: "rsa2048.pem").prefix(60))
+            }, status: 1, reason: "malformed_token"),
+        Case(
+            name: "whitespace inside", arguments: [],
+            token: {
+                let token = try Tokens.sign(.rs256, key: "rsa2048.pem")
+                return String(token.prefix(20)) + " " + String(token.dropFirst(20))
+            }, status: 1, reason: "malformed_token"),
     ]
 
     @Test("exit status and --json reason", arguments: cases)
@@ -143,11 +172,13 @@ struct CLICaseTests {
         #expect(blank.reason == "malformed_token", "stdout: \(blank.stdout)")
     }
 
-    @Test("usage and setup errors exit 2", arguments: [
-        ["--bogus"], ["--key"], ["--key", "/nonexistent/key.pem"], ["--key", "README.md"], ["--color", "purple"],
-        ["--key", "Keys/rsa2048.pub.pem", "--secret-file", "Keys/hmac.key"], ["--leeway", "soon"],
-        ["--key", "Keys/rsa2048.pub.pem", "--alg", "XX999"],
-    ])
+    @Test(
+        "usage and setup errors exit 2",
+        arguments: [
+            ["--bogus"], ["--key"], ["--key", "/nonexistent/key.pem"], ["--key", "README.md"], ["--color", "purple"],
+            ["--key", "Keys/rsa2048.pub.pem", "--secret-file", "Keys/hmac.key"], ["--leeway", "soon"],
+            ["--key", "Keys/rsa2048.pub.pem", "--alg", "XX999"],
+        ])
     func usageErrors(_ arguments: [String]) async throws {
         let token = try Tokens.sign(.rs256, key: "rsa2048.pem")
         let run = try await CLI.run([token] + arguments)

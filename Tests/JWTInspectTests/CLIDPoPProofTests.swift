@@ -13,8 +13,10 @@ struct CLIDPoPProofTests {
     static func proof(_ broken: String) throws -> String {
         let key = try Tokens.key("p256.pem")
         var header: JSONObject = ["typ": "dpop+jwt", "jwk": .object(key.publicJWK)]
-        var claims: JSONObject = ["jti": "j-1", "htm": "POST", "htu": "https://rs.example/api", "iat": .integer(now - 5),
-                                  "ath": .string(ath), "nonce": "n-1"]
+        var claims: JSONObject = [
+            "jti": "j-1", "htm": "POST", "htu": "https://rs.example/api", "iat": .integer(now - 5),
+            "ath": .string(ath), "nonce": "n-1",
+        ]
         switch broken {
         case "": break
         case "-jwk": header = JSONObject(header.filter { $0.name != "jwk" }.map { ($0.name, $0.value) })
@@ -44,8 +46,10 @@ struct CLIDPoPProofTests {
     func rules(_ row: String) async throws {
         let parts = row.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         let (broken, reason) = (parts[0], parts[1].isEmpty ? nil : parts[1])
-        let run = try await CLI.run(["--json", "--now", "\(Self.now)", "--as", "dpop-proof", "--htm", "POST", "--htu", "https://RS.example:443/api?q=1",
-                               "--ath", Self.ath, "--nonce", "n-1", try Self.proof(broken)])
+        let run = try await CLI.run([
+            "--json", "--now", "\(Self.now)", "--as", "dpop-proof", "--htm", "POST", "--htu", "https://RS.example:443/api?q=1",
+            "--ath", Self.ath, "--nonce", "n-1", try Self.proof(broken),
+        ])
         let checks = run.json?["checks"] as? [[String: Any]] ?? []
         let line = try #require(checks.first { $0["name"] as? String == "dpop-proof" }, "no dpop-proof line: \(run.stdout) \(run.stderr)")
         if let reason {
@@ -61,10 +65,14 @@ struct CLIDPoPProofTests {
 
     @Test("the human view names the rules that passed")
     func humanRules() async throws {
-        let run = try await CLI.run(["--now", "\(Self.now)", "--as", "dpop-proof", "--htm", "POST", "--htu", "https://rs.example/api",
-                               "--ath", Self.ath, "--nonce", "n-1", try Self.proof("")])
+        let run = try await CLI.run([
+            "--now", "\(Self.now)", "--as", "dpop-proof", "--htm", "POST", "--htu", "https://rs.example/api",
+            "--ath", Self.ath, "--nonce", "n-1", try Self.proof(""),
+        ])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("dpop-proof RFC 9449 §4.3: typ dpop+jwt, alg asymmetric, jwk public only, signature, jti, htm, htu, iat, nonce, ath: passed"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("dpop-proof RFC 9449 §4.3: typ dpop+jwt, alg asymmetric, jwk public only, signature, jti, htm, htu, iat, nonce, ath: passed"),
+            "\(run.stdout)")
         #expect(run.stdout.contains("VALID: signature and all checks passed"), "\(run.stdout)")
     }
 

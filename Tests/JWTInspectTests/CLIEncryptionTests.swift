@@ -127,10 +127,12 @@ struct CLIEncryptionTests {
         #expect(zipped.reason == "unsupported_algorithm")
     }
 
-    @Test("encrypt: usage and key errors exit 2", arguments: [
-        "encrypt", "encrypt --key Keys/p256.pub.pem --alg RSA1_5", "encrypt --key Keys/p256.pub.pem --enc A128CTR",
-        "encrypt --key Keys/ed25519.pub.pem", "encrypt --key Keys/p256.pub.pem --alg RSA-OAEP-256", "encrypt --key Keys/missing.pem",
-    ])
+    @Test(
+        "encrypt: usage and key errors exit 2",
+        arguments: [
+            "encrypt", "encrypt --key Keys/p256.pub.pem --alg RSA1_5", "encrypt --key Keys/p256.pub.pem --enc A128CTR",
+            "encrypt --key Keys/ed25519.pub.pem", "encrypt --key Keys/p256.pub.pem --alg RSA-OAEP-256", "encrypt --key Keys/missing.pem",
+        ])
     func encryptRefusals(_ line: String) async throws {
         let run = try await CLI.run(line.split(separator: " ").map(String.init), stdin: Data("x".utf8))
         #expect(run.status == 2, "\(run.stdout) \(run.stderr)")

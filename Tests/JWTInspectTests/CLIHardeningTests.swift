@@ -26,8 +26,9 @@ struct CLIHardeningTests {
     /// A NumericDate beyond 9999-12-31T23:59:59Z or before 0 is a claim type error (JOSE's one rule),
     /// so a token with such an `exp`, `nbf` or `iat` is INVALID, never "expires in 3e22 years". `auth_time`
     /// is judged where a token kind uses it (``idTokenAuthTimeOutOfRange()``).
-    @Test("huge exp/nbf/iat/auth_time never crash, with or without a key, human or JSON; out-of-range times are invalid",
-          arguments: hugeTimes)
+    @Test(
+        "huge exp/nbf/iat/auth_time never crash, with or without a key, human or JSON; out-of-range times are invalid",
+        arguments: hugeTimes)
     func hugeTimeClaims(_ payload: String) async throws {
         let token = try Self.signedRaw(payload)
         let judged = !payload.contains("auth_time")
@@ -41,9 +42,12 @@ struct CLIHardeningTests {
 
     @Test("--as id-token: auth_time 1e27 is a claim type error (outside the NumericDate range)")
     func idTokenAuthTimeOutOfRange() async throws {
-        let token = try Self.signedRaw(#"{"iss":"https://as.example","sub":"a","aud":"rp","iat":\#(Tokens.now - 10),"exp":\#(Tokens.now + 600),"auth_time":1e27}"#)
-        let run = try await CLI.run(["--json", "--now", "\(Tokens.now)", "--key", "Keys/hmac.jwk", "--as", "id-token", "--iss", "https://as.example",
-                               "--aud", "rp", token])
+        let token = try Self.signedRaw(
+            #"{"iss":"https://as.example","sub":"a","aud":"rp","iat":\#(Tokens.now - 10),"exp":\#(Tokens.now + 600),"auth_time":1e27}"#)
+        let run = try await CLI.run([
+            "--json", "--now", "\(Tokens.now)", "--key", "Keys/hmac.jwk", "--as", "id-token", "--iss", "https://as.example",
+            "--aud", "rp", token,
+        ])
         #expect(run.status == 1, "\(run.stdout)")
         #expect(run.reason == "claim_type_mismatch", "\(run.stdout)")
         #expect(run.stderr.contains("auth_time") && run.stderr.contains("NumericDate range"), "\(run.stderr)")
@@ -81,8 +85,9 @@ struct CLIHardeningTests {
         let token = try Self.signedRaw(payload)
         var expected: String?
         do {
-            _ = try JWT.verifyIgnoringIssuerAndAudience(token, key: Tokens.key("hmac.jwk"),
-                                                              validation: JWTValidationPolicy(clock: { Date(timeIntervalSince1970: TimeInterval(Tokens.now)) }))
+            _ = try JWT.verifyIgnoringIssuerAndAudience(
+                token, key: Tokens.key("hmac.jwk"),
+                validation: JWTValidationPolicy(clock: { Date(timeIntervalSince1970: TimeInterval(Tokens.now)) }))
         } catch let error as JOSEError {
             expected = error.code.rawValue
         }
@@ -115,8 +120,10 @@ struct CLIHardeningTests {
         let claims = Tokens.claims([("sub", .string(hostile)), ("iss", .string("x\u{1B}[2J"))])
         let token = try Tokens.sign(.hs256, key: "hmac.jwk", claims: claims)
         let notJSON = try CompactJWS.sign(payload: Array("plain \u{1B}[2J text \u{9B}".utf8), key: Tokens.key("hmac.jwk"), algorithm: .hs256)
-        for run in await [try CLI.run(["--now", "\(Tokens.now)", "--key", "Keys/hmac.jwk", "--iss", "y", token]),
-                    try await CLI.run(["--now", "\(Tokens.now)", notJSON])] {
+        for run in await [
+            try CLI.run(["--now", "\(Tokens.now)", "--key", "Keys/hmac.jwk", "--iss", "y", token]),
+            try await CLI.run(["--now", "\(Tokens.now)", notJSON]),
+        ] {
             for bad in ["\u{1B}", "\u{9B}", "\u{202E}", "\u{07}", "\u{7F}"] {
                 #expect(!run.stdout.contains(bad) && !run.stderr.contains(bad), "raw \(bad.unicodeScalars.first!.value) in output")
             }
@@ -135,8 +142,9 @@ struct CLIHardeningTests {
     }
 }
 
-@Suite("jwt-inspect against misbehaving servers (issue 13)",
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
+@Suite(
+    "jwt-inspect against misbehaving servers (issue 13)",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct CLIServerHardeningTests {
     static func keySet() throws -> String { try CLINetworkTests.publicSet() }
 
@@ -167,9 +175,11 @@ struct CLIServerHardeningTests {
         let body = try Self.keySet()
         let half = body.utf8.count / 2
         let first = String(decoding: Array(body.utf8)[..<half], as: UTF8.self), second = String(decoding: Array(body.utf8)[half...], as: UTF8.self)
-        try server.script("jwks", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
-                          + String(first.utf8.count, radix: 16) + ";ext=1\r\n" + first + "\r\n"
-                          + String(second.utf8.count, radix: 16) + "\r\n" + second + "\r\n0\r\n\r\n")
+        try server.script(
+            "jwks",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + String(first.utf8.count, radix: 16) + ";ext=1\r\n" + first + "\r\n"
+                + String(second.utf8.count, radix: 16) + "\r\n" + second + "\r\n0\r\n\r\n")
         let token = try Tokens.sign(.rs256, key: "rsa2048.pem", kid: Tokens.key("rsa2048.pub.jwk").keyID)
         let run = try await CLI.run(["--json", "--now", "\(Tokens.now)", "--jwks-url", "\(server.base)/jwks", token])
         #expect(run.status == 0, "\(run.stderr)")

@@ -20,34 +20,34 @@ struct CLIKeyGenerationTests {
     /// The JWK's private key rebuilt by `cryptography` from its members, and checked
     /// against its public members (a mismatch raises).
     static let importJWK = """
-    import base64, json, sys
-    from cryptography.hazmat.primitives.asymmetric import ec, rsa, ed25519
-    def b(s): return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
-    def i(s): return int.from_bytes(b(s), "big")
-    k = json.load(open(sys.argv[1]))
-    if k["kty"] == "EC":
-        curve = {"P-256": ec.SECP256R1(), "P-384": ec.SECP384R1(), "P-521": ec.SECP521R1()}[k["crv"]]
-        pub = ec.derive_private_key(i(k["d"]), curve).public_key().public_numbers()
-        assert (pub.x, pub.y) == (i(k["x"]), i(k["y"])), "EC public point"
-    elif k["kty"] == "RSA":
-        pub = rsa.RSAPublicNumbers(i(k["e"]), i(k["n"]))
-        rsa.RSAPrivateNumbers(i(k["p"]), i(k["q"]), i(k["d"]), i(k["dp"]), i(k["dq"]), i(k["qi"]), pub).private_key()
-    elif k["kty"] == "OKP":
-        x = ed25519.Ed25519PrivateKey.from_private_bytes(b(k["d"])).public_key().public_bytes_raw()
-        assert x == b(k["x"]), "Ed25519 public key"
-    else:
-        assert len(b(k["k"])) * 8 == int(sys.argv[2]), "oct size"
-    """
+        import base64, json, sys
+        from cryptography.hazmat.primitives.asymmetric import ec, rsa, ed25519
+        def b(s): return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+        def i(s): return int.from_bytes(b(s), "big")
+        k = json.load(open(sys.argv[1]))
+        if k["kty"] == "EC":
+            curve = {"P-256": ec.SECP256R1(), "P-384": ec.SECP384R1(), "P-521": ec.SECP521R1()}[k["crv"]]
+            pub = ec.derive_private_key(i(k["d"]), curve).public_key().public_numbers()
+            assert (pub.x, pub.y) == (i(k["x"]), i(k["y"])), "EC public point"
+        elif k["kty"] == "RSA":
+            pub = rsa.RSAPublicNumbers(i(k["e"]), i(k["n"]))
+            rsa.RSAPrivateNumbers(i(k["p"]), i(k["q"]), i(k["d"]), i(k["dp"]), i(k["dq"]), i(k["qi"]), pub).private_key()
+        elif k["kty"] == "OKP":
+            x = ed25519.Ed25519PrivateKey.from_private_bytes(b(k["d"])).public_key().public_bytes_raw()
+            assert x == b(k["x"]), "Ed25519 public key"
+        else:
+            assert len(b(k["k"])) * 8 == int(sys.argv[2]), "oct size"
+        """
 
     /// A private PEM and its public PEM loaded by `cryptography`, halves matching.
     static let importPEM = """
-    import sys
-    from cryptography.hazmat.primitives import serialization
-    private = serialization.load_pem_private_key(open(sys.argv[1], "rb").read(), password=None)
-    public = serialization.load_pem_public_key(open(sys.argv[2], "rb").read())
-    raw = lambda k: k.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
-    assert raw(private.public_key()) == raw(public), "public half"
-    """
+        import sys
+        from cryptography.hazmat.primitives import serialization
+        private = serialization.load_pem_private_key(open(sys.argv[1], "rb").read(), password=None)
+        public = serialization.load_pem_public_key(open(sys.argv[2], "rb").read())
+        raw = lambda k: k.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+        assert raw(private.public_key()) == raw(public), "public half"
+        """
 
     static let specs = ["EC P-256", "EC P-384", "EC P-521", "OKP Ed25519", "RSA 2048", "RSA 3072", "RSA 4096", "oct 256"]
 
@@ -112,8 +112,9 @@ struct CLIKeyGenerationTests {
         await (try? Self.python(Self.importJWK, [url.path, String(spec.split(separator: " ").last ?? "")])) ?? false
     }
 
-    @Test("generate as PEM: cryptography loads both halves; jwt-inspect verifies with the public PEM",
-          arguments: ["EC P-384", "OKP Ed25519", "RSA 2048"])
+    @Test(
+        "generate as PEM: cryptography loads both halves; jwt-inspect verifies with the public PEM",
+        arguments: ["EC P-384", "OKP Ed25519", "RSA 2048"])
     func generatePEM(_ spec: String) async throws {
         let directory = try External.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -143,8 +144,9 @@ struct CLIKeyGenerationTests {
         #expect(lines[2] == "thumbprint: \(privateKey["kid"] as? String ?? "?")")
     }
 
-    @Test("convert private keys: PEM -> JWK equals Keys/*.jwk; JWK -> PEM loads in cryptography",
-          arguments: ["p256", "p521", "ed25519", "rsa2048"])
+    @Test(
+        "convert private keys: PEM -> JWK equals Keys/*.jwk; JWK -> PEM loads in cryptography",
+        arguments: ["p256", "p521", "ed25519", "rsa2048"])
     func convertPrivate(_ name: String) async throws {
         let run = try await CLI.run(["key", "--key", "Keys/\(name).pem"])
         try #require(run.status == 0, "\(run.stderr)")
@@ -163,11 +165,13 @@ struct CLIKeyGenerationTests {
         if await !(try Self.python(Self.importPEM, [file.path, "Keys/\(name).pub.pem"])) { print("cryptography not installed: skipped") }
     }
 
-    @Test("generation refusals: exit 2", arguments: [
-        ("key --kty EC --crv P-999", "--crv P-256"), ("key --kty RSA --size 1024", "--size 2048"),
-        ("key --kty OKP --crv X448", "Ed25519 or X25519"), ("key --kty oct --size 256 --format pem", "PEM"),
-        ("key --kty DSA", "--kty takes"), ("key --kty EC --crv P-256 --out Keys/p256.pem", "File exists"),
-    ])
+    @Test(
+        "generation refusals: exit 2",
+        arguments: [
+            ("key --kty EC --crv P-999", "--crv P-256"), ("key --kty RSA --size 1024", "--size 2048"),
+            ("key --kty OKP --crv X448", "Ed25519 or X25519"), ("key --kty oct --size 256 --format pem", "PEM"),
+            ("key --kty DSA", "--kty takes"), ("key --kty EC --crv P-256 --out Keys/p256.pem", "File exists"),
+        ])
     func refusals(_ row: (String, String)) async throws {
         let run = try await CLI.run(row.0.split(separator: " ").map(String.init))
         #expect(run.status == 2)

@@ -18,12 +18,12 @@ struct CLIKeyTests {
     static func thumbprint(_ jwk: [String: Any]) async throws -> String? {
         guard let python = External.python else { return nil }
         let script = """
-        import base64, hashlib, json, sys
-        k = json.loads(sys.argv[1])
-        req = {"EC": ["crv", "kty", "x", "y"], "RSA": ["e", "kty", "n"], "OKP": ["crv", "kty", "x"], "oct": ["k", "kty"]}[k["kty"]]
-        text = json.dumps({m: k[m] for m in req}, separators=(",", ":"), sort_keys=True)
-        print(base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode())
-        """
+            import base64, hashlib, json, sys
+            k = json.loads(sys.argv[1])
+            req = {"EC": ["crv", "kty", "x", "y"], "RSA": ["e", "kty", "n"], "OKP": ["crv", "kty", "x"], "oct": ["k", "kty"]}[k["kty"]]
+            text = json.dumps({m: k[m] for m in req}, separators=(",", ":"), sort_keys=True)
+            print(base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode())
+            """
         let data = try JSONSerialization.data(withJSONObject: jwk)
         let run = try await External.run(python, ["-c", script, String(decoding: data, as: UTF8.self)])
         return run.status == 0 ? run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) : nil
@@ -66,7 +66,10 @@ struct CLIKeyTests {
         let directory = try External.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("mixed.json")
-        try Data(#"{"keys":[{"kty":"EC","crv":"P-256","kid":"bad","x":"AA","y":"AA"},{"kty":"XYZ","kid":"odd"},"text",{"kty":"oct","kid":"h","k":"c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0"}]}"#.utf8).write(to: file)
+        try Data(
+            #"{"keys":[{"kty":"EC","crv":"P-256","kid":"bad","x":"AA","y":"AA"},{"kty":"XYZ","kid":"odd"},"text",{"kty":"oct","kid":"h","k":"c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0"}]}"#
+                .utf8
+        ).write(to: file)
         let run = try await CLI.run(["key", "--table", "--key", file.path])
         try #require(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
@@ -79,12 +82,14 @@ struct CLIKeyTests {
         #expect(lines.contains { $0.hasPrefix("key #2 skipped:") && $0.contains("not a JSON object") })
     }
 
-    @Test("refusals: exit 2 naming the problem", arguments: [
-        ("key", "one of --kty"), ("key --kty EC --key Keys/p256.pem", "one of --kty"),
-        ("key --table", "--table needs one of"), ("key --key Keys/p256.pem --format der", "jwk or pem"),
-        ("key --key Keys/missing.pem", "cannot open"), ("key --bogus", "unknown key option"),
-        ("key --table --jwks-url http://example.com/jwks", "https"),
-    ])
+    @Test(
+        "refusals: exit 2 naming the problem",
+        arguments: [
+            ("key", "one of --kty"), ("key --kty EC --key Keys/p256.pem", "one of --kty"),
+            ("key --table", "--table needs one of"), ("key --key Keys/p256.pem --format der", "jwk or pem"),
+            ("key --key Keys/missing.pem", "cannot open"), ("key --bogus", "unknown key option"),
+            ("key --table --jwks-url http://example.com/jwks", "https"),
+        ])
     func refusals(_ row: (String, String)) async throws {
         let run = try await CLI.run(row.0.split(separator: " ").map(String.init))
         #expect(run.status == 2)

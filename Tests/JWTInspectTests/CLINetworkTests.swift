@@ -1,6 +1,6 @@
 import Foundation
-import TestProcesses
 import JOSE
+import TestProcesses
 import Testing
 
 /// A real HTTP server on 127.0.0.1 (Python's http.server over a temporary
@@ -15,7 +15,9 @@ final class LocalFileServer {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("jwt-inspect-http-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent(".well-known"), withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-c", """
+        process.arguments = [
+            "python3", "-u", "-c",
+            """
             import http.server, socketserver, sys, os, threading
             os.chdir(sys.argv[1])
             # Exit as soon as the test closes our stdin (or dies).
@@ -27,7 +29,8 @@ final class LocalFileServer {
             server = socketserver.TCPServer(("127.0.0.1", 0), Quiet)
             print(server.server_address[1], flush=True)
             server.serve_forever()
-            """, directory.path]
+            """, directory.path,
+        ]
         port = try await startServer(process, input: input, what: "the local HTTP server")
     }
 
@@ -60,8 +63,9 @@ func startServer(_ process: Process, input: Pipe, what: String) async throws -> 
     return port
 }
 
-@Suite("jwt-inspect --jwks-url and --issuer against a local HTTP server",
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
+@Suite(
+    "jwt-inspect --jwks-url and --issuer against a local HTTP server",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct CLINetworkTests {
     static func publicSet() throws -> String {
         let keys = try ["rsa2048.pub.jwk", "p256.pub.jwk"].map { try Tokens.key($0).publicJWKString }
@@ -86,8 +90,9 @@ struct CLINetworkTests {
     func issuer() async throws {
         let server = try await LocalFileServer()
         try server.write("jwks.json", Self.publicSet())
-        try server.write(".well-known/openid-configuration",
-                         CLIServerHardeningTests.discovery(server.base, jwksURI: "\(server.base)/jwks.json"))
+        try server.write(
+            ".well-known/openid-configuration",
+            CLIServerHardeningTests.discovery(server.base, jwksURI: "\(server.base)/jwks.json"))
         let kid = try Tokens.key("p256.pub.jwk").keyID
         let good = try Tokens.sign(.es256, key: "p256.pem", claims: Tokens.claims([("iss", .string(server.base))]), kid: kid)
         let ok = try await CLI.run(["--json", "--now", "\(Tokens.now)", "--issuer", server.base, good])
@@ -103,7 +108,8 @@ struct CLINetworkTests {
     @Test("discovery naming another issuer is a setup error (exit 2)")
     func discoveryIssuerMismatch() async throws {
         let server = try await LocalFileServer()
-        try server.write(".well-known/openid-configuration", CLIServerHardeningTests.discovery("https://elsewhere.example", jwksURI: "\(server.base)/jwks.json"))
+        try server.write(
+            ".well-known/openid-configuration", CLIServerHardeningTests.discovery("https://elsewhere.example", jwksURI: "\(server.base)/jwks.json"))
         let token = try Tokens.sign(.rs256, key: "rsa2048.pem")
         let run = try await CLI.run(["--issuer", server.base, token])
         #expect(run.status == 2)

@@ -29,8 +29,11 @@ struct CLISignTests {
     func roundTrip(_ row: String) async throws {
         let parts = row.split(separator: "|").map(String.init)
         let (alg, signing, verifying, joseKey) = (parts[0], parts[1], parts[2], parts[3])
-        let signed = try await CLI.run(["sign", "--alg", alg, "--claim", "sub=alice", "--claim", "aud=client-1",
-                                  "--iat", "now", "--exp", "+15m"] + Self.words(signing))
+        let signed = try await CLI.run(
+            [
+                "sign", "--alg", alg, "--claim", "sub=alice", "--claim", "aud=client-1",
+                "--iat", "now", "--exp", "+15m",
+            ] + Self.words(signing))
         try #require(signed.status == 0, "\(signed.stderr)")
         let token = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(signed.stdout == token + "\n", "one token and a newline")
@@ -71,13 +74,13 @@ struct CLISignTests {
     func verifyEdDSAWithCryptography(_ token: String) async throws {
         guard External.hasCryptography, let python = External.python else { return }
         let script = """
-        import base64, json, sys
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-        def b(s): return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
-        h, p, s = sys.argv[1].split(".")
-        x = json.load(open("Keys/ed25519.pub.jwk"))["x"]
-        Ed25519PublicKey.from_public_bytes(b(x)).verify(b(s), (h + "." + p).encode())
-        """
+            import base64, json, sys
+            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+            def b(s): return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+            h, p, s = sys.argv[1].split(".")
+            x = json.load(open("Keys/ed25519.pub.jwk"))["x"]
+            Ed25519PublicKey.from_public_bytes(b(x)).verify(b(s), (h + "." + p).encode())
+            """
         let run = try await External.run(python, ["-c", script, token])
         #expect(run.status == 0, "cryptography refused the EdDSA token: \(run.stderr)")
     }
@@ -100,8 +103,12 @@ struct CLISignTests {
         let jwk = try External.unrestrictedJWK(parts[1], in: directory)
         let payload = directory.appendingPathComponent("claims.json")
         try Data(#"{"sub":"from-jose","exp":4102444800}"#.utf8).write(to: payload)
-        let signed = try await External.run(jose, ["jws", "sig", "-I", payload.path, "-k", jwk, "-c",
-                                             "-s", #"{"protected":{"alg":"\#(parts[0])"}}"#])
+        let signed = try await External.run(
+            jose,
+            [
+                "jws", "sig", "-I", payload.path, "-k", jwk, "-c",
+                "-s", #"{"protected":{"alg":"\#(parts[0])"}}"#,
+            ])
         try #require(signed.status == 0, "jose jws sig: \(signed.stderr)")
         let token = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let run = try await CLI.run(["--json", "--alg", parts[0]] + Self.words(parts[2]) + [token])
@@ -110,10 +117,13 @@ struct CLISignTests {
         #expect((run.json?["payload"] as? [String: Any])?["sub"] as? String == "from-jose")
     }
 
-    @Test("default algorithm: the key's alg, else ES256/EdDSA/RS256/HS256, else its only one",
-          arguments: ["Keys/p256.pem ES256", "Keys/p384.pem ES384", "Keys/p521.pem ES512", "Keys/ed25519.pem EdDSA",
-                      "Keys/rsa2048.pem RS256", "Keys/rsa3072.pem RS256", "Keys/rsa2048.pkcs1.pem RS256", "Keys/rsa2048.jwk RS256",
-                      "Keys/hmac.jwk HS256"])
+    @Test(
+        "default algorithm: the key's alg, else ES256/EdDSA/RS256/HS256, else its only one",
+        arguments: [
+            "Keys/p256.pem ES256", "Keys/p384.pem ES384", "Keys/p521.pem ES512", "Keys/ed25519.pem EdDSA",
+            "Keys/rsa2048.pem RS256", "Keys/rsa3072.pem RS256", "Keys/rsa2048.pkcs1.pem RS256", "Keys/rsa2048.jwk RS256",
+            "Keys/hmac.jwk HS256",
+        ])
     func defaultAlgorithm(_ row: String) async throws {
         let parts = Self.words(row)
         let signed = try await CLI.run(["sign", "--key", parts[0], "--claim", "sub=x"])
@@ -147,11 +157,13 @@ struct CLISignTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("claims.json")
         try Data(#"{"iss":"https://issuer.example","sub":"from-file","n":1}"#.utf8).write(to: file)
-        let signed = try await CLI.run(["sign", "--key", "Keys/p256.pem", "--claims", file.path,
-                                  "--claim", "sub=alice", "--claim", #"aud=["a","b"]"#, "--claim", "admin=true",
-                                  "--claim", "n=5", "--claim", #"q="5""#, "--claim", "text=a=b",
-                                  "--now", "1800000000", "--iat", "now", "--nbf", "-1h", "--exp", "+15m",
-                                  "--kid", "k-1", "--typ", "at+jwt", "--header", "cty=JWT", "--header", "x5t#S256=abc"])
+        let signed = try await CLI.run([
+            "sign", "--key", "Keys/p256.pem", "--claims", file.path,
+            "--claim", "sub=alice", "--claim", #"aud=["a","b"]"#, "--claim", "admin=true",
+            "--claim", "n=5", "--claim", #"q="5""#, "--claim", "text=a=b",
+            "--now", "1800000000", "--iat", "now", "--nbf", "-1h", "--exp", "+15m",
+            "--kid", "k-1", "--typ", "at+jwt", "--header", "cty=JWT", "--header", "x5t#S256=abc",
+        ])
         try #require(signed.status == 0, "\(signed.stderr)")
         let run = try await CLI.run(["--json", signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
         let claims = try #require(run.json?["payload"] as? [String: Any])
@@ -171,9 +183,12 @@ struct CLISignTests {
         #expect(header["cty"] as? String == "JWT")
         #expect(header["x5t#S256"] as? String == "abc")
 
-        let piped = try await CLI.run(["sign", "--secret-file", "Keys/hmac.key", "--claims", "-", "--exp", "2030-01-01T00:00:00Z",
-                                 "--nbf", "2029-12-31", "--iat", "1893456000", "--typ", ""],
-                                stdin: Data(#"{"sub":"stdin"}"#.utf8))
+        let piped = try await CLI.run(
+            [
+                "sign", "--secret-file", "Keys/hmac.key", "--claims", "-", "--exp", "2030-01-01T00:00:00Z",
+                "--nbf", "2029-12-31", "--iat", "1893456000", "--typ", "",
+            ],
+            stdin: Data(#"{"sub":"stdin"}"#.utf8))
         try #require(piped.status == 0, "\(piped.stderr)")
         let second = try await CLI.run(["--json", piped.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
         let pipedClaims = try #require(second.json?["payload"] as? [String: Any])
@@ -183,22 +198,24 @@ struct CLISignTests {
         #expect((second.json?["header"] as? [String: Any])?["typ"] == nil)
     }
 
-    @Test("refusals: exit 2 with a message naming the problem", arguments: [
-        ("sign --key Keys/p256.pub.pem", "public key"),
-        ("sign --claim sub=x", "exactly one of --key or --secret-file"),
-        ("sign --key Keys/p256.pem --secret-file Keys/hmac.key", "exactly one of --key or --secret-file"),
-        ("sign --key Keys/p256.pem --alg RS256", "cannot sign"),
-        ("sign --key Keys/p256.pem --alg none", "not a supported JWS algorithm"),
-        ("sign --key Keys/p256.pem --exp +15x", "--exp takes"),
-        ("sign --key Keys/p256.pem --exp 99999999999999999999", "--exp takes"),
-        ("sign --key Keys/p256.pem --nbf 2026-13-01", "--nbf takes"),
-        ("sign --key Keys/p256.pem --claim novalue", "NAME=VALUE"),
-        ("sign --key Keys/p256.pem --header alg=none", "--alg"),
-        ("sign --key Keys/p256.pem --claims Keys/p256.pem", "not a JSON object"),
-        ("sign --key Keys/missing.pem", "cannot open"),
-        ("sign --key Keys/jwks.json", "JWK Set"),
-        ("sign --key Keys/p256.pem --bogus", "unknown sign option"),
-    ])
+    @Test(
+        "refusals: exit 2 with a message naming the problem",
+        arguments: [
+            ("sign --key Keys/p256.pub.pem", "public key"),
+            ("sign --claim sub=x", "exactly one of --key or --secret-file"),
+            ("sign --key Keys/p256.pem --secret-file Keys/hmac.key", "exactly one of --key or --secret-file"),
+            ("sign --key Keys/p256.pem --alg RS256", "cannot sign"),
+            ("sign --key Keys/p256.pem --alg none", "not a supported JWS algorithm"),
+            ("sign --key Keys/p256.pem --exp +15x", "--exp takes"),
+            ("sign --key Keys/p256.pem --exp 99999999999999999999", "--exp takes"),
+            ("sign --key Keys/p256.pem --nbf 2026-13-01", "--nbf takes"),
+            ("sign --key Keys/p256.pem --claim novalue", "NAME=VALUE"),
+            ("sign --key Keys/p256.pem --header alg=none", "--alg"),
+            ("sign --key Keys/p256.pem --claims Keys/p256.pem", "not a JSON object"),
+            ("sign --key Keys/missing.pem", "cannot open"),
+            ("sign --key Keys/jwks.json", "JWK Set"),
+            ("sign --key Keys/p256.pem --bogus", "unknown sign option"),
+        ])
     func refusals(_ row: (String, String)) async throws {
         let run = try await CLI.run(Self.words(row.0))
         #expect(run.status == 2)

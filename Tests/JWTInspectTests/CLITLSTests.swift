@@ -1,6 +1,6 @@
 import Foundation
-import TestProcesses
 import JOSE
+import TestProcesses
 import Testing
 
 /// An HTTPS server on 127.0.0.1 (Python's http.server over TLS) with a certificate made
@@ -18,13 +18,18 @@ final class LocalTLSServer {
     init(names: String, onlyTLS11: Bool = false) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("jwt-inspect-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let openssl = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [
-            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", directory.appendingPathComponent("key.pem").path, "-out", directory.appendingPathComponent("cert.pem").path,
-            "-days", "1", "-subj", "/CN=jwt-inspect test", "-addext", "subjectAltName=\(names)"])
+        let openssl = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", directory.appendingPathComponent("key.pem").path, "-out", directory.appendingPathComponent("cert.pem").path,
+                "-days", "1", "-subj", "/CN=jwt-inspect test", "-addext", "subjectAltName=\(names)",
+            ])
         guard openssl.status == 0 else { throw CLIError("openssl could not make a test certificate") }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-c", """
+        process.arguments = [
+            "python3", "-u", "-c",
+            """
             import http.server, os, ssl, sys, threading
             os.chdir(sys.argv[1])
             threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
@@ -41,7 +46,8 @@ final class LocalTLSServer {
             server.socket = context.wrap_socket(server.socket, server_side=True)
             print(server.server_address[1], flush=True)
             server.serve_forever()
-            """, directory.path, onlyTLS11 ? "tls1.1" : "default"]
+            """, directory.path, onlyTLS11 ? "tls1.1" : "default",
+        ]
         port = try await startServer(process, input: input, what: "the local HTTPS server")
     }
 
@@ -55,22 +61,25 @@ final class LocalTLSServer {
     }
 }
 
-@Suite("jwt-inspect over TLS (issue 13)",
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
+@Suite(
+    "jwt-inspect over TLS (issue 13)",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct CLITLSTests {
     static func run(_ server: LocalTLSServer, host: String, trusting: Bool, environment: [String: String] = [:]) async throws -> CLI.Result {
         try server.write("jwks.json", CLINetworkTests.publicSet())
         let token = try Tokens.sign(.rs256, key: "rsa2048.pem", kid: Tokens.key("rsa2048.pub.jwk").keyID)
         // OpenSSL's default verify paths honour SSL_CERT_FILE: the test certificate becomes the only trust anchor.
-        return try await CLI.run(["--json", "--now", "\(Tokens.now)", "--jwks-url", "https://\(host):\(server.port)/jwks.json", token],
-                           environment: environment.merging(["SSL_CERT_FILE": trusting ? server.certificate : "/nonexistent"]) { $1 })
+        return try await CLI.run(
+            ["--json", "--now", "\(Tokens.now)", "--jwks-url", "https://\(host):\(server.port)/jwks.json", token],
+            environment: environment.merging(["SSL_CERT_FILE": trusting ? server.certificate : "/nonexistent"]) { $1 })
     }
 
     /// An OpenSSL configuration that lets TLS 1.0 and 1.1 through (what a host with a permissive
     /// system-wide `openssl.cnf` has): only the tool's own floor can then refuse them.
     static func permissiveOpenSSLConfiguration(in server: LocalTLSServer) throws -> String {
         let path = server.directory.appendingPathComponent("permissive.cnf").path
-        try Data("""
+        try Data(
+            """
             openssl_conf = openssl_init
             [openssl_init]
             ssl_conf = ssl_sect
@@ -80,7 +89,8 @@ struct CLITLSTests {
             MinProtocol = TLSv1
             CipherString = DEFAULT:@SECLEVEL=0
 
-            """.utf8).write(to: URL(fileURLWithPath: path))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: path))
         return path
     }
 
@@ -90,8 +100,9 @@ struct CLITLSTests {
     @Test("a server offering only TLS 1.1 is refused even where the system's OpenSSL configuration allows TLS 1.1")
     func tls12Floor() async throws {
         let server = try await LocalTLSServer(names: "DNS:localhost,IP:127.0.0.1", onlyTLS11: true)
-        let run = try await Self.run(server, host: "localhost", trusting: true,
-                               environment: ["OPENSSL_CONF": try Self.permissiveOpenSSLConfiguration(in: server)])
+        let run = try await Self.run(
+            server, host: "localhost", trusting: true,
+            environment: ["OPENSSL_CONF": try Self.permissiveOpenSSLConfiguration(in: server)])
         #expect(run.status == 2, "\(run.stdout) \(run.stderr)")
         #expect(run.stderr.contains("TLS handshake"), "\(run.stderr)")
     }

@@ -11,14 +11,20 @@ struct CLITokenKindTests {
     static func claims(_ kind: String) -> JSONObject {
         switch kind {
         case "access-token":
-            return ["iss": .string(issuer), "aud": "https://api.example", "sub": "alice", "client_id": "c1",
-                    "iat": .integer(now - 10), "exp": .integer(now + 300), "jti": "j-1", "scope": "read write"]
+            return [
+                "iss": .string(issuer), "aud": "https://api.example", "sub": "alice", "client_id": "c1",
+                "iat": .integer(now - 10), "exp": .integer(now + 300), "jti": "j-1", "scope": "read write",
+            ]
         case "logout-token":
-            return ["iss": .string(issuer), "aud": "client-1", "sub": "alice", "iat": .integer(now - 10), "exp": .integer(now + 110), "jti": "l-1",
-                    "events": .object(["http://schemas.openid.net/event/backchannel-logout": .object(JSONObject())])]
+            return [
+                "iss": .string(issuer), "aud": "client-1", "sub": "alice", "iat": .integer(now - 10), "exp": .integer(now + 110), "jti": "l-1",
+                "events": .object(["http://schemas.openid.net/event/backchannel-logout": .object(JSONObject())]),
+            ]
         default:
-            return ["iss": .string(issuer), "aud": "client-1", "sub": "alice", "iat": .integer(now - 10),
-                    "exp": .integer(now + 300), "nonce": "n-1"]
+            return [
+                "iss": .string(issuer), "aud": "client-1", "sub": "alice", "iat": .integer(now - 10),
+                "exp": .integer(now + 300), "nonce": "n-1",
+            ]
         }
     }
 
@@ -72,8 +78,10 @@ struct CLITokenKindTests {
             claims[String(broken[..<equals])] = Int64(value).map { .integer($0) } ?? .string(value)
         }
         let token = try JWT.sign(claims, key: try Tokens.key("p256.pem"), algorithm: .es256, header: ["typ": .string(typ)])
-        var arguments = ["--json", "--now", "\(Self.now)", "--key", "Keys/p256.pub.pem", "--as", kind,
-                         "--iss", Self.issuer, "--aud", Self.audience(kind)]
+        var arguments = [
+            "--json", "--now", "\(Self.now)", "--key", "Keys/p256.pub.pem", "--as", kind,
+            "--iss", Self.issuer, "--aud", Self.audience(kind),
+        ]
         if kind == "access-token" { arguments += ["--require-scope", "read"] }
         if kind == "id-token" { arguments += ["--nonce", "n-1"] }
         let run = try await CLI.run(arguments + [token])
@@ -93,13 +101,19 @@ struct CLITokenKindTests {
     @Test("the human view names the rules that passed")
     func humanRules() async throws {
         let token = try JWT.sign(Self.claims("access-token"), key: try Tokens.key("p256.pem"), algorithm: .es256, header: ["typ": "at+jwt"])
-        let run = try await CLI.run(["--now", "\(Self.now)", "--key", "Keys/p256.pub.pem", "--as", "access-token", "--iss", Self.issuer,
-                               "--aud", "https://api.example", "--require-scope", "read", token])
+        let run = try await CLI.run([
+            "--now", "\(Self.now)", "--key", "Keys/p256.pub.pem", "--as", "access-token", "--iss", Self.issuer,
+            "--aud", "https://api.example", "--require-scope", "read", token,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("access-token RFC 9068: signature (asymmetric), exp/nbf/iat, typ at+jwt, iss, aud, sub, client_id, iat, jti, scope read: passed"))
+        #expect(
+            run.stdout.contains(
+                "access-token RFC 9068: signature (asymmetric), exp/nbf/iat, typ at+jwt, iss, aud, sub, client_id, iat, jti, scope read: passed"))
     }
 
-    @Test("without --as the kind is guessed from typ and said to be a guess", arguments: ["at+jwt access-token", "logout+jwt logout-token", "application/AT+JWT access-token"])
+    @Test(
+        "without --as the kind is guessed from typ and said to be a guess",
+        arguments: ["at+jwt access-token", "logout+jwt logout-token", "application/AT+JWT access-token"])
     func guess(_ row: String) async throws {
         let parts = row.split(separator: " ").map(String.init)
         let token = try JWT.sign(["sub": "x"], key: try Tokens.key("p256.pem"), algorithm: .es256, header: ["typ": .string(parts[0])])
@@ -107,12 +121,14 @@ struct CLITokenKindTests {
         #expect(run.stdout.contains("typ says \(parts[1]) (a guess from typ: judge it with --as \(parts[1]))"), "\(run.stdout)")
     }
 
-    @Test("--as refusals: exit 2", arguments: [
-        ("--as access-token", "needs a key"), ("--as refresh-token --key Keys/p256.pub.pem", "--as takes"),
-        ("--as access-token --key Keys/p256.pub.pem --iss https://issuer.example", "--aud"),
-        ("--as dpop-proof --htm GET", "needs --htm (the request method) and --htu"),
-        ("--as dpop-proof --htm GET --htu /relative", "--htu needs an absolute http(s) URL"),
-    ])
+    @Test(
+        "--as refusals: exit 2",
+        arguments: [
+            ("--as access-token", "needs a key"), ("--as refresh-token --key Keys/p256.pub.pem", "--as takes"),
+            ("--as access-token --key Keys/p256.pub.pem --iss https://issuer.example", "--aud"),
+            ("--as dpop-proof --htm GET", "needs --htm (the request method) and --htu"),
+            ("--as dpop-proof --htm GET --htu /relative", "--htu needs an absolute http(s) URL"),
+        ])
     func refusals(_ row: (String, String)) async throws {
         let token = try JWT.sign(Self.claims("access-token"), key: try Tokens.key("p256.pem"), algorithm: .es256, header: ["typ": "at+jwt"])
         let run = try await CLI.run(row.0.split(separator: " ").map(String.init) + [token])

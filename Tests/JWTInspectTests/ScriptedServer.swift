@@ -14,7 +14,9 @@ final class ScriptedServer {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("jwt-inspect-raw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-c", """
+        process.arguments = [
+            "python3", "-u", "-c",
+            """
             import os, socket, sys, threading, time
             folder, drip = sys.argv[1], float(sys.argv[2])
             threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
@@ -47,7 +49,8 @@ final class ScriptedServer {
             while True:
                 connection, _ = listener.accept()
                 threading.Thread(target=handle, args=(connection,), daemon=True).start()
-            """, directory.path, String(dripSeconds)]
+            """, directory.path, String(dripSeconds),
+        ]
         port = try await startServer(process, input: input, what: "the scripted server")
     }
 

@@ -53,10 +53,13 @@ enum SharedStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertibl
         switch self {
         case .file:
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString).json").path
-            return ((0..<count).map { _ in FileTokenStore(path: path) }, {
-                try? FileManager.default.removeItem(atPath: path)
-                try? FileManager.default.removeItem(atPath: path + ".lock")
-            })
+            return (
+                (0..<count).map { _ in FileTokenStore(path: path) },
+                {
+                    try? FileManager.default.removeItem(atPath: path)
+                    try? FileManager.default.removeItem(atPath: path + ".lock")
+                }
+            )
         case .postgres:
             let table = try TestDatabase.uniqueTable("session")
             let pools = try (0..<count).map { _ in try TestDatabase.open(connections: 2) }
@@ -74,15 +77,19 @@ struct CoordinatedSessionTests {
     func sessions(_ stores: [any CoordinatedTokenStore], _ provider: RotatingProvider) async throws -> [AuthenticatedSession] {
         var sessions: [AuthenticatedSession] = []
         for store in stores {
-            sessions.append(try await AuthenticatedSession.resume(refresher: provider,
-                configuration: .init(allowedOrigins: [URL(string: "https://api.example.com")!], transport: provider,
-                                     store: store, proactiveRefreshMargin: nil)))
+            sessions.append(
+                try await AuthenticatedSession.resume(
+                    refresher: provider,
+                    configuration: .init(
+                        allowedOrigins: [URL(string: "https://api.example.com")!], transport: provider,
+                        store: store, proactiveRefreshMargin: nil)))
         }
         return sessions
     }
 
-    @Test("4 sessions with their own store instances, 50 requests each after expiry: 1 refresh, all 200",
-          arguments: SharedStoreKind.available)
+    @Test(
+        "4 sessions with their own store instances, 50 requests each after expiry: 1 refresh, all 200",
+        arguments: SharedStoreKind.available)
     func shared(_ kind: SharedStoreKind) async throws {
         let (stores, cleanup) = try await kind.makeStores(4)
         defer { cleanup() }
@@ -102,8 +109,9 @@ struct CoordinatedSessionTests {
         #expect(try await stores[3].load()?.refreshToken == "RT-1")
     }
 
-    @Test("a refused coordinated refresh logs out every session once; the provider sees one refresh",
-          arguments: SharedStoreKind.available)
+    @Test(
+        "a refused coordinated refresh logs out every session once; the provider sees one refresh",
+        arguments: SharedStoreKind.available)
     func refusedForEveryone(_ kind: SharedStoreKind) async throws {
         let (stores, cleanup) = try await kind.makeStores(3)
         defer { cleanup() }
@@ -140,7 +148,8 @@ actor UnwritableStore: CoordinatedTokenStore {
     func load() async throws -> TokenResponse? { tokens }
     func clear() async throws { throw OIDCError(.tokenStoreFailure, "read-only") }
     func coordinatedRefresh(replacing stale: TokenResponse, _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult)
-        async throws -> CoordinatedRefreshResult {
+        async throws -> CoordinatedRefreshResult
+    {
         guard let tokens else { return .loggedOut(nil) }
         switch try await refresh(tokens) {
         case .refreshed(let fresh): return .refreshedNotStored(fresh, OIDCError(.tokenStoreFailure, "read-only"))
@@ -154,9 +163,11 @@ struct UnwritableCoordinatedStoreTests {
     @Test("the request succeeds with the issued tokens and the failure is a storeFailed event")
     func storeFailedEvent() async throws {
         let provider = RotatingProvider()
-        let session = try await AuthenticatedSession.resume(refresher: provider,
-            configuration: .init(allowedOrigins: [URL(string: "https://api.example.com")!], transport: provider,
-                                 store: UnwritableStore(), proactiveRefreshMargin: nil))
+        let session = try await AuthenticatedSession.resume(
+            refresher: provider,
+            configuration: .init(
+                allowedOrigins: [URL(string: "https://api.example.com")!], transport: provider,
+                store: UnwritableStore(), proactiveRefreshMargin: nil))
         provider.expireAccessToken()
         let response = try await session.send(TransportRequest(url: CoordinatedSessionTests.api))
         #expect(response.status == 200)

@@ -1,7 +1,8 @@
 import Foundation
 import OIDC
-@testable import OIDCPostgres
 import Testing
+
+@testable import OIDCPostgres
 
 @Suite("PostgresDatabase against a real server (PG_URL)", .enabled(if: TestDatabase.isRunning))
 struct PostgresDatabaseTests {
@@ -63,8 +64,9 @@ struct PostgresDatabaseTests {
         try await database.execute("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()").text(0, 0, "ssl") == "t"
     }
 
-    @Test("TLS options reach libpq: verify-full with the server's CA is encrypted; a wrong CA and disable are honoured",
-          .enabled(if: TestDatabase.rootCertificate != nil))
+    @Test(
+        "TLS options reach libpq: verify-full with the server's CA is encrypted; a wrong CA and disable are honoured",
+        .enabled(if: TestDatabase.rootCertificate != nil))
     func tlsPassThrough() async throws {
         let url = try #require(TestDatabase.url), ca = try #require(TestDatabase.rootCertificate)
         let verified = try PostgresDatabase(url: url + "?sslmode=verify-full&sslrootcert=" + ca)

@@ -1,8 +1,9 @@
 import Foundation
 import OIDC
-@testable import OIDCPostgres
 import OIDCSession
 import Testing
+
+@testable import OIDCPostgres
 
 /// What happened, in order (provider calls, abandonments), across tasks.
 final class EventLog: @unchecked Sendable {
@@ -37,7 +38,9 @@ final class GatedRefresher: TokenRefresher, @unchecked Sendable {
     }
 
     func refreshTokens(using refreshToken: String) async throws -> TokenResponse {
-        let first = lock.withLock { () -> Bool in calls += 1; return calls == 1 }
+        let first = lock.withLock { () -> Bool in
+            calls += 1; return calls == 1
+        }
         if first { entered.fire() }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = lock.withLock { () -> Bool in
@@ -71,11 +74,14 @@ struct PostgresLeaseStarvationTests {
     }
 
     func leaseExpiry(_ table: TableName, _ database: PostgresDatabase) async throws -> Double {
-        Double(try await database.execute("SELECT EXTRACT(EPOCH FROM lease_expires_at)::float8 FROM \(table.quoted)")
-            .text(0, 0, "lease expiry")) ?? 0
+        Double(
+            try await database.execute("SELECT EXTRACT(EPOCH FROM lease_expires_at)::float8 FROM \(table.quoted)")
+                .text(0, 0, "lease expiry")) ?? 0
     }
 
-    @Test("every connection of the holder's request pool waits on a migration's lock during the provider call: the lease is still renewed, the other replica waits, one refresh reaches the provider")
+    @Test(
+        "every connection of the holder's request pool waits on a migration's lock during the provider call: the lease is still renewed, the other replica waits, one refresh reaches the provider"
+    )
     func starvedPoolKeepsLease() async throws {
         let name = "starve-\(UInt32.random(in: 0...UInt32.max))"
         // Replica A's pool has one connection; its statements may wait on a lock for as long as the test needs.
@@ -131,8 +137,10 @@ struct PostgresLeaseStarvationTests {
     /// A migration that locks `other` and stays open, and a request of `pool` (its only connection,
     /// its connections named `application`) waiting on that lock; `end` commits the migration and
     /// awaits the request.
-    func starve(_ pool: PostgresDatabase, application: String, other: TableName, migrator: PostgresDatabase,
-                observer: PostgresDatabase) async throws -> @Sendable () async throws -> Void {
+    func starve(
+        _ pool: PostgresDatabase, application: String, other: TableName, migrator: PostgresDatabase,
+        observer: PostgresDatabase
+    ) async throws -> @Sendable () async throws -> Void {
         let locked = Signal(), migrated = Signal()
         let migration = Task {
             try await migrator.transaction { connection in
@@ -144,9 +152,11 @@ struct PostgresLeaseStarvationTests {
         await locked.wait()
         let request = Task { try await pool.execute("SELECT count(*) FROM \(other.quoted)") }
         try await eventually("the pool's connection waits on the migration's lock") {
-            try await observer.execute("""
+            try await observer.execute(
+                """
                 SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'
-                """, [.text(application)]).values.count == 1
+                """, [.text(application)]
+            ).values.count == 1
         }
         return {
             migrated.fire()
@@ -155,7 +165,9 @@ struct PostgresLeaseStarvationTests {
         }
     }
 
-    @Test("two sessions on two replicas; the first replica's pool starved while the provider (rotation, reuse detection) answers after more than a lease: one refresh at the provider, the token family intact, both requests 200")
+    @Test(
+        "two sessions on two replicas; the first replica's pool starved while the provider (rotation, reuse detection) answers after more than a lease: one refresh at the provider, the token family intact, both requests 200"
+    )
     func sessionsBesideStarvedPool() async throws {
         let name = "starve-\(UInt32.random(in: 0...UInt32.max))"
         let a = try TestDatabase.open(connections: 1, application: name, statementTimeout: 600)
@@ -170,9 +182,11 @@ struct PostgresLeaseStarvationTests {
         _ = try await migrator.execute("CREATE TABLE \(other.quoted) (id int)")
         let provider = RotatingProvider(), gate = GatedRefresher(provider)
         let origins = [URL(string: "https://api.example.com")!]
-        let sessionA = try await AuthenticatedSession.resume(refresher: gate,
+        let sessionA = try await AuthenticatedSession.resume(
+            refresher: gate,
             configuration: .init(allowedOrigins: origins, transport: provider, store: storeA, proactiveRefreshMargin: nil))
-        let sessionB = try await AuthenticatedSession.resume(refresher: gate,
+        let sessionB = try await AuthenticatedSession.resume(
+            refresher: gate,
             configuration: .init(allowedOrigins: origins, transport: provider, store: storeB, proactiveRefreshMargin: nil))
         provider.expireAccessToken()
 
@@ -196,7 +210,9 @@ struct PostgresLeaseStarvationTests {
         #expect(try await storeB.load()?.refreshToken == "RT-1")
     }
 
-    @Test("a lease that cannot be renewed (its row locked): the holder abandons its provider call before the lease can expire; the replica that takes over is the only one to reach the provider")
+    @Test(
+        "a lease that cannot be renewed (its row locked): the holder abandons its provider call before the lease can expire; the replica that takes over is the only one to reach the provider"
+    )
     func unrenewableLeaseAbandonsProviderCall() async throws {
         let a = try TestDatabase.open(connections: 1), b = try TestDatabase.open(connections: 1)
         let locker = try TestDatabase.open(connections: 1), observer = try TestDatabase.open(connections: 1)
@@ -241,9 +257,11 @@ struct PostgresLeaseStarvationTests {
         }
         try await eventually("A abandons its call, or its lease expires") {
             if events.contains("A abandoned") { return true }
-            return try await observer.execute("""
+            return try await observer.execute(
+                """
                 SELECT 1 FROM \(table.quoted) WHERE lease_expires_at <= clock_timestamp()
-                """).values.count == 1
+                """
+            ).values.count == 1
         }
         answer.fire()  // the provider would answer now: a holder still in its call sends
         unlock.fire()
@@ -284,7 +302,8 @@ struct PostgresLeaseStarvationTests {
         }
         await inside.wait()
         // Someone else holds the lease now (A was cut off for a whole lease, say), for a long time.
-        _ = try await admin.execute("""
+        _ = try await admin.execute(
+            """
             UPDATE \(table.quoted) SET generation = generation + 1, lease_owner = 'other',
                 lease_expires_at = clock_timestamp() + interval '1 hour'
             """)

@@ -1,16 +1,18 @@
 import Foundation
 import OIDC
 import OIDCSession
-@testable import OIDCPostgres
 import Testing
+
+@testable import OIDCPostgres
 
 @Suite("PostgresPendingLoginStore against a real server (PG_URL)", .enabled(if: TestDatabase.isRunning))
 struct PostgresPendingLoginStoreTests {
     struct Pending: Codable, Equatable { var verifier: String; var nonce: String }
 
     func makeStore(_ database: PostgresDatabase, _ table: TableName, encrypted: Bool = true) throws -> PostgresPendingLoginStore {
-        try PostgresPendingLoginStore(database: database, table: table,
-                                      encryption: encrypted ? TokenEncryption(current: TestDatabase.key("k1", 3)) : nil)
+        try PostgresPendingLoginStore(
+            database: database, table: table,
+            encryption: encrypted ? TokenEncryption(current: TestDatabase.key("k1", 3)) : nil)
     }
 
     @Test("saved on one replica, consumed on another; the replay fails on a third")
@@ -65,8 +67,9 @@ struct PostgresPendingLoginStoreTests {
         }
         try await store.save(Pending(verifier: "v", nonce: "n"), key: "old-1", expiresIn: 600)
         try await store.save(Pending(verifier: "v", nonce: "n"), key: "old-2", expiresIn: 600)
-        let lifetime = try await database.execute("SELECT bool_and(expires_at > now() + interval '590 seconds' "
-                                                  + "AND expires_at <= now() + interval '600 seconds') FROM \(table.quoted)")
+        let lifetime = try await database.execute(
+            "SELECT bool_and(expires_at > now() + interval '590 seconds' "
+                + "AND expires_at <= now() + interval '600 seconds') FROM \(table.quoted)")
         #expect(lifetime.values == [["t"]], "expires_at = the database's now() + expiresIn")
         try await age(where: "true")
         await expectError(.pendingLoginExpired) { _ = try await store.consume(key: "old-1", as: Pending.self) }
@@ -104,8 +107,9 @@ struct PostgresPendingLoginStoreTests {
         let store = try makeStore(database, table)
         try await store.createTable()
         let request = try OAuthRequest(clientID: "client", redirectURI: URL(string: "https://app.example.com/cb")!)
-        let pending = try request.pendingAuthorization(at: URL(string: "https://op.example.com/authorize")!, issuer: "https://op.example.com",
-                                                       issuerParameterSupported: false)
+        let pending = try request.pendingAuthorization(
+            at: URL(string: "https://op.example.com/authorize")!, issuer: "https://op.example.com",
+            issuerParameterSupported: false)
         try await store.save(pending, key: pending.state.value, expiresIn: 600)
         let back = try await store.consume(key: pending.state.value, as: PendingAuthorization.self)
         #expect(back == pending)
@@ -145,7 +149,8 @@ struct PostgresPendingLoginStoreTests {
         let database = try TestDatabase.open()
         defer { database.close() }
         let table = try TestDatabase.uniqueTable("pending")
-        _ = try await database.execute("""
+        _ = try await database.execute(
+            """
             CREATE TABLE \(table.quoted) (state_hash bytea PRIMARY KEY, key_id text, payload bytea NOT NULL, expires_at timestamptz NOT NULL)
             """)
         let store = try PostgresPendingLoginStore(database: database, table: table, capacityPerScope: 1)

@@ -1,8 +1,9 @@
 import Foundation
 import OIDC
-@testable import OIDCPostgres
 import OIDCSession
 import Testing
+
+@testable import OIDCPostgres
 
 /// A one-shot signal between a test and a refresh step.
 final class Signal: Sendable {
@@ -35,13 +36,17 @@ struct PostgresRefreshLeaseTests {
     }
 
     func terminate(application: String, using admin: PostgresDatabase) async throws -> Int {
-        try await admin.execute("""
+        try await admin.execute(
+            """
             SELECT pg_terminate_backend(pid) FROM pg_stat_activity
             WHERE pid <> pg_backend_pid() AND datname = current_database() AND application_name = $1
-            """, [.text(application)]).values.count
+            """, [.text(application)]
+        ).values.count
     }
 
-    @Test("every connection of both replicas terminated while the holder's provider call runs: the waiter never gets the spent refresh token, the holder's result is stored")
+    @Test(
+        "every connection of both replicas terminated while the holder's provider call runs: the waiter never gets the spent refresh token, the holder's result is stored"
+    )
     func connectionsTerminatedMidRefresh() async throws {
         let name = "lease-\(UInt32.random(in: 0...UInt32.max))"
         let holderPool = try TestDatabase.open(connections: 1, application: name)
@@ -81,10 +86,14 @@ struct PostgresRefreshLeaseTests {
         defer { later.close() }
         let laterStore = try PostgresTokenStore(database: later, key: "u", table: table)
         #expect(try await laterStore.load()?.refreshToken == "RT-holder")
-        guard case .alreadyRefreshed = try await laterStore.coordinatedRefresh(replacing: Self.start, { tokens in
-            used.record(tokens)
-            return .refused(OIDCError(.loggedOut, "replayed"))
-        }) else { Issue.record("a later caller refreshed"); return }
+        guard
+            case .alreadyRefreshed = try await laterStore.coordinatedRefresh(
+                replacing: Self.start,
+                { tokens in
+                    used.record(tokens)
+                    return .refused(OIDCError(.loggedOut, "replayed"))
+                })
+        else { Issue.record("a later caller refreshed"); return }
         #expect(used.all.count == 1)
     }
 
@@ -108,9 +117,13 @@ struct PostgresRefreshLeaseTests {
         await inside.wait()
         // The slow holder's lease runs out (it was cut off, say) and passes to someone who died at once.
         _ = try await admin.execute("UPDATE \(table.quoted) SET lease_owner = 'gone', lease_expires_at = clock_timestamp() - interval '1 second'")
-        guard case .refreshed(let taken) = try await taker.coordinatedRefresh(replacing: Self.start, { _ in
-            .refreshed(TokenResponse(accessToken: "AT-taker", refreshToken: "RT-taker"))
-        }) else { Issue.record("the expired lease was not taken over"); return }
+        guard
+            case .refreshed(let taken) = try await taker.coordinatedRefresh(
+                replacing: Self.start,
+                { _ in
+                    .refreshed(TokenResponse(accessToken: "AT-taker", refreshToken: "RT-taker"))
+                })
+        else { Issue.record("the expired lease was not taken over"); return }
         #expect(taken.accessToken == "AT-taker")
         release.fire()
         guard case .refreshedNotStored(let kept, let error) = try await holding.value else {
@@ -236,10 +249,14 @@ struct PostgresRefreshLeaseTests {
         try await store.save(Self.start)
         _ = try await database.execute("UPDATE \(table.quoted) SET lease_owner = 'dead', lease_expires_at = clock_timestamp() + interval '1 second'")
         let used = TokenLog()
-        guard case .refreshed(let tokens) = try await store.coordinatedRefresh(replacing: Self.start, { tokens in
-            used.record(tokens)
-            return .refreshed(TokenResponse(accessToken: "AT-2", refreshToken: "RT-2"))
-        }) else { Issue.record("not taken over"); return }
+        guard
+            case .refreshed(let tokens) = try await store.coordinatedRefresh(
+                replacing: Self.start,
+                { tokens in
+                    used.record(tokens)
+                    return .refreshed(TokenResponse(accessToken: "AT-2", refreshToken: "RT-2"))
+                })
+        else { Issue.record("not taken over"); return }
         #expect(tokens.accessToken == "AT-2" && used.all == ["RT-start-secret"])
         #expect(try await database.execute("SELECT lease_owner FROM \(table.quoted)").values == [[nil]])
     }
@@ -259,17 +276,23 @@ struct PostgresRefreshLeaseTests {
         let database = try TestDatabase.open(connections: 1)
         defer { database.close() }
         let table = try TestDatabase.uniqueTable("tokens")
-        _ = try await database.execute("""
+        _ = try await database.execute(
+            """
             CREATE TABLE \(table.quoted) (token_key text PRIMARY KEY, generation bigint NOT NULL DEFAULT 1, key_id text,
                 payload bytea NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())
             """)
         let store = try PostgresTokenStore(database: database, key: "u", table: table)
-        _ = try await database.execute("INSERT INTO \(table.quoted) (token_key, payload) VALUES ('u', $1)",
-                                       [.bytes(PostgresTokenStore.encode(Self.start))])
+        _ = try await database.execute(
+            "INSERT INTO \(table.quoted) (token_key, payload) VALUES ('u', $1)",
+            [.bytes(PostgresTokenStore.encode(Self.start))])
         try await store.createTable()
-        guard case .refreshed = try await store.coordinatedRefresh(replacing: Self.start, { _ in
-            .refreshed(TokenResponse(accessToken: "AT-m", refreshToken: "RT-m"))
-        }) else { Issue.record("no refresh after the migration"); return }
+        guard
+            case .refreshed = try await store.coordinatedRefresh(
+                replacing: Self.start,
+                { _ in
+                    .refreshed(TokenResponse(accessToken: "AT-m", refreshToken: "RT-m"))
+                })
+        else { Issue.record("no refresh after the migration"); return }
         #expect(try await store.load()?.accessToken == "AT-m")
     }
 }
@@ -281,8 +304,10 @@ struct PostgresConnectionSettingsTests {
         let database = try TestDatabase.open(connections: 1)
         defer { database.close() }
         let settings = try await database.withLease { lease in
-            (try await lease.option("keepalives"), try await lease.option("keepalives_idle"), try await lease.option("keepalives_interval"),
-             try await lease.option("keepalives_count"), try await lease.execute("SHOW statement_timeout").text(0, 0, "timeout"))
+            (
+                try await lease.option("keepalives"), try await lease.option("keepalives_idle"), try await lease.option("keepalives_interval"),
+                try await lease.option("keepalives_count"), try await lease.execute("SHOW statement_timeout").text(0, 0, "timeout")
+            )
         }
         #expect(settings.0 == "1" && settings.1 == "5" && settings.2 == "2" && settings.3 == "3")
         #expect(settings.4 == "30s")

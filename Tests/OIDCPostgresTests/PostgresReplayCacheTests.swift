@@ -1,9 +1,10 @@
 import Foundation
 import JOSE
 import OIDC
-@testable import OIDCPostgres
 import OIDCResourceServer
 import Testing
+
+@testable import OIDCPostgres
 
 @Suite("PostgresReplayCache against a real server (PG_URL)", .enabled(if: TestDatabase.isRunning))
 struct PostgresReplayCacheTests {
@@ -73,7 +74,9 @@ struct PostgresReplayCacheTests {
         #expect(try await rowCount(database, table) == 0)
     }
 
-    @Test("bounded per scope: a scope at its share gets full (not a replay) for new identifiers, replays stay replays, other scopes record (were refused by nothing but memory)")
+    @Test(
+        "bounded per scope: a scope at its share gets full (not a replay) for new identifiers, replays stay replays, other scopes record (were refused by nothing but memory)"
+    )
     func scopeShare() async throws {
         let database = try TestDatabase.open()
         defer { database.close() }
@@ -114,7 +117,9 @@ struct PostgresReplayCacheTests {
         // Concurrent takeovers of an expired entry: exactly one again.
         let takeovers = try await withThrowingTaskGroup(of: Bool.self) { group in
             for i in 0..<24 {
-                group.addTask { try await caches[i % 4].recordFirstUse(of: "proof-0", scope: "thumbprint", until: Self.at(900), now: Self.at(600)) == .firstUse }
+                group.addTask {
+                    try await caches[i % 4].recordFirstUse(of: "proof-0", scope: "thumbprint", until: Self.at(900), now: Self.at(600)) == .firstUse
+                }
             }
             return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
         }
@@ -130,9 +135,11 @@ struct PostgresReplayCacheTests {
         try await cacheA.createTable()
         let key = try JWK(json: String(contentsOf: Self.keys.appendingPathComponent("p256.jwk"), encoding: .utf8))
         let publicKeys = try JWKSet(json: String(contentsOf: Self.keys.appendingPathComponent("jwks.json"), encoding: .utf8))
-        let claims: JSONObject = ["iss": "https://as.example", "aud": "rp", "iat": .integer(1_800_000_000), "exp": .integer(1_800_000_120),
-                                  "jti": "logout-1", "sub": "alice",
-                                  "events": .object([LogoutToken.backChannelLogoutEvent: .object([:])])]
+        let claims: JSONObject = [
+            "iss": "https://as.example", "aud": "rp", "iat": .integer(1_800_000_000), "exp": .integer(1_800_000_120),
+            "jti": "logout-1", "sub": "alice",
+            "events": .object([LogoutToken.backChannelLogoutEvent: .object([:])]),
+        ]
         let token = try JWT.sign(claims, key: key, algorithm: .es256, header: ["typ": "logout+jwt"])
         func validator(_ cache: PostgresReplayCache) -> LogoutTokenValidator {
             LogoutTokenValidator(issuer: "https://as.example", clientID: "rp", keys: .keySet(publicKeys), replays: cache, clock: { Self.at(5) })

@@ -1,7 +1,8 @@
 import Foundation
 import OIDC
-@testable import OIDCPostgres
 import Testing
+
+@testable import OIDCPostgres
 
 @Suite("PostgresSessionIndex against a real server (PG_URL)", .enabled(if: TestDatabase.isRunning))
 struct PostgresSessionIndexTests {
@@ -15,8 +16,9 @@ struct PostgresSessionIndexTests {
         defer { a.close(); b.close() }
         let table = try TestDatabase.uniqueTable("sessions")
         try await makeIndex(a, table).createTable()
-        try await makeIndex(a, table).save(Array("record-secret".utf8), handle: "cookie-1", issuer: "https://idp", subject: "alice",
-                                           sessionID: "sid-1", expiresIn: 600)
+        try await makeIndex(a, table).save(
+            Array("record-secret".utf8), handle: "cookie-1", issuer: "https://idp", subject: "alice",
+            sessionID: "sid-1", expiresIn: 600)
         let raw = try await a.execute("SELECT encode(handle_hash, 'escape'), encode(payload, 'escape') FROM \(table.quoted)")
         #expect(!(try raw.text(0, 0, "hash")).contains("cookie-1"))
         #expect(!(try raw.text(0, 1, "payload")).contains("record-secret"))

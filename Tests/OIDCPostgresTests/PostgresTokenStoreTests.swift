@@ -1,8 +1,9 @@
 import Foundation
 import OIDC
-@testable import OIDCPostgres
 import OIDCSession
 import Testing
+
+@testable import OIDCPostgres
 
 /// Counts refresh steps; each returns the next numbered token set after `delay`.
 final class StepCounter: @unchecked Sendable {
@@ -14,11 +15,14 @@ final class StepCounter: @unchecked Sendable {
 
 @Suite("PostgresTokenStore against a real server (PG_URL)", .enabled(if: TestDatabase.isRunning))
 struct PostgresTokenStoreTests {
-    static let start = TokenResponse(accessToken: "AT-start-secret", expiresAt: Date(timeIntervalSince1970: 1_900_000_000),
-                                     refreshToken: "RT-start-secret", idToken: "ID-start")
+    static let start = TokenResponse(
+        accessToken: "AT-start-secret", expiresAt: Date(timeIntervalSince1970: 1_900_000_000),
+        refreshToken: "RT-start-secret", idToken: "ID-start")
 
-    func store(_ database: PostgresDatabase, _ table: TableName, key: String = "user-1",
-               encryption: TokenEncryption? = nil) throws -> PostgresTokenStore {
+    func store(
+        _ database: PostgresDatabase, _ table: TableName, key: String = "user-1",
+        encryption: TokenEncryption? = nil
+    ) throws -> PostgresTokenStore {
         try PostgresTokenStore(database: database, key: key, table: table, encryption: encryption)
     }
 
@@ -62,7 +66,8 @@ struct PostgresTokenStoreTests {
         #expect(!payload.contains("AT-start") && !payload.contains("RT-start") && !payload.contains("access_token"))
         #expect(try await alice.load()?.accessToken == "AT-start-secret")
         // Copying alice's ciphertext into bob's row does not give bob alice's tokens.
-        _ = try await database.execute("INSERT INTO \(table.quoted) (token_key, key_id, payload) SELECT 'bob', key_id, payload FROM \(table.quoted) WHERE token_key = 'alice'")
+        _ = try await database.execute(
+            "INSERT INTO \(table.quoted) (token_key, key_id, payload) SELECT 'bob', key_id, payload FROM \(table.quoted) WHERE token_key = 'alice'")
         await expectError(.decryptionFailed) { _ = try await store(database, table, key: "bob", encryption: encryption).load() }
         // Without the key, or with a plain store, nothing is read.
         await expectError(.decryptionFailed) { _ = try await store(database, table, key: "alice").load() }
@@ -75,10 +80,12 @@ struct PostgresTokenStoreTests {
         await expectError(.decryptionFailed) { _ = try await alice.load() }  // k1-only config can no longer read it
     }
 
-    @Test("rows not in the stored form are typed errors, not crashes", arguments: [
-        "'\\x00ff'::bytea", "convert_to('{\"access_token\": 5}', 'UTF8')", "convert_to('[]', 'UTF8')", "convert_to('{', 'UTF8')",
-        "convert_to('{\"access_token\":\"a\",\"token_type\":\"Bearer\",\"expires_at\":1e400}', 'UTF8')",
-    ])
+    @Test(
+        "rows not in the stored form are typed errors, not crashes",
+        arguments: [
+            "'\\x00ff'::bytea", "convert_to('{\"access_token\": 5}', 'UTF8')", "convert_to('[]', 'UTF8')", "convert_to('{', 'UTF8')",
+            "convert_to('{\"access_token\":\"a\",\"token_type\":\"Bearer\",\"expires_at\":1e400}', 'UTF8')",
+        ])
     func corruptRows(_ payload: String) async throws {
         let database = try TestDatabase.open()
         defer { database.close() }
@@ -91,7 +98,8 @@ struct PostgresTokenStoreTests {
 
     /// `callers` stores on `replicas` pools race to refresh the same stale tokens.
     func race(replicas: Int, callers: Int, step: @escaping @Sendable (TokenResponse, Int) async throws -> RefreshStepResult)
-        async throws -> (results: [Result<CoordinatedRefreshResult, any Error>], table: TableName, count: Int, stored: TokenResponse?) {
+        async throws -> (results: [Result<CoordinatedRefreshResult, any Error>], table: TableName, count: Int, stored: TokenResponse?)
+    {
         let pools = try (0..<replicas).map { _ in try TestDatabase.open(connections: 2) }
         defer { for pool in pools { pool.close() } }
         let table = try TestDatabase.uniqueTable("tokens")
@@ -105,9 +113,10 @@ struct PostgresTokenStoreTests {
                 let store = stores[index % stores.count]
                 group.addTask {
                     do {
-                        return .success(try await store.coordinatedRefresh(replacing: Self.start) { tokens in
-                            try await step(tokens, counter.next())
-                        })
+                        return .success(
+                            try await store.coordinatedRefresh(replacing: Self.start) { tokens in
+                                try await step(tokens, counter.next())
+                            })
                     } catch { return .failure(error) }
                 }
             }

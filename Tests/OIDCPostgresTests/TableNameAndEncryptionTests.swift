@@ -1,13 +1,16 @@
 import Foundation
 import OIDC
-@testable import OIDCPostgres
 import Testing
+
+@testable import OIDCPostgres
 
 @Suite("Table names and AES-256-GCM sealing (no database)")
 struct TableNameAndEncryptionTests {
-    @Test("only plain identifiers are accepted, and they are quoted", arguments: [
-        "a;drop table x", "\"x\"", "1abc", "", "a.b.c", "a..b", ".a", "tokens ", "tökens", String(repeating: "a", count: 64),
-    ])
+    @Test(
+        "only plain identifiers are accepted, and they are quoted",
+        arguments: [
+            "a;drop table x", "\"x\"", "1abc", "", "a.b.c", "a..b", ".a", "tokens ", "tökens", String(repeating: "a", count: 64),
+        ])
     func rejected(_ name: String) async {
         await expectError(.invalidTableName) { _ = try TableName(name) }
     }
@@ -28,7 +31,9 @@ struct TableNameAndEncryptionTests {
         #expect(sealed.count == 12 + 12 + 16)
         #expect(try sealing.open(sealed, keyID: "k1", rowKey: Array("alice".utf8)) == Array("secret-token".utf8))
         await expectError(.decryptionFailed) { _ = try sealing.open(sealed, keyID: "k1", rowKey: Array("bob".utf8)) }
-        await expectError(.decryptionFailed) { _ = try RowSealing(encryption: encryption, purpose: "other").open(sealed, keyID: "k1", rowKey: Array("alice".utf8)) }
+        await expectError(.decryptionFailed) {
+            _ = try RowSealing(encryption: encryption, purpose: "other").open(sealed, keyID: "k1", rowKey: Array("alice".utf8))
+        }
         for index in [0, 12, sealed.count - 1] {
             var altered = sealed
             altered[index] ^= 0x01
@@ -45,8 +50,9 @@ struct TableNameAndEncryptionTests {
     @Test("rotation: rows sealed with the previous key open; new rows use the current key")
     func rotation() async throws {
         let old = RowSealing(encryption: try TokenEncryption(current: TestDatabase.key("k1", 1)), purpose: "p")
-        let rotated = RowSealing(encryption: try TokenEncryption(current: TestDatabase.key("k2", 2), previous: [TestDatabase.key("k1", 1)]),
-                                 purpose: "p")
+        let rotated = RowSealing(
+            encryption: try TokenEncryption(current: TestDatabase.key("k2", 2), previous: [TestDatabase.key("k1", 1)]),
+            purpose: "p")
         let (_, sealed) = try old.seal([1, 2, 3], rowKey: [1])
         #expect(try rotated.open(sealed, keyID: "k1", rowKey: [1]) == [1, 2, 3])
         guard case .text(let id) = try rotated.seal([1], rowKey: [1]).keyID else { Issue.record("no key id"); return }

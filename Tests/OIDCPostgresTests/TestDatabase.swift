@@ -18,8 +18,9 @@ enum TestDatabase {
     /// A pool whose connections carry `application_name`, so a test can terminate exactly them.
     static func open(connections: Int = 4, application: String, extra: String = "", statementTimeout: Double = 30) throws -> PostgresDatabase {
         let base = try #require(url)
-        return try PostgresDatabase(url: base + (base.contains("?") ? "&" : "?") + "application_name=\(application)" + extra,
-                                    maximumConnections: connections, statementTimeout: statementTimeout)
+        return try PostgresDatabase(
+            url: base + (base.contains("?") ? "&" : "?") + "application_name=\(application)" + extra,
+            maximumConnections: connections, statementTimeout: statementTimeout)
     }
 
     /// A table name no other test uses.

@@ -2,6 +2,7 @@ import Foundation
 import JOSE
 import OIDC
 import Testing
+
 @testable import OIDCResourceServer
 
 /// The validation's fast paths (claims read in place, a fresh key set read without the actor, b64token checked
@@ -15,9 +16,11 @@ struct AccessTokenHotPathTests {
 
     /// The claims of `Fixtures.accessTokenClaims()` as JSON text, with `members` replacing or adding raw members.
     static func payload(_ members: [String: String]) -> String {
-        var fields: [(String, String)] = [("iss", #""https://as.example""#), ("sub", #""alice""#), ("aud", #""https://api.example""#),
-                                          ("client_id", #""app""#), ("iat", "1799999990"), ("exp", "1800000300"), ("jti", #""jti-1""#),
-                                          ("scope", #""read write""#)]
+        var fields: [(String, String)] = [
+            ("iss", #""https://as.example""#), ("sub", #""alice""#), ("aud", #""https://api.example""#),
+            ("client_id", #""app""#), ("iat", "1799999990"), ("exp", "1800000300"), ("jti", #""jti-1""#),
+            ("scope", #""read write""#),
+        ]
         for (name, value) in members {
             if let index = fields.firstIndex(where: { $0.0 == name }) { fields[index].1 = value } else { fields.append((name, value)) }
         }
@@ -26,10 +29,11 @@ struct AccessTokenHotPathTests {
 
     @Test("claims written with escapes are read as their decoded values (iss, aud, sub, client_id, jti, scope)")
     func escapedClaims() async throws {
-        let token = try Self.sign(payload: Self.payload([
-            "iss": #""https:\/\/as.example""#, "aud": #"["x",  "https:\/\/api.example" ]"#, "sub": #""al\u0069ce""#,
-            "client_id": #""a\u0070p""#, "jti": #""jti\u002d1""#, "scope": #""read\u0020write admin""#,
-        ]))
+        let token = try Self.sign(
+            payload: Self.payload([
+                "iss": #""https:\/\/as.example""#, "aud": #"["x",  "https:\/\/api.example" ]"#, "sub": #""al\u0069ce""#,
+                "client_id": #""a\u0070p""#, "jti": #""jti\u002d1""#, "scope": #""read\u0020write admin""#,
+            ]))
         let accepted = try await Fixtures.validator().validate(bearerToken: token, requiredScopes: ["write", "admin"])
         #expect(accepted.subject == "alice" && accepted.clientID == "app" && accepted.jwtID == "jti-1")
         #expect(accepted.scope == "read write admin" && accepted.hasScopes(["read"]) && !accepted.hasScopes(["rea"]))
@@ -48,11 +52,14 @@ struct AccessTokenHotPathTests {
     @Test("iss and aud that differ only in how they are written: byte-equal after decoding or canonically equal pass, others fail")
     func issuerAndAudienceSpellings() async throws {
         // U+212A KELVIN SIGN is canonically "K": Swift's String equality, the rule before and after the fast path.
-        let kelvin = AccessTokenValidator(issuer: "https://K.example", audience: "https://api.example", keys: .keySet(try Fixtures.publicKeys()),
-                                          clock: Fixtures.clock)
+        let kelvin = AccessTokenValidator(
+            issuer: "https://K.example", audience: "https://api.example", keys: .keySet(try Fixtures.publicKeys()),
+            clock: Fixtures.clock)
         _ = try await kelvin.validate(bearerToken: try Self.sign(payload: Self.payload(["iss": "\"https://\u{212A}.example\""])))
-        for (name, value, code) in [("iss", #""https://as.example/""#, OIDCError.Code.issuerMismatch), ("aud", #"["https://api.exampl"]"#, .audienceMismatch),
-                                    ("aud", #""https://api.example ""#, .audienceMismatch), ("iss", "7", .claimTypeMismatch), ("aud", "{}", .claimTypeMismatch)] {
+        for (name, value, code) in [
+            ("iss", #""https://as.example/""#, OIDCError.Code.issuerMismatch), ("aud", #"["https://api.exampl"]"#, .audienceMismatch),
+            ("aud", #""https://api.example ""#, .audienceMismatch), ("iss", "7", .claimTypeMismatch), ("aud", "{}", .claimTypeMismatch),
+        ] {
             let token = try Self.sign(payload: Self.payload([name: value]))
             await #expect { _ = try await Fixtures.validator().validate(bearerToken: token) } throws: { error in
                 (error as? OIDCError)?.code == code
@@ -60,8 +67,9 @@ struct AccessTokenHotPathTests {
         }
     }
 
-    @Test("sub, client_id, jti and scope of the wrong type (null included) are claim type errors; absent ones are missing claims",
-          arguments: ["sub", "client_id", "jti", "scope"])
+    @Test(
+        "sub, client_id, jti and scope of the wrong type (null included) are claim type errors; absent ones are missing claims",
+        arguments: ["sub", "client_id", "jti", "scope"])
     func requiredStringTypes(name: String) async throws {
         for value in ["7", "null", #"["x"]"#, "true"] {
             let token = try Self.sign(payload: Self.payload([name: value]))
@@ -126,8 +134,9 @@ struct AccessTokenHotPathTests {
         }
         let now = Locked(Fixtures.now)
         let clock: @Sendable () -> Date = { now.withLock { $0 } }
-        let cache = try JWKSetCache(jwksURI: URL(string: "https://as.example/jwks")!, transport: transport,
-                                    configuration: .init(defaultTimeToLive: 300, honoursCacheControl: false, clock: clock))
+        let cache = try JWKSetCache(
+            jwksURI: URL(string: "https://as.example/jwks")!, transport: transport,
+            configuration: .init(defaultTimeToLive: 300, honoursCacheControl: false, clock: clock))
         #expect(cache.freshKeys() == nil)  // nothing fetched yet
         let validator = AccessTokenValidator(issuer: Fixtures.issuer, audience: Fixtures.audience, keys: .cache(cache), clock: Fixtures.clock)
         let token = try Fixtures.sign(Fixtures.accessTokenClaims())
@@ -152,8 +161,10 @@ struct AccessTokenHotPathTests {
             (good, nil), (graph, "unverifiable_access_token"),
             (try Fixtures.sign(Fixtures.accessTokenClaims(["exp": .integer(1_800_000_000 - 3600)])), "expired"),
             (try Fixtures.sign(Fixtures.accessTokenClaims(["scope": "read"])), "insufficient_scope"),
-            (try Fixtures.sign(Fixtures.accessTokenClaims(["cnf": .object(["jkt": "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"])])),
-             "dpop_bound_token_as_bearer"),
+            (
+                try Fixtures.sign(Fixtures.accessTokenClaims(["cnf": .object(["jkt": "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"])])),
+                "dpop_bound_token_as_bearer"
+            ),
             (try Fixtures.sign(Fixtures.accessTokenClaims(["aud": "https://other.example"])), "audience_mismatch"),
             // An ID Token for another audience: the typ decides first, on either path.
             (try Fixtures.sign(Fixtures.accessTokenClaims(["aud": "https://other.example"]), typ: "JWT"), "unexpected_token_type"),
@@ -163,8 +174,9 @@ struct AccessTokenHotPathTests {
             var answers: [String?] = []
             for validator in [try Fixtures.validator(), observed] {
                 do {
-                    _ = try await validator.validate(method: "GET", url: URL(string: "https://api.example/items")!,
-                                                     headers: ["Authorization": "Bearer " + token], requiredScopes: ["write"])
+                    _ = try await validator.validate(
+                        method: "GET", url: URL(string: "https://api.example/items")!,
+                        headers: ["Authorization": "Bearer " + token], requiredScopes: ["write"])
                     answers.append(nil)
                 } catch {
                     answers.append((error as? OIDCError)?.code.rawValue ?? "\(error)")

@@ -1,8 +1,9 @@
 import Foundation
 import JOSE
 import OIDC
-@testable import OIDCResourceServer
 import Testing
+
+@testable import OIDCResourceServer
 
 /// RFC 9449 §7 through the one call, `AccessTokenValidator.validate(method:url:headers:)`: the token's
 /// `cnf` decides the scheme it may come with, and a DPoP proof must be signed by the bound key.
@@ -24,12 +25,15 @@ struct AccessTokenPresentationTests {
         return headers
     }
 
-    static func code(_ validator: AccessTokenValidator, _ headers: HeaderFields, method: String = "GET", url: URL = url,
-                     scopes: Set<String> = [], nonce: DPoPProofValidator.NonceRule = .notRequired,
-                     certificate: ClientCertificate = .notPresented) async -> String? {
+    static func code(
+        _ validator: AccessTokenValidator, _ headers: HeaderFields, method: String = "GET", url: URL = url,
+        scopes: Set<String> = [], nonce: DPoPProofValidator.NonceRule = .notRequired,
+        certificate: ClientCertificate = .notPresented
+    ) async -> String? {
         do {
-            _ = try await validator.validate(method: method, url: url, headers: headers, requiredScopes: scopes, dpopNonce: nonce,
-                                             clientCertificate: certificate)
+            _ = try await validator.validate(
+                method: method, url: url, headers: headers, requiredScopes: scopes, dpopNonce: nonce,
+                clientCertificate: certificate)
             return nil
         } catch let error as OIDCError {
             return error.code.rawValue
@@ -99,8 +103,14 @@ struct AccessTokenPresentationTests {
         two.add("DPoP", proof)
         #expect(await Self.code(validator, two) == "dpop_proof_missing")
         let unbound = try Self.token(boundTo: nil)
-        #expect(await Self.code(validator, Self.dpopHeaders(unbound, proof: try key.proof(method: "GET", url: Self.url, accessToken: unbound,
-                                                                                          now: Fixtures.now))) == "dpop_token_not_bound")
+        #expect(
+            await Self.code(
+                validator,
+                Self.dpopHeaders(
+                    unbound,
+                    proof: try key.proof(
+                        method: "GET", url: Self.url, accessToken: unbound,
+                        now: Fixtures.now))) == "dpop_token_not_bound")
         #expect(await Self.code(validator, Self.dpopHeaders(token, proof: proof), method: "POST") == "dpop_proof_htm")
         #expect(await Self.code(validator, Self.dpopHeaders(token, proof: proof), url: URL(string: "https://api.example/other")!) == "dpop_proof_htu")
         let otherToken = try Self.token(boundTo: key, scope: "read")
@@ -140,8 +150,11 @@ struct AccessTokenPresentationTests {
         #expect(await Self.code(validator, ["Authorization": "Basic abc"]) == "missing_bearer_token")
         let none = validator.refusal(for: OIDCError(.missingBearerToken, "x"), requestHeaders: [:], requiredScopes: ["read"])
         #expect(none.status == 401)
-        #expect(none.headers.values(for: "WWW-Authenticate") == ["Bearer scope=\"read\"", "DPoP algs=\"ES256 ES384 ES512 Ed25519 EdDSA PS256 PS384 PS512 RS256 RS384 RS512\""],
-                "\(none)")
+        #expect(
+            none.headers.values(for: "WWW-Authenticate") == [
+                "Bearer scope=\"read\"", "DPoP algs=\"ES256 ES384 ES512 Ed25519 EdDSA PS256 PS384 PS512 RS256 RS384 RS512\"",
+            ],
+            "\(none)")
         let key = try DPoPKey.generate()
         let token = try Self.token(boundTo: key, scope: "read")
         let headers = Self.dpopHeaders(token, proof: try key.proof(method: "GET", url: Self.url, accessToken: token, now: Fixtures.now))
@@ -186,9 +199,11 @@ final class ResourceServerTransport: HTTPTransport, Sendable {
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let response: TransportResponse
         do {
-            let presented = try await validator.validate(method: request.method.rawValue, url: request.url, headers: request.headers,
-                                                         dpopNonce: .required(nonce))
-            response = TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array("{\"sub\":\"\(presented.token.subject)\"}".utf8))
+            let presented = try await validator.validate(
+                method: request.method.rawValue, url: request.url, headers: request.headers,
+                dpopNonce: .required(nonce))
+            response = TransportResponse(
+                status: 200, headers: ["Content-Type": "application/json"], body: Array("{\"sub\":\"\(presented.token.subject)\"}".utf8))
         } catch let error as OIDCError {
             let refusal = validator.refusal(for: error, requestHeaders: request.headers, dpopNonce: nonce)
             response = TransportResponse(status: refusal.status, headers: refusal.headers, body: [])

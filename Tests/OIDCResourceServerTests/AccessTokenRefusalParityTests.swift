@@ -1,8 +1,9 @@
 import Foundation
 import JOSE
 import OIDC
-@testable import OIDCResourceServer
 import Testing
+
+@testable import OIDCResourceServer
 
 /// Every refusal the access-token paths produce, through each path: the front door (`ResourceGuard.check`), its
 /// throwing form, and the lower paths it covers (`AccessTokenValidator` for JWTs, `TokenIntrospector` for
@@ -47,8 +48,9 @@ struct AccessTokenRefusalParityTests {
     static let cases: [Case] = [
         Case(name: "accepted as Bearer", code: nil, scopes: ["read"]),
         Case(name: "accepted as DPoP", code: nil, presentation: .dpop(.good), boundToKey: true),
-        Case(name: "accepted with its certificate", code: nil, claims: ["cnf": .object(["x5t#S256": .string(certificateThumbprint)])],
-             certificate: .der(certificate)),
+        Case(
+            name: "accepted with its certificate", code: nil, claims: ["cnf": .object(["x5t#S256": .string(certificateThumbprint)])],
+            certificate: .der(certificate)),
         Case(name: "no token", code: .missingBearerToken, presentation: .nothing, scopes: ["read"]),
         Case(name: "another scheme", code: .missingBearerToken, presentation: .authorization("Basic $T")),
         Case(name: "malformed credentials", code: .invalidBearerRequest, presentation: .authorization("Bearer $T extra")),
@@ -67,10 +69,12 @@ struct AccessTokenRefusalParityTests {
         Case(name: "proof of another key", code: .dpopProofKeyBinding, presentation: .dpop(.otherKey), boundToKey: true),
         Case(name: "proof for another method", code: .dpopProofMethod, presentation: .dpop(.wrongMethod), boundToKey: true),
         Case(name: "proof without the server's nonce", code: .dpopProofNonce, presentation: .dpop(.good), nonce: "n-1", boundToKey: true),
-        Case(name: "certificate-bound, no certificate", code: .certificateBoundToken,
-             claims: ["cnf": .object(["x5t#S256": .string(certificateThumbprint)])]),
-        Case(name: "certificate-bound, another certificate", code: .certificateBoundToken,
-             claims: ["cnf": .object(["x5t#S256": .string(certificateThumbprint)])], certificate: .der(Array("another".utf8))),
+        Case(
+            name: "certificate-bound, no certificate", code: .certificateBoundToken,
+            claims: ["cnf": .object(["x5t#S256": .string(certificateThumbprint)])]),
+        Case(
+            name: "certificate-bound, another certificate", code: .certificateBoundToken,
+            claims: ["cnf": .object(["x5t#S256": .string(certificateThumbprint)])], certificate: .der(Array("another".utf8))),
         Case(name: "malformed cnf", code: .claimTypeMismatch, claims: ["cnf": "not an object"]),
         Case(name: "introspection endpoint unreachable", code: .transport, kinds: [.introspection], claims: ["unreachable": true]),
     ]
@@ -83,10 +87,12 @@ struct AccessTokenRefusalParityTests {
         case .jwt:
             return try Fixtures.sign(Fixtures.accessTokenClaims(changes), typ: test.jwtType)
         case .introspection:
-            var answer: JSONObject = ["active": true, "scope": "read write", "client_id": "app", "sub": "alice",
-                                      "token_type": test.jwtType == "at+jwt" ? "Bearer" : "refresh_token",
-                                      "exp": .integer(1_800_000_000 + 300), "iat": .integer(1_800_000_000 - 10),
-                                      "aud": .array([.string(Fixtures.audience)]), "iss": .string(Fixtures.issuer)]
+            var answer: JSONObject = [
+                "active": true, "scope": "read write", "client_id": "app", "sub": "alice",
+                "token_type": test.jwtType == "at+jwt" ? "Bearer" : "refresh_token",
+                "exp": .integer(1_800_000_000 + 300), "iat": .integer(1_800_000_000 - 10),
+                "aud": .array([.string(Fixtures.audience)]), "iss": .string(Fixtures.issuer),
+            ]
             for (name, value) in changes { answer[name] = value }
             return "opaque-" + Base64URL.encode(Array(JSONValue.object(answer).jsonString().utf8))
         }
@@ -96,7 +102,8 @@ struct AccessTokenRefusalParityTests {
     static let endpoint = ScriptedTransport { request in
         let form = String(decoding: { if case .bytes(let bytes) = request.body { return bytes } else { return [] } }(), as: UTF8.self)
         guard let token = form.split(separator: "&").first(where: { $0.hasPrefix("token=") })?.dropFirst(6).dropFirst(7),
-              let text = try? Base64URL.decode(String(token)) else {
+            let text = try? Base64URL.decode(String(token))
+        else {
             return TransportResponse(status: 400, headers: [:], body: [])
         }
         if String(decoding: text, as: UTF8.self).contains("\"unreachable\":true") { throw URLError(.cannotConnectToHost) }
@@ -116,11 +123,16 @@ struct AccessTokenRefusalParityTests {
             var headers: HeaderFields = ["Authorization": "DPoP " + token]
             guard let proof else { return headers }
             let signer = proof == .otherKey ? otherKey : key
-            let claims: JSONObject = ["jti": .string(UUID().uuidString), "htm": proof == .wrongMethod ? "POST" : "GET",
-                                      "htu": .string(url.absoluteString), "iat": .integer(1_800_000_000),
-                                      "ath": .string(DPoPAccessTokenHash.of(token[...]))]
-            headers.add("DPoP", try JWT.sign(claims, key: signer, algorithm: .es256,
-                                             header: ["typ": "dpop+jwt", "jwk": .object(signer.publicJWK)]))
+            let claims: JSONObject = [
+                "jti": .string(UUID().uuidString), "htm": proof == .wrongMethod ? "POST" : "GET",
+                "htu": .string(url.absoluteString), "iat": .integer(1_800_000_000),
+                "ath": .string(DPoPAccessTokenHash.of(token[...])),
+            ]
+            headers.add(
+                "DPoP",
+                try JWT.sign(
+                    claims, key: signer, algorithm: .es256,
+                    header: ["typ": "dpop+jwt", "jwk": .object(signer.publicJWK)]))
             return headers
         }
     }
@@ -146,8 +158,9 @@ struct AccessTokenRefusalParityTests {
         case .jwt:
             let validator = try Fixtures.validator()
             do {
-                _ = try await validator.validate(method: "GET", url: url, headers: headers, requiredScopes: test.scopes, dpopNonce: nonce,
-                                                 clientCertificate: test.certificate)
+                _ = try await validator.validate(
+                    method: "GET", url: url, headers: headers, requiredScopes: test.scopes, dpopNonce: nonce,
+                    clientCertificate: test.certificate)
                 return nil
             } catch let error as OIDCError {
                 return validator.refusal(for: error, requestHeaders: headers, requiredScopes: test.scopes, dpopNonce: test.nonce)
@@ -155,15 +168,17 @@ struct AccessTokenRefusalParityTests {
         case .introspection:
             let introspector = try IntrospectionTests.introspector(endpoint)
             do {
-                _ = try await introspector.validate(method: "GET", url: url, headers: headers, requiredScopes: test.scopes, dpopNonce: nonce,
-                                                    clientCertificate: test.certificate)
+                _ = try await introspector.validate(
+                    method: "GET", url: url, headers: headers, requiredScopes: test.scopes, dpopNonce: nonce,
+                    clientCertificate: test.certificate)
                 return nil
             } catch let error as OIDCError {
                 return introspector.refusal(for: error, requestHeaders: headers, requiredScopes: test.scopes, dpopNonce: test.nonce)
             } catch {
                 // The lower path lets a transport's own error through; the front door names it `.transport` (503).
-                return AccessTokenRefusal(error: OIDCError(.transport, "x"), requestHeaders: headers, requiredScopes: test.scopes,
-                                          dpopAlgorithms: introspector.proofs.challengeAlgorithms, dpopNonce: test.nonce)
+                return AccessTokenRefusal(
+                    error: OIDCError(.transport, "x"), requestHeaders: headers, requiredScopes: test.scopes,
+                    dpopAlgorithms: introspector.proofs.challengeAlgorithms, dpopNonce: test.nonce)
             }
         }
     }
@@ -174,8 +189,9 @@ struct AccessTokenRefusalParityTests {
         for kind in Kind.allCases where test.kinds.contains(kind) {
             let headers = try Self.headers(test, token: try Self.token(test, kind))
             let frontDoor = try await Self.frontDoor(kind)
-            let decision = await frontDoor.check(method: "GET", url: Self.url, headers: headers, requiredScopes: test.scopes,
-                                                 dpopNonce: test.nonce, clientCertificate: test.certificate)
+            let decision = await frontDoor.check(
+                method: "GET", url: Self.url, headers: headers, requiredScopes: test.scopes,
+                dpopNonce: test.nonce, clientCertificate: test.certificate)
             let lower = try await Self.lowerPath(kind, test, headers: headers)
             switch decision {
             case .allowed(let token):
@@ -191,8 +207,9 @@ struct AccessTokenRefusalParityTests {
                 #expect(lowerRefusal.headers == refusal.headers && lowerRefusal.body == refusal.body)
                 // The throwing form of the front door agrees.
                 await #expect(throws: OIDCError.self) {
-                    _ = try await frontDoor.validate(method: "GET", url: Self.url, headers: headers, requiredScopes: test.scopes,
-                                                     dpopNonce: test.nonce, clientCertificate: test.certificate)
+                    _ = try await frontDoor.validate(
+                        method: "GET", url: Self.url, headers: headers, requiredScopes: test.scopes,
+                        dpopNonce: test.nonce, clientCertificate: test.certificate)
                 }
             }
             answers[kind] = decision.refusal
@@ -208,8 +225,9 @@ struct AccessTokenRefusalParityTests {
         func refusal(_ name: String, _ kind: Kind = .jwt) async throws -> AccessTokenRefusal {
             let test = try #require(Self.cases.first { $0.name == name })
             let headers = try Self.headers(test, token: try Self.token(test, kind))
-            let decision = await try Self.frontDoor(kind).check(method: "GET", url: Self.url, headers: headers, requiredScopes: test.scopes,
-                                                                 dpopNonce: test.nonce, clientCertificate: test.certificate)
+            let decision = try await Self.frontDoor(kind).check(
+                method: "GET", url: Self.url, headers: headers, requiredScopes: test.scopes,
+                dpopNonce: test.nonce, clientCertificate: test.certificate)
             return try #require(decision.refusal)
         }
         #expect(try await refusal("malformed credentials").status == 400)
@@ -237,13 +255,13 @@ extension AccessTokenRefusalParityTests {
         configuration.tokens = .introspection(introspection)
         let test = try #require(Self.cases.first)
         let headers = try Self.headers(test, token: try Self.token(test, .introspection))
-        let decision = await try ResourceGuard(configuration: configuration).check(method: "GET", url: Self.url, headers: headers)
+        let decision = try await ResourceGuard(configuration: configuration).check(method: "GET", url: Self.url, headers: headers)
         let refusal = try #require(decision.refusal)
         #expect(refusal.cause.code == .unsignedIntrospectionResponse && refusal.status == 401)
         // The same answer accepted when plain JSON is what the configuration asks for.
         introspection.signedAnswers = nil
         configuration.tokens = .introspection(introspection)
-        guard case .allowed = await try ResourceGuard(configuration: configuration).check(method: "GET", url: Self.url, headers: headers) else {
+        guard case .allowed = try await ResourceGuard(configuration: configuration).check(method: "GET", url: Self.url, headers: headers) else {
             Issue.record("a plain JSON answer was refused without signed answers configured")
             return
         }

@@ -2,13 +2,16 @@ import Foundation
 import JOSE
 import OIDC
 import Testing
+
 @testable import OIDCResourceServer
 
 @Suite("RFC 9068 access-token validation")
 struct AccessTokenValidatorTests {
-    @Test("a valid token, signed ES256, RS256 or EdDSA: typed claims and scopes", arguments: [
-        ("p256", JWSAlgorithm.es256), ("rsa2048", JWSAlgorithm.rs256), ("ed25519", JWSAlgorithm.eddsa),
-    ])
+    @Test(
+        "a valid token, signed ES256, RS256 or EdDSA: typed claims and scopes",
+        arguments: [
+            ("p256", JWSAlgorithm.es256), ("rsa2048", JWSAlgorithm.rs256), ("ed25519", JWSAlgorithm.eddsa),
+        ])
     func valid(key: String, algorithm: JWSAlgorithm) async throws {
         let token = try Fixtures.sign(Fixtures.accessTokenClaims(), key: key, algorithm: algorithm)
         let accessToken = try await Fixtures.validator().validate(bearerToken: token, requiredScopes: ["read"])
@@ -36,16 +39,20 @@ struct AccessTokenValidatorTests {
     @Test("typ names: at+jwt with or without application/, any case; nothing else")
     func typeNames() {
         for yes in ["at+jwt", "AT+JWT", "application/at+jwt", "Application/At+Jwt"] { #expect(AccessTokenValidator.isAccessTokenType(yes), "\(yes)") }
-        for no in [nil, "", "jwt", "at+jwtx", "xat+jwt", "application/", "application/jwt", "application/at+jwt ", "applicationat+jwt",
-                   "application/application/at+jwt"] as [String?] {
+        for no in [
+            nil, "", "jwt", "at+jwtx", "xat+jwt", "application/", "application/jwt", "application/at+jwt ", "applicationat+jwt",
+            "application/application/at+jwt",
+        ] as [String?] {
             #expect(!AccessTokenValidator.isAccessTokenType(no), "\(no ?? "nil")")
         }
     }
 
-    @Test("scope matching is by whole space-separated values", arguments: [
-        ("read write", ["read"], true), ("read write", ["write", "read"], true), ("read write", ["rea"], false),
-        ("readwrite", ["read"], false), ("read  write", ["write"], true), ("", ["read"], false), ("read", [], true),
-    ] as [(String, Set<String>, Bool)])
+    @Test(
+        "scope matching is by whole space-separated values",
+        arguments: [
+            ("read write", ["read"], true), ("read write", ["write", "read"], true), ("read write", ["rea"], false),
+            ("readwrite", ["read"], false), ("read  write", ["write"], true), ("", ["read"], false), ("read", [], true),
+        ] as [(String, Set<String>, Bool)])
     func scopeMatching(scope: String, required: Set<String>, expected: Bool) async throws {
         let token = try await Fixtures.validator().validate(bearerToken: try Fixtures.sign(Fixtures.accessTokenClaims(["scope": .string(scope)])))
         #expect(token.hasScopes(required) == expected)
@@ -138,11 +145,14 @@ struct AccessTokenValidatorTests {
         let rotated = Locked(false)
         let transport = ScriptedTransport { _ in
             // First answer: an empty set; afterwards the real keys (a rotation).
-            let body = rotated.withLock { done -> String in defer { done = true }; return done ? jwks : #"{"keys":[]}"# }
+            let body = rotated.withLock { done -> String in
+                defer { done = true }; return done ? jwks : #"{"keys":[]}"#
+            }
             return TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
         }
-        let cache = try JWKSetCache(jwksURI: URL(string: "https://as.example/jwks")!, transport: transport,
-                                    configuration: .init(clock: Fixtures.clock))
+        let cache = try JWKSetCache(
+            jwksURI: URL(string: "https://as.example/jwks")!, transport: transport,
+            configuration: .init(clock: Fixtures.clock))
         let validator = AccessTokenValidator(issuer: Fixtures.issuer, audience: Fixtures.audience, keys: .cache(cache), clock: Fixtures.clock)
         _ = try await validator.validate(bearerToken: try Fixtures.sign(Fixtures.accessTokenClaims()))
         _ = try await validator.validate(bearerToken: try Fixtures.sign(Fixtures.accessTokenClaims(), key: "rsa2048", algorithm: .rs256))

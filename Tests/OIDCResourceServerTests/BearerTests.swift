@@ -1,6 +1,7 @@
 import Foundation
 import OIDC
 import Testing
+
 @testable import OIDCResourceServer
 
 @Suite("RFC 6750 bearer extraction and challenges")
@@ -13,9 +14,11 @@ struct BearerTests {
         #expect(try header.token(headers: ["authorization": "bEaReR   tok"]) == "tok")
     }
 
-    @Test("malformed credentials are invalid_request", arguments: [
-        "Bearer", "Bearer ", "Bearer a b", "Bearer a=b", "Bearer =abc", "Bearer a,b", "Bearer tok\u{0}", "Bearer  ",
-    ])
+    @Test(
+        "malformed credentials are invalid_request",
+        arguments: [
+            "Bearer", "Bearer ", "Bearer a b", "Bearer a=b", "Bearer =abc", "Bearer a,b", "Bearer tok\u{0}", "Bearer  ",
+        ])
     func malformed(value: String) async {
         await expectCode(.invalidBearerRequest) { _ = try header.token(headers: ["Authorization": value]) }
     }
@@ -57,17 +60,21 @@ struct BearerTests {
     @Test("Bearer challenges (one ResourceChallenge type): status, error, description, scope, realm")
     func challenges() {
         func bearer(_ error: OIDCError, scopes: Set<String> = [], realm: String? = nil) -> (Int, String) {
-            let refusal = AccessTokenRefusal(error: error, requestHeaders: ["Authorization": "Bearer x"], requiredScopes: scopes,
-                                             dpopAlgorithms: ["ES256"], realm: realm)
+            let refusal = AccessTokenRefusal(
+                error: error, requestHeaders: ["Authorization": "Bearer x"], requiredScopes: scopes,
+                dpopAlgorithms: ["ES256"], realm: realm)
             return (refusal.status, refusal.challenges.first?.headerValue ?? "")
         }
         #expect(bearer(OIDCError(.missingBearerToken, "none"), realm: "api") == (401, #"Bearer realm="api""#))
-        #expect(bearer(OIDCError(.invalidBearerRequest, "two \"Authorization\" fields"))
-            == (400, #"Bearer error="invalid_request", error_description="two Authorization fields""#))
-        #expect(bearer(OIDCError(.expired, "the token expired at 1800000000"))
-            == (401, #"Bearer error="invalid_token", error_description="the access token expired""#))
-        #expect(bearer(OIDCError(.insufficientScope, "lacks admin"), scopes: ["write", "admin"])
-            == (403, #"Bearer error="insufficient_scope", error_description="lacks admin", scope="admin write""#))
+        #expect(
+            bearer(OIDCError(.invalidBearerRequest, "two \"Authorization\" fields"))
+                == (400, #"Bearer error="invalid_request", error_description="two Authorization fields""#))
+        #expect(
+            bearer(OIDCError(.expired, "the token expired at 1800000000"))
+                == (401, #"Bearer error="invalid_token", error_description="the access token expired""#))
+        #expect(
+            bearer(OIDCError(.insufficientScope, "lacks admin"), scopes: ["write", "admin"])
+                == (403, #"Bearer error="insufficient_scope", error_description="lacks admin", scope="admin write""#))
         #expect(bearer(OIDCError(.inactiveToken, "x")).1.contains("invalid_token"))
         // The provider, not the token: 503 or 500, no challenge, the error kept for logs.
         let down = AccessTokenRefusal(error: OIDCError(.transport, "connection refused"), requestHeaders: [:], dpopAlgorithms: [])
@@ -80,7 +87,8 @@ struct BearerTests {
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/".utf8)
         for byte in UInt8.min...UInt8.max {
             #expect(BearerTokenExtractor.isB64Token([byte]) == allowed.contains(byte), "\(byte)")
-            #expect(BearerTokenExtractor.isB64Token([UInt8(ascii: "a"), byte, UInt8(ascii: "=")]) == allowed.contains(byte) || byte == UInt8(ascii: "="), "\(byte)")
+            #expect(
+                BearerTokenExtractor.isB64Token([UInt8(ascii: "a"), byte, UInt8(ascii: "=")]) == allowed.contains(byte) || byte == UInt8(ascii: "="), "\(byte)")
         }
         #expect(BearerTokenExtractor.isB64Token("abc==".utf8) && !BearerTokenExtractor.isB64Token("=abc".utf8) && !BearerTokenExtractor.isB64Token("ab=c".utf8))
         #expect(!BearerTokenExtractor.isB64Token("".utf8) && !BearerTokenExtractor.isB64Token("==".utf8))

@@ -1,8 +1,9 @@
 import Foundation
 import JOSE
 import OIDC
-@testable import OIDCResourceServer
 import Testing
+
+@testable import OIDCResourceServer
 
 /// RFC 9449 §4.3: a proof from the library's own builder passes; each rule broken alone fails with its own code.
 @Suite("DPoPProofValidator")
@@ -15,9 +16,11 @@ struct DPoPProofValidatorTests {
         DPoPProofValidator(maximumAge: 300, leeway: 60, replays: replays, clock: { now })
     }
 
-    static func validate(_ proof: String, method: String = "GET", uri: URL = uri, nonce: DPoPProofValidator.NonceRule = .required("n-1"),
-                         presenting: DPoPProofValidator.Presentation = .accessToken(accessToken, boundTo: .notCheckedAtCallersRisk),
-                         validator: DPoPProofValidator = validator()) async -> String? {
+    static func validate(
+        _ proof: String, method: String = "GET", uri: URL = uri, nonce: DPoPProofValidator.NonceRule = .required("n-1"),
+        presenting: DPoPProofValidator.Presentation = .accessToken(accessToken, boundTo: .notCheckedAtCallersRisk),
+        validator: DPoPProofValidator = validator()
+    ) async -> String? {
         do {
             _ = try await validator.validate(proof, for: .request(method: method, uri: uri), nonce: nonce, presenting: presenting)
             return nil
@@ -33,8 +36,9 @@ struct DPoPProofValidatorTests {
         for spec in [JWK.GenerationSpec.ec(.p256), .ec(.p384), .ed25519, .rsa(bits: 2048)] {
             let key = try DPoPKey.generate(spec)
             let proof = try key.proof(method: "GET", url: Self.uri, accessToken: Self.accessToken, nonce: "n-1", now: Self.now)
-            let verified = try await Self.validator().validate(proof, for: .request(method: "GET", uri: Self.uri), nonce: .required("n-1"),
-                                                               presenting: .accessToken(Self.accessToken, boundTo: .thumbprint(key.thumbprint)))
+            let verified = try await Self.validator().validate(
+                proof, for: .request(method: "GET", uri: Self.uri), nonce: .required("n-1"),
+                presenting: .accessToken(Self.accessToken, boundTo: .thumbprint(key.thumbprint)))
             #expect(verified.thumbprint == key.thumbprint)
             #expect(!verified.key.isPrivate)
             #expect(verified.uri == "https://rs.example/api/items")
@@ -45,8 +49,10 @@ struct DPoPProofValidatorTests {
     static func proof(_ edit: (inout JSONObject, inout JSONObject) throws -> Void, sign: JWK? = nil, alg: JWSAlgorithm = .es256) throws -> String {
         let key = try JWK.generate(.ec(.p256))
         var header: JSONObject = ["typ": "dpop+jwt", "jwk": .object(key.publicJWK)]
-        var claims: JSONObject = ["jti": "j-1", "htm": "GET", "htu": "https://rs.example/api/items", "iat": .integer(1_800_000_000),
-                                  "nonce": "n-1", "ath": .string(DPoPKey.accessTokenHash(accessToken))]
+        var claims: JSONObject = [
+            "jti": "j-1", "htm": "GET", "htu": "https://rs.example/api/items", "iat": .integer(1_800_000_000),
+            "nonce": "n-1", "ath": .string(DPoPKey.accessTokenHash(accessToken)),
+        ]
         try edit(&header, &claims)
         return try JWT.sign(claims, key: sign ?? key, algorithm: alg, header: header)
     }
@@ -90,21 +96,22 @@ struct DPoPProofValidatorTests {
             alg = .hs256
         }
         let other = try JWK.generate(.ec(.p256))
-        let proof = try Self.proof({ header, claims in
-            switch broken {
-            case "": break
-            case "-jwk": header = JSONObject(header.filter { $0.name != "jwk" }.map { ($0.name, $0.value) })
-            case "jwk=private": header["jwk"] = .object(try other.privateJWK())
-            case "jwk=other": header["jwk"] = .object(other.publicJWK)
-            case let text where text.hasPrefix("typ="): header["typ"] = .string(String(text.dropFirst(4)))
-            case let text where text.hasPrefix("-"):
-                claims = JSONObject(claims.filter { $0.name != String(text.dropFirst()) }.map { ($0.name, $0.value) })
-            default:
-                let equals = try #require(broken.firstIndex(of: "="))
-                let value = String(broken[broken.index(after: equals)...])
-                claims[String(broken[..<equals])] = Int64(value).map { .integer($0) } ?? .string(value)
-            }
-        }, sign: signer, alg: alg)
+        let proof = try Self.proof(
+            { header, claims in
+                switch broken {
+                case "": break
+                case "-jwk": header = JSONObject(header.filter { $0.name != "jwk" }.map { ($0.name, $0.value) })
+                case "jwk=private": header["jwk"] = .object(try other.privateJWK())
+                case "jwk=other": header["jwk"] = .object(other.publicJWK)
+                case let text where text.hasPrefix("typ="): header["typ"] = .string(String(text.dropFirst(4)))
+                case let text where text.hasPrefix("-"):
+                    claims = JSONObject(claims.filter { $0.name != String(text.dropFirst()) }.map { ($0.name, $0.value) })
+                default:
+                    let equals = try #require(broken.firstIndex(of: "="))
+                    let value = String(broken[broken.index(after: equals)...])
+                    claims[String(broken[..<equals])] = Int64(value).map { .integer($0) } ?? .string(value)
+                }
+            }, sign: signer, alg: alg)
         #expect(await Self.validate(proof) == expected, "\(broken)")
     }
 
@@ -119,7 +126,9 @@ struct DPoPProofValidatorTests {
         #expect(await Self.validate(bound, nonce: .notRequired, presenting: .accessToken(Self.accessToken, boundTo: .thumbprint(key.thumbprint))) == nil)
         #expect(await Self.validate(bound, nonce: .notRequired, presenting: .accessToken(Self.accessToken, boundTo: .thumbprint("other"))) == "dpop_proof_jkt")
         #expect(await Self.validate(bound, nonce: .notRequired, presenting: .accessToken("at-other", boundTo: .notCheckedAtCallersRisk)) == "dpop_proof_ath")
-        #expect(await Self.validate(bound, nonce: .notRequired, presenting: .accessTokenHash(DPoPKey.accessTokenHash(Self.accessToken), boundTo: .notCheckedAtCallersRisk)) == nil)
+        #expect(
+            await Self.validate(
+                bound, nonce: .notRequired, presenting: .accessTokenHash(DPoPKey.accessTokenHash(Self.accessToken), boundTo: .notCheckedAtCallersRisk)) == nil)
         for junk in ["", "a.b", "not a token", "e30.e30.", String(repeating: "x.", count: 3)] {
             #expect(await Self.validate(junk) == "dpop_proof_malformed", "\(junk)")
         }
@@ -159,8 +168,9 @@ struct DPoPProofValidatorTests {
         let lastAcceptable = Self.now.addingTimeInterval(future + 300 + 60)
         for moment in [Self.now.addingTimeInterval(361), lastAcceptable] where moment <= lastAcceptable {
             clock.withLock { $0 = moment }
-            #expect(await Self.validate(proof, nonce: .notRequired, presenting: .noAccessToken, validator: validator) == "dpop_proof_replayed",
-                    "at +\(moment.timeIntervalSince(Self.now))")
+            #expect(
+                await Self.validate(proof, nonce: .notRequired, presenting: .noAccessToken, validator: validator) == "dpop_proof_replayed",
+                "at +\(moment.timeIntervalSince(Self.now))")
         }
         clock.withLock { $0 = lastAcceptable.addingTimeInterval(1) }
         #expect(await Self.validate(proof, nonce: .notRequired, presenting: .noAccessToken, validator: validator) == "dpop_proof_iat")
@@ -185,29 +195,36 @@ struct DPoPProofValidatorTests {
             ("http://[::1]:80/x", "http://[::1]/x"),
         ]
         for (one, other) in same {
-            #expect(DPoPProofValidator.normalizedURI(one) != nil && DPoPProofValidator.normalizedURI(one) == DPoPProofValidator.normalizedURI(other),
-                    "\(one) vs \(other)")
+            #expect(
+                DPoPProofValidator.normalizedURI(one) != nil && DPoPProofValidator.normalizedURI(one) == DPoPProofValidator.normalizedURI(other),
+                "\(one) vs \(other)")
         }
         #expect(DPoPProofValidator.normalizedURI("https://rs.example/a%2Fb") != DPoPProofValidator.normalizedURI("https://rs.example/a/b"))
         #expect(DPoPProofValidator.normalizedURI("https://rs.example/a/%2E%2E/b") == "https://rs.example/b")
-        for bad in ["https://rs.example/%zz", "https://rs.example/%4", "https:rs.example", "https://", "https://rs.example:99999/",
-                    "https://rs.example/a b", "https://[::1/x"] {
+        for bad in [
+            "https://rs.example/%zz", "https://rs.example/%4", "https:rs.example", "https://", "https://rs.example:99999/",
+            "https://rs.example/a b", "https://[::1/x",
+        ] {
             #expect(DPoPProofValidator.normalizedURI(bad) == nil, "\(bad)")
         }
     }
 
     @Test("the one-pass check for URIs already in normal form answers only when the step-by-step normalization agrees")
     func alreadyNormalizedShortcut() {
-        let plain = ["https://rs.example/items", "http://127.0.0.1/x?y#z", "https://api.example/a/b/c.json", "https://a-b_c.example/",
-                     "https://rs.example/a..b/c.", "https://rs.example//x", "http://localhost/~user"]
+        let plain = [
+            "https://rs.example/items", "http://127.0.0.1/x?y#z", "https://api.example/a/b/c.json", "https://a-b_c.example/",
+            "https://rs.example/a..b/c.", "https://rs.example//x", "http://localhost/~user",
+        ]
         for uri in plain {
             #expect(DPoPProofValidator.alreadyNormalized(uri) != nil, "\(uri) takes the shortcut")
         }
-        let others = ["HTTPS://rs.example/x", "https://RS.example/x", "https://rs.example:443/x", "https://rs.example:8443/x",
-                      "https://user@rs.example/x", "https://rs.example", "https://rs.example?x", "https://rs.example/a/./b",
-                      "https://rs.example/a/../b", "https://rs.example/.well-known/x", "https://rs.example/a%7Eb", "https://[::1]/x",
-                      "https://rs.example/a b", "ftp://rs.example/x", "https:/rs.example/x", "https://", "http://", "", "https://r~s.example/x",
-                      "https://rs.example/\u{e9}"]
+        let others = [
+            "HTTPS://rs.example/x", "https://RS.example/x", "https://rs.example:443/x", "https://rs.example:8443/x",
+            "https://user@rs.example/x", "https://rs.example", "https://rs.example?x", "https://rs.example/a/./b",
+            "https://rs.example/a/../b", "https://rs.example/.well-known/x", "https://rs.example/a%7Eb", "https://[::1]/x",
+            "https://rs.example/a b", "ftp://rs.example/x", "https:/rs.example/x", "https://", "http://", "", "https://r~s.example/x",
+            "https://rs.example/\u{e9}",
+        ]
         for uri in plain + others {
             let shortcut = DPoPProofValidator.alreadyNormalized(uri)
             #expect(shortcut == nil || shortcut == DPoPProofValidator.normalizedBySteps(uri), "\(uri)")
@@ -218,10 +235,13 @@ struct DPoPProofValidatorTests {
     @Test("htu with ~ against the request's %7E and a dot segment pass through the validator (were dpop_proof_htu)")
     func normalisedComparison() async throws {
         let key = try DPoPKey.generate()
-        for (request, htu) in [("https://rs.example/a~b", "https://rs.example/a%7Eb"), ("https://rs.example/a/b", "https://rs.example/a/./b"),
-                               ("https://rs.example/a%7Eb", "https://RS.example:443/a~b")] {
-            let proof = try JWT.sign(["jti": .string(UUID().uuidString), "htm": "GET", "htu": .string(htu), "iat": .integer(1_800_000_000)],
-                                     key: key.privateKey, algorithm: .es256, header: ["typ": "dpop+jwt", "jwk": .object(key.privateKey.publicJWK)])
+        for (request, htu) in [
+            ("https://rs.example/a~b", "https://rs.example/a%7Eb"), ("https://rs.example/a/b", "https://rs.example/a/./b"),
+            ("https://rs.example/a%7Eb", "https://RS.example:443/a~b"),
+        ] {
+            let proof = try JWT.sign(
+                ["jti": .string(UUID().uuidString), "htm": "GET", "htu": .string(htu), "iat": .integer(1_800_000_000)],
+                key: key.privateKey, algorithm: .es256, header: ["typ": "dpop+jwt", "jwk": .object(key.privateKey.publicJWK)])
             #expect(await Self.validate(proof, uri: URL(string: request)!, nonce: .notRequired, presenting: .noAccessToken) == nil, "\(request) \(htu)")
         }
     }

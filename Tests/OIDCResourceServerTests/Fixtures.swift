@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import JOSE
 import OIDC
+import Testing
+
 @testable import OIDCResourceServer
 
 /// Keys from `Keys/`, a fixed clock, and token builders.
@@ -22,10 +23,12 @@ enum Fixtures {
     }
 
     static func accessTokenClaims(_ changes: [String: JSONValue?] = [:]) -> JSONObject {
-        var claims: JSONObject = ["iss": .string(issuer), "sub": "alice", "aud": .string(audience), "client_id": "app",
-                                  "iat": .integer(1_800_000_000 - 10), "exp": .integer(1_800_000_000 + 300), "jti": "jti-1",
-                                  "scope": "read write", "auth_time": .integer(1_800_000_000 - 100), "acr": "urn:acr:2fa",
-                                  "amr": .array(["pwd", "otp"])]
+        var claims: JSONObject = [
+            "iss": .string(issuer), "sub": "alice", "aud": .string(audience), "client_id": "app",
+            "iat": .integer(1_800_000_000 - 10), "exp": .integer(1_800_000_000 + 300), "jti": "jti-1",
+            "scope": "read write", "auth_time": .integer(1_800_000_000 - 100), "acr": "urn:acr:2fa",
+            "amr": .array(["pwd", "otp"]),
+        ]
         for (name, value) in changes { claims[name] = value }
         return claims
     }
@@ -44,8 +47,10 @@ enum Fixtures {
 extension AccessTokenValidator {
     /// `token` presented as `Bearer` through the validator's one path (the tests' shorthand; the library has no second path).
     func validate(bearerToken token: String, requiredScopes: Set<String> = []) async throws -> AccessToken {
-        try await validate(method: "GET", url: URL(string: "https://api.example/resource")!, headers: ["Authorization": "Bearer " + token],
-                           requiredScopes: requiredScopes).token
+        try await validate(
+            method: "GET", url: URL(string: "https://api.example/resource")!, headers: ["Authorization": "Bearer " + token],
+            requiredScopes: requiredScopes
+        ).token
     }
 }
 
@@ -79,4 +84,4 @@ func expectCode(_ code: OIDCError.Code, _ body: () async throws -> Void, sourceL
         Issue.record("expected \(code), got \(error)")
     }
 }
-struct SourceLocationShim { init() {} }
+struct SourceLocationShim {}

@@ -2,6 +2,7 @@ import Foundation
 import JOSE
 import OIDC
 import Testing
+
 @testable import OIDCResourceServer
 
 /// RFC 8705 §3.2: an introspection answer's `cnf.x5t#S256`, checked against the request's client certificate.
@@ -23,8 +24,9 @@ struct IntrospectionConfirmationTests {
 
         let unbound = try await IntrospectionTests.introspector(IntrospectionTests.json(#"{"active":true}"#)).validate("T")
         #expect(try unbound.confirmation == nil)
-        let malformed = try #require(try await IntrospectionTests.introspector(IntrospectionTests.json(#"{"active":true,"cnf":"x"}"#))
-            .introspect("T").activeToken)
+        let malformed = try #require(
+            try await IntrospectionTests.introspector(IntrospectionTests.json(#"{"active":true,"cnf":"x"}"#))
+                .introspect("T").activeToken)
         await expectCode(.claimTypeMismatch) { _ = try malformed.confirmation }
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import JOSE
 import OIDC
-@testable import OIDCResourceServer
 import Testing
+
+@testable import OIDCResourceServer
 
 /// RFC 9449 §7 and RFC 8705 §3 on the introspection path, through its one call
 /// `TokenIntrospector.validate(method:url:headers:...)`: the answer's `cnf` decides how the token may come,
@@ -20,8 +21,10 @@ struct IntrospectionPresentationTests {
         return (try IntrospectionTests.introspector(transport), transport)
     }
 
-    static func code(_ introspector: TokenIntrospector, _ headers: HeaderFields, scopes: Set<String> = [],
-                     certificate: ClientCertificate = .notPresented) async -> String? {
+    static func code(
+        _ introspector: TokenIntrospector, _ headers: HeaderFields, scopes: Set<String> = [],
+        certificate: ClientCertificate = .notPresented
+    ) async -> String? {
         do {
             _ = try await introspector.validate(method: "GET", url: url, headers: headers, requiredScopes: scopes, clientCertificate: certificate)
             return nil
@@ -50,7 +53,8 @@ struct IntrospectionPresentationTests {
         #expect(await Self.code(introspector, ["Authorization": "Bearer " + token, "DPoP": alongside]) == "dpop_bound_token_as_bearer")
         let refusal = introspector.refusal(for: OIDCError(.dpopBoundTokenAsBearer, "x"), requestHeaders: bearer)
         let challenges = refusal.headers.values(for: "WWW-Authenticate")
-        #expect(refusal.status == 401 && challenges.first?.hasPrefix("Bearer error=\"invalid_token\"") == true
+        #expect(
+            refusal.status == 401 && challenges.first?.hasPrefix("Bearer error=\"invalid_token\"") == true
                 && challenges.dropFirst().first?.hasPrefix("DPoP algs=\"") == true, "\(challenges)")
 
         let proof = try key.proof(method: "GET", url: Self.url, accessToken: token, now: Fixtures.now)
@@ -108,8 +112,9 @@ struct IntrospectionPresentationTests {
         #expect(await Self.code(introspector, Self.dpop("T", proof: proof)) == "certificate_bound_token")
         #expect(await Self.code(introspector, ["Authorization": "Bearer T"], certificate: .der(Self.certificate)) == "dpop_bound_token_as_bearer")
         let fresh = try key.proof(method: "GET", url: Self.url, accessToken: "T", now: Fixtures.now)
-        let accepted = try await introspector.validate(method: "GET", url: Self.url, headers: Self.dpop("T", proof: fresh),
-                                                       clientCertificate: .der(Self.certificate))
+        let accepted = try await introspector.validate(
+            method: "GET", url: Self.url, headers: Self.dpop("T", proof: fresh),
+            clientCertificate: .der(Self.certificate))
         #expect(accepted.scheme == .dpop)
     }
 

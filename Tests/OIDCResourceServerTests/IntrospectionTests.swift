@@ -2,6 +2,7 @@ import Foundation
 import JOSE
 import OIDC
 import Testing
+
 @testable import OIDCResourceServer
 
 @Suite("RFC 7662 introspection, its cache and the RFC 9701 JWT answer")
@@ -19,14 +20,18 @@ struct IntrospectionTests {
         ScriptedTransport { _ in TransportResponse(status: 200, headers: ["Content-Type": type], body: Array(text.utf8)) }
     }
 
-    static func introspector(_ transport: ScriptedTransport, cache: IntrospectionCache? = nil, jwt: TokenIntrospector.JWTResponse? = nil,
-                             clock: @escaping @Sendable () -> Date = Fixtures.clock, observer: (any OIDCObserver)? = nil) throws -> TokenIntrospector {
-        try TokenIntrospector(endpoint: endpoint, authentication: .clientSecretBasic(clientID: Fixtures.clientID, secret: "s"),
-                              transport: transport, audience: .contains(Fixtures.audience), jwtResponse: jwt, cache: cache, clock: clock,
-                              observer: observer)
+    static func introspector(
+        _ transport: ScriptedTransport, cache: IntrospectionCache? = nil, jwt: TokenIntrospector.JWTResponse? = nil,
+        clock: @escaping @Sendable () -> Date = Fixtures.clock, observer: (any OIDCObserver)? = nil
+    ) throws -> TokenIntrospector {
+        try TokenIntrospector(
+            endpoint: endpoint, authentication: .clientSecretBasic(clientID: Fixtures.clientID, secret: "s"),
+            transport: transport, audience: .contains(Fixtures.audience), jwtResponse: jwt, cache: cache, clock: clock,
+            observer: observer)
     }
 
-    static let active = #"{"active":true,"scope":"read write","client_id":"app","username":"alice","token_type":"Bearer","exp":1800000300,"iat":1799999990,"sub":"u1","aud":["https://api.example"],"iss":"https://as.example","jti":"j1","tenant":"t9"}"#
+    static let active =
+        #"{"active":true,"scope":"read write","client_id":"app","username":"alice","token_type":"Bearer","exp":1800000300,"iat":1799999990,"sub":"u1","aud":["https://api.example"],"iss":"https://as.example","jti":"j1","tenant":"t9"}"#
 
     @Test("an active answer: request form and authentication, typed members, others reachable")
     func active() async throws {
@@ -64,16 +69,19 @@ struct IntrospectionTests {
     func audienceRule() async throws {
         let other = #"{"active":true,"aud":["https://other.example"],"scope":"read"}"#
         await expectCode(.audienceMismatch) { _ = try await Self.introspector(Self.json(other)).validate("T") }
-        let any = try TokenIntrospector(endpoint: Self.endpoint, authentication: .clientSecretBasic(clientID: Fixtures.clientID, secret: "s"),
-                                        transport: Self.json(other), audience: .anyAudience, clock: Fixtures.clock)
+        let any = try TokenIntrospector(
+            endpoint: Self.endpoint, authentication: .clientSecretBasic(clientID: Fixtures.clientID, secret: "s"),
+            transport: Self.json(other), audience: .anyAudience, clock: Fixtures.clock)
         #expect(try await any.validate("T", requiredScopes: ["read"]).audience == ["https://other.example"])
         let contains = try Self.introspector(Self.json(other))
         #expect(contains.audience == .contains(Fixtures.audience))
     }
 
-    @Test("malformed answers are typed errors", arguments: [
-        #"{"scope":"a"}"#, #"{"active":"true"}"#, #"{"active":true,"exp":"soon"}"#, #"{"active":true,"aud":[1]}"#, "<html>", "",
-    ])
+    @Test(
+        "malformed answers are typed errors",
+        arguments: [
+            #"{"scope":"a"}"#, #"{"active":"true"}"#, #"{"active":true,"exp":"soon"}"#, #"{"active":true,"aud":[1]}"#, "<html>", "",
+        ])
     func malformed(body: String) async throws {
         await expectCode(.invalidIntrospectionResponse) { _ = try await Self.introspector(Self.json(body)).introspect("T") }
     }
@@ -117,9 +125,10 @@ struct IntrospectionTests {
         let first = Self.json(Self.active)
         let second = Self.json(#"{"active":false}"#)
         let providerA = try Self.introspector(first, cache: cache)
-        let providerB = try TokenIntrospector(endpoint: URL(string: "https://other-as.example/introspect")!,
-                                              authentication: .clientSecretBasic(clientID: Fixtures.clientID, secret: "s"),
-                                              transport: second, audience: .contains(Fixtures.audience), cache: cache, clock: Fixtures.clock)
+        let providerB = try TokenIntrospector(
+            endpoint: URL(string: "https://other-as.example/introspect")!,
+            authentication: .clientSecretBasic(clientID: Fixtures.clientID, secret: "s"),
+            transport: second, audience: .contains(Fixtures.audience), cache: cache, clock: Fixtures.clock)
         #expect(try await providerA.introspect("SAME").activeToken != nil)
         guard case .inactive = try await providerB.introspect("SAME") else {
             Issue.record("provider B got provider A's cached answer")
@@ -150,8 +159,10 @@ struct IntrospectionTests {
 
     static func introspectionJWT(typ: String = "token-introspection+jwt", aud: String = Fixtures.clientID, inner: String = active) throws -> String {
         let object = try JSONParser.parseObject(Array(inner.utf8), what: "test")
-        let claims: JSONObject = ["iss": .string(Fixtures.issuer), "aud": .string(aud), "iat": .integer(1_800_000_000),
-                                  "token_introspection": .object(object)]
+        let claims: JSONObject = [
+            "iss": .string(Fixtures.issuer), "aud": .string(aud), "iat": .integer(1_800_000_000),
+            "token_introspection": .object(object),
+        ]
         return try JWT.sign(claims, key: try Fixtures.key("p256"), algorithm: .es256, header: ["typ": .string(typ)])
     }
 
@@ -164,12 +175,17 @@ struct IntrospectionTests {
         #expect(good.requests.first?.headers["Accept"]?.hasPrefix("application/token-introspection+jwt") == true)
 
         await expectCode(.unexpectedTokenType) {
-            _ = try await Self.introspector(Self.json(try Self.introspectionJWT(typ: "JWT"), type: "application/token-introspection+jwt"), jwt: settings).introspect("T")
+            _ = try await Self.introspector(Self.json(try Self.introspectionJWT(typ: "JWT"), type: "application/token-introspection+jwt"), jwt: settings)
+                .introspect("T")
         }
         await expectCode(.audienceMismatch) {
-            _ = try await Self.introspector(Self.json(try Self.introspectionJWT(aud: "someone-else"), type: "application/token-introspection+jwt"), jwt: settings).introspect("T")
+            _ = try await Self.introspector(
+                Self.json(try Self.introspectionJWT(aud: "someone-else"), type: "application/token-introspection+jwt"), jwt: settings
+            ).introspect("T")
         }
-        let foreign = TokenIntrospector.JWTResponse(issuer: Fixtures.issuer, keys: .keySet(JWKSet(keys: [try JWK(json: String(contentsOf: Fixtures.keysDirectory.appendingPathComponent("p384.pub.jwk"), encoding: .utf8))])))
+        let foreign = TokenIntrospector.JWTResponse(
+            issuer: Fixtures.issuer,
+            keys: .keySet(JWKSet(keys: [try JWK(json: String(contentsOf: Fixtures.keysDirectory.appendingPathComponent("p384.pub.jwk"), encoding: .utf8))])))
         do {
             _ = try await Self.introspector(Self.json(try Self.introspectionJWT(), type: "application/token-introspection+jwt"), jwt: foreign).introspect("T")
             Issue.record("a JWT answer signed by an unknown key passed")
@@ -186,8 +202,10 @@ struct IntrospectionTests {
         var settings = TokenIntrospector.JWTResponse(issuer: Fixtures.issuer, keys: .keySet(try Fixtures.publicKeys()))
         settings.decryptionKeys = JWEDecryptionKeys(keys: [decryption])
         func encrypted(_ jws: String) throws -> ScriptedTransport {
-            Self.json(try CompactJWE.encrypt(jws, to: decryption.publicKey, algorithm: .rsaOAEP256, encryption: .a256GCM,
-                                             contentType: "token-introspection+jwt"), type: "application/token-introspection+jwt")
+            Self.json(
+                try CompactJWE.encrypt(
+                    jws, to: decryption.publicKey, algorithm: .rsaOAEP256, encryption: .a256GCM,
+                    contentType: "token-introspection+jwt"), type: "application/token-introspection+jwt")
         }
         let result = try await Self.introspector(try encrypted(try Self.introspectionJWT()), jwt: settings).introspect("T")
         #expect(result.activeToken?.subject == "u1")
@@ -203,7 +221,8 @@ struct IntrospectionTests {
         var registered = settings
         registered.encryption = ResponseEncryption(algorithm: .rsaOAEP256, encryption: .a256GCM)
         await expectCode(.invalidIntrospectionResponse) {
-            _ = try await Self.introspector(Self.json(try Self.introspectionJWT(), type: "application/token-introspection+jwt"), jwt: registered).introspect("T")
+            _ = try await Self.introspector(Self.json(try Self.introspectionJWT(), type: "application/token-introspection+jwt"), jwt: registered).introspect(
+                "T")
         }
         let keyless = TokenIntrospector.JWTResponse(issuer: Fixtures.issuer, keys: .keySet(try Fixtures.publicKeys()))
         await expectCode(.invalidIntrospectionResponse) {
@@ -223,8 +242,10 @@ struct IntrospectionTests {
         #expect(plain.requests.count == 2)
         #expect(plain.requests.first?.headers["Accept"] == "application/token-introspection+jwt")
         await expectCode(.unsignedIntrospectionResponse) {
-            _ = try await Self.introspector(Self.json(Self.active, type: "application/json; charset=utf-8"),
-                                            jwt: .init(issuer: Fixtures.issuer, keys: keys, requirement: .required)).introspect("T")
+            _ = try await Self.introspector(
+                Self.json(Self.active, type: "application/json; charset=utf-8"),
+                jwt: .init(issuer: Fixtures.issuer, keys: keys, requirement: .required)
+            ).introspect("T")
         }
 
         // The explicit opt-out accepts plain JSON and still verifies a JWT answer.
@@ -233,7 +254,9 @@ struct IntrospectionTests {
         let signed = Self.json(try Self.introspectionJWT(), type: "application/token-introspection+jwt")
         #expect(try await Self.introspector(signed, jwt: lenient).introspect("T").activeToken?.subject == "u1")
         await expectCode(.audienceMismatch) {
-            _ = try await Self.introspector(Self.json(try Self.introspectionJWT(aud: "someone-else"), type: "application/token-introspection+jwt"), jwt: lenient).introspect("T")
+            _ = try await Self.introspector(
+                Self.json(try Self.introspectionJWT(aud: "someone-else"), type: "application/token-introspection+jwt"), jwt: lenient
+            ).introspect("T")
         }
 
         // Without JWT configuration nothing changes: plain JSON is the answer.
@@ -245,12 +268,15 @@ struct IntrospectionTests {
 struct RedactionTests {
     @Test("dump of an introspector, a token source and a JWT bearer assertion shows no secret or key")
     func dumps() throws {
-        let introspector = try TokenIntrospector(endpoint: URL(string: "https://as.example/introspect")!,
-                                                 authentication: .clientSecretBasic(clientID: "rs", secret: "TOP-SECRET-1"),
-                                                 transport: ScriptedTransport { _ in TransportResponse(status: 500) }, audience: .anyAudience)
-        let source = ClientCredentialsTokenSource(client: try TokenClient(tokenEndpoint: URL(string: "https://as.example/token")!,
-                                                                      authentication: .clientSecretPost(clientID: "svc", secret: "TOP-SECRET-2"),
-                                                                      transport: ScriptedTransport { _ in TransportResponse(status: 500) }))
+        let introspector = try TokenIntrospector(
+            endpoint: URL(string: "https://as.example/introspect")!,
+            authentication: .clientSecretBasic(clientID: "rs", secret: "TOP-SECRET-1"),
+            transport: ScriptedTransport { _ in TransportResponse(status: 500) }, audience: .anyAudience)
+        let source = ClientCredentialsTokenSource(
+            client: try TokenClient(
+                tokenEndpoint: URL(string: "https://as.example/token")!,
+                authentication: .clientSecretPost(clientID: "svc", secret: "TOP-SECRET-2"),
+                transport: ScriptedTransport { _ in TransportResponse(status: 500) }))
         let key = try Fixtures.key("p256")
         let assertion = JWTBearerAssertion(issuer: "svc", subject: "alice", audience: "https://as.example", key: key, algorithm: .es256)
         var text = ""

@@ -2,6 +2,7 @@ import Foundation
 import JOSE
 import OIDC
 import Testing
+
 @testable import OIDCResourceServer
 
 /// A logout token's `jti` is remembered for as long as the token can still be accepted, on the
@@ -17,20 +18,26 @@ struct LogoutReplayWindowTests {
     }
 
     static func token(jti: String, iat: Int64, exp: Int64?) throws -> String {
-        var claims: JSONObject = ["iss": .string(Fixtures.issuer), "aud": .string(Fixtures.clientID), "iat": .integer(iat),
-                                  "jti": .string(jti), "sub": "alice", "events": .object([LogoutToken.backChannelLogoutEvent: .object([:])])]
+        var claims: JSONObject = [
+            "iss": .string(Fixtures.issuer), "aud": .string(Fixtures.clientID), "iat": .integer(iat),
+            "jti": .string(jti), "sub": "alice", "events": .object([LogoutToken.backChannelLogoutEvent: .object([:])]),
+        ]
         if let exp { claims["exp"] = .integer(exp) }
         return try Fixtures.sign(claims, typ: "logout+jwt")
     }
 
-    static func validator(_ clock: Clock, replays: any ReplayCache = InMemoryReplayCache(),
-                          expirationRule: LogoutTokenValidator.ExpirationRule = .required) throws -> LogoutTokenValidator {
-        LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                             replays: replays, maximumAge: 600, leeway: 60, expirationRule: expirationRule, clock: clock.read)
+    static func validator(
+        _ clock: Clock, replays: any ReplayCache = InMemoryReplayCache(),
+        expirationRule: LogoutTokenValidator.ExpirationRule = .required
+    ) throws -> LogoutTokenValidator {
+        LogoutTokenValidator(
+            issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
+            replays: replays, maximumAge: 600, leeway: 60, expirationRule: expirationRule, clock: clock.read)
     }
 
-    @Test("iat = now: refused as a replay at +300 s and at +630 s (was accepted again), too old from +660 s",
-          arguments: [Optional<Int64>.some(3600), nil])
+    @Test(
+        "iat = now: refused as a replay at +300 s and at +630 s (was accepted again), too old from +660 s",
+        arguments: [Optional<Int64>.some(3600), nil])
     func issuedNow(expiresIn: Int64?) async throws {
         let clock = Clock()
         let validator = try Self.validator(clock, expirationRule: expiresIn == nil ? .optionalForDraftProviders : .required)
@@ -85,8 +92,9 @@ struct LogoutReplayWindowTests {
     @Test("the default cache runs on the validator's clock: a replay 630 s later (validator time) is refused")
     func defaultCache() async throws {
         let clock = Clock()
-        let validator = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                                             clock: clock.read)
+        let validator = LogoutTokenValidator(
+            issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
+            clock: clock.read)
         #expect(validator.maximumAge == 600)
         let token = try Self.token(jti: "default", iat: Self.t0, exp: Self.t0 + 3600)
         _ = try await validator.validate(token)

@@ -2,21 +2,25 @@ import Foundation
 import JOSE
 import OIDC
 import Testing
+
 @testable import OIDCResourceServer
 
 @Suite("Back-Channel Logout 1.0 §2.6 logout tokens")
 struct LogoutTokenTests {
     static func claims(_ changes: [String: JSONValue?] = [:]) -> JSONObject {
-        var claims: JSONObject = ["iss": .string(Fixtures.issuer), "aud": .string(Fixtures.clientID), "iat": .integer(1_800_000_000 - 5),
-                                  "exp": .integer(1_800_000_000 + 120), "jti": "logout-1", "sub": "alice", "sid": "session-9",
-                                  "events": .object([LogoutToken.backChannelLogoutEvent: .object([:])])]
+        var claims: JSONObject = [
+            "iss": .string(Fixtures.issuer), "aud": .string(Fixtures.clientID), "iat": .integer(1_800_000_000 - 5),
+            "exp": .integer(1_800_000_000 + 120), "jti": "logout-1", "sub": "alice", "sid": "session-9",
+            "events": .object([LogoutToken.backChannelLogoutEvent: .object([:])]),
+        ]
         for (name, value) in changes { claims[name] = value }
         return claims
     }
 
     static func validator(replays: any ReplayCache = InMemoryReplayCache(), maximumAge: TimeInterval = 600) throws -> LogoutTokenValidator {
-        LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()), replays: replays,
-                             maximumAge: maximumAge, clock: Fixtures.clock)
+        LogoutTokenValidator(
+            issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()), replays: replays,
+            maximumAge: maximumAge, clock: Fixtures.clock)
     }
 
     @Test("a valid token (typ logout+jwt or none): sub, sid, jti")
@@ -55,19 +59,23 @@ struct LogoutTokenTests {
         await expectCode(.invalidLogoutToken) {
             _ = try await Self.validator().validate(try Fixtures.sign(Self.claims(["exp": nil]), typ: "logout+jwt"))
         }
-        let draft = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                                         replays: InMemoryReplayCache(), expirationRule: .optionalForDraftProviders,
-                                         clock: Fixtures.clock)
+        let draft = LogoutTokenValidator(
+            issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
+            replays: InMemoryReplayCache(), expirationRule: .optionalForDraftProviders,
+            clock: Fixtures.clock)
         let token = try await draft.validate(try Fixtures.sign(Self.claims(["exp": nil]), typ: "logout+jwt"))
         #expect(token.expiresAt == nil && token.jwtID == "logout-1")
         // exp, when present, is still checked under the opt-out.
-        await expectCode(.expired) { _ = try await draft.validate(try Fixtures.sign(Self.claims(["exp": .integer(1_800_000_000 - 120), "jti": "z"]), typ: "logout+jwt")) }
+        await expectCode(.expired) {
+            _ = try await draft.validate(try Fixtures.sign(Self.claims(["exp": .integer(1_800_000_000 - 120), "jti": "z"]), typ: "logout+jwt"))
+        }
     }
 
     @Test("typ JWT only with the explicit opt-in, and an ID Token still fails there")
     func plainJWTType() async throws {
-        let lenient = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                                           replays: InMemoryReplayCache(), typeRule: .alsoAcceptingPlainJWT, clock: Fixtures.clock)
+        let lenient = LogoutTokenValidator(
+            issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
+            replays: InMemoryReplayCache(), typeRule: .alsoAcceptingPlainJWT, clock: Fixtures.clock)
         _ = try await lenient.validate(try Fixtures.sign(Self.claims(), typ: "JWT"))
         await expectCode(.unexpectedTokenType) { _ = try await Self.validator().validate(try Fixtures.sign(Self.claims(["jti": "x"]), typ: "JWT")) }
         let idToken = try Fixtures.sign(Self.claims(["events": nil, "nonce": "n", "jti": "y"]), typ: "JWT")
@@ -99,9 +107,12 @@ struct LogoutTokenTests {
     func formBody() async throws {
         let form = "application/x-www-form-urlencoded"
         #expect(try BackChannelLogoutRequest.logoutToken(fromBody: Array("logout_token=a.b.c".utf8), contentType: form) == "a.b.c")
-        #expect(try BackChannelLogoutRequest.logoutToken(fromBody: Array("logout_token=a.b.c".utf8), contentType: form.uppercased() + "; charset=UTF-8") == "a.b.c")
-        for (body, type) in [("logout_token=a&logout_token=b", form), ("x=1", form), ("logout_token=", form),
-                             ("logout_token=a.b.c", "application/json"), ("logout_token=%zz", form)] as [(String, String?)] {
+        #expect(
+            try BackChannelLogoutRequest.logoutToken(fromBody: Array("logout_token=a.b.c".utf8), contentType: form.uppercased() + "; charset=UTF-8") == "a.b.c")
+        for (body, type) in [
+            ("logout_token=a&logout_token=b", form), ("x=1", form), ("logout_token=", form),
+            ("logout_token=a.b.c", "application/json"), ("logout_token=%zz", form),
+        ] as [(String, String?)] {
             await expectCode(.invalidLogoutRequest) { _ = try BackChannelLogoutRequest.logoutToken(fromBody: Array(body.utf8), contentType: type) }
         }
         await expectCode(.invalidLogoutRequest) { _ = try BackChannelLogoutRequest.logoutToken(fromBody: Array("logout_token=a".utf8), contentType: nil) }

@@ -134,10 +134,15 @@ struct MemoryReplayCacheTests {
             let id = "j\(random.next() % 200)", expiry = now + TimeInterval(random.next() % 40)
             model = model.filter { $0.value > now }
             let expected: ReplayCacheOutcome
-            if model[id] != nil { expected = .replayed; replays += 1 }
-            else if expiry <= now { expected = .firstUse }
-            else if model.count >= 64 { expected = .full; refusedForRoom += 1 }
-            else { expected = .firstUse; model[id] = expiry }
+            if model[id] != nil {
+                expected = .replayed; replays += 1
+            } else if expiry <= now {
+                expected = .firstUse
+            } else if model.count >= 64 {
+                expected = .full; refusedForRoom += 1
+            } else {
+                expected = .firstUse; model[id] = expiry
+            }
             #expect(cache.record(id, until: expiry, now: now) == expected, "\(id) at \(now)")
         }
         #expect(replays > 100 && refusedForRoom > 0, "the workload reaches both refusals")

@@ -1,8 +1,9 @@
 import Foundation
 import JOSE
 import OIDC
-@testable import OIDCResourceServer
 import Testing
+
+@testable import OIDCResourceServer
 
 /// Issue 36: one client flooding fresh DPoP proof `jti`s (with its own valid bound token) fills only its
 /// key's share of the replay cache; every other client's proofs and the issuer's logout tokens still pass,
@@ -15,22 +16,30 @@ struct ReplayFloodTests {
     final class Events: OIDCObserver {
         let events = Locked([OIDCEvent]())
         func record(_ event: OIDCEvent) { events.withLock { $0.append(event) } }
-        func count(_ kind: OIDCEvent.Kind, _ outcome: OIDCEvent.Outcome) -> Int { events.withLock { $0.filter { $0.kind == kind && $0.outcome == outcome }.count } }
+        func count(_ kind: OIDCEvent.Kind, _ outcome: OIDCEvent.Outcome) -> Int {
+            events.withLock { $0.filter { $0.kind == kind && $0.outcome == outcome }.count }
+        }
     }
 
     static func logoutToken(jti: String) throws -> String {
-        try Fixtures.sign(["iss": .string(Fixtures.issuer), "aud": .string(Fixtures.clientID), "iat": .integer(Int64(now.timeIntervalSince1970)),
-                           "exp": .integer(Int64(now.timeIntervalSince1970) + 120), "jti": .string(jti), "sub": "alice",
-                           "events": .object([LogoutToken.backChannelLogoutEvent: .object([:])])], typ: "logout+jwt")
+        try Fixtures.sign(
+            [
+                "iss": .string(Fixtures.issuer), "aud": .string(Fixtures.clientID), "iat": .integer(Int64(now.timeIntervalSince1970)),
+                "exp": .integer(Int64(now.timeIntervalSince1970) + 120), "jti": .string(jti), "sub": "alice",
+                "events": .object([LogoutToken.backChannelLogoutEvent: .object([:])]),
+            ], typ: "logout+jwt")
     }
 
-    @Test("100 000 proofs from one key with its bound token: another client's fresh proof and a never-seen logout token are accepted (were dpop_proof_replayed and replayed_logout_token)")
+    @Test(
+        "100 000 proofs from one key with its bound token: another client's fresh proof and a never-seen logout token are accepted (were dpop_proof_replayed and replayed_logout_token)"
+    )
     func floodFromOneKey() async throws {
         let shared = InMemoryReplayCache()  // the defaults: 100 000 in all, 10 000 per scope
         let events = Events()
         let proofs = DPoPProofValidator(maximumAge: 300, leeway: 60, replays: .cache(shared), clock: { Self.now }, observer: events)
-        let logout = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                                          replays: shared, clock: Fixtures.clock, observer: events)
+        let logout = LogoutTokenValidator(
+            issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
+            replays: shared, clock: Fixtures.clock, observer: events)
         let attacker = try DPoPKey.generate(), attackerToken = "attacker's-own-bound-token"
         let attackerPresents = DPoPProofValidator.Presentation.accessToken(attackerToken, boundTo: .thumbprint(attacker.thumbprint))
 
@@ -84,8 +93,9 @@ struct ReplayFloodTests {
     @Test("a full cache's answer is replay_cache_full at the logout validator too, with its event, never replayed_logout_token")
     func logoutFull() async throws {
         let events = Events()
-        let logout = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                                          replays: FullCache(), clock: Fixtures.clock, observer: events)
+        let logout = LogoutTokenValidator(
+            issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
+            replays: FullCache(), clock: Fixtures.clock, observer: events)
         await expectCode(.replayCacheFull) { _ = try await logout.validate(try Self.logoutToken(jti: "x")) }
         #expect(events.count(.replayCacheFull, .failure(code: "replay_cache_full")) == 1)
         #expect(events.count(.logoutTokenValidation, .failure(code: "replay_cache_full")) == 1)

@@ -2,6 +2,7 @@ import Foundation
 import JOSE
 import OIDC
 import Testing
+
 @testable import OIDCResourceServer
 
 /// Keeps every event it is given (the resource-server tests' own recorder).
@@ -30,9 +31,11 @@ struct ResourceServerObservabilityTests {
         let good = try Fixtures.sign(Fixtures.accessTokenClaims())
         _ = try await validator.validate(bearerToken: good)
         var codes: [String] = []
-        for token in [try Fixtures.sign(Fixtures.accessTokenClaims(["aud": "https://other.example"])),
-                      try Fixtures.sign(Fixtures.accessTokenClaims(["exp": .integer(1_800_000_000 - 3600)])),
-                      try Fixtures.sign(Fixtures.accessTokenClaims(), typ: "JWT")] {
+        for token in [
+            try Fixtures.sign(Fixtures.accessTokenClaims(["aud": "https://other.example"])),
+            try Fixtures.sign(Fixtures.accessTokenClaims(["exp": .integer(1_800_000_000 - 3600)])),
+            try Fixtures.sign(Fixtures.accessTokenClaims(), typ: "JWT"),
+        ] {
             codes.append(try #require(await refusal { _ = try await validator.validate(bearerToken: token) }))
         }
         #expect(codes == ["audience_mismatch", "expired", "unexpected_token_type"])
@@ -51,11 +54,13 @@ struct ResourceServerObservabilityTests {
         let observer = ValidationRecorder()
         let proofs = DPoPProofValidator(clock: Fixtures.clock, observer: observer)
         let proofCode = await refusal {
-            _ = try await proofs.validate("not-a-proof", for: .request(method: "GET", uri: URL(string: "https://api.example/r?q=1")!),
-                                          nonce: .notRequired, presenting: .noAccessToken)
+            _ = try await proofs.validate(
+                "not-a-proof", for: .request(method: "GET", uri: URL(string: "https://api.example/r?q=1")!),
+                nonce: .notRequired, presenting: .noAccessToken)
         }
-        let logout = LogoutTokenValidator(issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
-                                          clock: Fixtures.clock, observer: observer)
+        let logout = LogoutTokenValidator(
+            issuer: Fixtures.issuer, clientID: Fixtures.clientID, keys: .keySet(try Fixtures.publicKeys()),
+            clock: Fixtures.clock, observer: observer)
         let logoutCode = await refusal { _ = try await logout.validate(try Fixtures.sign(Fixtures.accessTokenClaims(), typ: "logout+jwt")) }
         #expect(observer.events.map(\.kind) == [.dpopProofValidation, .logoutTokenValidation])
         #expect(observer.events.map(\.outcome) == [.failure(code: try #require(proofCode)), .failure(code: try #require(logoutCode))])

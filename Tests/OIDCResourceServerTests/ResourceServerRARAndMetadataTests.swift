@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import JOSE
 import OIDC
+import Testing
+
 @testable import OIDCResourceServer
 
 /// RFC 9396 on the resource-server side (access tokens, introspection) and RFC 9728 publishing (document, challenges).
@@ -17,7 +18,8 @@ struct ResourceServerRARAndMetadataTests {
         #expect(try access.requireAuthorizationDetails(types: ["payment_initiation"]).count == 2)
         let missing = #expect(throws: OIDCError.self) { try access.requireAuthorizationDetails(types: ["payment_initiation", "tax"]) }
         #expect(missing?.code == .insufficientAuthorizationDetails)
-        #expect(try AccessTokenRefusal(error: #require(missing), requestHeaders: [:], dpopAlgorithms: []).status == 403)  // a valid token without the grant: 403, not 401
+        // A valid token without the grant: 403, not 401.
+        #expect(try AccessTokenRefusal(error: #require(missing), requestHeaders: [:], dpopAlgorithms: []).status == 403)
         let plain = try await Fixtures.validator().validate(bearerToken: try Fixtures.sign(Fixtures.accessTokenClaims()))
         #expect(try plain.authorizationDetails == nil)
         #expect(throws: OIDCError.self) { try plain.requireAuthorizationDetails(types: ["payment_initiation"]) }
@@ -28,7 +30,8 @@ struct ResourceServerRARAndMetadataTests {
 
     @Test("an introspection answer's authorization_details are read and matched by type")
     func introspection() async throws {
-        let body = #"{"active":true,"scope":"read","aud":"https://api.example","exp":1800000300,"authorization_details":[{"type":"payment_initiation","actions":["initiate"]}]}"#
+        let body =
+            #"{"active":true,"scope":"read","aud":"https://api.example","exp":1800000300,"authorization_details":[{"type":"payment_initiation","actions":["initiate"]}]}"#
         let answer = try await IntrospectionTests.introspector(IntrospectionTests.json(body)).validate("T")
         #expect(try answer.requireAuthorizationDetails(types: ["payment_initiation"]).first?.object["actions"] == ["initiate"])
         #expect(throws: OIDCError.self) { try answer.requireAuthorizationDetails(types: ["account_information"]) }

@@ -6,9 +6,11 @@ import Testing
 @Suite("AuthenticatedSession with a scripted transport")
 struct AuthenticatedSessionTests {
     func session(_ api: ScriptedAPI, _ refresher: CountingRefresher, store: (any TokenStore)? = nil) throws -> AuthenticatedSession {
-        try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
-                                 configuration: .init(allowedOrigins: [URL(string: "https://api.example.com")!], transport: api,
-                                                      store: store, proactiveRefreshMargin: nil))
+        try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: refresher,
+            configuration: .init(
+                allowedOrigins: [URL(string: "https://api.example.com")!], transport: api,
+                store: store, proactiveRefreshMargin: nil))
     }
 
     @Test("the token goes only to allowed origins, replacing any Authorization header")
@@ -87,7 +89,8 @@ struct AuthenticatedSessionTests {
         let codes = await withTaskGroup(of: OIDCError.Code?.self) { group in
             for _ in 0..<count {
                 group.addTask {
-                    do { _ = try await session.send(TransportRequest(url: Fixtures.api)); return nil } catch let error as OIDCError { return error.code } catch { return nil }
+                    do { _ = try await session.send(TransportRequest(url: Fixtures.api)); return nil } catch let error as OIDCError { return error.code } catch
+                    { return nil }
                 }
             }
             return await group.reduce(into: [OIDCError.Code?]()) { $0.append($1) }
@@ -116,7 +119,8 @@ struct AuthenticatedSessionTests {
     @Test("no refresh token: logged out")
     func noRefreshToken() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
-        let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1"), refresher: CountingRefresher(api: api),
+        let session = try AuthenticatedSession(
+            tokens: TokenResponse(accessToken: "AT-1"), refresher: CountingRefresher(api: api),
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
     }
@@ -125,9 +129,12 @@ struct AuthenticatedSessionTests {
     func streamedBody() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
         let refresher = CountingRefresher(api: api)
-        let stream = AsyncStream<[UInt8]> { $0.yield([1, 2, 3]); $0.finish() }
-        await #expect { try await session(api, refresher).send(TransportRequest(method: "PUT", url: Fixtures.api, body: .stream(stream))) }
-            throws: { ($0 as? OIDCError)?.code == .bodyNotReplayable }
+        let stream = AsyncStream<[UInt8]> {
+            $0.yield([1, 2, 3]); $0.finish()
+        }
+        await #expect { try await session(api, refresher).send(TransportRequest(method: "PUT", url: Fixtures.api, body: .stream(stream))) } throws: {
+            ($0 as? OIDCError)?.code == .bodyNotReplayable
+        }
         #expect(api.seenAuthorizations.count == 1)
     }
 
@@ -137,7 +144,8 @@ struct AuthenticatedSessionTests {
         let api = ScriptedAPI(validToken: "AT-1")
         let refresher = CountingRefresher(api: api)
         let expiring = TokenResponse(accessToken: "AT-1", expiresAt: now.addingTimeInterval(20), refreshToken: "RT-1")
-        let session = try AuthenticatedSession(tokens: expiring, refresher: refresher,
+        let session = try AuthenticatedSession(
+            tokens: expiring, refresher: refresher,
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: 60, clock: { now }))
         _ = try await session.send(TransportRequest(url: Fixtures.api))
         #expect(refresher.callCount == 1)

@@ -32,8 +32,9 @@ final class ServiceWorld: HTTPTransport, Sendable {
                 return (state.valid, state.expiresIn)
             }
             let refresh = issuesRefreshToken ? #","refresh_token":"RT-\#(token)""# : ""
-            return TransportResponse(status: 200, headers: ["Content-Type": "application/json"],
-                                body: Array(#"{"access_token":"\#(token)","token_type":"Bearer","expires_in":\#(expiresIn)\#(refresh)}"#.utf8))
+            return TransportResponse(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: Array(#"{"access_token":"\#(token)","token_type":"Bearer","expires_in":\#(expiresIn)\#(refresh)}"#.utf8))
         }
         await Task.yield()
         if request.url.host != ServiceWorld.api.host {
@@ -49,12 +50,17 @@ final class ServiceWorld: HTTPTransport, Sendable {
 @Suite("AuthenticatedSession over client credentials")
 struct ClientCredentialsSessionTests {
     func session(_ world: ServiceWorld, clock: @escaping @Sendable () -> Date = { Date() }) async throws
-        -> (AuthenticatedSession, ClientCredentialsTokenSource) {
-        let client = try TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
-                                 transport: world, clock: clock)
+        -> (AuthenticatedSession, ClientCredentialsTokenSource)
+    {
+        let client = try TokenClient(
+            tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+            transport: world, clock: clock)
         let source = ClientCredentialsTokenSource(client: client, scope: "api.read")
-        return (try await AuthenticatedSession.clientCredentials(source,
-            configuration: .init(allowedOrigins: [ServiceWorld.api], transport: world, clock: clock)), source)
+        return (
+            try await AuthenticatedSession.clientCredentials(
+                source,
+                configuration: .init(allowedOrigins: [ServiceWorld.api], transport: world, clock: clock)), source
+        )
     }
 
     @Test("calls carry the client's token; a 401 makes one new grant shared by 50 concurrent calls, each retried once")
@@ -78,12 +84,15 @@ struct ClientCredentialsSessionTests {
     func storeNeverHoldsRefreshToken() async throws {
         let world = ServiceWorld(issuesRefreshToken: true)
         let store = RecordingTokenStore()
-        let client = try TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
-                                 transport: world)
+        let client = try TokenClient(
+            tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+            transport: world)
         let source = ClientCredentialsTokenSource(client: client, scope: "api.read")
-        let session = try await AuthenticatedSession.clientCredentials(source,
-                                                                       configuration: .init(allowedOrigins: [ServiceWorld.api],
-                                                                                                     store: store))
+        let session = try await AuthenticatedSession.clientCredentials(
+            source,
+            configuration: .init(
+                allowedOrigins: [ServiceWorld.api],
+                store: store))
         #expect(try await session.send(TransportRequest(url: ServiceWorld.api)).status == 200)
         world.revokeCurrent()
         #expect(try await session.send(TransportRequest(url: ServiceWorld.api)).status == 200)
@@ -121,12 +130,14 @@ struct ClientCredentialsSessionTests {
     @Test("a client with a DPoP binding: DPoP-bound service tokens go out as Authorization: DPoP with a proof, never Bearer")
     func dpopBound() async throws {
         let world = DPoPWorld()
-        let client = try TokenClient(tokenEndpoint: URL(string: "https://as.example/token")!, issuer: "https://as.example",
-                                     authentication: .clientSecretBasic(clientID: "svc", secret: "s"), transport: world,
-                                     dpop: DPoPBinding(key: try DPoPKey.generate()))
+        let client = try TokenClient(
+            tokenEndpoint: URL(string: "https://as.example/token")!, issuer: "https://as.example",
+            authentication: .clientSecretBasic(clientID: "svc", secret: "s"), transport: world,
+            dpop: DPoPBinding(key: try DPoPKey.generate()))
         let source = ClientCredentialsTokenSource(client: client, scope: "api.read")
         let api = URL(string: "https://api.example/data")!
-        let session = try await AuthenticatedSession.clientCredentials(source,
+        let session = try await AuthenticatedSession.clientCredentials(
+            source,
             configuration: .init(allowedOrigins: [api], transport: world))
         #expect(try await session.send(TransportRequest(url: api)).status == 200)
         let calls = world.seen.filter { $0.url.host == "api.example" }
@@ -140,7 +151,11 @@ struct ClientCredentialsSessionTests {
 final class RecordingTokenStore: TokenStore, Sendable {
     private let state = Locked<(saved: [TokenResponse], current: TokenResponse?)>(([], nil))
     var saved: [TokenResponse] { state.withLock { $0.saved } }
-    func save(_ tokens: TokenResponse) async throws { state.withLock { $0.saved.append(tokens); $0.current = tokens } }
+    func save(_ tokens: TokenResponse) async throws {
+        state.withLock {
+            $0.saved.append(tokens); $0.current = tokens
+        }
+    }
     func load() async throws -> TokenResponse? { state.withLock { $0.current } }
     func clear() async throws { state.withLock { $0.current = nil } }
 }

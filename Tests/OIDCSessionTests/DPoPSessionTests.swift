@@ -18,8 +18,11 @@ final class DPoPWorld: HTTPTransport, Sendable {
         state.withLock { $0.seen.append(Seen(url: request.url, authorization: request.headers["Authorization"], proof: proof)) }
         if request.url.host == "as.example" {
             guard proof != nil else { return TransportResponse(status: 400, body: Array(#"{"error":"invalid_dpop_proof"}"#.utf8)) }
-            let token = state.withLock { s -> String in s.issued += 1; s.valid = "AT-\(s.issued)"; return s.valid }
-            return TransportResponse(status: 200, body: Array(#"{"access_token":"\#(token)","token_type":"DPoP","refresh_token":"RT-2","expires_in":300}"#.utf8))
+            let token = state.withLock { s -> String in
+                s.issued += 1; s.valid = "AT-\(s.issued)"; return s.valid
+            }
+            return TransportResponse(
+                status: 200, body: Array(#"{"access_token":"\#(token)","token_type":"DPoP","refresh_token":"RT-2","expires_in":300}"#.utf8))
         }
         if request.url.host != "api.example" { return TransportResponse(status: 200) }
         let (valid, nonce) = state.withLock { ($0.valid, $0.nonce) }
@@ -40,17 +43,20 @@ struct DPoPSessionTests {
 
     func session(_ world: DPoPWorld, token: String) throws -> (AuthenticatedSession, DPoPBinding) {
         let binding = DPoPBinding(key: try DPoPKey.generate())
-        let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: token, tokenType: "DPoP", refreshToken: "RT-1"),
-                                               refresher: try Self.client(world, dpop: binding),
-                                               configuration: .init(allowedOrigins: [URL(string: "https://api.example")!], transport: world,
-                                                                    proactiveRefreshMargin: nil))
+        let session = try AuthenticatedSession(
+            tokens: TokenResponse(accessToken: token, tokenType: "DPoP", refreshToken: "RT-1"),
+            refresher: try Self.client(world, dpop: binding),
+            configuration: .init(
+                allowedOrigins: [URL(string: "https://api.example")!], transport: world,
+                proactiveRefreshMargin: nil))
         return (session, binding)
     }
 
     /// The token client of the DPoP world, with `dpop` as its binding (it signs the refresh and refuses a Bearer answer).
     static func client(_ world: DPoPWorld, dpop: DPoPBinding?) throws -> TokenClient {
-        try TokenClient(tokenEndpoint: tokenEndpoint, issuer: "https://as.example", authentication: .none(clientID: "app"),
-                        transport: world, dpop: dpop)
+        try TokenClient(
+            tokenEndpoint: tokenEndpoint, issuer: "https://as.example", authentication: .none(clientID: "app"),
+            transport: world, dpop: dpop)
     }
 
     @Test("Authorization: DPoP with a fresh proof; a 401 refreshes through the DPoP client and the retry gets a new proof for the new token")
@@ -87,10 +93,12 @@ struct DPoPSessionTests {
         let (session, _) = try session(world, token: "AT-1")
         _ = try await session.send(TransportRequest(url: URL(string: "https://elsewhere.example/x")!))
         #expect(world.seen.first?.authorization == nil && world.seen.first?.proof == nil)
-        let plain = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"),
-                                             refresher: try Self.client(world, dpop: nil),
-                                                 configuration: .init(allowedOrigins: [URL(string: "https://api.example")!],
-                                                                      transport: world))
+        let plain = try AuthenticatedSession(
+            tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"),
+            refresher: try Self.client(world, dpop: nil),
+            configuration: .init(
+                allowedOrigins: [URL(string: "https://api.example")!],
+                transport: world))
         await #expect(throws: OIDCError.self) { _ = try await plain.send(TransportRequest(url: Self.api)) }
         #expect(world.seen.count == 1, "nothing sent by the session without a DPoP key")
     }
@@ -99,12 +107,15 @@ struct DPoPSessionTests {
     func configurationKey() async throws {
         let world = DPoPWorld()
         let binding = DPoPBinding(key: try DPoPKey.generate())
-        let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"),
-                                               refresher: CountingRefresher(api: ScriptedAPI(validToken: "x")),
-                                               configuration: .init(allowedOrigins: [URL(string: "https://api.example")!],
-                                                                    transport: world, dpop: binding))
+        let session = try AuthenticatedSession(
+            tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"),
+            refresher: CountingRefresher(api: ScriptedAPI(validToken: "x")),
+            configuration: .init(
+                allowedOrigins: [URL(string: "https://api.example")!],
+                transport: world, dpop: binding))
         #expect(try await session.send(TransportRequest(url: Self.api)).status == 200)
         #expect(world.seen.map(\.authorization) == ["DPoP AT-1"])
-        #expect(world.seen.first?.proof?["htu"] == "https://api.example/data" && world.seen.first?.proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-1"))
+        #expect(
+            world.seen.first?.proof?["htu"] == "https://api.example/data" && world.seen.first?.proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-1"))
     }
 }

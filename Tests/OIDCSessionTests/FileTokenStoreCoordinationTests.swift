@@ -54,7 +54,8 @@ struct FileTokenStoreCoordinationTests {
         // flock(1) takes the lock, then the shell replaces the file (as another process's refresh would).
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        let script = #"umask 077; sleep 0.5; printf '{"access_token":"AT-other","token_type":"Bearer","refresh_token":"RT-other"}' > "$1.new"; mv "$1.new" "$1""#
+        let script =
+            #"umask 077; sleep 0.5; printf '{"access_token":"AT-other","token_type":"Bearer","refresh_token":"RT-other"}' > "$1.new"; mv "$1.new" "$1""#
         process.arguments = [path + ".lock", "sh", "-c", script, "sh", path]
         try process.run()
         // Wait until flock(1) holds the lock (a non-blocking probe is refused), however slow the machine:

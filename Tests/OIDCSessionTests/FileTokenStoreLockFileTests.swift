@@ -3,6 +3,7 @@ import JOSE
 import OIDC
 import OIDCSession
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -103,7 +103,8 @@ struct FileTokenStoreTests {
         let store = FileTokenStore(path: path)
         try await store.save(TokenResponse(accessToken: "AT-1", refreshToken: "RT-1"))
         let api = ScriptedAPI(validToken: "AT-1")
-        let session = try await AuthenticatedSession.resume(refresher: CountingRefresher(api: api),
+        let session = try await AuthenticatedSession.resume(
+            refresher: CountingRefresher(api: api),
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store, proactiveRefreshMargin: nil))
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
     }

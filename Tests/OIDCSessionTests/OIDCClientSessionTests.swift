@@ -22,15 +22,18 @@ struct OIDCClientSessionTests {
                 _ = tokenRequests.next()
                 return TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(tokenAnswer.utf8))
             }
-            return request.headers["Authorization"] == "Bearer AT-2" ? TransportResponse(status: 200)
+            return request.headers["Authorization"] == "Bearer AT-2"
+                ? TransportResponse(status: 200)
                 : TransportResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
         }
     }
 
     /// One API request through a session on an `OIDCClient` whose token endpoint answers the refresh as
     /// scripted; what the session then holds, and how many token requests the provider saw.
-    func run(refreshedIDToken: String?, tokenType: String = "Bearer",
-             refreshToken: String? = "RT-2") async throws -> (status: Int?, error: OIDCError?, kept: TokenResponse?, tokenRequests: Int) {
+    func run(
+        refreshedIDToken: String?, tokenType: String = "Bearer",
+        refreshToken: String? = "RT-2"
+    ) async throws -> (status: Int?, error: OIDCError?, kept: TokenResponse?, tokenRequests: Int) {
         var metadata = ProviderMetadata(issuer: T.issuer)
         metadata.authorizationEndpoint = URL(string: "https://op.example.com/authorize")
         metadata.tokenEndpoint = URL(string: "https://op.example.com/token")
@@ -40,11 +43,13 @@ struct OIDCClientSessionTests {
         if let refreshToken { answer["refresh_token"] = .string(refreshToken) }
         if let refreshedIDToken { answer["id_token"] = .string(refreshedIDToken) }
         let provider = Provider(tokenAnswer: answer)
-        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: T.clientID, secret: T.secret),
-                                    transport: provider, configuration: OIDCClient.Configuration(clock: { T.now }))
+        let client = try OIDCClient(
+            metadata: metadata, authentication: .clientSecretBasic(clientID: T.clientID, secret: T.secret),
+            transport: provider, configuration: OIDCClient.Configuration(clock: { T.now }))
         let original = TokenResponse(accessToken: "AT-1", refreshToken: "RT-1", idToken: try T.idToken())
-        let session = try await client.session(tokens: original,
-                                               configuration: .init(allowedOrigins: [Fixtures.api], store: InMemoryTokenStore()))
+        let session = try await client.session(
+            tokens: original,
+            configuration: .init(allowedOrigins: [Fixtures.api], store: InMemoryTokenStore()))
         do {
             let status = try await session.send(TransportRequest(url: Fixtures.api)).status
             return (status, nil, await session.currentTokens, provider.tokenRequests.value)
@@ -78,8 +83,9 @@ struct OIDCClientSessionTests {
         #expect(other.kept == nil)
     }
 
-    @Test("a refresh answered with token_type DPoP and the same or no refresh token is refused (RFC 6749 §7.1); tokens kept",
-          arguments: ["RT-1", nil] as [String?])
+    @Test(
+        "a refresh answered with token_type DPoP and the same or no refresh token is refused (RFC 6749 §7.1); tokens kept",
+        arguments: ["RT-1", nil] as [String?])
     func tokenType(_ refreshToken: String?) async throws {
         let outcome = try await run(refreshedIDToken: nil, tokenType: "DPoP", refreshToken: refreshToken)
         #expect(outcome.status == nil)
@@ -99,7 +105,9 @@ struct OIDCClientSessionTests {
         #expect(outcome.tokenRequests == 1)
     }
 
-    @Test("with a DPoP binding, the client's session sends Authorization: DPoP with a proof bound to the token, refreshes DPoP-bound on a 401, never sends Bearer")
+    @Test(
+        "with a DPoP binding, the client's session sends Authorization: DPoP with a proof bound to the token, refreshes DPoP-bound on a 401, never sends Bearer"
+    )
     func dpopSession() async throws {
         var metadata = ProviderMetadata(issuer: "https://as.example")
         metadata.authorizationEndpoint = URL(string: "https://as.example/authorize")
@@ -108,12 +116,14 @@ struct OIDCClientSessionTests {
         let world = DPoPWorld()
         var configuration = OIDCClient.Configuration(clock: { T.now })
         configuration.dpop = DPoPBinding(key: try DPoPKey.generate())
-        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
-                                    transport: world, configuration: configuration)
+        let client = try OIDCClient(
+            metadata: metadata, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
+            transport: world, configuration: configuration)
         let api = URL(string: "https://api.example/data")!
         // AT-0 is refused (the world accepts AT-1 until a refresh issues AT-2).
-        let session = try await client.session(tokens: TokenResponse(accessToken: "AT-0", tokenType: "DPoP", refreshToken: "RT-1"),
-                                               configuration: .init(allowedOrigins: [api], proactiveRefreshMargin: nil))
+        let session = try await client.session(
+            tokens: TokenResponse(accessToken: "AT-0", tokenType: "DPoP", refreshToken: "RT-1"),
+            configuration: .init(allowedOrigins: [api], proactiveRefreshMargin: nil))
         #expect(try await session.send(TransportRequest(url: api)).status == 200)
         let seen = world.seen
         #expect(seen.map(\.url.host) == ["api.example", "as.example", "api.example"])

@@ -225,8 +225,10 @@ struct PendingLoginStoreTests {
     func memoryAgreesWithModel() async throws {
         struct Model {
             var entries: [String: (bytes: [UInt8], expiresAt: Date, scope: String?)] = [:]
-            mutating func save(_ bytes: [UInt8], key state: String, expiresIn: Double, scope: String?, now: Date,
-                               capacity: Int, perScope: Int) -> String {
+            mutating func save(
+                _ bytes: [UInt8], key state: String, expiresIn: Double, scope: String?, now: Date,
+                capacity: Int, perScope: Int
+            ) -> String {
                 entries = entries.filter { $0.value.expiresAt > now }
                 if entries[state] != nil { return OIDCError.Code.pendingLoginExists.rawValue }
                 if entries.count >= capacity { return OIDCError.Code.pendingLoginStoreFull.rawValue }
@@ -250,8 +252,9 @@ struct PendingLoginStoreTests {
                 let scopes: [String?] = [nil, "a", "b", "c"]
                 let scope = scopes[Int(generator.next() % 4)]
                 let lifetime = Double(1 + generator.next() % 30)
-                let expected = model.save([UInt8(step % 256)], key: state, expiresIn: lifetime, scope: scope, now: clock.now,
-                                          capacity: 40, perScope: 12)
+                let expected = model.save(
+                    [UInt8(step % 256)], key: state, expiresIn: lifetime, scope: scope, now: clock.now,
+                    capacity: 40, perScope: 12)
                 var got = "saved"
                 do { try await store.saveBytes([UInt8(step % 256)], key: state, expiresIn: lifetime, scope: scope) } catch let error as OIDCError {
                     got = error.code.rawValue

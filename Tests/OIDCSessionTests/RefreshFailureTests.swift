@@ -6,12 +6,14 @@ import Testing
 /// Only a dead grant logs out; other failures keep the tokens, back off, and fall back to a valid token.
 @Suite("AuthenticatedSession: refresh failures")
 struct RefreshFailureTests {
-    @Test("a refusal other than invalid_grant fails the request with refresh_rejected and keeps the tokens",
-          arguments: ["invalid_client", "unauthorized_client", "invalid_scope", "unsupported_grant_type"])
+    @Test(
+        "a refusal other than invalid_grant fails the request with refresh_rejected and keeps the tokens",
+        arguments: ["invalid_client", "unauthorized_client", "invalid_scope", "unsupported_grant_type"])
     func otherRefusalsKeepTokens(_ code: String) async throws {
         let api = ScriptedAPI(validToken: "AT-0")
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: ScriptedRefresher { .failure(.refused(code)) },
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: ScriptedRefresher { .failure(.refused(code)) },
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store, proactiveRefreshMargin: nil))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: {
             let error = $0 as? OIDCError
@@ -25,7 +27,8 @@ struct RefreshFailureTests {
     func invalidGrantLogsOut() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: ScriptedRefresher { .failure(.refused("invalid_grant")) },
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: ScriptedRefresher { .failure(.refused("invalid_grant")) },
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store, proactiveRefreshMargin: nil))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
         #expect(await session.currentTokens == nil)
@@ -37,9 +40,11 @@ struct RefreshFailureTests {
         let api = ScriptedAPI(validToken: "AT-0")
         let clock = ManualClock()
         let refresher = ScriptedRefresher { .failure(OIDCError(.transport, "down", transportError: .timedOut)) }
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
-            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil, refreshBackoff: 30,
-                                 clock: clock.read))
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: refresher,
+            configuration: .init(
+                allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil, refreshBackoff: 30,
+                clock: clock.read))
         for _ in 0..<5 {
             await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .refreshFailed }
         }
@@ -58,7 +63,8 @@ struct RefreshFailureTests {
         let api = ScriptedAPI(validToken: "AT-1")
         let refresher = ScriptedRefresher { .failure(OIDCError(.transport, "down", transportError: .timedOut)) }
         let expiring = TokenResponse(accessToken: "AT-1", expiresAt: clock.now.addingTimeInterval(20), refreshToken: "RT-1")
-        let session = try AuthenticatedSession(tokens: expiring, refresher: refresher,
+        let session = try AuthenticatedSession(
+            tokens: expiring, refresher: refresher,
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: 60, clock: clock.read))
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)  // in the back-off: no second refresh
@@ -79,7 +85,8 @@ struct RefreshFailureTests {
         let clock = ManualClock()
         let api = ScriptedAPI(validToken: "AT-1")
         let expiring = TokenResponse(accessToken: "AT-1", expiresAt: clock.now.addingTimeInterval(20), refreshToken: "RT-1")
-        let session = try AuthenticatedSession(tokens: expiring, refresher: ScriptedRefresher { .failure(.refused("invalid_grant")) },
+        let session = try AuthenticatedSession(
+            tokens: expiring, refresher: ScriptedRefresher { .failure(.refused("invalid_grant")) },
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: 60, clock: clock.read))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
         #expect(api.seenAuthorizations.isEmpty)

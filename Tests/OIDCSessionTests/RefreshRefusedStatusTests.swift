@@ -1,7 +1,7 @@
 import Foundation
+import JOSE
 import OIDC
 import OIDCSession
-import JOSE
 import Synchronization
 import Testing
 
@@ -54,29 +54,37 @@ struct RefreshRefusedStatusTests {
         Case(name: "400, empty body", reply: .answer(status: 400, body: "", contentType: nil), logsOut: true, code: .loggedOut),
         Case(name: "401, empty body", reply: .answer(status: 401, body: "", contentType: nil), logsOut: true, code: .loggedOut),
         Case(name: "400, HTML page", reply: .answer(status: 400, body: "<html>Bad Request</html>", contentType: "text/html"), logsOut: true, code: .loggedOut),
-        Case(name: "400 invalid_grant", reply: .answer(status: 400, body: #"{"error":"invalid_grant"}"#, contentType: "application/json"),
-             logsOut: true, code: .loggedOut),
-        Case(name: "400 invalid_request", reply: .answer(status: 400, body: #"{"error":"invalid_request"}"#, contentType: "application/json"),
-             logsOut: true, code: .loggedOut),
-        Case(name: "401 invalid_client", reply: .answer(status: 401, body: #"{"error":"invalid_client"}"#, contentType: "application/json"),
-             logsOut: false, code: .refreshRejected),
+        Case(
+            name: "400 invalid_grant", reply: .answer(status: 400, body: #"{"error":"invalid_grant"}"#, contentType: "application/json"),
+            logsOut: true, code: .loggedOut),
+        Case(
+            name: "400 invalid_request", reply: .answer(status: 400, body: #"{"error":"invalid_request"}"#, contentType: "application/json"),
+            logsOut: true, code: .loggedOut),
+        Case(
+            name: "401 invalid_client", reply: .answer(status: 401, body: #"{"error":"invalid_client"}"#, contentType: "application/json"),
+            logsOut: false, code: .refreshRejected),
         Case(name: "500, empty body", reply: .answer(status: 500, body: "", contentType: nil), logsOut: false, code: .refreshFailed),
-        Case(name: "503 with a JSON body", reply: .answer(status: 503, body: #"{"message":"down"}"#, contentType: "application/json"),
-             logsOut: false, code: .refreshFailed),
+        Case(
+            name: "503 with a JSON body", reply: .answer(status: 503, body: #"{"message":"down"}"#, contentType: "application/json"),
+            logsOut: false, code: .refreshFailed),
         Case(name: "transport failure (refused)", reply: .failure(.connectionFailed("refused")), logsOut: false, code: .refreshFailed),
         Case(name: "timeout", reply: .failure(.timedOut), logsOut: false, code: .refreshFailed),
     ]
 
-    @Test("through TokenClient: 400/401 (empty, HTML, invalid_grant, another grant error) log out; invalid_client, 5xx, transport keep the tokens",
-          arguments: cases)
+    @Test(
+        "through TokenClient: 400/401 (empty, HTML, invalid_grant, another grant error) log out; invalid_client, 5xx, transport keep the tokens",
+        arguments: cases)
     func refusal(_ scripted: Case) async throws {
         let world = RefusingTokenEndpoint(scripted.reply)
-        let refresher = try TokenClient(tokenEndpoint: RefusingTokenEndpoint.tokenEndpoint, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
-                                    transport: world)
+        let refresher = try TokenClient(
+            tokenEndpoint: RefusingTokenEndpoint.tokenEndpoint, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
+            transport: world)
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
-            configuration: .init(allowedOrigins: [Fixtures.api], transport: world, store: store, proactiveRefreshMargin: nil,
-                                 refreshBackoff: 0))
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: refresher,
+            configuration: .init(
+                allowedOrigins: [Fixtures.api], transport: world, store: store, proactiveRefreshMargin: nil,
+                refreshBackoff: 0))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: {
             ($0 as? OIDCError)?.code == scripted.code
         }

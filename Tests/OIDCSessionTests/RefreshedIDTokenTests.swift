@@ -22,26 +22,35 @@ struct RefreshedIDTokenTests {
     }
 
     static var validator: IDTokenValidator {
-        IDTokenValidator(configuration: IDTokenValidator.Configuration(issuer: issuer, clientID: clientID, allowedAlgorithms: [.hs256],
-                                                         clientSecret: secret, clock: { now }))
+        IDTokenValidator(
+            configuration: IDTokenValidator.Configuration(
+                issuer: issuer, clientID: clientID, allowedAlgorithms: [.hs256],
+                clientSecret: secret, clock: { now }))
     }
 
     /// A session holding tokens with the original ID Token, whose refresh returns `refreshedIDToken`.
     func run(_ refreshedIDToken: String?, policy: RefreshedIDTokenPolicy?) async throws
-        -> (result: Result<Int, OIDCError>, kept: TokenResponse?, stored: TokenResponse?) {
+        -> (result: Result<Int, OIDCError>, kept: TokenResponse?, stored: TokenResponse?)
+    {
         let original = TokenResponse(accessToken: "AT-1", refreshToken: "RT-1", idToken: try Self.idToken())
         let api = ScriptedAPI(validToken: "AT-2")
         let store = InMemoryTokenStore(original)
         // No rotated refresh token: a refused answer keeps the tokens. (With a rotated one the
         // session logs out instead: RotatedRefreshRefusedTests.)
         let refresher = ScriptedRefresher { .success(TokenResponse(accessToken: "AT-2", refreshToken: nil, idToken: refreshedIDToken)) }
-        let session = try policy.map {
-            try AuthenticatedSession(tokens: original, refresher: refresher,
-                                     configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store,
-                                                          refreshedIDTokens: $0, proactiveRefreshMargin: nil))
-        } ?? AuthenticatedSession(tokens: original, refresher: refresher,
-                                  configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store,
-                                                       proactiveRefreshMargin: nil))
+        let session =
+            try policy.map {
+                try AuthenticatedSession(
+                    tokens: original, refresher: refresher,
+                    configuration: .init(
+                        allowedOrigins: [Fixtures.api], transport: api, store: store,
+                        refreshedIDTokens: $0, proactiveRefreshMargin: nil))
+            }
+            ?? AuthenticatedSession(
+                tokens: original, refresher: refresher,
+                configuration: .init(
+                    allowedOrigins: [Fixtures.api], transport: api, store: store,
+                    proactiveRefreshMargin: nil))
         let result: Result<Int, OIDCError>
         do { result = .success(try await session.send(TransportRequest(url: Fixtures.api)).status) } catch {
             result = .failure(try #require(error as? OIDCError))
@@ -49,8 +58,10 @@ struct RefreshedIDTokenTests {
         return (result, await session.currentTokens, await store.load())
     }
 
-    func expectRefused(_ outcome: (result: Result<Int, OIDCError>, kept: TokenResponse?, stored: TokenResponse?),
-                       _ code: OIDCError.Code, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRefused(
+        _ outcome: (result: Result<Int, OIDCError>, kept: TokenResponse?, stored: TokenResponse?),
+        _ code: OIDCError.Code, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard case .failure(let error) = outcome.result else {
             Issue.record("expected \(code), the request succeeded", sourceLocation: sourceLocation)
             return
@@ -95,8 +106,9 @@ struct RefreshedIDTokenTests {
         #expect(outcome.kept?.idToken == (try Self.idToken()))
     }
 
-    @Test("a refreshed ID Token failing validation or §12.2 is refused with its code; nothing is kept",
-          arguments: [
+    @Test(
+        "a refreshed ID Token failing validation or §12.2 is refused with its code; nothing is kept",
+        arguments: [
             (["sub": "mallory"], "refresh_subject_changed"),
             (["auth_time": .integer(1_799_980_000)], "refresh_auth_time_changed"),
             (["nonce": "another-nonce"], "refresh_nonce_changed"),
@@ -104,7 +116,7 @@ struct RefreshedIDTokenTests {
             (["iss": .string("https://evil.example.com")], "issuer_mismatch"),
             (["exp": .integer(1_799_990_000)], "expired"),
             (["at_hash": "AAAAAAAAAAAAAAAAAAAAAA"], "at_hash_mismatch"),
-          ] as [([String: JSONValue?], String)])
+        ] as [([String: JSONValue?], String)])
     func refused(_ changes: [String: JSONValue?], _ code: String) async throws {
         expectRefused(try await run(try Self.idToken(changes), policy: .validate(with: Self.validator)), OIDCError.Code(rawValue: code))
     }

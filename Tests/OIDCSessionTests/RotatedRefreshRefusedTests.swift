@@ -34,10 +34,12 @@ struct RotatedRefreshRefusedTests {
         let answer = try Self.badAnswer(refreshToken: "RT-2")
         let store = InMemoryTokenStore(original)
         let refresher = ScriptedRefresher { .success(answer) }
-        let session = try AuthenticatedSession(tokens: original, refresher: refresher,
-            configuration: .init(allowedOrigins: [Fixtures.api], transport: ScriptedAPI(validToken: "AT-2"), store: store,
-                                 refreshedIDTokens: .validate(with: Fixture.validator), proactiveRefreshMargin: nil,
-                                 refreshBackoff: 0))
+        let session = try AuthenticatedSession(
+            tokens: original, refresher: refresher,
+            configuration: .init(
+                allowedOrigins: [Fixtures.api], transport: ScriptedAPI(validToken: "AT-2"), store: store,
+                refreshedIDTokens: .validate(with: Fixture.validator), proactiveRefreshMargin: nil,
+                refreshBackoff: 0))
         let error = try #require(await send(session))
         #expect(error.code == .loggedOut)
         #expect(error.reason.contains("at_hash_mismatch"))
@@ -49,16 +51,19 @@ struct RotatedRefreshRefusedTests {
         #expect(refresher.callCount == 1, "the spent refresh token must not be replayed")
     }
 
-    @Test("plain session: same or no refresh token + bad at_hash → at_hash_mismatch, tokens kept",
-          arguments: ["RT-1", nil] as [String?])
+    @Test(
+        "plain session: same or no refresh token + bad at_hash → at_hash_mismatch, tokens kept",
+        arguments: ["RT-1", nil] as [String?])
     func plainNotRotatedKeepsTokens(_ refreshToken: String?) async throws {
         let original = try Self.original()
         let answer = try Self.badAnswer(refreshToken: refreshToken)
         let store = InMemoryTokenStore(original)
         let refresher = ScriptedRefresher { .success(answer) }
-        let session = try AuthenticatedSession(tokens: original, refresher: refresher,
-            configuration: .init(allowedOrigins: [Fixtures.api], transport: ScriptedAPI(validToken: "AT-2"), store: store,
-                                 refreshedIDTokens: .validate(with: Fixture.validator), proactiveRefreshMargin: nil))
+        let session = try AuthenticatedSession(
+            tokens: original, refresher: refresher,
+            configuration: .init(
+                allowedOrigins: [Fixtures.api], transport: ScriptedAPI(validToken: "AT-2"), store: store,
+                refreshedIDTokens: .validate(with: Fixture.validator), proactiveRefreshMargin: nil))
         let error = try #require(await send(session))
         #expect(error.code == OIDCError.Code(rawValue: "at_hash_mismatch"))
         #expect(await session.currentTokens?.accessToken == "AT-1")
@@ -75,10 +80,12 @@ struct RotatedRefreshRefusedTests {
         let first = ScriptedRefresher { .success(answer) }
         let second = ScriptedRefresher { .success(answer) }
         func session(_ refresher: ScriptedRefresher) async throws -> AuthenticatedSession {
-            try await AuthenticatedSession.resume(refresher: refresher,
-                configuration: .init(allowedOrigins: [Fixtures.api], transport: ScriptedAPI(validToken: "AT-2"),
-                                     store: FileTokenStore(path: path), refreshedIDTokens: .validate(with: Fixture.validator),
-                                     proactiveRefreshMargin: nil))
+            try await AuthenticatedSession.resume(
+                refresher: refresher,
+                configuration: .init(
+                    allowedOrigins: [Fixtures.api], transport: ScriptedAPI(validToken: "AT-2"),
+                    store: FileTokenStore(path: path), refreshedIDTokens: .validate(with: Fixture.validator),
+                    proactiveRefreshMargin: nil))
         }
         let a = try await session(first), b = try await session(second)
         #expect(await b.currentTokens?.refreshToken == "RT-1")

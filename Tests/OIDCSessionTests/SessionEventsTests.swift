@@ -9,7 +9,8 @@ struct SessionEventsTests {
     @Test("a for-await over events ends after finishEvents()", .timeLimit(.minutes(1)))
     func finishEnds() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: CountingRefresher(api: api),
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil))
         let listener = Task {
             var seen: [String] = []
@@ -24,7 +25,8 @@ struct SessionEventsTests {
     @Test("a for-await over events ends when the session goes away", .timeLimit(.minutes(1)))
     func deinitEnds() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
-        var session: AuthenticatedSession? = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+        var session: AuthenticatedSession? = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: CountingRefresher(api: api),
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil))
         let events = try #require(session?.events)
         let listener = Task {
@@ -40,9 +42,11 @@ struct SessionEventsTests {
     @Test("a failed save of refreshed tokens is reported as an event; the request still succeeds")
     func saveFailureIsReported() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
-            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: FailingStore(),
-                                 proactiveRefreshMargin: nil))
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+            configuration: .init(
+                allowedOrigins: [Fixtures.api], transport: api, store: FailingStore(),
+                proactiveRefreshMargin: nil))
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
         session.finishEvents()
         var failures: [OIDCError] = []
@@ -54,9 +58,11 @@ struct SessionEventsTests {
     @Test("a failed clear after a logout is reported as an event")
     func clearFailureIsReported() async throws {
         let api = ScriptedAPI(validToken: "AT-0")
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api, mode: .refuse),
-            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: FailingStore(),
-                                 proactiveRefreshMargin: nil))
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: CountingRefresher(api: api, mode: .refuse),
+            configuration: .init(
+                allowedOrigins: [Fixtures.api], transport: api, store: FailingStore(),
+                proactiveRefreshMargin: nil))
         await #expect { try await session.send(TransportRequest(url: Fixtures.api)) } throws: { ($0 as? OIDCError)?.code == .loggedOut }
         session.finishEvents()
         var names: [String] = []

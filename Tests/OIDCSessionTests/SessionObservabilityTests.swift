@@ -17,8 +17,10 @@ struct RefreshedElsewhereStore: CoordinatedTokenStore {
     func save(_ tokens: TokenResponse) async throws {}
     func load() async throws -> TokenResponse? { newer }
     func clear() async throws {}
-    func coordinatedRefresh(replacing stale: TokenResponse,
-                            _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult) async throws -> CoordinatedRefreshResult {
+    func coordinatedRefresh(
+        replacing stale: TokenResponse,
+        _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult
+    ) async throws -> CoordinatedRefreshResult {
         .alreadyRefreshed(newer)
     }
 }
@@ -29,7 +31,8 @@ struct SessionObservabilityTests {
     func refreshAfter401() async throws {
         let observer = SessionEventRecorder()
         let api = ScriptedAPI(validToken: "AT-1")
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: CountingRefresher(api: api),
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil, observer: observer))
         api.accept("AT-NEW")  // the current token is refused from now on
         let response = try await session.send(TransportRequest(url: Fixtures.api))
@@ -45,7 +48,8 @@ struct SessionObservabilityTests {
         let refresher = ScriptedRefresher {
             .failure(OIDCError(.oauthError, "refused", oauthError: OAuthError(error: "invalid_grant"), httpStatus: 400))
         }
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: refresher,
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil, observer: observer))
         await #expect(throws: OIDCError.self) { try await session.send(TransportRequest(url: Fixtures.api)) }
         #expect(observer.events.map(\.kind) == [.refresh, .loggedOut])
@@ -58,9 +62,11 @@ struct SessionObservabilityTests {
         let api = ScriptedAPI(validToken: "AT-REPLICA")
         let refresher = CountingRefresher(api: api)
         let store = RefreshedElsewhereStore(newer: TokenResponse(accessToken: "AT-REPLICA", refreshToken: "RT-REPLICA"))
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
-            configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store, proactiveRefreshMargin: nil,
-                                 observer: observer))
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: refresher,
+            configuration: .init(
+                allowedOrigins: [Fixtures.api], transport: api, store: store, proactiveRefreshMargin: nil,
+                observer: observer))
         let response = try await session.send(TransportRequest(url: Fixtures.api))
         #expect(response.status == 200 && refresher.callCount == 0)
         #expect(observer.events.map(\.kind) == [.refreshAwaited, .refresh])
@@ -71,8 +77,9 @@ struct SessionObservabilityTests {
     func dpopNonceRetry() async throws {
         let observer = SessionEventRecorder()
         let world = DPoPWorld(requireNonce: "rs-1")
-        let sender = DPoPSessionTransport(binding: DPoPBinding(key: try DPoPKey.generate()), transport: world,
-                                          origins: [URL(string: "https://api.example")!], observer: observer)
+        let sender = DPoPSessionTransport(
+            binding: DPoPBinding(key: try DPoPKey.generate()), transport: world,
+            origins: [URL(string: "https://api.example")!], observer: observer)
         var request = TransportRequest(url: DPoPSessionTests.api)
         request.headers["Authorization"] = "Bearer AT-1"
         #expect(try await sender.send(request).status == 200)
@@ -92,10 +99,12 @@ struct SessionObservabilityTests {
         let provider = OIDCClientSessionTests.Provider(tokenAnswer: ["access_token": "AT-2", "token_type": "Bearer", "refresh_token": "RT-2"])
         var configuration = OIDCClient.Configuration(clock: { RefreshedIDTokenTests.now })
         configuration.observer = observer
-        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: "app", secret: "SECRET-0042-0042"),
-                                    transport: provider, configuration: configuration)
-        let session = try await client.session(tokens: TokenResponse(accessToken: "AT-1", refreshToken: "RT-1"),
-                                               configuration: .init(allowedOrigins: [Fixtures.api]))
+        let client = try OIDCClient(
+            metadata: metadata, authentication: .clientSecretBasic(clientID: "app", secret: "SECRET-0042-0042"),
+            transport: provider, configuration: configuration)
+        let session = try await client.session(
+            tokens: TokenResponse(accessToken: "AT-1", refreshToken: "RT-1"),
+            configuration: .init(allowedOrigins: [Fixtures.api]))
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)
         #expect(observer.events.map(\.kind) == [.tokenRequest, .refresh])
         #expect(observer.events.map(\.grantType) == ["refresh_token", "refresh_token"])
@@ -106,7 +115,8 @@ struct SessionObservabilityTests {
     @Test("no observer: the session behaves the same and records nothing anywhere")
     func noObserver() async throws {
         let api = ScriptedAPI(validToken: "AT-1")
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: CountingRefresher(api: api),
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil))
         api.accept("AT-NEW")
         #expect(try await session.send(TransportRequest(url: Fixtures.api)).status == 200)

@@ -25,32 +25,42 @@ struct SessionOriginAndDPoPRuleTests {
         let api = ScriptedAPI(validToken: "AT-1")
         let store = InMemoryTokenStore(Fixtures.start)
         await expectInsecure {
-            _ = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+            _ = try AuthenticatedSession(
+                tokens: Fixtures.start, refresher: CountingRefresher(api: api),
                 configuration: .init(allowedOrigins: [Fixtures.api, Self.remoteHTTP], transport: api, proactiveRefreshMargin: nil))
         }
         await expectInsecure {
-            _ = try await AuthenticatedSession.resume(refresher: CountingRefresher(api: api),
+            _ = try await AuthenticatedSession.resume(
+                refresher: CountingRefresher(api: api),
                 configuration: .init(allowedOrigins: [Self.remoteHTTP], transport: api, store: store, proactiveRefreshMargin: nil))
         }
         await expectInsecure {
-            _ = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
-                                         configuration: .init(allowedOrigins: [Self.remoteHTTP], transport: api,
-                                                              dpop: DPoPBinding(key: try DPoPKey.generate())))
+            _ = try AuthenticatedSession(
+                tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+                configuration: .init(
+                    allowedOrigins: [Self.remoteHTTP], transport: api,
+                    dpop: DPoPBinding(key: try DPoPKey.generate())))
         }
         #expect(api.seenAuthorizations.isEmpty)
         // Loopback http stays allowed (local development), https everywhere.
-        _ = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
-                                     configuration: .init(allowedOrigins: [URL(string: "http://127.0.0.1:8080")!, URL(string: "http://localhost")!, URL(string: "http://[::1]:9000")!, Fixtures.api],
-                                                          transport: api, proactiveRefreshMargin: nil))
+        _ = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+            configuration: .init(
+                allowedOrigins: [URL(string: "http://127.0.0.1:8080")!, URL(string: "http://localhost")!, URL(string: "http://[::1]:9000")!, Fixtures.api],
+                transport: api, proactiveRefreshMargin: nil))
         #expect(throws: OIDCError.self) {
-            _ = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
-                configuration: .init(allowedOrigins: [URL(string: "http://app.localhost")!], transport: api,
-                                     proactiveRefreshMargin: nil))
+            _ = try AuthenticatedSession(
+                tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+                configuration: .init(
+                    allowedOrigins: [URL(string: "http://app.localhost")!], transport: api,
+                    proactiveRefreshMargin: nil))
         }
         #expect(throws: OIDCError.self) {
-            _ = try AuthenticatedSession(tokens: Fixtures.start, refresher: CountingRefresher(api: api),
-                configuration: .init(allowedOrigins: [URL(string: "ftp://api.example.com")!], transport: api,
-                                     proactiveRefreshMargin: nil))
+            _ = try AuthenticatedSession(
+                tokens: Fixtures.start, refresher: CountingRefresher(api: api),
+                configuration: .init(
+                    allowedOrigins: [URL(string: "ftp://api.example.com")!], transport: api,
+                    proactiveRefreshMargin: nil))
         }
     }
 
@@ -63,15 +73,20 @@ struct SessionOriginAndDPoPRuleTests {
         metadata.jwksURI = URL(string: "https://as.example/jwks")
         let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: "app", secret: "s"), transport: world)
         let store = InMemoryTokenStore()
-        await expectInsecure { _ = try await client.session(tokens: Fixtures.start,
-            configuration: .init(allowedOrigins: [Self.remoteHTTP], store: store)) }
+        await expectInsecure {
+            _ = try await client.session(
+                tokens: Fixtures.start,
+                configuration: .init(allowedOrigins: [Self.remoteHTTP], store: store))
+        }
         #expect(await store.load() == nil, "nothing is saved for a session that cannot be made")
         let source = ClientCredentialsTokenSource(
-            client: try TokenClient(tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
-                                transport: world),
+            client: try TokenClient(
+                tokenEndpoint: ServiceWorld.tokenEndpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+                transport: world),
             scope: "api.read")
         await expectInsecure {
-            _ = try await AuthenticatedSession.clientCredentials(source,
+            _ = try await AuthenticatedSession.clientCredentials(
+                source,
                 configuration: .init(allowedOrigins: [Self.remoteHTTP], transport: world))
         }
         #expect(world.grants == 0, "no token is requested for a session that cannot be made")
@@ -83,18 +98,22 @@ struct SessionOriginAndDPoPRuleTests {
         let binding = DPoPBinding(key: try DPoPKey.generate())
         let client = try DPoPSessionTests.client(world, dpop: binding)
         let store = InMemoryTokenStore(TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"))
-        let session = try await AuthenticatedSession.resume(refresher: client,
-            configuration: .init(allowedOrigins: [URL(string: "https://api.example")!], transport: world, store: store,
-                                 proactiveRefreshMargin: nil))
+        let session = try await AuthenticatedSession.resume(
+            refresher: client,
+            configuration: .init(
+                allowedOrigins: [URL(string: "https://api.example")!], transport: world, store: store,
+                proactiveRefreshMargin: nil))
         #expect(try await session.send(TransportRequest(url: DPoPSessionTests.api)).status == 200)
         let seen = try #require(world.seen.first)
         #expect(seen.authorization == "DPoP AT-1")
         #expect(seen.proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-1"))
         #expect(world.seen.allSatisfy { $0.authorization?.hasPrefix("Bearer") != true })
         // The public initializer, same rule.
-        let direct = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"), refresher: client,
-            configuration: .init(allowedOrigins: [URL(string: "https://api.example")!], transport: world,
-                                 proactiveRefreshMargin: nil))
+        let direct = try AuthenticatedSession(
+            tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"), refresher: client,
+            configuration: .init(
+                allowedOrigins: [URL(string: "https://api.example")!], transport: world,
+                proactiveRefreshMargin: nil))
         #expect(try await direct.send(TransportRequest(url: DPoPSessionTests.api)).status == 200)
         #expect(world.seen.last?.authorization == "DPoP AT-1")
     }
@@ -104,9 +123,12 @@ struct SessionOriginAndDPoPRuleTests {
         let world = DPoPWorld()
         let binding = DPoPBinding(key: try DPoPKey.generate())
         let narrow = DPoPSessionTransport(binding: binding, transport: world, origins: [])
-        let session = try AuthenticatedSession(tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"), refresher: CountingRefresher(api: ScriptedAPI(validToken: "x")),
-            configuration: .init(allowedOrigins: [URL(string: "https://api.example")!], transport: narrow,
-                                 proactiveRefreshMargin: nil))
+        let session = try AuthenticatedSession(
+            tokens: TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1"),
+            refresher: CountingRefresher(api: ScriptedAPI(validToken: "x")),
+            configuration: .init(
+                allowedOrigins: [URL(string: "https://api.example")!], transport: narrow,
+                proactiveRefreshMargin: nil))
         #expect(try await session.send(TransportRequest(url: DPoPSessionTests.api)).status == 200)
         #expect(world.seen.map(\.authorization) == ["DPoP AT-1"])
         #expect(world.seen.first?.proof?["ath"]?.stringValue == DPoPKey.accessTokenHash("AT-1"))
@@ -116,7 +138,8 @@ struct SessionOriginAndDPoPRuleTests {
     func noKeyNoDowngrade() async throws {
         let api = ScriptedAPI(validToken: "AT-1")
         let tokens = TokenResponse(accessToken: "AT-1", tokenType: "DPoP", refreshToken: "RT-1")
-        let session = try AuthenticatedSession(tokens: tokens, refresher: CountingRefresher(api: api),
+        let session = try AuthenticatedSession(
+            tokens: tokens, refresher: CountingRefresher(api: api),
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil))
         do {
             _ = try await session.send(TransportRequest(url: Fixtures.api))

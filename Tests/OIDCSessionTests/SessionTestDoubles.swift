@@ -1,7 +1,7 @@
 import Foundation
+import JOSE
 import OIDC
 import OIDCSession
-import JOSE
 import Synchronization
 
 /// A resource server that accepts exactly one access token (changeable) and
@@ -23,7 +23,8 @@ final class ScriptedAPI: HTTPTransport, Sendable {
             if case .bytes(let bytes) = request.body { state.bodies.append(bytes) }
             return authorization == "Bearer " + state.valid
         }
-        return ok ? TransportResponse(status: 200, body: Array("ok".utf8))
+        return ok
+            ? TransportResponse(status: 200, body: Array("ok".utf8))
             : TransportResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
     }
 }

@@ -25,7 +25,8 @@ struct StaleRefreshTests {
         let api = ScriptedAPI(validToken: "AT-new-login")  // AT-1 is refused
         let refresher = GatedRefresher()
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: refresher,
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store, proactiveRefreshMargin: nil))
         let request = await requestInRefresh(session, refresher)
         try await session.inject(Self.newLogin)
@@ -43,7 +44,8 @@ struct StaleRefreshTests {
         let api = ScriptedAPI(validToken: "AT-new-login")
         let refresher = GatedRefresher()
         let store = InMemoryTokenStore(Fixtures.start)
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: refresher,
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, store: store, proactiveRefreshMargin: nil))
         let request = await requestInRefresh(session, refresher)
         try await session.inject(Self.newLogin)
@@ -61,7 +63,8 @@ struct StaleRefreshTests {
     func newLoginRefreshesAfterStale() async throws {
         let api = ScriptedAPI(validToken: "AT-from-new-grant")
         let refresher = GatedRefresher()
-        let session = try AuthenticatedSession(tokens: Fixtures.start, refresher: refresher,
+        let session = try AuthenticatedSession(
+            tokens: Fixtures.start, refresher: refresher,
             configuration: .init(allowedOrigins: [Fixtures.api], transport: api, proactiveRefreshMargin: nil))
         let first = await requestInRefresh(session, refresher)
         try await session.inject(Self.newLogin)

@@ -1,8 +1,9 @@
 import Foundation
-import TestProcesses
 import JOSE
 import OIDC
+import TestProcesses
 import Testing
+
 @testable import OIDCTLSTransport
 
 /// `LibSSLTransport` without a server: what it refuses before connecting, and its client identity.
@@ -23,8 +24,9 @@ struct LibSSLTransportTests {
 
     @Test("the client identity is loaded once: its DER is the certificate's, and x5t#S256 is its SHA-256")
     func identity() async throws {
-        let transport = try LibSSLTransport(clientIdentity: .init(certificateFile: try await Self.file("client.pem"), privateKeyFile: try await Self.file("client.key")),
-                                            serverTrust: .caFile(try await Self.file("ca.pem")))
+        let transport = try LibSSLTransport(
+            clientIdentity: .init(certificateFile: try await Self.file("client.pem"), privateKeyFile: try await Self.file("client.key")),
+            serverTrust: .caFile(try await Self.file("ca.pem")))
         let pem = try String(contentsOfFile: try await Self.file("client.pem"), encoding: .utf8)
         #expect(transport.clientCertificateDER == (try PEMBlock.der(of: pem, label: "CERTIFICATE")))
         #expect(try LibSSLTransport().clientCertificateDER == nil)
@@ -55,17 +57,22 @@ struct LibSSLTransportTests {
         }
         let target = try HTTPFetch.parse("https://127.0.0.1:1/token?x=1")
         #expect(throws: TransportError.self) {
-            _ = try LibSSLTransport.head(TransportRequest(url: URL(string: "https://127.0.0.1:1/token")!, headers: ["X-Test": "a\r\nInjected: 1"]),
-                                        target: target, bodyLength: nil)
+            _ = try LibSSLTransport.head(
+                TransportRequest(url: URL(string: "https://127.0.0.1:1/token")!, headers: ["X-Test": "a\r\nInjected: 1"]),
+                target: target, bodyLength: nil)
         }
         #expect(throws: TransportError.self) {
-            _ = try LibSSLTransport.head(TransportRequest(method: "GET /x HTTP/1.1\r\n", url: URL(string: "https://127.0.0.1:1/token")!),
-                                        target: target, bodyLength: nil)
+            _ = try LibSSLTransport.head(
+                TransportRequest(method: "GET /x HTTP/1.1\r\n", url: URL(string: "https://127.0.0.1:1/token")!),
+                target: target, bodyLength: nil)
         }
-        let head = try LibSSLTransport.head(TransportRequest(method: .post, url: URL(string: "https://127.0.0.1:1/token?x=1")!,
-                                                             headers: ["Content-Type": "application/x-www-form-urlencoded", "Host": "evil"]),
-                                            target: target, bodyLength: 3)
-        #expect(head == "POST /token?x=1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        let head = try LibSSLTransport.head(
+            TransportRequest(
+                method: .post, url: URL(string: "https://127.0.0.1:1/token?x=1")!,
+                headers: ["Content-Type": "application/x-www-form-urlencoded", "Host": "evil"]),
+            target: target, bodyLength: 3)
+        #expect(
+            head == "POST /token?x=1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                 + "User-Agent: swift-oidc-toolkit\r\nContent-Length: 3\r\nConnection: close\r\n\r\n")
     }
 

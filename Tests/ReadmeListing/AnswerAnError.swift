@@ -11,9 +11,9 @@ func routeAnswer(for error: OIDCError, log: (String) -> Void) -> RouteAnswer {
     log("\(error.code): \(error.reason)")  // the reason is for logs, never for the browser
     switch error.category {
     case .authenticateAgain:
-        return .logInAgain                                        // a dead grant, a spent or expired pending login
+        return .logInAgain  // a dead grant, a spent or expired pending login
     case .unavailable:
-        return .retryLater(status: error.suggestedHTTPStatus)     // 503: the provider, the network or a store is down
+        return .retryLater(status: error.suggestedHTTPStatus)  // 503: the provider, the network or a store is down
     case .invalidInput, .providerRefused, .configuration, .storage:
         return .refuse(status: error.suggestedHTTPStatus, code: error.code.rawValue)  // 400, 403, 500, 500
     }

@@ -3,18 +3,20 @@ import OIDC
 
 /// The front half of a login as plain values, without any network.
 func startAuthorization(at authorizationEndpoint: URL) throws -> PendingAuthorization {
-    var request = try OAuthRequest(clientID: "my-app",
-                                   redirectURI: URL(string: "https://app.example.com/callback")!)
+    var request = try OAuthRequest(
+        clientID: "my-app",
+        redirectURI: URL(string: "https://app.example.com/callback")!)
     // fresh 256-bit state and nonce, S256 PKCE; response type `code`, scope `openid`
     request.scopes = ["openid", "profile"]
-    request.prompt = [.login]                      // `.none` must stand alone
+    request.prompt = [.login]  // `.none` must stand alone
     request.claims = ClaimsRequest(idToken: ["acr": .essential], userinfo: ["email": .voluntary])
-    request.parameterLengthLimits["context"] = 280 // a provider's cap, checked before sending
+    request.parameterLengthLimits["context"] = 280  // a provider's cap, checked before sending
     request.additionalParameters["context"] = "Sign in to pay 10 €"
 
-    return try request.pendingAuthorization(at: authorizationEndpoint,
-                                            issuer: "https://idp.example.com",  // both required:
-                                            issuerParameterSupported: true)    // RFC 9207
+    return try request.pendingAuthorization(
+        at: authorizationEndpoint,
+        issuer: "https://idp.example.com",  // both required:
+        issuerParameterSupported: true)  // RFC 9207
     // open pending.authorizationURL; persist it (Codable, holds secrets: keep it server-side)
 }
 

@@ -13,10 +13,12 @@ struct FAPIBackEnd {
         var configuration = OIDCClient.Configuration()
         configuration.dpop = DPoPBinding(key: try DPoPKey(key: JWK(pem: dpopKeyPEM), algorithm: .es256))
         configuration.fapi2Profile = true  // PAR, PKCE, RFC 9207 iss, DPoP, private_key_jwt, algorithms: checked first
-        client = try await OIDCClient.discover(issuer: "https://bank.example",
-                                               authentication: .privateKeyJWT(clientID: "bank-app", key: JWK(pem: clientKeyPEM),
-                                                                              algorithm: .es256),
-                                               transport: URLSessionTransport(), configuration: configuration)
+        client = try await OIDCClient.discover(
+            issuer: "https://bank.example",
+            authentication: .privateKeyJWT(
+                clientID: "bank-app", key: JWK(pem: clientKeyPEM),
+                algorithm: .es256),
+            transport: URLSessionTransport(), configuration: configuration)
     }
 
     /// Pushed, as the profile requires (PAR, with dpop_jkt): the browser's URL carries only client_id and request_uri.

@@ -7,7 +7,8 @@ struct PrintingObserver: OIDCObserver {
 
 func observedClient(issuer: String, authentication: ClientAuthentication) async throws -> OIDCClient {
     var configuration = OIDCClient.Configuration()
-    configuration.observer = PrintingObserver()   // the client, its key cache, ID Tokens, its sessions
-    return try await OIDCClient.discover(issuer: issuer, authentication: authentication,
-                                         transport: URLSessionTransport(), configuration: configuration)
+    configuration.observer = PrintingObserver()  // the client, its key cache, ID Tokens, its sessions
+    return try await OIDCClient.discover(
+        issuer: issuer, authentication: authentication,
+        transport: URLSessionTransport(), configuration: configuration)
 }

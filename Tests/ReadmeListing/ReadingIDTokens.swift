@@ -1,17 +1,20 @@
 import OIDC
-import OIDCNetworking   // URLSessionTransport; or bring your own HTTPTransport
+import OIDCNetworking  // URLSessionTransport; or bring your own HTTPTransport
 
 func readIDToken(_ tokens: TokenResponse, of pending: PendingAuthorization) async throws {
     let transport = URLSessionTransport()
-    let discovery = Discovery(transport: transport)       // cached per issuer, issuer checked exactly
+    let discovery = Discovery(transport: transport)  // cached per issuer, issuer checked exactly
     let keyCaches = JWKSetCacheRegistry(transport: transport)
-    let validator = try await IDTokenValidator.discover(issuer: "https://idp.example.com",
-                                                        clientID: "my-app",
-                                                        discovery: discovery, keyCaches: keyCaches)
+    let validator = try await IDTokenValidator.discover(
+        issuer: "https://idp.example.com",
+        clientID: "my-app",
+        discovery: discovery, keyCaches: keyCaches)
     guard let idTokenText = tokens.idToken else { return }
-    let idToken = try await validator.validate(idTokenText,   // expectations required
-                                               expecting: IDTokenExpectations(request: pending.request,
-                                                                              tokenEndpointAccessToken: tokens.accessToken))
+    let idToken = try await validator.validate(
+        idTokenText,  // expectations required
+        expecting: IDTokenExpectations(
+            request: pending.request,
+            tokenEndpointAccessToken: tokens.accessToken))
 
     // Standard claims, typed.
     print(idToken.subject ?? "-", idToken.authTime as Any, idToken.email as Any)

@@ -13,7 +13,7 @@ struct ReadmeListingTests {
     /// The only snippets that are not compiled, and why. Keep this short: prefer a listing file.
     static let partials: [String: String] = [
         "package-manifest": "a Package.swift manifest (PackageDescription), which no test target can import; "
-            + "its product names are checked against this package's Package.swift instead",
+            + "its product names are checked against this package's Package.swift instead"
     ]
 
     struct Block {
@@ -27,9 +27,10 @@ struct ReadmeListingTests {
     static func listings() throws -> [String: String] {
         let names = try FileManager.default.contentsOfDirectory(atPath: here.path)
             .filter { $0.hasSuffix(".swift") && $0 != "ReadmeListingTests.swift" }
-        return try Dictionary(uniqueKeysWithValues: names.map {
-            ($0, try String(contentsOf: here.appendingPathComponent($0), encoding: .utf8))
-        })
+        return try Dictionary(
+            uniqueKeysWithValues: names.map {
+                ($0, try String(contentsOf: here.appendingPathComponent($0), encoding: .utf8))
+            })
     }
 
     /// README.md and every Markdown file inside a `.docc` catalog under Sources/.
@@ -90,7 +91,9 @@ struct ReadmeListingTests {
             if let name = block.partialName {
                 #expect(Self.partials[name] != nil, "\(block.document):\(block.line): partial snippet \(name) is not in ReadmeListingTests.partials")
             } else {
-                Issue.record("\(block.document):\(block.line): a ```swift block that is neither a file of Tests/ReadmeListing shown verbatim nor marked <!-- snippet: partial NAME — reason -->")
+                Issue.record(
+                    "\(block.document):\(block.line): a ```swift block that is neither a file of Tests/ReadmeListing shown verbatim nor marked <!-- snippet: partial NAME — reason -->"
+                )
             }
         }
     }
@@ -114,7 +117,8 @@ struct ReadmeListingTests {
     @Test("The README's quickstart section shows the two fresh-machine commands")
     func quickstart() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = readme.components(separatedBy: "<!-- section:quickstart -->").dropFirst().first?
+        let section =
+            readme.components(separatedBy: "<!-- section:quickstart -->").dropFirst().first?
             .components(separatedBy: "<!-- /section:quickstart -->").first ?? ""
         #expect(section.contains("```sh\nswift run jwt-inspect --key Keys/rsa2048.pub.pem < Samples/tokens/rs256.jwt\n```"))
         #expect(section.contains("```sh\nbash Tests/run.sh\n```"))
@@ -130,8 +134,9 @@ struct ReadmeListingTests {
                 .compactMap { $0.split(separator: "\"").first.map(String.init) }
             #expect(!products.isEmpty, "\(block.document):\(block.line): no .product(name:) in the manifest snippet")
             for product in products {
-                #expect(manifest.contains(".library(name: \"\(product)\""),
-                        "\(block.document):\(block.line): the manifest snippet names \(product), which Package.swift does not offer")
+                #expect(
+                    manifest.contains(".library(name: \"\(product)\""),
+                    "\(block.document):\(block.line): the manifest snippet names \(product), which Package.swift does not offer")
             }
         }
     }

@@ -15,9 +15,9 @@ struct ResourceServer {
     /// client_id, jti and the scope. A refusal is a value to send, never an error.
     func handle(method: String, url: URL, headers: HeaderFields) async -> (status: Int, headers: HeaderFields, body: [UInt8]) {
         switch await tokens.check(method: method, url: url, headers: headers, requiredScopes: ["api.read"]) {
-        case .allowed(let token):            // .subject, .clientID, .scopes, .confirmation, .claims ...
+        case .allowed(let token):  // .subject, .clientID, .scopes, .confirmation, .claims ...
             return (200, ["Content-Type": "text/plain"], Array("hello \(token.subject ?? "")".utf8))
-        case .refused(let refusal):          // 400/401/403 with WWW-Authenticate (and DPoP-Nonce), or 503
+        case .refused(let refusal):  // 400/401/403 with WWW-Authenticate (and DPoP-Nonce), or 503
             return (refusal.status, refusal.headers, refusal.body)
         }
     }

@@ -9,8 +9,9 @@ func tokenForResource(_ resource: String, trusting issuers: Set<String>, secret:
     let refusal = try await transport.send(TransportRequest(url: url))
     let metadata = try await ProtectedResourceDiscovery.fetch(challengedBy: refusal, resource: resource, transport: transport)
     let issuer = try metadata.authorizationServer(.trusted(issuers))
-    let client = try await OIDCClient.authorizationServer(issuer: issuer,
-                                                          authentication: .clientSecretBasic(clientID: "svc", secret: secret),
-                                                          transport: transport)
+    let client = try await OIDCClient.authorizationServer(
+        issuer: issuer,
+        authentication: .clientSecretBasic(clientID: "svc", secret: secret),
+        transport: transport)
     return try await client.tokenClient.clientCredentials(scope: metadata.scopesSupported?.first, resources: [url])
 }

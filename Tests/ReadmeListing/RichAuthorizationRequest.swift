@@ -11,8 +11,12 @@ struct PaymentInitiation: Codable {
 /// The client asks for a payment; the API reads what was granted from the access token.
 func startPaymentLogin(_ client: OIDCClient, redirectURI: URL) async throws -> PendingLogin {
     var request = LoginRequest(redirectURI: redirectURI, scopes: ["openid", "api.read"])
-    request.authorizationDetails = [try AuthorizationDetail(PaymentInitiation(actions: ["initiate"],
-                                                                              locations: ["https://api.example/payments"]))]
+    request.authorizationDetails = [
+        try AuthorizationDetail(
+            PaymentInitiation(
+                actions: ["initiate"],
+                locations: ["https://api.example/payments"]))
+    ]
     return try await client.startLogin(request)
 }
 

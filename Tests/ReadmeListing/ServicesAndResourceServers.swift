@@ -10,8 +10,9 @@ struct ServiceCaller {
     let source: ClientCredentialsTokenSource
 
     init(client: OIDCClient) {
-        source = ClientCredentialsTokenSource(client: client.tokenClient, scope: "api.read",
-                                              resources: [Self.api], refreshMargin: 60)
+        source = ClientCredentialsTokenSource(
+            client: client.tokenClient, scope: "api.read",
+            resources: [Self.api], refreshMargin: 60)
     }
 
     /// Cached; 100 concurrent callers -> 1 request.
@@ -25,10 +26,12 @@ struct ServiceCaller {
 
 /// Any grant, token exchange (RFC 8693) and the JWT bearer grant (RFC 7523 §2.1), on the token endpoint.
 func otherGrants(client: OIDCClient, userToken: String, serviceKey: JWK) async throws -> (TokenExchangeResponse, TokenResponse) {
-    let exchanged = try await client.tokenClient.exchangeToken(TokenExchangeRequest(
-        subjectToken: userToken, subjectTokenType: .accessToken, audiences: ["backend"]))
-    let asUser = try await client.tokenClient.jwtBearerGrant(JWTBearerAssertion(
-        issuer: "svc", subject: "alice", audience: client.issuer, key: serviceKey, algorithm: .es256))
+    let exchanged = try await client.tokenClient.exchangeToken(
+        TokenExchangeRequest(
+            subjectToken: userToken, subjectTokenType: .accessToken, audiences: ["backend"]))
+    let asUser = try await client.tokenClient.jwtBearerGrant(
+        JWTBearerAssertion(
+            issuer: "svc", subject: "alice", audience: client.issuer, key: serviceKey, algorithm: .es256))
     return (exchanged, asUser)
 }
 
@@ -46,15 +49,19 @@ func receive(method: String, url: URL, headers: HeaderFields) async throws {
 
 /// ...or introspection (RFC 7662), cached by the token's SHA-256 for at most its exp, the answer's cnf enforced the
 /// same way (cnf.jkt only as DPoP with a proof of that key, cnf.x5t#S256 only with that client certificate).
-func receiveIntrospected(method: String, url: URL, headers: HeaderFields, clientCertificate: ClientCertificate,
-                         rsAuth: ClientAuthentication) async throws {
+func receiveIntrospected(
+    method: String, url: URL, headers: HeaderFields, clientCertificate: ClientCertificate,
+    rsAuth: ClientAuthentication
+) async throws {
     var configuration = ResourceGuard.Configuration(issuer: "https://idp.example.com", audience: "https://api.example.com")
     var introspection = ResourceGuard.Introspection(authentication: rsAuth)
     introspection.cache = IntrospectionCache(maximumLifetime: 60)
     configuration.tokens = .introspection(introspection)  // or .jwtOrIntrospection(introspection)
     let tokens = try await ResourceGuard(configuration: configuration)
-    switch await tokens.check(method: method, url: url, headers: headers, requiredScopes: ["api.read"],
-                              clientCertificate: clientCertificate) {
+    switch await tokens.check(
+        method: method, url: url, headers: headers, requiredScopes: ["api.read"],
+        clientCertificate: clientCertificate)
+    {
     case .allowed(let token):
         print(token.subject ?? "-", token.clientID ?? "-", token.scopes, token.scheme)  // token.source: .introspection(answer)
     case .refused(let refusal):

@@ -5,6 +5,7 @@ import OIDCNetworking
 /// provider on an internal host is admitted by name.
 func clientForTypedIdentifier(_ typed: String) async throws -> OIDCClient {
     let policy = RemoteFetchPolicy(allowedHosts: [try .init("idp.internal:443")])
-    return try await OIDCClient.discover(webFinger: typed, authentication: .none(clientID: "my-app"),
-                                         transport: URLSessionTransport(), fetchPolicy: policy)
+    return try await OIDCClient.discover(
+        webFinger: typed, authentication: .none(clientID: "my-app"),
+        transport: URLSessionTransport(), fetchPolicy: policy)
 }

@@ -31,8 +31,10 @@ public struct ChildProcess: Sendable {
     ///   - environment: the child's whole environment (`nil`: this process's).
     ///   - directory: the child's working directory (`nil`: this process's).
     /// - Throws: what `Process.run()` throws when the executable cannot be started.
-    public static func run(_ executable: URL, _ arguments: [String], stdin: Data? = nil,
-                           environment: [String: String]? = nil, directory: URL? = nil) async throws -> ChildProcess {
+    public static func run(
+        _ executable: URL, _ arguments: [String], stdin: Data? = nil,
+        environment: [String: String]? = nil, directory: URL? = nil
+    ) async throws -> ChildProcess {
         await slots.acquire()
         do {
             let child = try await offCooperativePool {
@@ -53,8 +55,10 @@ public struct ChildProcess: Sendable {
 
     /// ``run(_:_:stdin:environment:directory:)`` on the calling thread, for the rare caller that
     /// cannot suspend (a `static let` evaluated once by a trait's condition). A test's body uses `run`.
-    public static func runBlocking(_ executable: URL, _ arguments: [String], stdin: Data? = nil,
-                                   environment: [String: String]? = nil, directory: URL? = nil) throws -> ChildProcess {
+    public static func runBlocking(
+        _ executable: URL, _ arguments: [String], stdin: Data? = nil,
+        environment: [String: String]? = nil, directory: URL? = nil
+    ) throws -> ChildProcess {
         ignoreBrokenPipes
         let process = Process()
         process.executableURL = executable

@@ -1,3 +1,5 @@
+import CLibCrypto
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLibCrypto
 
 /// A libcrypto context that may be pooled: a `EVP_PKEY_CTX` (with the
 /// `EVP_MD_CTX` that hashes for it), an `EVP_MD_CTX` or an `EVP_MAC_CTX`.

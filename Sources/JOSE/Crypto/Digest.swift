@@ -1,9 +1,10 @@
+import CLibCrypto
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CLibCrypto
 
 /// A SHA-2 hash function, fetched once from libcrypto's default provider.
 public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
@@ -59,7 +60,8 @@ final class FetchedDigests: @unchecked Sendable {
         // The default provider always has SHA-2; failing to fetch them means a broken libcrypto
         // install. No input reaches this: it runs once, with fixed names, before any token is read.
         guard let a = EVP_MD_fetch(nil, "SHA256", nil), let b = EVP_MD_fetch(nil, "SHA384", nil),
-              let c = EVP_MD_fetch(nil, "SHA512", nil) else {
+            let c = EVP_MD_fetch(nil, "SHA512", nil)
+        else {
             fatalError("libcrypto has no SHA-2 digests: the OpenSSL installation is broken")
         }
         (sha256, sha384, sha512) = (a, b, c)

@@ -26,8 +26,10 @@ enum ECDSASignature {
 
     /// Calls `body` with the DER form of a fixed-size `r || s` in a stack buffer (nothing is allocated),
     /// or with `nil` when the length is wrong or `r`/`s` is zero or not below the order.
-    static func withDER<R>(fromJWS signature: UnsafeRawBufferPointer, curve: JWK.Curve,
-                           _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
+    static func withDER<R>(
+        fromJWS signature: UnsafeRawBufferPointer, curve: JWK.Curve,
+        _ body: (UnsafeRawBufferPointer?) throws -> R
+    ) rethrows -> R {
         let size = curve.coordinateSize
         guard signature.count == 2 * size, let order = orders[curve] else { return try body(nil) }
         let r = UnsafeRawBufferPointer(rebasing: signature[0..<size])

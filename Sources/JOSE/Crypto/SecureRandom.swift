@@ -1,9 +1,10 @@
+import CLibCrypto
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import CLibCrypto
 
 /// Cryptographically secure random bytes from libcrypto's DRBG (for the package's
 /// modules: state, nonce, PKCE verifiers, `jti`).

@@ -36,20 +36,24 @@ enum SignatureVerifier {
 
     /// Hash with a fetched digest, then `EVP_PKEY_verify` on a pooled context
     /// prepared once with padding and digest.
-    private static func verifyDigest(_ evp: EVPKey, algorithm: JWSAlgorithm, digest: DigestAlgorithm,
-                                     signature: UnsafeRawBufferPointer, input: UnsafeRawBufferPointer) throws -> Bool {
+    private static func verifyDigest(
+        _ evp: EVPKey, algorithm: JWSAlgorithm, digest: DigestAlgorithm,
+        signature: UnsafeRawBufferPointer, input: UnsafeRawBufferPointer
+    ) throws -> Bool {
         // The hash lives on the stack, and the pooled context's own digest
         // context is re-initialised rather than allocated for every message.
         try evp.pool.withContext(slot: algorithm.slot, make: { try makeVerifyContext(evp, algorithm: algorithm, digest: digest) }) { context in
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { hash in
                 var length: UInt32 = 0
                 guard EVP_DigestInit_ex2(context.digest, digest.md, nil) == 1,
-                      EVP_DigestUpdate(context.digest, input.baseAddress, input.count) == 1,
-                      EVP_DigestFinal_ex(context.digest, hash.baseAddress, &length) == 1 else {
+                    EVP_DigestUpdate(context.digest, input.baseAddress, input.count) == 1,
+                    EVP_DigestFinal_ex(context.digest, hash.baseAddress, &length) == 1
+                else {
                     throw cryptoFailure("hash the signing input")
                 }
-                let result = EVP_PKEY_verify(context.pointer, signature.baseAddress?.assumingMemoryBound(to: UInt8.self), signature.count,
-                                             hash.baseAddress, Int(length))
+                let result = EVP_PKEY_verify(
+                    context.pointer, signature.baseAddress?.assumingMemoryBound(to: UInt8.self), signature.count,
+                    hash.baseAddress, Int(length))
                 if result != 1 { ERR_clear_error() }
                 return result == 1
             }
@@ -111,13 +115,16 @@ enum HMAC {
 
     /// Computes the tag into a stack buffer on a pooled keyed context, hands it
     /// to `body`, then wipes it.
-    private static func withTag<R>(secret: SecretBytes, digest: DigestAlgorithm, input: UnsafeRawBufferPointer,
-                                   _ body: (UnsafeBufferPointer<UInt8>) -> R) throws -> R {
+    private static func withTag<R>(
+        secret: SecretBytes, digest: DigestAlgorithm, input: UnsafeRawBufferPointer,
+        _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) throws -> R {
         try secret.withMAC(digest) { context in
             try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
                 defer { OPENSSL_cleanse(buffer.baseAddress, buffer.count) }
                 var length = 0
-                let ok = EVP_MAC_init(context, nil, 0, nil) == 1
+                let ok =
+                    EVP_MAC_init(context, nil, 0, nil) == 1
                     && EVP_MAC_update(context, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count) == 1
                     && EVP_MAC_final(context, buffer.baseAddress, &length, buffer.count) == 1
                 guard ok, length == digest.outputLength else { throw cryptoFailure("compute an HMAC") }

@@ -150,8 +150,8 @@ package enum Base64URL {
         if invalid & 0x8000_0000 != 0 {
             for index in 0..<count where decodeTable[Int(input[index])] == 0xFF {
                 let byte = input[index]
-                let what = byte == UInt8(ascii: "=") ? "padding '='" :
-                    (byte <= 0x20 ? "whitespace or a control byte" : "a character outside the URL-safe alphabet")
+                let what =
+                    byte == UInt8(ascii: "=") ? "padding '='" : (byte <= 0x20 ? "whitespace or a control byte" : "a character outside the URL-safe alphabet")
                 throw JOSEError(.invalidBase64URL, "Base64URL text contains \(what) at offset \(index)")
             }
         }

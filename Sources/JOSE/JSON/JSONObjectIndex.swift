@@ -38,7 +38,8 @@ struct JSONObjectIndex: Sendable {
             if length == 0 { return true }
             // Most distinct claim names of one length differ in their first or last byte.
             guard base[one.nameStart] == base[other.nameStart],
-                  base[one.nameStart + length - 1] == base[other.nameStart + length - 1] else { return false }
+                base[one.nameStart + length - 1] == base[other.nameStart + length - 1]
+            else { return false }
             return memcmp(base + one.nameStart, base + other.nameStart, length) == 0
         }
         return name(of: one, in: buffer) == name(of: other, in: buffer)

@@ -32,7 +32,8 @@ extension Parser {
         while i + 8 <= end {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
             let quote = word ^ 0x2222_2222_2222_2222, backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
                 | ((word &- 0x2020_2020_2020_2020) & ~word)
             let flagged = special & highs
             if flagged != 0 {

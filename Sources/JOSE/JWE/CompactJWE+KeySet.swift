@@ -30,7 +30,8 @@ enum JWEKeySelection {
             let matches = named.filter(fits)
             if matches.isEmpty {
                 if !named.isEmpty {
-                    throw JOSEError(.keyUsageNotPermitted, "the key with kid \"\(keyID.jsonSafePrefix)\" cannot decrypt \(algorithm) + \(encryption)", member: "kid")
+                    throw JOSEError(
+                        .keyUsageNotPermitted, "the key with kid \"\(keyID.jsonSafePrefix)\" cannot decrypt \(algorithm) + \(encryption)", member: "kid")
                 }
                 throw JOSEError(.keyNotFound, "no key with kid \"\(keyID.jsonSafePrefix)\" in the set", member: "kid")
             }

@@ -85,9 +85,11 @@ public struct CompactJWE: Sendable {
     ///   `.keyUsageNotPermitted`, `.weakKey`, `.invalidKey`, `.invalidHeader`, `.unsupportedCriticalHeader`,
     ///   `.malformedToken`, and `.decryptionFailed` for every failure of the decryption itself.
     public func decrypt(with key: JWK, policy: JWEDecryptionPolicy = .default) throws -> [UInt8] {
-        try JWEDecryption(header: header, protected: header.members, keyAlgorithmName: keyAlgorithmName, encryptionName: encryptionName,
-                          encryptedKey: encryptedKey, iv: iv, ciphertext: ciphertext, tag: tag, aad: aad)
-            .decrypt(with: key, policy: policy)
+        try JWEDecryption(
+            header: header, protected: header.members, keyAlgorithmName: keyAlgorithmName, encryptionName: encryptionName,
+            encryptedKey: encryptedKey, iv: iv, ciphertext: ciphertext, tag: tag, aad: aad
+        )
+        .decrypt(with: key, policy: policy)
     }
 
     /// Decrypts a UTF-8 plaintext (a nested JWT, say).

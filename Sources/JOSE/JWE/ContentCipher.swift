@@ -14,8 +14,10 @@ enum ContentCipher {
     static let maxInput = Int(Int32.max) - 64
 
     /// Encrypts `plaintext`; returns ciphertext and tag.
-    static func encrypt(_ plaintext: [UInt8], key: [UInt8], iv: [UInt8], aad: [UInt8],
-                        encryption: JWEContentEncryption) throws -> (ciphertext: [UInt8], tag: [UInt8]) {
+    static func encrypt(
+        _ plaintext: [UInt8], key: [UInt8], iv: [UInt8], aad: [UInt8],
+        encryption: JWEContentEncryption
+    ) throws -> (ciphertext: [UInt8], tag: [UInt8]) {
         guard key.count == encryption.keyLength, iv.count == encryption.ivLength else {
             throw cryptoFailure("encrypt: wrong key or IV length")
         }
@@ -34,10 +36,13 @@ enum ContentCipher {
     }
 
     /// Decrypts and authenticates; every failure is ``failure``.
-    static func decrypt(_ ciphertext: [UInt8], key: [UInt8], iv: [UInt8], aad: [UInt8], tag: [UInt8],
-                        encryption: JWEContentEncryption) throws -> [UInt8] {
+    static func decrypt(
+        _ ciphertext: [UInt8], key: [UInt8], iv: [UInt8], aad: [UInt8], tag: [UInt8],
+        encryption: JWEContentEncryption
+    ) throws -> [UInt8] {
         guard key.count == encryption.keyLength, iv.count == encryption.ivLength, tag.count == encryption.tagLength,
-              ciphertext.count <= maxInput, aad.count <= maxInput else {
+            ciphertext.count <= maxInput, aad.count <= maxInput
+        else {
             throw failure
         }
         if encryption.isGCM {
@@ -57,8 +62,10 @@ enum ContentCipher {
     }
 
     /// HMAC(MAC_KEY, AAD || IV || ciphertext || AL) truncated to the tag length (RFC 7518 §5.2.2.1).
-    private static func cbcTag(macKey: [UInt8], aad: [UInt8], iv: [UInt8], ciphertext: [UInt8],
-                               encryption: JWEContentEncryption) throws -> [UInt8] {
+    private static func cbcTag(
+        macKey: [UInt8], aad: [UInt8], iv: [UInt8], ciphertext: [UInt8],
+        encryption: JWEContentEncryption
+    ) throws -> [UInt8] {
         let digest: DigestAlgorithm
         switch encryption {
         case .a128CBCHS256: digest = .sha256
@@ -83,8 +90,10 @@ enum ContentCipher {
     }
 
     /// AES-GCM with a 12-byte IV and a 16-byte tag.
-    private static func gcm(encrypt: Bool, input: [UInt8], key: [UInt8], iv: [UInt8], aad: [UInt8], tag: [UInt8]?,
-                            encryption: JWEContentEncryption) throws -> (ciphertext: [UInt8], tag: [UInt8]) {
+    private static func gcm(
+        encrypt: Bool, input: [UInt8], key: [UInt8], iv: [UInt8], aad: [UInt8], tag: [UInt8]?,
+        encryption: JWEContentEncryption
+    ) throws -> (ciphertext: [UInt8], tag: [UInt8]) {
         try withCipher(cipherName(encryption)) { cipher, context in
             guard EVP_CipherInit_ex2(context, cipher, key, iv, encrypt ? 1 : 0, nil) == 1 else { throw cryptoFailure("initialise AES-GCM") }
             var length: Int32 = 0
@@ -100,7 +109,8 @@ enum ContentCipher {
             }
             if var tag {
                 guard tag.count == 16,
-                      EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, 16, &tag) == 1 else { throw cryptoFailure("set the GCM tag") }
+                    EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, 16, &tag) == 1
+                else { throw cryptoFailure("set the GCM tag") }
             }
             let ok = output.withUnsafeMutableBufferPointer { EVP_CipherFinal_ex(context, $0.baseAddress.map { $0 + total }, &length) }
             guard ok == 1 else { throw cryptoFailure("finish AES-GCM") }

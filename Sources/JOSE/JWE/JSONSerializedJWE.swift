@@ -159,9 +159,10 @@ public struct JSONSerializedJWE: Sendable {
 
     private func decryption(_ index: Int) -> JWEDecryption {
         let recipient = recipients[index]
-        return JWEDecryption(header: recipient.header, protected: protectedHeader, keyAlgorithmName: recipient.keyAlgorithmName,
-                             encryptionName: encryptionName, encryptedKey: recipient.encryptedKey, iv: iv, ciphertext: ciphertext,
-                             tag: tag, aad: aad)
+        return JWEDecryption(
+            header: recipient.header, protected: protectedHeader, keyAlgorithmName: recipient.keyAlgorithmName,
+            encryptionName: encryptionName, encryptedKey: recipient.encryptedKey, iv: iv, ciphertext: ciphertext,
+            tag: tag, aad: aad)
     }
 
     /// Decrypts the recipient at `index` with `key`, with the rules of ``CompactJWE/decrypt(with:policy:)-(JWK,_)``.
@@ -181,8 +182,9 @@ public struct JSONSerializedJWE: Sendable {
             let recipient = recipients[index]
             if let kid = recipient.header.keyID, let keyID = key.keyID, kid != keyID { continue }
             if let algorithm = try? JWEKeyAlgorithm(headerValue: recipient.keyAlgorithmName),
-               let encryption = try? JWEContentEncryption(headerValue: encryptionName),
-               !key.admits(algorithm, encryption: encryption), recipients.count > 1 {
+                let encryption = try? JWEContentEncryption(headerValue: encryptionName),
+                !key.admits(algorithm, encryption: encryption), recipients.count > 1
+            {
                 continue
             }
             do {
@@ -203,8 +205,9 @@ public struct JSONSerializedJWE: Sendable {
         for index in recipients.indices {
             do {
                 let recipient = recipients[index]
-                let key = try JWEKeySelection.key(in: keys, keyID: recipient.header.keyID, keyAlgorithmName: recipient.keyAlgorithmName,
-                                                  encryptionName: encryptionName)
+                let key = try JWEKeySelection.key(
+                    in: keys, keyID: recipient.header.keyID, keyAlgorithmName: recipient.keyAlgorithmName,
+                    encryptionName: encryptionName)
                 return try decryption(index).decrypt(with: key, policy: policy)
             } catch let error as JOSEError {
                 if firstError == nil { firstError = error }

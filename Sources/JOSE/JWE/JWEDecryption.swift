@@ -35,7 +35,9 @@ struct JWEDecryption {
         }
         try key.checkJWE(algorithm, encryption: encryption, decrypting: true, minimumRSAKeyBits: policy.minimumRSAKeyBits)
         guard encryptedKey.isEmpty != algorithm.carriesEncryptedKey else {
-            throw JOSEError(.malformedToken, algorithm.carriesEncryptedKey ? "\(algorithm) needs an encrypted key" : "\(algorithm) must have an empty encrypted key segment")
+            throw JOSEError(
+                .malformedToken, algorithm.carriesEncryptedKey ? "\(algorithm) needs an encrypted key" : "\(algorithm) must have an empty encrypted key segment"
+            )
         }
         var cek = try contentKey(algorithm: algorithm, encryption: encryption, key: key)
         defer { cek.wipe() }
@@ -54,7 +56,8 @@ struct JWEDecryption {
             unwrapped = AESKeyWrap.unwrap(encryptedKey, kek: kek)
         case (_, .symmetric(let secret)) where algorithm.gcmKeyWrap != nil:
             guard let wrap = algorithm.gcmKeyWrap, let ivText = header.members["iv"]?.stringValue, let tagText = header.members["tag"]?.stringValue,
-                  let wrapIV = try? Base64URL.decode(ivText), let wrapTag = try? Base64URL.decode(tagText) else {
+                let wrapIV = try? Base64URL.decode(ivText), let wrapTag = try? Base64URL.decode(tagText)
+            else {
                 throw JOSEError(.invalidHeader, "\(algorithm) needs Base64URL \"iv\" and \"tag\" header members", member: "iv")
             }
             var kek = secret.exposedCopy

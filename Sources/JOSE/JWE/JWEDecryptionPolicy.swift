@@ -18,8 +18,10 @@ public struct JWEDecryptionPolicy: Sendable {
     ///   - allowedContentEncryptions: content encryptions accepted; `nil` for all.
     ///   - minimumRSAKeyBits: smallest RSA modulus accepted (at least 2048 is recommended).
     ///   - understoodCriticalHeaders: `crit` extensions the caller handles.
-    public init(allowedKeyAlgorithms: Set<JWEKeyAlgorithm>? = nil, allowedContentEncryptions: Set<JWEContentEncryption>? = nil,
-                minimumRSAKeyBits: Int = 2048, understoodCriticalHeaders: Set<String> = []) {
+    public init(
+        allowedKeyAlgorithms: Set<JWEKeyAlgorithm>? = nil, allowedContentEncryptions: Set<JWEContentEncryption>? = nil,
+        minimumRSAKeyBits: Int = 2048, understoodCriticalHeaders: Set<String> = []
+    ) {
         self.allowedKeyAlgorithms = allowedKeyAlgorithms
         self.allowedContentEncryptions = allowedContentEncryptions
         self.minimumRSAKeyBits = minimumRSAKeyBits

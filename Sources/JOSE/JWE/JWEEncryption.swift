@@ -14,8 +14,10 @@ extension CompactJWE {
     ///   - contentType: the `cty` header (`"JWT"` for a nested JWT).
     ///   - header: further protected header members.
     /// - Throws: ``JOSEError`` `.keyAlgorithmMismatch`, `.keyUsageNotPermitted`, `.weakKey`, `.invalidHeader`, `.cryptoFailure`.
-    public static func encrypt(_ plaintext: [UInt8], to key: JWK, algorithm: JWEKeyAlgorithm, encryption: JWEContentEncryption,
-                               contentType: String? = nil, header: JSONObject = JSONObject()) throws -> String {
+    public static func encrypt(
+        _ plaintext: [UInt8], to key: JWK, algorithm: JWEKeyAlgorithm, encryption: JWEContentEncryption,
+        contentType: String? = nil, header: JSONObject = JSONObject()
+    ) throws -> String {
         try key.checkJWE(algorithm, encryption: encryption, decrypting: false, minimumRSAKeyBits: 2048)
         for reserved in ["alg", "enc", "epk", "zip", "iv", "tag"] where header[reserved] != nil {
             throw JOSEError(.invalidHeader, "the header member \"\(reserved)\" is set by encryption", member: reserved)
@@ -84,14 +86,18 @@ extension CompactJWE {
         let protected = Base64URL.encode(Array(JSONValue.object(members).jsonString().utf8))
         let iv = try SecureRandom.bytes(encryption.ivLength)
         let sealed = try ContentCipher.encrypt(plaintext, key: cek, iv: iv, aad: Array(protected.utf8), encryption: encryption)
-        return [protected, Base64URL.encode(encryptedKey), Base64URL.encode(iv), Base64URL.encode(sealed.ciphertext),
-                Base64URL.encode(sealed.tag)].joined(separator: ".")
+        return [
+            protected, Base64URL.encode(encryptedKey), Base64URL.encode(iv), Base64URL.encode(sealed.ciphertext),
+            Base64URL.encode(sealed.tag),
+        ].joined(separator: ".")
     }
 
     /// Encrypts a UTF-8 string (a signed JWT, for a nested JWT with `contentType: "JWT"`).
     /// - Throws: as the `[UInt8]` overload.
-    public static func encrypt(_ plaintext: String, to key: JWK, algorithm: JWEKeyAlgorithm, encryption: JWEContentEncryption,
-                               contentType: String? = nil, header: JSONObject = JSONObject()) throws -> String {
+    public static func encrypt(
+        _ plaintext: String, to key: JWK, algorithm: JWEKeyAlgorithm, encryption: JWEContentEncryption,
+        contentType: String? = nil, header: JSONObject = JSONObject()
+    ) throws -> String {
         try encrypt(Array(plaintext.utf8), to: key, algorithm: algorithm, encryption: encryption, contentType: contentType, header: header)
     }
 }

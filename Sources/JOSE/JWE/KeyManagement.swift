@@ -64,7 +64,8 @@ enum ECDHES {
         // The peer was validated when it was built (KeyBuilder.check: on the curve); validating
         // it again here (EVP_PKEY_derive_set_peer) would repeat a full public check per token.
         guard EVP_PKEY_derive_init(context) == 1, EVP_PKEY_derive_set_peer_ex(context, peer.pointer, 0) == 1,
-              EVP_PKEY_derive(context, nil, &length) == 1 else {
+            EVP_PKEY_derive(context, nil, &length) == 1
+        else {
             ERR_clear_error()
             throw cryptoFailure("prepare ECDH")
         }

@@ -88,9 +88,11 @@ extension JWT {
     /// - Returns: the verified inner JWT.
     /// - Throws: ``JOSEError``: as ``NestedJWT/signedToken(in:decryptionKeys:policy:)``, then as
     ///   ``verify(_:keys:issuer:audience:policy:validation:)``.
-    public static func decryptAndVerify(_ token: String, decryptionKeys: JWEDecryptionKeys, keys: JWKSet, issuer: String, audience: String,
-                                        decryptionPolicy: JWEDecryptionPolicy = .default, policy: JWSVerificationPolicy = .default,
-                                        validation: JWTValidationPolicy = .default) throws -> JWT {
+    public static func decryptAndVerify(
+        _ token: String, decryptionKeys: JWEDecryptionKeys, keys: JWKSet, issuer: String, audience: String,
+        decryptionPolicy: JWEDecryptionPolicy = .default, policy: JWSVerificationPolicy = .default,
+        validation: JWTValidationPolicy = .default
+    ) throws -> JWT {
         let signed = try NestedJWT.signedToken(in: token, decryptionKeys: decryptionKeys, policy: decryptionPolicy)
         return try verify(signed, keys: keys, issuer: issuer, audience: audience, policy: policy, validation: validation)
     }

@@ -88,8 +88,10 @@ public struct CompactJWS: Sendable {
 enum JWSVerification {
     /// The header rules, the key's and the policy's choice of algorithm, then the signature.
     /// `protected` is the protected header of a JSON serialization; `nil` for a compact JWS.
-    static func verify(header: JOSEHeader, protected: JSONObject? = nil, signature: UnsafeRawBufferPointer,
-                       input: UnsafeRawBufferPointer, key: JWK, policy: JWSVerificationPolicy) throws {
+    static func verify(
+        header: JOSEHeader, protected: JSONObject? = nil, signature: UnsafeRawBufferPointer,
+        input: UnsafeRawBufferPointer, key: JWK, policy: JWSVerificationPolicy
+    ) throws {
         try check(header: header, protected: protected, key: key, policy: policy)
         let algorithm = try policy.algorithm(of: header, for: key)
         guard try SignatureVerifier.isValid(signature: signature, input: input, key: key, algorithm: algorithm) else {

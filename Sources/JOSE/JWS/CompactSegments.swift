@@ -63,8 +63,9 @@ struct CompactSegments {
         let members: JSONObject
         do {
             members = try Base64URL.withDecoded(headerSegment) { decoded in
-                try JSONParser.parseObject(buffer: decoded.assumingMemoryBound(to: UInt8.self), limits: limits,
-                                           what: "the protected header")
+                try JSONParser.parseObject(
+                    buffer: decoded.assumingMemoryBound(to: UInt8.self), limits: limits,
+                    what: "the protected header")
             }
         } catch let error as JOSEError where error.code == .invalidBase64URL {
             throw JOSEError(.invalidBase64URL, "header segment: \(error.reason)")

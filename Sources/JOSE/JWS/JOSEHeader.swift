@@ -2,8 +2,10 @@
 /// the JSON serializations).
 public struct JOSEHeader: Sendable, Hashable {
     /// Header names registered by RFC 7515/7518/7797 that `crit` must not list.
-    static let registeredNames: Set<String> = ["alg", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit",
-                                                "enc", "zip", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c"]
+    static let registeredNames: Set<String> = [
+        "alg", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit",
+        "enc", "zip", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c",
+    ]
 
     /// The parsed header, shared by copies: a copy of a header costs one reference count, however
     /// many members it has (a header travels with every verified token).
@@ -133,13 +135,13 @@ enum RegisteredHeader: Equatable {
     init?(_ name: String) {
         guard let packed = PackedName(name) else { return nil }
         switch (packed.count, packed.bytes) {
-        case (3, 0x61_6C_67): self = .alg                    // alg
-        case (3, 0x6B_69_64): self = .kid                    // kid
-        case (3, 0x62_36_34): self = .b64                    // b64
-        case (4, 0x63_72_69_74): self = .crit                // crit
-        case (3, 0x74_79_70): self = .typ                    // typ
+        case (3, 0x61_6C_67): self = .alg  // alg
+        case (3, 0x6B_69_64): self = .kid  // kid
+        case (3, 0x62_36_34): self = .b64  // b64
+        case (4, 0x63_72_69_74): self = .crit  // crit
+        case (3, 0x74_79_70): self = .typ  // typ
         case (3, 0x63_74_79), (3, 0x6A_6B_75), (3, 0x78_35_75), (3, 0x78_35_74),
-             (8, 0x78_35_74_23_53_32_35_36):                 // cty jku x5u x5t x5t#S256
+            (8, 0x78_35_74_23_53_32_35_36):  // cty jku x5u x5t x5t#S256
             self = .stringValued
         default: return nil
         }

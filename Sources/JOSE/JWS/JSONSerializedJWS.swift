@@ -95,8 +95,10 @@ public struct JSONSerializedJWS: Sendable {
             } else {
                 input += payloadSegment
             }
-            parsed.append(Signature(protectedHeader: protected, unprotectedHeader: unprotected, header: header,
-                                    signature: try Base64URL.decode(signatureText), signingInput: input))
+            parsed.append(
+                Signature(
+                    protectedHeader: protected, unprotectedHeader: unprotected, header: header,
+                    signature: try Base64URL.decode(signatureText), signingInput: input))
         }
         if let detachedPayload {
             payload = detachedPayload
@@ -114,8 +116,9 @@ public struct JSONSerializedJWS: Sendable {
         let entry = signatures[index]
         try entry.signature.withUnsafeBytes { signature in
             try entry.signingInput.withUnsafeBytes { input in
-                try JWSVerification.verify(header: entry.header, protected: entry.protectedHeader, signature: signature, input: input,
-                                           key: key, policy: policy)
+                try JWSVerification.verify(
+                    header: entry.header, protected: entry.protectedHeader, signature: signature, input: input,
+                    key: key, policy: policy)
             }
         }
     }

@@ -4,8 +4,10 @@ extension CompactJWS {
     /// The header gets `alg` (and `kid` from the key when it has one and the
     /// header does not); other members are copied from `header`.
     /// - Throws: ``JOSEError`` when the key cannot sign with `algorithm`.
-    public static func sign(payload: [UInt8], header: JSONObject = JSONObject(), key: JWK,
-                            algorithm: JWSAlgorithm, policy: JWSVerificationPolicy = .default) throws -> String {
+    public static func sign(
+        payload: [UInt8], header: JSONObject = JSONObject(), key: JWK,
+        algorithm: JWSAlgorithm, policy: JWSVerificationPolicy = .default
+    ) throws -> String {
         try PreparedJWSSigner(key: key, algorithm: algorithm, header: header, policy: policy).sign(payload: payload)
     }
 

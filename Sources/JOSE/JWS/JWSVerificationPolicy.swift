@@ -18,9 +18,11 @@ public struct JWSVerificationPolicy: Sendable {
     public var limits: JOSELimits
 
     /// Creates a policy.
-    public init(allowedAlgorithms: Set<JWSAlgorithm>? = nil, minimumRSAKeyBits: Int = 2048, allowsShortHMACKeys: Bool = false,
-                understoodCriticalHeaders: Set<String> = [], allowsUnencodedPayload: Bool = false,
-                allowsMixedKeySets: Bool = false, limits: JOSELimits = .default) {
+    public init(
+        allowedAlgorithms: Set<JWSAlgorithm>? = nil, minimumRSAKeyBits: Int = 2048, allowsShortHMACKeys: Bool = false,
+        understoodCriticalHeaders: Set<String> = [], allowsUnencodedPayload: Bool = false,
+        allowsMixedKeySets: Bool = false, limits: JOSELimits = .default
+    ) {
         self.allowedAlgorithms = allowedAlgorithms
         self.minimumRSAKeyBits = minimumRSAKeyBits
         self.allowsShortHMACKeys = allowsShortHMACKeys
@@ -73,7 +75,8 @@ public struct JWSVerificationPolicy: Sendable {
             let bytes = key.sizeInBits / 8
             if bytes == 0 { throw JOSEError(.weakKey, "the HMAC secret is empty") }
             if let digest = algorithm.digest, bytes < digest.outputLength, !allowsShortHMACKeys {
-                throw JOSEError(.weakKey, "HMAC secret of \(bytes) bytes is shorter than the \(digest.outputLength)-byte output of \(algorithm) (RFC 7518 §3.2)")
+                throw JOSEError(
+                    .weakKey, "HMAC secret of \(bytes) bytes is shorter than the \(digest.outputLength)-byte output of \(algorithm) (RFC 7518 §3.2)")
             }
         default:
             break

@@ -13,36 +13,46 @@ public struct JWT: Sendable {
     /// any `issuer`/`audience` set in `validation`.
     /// - Throws: ``JOSEError``: signature and key codes, `.expired`, `.notYetValid`, `.issuedInFuture`,
     ///   `.issuerMismatch`, `.audienceMismatch`, `.missingClaim`.
-    public static func verify(_ token: String, key: JWK, issuer: String, audience: String, policy: JWSVerificationPolicy = .default,
-                              validation: JWTValidationPolicy = .default) throws -> JWT {
+    public static func verify(
+        _ token: String, key: JWK, issuer: String, audience: String, policy: JWSVerificationPolicy = .default,
+        validation: JWTValidationPolicy = .default
+    ) throws -> JWT {
         try verify(token, keys: .single(key), policy: policy, validation: identified(validation, issuer, audience))
     }
 
     /// As ``verify(_:key:issuer:audience:policy:validation:)``, choosing the key from a set by `kid`
     /// (or the single key fitting the algorithm when the token has no `kid`).
-    public static func verify(_ token: String, keys: JWKSet, issuer: String, audience: String,
-                              policy: JWSVerificationPolicy = .default, validation: JWTValidationPolicy = .default) throws -> JWT {
+    public static func verify(
+        _ token: String, keys: JWKSet, issuer: String, audience: String,
+        policy: JWSVerificationPolicy = .default, validation: JWTValidationPolicy = .default
+    ) throws -> JWT {
         try verify(token, keys: .set(keys), policy: policy, validation: identified(validation, issuer, audience))
     }
 
     /// Verifies the signature with `key` and applies `validation` (the time claims, and `iss`/`aud` **only
     /// when `validation` names them**): for tokens whose issuer and audience are checked by other means,
     /// or a tool that shows a token. A relying party wants ``verify(_:key:issuer:audience:policy:validation:)``.
-    public static func verifyIgnoringIssuerAndAudience(_ token: String, key: JWK, policy: JWSVerificationPolicy = .default,
-                                                       validation: JWTValidationPolicy = .default) throws -> JWT {
+    public static func verifyIgnoringIssuerAndAudience(
+        _ token: String, key: JWK, policy: JWSVerificationPolicy = .default,
+        validation: JWTValidationPolicy = .default
+    ) throws -> JWT {
         try verify(token, keys: .single(key), policy: policy, validation: validation)
     }
 
     /// As ``verifyIgnoringIssuerAndAudience(_:key:policy:validation:)``, choosing the key from a set by `kid`.
-    public static func verifyIgnoringIssuerAndAudience(_ token: String, keys: JWKSet, policy: JWSVerificationPolicy = .default,
-                                                       validation: JWTValidationPolicy = .default) throws -> JWT {
+    public static func verifyIgnoringIssuerAndAudience(
+        _ token: String, keys: JWKSet, policy: JWSVerificationPolicy = .default,
+        validation: JWTValidationPolicy = .default
+    ) throws -> JWT {
         try verify(token, keys: .set(keys), policy: policy, validation: validation)
     }
 
     /// As ``verifyIgnoringIssuerAndAudience(_:keys:policy:validation:)`` for a token that is part of a longer
     /// text (e.g. an `Authorization` value), read in place: no copy of the token is made.
-    package static func verifyIgnoringIssuerAndAudience(_ token: Substring, keys: JWKSet, policy: JWSVerificationPolicy,
-                                                        validation: JWTValidationPolicy) throws -> JWT {
+    package static func verifyIgnoringIssuerAndAudience(
+        _ token: Substring, keys: JWKSet, policy: JWSVerificationPolicy,
+        validation: JWTValidationPolicy
+    ) throws -> JWT {
         guard let parts = try token.utf8.withContiguousStorageIfAvailable({ try readVerified($0, keys: .set(keys), policy: policy) }) else {
             return try verify(String(token), keys: .set(keys), policy: policy, validation: validation)
         }
@@ -60,8 +70,10 @@ public struct JWT: Sendable {
     /// same order, as ``CompactJWS/init(_:detachedPayload:limits:)`` followed by
     /// ``CompactJWS/verify(with:policy:)``, but the signature is checked over
     /// the token itself and decoded on the stack, so only the payload is copied.
-    private static func verify(_ token: String, keys: VerificationKeys, policy: JWSVerificationPolicy,
-                               validation: JWTValidationPolicy) throws -> JWT {
+    private static func verify(
+        _ token: String, keys: VerificationKeys, policy: JWSVerificationPolicy,
+        validation: JWTValidationPolicy
+    ) throws -> JWT {
         let parts = try token.withUTF8InPlace { try readVerified($0, keys: keys, policy: policy) }
         return try validated(parts, policy: policy, validation: validation)
     }
@@ -95,16 +107,19 @@ public struct JWT: Sendable {
         let key: JWK
     }
 
-    private static func readVerified(_ bytes: UnsafeBufferPointer<UInt8>, keys: VerificationKeys,
-                                     policy: JWSVerificationPolicy) throws -> VerifiedParts {
+    private static func readVerified(
+        _ bytes: UnsafeBufferPointer<UInt8>, keys: VerificationKeys,
+        policy: JWSVerificationPolicy
+    ) throws -> VerifiedParts {
         let segments = try CompactSegments(bytes, limits: policy.limits)
         var payload: [UInt8] = []
         var key: JWK?
         try segments.withDecodedSignature { signature in
             payload = try segments.decodedPayload()
             let chosen = try keys.key(for: segments.header, policy: policy)
-            try JWSVerification.verify(header: segments.header, signature: signature,
-                                       input: UnsafeRawBufferPointer(segments.signingInput), key: chosen, policy: policy)
+            try JWSVerification.verify(
+                header: segments.header, signature: signature,
+                input: UnsafeRawBufferPointer(segments.signingInput), key: chosen, policy: policy)
             key = chosen
         }
         guard let key else { throw JOSEError(.malformedToken, "the token could not be read") }

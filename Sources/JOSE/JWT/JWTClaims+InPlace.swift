@@ -29,8 +29,9 @@ extension JWTClaims {
     package func unescapedStringRange(_ name: String) -> Range<Int>? {
         payload.withUnsafeBufferPointer { buffer -> Range<Int>? in
             guard let member = index.member(named: name, in: buffer),
-                  let text = Self.unescapedString(UnsafeBufferPointer(rebasing: buffer[member.valueStart..<member.valueEnd])),
-                  let textStart = text.baseAddress, let start = buffer.baseAddress else { return nil }
+                let text = Self.unescapedString(UnsafeBufferPointer(rebasing: buffer[member.valueStart..<member.valueEnd])),
+                let textStart = text.baseAddress, let start = buffer.baseAddress
+            else { return nil }
             let offset = start.distance(to: textStart)
             return offset..<(offset + text.count)
         }

@@ -37,9 +37,10 @@ public struct JWTClaims: Sendable {
         let payload = Array(object.jsonString().utf8)
         self.payload = payload
         // The serializer's output is valid JSON by construction; an index failure would only drop lookups.
-        self.index = (try? payload.withUnsafeBufferPointer {
-            try JSONParser.indexObject(buffer: $0, limits: JSONLimits(maxDepth: .max, maxBytes: .max), what: "claims")
-        }) ?? JSONObjectIndex()
+        self.index =
+            (try? payload.withUnsafeBufferPointer {
+                try JSONParser.indexObject(buffer: $0, limits: JSONLimits(maxDepth: .max, maxBytes: .max), what: "claims")
+            }) ?? JSONObjectIndex()
         self.built = object
     }
 
@@ -104,8 +105,9 @@ public struct JWTClaims: Sendable {
         guard let value = self[name] else { return nil }
         guard let seconds = value.doubleValue else { throw mismatch(name, expected: "a number (NumericDate)", found: value) }
         guard let date = NumericDate.date(seconds: seconds) else {
-            throw JOSEError(.claimTypeMismatch, "claim \"\(name.jsonSafePrefix)\" is a number outside the NumericDate range \(NumericDate.rangeText)",
-                            member: name)
+            throw JOSEError(
+                .claimTypeMismatch, "claim \"\(name.jsonSafePrefix)\" is a number outside the NumericDate range \(NumericDate.rangeText)",
+                member: name)
         }
         return date
     }

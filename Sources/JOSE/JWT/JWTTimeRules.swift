@@ -19,8 +19,10 @@ extension JWTClaims {
     /// access tokens).
     /// - Throws: ``JOSEError`` `.expired`, `.notYetValid`, `.issuedInFuture`, `.missingClaim` (member `exp` or
     ///   `iat`), `.claimTypeMismatch`; ``JOSEError/member`` names the claim.
-    package func validateTimes(now: Date, leeway: TimeInterval, requiresExpiration: Bool, requiresIssuedAt: Bool,
-                               checksExpiration: Bool = true) throws {
+    package func validateTimes(
+        now: Date, leeway: TimeInterval, requiresExpiration: Bool, requiresIssuedAt: Bool,
+        checksExpiration: Bool = true
+    ) throws {
         let leeway = Leeway.effective(leeway)
         if !checksExpiration {
             // The caller opted out by name.

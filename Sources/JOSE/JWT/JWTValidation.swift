@@ -23,8 +23,10 @@ public struct JWTValidationPolicy: Sendable {
     public var requiresExpiration: Bool
 
     /// Creates options (leeway 60 s, system clock, no identity checks).
-    public init(clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60, issuer: String? = nil,
-                audience: String? = nil, requiredClaims: [String] = [], requiresExpiration: Bool = false) {
+    public init(
+        clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60, issuer: String? = nil,
+        audience: String? = nil, requiredClaims: [String] = [], requiresExpiration: Bool = false
+    ) {
         self.clock = clock
         self.leeway = leeway
         self.issuer = issuer

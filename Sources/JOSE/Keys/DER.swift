@@ -58,7 +58,9 @@ struct DERReader {
     /// Reads the next element, which must have `tag`, and returns its contents.
     mutating func read(_ tag: UInt8, _ what: @autoclosure () -> String) throws -> ArraySlice<UInt8> {
         let element = try read(what())
-        guard element.tag == tag else { throw DER.malformed("\(what()) has the wrong tag (\(DER.hex(element.tag)), expected \(DER.hex(tag)))", at: element.offset) }
+        guard element.tag == tag else {
+            throw DER.malformed("\(what()) has the wrong tag (\(DER.hex(element.tag)), expected \(DER.hex(tag)))", at: element.offset)
+        }
         return element.contents
     }
 

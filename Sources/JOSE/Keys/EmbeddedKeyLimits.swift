@@ -20,7 +20,8 @@ public enum EmbeddedKeyLimits {
     static func checkRSA(modulus n: [UInt8], exponent e: [UInt8]) throws {
         let exponent = e.drop { $0 == 0 }
         guard exponent.count <= 8 else {
-            throw JOSEError(.embeddedKeyTooCostly, "the embedded RSA key's public exponent has \(bitLength(exponent)) bits; at most 2^32 is accepted", member: "e")
+            throw JOSEError(
+                .embeddedKeyTooCostly, "the embedded RSA key's public exponent has \(bitLength(exponent)) bits; at most 2^32 is accepted", member: "e")
         }
         let value = exponent.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         guard value <= maximumRSAPublicExponent else {
@@ -28,7 +29,8 @@ public enum EmbeddedKeyLimits {
         }
         let modulusBits = bitLength(n.drop { $0 == 0 })
         guard modulusBits <= maximumRSAModulusBits else {
-            throw JOSEError(.embeddedKeyTooCostly, "the embedded RSA key's modulus has \(modulusBits) bits; at most \(maximumRSAModulusBits) are accepted", member: "n")
+            throw JOSEError(
+                .embeddedKeyTooCostly, "the embedded RSA key's modulus has \(modulusBits) bits; at most \(maximumRSAModulusBits) are accepted", member: "n")
         }
     }
 

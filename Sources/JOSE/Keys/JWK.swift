@@ -146,8 +146,9 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
     var publicMembers: [(name: String, value: String)] { core.publicMembers }
 
     init(keyType: KeyType, isPrivate: Bool, sizeInBits: Int, storage: Storage, publicMembers: [(String, String)]) {
-        core = Core(keyType: keyType, isPrivate: isPrivate, sizeInBits: sizeInBits, storage: storage,
-                    publicMembers: publicMembers.map { (name: $0.0, value: $0.1) })
+        core = Core(
+            keyType: keyType, isPrivate: isPrivate, sizeInBits: sizeInBits, storage: storage,
+            publicMembers: publicMembers.map { (name: $0.0, value: $0.1) })
     }
 
     private mutating func uniqueCore() -> Core {

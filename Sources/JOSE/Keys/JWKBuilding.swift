@@ -37,15 +37,18 @@ extension JWK {
         if let d {
             params.append(.bigNumber("d", d))
             if let factors {
-                params += [.bigNumber("rsa-factor1", factors.p), .bigNumber("rsa-factor2", factors.q), .bigNumber("rsa-exponent1", factors.dp),
-                           .bigNumber("rsa-exponent2", factors.dq), .bigNumber("rsa-coefficient1", factors.qi)]
+                params += [
+                    .bigNumber("rsa-factor1", factors.p), .bigNumber("rsa-factor2", factors.q), .bigNumber("rsa-exponent1", factors.dp),
+                    .bigNumber("rsa-exponent2", factors.dq), .bigNumber("rsa-coefficient1", factors.qi),
+                ]
             }
         }
         let isPrivate = d != nil
         let key = try KeyBuilder.fromData(type: "RSA", isPrivate: isPrivate, params: params)
         try KeyBuilder.check(key, isPrivate: isPrivate, what: "RSA key")
-        return JWK(keyType: .rsa, isPrivate: isPrivate, sizeInBits: key.bits, storage: .asymmetric(key),
-                   publicMembers: [("e", Base64URL.encode(exponent)), ("kty", "RSA"), ("n", Base64URL.encode(modulus))])
+        return JWK(
+            keyType: .rsa, isPrivate: isPrivate, sizeInBits: key.bits, storage: .asymmetric(key),
+            publicMembers: [("e", Base64URL.encode(exponent)), ("kty", "RSA"), ("n", Base64URL.encode(modulus))])
     }
 
     /// Builds an EC key from its encoded public point (uncompressed, or any form
@@ -68,8 +71,9 @@ extension JWK {
             }
             (x, y) = (qx, qy)
         }
-        return JWK(keyType: .ec(curve), isPrivate: d != nil, sizeInBits: key.bits, storage: .asymmetric(key),
-                   publicMembers: [("crv", curve.rawValue), ("kty", "EC"), ("x", Base64URL.encode(x)), ("y", Base64URL.encode(y))])
+        return JWK(
+            keyType: .ec(curve), isPrivate: d != nil, sizeInBits: key.bits, storage: .asymmetric(key),
+            publicMembers: [("crv", curve.rawValue), ("kty", "EC"), ("x", Base64URL.encode(x)), ("y", Base64URL.encode(y))])
     }
 
     /// Builds an Ed25519 or X25519 key from its 32-byte halves: the public half is derived
@@ -90,8 +94,9 @@ extension JWK {
         } else {
             throw JOSEError(.invalidKey, "\(curve.rawValue) key without a public or private half")
         }
-        return JWK(keyType: curve.keyType, isPrivate: privateKey != nil, sizeInBits: 256, storage: .asymmetric(key),
-                   publicMembers: [("crv", curve.rawValue), ("kty", "OKP"), ("x", Base64URL.encode(x))])
+        return JWK(
+            keyType: curve.keyType, isPrivate: privateKey != nil, sizeInBits: 256, storage: .asymmetric(key),
+            publicMembers: [("crv", curve.rawValue), ("kty", "OKP"), ("x", Base64URL.encode(x))])
     }
 
     static func makeEd25519(raw: [UInt8], isPrivate: Bool) throws -> EVPKey {
@@ -101,7 +106,8 @@ extension JWK {
     static func makeOctetKeyPair(_ curve: OctetKeyPairCurve, raw: [UInt8], isPrivate: Bool) throws -> EVPKey {
         let name = curve.openSSLName
         let pointer = raw.withUnsafeBufferPointer { buffer in
-            isPrivate ? EVP_PKEY_new_raw_private_key_ex(nil, name, nil, buffer.baseAddress, buffer.count)
+            isPrivate
+                ? EVP_PKEY_new_raw_private_key_ex(nil, name, nil, buffer.baseAddress, buffer.count)
                 : EVP_PKEY_new_raw_public_key_ex(nil, name, nil, buffer.baseAddress, buffer.count)
         }
         guard let pointer else {

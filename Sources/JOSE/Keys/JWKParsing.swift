@@ -120,7 +120,8 @@ extension JWK {
     public init(symmetricKey bytes: [UInt8]) {
         let secret = SecretBytes(bytes)
         // The thumbprint input needs `k`; it is kept only inside the redacted secret store.
-        self.init(keyType: .oct, isPrivate: true, sizeInBits: bytes.count * 8, storage: .symmetric(secret),
-                  publicMembers: [("kty", "oct")])
+        self.init(
+            keyType: .oct, isPrivate: true, sizeInBits: bytes.count * 8, storage: .symmetric(secret),
+            publicMembers: [("kty", "oct")])
     }
 }

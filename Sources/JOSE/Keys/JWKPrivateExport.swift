@@ -40,8 +40,10 @@ extension JWK {
             var members = [("d", try read("d"))]
             // Keys imported without their CRT parameters export `d` alone (RFC 7518 §6.3.2 allows it).
             if KeyBuilder.bigNumber(key, "rsa-factor1") != nil {
-                members += [("p", try read("rsa-factor1")), ("q", try read("rsa-factor2")), ("dp", try read("rsa-exponent1")),
-                            ("dq", try read("rsa-exponent2")), ("qi", try read("rsa-coefficient1"))]
+                members += [
+                    ("p", try read("rsa-factor1")), ("q", try read("rsa-factor2")), ("dp", try read("rsa-exponent1")),
+                    ("dq", try read("rsa-exponent2")), ("qi", try read("rsa-coefficient1")),
+                ]
             }
             return members
         case .oct:

@@ -119,7 +119,8 @@ enum KeyBuilder {
         defer { BN_free(n); BN_clear_free(p); BN_clear_free(q) }
         guard EVP_PKEY_get_bn_param(key.pointer, "n", &n) == 1, let n else { ERR_clear_error(); return false }
         guard EVP_PKEY_get_bn_param(key.pointer, "rsa-factor1", &p) == 1, EVP_PKEY_get_bn_param(key.pointer, "rsa-factor2", &q) == 1,
-              let p, let q else {
+            let p, let q
+        else {
             ERR_clear_error()
             return true
         }
@@ -155,7 +156,8 @@ enum KeyBuilder {
         guard probe == 1 else { ERR_clear_error(); return nil }
         var out = [UInt8](repeating: 0, count: length)
         let ok = out.withUnsafeMutableBufferPointer {
-            isPrivate ? EVP_PKEY_get_raw_private_key(key.pointer, $0.baseAddress, &length)
+            isPrivate
+                ? EVP_PKEY_get_raw_private_key(key.pointer, $0.baseAddress, &length)
                 : EVP_PKEY_get_raw_public_key(key.pointer, $0.baseAddress, &length)
         }
         return ok == 1 ? out : nil

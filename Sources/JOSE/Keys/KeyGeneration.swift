@@ -45,18 +45,21 @@ extension JWK {
             guard let x = KeyBuilder.bigNumber(key, "qx", size: size), let y = KeyBuilder.bigNumber(key, "qy", size: size) else {
                 throw cryptoFailure("read the generated EC public point")
             }
-            return JWK(keyType: .ec(curve), isPrivate: true, sizeInBits: key.bits, storage: .asymmetric(key),
-                       publicMembers: [("crv", curve.rawValue), ("kty", "EC"), ("x", Base64URL.encode(x)), ("y", Base64URL.encode(y))])
+            return JWK(
+                keyType: .ec(curve), isPrivate: true, sizeInBits: key.bits, storage: .asymmetric(key),
+                publicMembers: [("crv", curve.rawValue), ("kty", "EC"), ("x", Base64URL.encode(x)), ("y", Base64URL.encode(y))])
         case .ed25519:
             let key = try KeyGenerator.generate(type: "ED25519") { _ in true }
             guard let x = KeyBuilder.rawKey(key, private: false) else { throw cryptoFailure("read the generated Ed25519 public key") }
-            return JWK(keyType: .ed25519, isPrivate: true, sizeInBits: 256, storage: .asymmetric(key),
-                       publicMembers: [("crv", "Ed25519"), ("kty", "OKP"), ("x", Base64URL.encode(x))])
+            return JWK(
+                keyType: .ed25519, isPrivate: true, sizeInBits: 256, storage: .asymmetric(key),
+                publicMembers: [("crv", "Ed25519"), ("kty", "OKP"), ("x", Base64URL.encode(x))])
         case .x25519:
             let key = try KeyGenerator.generate(type: "X25519") { _ in true }
             guard let x = KeyBuilder.rawKey(key, private: false) else { throw cryptoFailure("read the generated X25519 public key") }
-            return JWK(keyType: .x25519, isPrivate: true, sizeInBits: 256, storage: .asymmetric(key),
-                       publicMembers: [("crv", "X25519"), ("kty", "OKP"), ("x", Base64URL.encode(x))])
+            return JWK(
+                keyType: .x25519, isPrivate: true, sizeInBits: 256, storage: .asymmetric(key),
+                publicMembers: [("crv", "X25519"), ("kty", "OKP"), ("x", Base64URL.encode(x))])
         case .rsa(let bits):
             guard bits >= minimumGeneratedRSABits else {
                 throw JOSEError(.weakKey, "RSA keys are generated with at least \(minimumGeneratedRSABits) bits, not \(bits)")
@@ -70,8 +73,9 @@ extension JWK {
             guard let n = KeyBuilder.bigNumber(key, "n"), let e = KeyBuilder.bigNumber(key, "e") else {
                 throw cryptoFailure("read the generated RSA public key")
             }
-            return JWK(keyType: .rsa, isPrivate: true, sizeInBits: key.bits, storage: .asymmetric(key),
-                       publicMembers: [("e", Base64URL.encode(e)), ("kty", "RSA"), ("n", Base64URL.encode(n))])
+            return JWK(
+                keyType: .rsa, isPrivate: true, sizeInBits: key.bits, storage: .asymmetric(key),
+                publicMembers: [("e", Base64URL.encode(e)), ("kty", "RSA"), ("n", Base64URL.encode(n))])
         }
     }
 }

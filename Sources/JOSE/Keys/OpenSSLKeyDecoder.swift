@@ -28,7 +28,8 @@ enum OpenSSLKeyDecoder {
     /// The encoded public point libcrypto computes for an EC private key on `curve`.
     static func publicPoint(_ der: [UInt8], format: PEMKeyFormat, curve: JWK.Curve) throws -> [UInt8] {
         guard let key = decode(der, format: format), EVP_PKEY_is_a(key.pointer, "EC") == 1,
-              KeyBuilder.utf8(key, "group") == curve.openSSLName, let point = KeyBuilder.octets(key, "pub") else {
+            KeyBuilder.utf8(key, "group") == curve.openSSLName, let point = KeyBuilder.octets(key, "pub")
+        else {
             throw JOSEError(.invalidKey, "libcrypto could not compute the public key of the EC private key")
         }
         return point
@@ -44,8 +45,9 @@ enum OpenSSLKeyDecoder {
         if EVP_PKEY_is_a(key.pointer, "EC") == 1 {
             let group = KeyBuilder.utf8(key, "group")
             guard let curve = JWK.Curve.allCases.first(where: { $0.openSSLName == group }),
-                  let x = KeyBuilder.bigNumber(key, "qx", size: curve.coordinateSize),
-                  let y = KeyBuilder.bigNumber(key, "qy", size: curve.coordinateSize) else { return nil }
+                let x = KeyBuilder.bigNumber(key, "qx", size: curve.coordinateSize),
+                let y = KeyBuilder.bigNumber(key, "qy", size: curve.coordinateSize)
+            else { return nil }
             return JSONObject([("kty", "EC"), ("crv", .string(curve.rawValue)), ("x", .string(Base64URL.encode(x))), ("y", .string(Base64URL.encode(y)))])
         }
         for curve in [OctetKeyPairCurve.ed25519, .x25519] where EVP_PKEY_is_a(key.pointer, curve.openSSLName) == 1 {
@@ -86,7 +88,8 @@ extension JWK {
     /// `JWK(pem:)` decodes it; no key checks are made. Compare with ``publicJWK``.
     @_spi(Testing) public static func openSSLPublicJWK(pem: String) -> JSONObject? {
         guard let label = PEMBlock.firstLabel(in: pem), let format = PEMKeyFormat(label: label),
-              var der = try? PEMBlock.der(of: pem, label: label) else { return nil }
+            var der = try? PEMBlock.der(of: pem, label: label)
+        else { return nil }
         if format == .privateKey { der = OpenSSLKeyDecoder.withoutOptionalFields(der) }
         return OpenSSLKeyDecoder.decode(der, format: format).flatMap(OpenSSLKeyDecoder.publicJWK)
     }

@@ -100,7 +100,10 @@ package enum PEMBlock {
                 padding += 1
                 continue
             default:
-                throw JOSEError(.invalidPEM, "the PEM body has a character outside standard Base64 (PEM headers such as Proc-Type or DEK-Info, used by encrypted keys, are not supported)")
+                throw JOSEError(
+                    .invalidPEM,
+                    "the PEM body has a character outside standard Base64 (PEM headers such as Proc-Type or DEK-Info, used by encrypted keys, are not supported)"
+                )
             }
             guard padding == 0 else { throw JOSEError(.invalidPEM, "the PEM body has Base64 padding '=' before its end") }
             body.append(mapped)

@@ -28,7 +28,8 @@ extension PEMKeyReader {
             let field = try tbs.read("a certificate issuerUniqueID, subjectUniqueID or extensions field")
             let number = field.tag & 0x1F
             guard field.tag & 0xC0 == 0x80, (1...3).contains(number), number > last,
-                  field.tag & 0x20 == (number == 3 ? 0x20 : 0) else {
+                field.tag & 0x20 == (number == 3 ? 0x20 : 0)
+            else {
                 throw DER.malformed("unexpected field \(DER.hex(field.tag)) after the certificate subjectPublicKeyInfo", at: field.offset)
             }
             last = number

@@ -72,8 +72,9 @@ extension PEMKeyReader {
         let names = ["modulus", "public exponent", "private exponent", "prime1", "prime2", "exponent1", "exponent2", "coefficient"]
         let values = try names.map { try DER.positiveInteger(reader.read(DER.integer, "the RSA \($0)"), "the RSA \($0)") }
         try reader.expectEnd("the RSAPrivateKey")
-        return .rsa(n: values[0], e: values[1], d: values[2],
-                    factors: RSAFactors(p: values[3], q: values[4], dp: values[5], dq: values[6], qi: values[7]))
+        return .rsa(
+            n: values[0], e: values[1], d: values[2],
+            factors: RSAFactors(p: values[3], q: values[4], dp: values[5], dq: values[6], qi: values[7]))
     }
 
     /// SEC1 ECPrivateKey (version 1). `curve` is the PKCS#8 AlgorithmIdentifier's

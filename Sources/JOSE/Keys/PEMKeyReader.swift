@@ -97,7 +97,8 @@ enum PEMKeyReader {
         } else if oid.elementsEqual(OID.x25519) {
             algorithm = .octetKeyPair(.x25519)
         } else {
-            throw JOSEError(.unsupportedKey, "key algorithm \(OID.name(oid)) is not supported (RSA rsaEncryption, EC P-256/P-384/P-521, Ed25519 and X25519 are)")
+            throw JOSEError(
+                .unsupportedKey, "key algorithm \(OID.name(oid)) is not supported (RSA rsaEncryption, EC P-256/P-384/P-521, Ed25519 and X25519 are)")
         }
         try reader.expectEnd("the key AlgorithmIdentifier (\(OID.name(oid)) parameters)")
         return algorithm

@@ -2,9 +2,11 @@
 /// CVE-2017-15361): such a modulus is, modulo each small prime below, a power
 /// of 65537. Genuine random moduli almost never pass all of these tests.
 enum ROCA {
-    private static let primes: [UInt32] = [3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71,
-                                           73, 79, 83, 89, 97, 101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151,
-                                           157, 163, 167]
+    private static let primes: [UInt32] = [
+        3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71,
+        73, 79, 83, 89, 97, 101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151,
+        157, 163, 167,
+    ]
 
     /// Whether `residue` is a power of 65537 modulo `p` (walks the cyclic subgroup; at most p steps).
     private static func isPower(_ residue: UInt32, modulo p: UInt32) -> Bool {

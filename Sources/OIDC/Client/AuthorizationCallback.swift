@@ -42,8 +42,9 @@ extension PendingAuthorization {
     package func parseResponseParameters(_ encoded: String) throws -> AuthorizationResponse {
         var text = Substring(encoded)
         if text.hasPrefix("?") || text.hasPrefix("#") { text = text.dropFirst() }
-        let parameters = RedirectCheck.removingRedirectURIQuery(from: try FormURLEncoding.parse(String(text)),
-                                                                redirectURI: request.redirectURI)
+        let parameters = RedirectCheck.removingRedirectURIQuery(
+            from: try FormURLEncoding.parse(String(text)),
+            redirectURI: request.redirectURI)
         return try RedirectCheck.response(from: parameters, for: self)
     }
 
@@ -59,8 +60,9 @@ extension PendingAuthorization {
         case .formPost(let body):
             return try parseFormPost(body)
         case .decodedParameters(let values):
-            return try RedirectCheck.response(from: values.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
-                                              for: self)
+            return try RedirectCheck.response(
+                from: values.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
+                for: self)
         case .codeCheckedByApp:
             throw OIDCError(.responseModeMismatch, "a code checked by the app carries no response to parse")
         }

@@ -83,9 +83,11 @@ public struct LoginRequest: Sendable {
     ///   - responseMode: `nil` by default: the response type's own mode.
     ///   - push: `.whenRequired` by default.
     ///   - requestObject: `nil` by default: plain parameters.
-    public init(redirectURI: URL, scopes: [String] = ["openid"], responseType: ResponseType = .code,
-                responseMode: ResponseMode? = nil, push: Push = .whenRequired,
-                requestObject: RequestObject.Configuration? = nil) {
+    public init(
+        redirectURI: URL, scopes: [String] = ["openid"], responseType: ResponseType = .code,
+        responseMode: ResponseMode? = nil, push: Push = .whenRequired,
+        requestObject: RequestObject.Configuration? = nil
+    ) {
         self.redirectURI = redirectURI
         self.scopes = scopes
         self.responseType = responseType

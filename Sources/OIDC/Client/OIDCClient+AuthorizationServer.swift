@@ -31,12 +31,15 @@ extension OIDCClient {
     ///   - configuration: clock, leeway, accepted token types, DPoP, observer.
     /// - Throws: ``OIDCError``: the errors of ``Discovery/fetchAuthorizationServer(issuer:transport:observer:)``,
     ///   and those of ``init(authorizationServerMetadata:authentication:transport:configuration:)``.
-    public static func authorizationServer(issuer: String, authentication: ClientAuthentication, transport: (any HTTPTransport)? = nil,
-                                           configuration: Configuration = Configuration()) async throws -> OIDCClient {
+    public static func authorizationServer(
+        issuer: String, authentication: ClientAuthentication, transport: (any HTTPTransport)? = nil,
+        configuration: Configuration = Configuration()
+    ) async throws -> OIDCClient {
         let transport = try transport ?? LibSSLTransport()
         let metadata = try await Discovery.fetchAuthorizationServer(issuer: issuer, transport: transport, observer: configuration.observer)
-        return try OIDCClient(authorizationServerMetadata: metadata, authentication: authentication, transport: transport,
-                              configuration: configuration)
+        return try OIDCClient(
+            authorizationServerMetadata: metadata, authentication: authentication, transport: transport,
+            configuration: configuration)
     }
 
     /// A client for an authorization server whose RFC 8414 metadata the caller already has. Only `token_endpoint`
@@ -48,10 +51,13 @@ extension OIDCClient {
     ///   - configuration: clock, leeway, accepted token types, DPoP, observer.
     /// - Throws: ``OIDCError`` `.discoveryMissingField` (no `token_endpoint`), `.insecureURL` / `.invalidIssuerURL`
     ///   for any endpoint (``ProviderMetadata/checkEndpointSecurity()``), a `fapi_*` code under the FAPI 2.0 profile.
-    public init(authorizationServerMetadata metadata: ProviderMetadata, authentication: ClientAuthentication,
-                transport: (any HTTPTransport)? = nil, configuration: Configuration = Configuration()) throws {
+    public init(
+        authorizationServerMetadata metadata: ProviderMetadata, authentication: ClientAuthentication,
+        transport: (any HTTPTransport)? = nil, configuration: Configuration = Configuration()
+    ) throws {
         let kind: ProviderKind = metadata.missingRequiredOpenIDFields.isEmpty ? .openIDProvider : .oauthAuthorizationServer
-        try self.init(checkedMetadata: metadata, kind: kind, authentication: authentication,
-                      transport: try transport ?? LibSSLTransport(), configuration: configuration)
+        try self.init(
+            checkedMetadata: metadata, kind: kind, authentication: authentication,
+            transport: try transport ?? LibSSLTransport(), configuration: configuration)
     }
 }

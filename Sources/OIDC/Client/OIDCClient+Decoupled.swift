@@ -21,8 +21,10 @@ extension OIDCClient {
     /// `at_hash` when present).
     /// - Throws: ``OIDCError``: token-endpoint codes other than pending/slow-down/denied/expired,
     ///   `.unsupportedTokenType`, `.missingIDToken`, ID Token codes; `CancellationError`.
-    public func finishBackchannelLogin(_ started: DecoupledAuthenticationResponse,
-                                       sleeper: PollingSleeper = .task) async throws -> DecoupledLogin {
+    public func finishBackchannelLogin(
+        _ started: DecoupledAuthenticationResponse,
+        sleeper: PollingSleeper = .task
+    ) async throws -> DecoupledLogin {
         let outcome = try await tokenClient.pollBackchannelAuthentication(started, sleeper: sleeper)
         return try await checked(outcome, idTokenRequired: true)
     }
@@ -33,8 +35,10 @@ extension OIDCClient {
     ///   - scopes: the scopes asked for (`openid` for an ID Token).
     ///   - additionalParameters: further form members (never `scope`, `client_id`, `grant_type`, `device_code`).
     /// - Throws: ``OIDCError`` `.endpointNotAdvertised`, the endpoint's errors, `.invalidDecoupledResponse`.
-    public func startDeviceLogin(scopes: [String] = ["openid"],
-                                 additionalParameters: [(name: String, value: String)] = []) async throws -> DeviceAuthorizationResponse {
+    public func startDeviceLogin(
+        scopes: [String] = ["openid"],
+        additionalParameters: [(name: String, value: String)] = []
+    ) async throws -> DeviceAuthorizationResponse {
         try await tokenClient.requestDeviceAuthorization(
             scope: scopes.isEmpty ? nil : scopes.joined(separator: " "), additionalParameters: additionalParameters,
             endpoint: try endpoint(metadata.deviceAuthorizationEndpoint, "device_authorization_endpoint"))

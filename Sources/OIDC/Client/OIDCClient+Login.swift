@@ -21,8 +21,10 @@ extension OIDCClient {
     }
 
     /// Starts a login for a request built in full: the one path behind ``startLogin(_:)``.
-    package func start(_ request: OAuthRequest, push: LoginRequest.Push = .whenRequired,
-                       requestObject options: RequestObject.Configuration? = nil) async throws -> PendingLogin {
+    package func start(
+        _ request: OAuthRequest, push: LoginRequest.Push = .whenRequired,
+        requestObject options: RequestObject.Configuration? = nil
+    ) async throws -> PendingLogin {
         try checkStart(request)
         let pushed: Bool
         switch push {
@@ -32,8 +34,10 @@ extension OIDCClient {
             pushed = configuration.fapi2Profile || metadata.requirePushedAuthorizationRequests == true
         case .never:
             if configuration.fapi2Profile {
-                throw OIDCError(.pushedAuthorizationRequired, "the FAPI 2.0 profile requires a pushed authorization request, "
-                                + "but the login request says push: .never")
+                throw OIDCError(
+                    .pushedAuthorizationRequired,
+                    "the FAPI 2.0 profile requires a pushed authorization request, "
+                        + "but the login request says push: .never")
             }
             try PushedAuthorization.checkFrontChannelAllowed(by: metadata)
             pushed = false
@@ -41,8 +45,10 @@ extension OIDCClient {
         switch (pushed, options) {
         case (false, nil):
             let endpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
-            return PendingLogin(try request.pendingAuthorization(at: endpoint, issuer: metadata.issuer,
-                                                                 issuerParameterSupported: requiresIssuerParameter))
+            return PendingLogin(
+                try request.pendingAuthorization(
+                    at: endpoint, issuer: metadata.issuer,
+                    issuerParameterSupported: requiresIssuerParameter))
         case (false, let options?):
             return try await startFrontChannel(request, requestObject: options)
         case (true, nil):
@@ -50,10 +56,13 @@ extension OIDCClient {
             let authorizationEndpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
             let parameters = try request.authorizationParameters()
             let pushedRequest = try await tokenClient.pushAuthorizationRequest(parameters, endpoint: parEndpoint)
-            let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
-                                                              requestURI: pushedRequest.requestURI)
-            return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,
-                                                         issuerParameterSupported: requiresIssuerParameter))
+            let url = try PushedAuthorization.authorizationURL(
+                authorizationEndpoint: authorizationEndpoint, clientID: clientID,
+                requestURI: pushedRequest.requestURI)
+            return PendingLogin(
+                try PendingAuthorization(
+                    request: request, pushedURL: url, issuer: metadata.issuer,
+                    issuerParameterSupported: requiresIssuerParameter))
         case (true, let options?):
             return try await startPushed(request, requestObject: options)
         }
@@ -69,19 +78,24 @@ extension OIDCClient {
     ///   - nonce: the app's nonce, or `nil` when it sent none.
     /// - Throws: ``OIDCError`` `invalid_code_verifier`, `invalid_secret_value`, `not_an_openid_provider`.
     public func pendingLogin(startedByApp redirectURI: URL, codeVerifier: String, nonce: String?) throws -> PendingLogin {
-        let request = OAuthRequest(clientID: clientID, redirectURI: redirectURI, state: try .random(),
-                                   nonce: try nonce.map(Nonce.init), pkce: PKCE(verifier: try CodeVerifier(codeVerifier)))
+        let request = OAuthRequest(
+            clientID: clientID, redirectURI: redirectURI, state: try .random(),
+            nonce: try nonce.map(Nonce.init), pkce: PKCE(verifier: try CodeVerifier(codeVerifier)))
         try checkStart(request)
         let endpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
-        return PendingLogin(try request.pendingAuthorization(at: endpoint, issuer: metadata.issuer,
-                                                             issuerParameterSupported: requiresIssuerParameter))
+        return PendingLogin(
+            try request.pendingAuthorization(
+                at: endpoint, issuer: metadata.issuer,
+                issuerParameterSupported: requiresIssuerParameter))
     }
 
     /// The checks of a login start: this client's id, a response type that returns a token, the FAPI 2.0 rules when on.
     func checkStart(_ request: OAuthRequest) throws {
         guard providerKind == .openIDProvider else {
-            throw OIDCError(.notAnOpenIDProvider, "the authorization server's metadata (RFC 8414) is not an OpenID provider's: "
-                            + "it lacks \(metadata.missingRequiredOpenIDFields.joined(separator: ", ")); a login needs an ID Token")
+            throw OIDCError(
+                .notAnOpenIDProvider,
+                "the authorization server's metadata (RFC 8414) is not an OpenID provider's: "
+                    + "it lacks \(metadata.missingRequiredOpenIDFields.joined(separator: ", ")); a login needs an ID Token")
         }
         if configuration.fapi2Profile { try FAPI2Profile.check(profileConfiguration(for: request)) }
         guard request.clientID == clientID else {
@@ -111,7 +125,8 @@ extension OIDCClient {
             return try await redeemCode(code, for: pending)
         }
         let request = pending.request
-        let response = pending.authorization.responseMode.isJWT
+        let response =
+            pending.authorization.responseMode.isJWT
             ? try await jarmResponse(callback, for: pending.authorization) : try pending.authorization.parse(callback)
         var frontChannel: IDToken?
         if let text = response.idToken {
@@ -138,8 +153,9 @@ extension OIDCClient {
             throw OIDCError(.pendingLoginMismatch, "the pending login was started for another client or issuer")
         }
         let request = pending.request
-        var tokens = try await tokenClient.exchangeCode(code, redirectURI: request.redirectURI,
-                                                        codeVerifier: request.pkce?.verifier.value)
+        var tokens = try await tokenClient.exchangeCode(
+            code, redirectURI: request.redirectURI,
+            codeVerifier: request.pkce?.verifier.value)
         try requireAcceptedTokenType(tokens)
         guard let idTokenText = tokens.idToken else {
             throw OIDCError(.missingIDToken, "the token response has no id_token (OpenID Connect Core §3.1.3.3)")
@@ -158,9 +174,10 @@ extension OIDCClient {
         guard let accessToken = response.accessToken else {
             throw OIDCError(.missingResponseParameter, "the response has no access_token")
         }
-        let tokens = TokenResponse(accessToken: accessToken, tokenType: response.tokenType ?? "", expiresIn: response.expiresIn,
-                                   expiresAt: response.expiresIn.map { configuration.clock().addingTimeInterval(TimeInterval($0)) },
-                                   idToken: idToken.compact, scope: response.scope)
+        let tokens = TokenResponse(
+            accessToken: accessToken, tokenType: response.tokenType ?? "", expiresIn: response.expiresIn,
+            expiresAt: response.expiresIn.map { configuration.clock().addingTimeInterval(TimeInterval($0)) },
+            idToken: idToken.compact, scope: response.scope)
         try requireAcceptedTokenType(tokens)
         return LoginResult(tokens: tokens, idToken: idToken, authorizationResponse: response)
     }

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension OIDCClient {
     /// A front-channel login with `request` sent as a request object, after the checks of
@@ -31,15 +32,19 @@ extension OIDCClient {
         let url: URL
         switch options.delivery {
         case .byValue:
-            url = try RequestObject.authorizationURL(authorizationEndpoint: endpoint, clientID: clientID, requestObject: object,
-                                                     outerParameters: outer)
+            url = try RequestObject.authorizationURL(
+                authorizationEndpoint: endpoint, clientID: clientID, requestObject: object,
+                outerParameters: outer)
         case .byReference(let publish):
             let location = try await publish(object)
-            url = try RequestObject.authorizationURL(authorizationEndpoint: endpoint, clientID: clientID, requestURI: location,
-                                                     outerParameters: outer)
+            url = try RequestObject.authorizationURL(
+                authorizationEndpoint: endpoint, clientID: clientID, requestURI: location,
+                outerParameters: outer)
         }
-        return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,
-                                                     issuerParameterSupported: requiresIssuerParameter))
+        return PendingLogin(
+            try PendingAuthorization(
+                request: request, pushedURL: url, issuer: metadata.issuer,
+                issuerParameterSupported: requiresIssuerParameter))
     }
 
     /// A pushed login (PAR, RFC 9126) whose parameters travel as a request object (RFC 9101; FAPI 2.0 Message
@@ -56,16 +61,20 @@ extension OIDCClient {
         let authorizationEndpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
         let (object, _) = try await requestObject(for: request, options)
         let pushed = try await tokenClient.pushAuthorizationRequest([("client_id", clientID), ("request", object)], endpoint: parEndpoint)
-        let url = try PushedAuthorization.authorizationURL(authorizationEndpoint: authorizationEndpoint, clientID: clientID,
-                                                          requestURI: pushed.requestURI)
-        return PendingLogin(try PendingAuthorization(request: request, pushedURL: url, issuer: metadata.issuer,
-                                                     issuerParameterSupported: requiresIssuerParameter))
+        let url = try PushedAuthorization.authorizationURL(
+            authorizationEndpoint: authorizationEndpoint, clientID: clientID,
+            requestURI: pushed.requestURI)
+        return PendingLogin(
+            try PendingAuthorization(
+                request: request, pushedURL: url, issuer: metadata.issuer,
+                issuerParameterSupported: requiresIssuerParameter))
     }
 
     /// The request object for `request` as `options` say (signed or unsigned, then encrypted to the provider's
     /// current key), and the parameters it holds (`dpop_jkt` added when DPoP is configured).
     private func requestObject(for request: OAuthRequest, _ options: RequestObject.Configuration) async throws
-        -> (object: String, parameters: [(name: String, value: String)]) {
+        -> (object: String, parameters: [(name: String, value: String)])
+    {
         var parameters = try request.authorizationParameters()
         if let dpop = configuration.dpop, !parameters.contains(where: { $0.name == "dpop_jkt" }) {
             parameters.append(("dpop_jkt", dpop.key.thumbprint))
@@ -73,18 +82,21 @@ extension OIDCClient {
         var object: String
         switch options.signature {
         case .signed(let key, let algorithm):
-            object = try RequestObject.sign(parameters: parameters, clientID: clientID, issuer: issuer, key: key, algorithm: algorithm,
-                                            lifetime: options.lifetime, now: configuration.clock())
+            object = try RequestObject.sign(
+                parameters: parameters, clientID: clientID, issuer: issuer, key: key, algorithm: algorithm,
+                lifetime: options.lifetime, now: configuration.clock())
         case .unsignedWithoutClientProof:
-            object = try RequestObject.unsigned(parameters: parameters, clientID: clientID, issuer: issuer,
-                                                lifetime: options.lifetime, now: configuration.clock())
+            object = try RequestObject.unsigned(
+                parameters: parameters, clientID: clientID, issuer: issuer,
+                lifetime: options.lifetime, now: configuration.clock())
         }
         if let encryption = options.encryption {
             guard case .cache(let cache) = providerKeys else {
                 throw OIDCError(.requestObjectFailed, "the provider publishes no jwks_uri: there is no key to encrypt the request object to")
             }
-            object = try RequestObject.encrypt(object, to: try await cache.encryptionKeys(), algorithm: encryption.algorithm,
-                                               encryption: encryption.encryption)
+            object = try RequestObject.encrypt(
+                object, to: try await cache.encryptionKeys(), algorithm: encryption.algorithm,
+                encryption: encryption.encryption)
         }
         return (object, parameters)
     }

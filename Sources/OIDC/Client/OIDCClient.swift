@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// One OpenID provider and one registered client, bound once and shared by every request
 /// of a back end (openid-client's `Configuration`).
@@ -59,11 +60,14 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     ///   - transport: the HTTP transport; `nil`, the default, is a `LibSSLTransport` trusting the system's CAs.
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
     /// - Throws: ``OIDCError``: discovery errors, `.jwksURIMissing`, `.discoveryMissingField`, `.insecureURL`.
-    public static func discover(issuer: String, authentication: ClientAuthentication, transport: (any HTTPTransport)? = nil,
-                                configuration: Configuration = Configuration()) async throws -> OIDCClient {
+    public static func discover(
+        issuer: String, authentication: ClientAuthentication, transport: (any HTTPTransport)? = nil,
+        configuration: Configuration = Configuration()
+    ) async throws -> OIDCClient {
         let transport = try transport ?? LibSSLTransport()
-        let metadata = try await Discovery.fetch(issuer: issuer, transport: transport, observer: configuration.observer,
-                                                 profile: configuration.profile)
+        let metadata = try await Discovery.fetch(
+            issuer: issuer, transport: transport, observer: configuration.observer,
+            profile: configuration.profile)
         return try OIDCClient(metadata: metadata, authentication: authentication, transport: transport, configuration: configuration)
     }
 
@@ -78,22 +82,28 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// - Throws: ``OIDCError`` `.discoveryMissingField` (no `authorization_endpoint` or `token_endpoint`),
     ///   `.jwksURIMissing`, `.insecureURL` / `.invalidIssuerURL` for any endpoint of the metadata
     ///   (``ProviderMetadata/checkEndpointSecurity()``).
-    public init(metadata: ProviderMetadata, authentication: ClientAuthentication, transport: (any HTTPTransport)? = nil,
-                configuration: Configuration = Configuration()) throws {
+    public init(
+        metadata: ProviderMetadata, authentication: ClientAuthentication, transport: (any HTTPTransport)? = nil,
+        configuration: Configuration = Configuration()
+    ) throws {
         guard metadata.authorizationEndpoint != nil else {
             throw OIDCError(.discoveryMissingField, "the provider metadata has no authorization_endpoint")
         }
         guard metadata.jwksURI != nil else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
-        try self.init(checkedMetadata: metadata, kind: .openIDProvider, authentication: authentication,
-                      transport: try transport ?? LibSSLTransport(), configuration: configuration)
+        try self.init(
+            checkedMetadata: metadata, kind: .openIDProvider, authentication: authentication,
+            transport: try transport ?? LibSSLTransport(), configuration: configuration)
     }
 
     /// The one initializer behind the OpenID and the OAuth-only ones: the token client (every endpoint checked
     /// against the issuer), the ID Token validator (keys from `jwks_uri` when published) and the FAPI 2.0 check.
     /// With mutual TLS (RFC 8705 §5) the provider's `mtls_endpoint_aliases` replace the endpoints they name.
-    init(checkedMetadata metadata: ProviderMetadata, kind: ProviderKind, authentication: ClientAuthentication,
-         transport: any HTTPTransport, configuration: Configuration) throws {
-        let metadata = authentication.usesMutualTLS || configuration.usesMutualTLSEndpoints
+    init(
+        checkedMetadata metadata: ProviderMetadata, kind: ProviderKind, authentication: ClientAuthentication,
+        transport: any HTTPTransport, configuration: Configuration
+    ) throws {
+        let metadata =
+            authentication.usesMutualTLS || configuration.usesMutualTLSEndpoints
             ? try metadata.withMutualTLSEndpointAliases() : metadata
         self.providerKind = kind
         self.metadata = metadata
@@ -101,20 +111,24 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
         self.transport = transport
         self.configuration = configuration
         // Checks every endpoint of the metadata against the issuer (https; http only for a loopback issuer).
-        self.tokenClient = try TokenClient(metadata: metadata, authentication: authentication, transport: transport,
-                                           assertionAudience: configuration.assertionAudience, dpop: configuration.dpop,
-                                           observer: configuration.observer, clock: configuration.clock)
-        var config = IDTokenValidator.Configuration(metadata: metadata, clientID: authentication.clientID,
-                                                    clientSecret: authentication.sharedSecret, clock: configuration.clock,
-                                                    leeway: configuration.leeway)
+        self.tokenClient = try TokenClient(
+            metadata: metadata, authentication: authentication, transport: transport,
+            assertionAudience: configuration.assertionAudience, dpop: configuration.dpop,
+            observer: configuration.observer, clock: configuration.clock)
+        var config = IDTokenValidator.Configuration(
+            metadata: metadata, clientID: authentication.clientID,
+            clientSecret: authentication.sharedSecret, clock: configuration.clock,
+            leeway: configuration.leeway)
         config.allowedAlgorithms = configuration.allowedAlgorithms
         config.profile = configuration.profile
         config.decryptionKeys = configuration.decryptionKeys.addingClientSecret(authentication.sharedSecret)
         config.idTokenEncryption = configuration.idTokenEncryption
         config.observer = configuration.observer
         if let jwksURI = metadata.jwksURI {
-            providerKeys = .cache(try JWKSetCache(jwksURI: jwksURI, transport: transport, configuration: configuration.keyCache,
-                                                  observer: configuration.observer))
+            providerKeys = .cache(
+                try JWKSetCache(
+                    jwksURI: jwksURI, transport: transport, configuration: configuration.keyCache,
+                    observer: configuration.observer))
         } else {
             providerKeys = .keySet(JWKSet(keys: []))  // OAuth-only without a JWK Set: no login, so no ID Token to check
         }
@@ -141,9 +155,10 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
 
     /// What ``FAPI2Profile`` checks for `request` sent by this client.
     func profileConfiguration(for request: OAuthRequest) -> FAPI2Configuration {
-        FAPI2Configuration(metadata: metadata, authentication: authentication, dpop: configuration.dpop, request: request,
-                           pushesAuthorizationRequests: true, idTokenAlgorithms: configuration.allowedAlgorithms,
-                           leeway: configuration.leeway, clientRequiresIssuerParameter: configuration.requireIssuerParameter)
+        FAPI2Configuration(
+            metadata: metadata, authentication: authentication, dpop: configuration.dpop, request: request,
+            pushesAuthorizationRequests: true, idTokenAlgorithms: configuration.allowedAlgorithms,
+            leeway: configuration.leeway, clientRequiresIssuerParameter: configuration.requireIssuerParameter)
     }
 
     /// Whether a login's redirect must carry RFC 9207 `iss`: the provider advertises it, or the client requires it.
@@ -160,9 +175,10 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
             try TokenClient.checkTokenType(tokens, dpopUsed: false)  // listed, but no proof was sent: refused
         }
         guard configuration.acceptedTokenTypes.contains(tokens.tokenType.lowercased()) else {
-            throw OIDCError(.unsupportedTokenType,
-                            "the token endpoint returned token_type \"\(tokens.tokenType.prefix(32))\"; this client uses "
-                                + configuration.acceptedTokenTypes.sorted().joined(separator: ", "))
+            throw OIDCError(
+                .unsupportedTokenType,
+                "the token endpoint returned token_type \"\(tokens.tokenType.prefix(32))\"; this client uses "
+                    + configuration.acceptedTokenTypes.sorted().joined(separator: ", "))
         }
     }
 

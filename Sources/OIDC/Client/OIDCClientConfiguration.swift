@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension OIDCClient {
     /// Settings of an ``OIDCClient``; every default is the safe one.
@@ -97,9 +98,11 @@ extension OIDCClient {
         ///   - acceptedTokenTypes: `token_type` values the client uses (compared case-insensitively).
         ///   - allowedAlgorithms: ID Token algorithms; `nil` for the provider's.
         ///   - keyCache: JWK Set cache timing.
-        public init(clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60,
-                    acceptedTokenTypes: Set<String> = ["bearer"], allowedAlgorithms: Set<JWSAlgorithm>? = nil,
-                    keyCache: JWKSetCache.Configuration = .default) {
+        public init(
+            clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60,
+            acceptedTokenTypes: Set<String> = ["bearer"], allowedAlgorithms: Set<JWSAlgorithm>? = nil,
+            keyCache: JWKSetCache.Configuration = .default
+        ) {
             self.clock = clock
             self.leeway = leeway
             self.acceptedTokenTypes = Set(acceptedTokenTypes.map { $0.lowercased() })

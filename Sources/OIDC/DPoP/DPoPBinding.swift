@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// Binds a client's requests to a ``DPoPKey``: a fresh proof on every request and every retry.
 ///
@@ -40,8 +41,9 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     /// for the nonce remembered for the request's origin in `role`; returns the nonce used.
     package func sign(_ request: inout TransportRequest, role: DPoPNonceStore.Role, accessToken: String? = nil) throws -> String? {
         let nonce = nonces.nonce(for: request.url, role: role)
-        request.headers["DPoP"] = try key.proof(method: request.method.rawValue, url: request.url, accessToken: accessToken, nonce: nonce,
-                                                now: clock())
+        request.headers["DPoP"] = try key.proof(
+            method: request.method.rawValue, url: request.url, accessToken: accessToken, nonce: nonce,
+            now: clock())
         if let accessToken { request.headers["Authorization"] = "DPoP " + accessToken }
         return nonce
     }
@@ -55,8 +57,10 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     /// ``OIDCEvent/Kind/dpopNonceRetry`` event when the retry is made.
     /// - Throws: ``OIDCError`` `.transport` when no response came, `.dpopProofFailed`
     ///   or `.dpopInvalidTarget` when no proof could be made, or what `makeRequest` throws.
-    package func send(role: DPoPNonceStore.Role, accessToken: String? = nil, observer: (any OIDCObserver)? = nil, transport: any HTTPTransport,
-                     request makeRequest: @Sendable () throws -> TransportRequest) async throws -> TransportResponse {
+    package func send(
+        role: DPoPNonceStore.Role, accessToken: String? = nil, observer: (any OIDCObserver)? = nil, transport: any HTTPTransport,
+        request makeRequest: @Sendable () throws -> TransportRequest
+    ) async throws -> TransportResponse {
         var request = try makeRequest()
         let sentNonce = try sign(&request, role: role, accessToken: accessToken)
         let response = try await DPoPBinding.transmit(request, transport: transport)

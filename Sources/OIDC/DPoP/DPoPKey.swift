@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// The private key a client proves possession of with DPoP (RFC 9449), with
 /// what every proof needs precomputed: the algorithm, the `jwk` header (public

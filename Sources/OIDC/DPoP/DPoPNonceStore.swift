@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// The latest DPoP nonce each server gave (RFC 9449 §8, §9), remembered per
 /// origin and per role: an authorization server's nonce is never sent to a
@@ -49,7 +50,8 @@ package final class DPoPNonceStore: Sendable {
     /// `role scheme://host:port`, with the scheme's default port made explicit.
     static func key(_ url: URL, _ role: Role) -> String? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased() else { return nil }
+            let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased()
+        else { return nil }
         let port = components.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
         return "\(role.rawValue) \(scheme)://\(host):\(port)"
     }

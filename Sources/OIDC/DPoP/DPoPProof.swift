@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension DPoPKey {
     /// A DPoP proof JWT (RFC 9449 §4.2) for one HTTP request.
@@ -18,11 +19,15 @@ extension DPoPKey {
     package func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date()) throws -> String {
         let htu = try DPoPKey.htu(for: url)
         guard let issuedAt = AssertionTimes.issuedAt(now: now) else {
-            throw OIDCError(.dpopProofFailed, "the DPoP proof's iat does not fit in a 64-bit NumericDate "
-                            + "(the clock reads \(now.timeIntervalSince1970.wholeText) s)")
+            throw OIDCError(
+                .dpopProofFailed,
+                "the DPoP proof's iat does not fit in a 64-bit NumericDate "
+                    + "(the clock reads \(now.timeIntervalSince1970.wholeText) s)")
         }
-        var claims: JSONObject = ["jti": .string(try RandomText.base64URL(byteCount: 16)), "htm": .string(method.uppercased()),
-                                  "htu": .string(htu), "iat": .integer(issuedAt)]
+        var claims: JSONObject = [
+            "jti": .string(try RandomText.base64URL(byteCount: 16)), "htm": .string(method.uppercased()),
+            "htu": .string(htu), "iat": .integer(issuedAt),
+        ]
         if let accessToken { claims["ath"] = .string(DPoPKey.accessTokenHash(accessToken)) }
         if let nonce { claims["nonce"] = .string(nonce) }
         do {
@@ -45,8 +50,9 @@ extension DPoPKey {
     /// - Throws: ``OIDCError`` `.dpopInvalidTarget` unless `url` is absolute http or https with a host.
     package static func htu(for url: URL) throws -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
-              let host = components.host, !host.isEmpty else {
+            let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
+            let host = components.host, !host.isEmpty
+        else {
             throw OIDCError(.dpopInvalidTarget, "a DPoP proof needs an absolute http(s) URL with a host")
         }
         components.scheme = scheme

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension OIDCClient {
     /// A JARM response (JWT Secured Authorization Response Mode §4.4): the `response` JWT found where the
@@ -22,8 +23,11 @@ extension OIDCClient {
                 // A provider that refuses the request before honouring the mode: a plain error, still state-checked.
                 return try RedirectCheck.response(from: outer, for: pending)
             }
-            throw OIDCError(.invalidAuthorizationResponseJWT, responses.isEmpty ? "the JARM response has no \"response\" parameter"
-                            : "the JARM response has \(responses.count) \"response\" parameters")
+            throw OIDCError(
+                .invalidAuthorizationResponseJWT,
+                responses.isEmpty
+                    ? "the JARM response has no \"response\" parameter"
+                    : "the JARM response has \(responses.count) \"response\" parameters")
         }
         let claims = try await verifiedJARMClaims(token)
         var parameters: [(name: String, value: String)] = []
@@ -45,8 +49,9 @@ extension OIDCClient {
                 throw OIDCError(.redirectURIMismatch, "the redirect is not a valid URL")
             }
             try RedirectCheck.requireSameEndpoint(components, as: pending.request.redirectURI)
-            let query = RedirectCheck.removingRedirectURIQuery(from: try FormURLEncoding.parse(components.percentEncodedQuery ?? ""),
-                                                               redirectURI: pending.request.redirectURI)
+            let query = RedirectCheck.removingRedirectURIQuery(
+                from: try FormURLEncoding.parse(components.percentEncodedQuery ?? ""),
+                redirectURI: pending.request.redirectURI)
             let fragment = try FormURLEncoding.parse(components.percentEncodedFragment ?? "")
             let inFragment: Bool
             switch pending.responseMode {
@@ -88,8 +93,9 @@ extension OIDCClient {
                 throw OIDCError(.invalidAuthorizationResponseJWT, "the JARM response is encrypted and the client has no decryption key")
             }
             do {
-                signed = try NestedJWT.signedToken(in: token, decryptionKeys: keys,
-                                                   policy: ResponseEncryption.policy(registered, minimumRSAKeyBits: validator.config.minimumRSAKeyBits))
+                signed = try NestedJWT.signedToken(
+                    in: token, decryptionKeys: keys,
+                    policy: ResponseEncryption.policy(registered, minimumRSAKeyBits: validator.config.minimumRSAKeyBits))
             } catch let error as JOSEError {
                 throw OIDCError(.invalidAuthorizationResponseJWT, "the encrypted JARM response cannot be decrypted: \(error.reason)", joseError: error)
             }
@@ -100,8 +106,9 @@ extension OIDCClient {
         do {
             let jws = try CompactJWS(signed, limits: validator.config.limits)
             let algorithm = try VerificationErrors.algorithm(of: jws.header)
-            try await validator.verifySignature(jws, algorithm: algorithm, allowed: configuration.allowedAlgorithms ?? validator.config.effectiveAlgorithms,
-                                                what: "JARM response")
+            try await validator.verifySignature(
+                jws, algorithm: algorithm, allowed: configuration.allowedAlgorithms ?? validator.config.effectiveAlgorithms,
+                what: "JARM response")
             claims = try JSONParser.parseObject(jws.payload, what: "the JARM response's claims")
         } catch let error as OIDCError {
             throw OIDCError(.invalidAuthorizationResponseJWT, "the JARM response does not verify: \(error.reason)", joseError: error.joseError)
@@ -117,8 +124,9 @@ extension OIDCClient {
             throw OIDCError(.invalidAuthorizationResponseJWT, "the JARM response's \"aud\" does not contain the client id")
         }
         do {
-            try TimeClaims.check(JWTClaims(claims), now: configuration.clock(), leeway: Leeway.effective(configuration.leeway), requiresExpiration: true,
-                                 requiresIssuedAt: false, checksExpiration: true, what: "the JARM response")
+            try TimeClaims.check(
+                JWTClaims(claims), now: configuration.clock(), leeway: Leeway.effective(configuration.leeway), requiresExpiration: true,
+                requiresIssuedAt: false, checksExpiration: true, what: "the JARM response")
         } catch let error as OIDCError {
             throw OIDCError(.invalidAuthorizationResponseJWT, error.reason, joseError: error.joseError)
         }

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension OIDCClient {
     /// The `Accept` header of a UserInfo request: `application/jwt` when a signed or encrypted answer is
@@ -27,8 +28,10 @@ extension OIDCClient {
     ///   the UserInfo endpoint's body codes.
     func userInfoClaims(from response: TransportResponse) async throws -> JSONObject {
         let format = configuration.userInfoFormat
-        let mediaType = String(decoding: Self.trimmed(Array((response.headers["Content-Type"] ?? "").utf8.prefix { $0 != UInt8(ascii: ";") })),
-                               as: UTF8.self).lowercased()
+        let mediaType = String(
+            decoding: Self.trimmed(Array((response.headers["Content-Type"] ?? "").utf8.prefix { $0 != UInt8(ascii: ";") })),
+            as: UTF8.self
+        ).lowercased()
         let body = Self.trimmed(response.body)
         let firstByte = body.first
         guard mediaType == "application/jwt" || (format.requiresJWT && firstByte != UInt8(ascii: "{")) else {
@@ -45,12 +48,14 @@ extension OIDCClient {
             let plaintext = try decryptUserInfo(text, format: format)
             guard let inner = String(validating: plaintext, as: UTF8.self), inner.utf8.first != UInt8(ascii: "{") else {
                 guard !format.requiresSignature else {
-                    throw OIDCError(.unexpectedUserInfoFormat, "the encrypted UserInfo holds JSON and the client registered a signed answer", endpoint: .userinfo)
+                    throw OIDCError(
+                        .unexpectedUserInfoFormat, "the encrypted UserInfo holds JSON and the client registered a signed answer", endpoint: .userinfo)
                 }
                 do {
                     return try JSONParser.parseObject(plaintext, what: "the decrypted UserInfo")
                 } catch let error as JOSEError {
-                    throw OIDCError(.invalidUserInfoJWT, "the decrypted UserInfo is neither a JSON object nor a signed JWT", joseError: error, endpoint: .userinfo)
+                    throw OIDCError(
+                        .invalidUserInfoJWT, "the decrypted UserInfo is neither a JSON object nor a signed JWT", joseError: error, endpoint: .userinfo)
                 }
             }
             signed = inner

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// What a client is about to do, as the FAPI 2.0 profile check sees it.
 package struct FAPI2Configuration: Sendable {
@@ -29,9 +30,11 @@ package struct FAPI2Configuration: Sendable {
     package var requiresIssuerParameter: Bool { metadata.requiresIssuerParameter(clientRequires: clientRequiresIssuerParameter) }
 
     /// Describes a configuration.
-    package init(metadata: ProviderMetadata, authentication: ClientAuthentication, dpop: DPoPBinding?, request: OAuthRequest,
-                pushesAuthorizationRequests: Bool = true, idTokenAlgorithms: Set<JWSAlgorithm>? = nil, leeway: TimeInterval = 10,
-                clientRequiresIssuerParameter: Bool = false) {
+    package init(
+        metadata: ProviderMetadata, authentication: ClientAuthentication, dpop: DPoPBinding?, request: OAuthRequest,
+        pushesAuthorizationRequests: Bool = true, idTokenAlgorithms: Set<JWSAlgorithm>? = nil, leeway: TimeInterval = 10,
+        clientRequiresIssuerParameter: Bool = false
+    ) {
         self.clientRequiresIssuerParameter = clientRequiresIssuerParameter
         self.metadata = metadata
         self.authentication = authentication
@@ -78,8 +81,10 @@ package enum FAPI2Profile {
             fail(.fapiPKCERequired, "PKCE with S256 is required")
         }
         if !configuration.requiresIssuerParameter {
-            fail(.fapiIssuerParameterRequired, "the provider must send iss in authorization responses (RFC 9207) and the client "
-                 + "must require it: the metadata does not advertise authorization_response_iss_parameter_supported")
+            fail(
+                .fapiIssuerParameterRequired,
+                "the provider must send iss in authorization responses (RFC 9207) and the client "
+                    + "must require it: the metadata does not advertise authorization_response_iss_parameter_supported")
         }
         if let dpop = configuration.dpop {
             if !algorithms.contains(dpop.key.algorithm) {
@@ -95,7 +100,8 @@ package enum FAPI2Profile {
         } else {
             fail(.fapiClientAuthenticationNotAllowed, "client authentication must be private_key_jwt, not \(configuration.authentication.methodName)")
         }
-        let idTokenAlgorithms = configuration.idTokenAlgorithms.map { $0.map(\.rawValue) }
+        let idTokenAlgorithms =
+            configuration.idTokenAlgorithms.map { $0.map(\.rawValue) }
             ?? configuration.metadata.idTokenSigningAlgValuesSupported ?? ["RS256"]
         let outside = Set(idTokenAlgorithms).subtracting(algorithms.map(\.rawValue)).sorted()
         if !outside.isEmpty {

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// A decoupled login request: the client asks the provider to authenticate a user on another device
 /// (Client-Initiated Backchannel Authentication, OpenID Connect CIBA Core 1.0 §7.1, poll mode).
@@ -36,8 +37,10 @@ public struct DecoupledAuthenticationRequest: Sendable, CustomStringConvertible 
     public var additionalParameters: [(name: String, value: String)]
 
     /// Creates a request.
-    public init(scope: String = "openid", hint: Hint, bindingMessage: String? = nil, userCode: String? = nil, requestedExpiry: Int? = nil,
-                acrValues: [String] = [], additionalParameters: [(name: String, value: String)] = []) {
+    public init(
+        scope: String = "openid", hint: Hint, bindingMessage: String? = nil, userCode: String? = nil, requestedExpiry: Int? = nil,
+        acrValues: [String] = [], additionalParameters: [(name: String, value: String)] = []
+    ) {
         self.scope = scope
         self.hint = hint
         self.bindingMessage = bindingMessage
@@ -47,8 +50,10 @@ public struct DecoupledAuthenticationRequest: Sendable, CustomStringConvertible 
         self.additionalParameters = additionalParameters
     }
 
-    static let standard: Set<String> = ["scope", "login_hint", "id_token_hint", "login_hint_token", "binding_message", "user_code",
-                                        "requested_expiry", "acr_values", "client_notification_token", "grant_type", "auth_req_id"]
+    static let standard: Set<String> = [
+        "scope", "login_hint", "id_token_hint", "login_hint_token", "binding_message", "user_code",
+        "requested_expiry", "acr_values", "client_notification_token", "grant_type", "auth_req_id",
+    ]
 
     /// The form parameters (before client authentication).
     /// - Throws: ``OIDCError`` `.invalidDecoupledRequest` without `openid`, with a non-positive expiry,
@@ -150,10 +155,13 @@ extension TokenClient {
     /// request expires (at `started.expiresAt`, else `expires_in` from now), or the task is cancelled
     /// (see ``DecoupledOutcome``).
     /// - Throws: ``OIDCError`` for any error other than pending/slow-down/denied/expired; `CancellationError`.
-    package func pollBackchannelAuthentication(_ started: DecoupledAuthenticationResponse,
-                                               sleeper: PollingSleeper = .task) async throws -> DecoupledOutcome {
-        try await DecoupledPolling.poll(self, parameters: [("grant_type", Self.cibaGrantType), ("auth_req_id", started.authReqID)],
-                                        interval: started.interval,
-                                        deadline: started.expiresAt ?? clock().addingTimeInterval(TimeInterval(started.expiresIn)), sleeper: sleeper)
+    package func pollBackchannelAuthentication(
+        _ started: DecoupledAuthenticationResponse,
+        sleeper: PollingSleeper = .task
+    ) async throws -> DecoupledOutcome {
+        try await DecoupledPolling.poll(
+            self, parameters: [("grant_type", Self.cibaGrantType), ("auth_req_id", started.authReqID)],
+            interval: started.interval,
+            deadline: started.expiresAt ?? clock().addingTimeInterval(TimeInterval(started.expiresIn)), sleeper: sleeper)
     }
 }

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// How a decoupled login (CIBA poll mode, the device authorization grant) ended.
 package enum DecoupledOutcome: Sendable, CustomStringConvertible {
@@ -51,8 +52,10 @@ enum DecoupledPolling {
     /// waits again, `slow_down` adds 5 s to the interval for this and every later
     /// poll, `access_denied` and `expired_token` end with an outcome, any other
     /// error is thrown. Cancelling the task ends the wait with `CancellationError`.
-    static func poll(_ client: TokenClient, parameters: [(name: String, value: String)],
-                     interval: Int?, deadline: Date, sleeper: PollingSleeper) async throws -> DecoupledOutcome {
+    static func poll(
+        _ client: TokenClient, parameters: [(name: String, value: String)],
+        interval: Int?, deadline: Date, sleeper: PollingSleeper
+    ) async throws -> DecoupledOutcome {
         var interval = max(interval ?? defaultInterval, 1)
         if client.clock() >= deadline { return .expired(OAuthError(error: "expired_token")) }
         while true {

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// The device authorization endpoint's answer (RFC 8628 §3.2). `Codable` so a
 /// waiting device can be resumed: the absolute deadline (``expiresAt``) and the interval are
@@ -37,8 +38,10 @@ public struct DeviceAuthorizationResponse: Sendable, Hashable, Codable, CustomSt
     ///   - expiresIn: `expires_in`, seconds.
     ///   - interval: `interval`, seconds.
     ///   - expiresAt: the absolute deadline (`nil`: `expires_in` from the start of polling).
-    package init(deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String? = nil, expiresIn: Int,
-                interval: Int? = nil, expiresAt: Date? = nil) {
+    package init(
+        deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String? = nil, expiresIn: Int,
+        interval: Int? = nil, expiresAt: Date? = nil
+    ) {
         self.deviceCode = deviceCode
         self.userCode = userCode
         self.verificationURI = verificationURI
@@ -61,8 +64,10 @@ extension TokenClient {
     /// Starts the device authorization grant (RFC 8628 §3.1).
     /// - Throws: ``OIDCError`` the endpoint errors (`.oauthError` ...), `.invalidDecoupledResponse`
     ///   (missing `device_code`, `user_code`, `verification_uri` or `expires_in`).
-    package func requestDeviceAuthorization(scope: String?, additionalParameters: [(name: String, value: String)] = [],
-                                           endpoint: URL) async throws -> DeviceAuthorizationResponse {
+    package func requestDeviceAuthorization(
+        scope: String?, additionalParameters: [(name: String, value: String)] = [],
+        endpoint: URL
+    ) async throws -> DeviceAuthorizationResponse {
         var form: [(name: String, value: String)] = []
         if let scope { form.append(("scope", scope)) }
         for (name, _) in additionalParameters where ["scope", "client_id", "grant_type", "device_code"].contains(name) {
@@ -89,10 +94,13 @@ extension TokenClient {
     /// code expires (at `started.expiresAt`, else `expires_in` from now), or the task is cancelled
     /// (see ``DecoupledOutcome``).
     /// - Throws: ``OIDCError`` for any error other than pending/slow-down/denied/expired; `CancellationError`.
-    package func pollDeviceAuthorization(_ started: DeviceAuthorizationResponse,
-                                         sleeper: PollingSleeper = .task) async throws -> DecoupledOutcome {
-        try await DecoupledPolling.poll(self, parameters: [("grant_type", Self.deviceCodeGrantType), ("device_code", started.deviceCode)],
-                                        interval: started.interval,
-                                        deadline: started.expiresAt ?? clock().addingTimeInterval(TimeInterval(started.expiresIn)), sleeper: sleeper)
+    package func pollDeviceAuthorization(
+        _ started: DeviceAuthorizationResponse,
+        sleeper: PollingSleeper = .task
+    ) async throws -> DecoupledOutcome {
+        try await DecoupledPolling.poll(
+            self, parameters: [("grant_type", Self.deviceCodeGrantType), ("device_code", started.deviceCode)],
+            interval: started.interval,
+            deadline: started.expiresAt ?? clock().addingTimeInterval(TimeInterval(started.expiresIn)), sleeper: sleeper)
     }
 }

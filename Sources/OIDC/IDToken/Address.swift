@@ -14,8 +14,10 @@ public struct Address: Sendable, Hashable, Codable {
     public var country: String?
 
     /// Creates an address.
-    public init(formatted: String? = nil, streetAddress: String? = nil, locality: String? = nil,
-                region: String? = nil, postalCode: String? = nil, country: String? = nil) {
+    public init(
+        formatted: String? = nil, streetAddress: String? = nil, locality: String? = nil,
+        region: String? = nil, postalCode: String? = nil, country: String? = nil
+    ) {
         self.formatted = formatted
         self.streetAddress = streetAddress
         self.locality = locality

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// Validates a token signed by another issuer you trust, such as a previous carrier's `port_token`.
 ///
@@ -34,18 +35,23 @@ public struct ForeignTokenValidator: Sendable {
     ///   - keyCacheConfiguration: the key caches' timing.
     ///   - clock: the current time.
     ///   - leeway: allowed clock skew in seconds.
-    public init(trustedIssuers: Set<String>, transport: any HTTPTransport,
-                keyCacheConfiguration: JWKSetCache.Configuration = .default,
-                clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60) {
-        self.init(trustedIssuers: trustedIssuers,
-                  discovery: Discovery(transport: transport, clock: clock),
-                  keyCaches: JWKSetCacheRegistry(transport: transport, configuration: keyCacheConfiguration),
-                  clock: clock, leeway: leeway)
+    public init(
+        trustedIssuers: Set<String>, transport: any HTTPTransport,
+        keyCacheConfiguration: JWKSetCache.Configuration = .default,
+        clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60
+    ) {
+        self.init(
+            trustedIssuers: trustedIssuers,
+            discovery: Discovery(transport: transport, clock: clock),
+            keyCaches: JWKSetCacheRegistry(transport: transport, configuration: keyCacheConfiguration),
+            clock: clock, leeway: leeway)
     }
 
     /// A validator sharing an existing discovery client and key-cache registry.
-    package init(trustedIssuers: Set<String>, discovery: Discovery, keyCaches: JWKSetCacheRegistry,
-                 clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60) {
+    package init(
+        trustedIssuers: Set<String>, discovery: Discovery, keyCaches: JWKSetCacheRegistry,
+        clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60
+    ) {
         self.trustedIssuers = trustedIssuers
         self.keys = .discovery(discovery, keyCaches)
         self.clock = clock
@@ -118,8 +124,9 @@ public struct ForeignTokenValidator: Sendable {
             issuerKeys = keys
         }
         try await issuerKeys.verifySignature(jws, policy: JWSVerificationPolicy(allowedAlgorithms: allowed))
-        try TimeClaims.check(parsed.claims, now: clock(), leeway: leeway, requiresExpiration: true, requiresIssuedAt: false,
-                             what: "the token")
+        try TimeClaims.check(
+            parsed.claims, now: clock(), leeway: leeway, requiresExpiration: true, requiresIssuedAt: false,
+            what: "the token")
         if case .contains(let audience) = audience {
             guard parsed.hasAudience else { throw OIDCError(.missingAudience, "the token has no \"aud\"") }
             guard parsed.audience.contains(audience) else { throw OIDCError(.audienceMismatch, "the token's \"aud\" does not contain the expected audience") }

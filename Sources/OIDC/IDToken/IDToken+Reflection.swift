@@ -3,8 +3,12 @@
 extension IDToken: CustomReflectable {
     /// The algorithm and the identifying claims; the compact token is redacted.
     public var customMirror: Mirror {
-        Mirror(self, children: ["algorithm": algorithm as Any, "issuer": issuer as Any, "subject": subject as Any,
-                                "audience": audience, "expiresAt": expiresAt as Any, "issuedAt": issuedAt as Any,
-                                "compact": "[redacted]"], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "algorithm": algorithm as Any, "issuer": issuer as Any, "subject": subject as Any,
+                "audience": audience, "expiresAt": expiresAt as Any, "issuedAt": issuedAt as Any,
+                "compact": "[redacted]",
+            ], displayStyle: .struct)
     }
 }

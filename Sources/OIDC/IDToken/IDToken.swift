@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// An OpenID Connect ID Token (OpenID Connect Core §2): the compact JWS, its
 /// header, and its claims, typed.

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension IDToken {
     /// Any claim, typed: `try idToken.claim("cmiInstanceId", as: String.self)`.

@@ -20,8 +20,9 @@ extension IDTokenValidator.Configuration {
             throw OIDCError(.idTokenDecryptionFailed, "the ID Token is encrypted and the client has no decryption key")
         }
         do {
-            return try NestedJWT.signedToken(in: token, decryptionKeys: decryptionKeys,
-                                             policy: ResponseEncryption.policy(idTokenEncryption, minimumRSAKeyBits: minimumRSAKeyBits))
+            return try NestedJWT.signedToken(
+                in: token, decryptionKeys: decryptionKeys,
+                policy: ResponseEncryption.policy(idTokenEncryption, minimumRSAKeyBits: minimumRSAKeyBits))
         } catch let error as JOSEError {
             if error.code == .malformedToken, error.member != "cty" {
                 throw OIDCError(.malformedIDToken, "the encrypted ID Token does not hold a signed JWT", joseError: error)

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension IDTokenExpectations {
     /// What the ID Token of an authorization response must reflect, from the request
@@ -44,9 +45,10 @@ extension IDTokenExpectations {
             if let value = acr?.value?.stringValue { return [value] }
             return request.acrValues
         }()
-        self.init(flow: flow, nonce: ExpectedNonce(request.nonce), maxAge: request.maxAge.map(TimeInterval.init),
-                  authTimeEssential: request.claims?.idToken["auth_time"]?.essential == true,
-                  acrValues: requestedACR.isEmpty ? nil : requestedACR, acrEssential: acr?.essential == true)
+        self.init(
+            flow: flow, nonce: ExpectedNonce(request.nonce), maxAge: request.maxAge.map(TimeInterval.init),
+            authTimeEssential: request.claims?.idToken["auth_time"]?.essential == true,
+            acrValues: requestedACR.isEmpty ? nil : requestedACR, acrEssential: acr?.essential == true)
     }
 
     /// The names of the claims `request` asked for as essential in the ID Token (its `claims` parameter's

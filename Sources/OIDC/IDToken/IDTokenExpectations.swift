@@ -54,8 +54,10 @@ public struct IDTokenExpectations: Sendable {
     public var requiredClaims: Set<String> = []
 
     /// Creates expectations; by default a token-endpoint token with no `max_age` or `acr`. The nonce has no default.
-    public init(flow: IDTokenFlow = .tokenEndpoint(), nonce: ExpectedNonce, maxAge: TimeInterval? = nil,
-                authTimeEssential: Bool = false, acrValues: [String]? = nil, acrEssential: Bool = false) {
+    public init(
+        flow: IDTokenFlow = .tokenEndpoint(), nonce: ExpectedNonce, maxAge: TimeInterval? = nil,
+        authTimeEssential: Bool = false, acrValues: [String]? = nil, acrEssential: Bool = false
+    ) {
         self.flow = flow
         if case .sent(let value) = nonce { self.nonce = value } else { self.nonce = nil }
         self.maxAge = maxAge

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// Validates ID Tokens, refusing each broken rule with its own ``OIDCError`` code.
 ///
@@ -125,10 +126,12 @@ public struct IDTokenValidator: Sendable {
                 throw OIDCError(.authorizedPartyMismatch, "the ID Token's \"azp\" is not the client id")
             }
         }
-        try TimeClaims.check(token.claims, now: now, leeway: leeway, requiresExpiration: true, requiresIssuedAt: true,
-                             checksExpiration: !config.insecureSkipExpiryCheck, what: "the ID Token")
+        try TimeClaims.check(
+            token.claims, now: now, leeway: leeway, requiresExpiration: true, requiresIssuedAt: true,
+            checksExpiration: !config.insecureSkipExpiryCheck, what: "the ID Token")
         if let maximumTokenAge = config.maximumTokenAge, let issuedAt = token.issuedAt,
-           now.timeIntervalSince(issuedAt) > maximumTokenAge + leeway {
+            now.timeIntervalSince(issuedAt) > maximumTokenAge + leeway
+        {
             throw OIDCError(.issuedTooLongAgo, "the ID Token was issued more than \(maximumTokenAge.wholeText) s ago")
         }
         guard let subject = token.subject, !subject.isEmpty else { throw OIDCError(.missingSubject, "the ID Token has no \"sub\"") }

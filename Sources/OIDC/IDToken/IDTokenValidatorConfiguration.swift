@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension IDTokenValidator {
     /// What an ``IDTokenValidator`` checks, as a plain value whose every default is the safe one.
@@ -56,10 +57,12 @@ extension IDTokenValidator {
         public var observer: (any OIDCObserver)? = nil
 
         /// Creates a configuration; the `insecure…` flags are all off.
-        public init(issuer: String, clientID: String, allowedAlgorithms: Set<JWSAlgorithm>? = nil,
-                    providerAlgorithms: Set<JWSAlgorithm>? = nil, clientSecret: String? = nil,
-                    clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60,
-                    maximumTokenAge: TimeInterval? = nil, minimumRSAKeyBits: Int = 2048, limits: JOSELimits = .default) {
+        public init(
+            issuer: String, clientID: String, allowedAlgorithms: Set<JWSAlgorithm>? = nil,
+            providerAlgorithms: Set<JWSAlgorithm>? = nil, clientSecret: String? = nil,
+            clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60,
+            maximumTokenAge: TimeInterval? = nil, minimumRSAKeyBits: Int = 2048, limits: JOSELimits = .default
+        ) {
             self.issuer = issuer
             self.clientID = clientID
             self.allowedAlgorithms = allowedAlgorithms
@@ -77,10 +80,13 @@ extension IDTokenValidator {
         }
 
         /// A configuration for a discovered provider: its issuer and its advertised algorithms.
-        package init(metadata: ProviderMetadata, clientID: String, clientSecret: String? = nil,
-                    clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60) {
-            self.init(issuer: metadata.issuer, clientID: clientID, providerAlgorithms: metadata.idTokenSigningAlgorithms,
-                      clientSecret: clientSecret, clock: clock, leeway: leeway)
+        package init(
+            metadata: ProviderMetadata, clientID: String, clientSecret: String? = nil,
+            clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60
+        ) {
+            self.init(
+                issuer: metadata.issuer, clientID: clientID, providerAlgorithms: metadata.idTokenSigningAlgorithms,
+                clientSecret: clientSecret, clock: clock, leeway: leeway)
         }
 
         /// The algorithms actually accepted: ``allowedAlgorithms``, else ``providerAlgorithms``, else `RS256`.

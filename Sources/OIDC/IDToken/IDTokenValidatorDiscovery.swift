@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension IDTokenValidator {
     /// A validator for a provider found by discovery, with keys from the registry's cache for its `jwks_uri`.
@@ -17,9 +18,11 @@ extension IDTokenValidator {
     ///   - keyCaches: the registry whose cache for the provider's `jwks_uri` supplies the keys.
     ///   - configure: adjusts the configuration (leeway, clock, allowed algorithms...) before use.
     /// - Throws: ``OIDCError``: discovery errors, such as `.insecureURL`, and `.jwksURIMissing`.
-    public static func discover(issuer: String, clientID: String, clientSecret: String? = nil,
-                                discovery: Discovery, keyCaches: JWKSetCacheRegistry,
-                                configure: @Sendable (inout Configuration) -> Void = { _ in }) async throws -> IDTokenValidator {
+    public static func discover(
+        issuer: String, clientID: String, clientSecret: String? = nil,
+        discovery: Discovery, keyCaches: JWKSetCacheRegistry,
+        configure: @Sendable (inout Configuration) -> Void = { _ in }
+    ) async throws -> IDTokenValidator {
         let metadata = try await discovery.metadata(for: issuer)
         guard let jwksURI = metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
         var config = Configuration(metadata: metadata, clientID: clientID, clientSecret: clientSecret)

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension IDToken {
     /// Checks that an ID Token from a refresh response (OpenID Connect Core §12.2)
@@ -33,9 +34,11 @@ extension IDToken {
             throw OIDCError(.refreshAuthorizedPartyChanged, "the refreshed ID Token has a different \"azp\"")
         }
         if let nonce, nonce != original.nonce {
-            throw OIDCError(.refreshNonceChanged, original.nonce == nil
-                            ? "the refreshed ID Token has a \"nonce\" and the original had none"
-                            : "the refreshed ID Token has a different \"nonce\"")
+            throw OIDCError(
+                .refreshNonceChanged,
+                original.nonce == nil
+                    ? "the refreshed ID Token has a \"nonce\" and the original had none"
+                    : "the refreshed ID Token has a different \"nonce\"")
         }
         if let authTime {
             guard let originalTime = original.authTime else {
@@ -45,8 +48,9 @@ extension IDToken {
                 throw OIDCError(.refreshAuthTimeChanged, "the refreshed ID Token's \"auth_time\" is earlier than the original's")
             }
             if authTime > originalTime, rule == .unchanged {
-                throw OIDCError(.refreshAuthTimeChanged,
-                                "the refreshed ID Token's \"auth_time\" is later than the original's (the policy requires it unchanged)")
+                throw OIDCError(
+                    .refreshAuthTimeChanged,
+                    "the refreshed ID Token's \"auth_time\" is later than the original's (the policy requires it unchanged)")
             }
         }
     }

@@ -1,5 +1,3 @@
-
-
 /// What to do with an ID Token that comes back from a refresh, by OpenID Connect Core §12.2.
 ///
 /// It is the one place that turns a refresh response into the tokens to keep,
@@ -74,8 +72,9 @@ public struct RefreshedIDTokenPolicy: Sendable {
         }
         switch mode {
         case .refuse:
-            throw OIDCError(.refreshIDTokenNotExpected,
-                            "the refresh response carries an ID Token and no validator was given (use RefreshedIDTokenPolicy.validate(with:))")
+            throw OIDCError(
+                .refreshIDTokenNotExpected,
+                "the refresh response carries an ID Token and no validator was given (use RefreshedIDTokenPolicy.validate(with:))")
         case .discard:
             kept.idToken = previous.idToken
             return kept

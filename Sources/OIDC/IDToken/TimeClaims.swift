@@ -1,20 +1,24 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// JOSE's time rules (``JWTClaims``' `validateTimes`, the only copy) with their failures as ``OIDCError``s.
 enum TimeClaims {
     /// Applies the rules to `claims`; `what` names the token in the error ("the ID Token", "the token").
     /// - Throws: ``OIDCError`` `.expired`, `.notYetValid`, `.issuedInFuture`, `.missingExpiry`, `.missingIssuedAt`,
     ///   `.claimTypeMismatch`.
-    static func check(_ claims: JWTClaims, now: Date, leeway: TimeInterval, requiresExpiration: Bool, requiresIssuedAt: Bool,
-                      checksExpiration: Bool = true, what: String) throws {
+    static func check(
+        _ claims: JWTClaims, now: Date, leeway: TimeInterval, requiresExpiration: Bool, requiresIssuedAt: Bool,
+        checksExpiration: Bool = true, what: String
+    ) throws {
         do {
-            try claims.validateTimes(now: now, leeway: leeway, requiresExpiration: requiresExpiration,
-                                     requiresIssuedAt: requiresIssuedAt, checksExpiration: checksExpiration)
+            try claims.validateTimes(
+                now: now, leeway: leeway, requiresExpiration: requiresExpiration,
+                requiresIssuedAt: requiresIssuedAt, checksExpiration: checksExpiration)
         } catch let error as JOSEError {
             let code: OIDCError.Code
             switch (error.code, error.member) {

@@ -1,4 +1,3 @@
-
 /// Reads the logout token out of a back-channel logout request's body.
 ///
 /// The request is an `application/x-www-form-urlencoded` POST with one `logout_token` parameter,

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// A validated back-channel logout token: who logged out, at which issuer.
 ///
@@ -122,11 +123,13 @@ public struct LogoutTokenValidator: Sendable {
     ///   - expirationRule: whether `exp` is required.
     ///   - clock: the current time, for every time check and for the replay records.
     ///   - observer: receives one event per token; `nil` (default): none.
-    public init(issuer: String, clientID: String, keys: IssuerKeys, replays: any ReplayCache = InMemoryReplayCache(),
-                maximumAge: TimeInterval = 600,
-                allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
-                typeRule: TypeRule = .logoutJWTWhenPresent, expirationRule: ExpirationRule = .required, clock: @escaping @Sendable () -> Date = { Date() },
-                observer: (any OIDCObserver)? = nil) {
+    public init(
+        issuer: String, clientID: String, keys: IssuerKeys, replays: any ReplayCache = InMemoryReplayCache(),
+        maximumAge: TimeInterval = 600,
+        allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
+        typeRule: TypeRule = .logoutJWTWhenPresent, expirationRule: ExpirationRule = .required, clock: @escaping @Sendable () -> Date = { Date() },
+        observer: (any OIDCObserver)? = nil
+    ) {
         self.issuer = issuer
         self.clientID = clientID
         self.keys = keys
@@ -143,12 +146,15 @@ public struct LogoutTokenValidator: Sendable {
     /// Validates `token`.
     /// An unanswered replay check never passes: what `replays` throws is thrown.
     func validateToken(_ token: String) async throws -> LogoutToken {
-        let validation = JWTValidationPolicy(clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
-                                              requiredClaims: ["iat", "jti", "events"])
-        let jwt = try await keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: allowedAlgorithms), validation: validation,
-                                        kind: .logoutToken)
+        let validation = JWTValidationPolicy(
+            clock: clock, leeway: leeway, issuer: issuer, audience: clientID,
+            requiredClaims: ["iat", "jti", "events"])
+        let jwt = try await keys.verify(
+            token, policy: JWSVerificationPolicy(allowedAlgorithms: allowedAlgorithms), validation: validation,
+            kind: .logoutToken)
         if let type = jwt.header.type?.lowercased(), type != "logout+jwt", type != "application/logout+jwt",
-           !(typeRule == .alsoAcceptingPlainJWT && type == "jwt") {
+            !(typeRule == .alsoAcceptingPlainJWT && type == "jwt")
+        {
             throw OIDCError(.unexpectedTokenType, "the logout token's typ is not logout+jwt")
         }
         let claims = jwt.claims
@@ -180,11 +186,15 @@ public struct LogoutTokenValidator: Sendable {
         case .firstUse: break
         case .replayed: throw OIDCError(.replayedLogoutToken, "a logout token with this jti from this issuer was already received")
         case .full:
-            observer?.record(OIDCEvent(kind: .replayCacheFull, outcome: .failure(code: OIDCError.Code.replayCacheFull.rawValue),
-                                       origin: Observation.origin(of: issuer)))
-            throw OIDCError(.replayCacheFull, "the replay cache's share for this issuer is full of live entries, so this logout token cannot be remembered and is refused")
+            observer?.record(
+                OIDCEvent(
+                    kind: .replayCacheFull, outcome: .failure(code: OIDCError.Code.replayCacheFull.rawValue),
+                    origin: Observation.origin(of: issuer)))
+            throw OIDCError(
+                .replayCacheFull, "the replay cache's share for this issuer is full of live entries, so this logout token cannot be remembered and is refused")
         }
-        return LogoutToken(issuer: issuer, subject: subject, sessionID: sessionID, audience: audience, issuedAt: issuedAt,
-                           expiresAt: expiresAt, jwtID: jti, events: events, claims: claims)
+        return LogoutToken(
+            issuer: issuer, subject: subject, sessionID: sessionID, audience: audience, issuedAt: issuedAt,
+            expiresAt: expiresAt, jwtID: jti, events: events, claims: claims)
     }
 }

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension OIDCClient.Configuration {
     /// How an ``OIDCClient`` checks the back-channel logout tokens its provider sends; every default is the safe one.
@@ -63,13 +64,15 @@ extension OIDCClient {
         do {
             let text = try BackChannelLogoutRequest.logoutToken(fromBody: body, contentType: contentType)
             let token = try await validateLogoutToken(text)
-            return BackChannelLogoutResult(response: TransportResponse(status: 200, headers: ["Cache-Control": "no-store"]),
-                                           token: token, error: nil)
+            return BackChannelLogoutResult(
+                response: TransportResponse(status: 200, headers: ["Cache-Control": "no-store"]),
+                token: token, error: nil)
         } catch {
             let refusal = error as? OIDCError ?? OIDCError(.invalidLogoutToken, "the logout token could not be checked")
             let body: JSONValue = .object(["error": .string("invalid_request"), "error_description": .string(refusal.code.rawValue)])
-            let response = TransportResponse(status: 400, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
-                                             body: Array(body.jsonString(sortedKeys: true).utf8))
+            let response = TransportResponse(
+                status: 400, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                body: Array(body.jsonString(sortedKeys: true).utf8))
             return BackChannelLogoutResult(response: response, token: nil, error: refusal)
         }
     }
@@ -77,9 +80,10 @@ extension OIDCClient {
     /// The logout token validator of this client: its issuer, id, keys, clock, leeway and observer.
     var logoutTokenValidator: LogoutTokenValidator {
         let rules = configuration.logoutTokens
-        return LogoutTokenValidator(issuer: issuer, clientID: clientID, keys: providerKeys, replays: rules.replays,
-                                    maximumAge: rules.maximumAge, allowedAlgorithms: validator.configuration.effectiveAlgorithms,
-                                    leeway: configuration.leeway, typeRule: rules.typeRule, expirationRule: rules.expirationRule,
-                                    clock: configuration.clock, observer: configuration.observer)
+        return LogoutTokenValidator(
+            issuer: issuer, clientID: clientID, keys: providerKeys, replays: rules.replays,
+            maximumAge: rules.maximumAge, allowedAlgorithms: validator.configuration.effectiveAlgorithms,
+            leeway: configuration.leeway, typeRule: rules.typeRule, expirationRule: rules.expirationRule,
+            clock: configuration.clock, observer: configuration.observer)
     }
 }

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// The answer of a pushed authorization request endpoint (RFC 9126 §2.2).
 package struct PushedAuthorizationResponse: Sendable, Hashable, Codable {

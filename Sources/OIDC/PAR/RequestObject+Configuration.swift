@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension RequestObject {
     /// How a login's parameters travel as a request object: signed by the client, optionally encrypted to the
@@ -46,8 +47,10 @@ extension RequestObject {
         public var lifetime: TimeInterval
 
         /// A request object signed as `signature`, unencrypted and by value unless said otherwise.
-        public init(signature: Signature, encryption: Encryption? = nil, delivery: Delivery = .byValue,
-                    lifetime: TimeInterval = 300) {
+        public init(
+            signature: Signature, encryption: Encryption? = nil, delivery: Delivery = .byValue,
+            lifetime: TimeInterval = 300
+        ) {
             self.signature = signature
             self.encryption = encryption
             self.delivery = delivery

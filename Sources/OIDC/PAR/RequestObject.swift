@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// A login's parameters carried as the claims of a JWT the client signs, so the browser can neither read nor
 /// change them when encrypted, nor change them when signed.
@@ -29,8 +30,10 @@ public enum RequestObject {
     ///   `claims`, `max_age` or `client_id` appears more than once, `client_id`
     ///   differs from `clientID`, the lifetime is not in (0, 3600] seconds, `now` gives an `iat`/`exp`
     ///   outside a 64-bit NumericDate, or signing fails.
-    package static func sign(parameters: [(name: String, value: String)], clientID: String, issuer: String, key: JWK,
-                            algorithm: JWSAlgorithm, lifetime: TimeInterval = 300, now: Date = Date()) throws -> String {
+    package static func sign(
+        parameters: [(name: String, value: String)], clientID: String, issuer: String, key: JWK,
+        algorithm: JWSAlgorithm, lifetime: TimeInterval = 300, now: Date = Date()
+    ) throws -> String {
         let claims = try self.claims(parameters: parameters, clientID: clientID, issuer: issuer, lifetime: lifetime, now: now)
         do {
             return try JWT.sign(claims, key: key, algorithm: algorithm, header: ["typ": .string(mediaType)])
@@ -44,16 +47,20 @@ public enum RequestObject {
     /// (``encrypt(_:to:algorithm:encryption:)``), which gives confidentiality but not the client's signature.
     /// A provider that requires signed request objects refuses it.
     /// - Throws: as ``sign(parameters:clientID:issuer:key:algorithm:lifetime:now:)``.
-    package static func unsigned(parameters: [(name: String, value: String)], clientID: String, issuer: String,
-                                lifetime: TimeInterval = 300, now: Date = Date()) throws -> String {
+    package static func unsigned(
+        parameters: [(name: String, value: String)], clientID: String, issuer: String,
+        lifetime: TimeInterval = 300, now: Date = Date()
+    ) throws -> String {
         let claims = try self.claims(parameters: parameters, clientID: clientID, issuer: issuer, lifetime: lifetime, now: now)
         let header: JSONObject = ["alg": "none", "typ": .string(mediaType)]
         return Base64URL.encode(Array(JSONValue.object(header).jsonString().utf8)) + "." + Base64URL.encode(Array(claims.jsonString().utf8)) + "."
     }
 
     /// The claims of a request object (see ``sign(parameters:clientID:issuer:key:algorithm:lifetime:now:)``).
-    private static func claims(parameters: [(name: String, value: String)], clientID: String, issuer: String,
-                               lifetime: TimeInterval, now: Date) throws -> JSONObject {
+    private static func claims(
+        parameters: [(name: String, value: String)], clientID: String, issuer: String,
+        lifetime: TimeInterval, now: Date
+    ) throws -> JSONObject {
         guard lifetime > 0, lifetime <= maximumLifetime else {
             throw OIDCError(.requestObjectFailed, "a request object's lifetime must be between 1 and \(maximumLifetime.wholeText) seconds")
         }
@@ -85,7 +92,8 @@ public enum RequestObject {
                 claims[name] = claim
             case .array(let values)? where name != "claims" && name != "max_age" && name != AuthorizationDetail.parameterName:
                 claims[name] = .array(values + [claim])
-            case let first? where name != "claims" && name != "max_age" && name != "client_id"
+            case let first?
+            where name != "claims" && name != "max_age" && name != "client_id"
                 && name != AuthorizationDetail.parameterName:
                 claims[name] = .array([first, claim])
             default:
@@ -93,8 +101,10 @@ public enum RequestObject {
             }
         }
         guard let times = AssertionTimes.issuedAndExpiry(now: now, lifetime: lifetime, rounding: .down) else {
-            throw OIDCError(.requestObjectFailed, "the request object's iat/exp do not fit in a 64-bit NumericDate "
-                            + "(the clock reads \(now.timeIntervalSince1970.wholeText) s)")
+            throw OIDCError(
+                .requestObjectFailed,
+                "the request object's iat/exp do not fit in a 64-bit NumericDate "
+                    + "(the clock reads \(now.timeIntervalSince1970.wholeText) s)")
         }
         claims["iss"] = .string(clientID)
         claims["client_id"] = .string(clientID)
@@ -117,8 +127,10 @@ public enum RequestObject {
     ///   - encryption: the registered `request_object_encryption_enc` (default `A128CBC-HS256`, the registration default).
     /// - Returns: the compact JWE, with the key's `kid`.
     /// - Throws: ``OIDCError`` `.requestObjectFailed` when the provider publishes no fitting encryption key or encryption fails.
-    package static func encrypt(_ requestObject: String, to providerKeys: JWKSet, algorithm: JWEKeyAlgorithm? = nil,
-                               encryption: JWEContentEncryption = .a128CBCHS256) throws -> String {
+    package static func encrypt(
+        _ requestObject: String, to providerKeys: JWKSet, algorithm: JWEKeyAlgorithm? = nil,
+        encryption: JWEContentEncryption = .a128CBCHS256
+    ) throws -> String {
         for key in providerKeys.providerEncryptionKeys {
             let chosen: JWEKeyAlgorithm?
             switch key.keyType {
@@ -133,14 +145,19 @@ public enum RequestObject {
                 throw OIDCError(.requestObjectFailed, "the request object could not be encrypted", joseError: error)
             }
         }
-        throw OIDCError(.requestObjectFailed, "the provider publishes no encryption key (use: enc; a use: sig key is never used) for \(algorithm?.rawValue ?? "RSA-OAEP-256 or ECDH-ES") + \(encryption)")
+        throw OIDCError(
+            .requestObjectFailed,
+            "the provider publishes no encryption key (use: enc; a use: sig key is never used) for \(algorithm?.rawValue ?? "RSA-OAEP-256 or ECDH-ES") + \(encryption)"
+        )
     }
 
     /// The authorization URL that carries a request object by value: `client_id`
     /// and `request` only (RFC 9101 §5), plus any `outerParameters` a provider also
     /// wants outside (OpenID Connect asks for `response_type` and `scope`).
-    package static func authorizationURL(authorizationEndpoint: URL, clientID: String, requestObject: String,
-                                        outerParameters: [(name: String, value: String)] = []) throws -> URL {
+    package static func authorizationURL(
+        authorizationEndpoint: URL, clientID: String, requestObject: String,
+        outerParameters: [(name: String, value: String)] = []
+    ) throws -> URL {
         try PushedAuthorization.frontChannelURL(authorizationEndpoint, [("client_id", clientID), ("request", requestObject)] + outerParameters)
     }
 
@@ -148,10 +165,14 @@ public enum RequestObject {
     /// `client_id` and `request_uri`, plus any `outerParameters` (as for ``authorizationURL(authorizationEndpoint:clientID:requestObject:outerParameters:)``).
     /// - Throws: ``OIDCError`` `.invalidIssuerURL` / `.insecureURL` when `requestURI` or the endpoint is not `https`
     ///   (or `http` on a loopback host).
-    package static func authorizationURL(authorizationEndpoint: URL, clientID: String, requestURI: URL,
-                                        outerParameters: [(name: String, value: String)] = []) throws -> URL {
+    package static func authorizationURL(
+        authorizationEndpoint: URL, clientID: String, requestURI: URL,
+        outerParameters: [(name: String, value: String)] = []
+    ) throws -> URL {
         try SecureURLPolicy.check(requestURI, what: "the request_uri")
-        return try PushedAuthorization.frontChannelURL(authorizationEndpoint, [("client_id", clientID), ("request_uri", requestURI.absoluteString)]
-                                                       + outerParameters)
+        return try PushedAuthorization.frontChannelURL(
+            authorizationEndpoint,
+            [("client_id", clientID), ("request_uri", requestURI.absoluteString)]
+                + outerParameters)
     }
 }

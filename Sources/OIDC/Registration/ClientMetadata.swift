@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// The metadata of a client to register (RFC 7591 §2, OpenID Connect Dynamic Client Registration
 /// 1.0 §2), typed, plus any other member in ``extra``.
@@ -137,7 +138,9 @@ public struct ClientMetadata: Sendable {
         func strings(_ name: String) throws -> [String]? {
             guard let value = object[name], !value.isNull else { return nil }
             guard let array = value.arrayValue else { throw fail(name, "an array of strings") }
-            return try array.map { guard let text = $0.stringValue else { throw fail(name, "an array of strings") }; return text }
+            return try array.map {
+                guard let text = $0.stringValue else { throw fail(name, "an array of strings") }; return text
+            }
         }
         func url(_ name: String) throws -> URL? {
             guard let text = try string(name) else { return nil }
@@ -145,7 +148,11 @@ public struct ClientMetadata: Sendable {
             return url
         }
         func urls(_ name: String) throws -> [URL]? {
-            try strings(name).map { try $0.map { guard let url = URL(string: $0) else { throw fail(name, "an array of URLs") }; return url } }
+            try strings(name).map {
+                try $0.map {
+                    guard let url = URL(string: $0) else { throw fail(name, "an array of URLs") }; return url
+                }
+            }
         }
         self.init(redirectURIs: try urls("redirect_uris") ?? [])
         grantTypes = try strings("grant_types")

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// Registers clients at a provider's `registration_endpoint` (RFC 7591, OpenID Connect Dynamic Client
 /// Registration 1.0) and manages them through their `registration_client_uri` (RFC 7592: read,
@@ -77,8 +78,9 @@ public struct ClientRegistrar: Sendable {
         let (url, token) = try management(registration)
         var request = TransportRequest(url: url, headers: ["Accept": "application/json"])
         request.headers["Authorization"] = "Bearer " + token
-        return try await call(request, endpoint: .registrationClient, accepted: 200...200, expectedClientID: registration.clientID,
-                              previous: registration)
+        return try await call(
+            request, endpoint: .registrationClient, accepted: 200...200, expectedClientID: registration.clientID,
+            previous: registration)
     }
 
     /// Replaces a registered client's metadata (RFC 7592 §2.2): `client_id` (and `client_secret` when one
@@ -97,8 +99,9 @@ public struct ClientRegistrar: Sendable {
         body["client_id"] = .string(registration.clientID)
         if let secret = registration.clientSecret { body["client_secret"] = .string(secret) }
         let request = try jsonRequest(.put, url: url, body: body, bearer: token)
-        return try await call(request, endpoint: .registrationClient, accepted: 200...200, expectedClientID: registration.clientID,
-                              previous: registration)
+        return try await call(
+            request, endpoint: .registrationClient, accepted: 200...200, expectedClientID: registration.clientID,
+            previous: registration)
     }
 
     /// Deletes a registered client (RFC 7592 §2.3); the provider answers 204.
@@ -118,28 +121,34 @@ public struct ClientRegistrar: Sendable {
 
     private func management(_ registration: ClientRegistration) throws -> (URL, String) {
         guard let url = registration.registrationClientURI, let token = registration.registrationAccessToken, !token.isEmpty else {
-            throw OIDCError(.registrationNotSupported, "the registration has no registration_client_uri and registration_access_token (RFC 7592)",
-                            endpoint: .registrationClient)
+            throw OIDCError(
+                .registrationNotSupported, "the registration has no registration_client_uri and registration_access_token (RFC 7592)",
+                endpoint: .registrationClient)
         }
         return (url, token)
     }
 
     private func jsonRequest(_ method: TransportRequest.Method, url: URL, body: JSONObject, bearer: String?) throws -> TransportRequest {
-        var request = TransportRequest(method: method, url: url, headers: ["Content-Type": "application/json", "Accept": "application/json"],
-                                       body: .bytes(Array(body.jsonString().utf8)))
+        var request = TransportRequest(
+            method: method, url: url, headers: ["Content-Type": "application/json", "Accept": "application/json"],
+            body: .bytes(Array(body.jsonString().utf8)))
         if let bearer, !bearer.isEmpty { request.headers["Authorization"] = "Bearer " + bearer }
         return request
     }
 
     private func fetch(_ endpoint: ProviderEndpoint, accepted: ClosedRange<Int>) -> EndpointFetch {
-        EndpointFetch(endpoint: endpoint, issuer: issuer, transportFailure: .registrationTransportFailed,
-                      invalidBody: .registrationInvalidResponse, accepted: accepted) { response in
+        EndpointFetch(
+            endpoint: endpoint, issuer: issuer, transportFailure: .registrationTransportFailed,
+            invalidBody: .registrationInvalidResponse, accepted: accepted
+        ) { response in
             let error = EndpointResponse.error(for: response, what: "registration")
             if error.oauthError == nil, response.status == 401 || response.status == 403 {
                 // No OAuth error object (glewlwyd answers an empty 401): the access token was missing or refused.
-                return OIDCError(.registrationRefused, "the \(endpoint) refused the request (HTTP \(response.status)): "
-                                 + "the initial or registration access token is missing or not accepted",
-                                 httpStatus: response.status, endpoint: endpoint)
+                return OIDCError(
+                    .registrationRefused,
+                    "the \(endpoint) refused the request (HTTP \(response.status)): "
+                        + "the initial or registration access token is missing or not accepted",
+                    httpStatus: response.status, endpoint: endpoint)
             }
             if let oauth = error.oauthError {
                 return OIDCError(.registrationRefused, error.reason, oauthError: oauth, httpStatus: response.status, endpoint: endpoint)
@@ -148,8 +157,10 @@ public struct ClientRegistrar: Sendable {
         }
     }
 
-    private func call(_ request: TransportRequest, endpoint: ProviderEndpoint, accepted: ClosedRange<Int>, expectedClientID: String?,
-                      previous: ClientRegistration?) async throws -> ClientRegistration {
+    private func call(
+        _ request: TransportRequest, endpoint: ProviderEndpoint, accepted: ClosedRange<Int>, expectedClientID: String?,
+        previous: ClientRegistration?
+    ) async throws -> ClientRegistration {
         let fetch = self.fetch(endpoint, accepted: accepted)
         let issuer = self.issuer
         return try await observer.observe(.providerCall, origin: OIDCEvent.origin(of: request.url)) {

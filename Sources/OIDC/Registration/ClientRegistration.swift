@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// A provider's answer to a dynamic registration or a client management read or update
 /// (RFC 7591 §3.2.1, RFC 7592 §3): the client's identifier and secrets, and its metadata as the
@@ -129,8 +130,12 @@ public struct ClientRegistration: Sendable, CustomStringConvertible, CustomRefle
 
     /// The client id, the registration client URI and the metadata: no secret.
     public var customMirror: Mirror {
-        Mirror(self, children: ["clientID": clientID, "registrationClientURI": registrationClientURI as Any,
-                                "clientSecret": clientSecret == nil ? "none" : "<redacted>",
-                                "registrationAccessToken": registrationAccessToken == nil ? "none" : "<redacted>"])
+        Mirror(
+            self,
+            children: [
+                "clientID": clientID, "registrationClientURI": registrationClientURI as Any,
+                "clientSecret": clientSecret == nil ? "none" : "<redacted>",
+                "registrationAccessToken": registrationAccessToken == nil ? "none" : "<redacted>",
+            ])
     }
 }

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension OIDCClient {
     /// A client for the registration the provider answered: its `client_id`, and the client authentication
@@ -16,10 +17,13 @@ extension OIDCClient {
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
     /// - Throws: ``OIDCError`` as ``ClientRegistration/authentication(privateKey:algorithm:)`` and
     ///   ``init(metadata:authentication:transport:configuration:)``.
-    public init(metadata: ProviderMetadata, registration: ClientRegistration, privateKey: JWK? = nil, transport: any HTTPTransport,
-                configuration: Configuration = Configuration()) throws {
-        try self.init(metadata: metadata, authentication: try registration.authentication(privateKey: privateKey),
-                      transport: transport, configuration: configuration)
+    public init(
+        metadata: ProviderMetadata, registration: ClientRegistration, privateKey: JWK? = nil, transport: any HTTPTransport,
+        configuration: Configuration = Configuration()
+    ) throws {
+        try self.init(
+            metadata: metadata, authentication: try registration.authentication(privateKey: privateKey),
+            transport: transport, configuration: configuration)
     }
 
     /// Discovers the provider at `issuer` (exact issuer, https unless loopback), registers a client there
@@ -34,14 +38,17 @@ extension OIDCClient {
     /// - Returns: the client and the registration (keep it, with its secrets, server-side to manage the client later).
     /// - Throws: ``OIDCError``: discovery errors, those of ``ClientRegistrar/register(_:initialAccessToken:)``, and of
     ///   ``init(metadata:registration:privateKey:transport:configuration:)``.
-    public static func register(issuer: String, metadata: ClientMetadata, initialAccessToken: String? = nil, privateKey: JWK? = nil,
-                                transport: any HTTPTransport,
-                                configuration: Configuration = Configuration()) async throws -> (client: OIDCClient, registration: ClientRegistration) {
+    public static func register(
+        issuer: String, metadata: ClientMetadata, initialAccessToken: String? = nil, privateKey: JWK? = nil,
+        transport: any HTTPTransport,
+        configuration: Configuration = Configuration()
+    ) async throws -> (client: OIDCClient, registration: ClientRegistration) {
         let provider = try await Discovery.fetch(issuer: issuer, transport: transport, observer: configuration.observer)
         let registrar = try ClientRegistrar(metadata: provider, transport: transport, observer: configuration.observer)
         let registration = try await registrar.register(metadata, initialAccessToken: initialAccessToken)
-        let client = try OIDCClient(metadata: provider, registration: registration, privateKey: privateKey, transport: transport,
-                                    configuration: configuration)
+        let client = try OIDCClient(
+            metadata: provider, registration: registration, privateKey: privateKey, transport: transport,
+            configuration: configuration)
         return (client, registration)
     }
 }

@@ -27,9 +27,11 @@ public struct AuthorizationResponse: Sendable, Hashable, Codable, CustomStringCo
     public var additionalParameters: [String: String]
 
     /// A response from its members.
-    package init(code: String? = nil, idToken: String? = nil, accessToken: String? = nil, tokenType: String? = nil,
-                expiresIn: Int? = nil, scope: String? = nil, state: String? = nil, sessionState: String? = nil,
-                issuer: String? = nil, additionalParameters: [String: String] = [:]) {
+    package init(
+        code: String? = nil, idToken: String? = nil, accessToken: String? = nil, tokenType: String? = nil,
+        expiresIn: Int? = nil, scope: String? = nil, state: String? = nil, sessionState: String? = nil,
+        issuer: String? = nil, additionalParameters: [String: String] = [:]
+    ) {
         self.code = code
         self.idToken = idToken
         self.accessToken = accessToken

@@ -13,8 +13,10 @@ public struct ClaimRequirement: Sendable, Hashable {
     public var additionalMembers: JSONObject
 
     /// A requirement from its members; all absent is `null` (default manner).
-    public init(essential: Bool? = nil, value: JSONValue? = nil, values: [JSONValue]? = nil,
-                additionalMembers: JSONObject = JSONObject()) {
+    public init(
+        essential: Bool? = nil, value: JSONValue? = nil, values: [JSONValue]? = nil,
+        additionalMembers: JSONObject = JSONObject()
+    ) {
         self.essential = essential
         self.value = value
         self.values = values

@@ -62,10 +62,13 @@ extension OAuthRequest {
     ///
     /// Both arguments are required: leaving the issuer out cannot turn the RFC 9207 check off. Without an
     /// issuer, say so with ``pendingAuthorizationWithoutIssuerCheck(at:)``.
-    package func pendingAuthorization(at authorizationEndpoint: URL, issuer: String,
-                                     issuerParameterSupported: Bool) throws -> PendingAuthorization {
-        try PendingAuthorization(request: self, authorizationEndpoint: authorizationEndpoint, issuer: issuer,
-                                 issuerParameterSupported: issuerParameterSupported)
+    package func pendingAuthorization(
+        at authorizationEndpoint: URL, issuer: String,
+        issuerParameterSupported: Bool
+    ) throws -> PendingAuthorization {
+        try PendingAuthorization(
+            request: self, authorizationEndpoint: authorizationEndpoint, issuer: issuer,
+            issuerParameterSupported: issuerParameterSupported)
     }
 
     /// A pending login that does not check the redirect's `iss` (RFC 9207): only for a provider whose issuer
@@ -74,7 +77,8 @@ extension OAuthRequest {
     /// - Parameter authorizationEndpoint: the provider's authorization endpoint (or an app link).
     /// - Throws: as ``authorizationURL(at:)``.
     package func pendingAuthorizationWithoutIssuerCheck(at authorizationEndpoint: URL) throws -> PendingAuthorization {
-        try PendingAuthorization(request: self, authorizationEndpoint: authorizationEndpoint, issuer: nil,
-                                 issuerParameterSupported: false)
+        try PendingAuthorization(
+            request: self, authorizationEndpoint: authorizationEndpoint, issuer: nil,
+            issuerParameterSupported: false)
     }
 }

@@ -59,8 +59,9 @@ extension OAuthRequest {
                 throw OIDCError(.invalidRequestParameter, "the length limit for '\(name)' is negative")
             }
             for parameter in parameters where parameter.name == name && parameter.value.count > limit {
-                throw OIDCError(.parameterTooLong,
-                                "parameter '\(name)' has \(parameter.value.count) characters; the limit is \(limit)")
+                throw OIDCError(
+                    .parameterTooLong,
+                    "parameter '\(name)' has \(parameter.value.count) characters; the limit is \(limit)")
             }
         }
         return parameters
@@ -80,13 +81,18 @@ extension OAuthRequest {
             }
         }
         if responseType.includesIDToken && nonce == nil {
-            throw OIDCError(.nonceRequired, "response_type '\(responseType.rawValue)' returns an ID Token from the authorization endpoint, so a nonce is required (OpenID Connect Core §3.2.2.1, §3.3.2.11)")
+            throw OIDCError(
+                .nonceRequired,
+                "response_type '\(responseType.rawValue)' returns an ID Token from the authorization endpoint, so a nonce is required (OpenID Connect Core §3.2.2.1, §3.3.2.11)"
+            )
         }
         if pkce != nil && !responseType.includesCode {
             throw OIDCError(.invalidRequestParameter, "PKCE applies only to response types with code, not '\(responseType.rawValue)'")
         }
         if responseMode == .query && responseType != .code {
-            throw OIDCError(.invalidRequestParameter, "response_mode=query is forbidden for '\(responseType.rawValue)': tokens must not be returned in the query (Multiple Response Types §5)")
+            throw OIDCError(
+                .invalidRequestParameter,
+                "response_mode=query is forbidden for '\(responseType.rawValue)': tokens must not be returned in the query (Multiple Response Types §5)")
         }
         try checkPrompt()
         if let maxAge, maxAge < 0 {

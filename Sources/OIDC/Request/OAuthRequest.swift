@@ -86,13 +86,16 @@ package struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertibl
     /// the response type includes `code`.
     /// - Throws: ``OIDCError`` `.randomGenerationFailed`.
     package init(clientID: String, redirectURI: URL, responseType: ResponseType = .code, scopes: [String] = ["openid"]) throws {
-        self.init(clientID: clientID, redirectURI: redirectURI, responseType: responseType, scopes: scopes,
-                  state: try .random(), nonce: try .random(), pkce: responseType.includesCode ? try .random() : nil)
+        self.init(
+            clientID: clientID, redirectURI: redirectURI, responseType: responseType, scopes: scopes,
+            state: try .random(), nonce: try .random(), pkce: responseType.includesCode ? try .random() : nil)
     }
 
     /// A request with the given secrets (for tests, or when they come from elsewhere).
-    package init(clientID: String, redirectURI: URL, responseType: ResponseType = .code, scopes: [String] = ["openid"],
-                state: OAuthState, nonce: Nonce?, pkce: PKCE?) {
+    package init(
+        clientID: String, redirectURI: URL, responseType: ResponseType = .code, scopes: [String] = ["openid"],
+        state: OAuthState, nonce: Nonce?, pkce: PKCE?
+    ) {
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.responseType = responseType
@@ -137,9 +140,11 @@ package struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertibl
 
     /// `OAuthRequest(client_id: ..., response_type: ..., ...)` with every secret redacted.
     package var description: String {
-        var parts = ["client_id: \(clientID)", "redirect_uri: \(redirectURI.absoluteString)",
-                     "response_type: \(responseType.rawValue)", "scope: \(effectiveScopes.joined(separator: " "))",
-                     "state: <redacted>"]
+        var parts = [
+            "client_id: \(clientID)", "redirect_uri: \(redirectURI.absoluteString)",
+            "response_type: \(responseType.rawValue)", "scope: \(effectiveScopes.joined(separator: " "))",
+            "state: <redacted>",
+        ]
         if nonce != nil { parts.append("nonce: <redacted>") }
         if let pkce { parts.append("pkce: \(pkce)") }
         if let responseMode { parts.append("response_mode: \(responseMode.rawValue)") }
@@ -157,7 +162,11 @@ package struct OAuthRequest: Sendable, Hashable, Codable, CustomStringConvertibl
 
     /// Only non-secret fields: `dump` shows no state, nonce, verifier or hint.
     package var customMirror: Mirror {
-        Mirror(self, children: ["clientID": clientID, "redirectURI": redirectURI, "responseType": responseType,
-                                "scopes": scopes, "responseMode": responseMode as Any])
+        Mirror(
+            self,
+            children: [
+                "clientID": clientID, "redirectURI": redirectURI, "responseType": responseType,
+                "scopes": scopes, "responseMode": responseMode as Any,
+            ])
     }
 }

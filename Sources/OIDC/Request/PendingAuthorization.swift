@@ -30,8 +30,10 @@ package struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCo
     ///   - authorizationEndpoint: the provider's authorization endpoint (or an app link).
     ///   - issuer: the provider's issuer identifier, for the RFC 9207 `iss` check; `nil` when unknown.
     ///   - issuerParameterSupported: the provider always sends `iss`; a redirect without it is then refused.
-    package init(request: OAuthRequest, authorizationEndpoint: URL, issuer: String?,
-                issuerParameterSupported: Bool) throws {
+    package init(
+        request: OAuthRequest, authorizationEndpoint: URL, issuer: String?,
+        issuerParameterSupported: Bool
+    ) throws {
         if issuerParameterSupported && (issuer ?? "").isEmpty {
             throw OIDCError(.invalidRequestParameter, "checking the iss parameter (RFC 9207) needs the issuer")
         }
@@ -91,8 +93,10 @@ package struct PendingAuthorization: Sendable, Hashable, Codable, CustomStringCo
         case .formPost:
             throw OIDCError(.responseModeMismatch, "the request asked for response_mode=form_post; parse the POST body with parseFormPost(_:)")
         case .jwt, .queryJWT, .fragmentJWT, .formPostJWT:
-            throw OIDCError(.responseModeMismatch, "the request asked for a JARM response (response_mode=\(responseMode.rawValue)); "
-                            + "OIDCClient.finishLogin verifies the response JWT")
+            throw OIDCError(
+                .responseModeMismatch,
+                "the request asked for a JARM response (response_mode=\(responseMode.rawValue)); "
+                    + "OIDCClient.finishLogin verifies the response JWT")
         case .query:
             (expected, other) = (query, fragment)
         case .fragment:

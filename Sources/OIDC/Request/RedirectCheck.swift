@@ -43,10 +43,13 @@ enum RedirectCheck {
     }
 
     /// Drops, once each, the query items the registered redirect URI itself carries (RFC 6749 §3.1.2 allows them).
-    static func removingRedirectURIQuery(from parameters: [(name: String, value: String)],
-                                         redirectURI: URL) -> [(name: String, value: String)] {
+    static func removingRedirectURIQuery(
+        from parameters: [(name: String, value: String)],
+        redirectURI: URL
+    ) -> [(name: String, value: String)] {
         guard let query = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)?.percentEncodedQuery,
-              let own = try? FormURLEncoding.parse(query), !own.isEmpty else { return parameters }
+            let own = try? FormURLEncoding.parse(query), !own.isEmpty
+        else { return parameters }
         var remaining = parameters
         for item in own {
             if let index = remaining.firstIndex(where: { $0.name == item.name && $0.value == item.value }) {
@@ -71,8 +74,9 @@ enum RedirectCheck {
         values = values.filter { !$0.value.isEmpty }
 
         let oauthError = values["error"].map {
-            OAuthError(error: $0, errorDescription: values["error_description"], errorURI: values["error_uri"],
-                               state: values["state"])
+            OAuthError(
+                error: $0, errorDescription: values["error_description"], errorURI: values["error_uri"],
+                state: values["state"])
         }
         if oauthError != nil, let result = ["code", "id_token", "access_token"].first(where: { values[$0] != nil }) {
             throw OIDCError(.ambiguousResponse, "the response carries both error and \(result)")
@@ -102,15 +106,17 @@ enum RedirectCheck {
     private static func checkIssuer(_ iss: String?, pending: PendingAuthorization, oauthError: OAuthError?) throws {
         guard let iss else {
             if pending.issuerParameterSupported {
-                throw OIDCError(.responseIssuerMismatch, "the provider sends iss (RFC 9207) but the response has none",
-                                oauthError: oauthError)
+                throw OIDCError(
+                    .responseIssuerMismatch, "the provider sends iss (RFC 9207) but the response has none",
+                    oauthError: oauthError)
             }
             return
         }
         // RFC 9207 §2.4: simple string comparison when the issuer is known.
         if let expected = pending.issuer, iss != expected {
-            throw OIDCError(.responseIssuerMismatch, "the response's iss '\(iss.prefix(200))' is not the issuer '\(expected)'",
-                            oauthError: oauthError)
+            throw OIDCError(
+                .responseIssuerMismatch, "the response's iss '\(iss.prefix(200))' is not the issuer '\(expected)'",
+                oauthError: oauthError)
         }
     }
 
@@ -147,8 +153,10 @@ enum RedirectCheck {
         response.state = values["state"]
         response.sessionState = values["session_state"]
         response.issuer = values["iss"]
-        let known: Set<String> = ["code", "id_token", "access_token", "token_type", "expires_in", "scope", "state",
-                                  "session_state", "iss"]
+        let known: Set<String> = [
+            "code", "id_token", "access_token", "token_type", "expires_in", "scope", "state",
+            "session_state", "iss",
+        ]
         response.additionalParameters = values.filter { !known.contains($0.key) }
         return response
     }

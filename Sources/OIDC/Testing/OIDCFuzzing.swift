@@ -23,19 +23,23 @@ import Foundation
     /// RFC 9207 `iss`, for the redirect URI `https://client.example/cb?tenant=a`.
     public static let pendingLogins: [PendingLogin] = {
         guard let redirectURI = URL(string: "https://client.example/cb?tenant=a"),
-              let endpoint = URL(string: "https://issuer.example/authorize"),
-              let state = try? OAuthState("af0ifjsldkj"), let nonce = try? Nonce("n-0S6_WzA2Mj"),
-              let verifier = try? CodeVerifier("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") else { return [] }
+            let endpoint = URL(string: "https://issuer.example/authorize"),
+            let state = try? OAuthState("af0ifjsldkj"), let nonce = try? Nonce("n-0S6_WzA2Mj"),
+            let verifier = try? CodeVerifier("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+        else { return [] }
         var result: [PendingLogin] = []
         for type in ResponseType.allCases {
             for mode in [nil] + ResponseMode.allCases.map(Optional.some) {
-                var request = OAuthRequest(clientID: "client", redirectURI: redirectURI, responseType: type, state: state,
-                                           nonce: nonce, pkce: type.includesCode ? PKCE(verifier: verifier) : nil)
+                var request = OAuthRequest(
+                    clientID: "client", redirectURI: redirectURI, responseType: type, state: state,
+                    nonce: nonce, pkce: type.includesCode ? PKCE(verifier: verifier) : nil)
                 request.responseMode = mode
                 request.maxAge = 600
                 for issuerSupported in [false, true] {
-                    if let pending = try? request.pendingAuthorization(at: endpoint, issuer: "https://issuer.example",
-                                                                       issuerParameterSupported: issuerSupported) {
+                    if let pending = try? request.pendingAuthorization(
+                        at: endpoint, issuer: "https://issuer.example",
+                        issuerParameterSupported: issuerSupported)
+                    {
                         result.append(PendingLogin(pending))
                     }
                 }

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// The client's own access token from the client credentials grant (RFC 6749 §4.4), cached and renewed
 /// with one request at a time, for one client, scope, resource set and audience.
@@ -41,8 +42,10 @@ public actor ClientCredentialsTokenSource: CustomReflectable {
     package private(set) var requestCount = 0
 
     /// Creates a source; nothing is requested until the first ``token()``.
-    public init(client: TokenClient, scope: String? = nil, resources: [URL] = [], audience: String? = nil,
-                refreshMargin: TimeInterval = 60, assumedLifetime: TimeInterval = 300) {
+    public init(
+        client: TokenClient, scope: String? = nil, resources: [URL] = [], audience: String? = nil,
+        refreshMargin: TimeInterval = 60, assumedLifetime: TimeInterval = 300
+    ) {
         self.client = client
         self.scope = scope
         self.resources = resources
@@ -56,8 +59,10 @@ public actor ClientCredentialsTokenSource: CustomReflectable {
     public func token() async throws -> TokenResponse {
         if let current, validUntil.timeIntervalSince(client.clock()) > margin { return current }
         if let inFlight {  // recorded as waiting for another caller's request (the client's observer)
-            return try await client.observer.observe(.refreshAwaited, origin: OIDCEvent.origin(of: client.tokenEndpoint),
-                                                     grantType: "client_credentials") { try await inFlight.value }
+            return try await client.observer.observe(
+                .refreshAwaited, origin: OIDCEvent.origin(of: client.tokenEndpoint),
+                grantType: "client_credentials"
+            ) { try await inFlight.value }
         }
         let task = Task { [client, scope, resources, audience] in
             try await client.clientCredentials(scope: scope, resources: resources, audience: audience)
@@ -75,8 +80,12 @@ public actor ClientCredentialsTokenSource: CustomReflectable {
 
     /// Only the non-secret settings: `dump` shows neither the token nor the client's credentials.
     public nonisolated var customMirror: Mirror {
-        Mirror(self, children: ["client_id": client.authentication.clientID, "scope": scope as Any, "resources": resources,
-                                "audience": audience as Any, "refreshMargin": refreshMargin])
+        Mirror(
+            self,
+            children: [
+                "client_id": client.authentication.clientID, "scope": scope as Any, "resources": resources,
+                "audience": audience as Any, "refreshMargin": refreshMargin,
+            ])
     }
 
     /// A new token now, whatever the cached one's expiry (after a resource server refused it):
@@ -109,10 +118,12 @@ extension OIDCClient {
     ///   - resources: RFC 8707 `resource` values.
     ///   - audience: an `audience` parameter (some providers' name for the API), if any.
     ///   - refreshMargin: seconds before expiry at which a new token is requested.
-    public func clientCredentialsTokenSource(scope: String? = nil, resources: [URL] = [], audience: String? = nil,
-                                             refreshMargin: TimeInterval = 60) -> ClientCredentialsTokenSource {
-        ClientCredentialsTokenSource(client: tokenClient, scope: scope, resources: resources, audience: audience,
-                                     refreshMargin: refreshMargin)
+    public func clientCredentialsTokenSource(
+        scope: String? = nil, resources: [URL] = [], audience: String? = nil,
+        refreshMargin: TimeInterval = 60
+    ) -> ClientCredentialsTokenSource {
+        ClientCredentialsTokenSource(
+            client: tokenClient, scope: scope, resources: resources, audience: audience,
+            refreshMargin: refreshMargin)
     }
 }
-

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// A JWT authorization grant (RFC 7523 §2.1): an assertion that the client presents as
 /// the grant, signed with a JOSE key. `description` never shows key material.
@@ -24,8 +25,10 @@ public struct JWTBearerAssertion: Sendable, CustomStringConvertible, CustomRefle
     public let algorithm: JWSAlgorithm
 
     /// Creates an assertion description; ``TokenClient/jwtBearerGrant(_:scope:resources:)`` signs it with the client's clock.
-    public init(issuer: String, subject: String, audience: String, key: JWK, algorithm: JWSAlgorithm, lifetime: TimeInterval = 60,
-                additionalClaims: JSONObject = JSONObject()) {
+    public init(
+        issuer: String, subject: String, audience: String, key: JWK, algorithm: JWSAlgorithm, lifetime: TimeInterval = 60,
+        additionalClaims: JSONObject = JSONObject()
+    ) {
         self.issuer = issuer
         self.subject = subject
         self.audience = audience
@@ -47,8 +50,10 @@ public struct JWTBearerAssertion: Sendable, CustomStringConvertible, CustomRefle
         let standard: Set<String> = ["iss", "sub", "aud", "iat", "exp", "jti"]
         var claims: JSONObject = ["iss": .string(issuer), "sub": .string(subject), "aud": .string(audience)]
         guard let times = AssertionTimes.issuedAndExpiry(now: now, lifetime: lifetime, rounding: .up) else {
-            throw OIDCError(.invalidTokenRequest, "the assertion's iat/exp do not fit in a 64-bit NumericDate "
-                            + "(the clock reads \(now.timeIntervalSince1970.wholeText) s)")
+            throw OIDCError(
+                .invalidTokenRequest,
+                "the assertion's iat/exp do not fit in a 64-bit NumericDate "
+                    + "(the clock reads \(now.timeIntervalSince1970.wholeText) s)")
         }
         claims["iat"] = .integer(times.issuedAt)
         claims["exp"] = .integer(times.expiresAt)

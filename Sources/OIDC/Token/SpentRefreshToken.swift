@@ -13,8 +13,10 @@ package enum SpentRefreshToken {
     /// Runs `check` on the answer to a refresh that sent `sentRefreshToken` (`nil`: not a refresh,
     /// errors pass through); a refusal is turned into `refresh_token_spent` when `answerRefreshToken`
     /// shows the provider rotated the token.
-    package static func checking<T>(answerRefreshToken: @autoclosure () -> String?, sent sentRefreshToken: String?,
-                                    _ check: () async throws -> T) async throws -> T {
+    package static func checking<T>(
+        answerRefreshToken: @autoclosure () -> String?, sent sentRefreshToken: String?,
+        _ check: () async throws -> T
+    ) async throws -> T {
         do {
             return try await check()
         } catch {
@@ -29,8 +31,10 @@ package enum SpentRefreshToken {
     package static func spent(because error: any Error) -> OIDCError {
         let checkError = error as? OIDCError
         let why = checkError.map { "\($0.code.rawValue): \($0.reason)" } ?? "\(error)"
-        return OIDCError(.refreshTokenSpent, "the provider rotated the refresh token but its answer was refused (\(why)); "
-                             + "the refresh token sent is spent and the new one is not used", joseError: checkError?.joseError)
+        return OIDCError(
+            .refreshTokenSpent,
+            "the provider rotated the refresh token but its answer was refused (\(why)); "
+                + "the refresh token sent is spent and the new one is not used", joseError: checkError?.joseError)
     }
 
     /// The refresh token a token request sends, when it is a `refresh_token` grant.

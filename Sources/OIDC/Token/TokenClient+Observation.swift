@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// Revocation, UserInfo and the recording of every call for the client's observer, one ``OIDCEvent`` each.
 extension TokenClient {
@@ -44,12 +45,16 @@ extension TokenClient {
         let userinfo = fetch(.userinfo)
         guard let dpop else {
             headers["Authorization"] = "Bearer " + accessToken
-            return try accepted(try await userinfo.send(TransportRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout),
-                                                        via: transport), from: .userinfo)
+            return try accepted(
+                try await userinfo.send(
+                    TransportRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout),
+                    via: transport), from: .userinfo)
         }
         let request = TransportRequest(method: "GET", url: endpoint, headers: headers, timeout: timeout)
-        let response = try await dpop.send(role: .resourceServer, accessToken: accessToken, observer: observer,
-                                           transport: FetchingTransport(fetch: userinfo, transport: transport)) { request }
+        let response = try await dpop.send(
+            role: .resourceServer, accessToken: accessToken, observer: observer,
+            transport: FetchingTransport(fetch: userinfo, transport: transport)
+        ) { request }
         return try accepted(response, from: .userinfo)
     }
 
@@ -74,10 +79,14 @@ extension TokenClient {
     }
 
     /// One token request, recorded as ``OIDCEvent/Kind/tokenRequest`` with its `grant_type`.
-    package func requestTokens(_ parameters: [(name: String, value: String)], extra: [(name: String, value: String)] = [],
-                               headers: HeaderFields = [:], rule: TokenTypeRule = .dpopOnly) async throws -> TokenResponse {
-        try await observer.observe(.tokenRequest, origin: OIDCEvent.origin(of: tokenEndpoint),
-                                   grantType: observer == nil ? nil : Self.grantType(of: parameters)) {
+    package func requestTokens(
+        _ parameters: [(name: String, value: String)], extra: [(name: String, value: String)] = [],
+        headers: HeaderFields = [:], rule: TokenTypeRule = .dpopOnly
+    ) async throws -> TokenResponse {
+        try await observer.observe(
+            .tokenRequest, origin: OIDCEvent.origin(of: tokenEndpoint),
+            grantType: observer == nil ? nil : Self.grantType(of: parameters)
+        ) {
             try await sendTokenRequest(parameters, extra: extra, headers: headers, rule: rule)
         }
     }
@@ -90,8 +99,10 @@ extension TokenClient {
     /// Runs one POST to the provider's `name` endpoint; for an endpoint whose calls are not recorded otherwise
     /// (the token endpoint, revocation and UserInfo are) records a ``OIDCEvent/Kind/providerCall``: a success for a
     /// 2xx answer, else the failure's code (the registered OAuth code, or the endpoint error's).
-    func observedCall(_ name: ProviderEndpoint, to endpoint: URL,
-                      _ call: () async throws -> TransportResponse) async throws -> TransportResponse {
+    func observedCall(
+        _ name: ProviderEndpoint, to endpoint: URL,
+        _ call: () async throws -> TransportResponse
+    ) async throws -> TransportResponse {
         guard let observer, ![.token, .revocation, .userinfo].contains(name) else { return try await call() }
         let clock = ContinuousClock()
         let start = clock.now
@@ -99,11 +110,14 @@ extension TokenClient {
         do {
             response = try await call()
         } catch {
-            observer.record(OIDCEvent(kind: .providerCall, outcome: .failure(code: Observation.code(of: error)),
-                                      origin: OIDCEvent.origin(of: endpoint), duration: clock.now - start))
+            observer.record(
+                OIDCEvent(
+                    kind: .providerCall, outcome: .failure(code: Observation.code(of: error)),
+                    origin: OIDCEvent.origin(of: endpoint), duration: clock.now - start))
             throw error
         }
-        let outcome: OIDCEvent.Outcome = (200...299).contains(response.status)
+        let outcome: OIDCEvent.Outcome =
+            (200...299).contains(response.status)
             ? .success : .failure(code: Observation.code(of: EndpointResponse.error(for: response, what: name.rawValue)))
         observer.record(OIDCEvent(kind: .providerCall, outcome: outcome, origin: OIDCEvent.origin(of: endpoint), duration: clock.now - start))
         return response

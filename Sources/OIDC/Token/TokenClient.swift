@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// The client's one caller of its authorization server: every grant at the token endpoint, revocation,
 /// UserInfo, and the PAR, CIBA and device authorization posts, each with the client's authentication.
@@ -51,9 +52,11 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
     ///   - timeout: seconds before a request is abandoned.
     ///   - clock: the time for `expires_at`, client assertions and proofs.
     /// - Throws: ``OIDCError`` `.invalidIssuerURL` or `.insecureURL` for an issuer that is not `https` or loopback `http`.
-    public init(tokenEndpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
-                assertionAudience: ClientAssertionAudience = .issuer, dpop: DPoPBinding? = nil, observer: (any OIDCObserver)? = nil,
-                timeout: TimeInterval = 30, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(
+        tokenEndpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
+        assertionAudience: ClientAssertionAudience = .issuer, dpop: DPoPBinding? = nil, observer: (any OIDCObserver)? = nil,
+        timeout: TimeInterval = 30, clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
         if let issuer { _ = try SecureURLPolicy.check(issuer, what: "the issuer") }
         self.tokenEndpoint = tokenEndpoint
         self.issuer = issuer
@@ -71,17 +74,20 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
     /// The other parameters are those of ``init(tokenEndpoint:issuer:authentication:transport:assertionAudience:dpop:observer:timeout:clock:)``.
     /// - Throws: ``OIDCError`` `.discoveryMissingField` without a `token_endpoint`; `.insecureURL` or `.invalidIssuerURL`
     ///   when an endpoint of the metadata fails ``ProviderMetadata/checkEndpointSecurity()``.
-    public init(metadata: ProviderMetadata, authentication: ClientAuthentication, transport: any HTTPTransport,
-                assertionAudience: ClientAssertionAudience = .issuer, dpop: DPoPBinding? = nil, observer: (any OIDCObserver)? = nil,
-                timeout: TimeInterval = 30, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(
+        metadata: ProviderMetadata, authentication: ClientAuthentication, transport: any HTTPTransport,
+        assertionAudience: ClientAssertionAudience = .issuer, dpop: DPoPBinding? = nil, observer: (any OIDCObserver)? = nil,
+        timeout: TimeInterval = 30, clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
         try metadata.checkEndpointSecurity()
         // RFC 8705 §5: with mutual-TLS client authentication, the token endpoint's alias when published.
         let metadata = authentication.usesMutualTLS ? try metadata.withMutualTLSEndpointAliases() : metadata
         guard let tokenEndpoint = metadata.tokenEndpoint else {
             throw OIDCError(.discoveryMissingField, "the provider metadata has no token_endpoint", endpoint: .token)
         }
-        try self.init(tokenEndpoint: tokenEndpoint, issuer: metadata.issuer, authentication: authentication, transport: transport,
-                      assertionAudience: assertionAudience, dpop: dpop, observer: observer, timeout: timeout, clock: clock)
+        try self.init(
+            tokenEndpoint: tokenEndpoint, issuer: metadata.issuer, authentication: authentication, transport: transport,
+            assertionAudience: assertionAudience, dpop: dpop, observer: observer, timeout: timeout, clock: clock)
     }
 
     /// e.g. `TokenClient(private_key_jwt(client_id: "app"), aud: issuer, dpop: ES256)`.
@@ -91,8 +97,12 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
 
     /// Endpoint, issuer, authentication method, audience setting and DPoP algorithm: `dump` shows no secret or key.
     public var customMirror: Mirror {
-        Mirror(self, children: ["tokenEndpoint": tokenEndpoint, "issuer": issuer as Any, "authentication": authentication.methodName,
-                                "assertionAudience": assertionAudience.rawValue, "dpop": dpop.map { $0.key.algorithm.rawValue } ?? "none"])
+        Mirror(
+            self,
+            children: [
+                "tokenEndpoint": tokenEndpoint, "issuer": issuer as Any, "authentication": authentication.methodName,
+                "assertionAudience": assertionAudience.rawValue, "dpop": dpop.map { $0.key.algorithm.rawValue } ?? "none",
+            ])
     }
 
     /// How a token response's `token_type` is checked.
@@ -103,14 +113,18 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
         case strict
     }
 
-    static let standardParameters: Set<String> = ["grant_type", "code", "redirect_uri", "code_verifier", "refresh_token", "scope",
-                                                  "client_id", "client_secret", "client_assertion", "client_assertion_type",
-                                                  "token", "token_type_hint"]
+    static let standardParameters: Set<String> = [
+        "grant_type", "code", "redirect_uri", "code_verifier", "refresh_token", "scope",
+        "client_id", "client_secret", "client_assertion", "client_assertion_type",
+        "token", "token_type_hint",
+    ]
 
     /// One token request without the event: `parameters` then `extra` (which may not set a standard parameter),
     /// through ``post(_:to:as:headers:proof:)``, read by the one token-answer reader.
-    func sendTokenRequest(_ parameters: [(name: String, value: String)], extra: [(name: String, value: String)],
-                          headers: HeaderFields, rule: TokenTypeRule) async throws -> TokenResponse {
+    func sendTokenRequest(
+        _ parameters: [(name: String, value: String)], extra: [(name: String, value: String)],
+        headers: HeaderFields, rule: TokenTypeRule
+    ) async throws -> TokenResponse {
         for (name, _) in extra where Self.standardParameters.contains(name) {
             throw OIDCError(.invalidTokenRequest, "additional parameter \"\(name)\" would override a standard one")
         }
@@ -127,8 +141,10 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
     /// binding and `proof` on, with a proof and the one nonce retry. The response is returned whatever its status:
     /// see ``answer(_:from:accepting:)``. A call to an endpoint other than the token endpoint is recorded as
     /// ``OIDCEvent/Kind/providerCall``.
-    package func post(_ parameters: [(name: String, value: String)], to endpoint: URL, as name: ProviderEndpoint,
-                      headers: HeaderFields = [:], proof: Bool = true) async throws -> TransportResponse {
+    package func post(
+        _ parameters: [(name: String, value: String)], to endpoint: URL, as name: ProviderEndpoint,
+        headers: HeaderFields = [:], proof: Bool = true
+    ) async throws -> TransportResponse {
         let form = formPost
         let build: @Sendable () throws -> TransportRequest = { try form.request(parameters, to: endpoint, headers: headers, for: name) }
         let via = FetchingTransport(fetch: fetch(name), transport: transport)
@@ -149,8 +165,9 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
 
     /// The one authenticated form POST (OIDCCore's), with this client's settings.
     var formPost: ClientFormPost {
-        ClientFormPost(issuer: issuer, authentication: authentication, assertionAudience: assertionAudience, transport: transport,
-                       clock: clock, timeout: timeout)
+        ClientFormPost(
+            issuer: issuer, authentication: authentication, assertionAudience: assertionAudience, transport: transport,
+            clock: clock, timeout: timeout)
     }
 
     /// How errors name the endpoint: `token`, `userinfo`, `revocation`, else its metadata member name.
@@ -166,8 +183,9 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
     /// The endpoint fetch for the provider's `name` endpoint; every status is handed back
     /// (the DPoP nonce challenge and the callers' own status rules need the answer).
     func fetch(_ name: ProviderEndpoint) -> EndpointFetch {
-        EndpointFetch(endpoint: name, issuer: issuer, transportFailure: .transport, invalidBody: .invalidEndpointResponse,
-                      emptyBody: .emptyEndpointResponse, accepted: 100...599)
+        EndpointFetch(
+            endpoint: name, issuer: issuer, transportFailure: .transport, invalidBody: .invalidEndpointResponse,
+            emptyBody: .emptyEndpointResponse, accepted: 100...599)
     }
 
     /// `token_type` `DPoP` only when a proof was sent, `Bearer` only when none was (RFC 9449 §5, RFC 6749 §7.1).

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension TokenResponse {
     /// Reads a token endpoint's successful JSON answer (HTTP `status`) to a request that sent
@@ -11,11 +12,15 @@ extension TokenResponse {
     /// step of `TokenClient`. A form error names the token endpoint and
     /// the status; a refusal of an answer to a refresh that rotated the refresh token is
     /// `refresh_token_spent` (``SpentRefreshToken``).
-    package static func tokenEndpointAnswer(_ object: JSONObject, status: Int, receivedAt: Date,
-                                            sent parameters: [(name: String, value: String)],
-                                            check: (TokenResponse) throws -> Void) async throws -> TokenResponse {
-        try await SpentRefreshToken.checking(answerRefreshToken: object["refresh_token"]?.stringValue,
-                                             sent: SpentRefreshToken.sent(in: parameters)) {
+    package static func tokenEndpointAnswer(
+        _ object: JSONObject, status: Int, receivedAt: Date,
+        sent parameters: [(name: String, value: String)],
+        check: (TokenResponse) throws -> Void
+    ) async throws -> TokenResponse {
+        try await SpentRefreshToken.checking(
+            answerRefreshToken: object["refresh_token"]?.stringValue,
+            sent: SpentRefreshToken.sent(in: parameters)
+        ) {
             let tokens: TokenResponse
             do {
                 tokens = try TokenResponse(json: object, receivedAt: receivedAt)

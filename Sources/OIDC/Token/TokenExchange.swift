@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// A token type identifier of RFC 8693 §3 (`urn:ietf:params:oauth:token-type:...`), or any other URI.
 public struct TokenTypeIdentifier: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
@@ -48,9 +49,11 @@ public struct TokenExchangeRequest: Sendable, CustomStringConvertible, CustomRef
     public var requestedTokenType: TokenTypeIdentifier?
 
     /// Creates a request.
-    public init(subjectToken: String, subjectTokenType: TokenTypeIdentifier, actorToken: String? = nil,
-                actorTokenType: TokenTypeIdentifier? = nil, resources: [URL] = [], audiences: [String] = [], scope: String? = nil,
-                requestedTokenType: TokenTypeIdentifier? = nil) {
+    public init(
+        subjectToken: String, subjectTokenType: TokenTypeIdentifier, actorToken: String? = nil,
+        actorTokenType: TokenTypeIdentifier? = nil, resources: [URL] = [], audiences: [String] = [], scope: String? = nil,
+        requestedTokenType: TokenTypeIdentifier? = nil
+    ) {
         self.subjectToken = subjectToken
         self.subjectTokenType = subjectTokenType
         self.actorToken = actorToken
@@ -67,8 +70,10 @@ public struct TokenExchangeRequest: Sendable, CustomStringConvertible, CustomRef
         guard (actorToken == nil) == (actorTokenType == nil) else {
             throw OIDCError(.invalidTokenRequest, "actor_token and actor_token_type go together (RFC 8693 §2.1)")
         }
-        var parameters: [(name: String, value: String)] = [("subject_token", subjectToken),
-                                                            ("subject_token_type", subjectTokenType.rawValue)]
+        var parameters: [(name: String, value: String)] = [
+            ("subject_token", subjectToken),
+            ("subject_token_type", subjectTokenType.rawValue),
+        ]
         if let actorToken, let actorTokenType {
             parameters += [("actor_token", actorToken), ("actor_token_type", actorTokenType.rawValue)]
         }
@@ -106,11 +111,13 @@ extension TokenClient {
     /// - Throws: ``OIDCError`` `.invalidTokenRequest`, `.invalidResourceIndicator`,
     ///   `.invalidTokenExchangeResponse` when `issued_token_type` is missing, and every token-endpoint error.
     public func exchangeToken(_ request: TokenExchangeRequest, additionalHeaders: HeaderFields = [:]) async throws -> TokenExchangeResponse {
-        let tokens = try await requestToken(grantType: Self.tokenExchangeGrantType, parameters: try request.parameters(),
-                                            resources: request.resources, additionalHeaders: additionalHeaders)
+        let tokens = try await requestToken(
+            grantType: Self.tokenExchangeGrantType, parameters: try request.parameters(),
+            resources: request.resources, additionalHeaders: additionalHeaders)
         guard let issued = tokens.additionalFields["issued_token_type"]?.stringValue, !issued.isEmpty else {
-            throw OIDCError(.invalidTokenExchangeResponse, "the token exchange answer has no \"issued_token_type\" string (RFC 8693 §2.2.1)",
-                            httpStatus: 200)
+            throw OIDCError(
+                .invalidTokenExchangeResponse, "the token exchange answer has no \"issued_token_type\" string (RFC 8693 §2.2.1)",
+                httpStatus: 200)
         }
         return TokenExchangeResponse(tokens: tokens, issuedTokenType: TokenTypeIdentifier(rawValue: issued))
     }

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// A successful token response (RFC 6749 §5.1, OpenID Connect Core §3.1.3.3).
 ///
@@ -31,8 +32,10 @@ public struct TokenResponse: Sendable, Codable, CustomStringConvertible, CustomR
     public var isBearer: Bool { tokenType.lowercased() == "bearer" }
 
     /// Creates a token set.
-    public init(accessToken: String, tokenType: String = "Bearer", expiresIn: Int? = nil, expiresAt: Date? = nil,
-                refreshToken: String? = nil, idToken: String? = nil, scope: String? = nil, additionalFields: JSONObject = JSONObject()) {
+    public init(
+        accessToken: String, tokenType: String = "Bearer", expiresIn: Int? = nil, expiresAt: Date? = nil,
+        refreshToken: String? = nil, idToken: String? = nil, scope: String? = nil, additionalFields: JSONObject = JSONObject()
+    ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
@@ -118,7 +121,8 @@ public struct TokenResponse: Sendable, Codable, CustomStringConvertible, CustomR
     /// e.g. `TokenResponse(Bearer, expires_at: 1700000000, refresh_token: yes, id_token: yes)`; never the tokens.
     public var description: String {
         let expiry = expiresAt.map { String(Self.unixSeconds($0)) } ?? "unknown"
-        return "TokenResponse(\(tokenType), expires_at: \(expiry), refresh_token: \(refreshToken == nil ? "no" : "yes"), id_token: \(idToken == nil ? "no" : "yes"))"
+        return
+            "TokenResponse(\(tokenType), expires_at: \(expiry), refresh_token: \(refreshToken == nil ? "no" : "yes"), id_token: \(idToken == nil ? "no" : "yes"))"
     }
     /// No children: `dump` shows nothing secret.
     public var customMirror: Mirror { Mirror(self, children: [:]) }

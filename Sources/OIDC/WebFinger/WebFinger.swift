@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// Issuer discovery with WebFinger (OpenID Connect Discovery 1.0 §2, RFC 7033): from an identifier the user
 /// typed (`acct:user@host`, `user@host`, or an https URL) to the issuer of its OpenID provider.
@@ -77,9 +78,11 @@ public enum WebFinger {
                 host = url.port.map { "\(name):\($0)" } ?? name
             }
             guard !host.isEmpty, !host.contains(where: { "/?#@\\".contains($0) }),
-                  let url = URL(string: "https://\(host)/.well-known/webfinger?resource=\(FormURLEncoding.encode(resource))&rel="
-                                + FormURLEncoding.encode(WebFinger.issuerRelation)),
-                  url.host != nil else {
+                let url = URL(
+                    string: "https://\(host)/.well-known/webfinger?resource=\(FormURLEncoding.encode(resource))&rel="
+                        + FormURLEncoding.encode(WebFinger.issuerRelation)),
+                url.host != nil
+            else {
                 throw fail("names no usable host")
             }
             self.resource = resource
@@ -98,18 +101,23 @@ public enum WebFinger {
     /// - Returns: the issuer (an https URL on a host the policy admits), not yet discovered.
     /// - Throws: ``OIDCError`` `.webFingerHostRefused` before any request (or for the issuer named),
     ///   `.webFingerInvalidIdentifier`, `.webFingerNoIssuer`.
-    public static func issuer(for identifier: String, transport: any HTTPTransport, observer: (any OIDCObserver)? = nil,
-                              fetchPolicy: RemoteFetchPolicy = .publicHostsOnly) async throws -> String {
+    public static func issuer(
+        for identifier: String, transport: any HTTPTransport, observer: (any OIDCObserver)? = nil,
+        fetchPolicy: RemoteFetchPolicy = .publicHostsOnly
+    ) async throws -> String {
         let query = try Query(identifier: identifier)
         var diagnostic: String?
         return try await observer.observe(.discovery, origin: OIDCEvent.origin(of: query.url), detail: diagnostic) {
-            try await fetchPolicy.check(query.url, code: .webFingerHostRefused, what: "the WebFinger host", endpoint: .webFinger,
-                                        diagnostic: &diagnostic)
-            var fetch = EndpointFetch(endpoint: .webFinger, issuer: nil, transportFailure: .webFingerTransportFailed,
-                                      invalidBody: .webFingerInvalidResponse, maxBodyBytes: 64 * 1024)
+            try await fetchPolicy.check(
+                query.url, code: .webFingerHostRefused, what: "the WebFinger host", endpoint: .webFinger,
+                diagnostic: &diagnostic)
+            var fetch = EndpointFetch(
+                endpoint: .webFinger, issuer: nil, transportFailure: .webFingerTransportFailed,
+                invalidBody: .webFingerInvalidResponse, maxBodyBytes: 64 * 1024)
             fetch.quotesBody = false
-            let response = try await fetch.send(TransportRequest(url: query.url, headers: ["Accept": "application/jrd+json, application/json"]),
-                                                via: transport)
+            let response = try await fetch.send(
+                TransportRequest(url: query.url, headers: ["Accept": "application/jrd+json, application/json"]),
+                via: transport)
             let object: JSONObject
             do {
                 object = try fetch.object(from: response)
@@ -119,8 +127,9 @@ public enum WebFinger {
             }
             let issuer = try issuer(in: object)
             if let url = URL(string: issuer) {
-                try await fetchPolicy.check(url, code: .webFingerHostRefused, what: "the issuer the WebFinger answer names",
-                                            endpoint: .webFinger, diagnostic: &diagnostic)
+                try await fetchPolicy.check(
+                    url, code: .webFingerHostRefused, what: "the issuer the WebFinger answer names",
+                    endpoint: .webFinger, diagnostic: &diagnostic)
             }
             return issuer
         }
@@ -167,23 +176,29 @@ extension OIDCClient {
     ///   - fetchPolicy: the hosts the WebFinger query, the issuer and its endpoints may be on (default: public hosts on 443).
     /// - Throws: ``OIDCError``: the WebFinger errors, then the discovery errors; `.webFingerHostRefused` naming the
     ///   endpoint (``OIDCError/endpoint``) on a refused host.
-    public static func discover(webFinger identifier: String, authentication: ClientAuthentication, transport: any HTTPTransport,
-                                configuration: Configuration = Configuration(),
-                                fetchPolicy: RemoteFetchPolicy = .publicHostsOnly) async throws -> OIDCClient {
+    public static func discover(
+        webFinger identifier: String, authentication: ClientAuthentication, transport: any HTTPTransport,
+        configuration: Configuration = Configuration(),
+        fetchPolicy: RemoteFetchPolicy = .publicHostsOnly
+    ) async throws -> OIDCClient {
         let issuer = try await WebFinger.issuer(for: identifier, transport: transport, observer: configuration.observer, fetchPolicy: fetchPolicy)
-        let metadata = try await Discovery.fetch(issuer: issuer, transport: transport, observer: configuration.observer,
-                                                 profile: configuration.profile)
+        let metadata = try await Discovery.fetch(
+            issuer: issuer, transport: transport, observer: configuration.observer,
+            profile: configuration.profile)
         let browserOnly: Set<ProviderEndpoint> = [.authorization, .endSession, .checkSessionIframe]
         var admitted: Set<String> = []
         for (endpoint, url) in metadata.callableEndpoints where !browserOnly.contains(endpoint) {
             guard let url, let origin = OIDCEvent.origin(of: url), !admitted.contains(origin) else { continue }
             var diagnostic: String?
             do {
-                try await fetchPolicy.check(url, code: .webFingerHostRefused, what: "the \(endpoint) of the provider the WebFinger answer names",
-                                            endpoint: endpoint, diagnostic: &diagnostic)
+                try await fetchPolicy.check(
+                    url, code: .webFingerHostRefused, what: "the \(endpoint) of the provider the WebFinger answer names",
+                    endpoint: endpoint, diagnostic: &diagnostic)
             } catch {
-                configuration.observer?.record(OIDCEvent(kind: .discovery, outcome: .failure(code: Observation.code(of: error)),
-                                                         origin: origin, detail: diagnostic))
+                configuration.observer?.record(
+                    OIDCEvent(
+                        kind: .discovery, outcome: .failure(code: Observation.code(of: error)),
+                        origin: origin, detail: diagnostic))
                 throw error
             }
             admitted.insert(origin)

@@ -5,7 +5,8 @@ import JOSE
 package enum DPoPAccessTokenHash {
     /// The hash of `accessToken`, hashed where its bytes lie (a token inside an `Authorization` value).
     package static func of(_ accessToken: Substring) -> String {
-        let digest = accessToken.utf8.withContiguousStorageIfAvailable { DigestAlgorithm.sha256.hash(UnsafeRawBufferPointer($0)) }
+        let digest =
+            accessToken.utf8.withContiguousStorageIfAvailable { DigestAlgorithm.sha256.hash(UnsafeRawBufferPointer($0)) }
             ?? DigestAlgorithm.sha256.hash(Array(accessToken.utf8))
         return Base64URL.encode(digest)
     }

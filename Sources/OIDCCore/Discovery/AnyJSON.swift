@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// Bridges a ``JSONValue`` through `Codable` (for members kept verbatim).
 package struct AnyJSON: Codable, Sendable {
@@ -27,11 +28,17 @@ package struct AnyJSON: Codable, Sendable {
             return
         }
         let single = try decoder.singleValueContainer()
-        if single.decodeNil() { value = .null }
-        else if let bool = try? single.decode(Bool.self) { value = .bool(bool) }
-        else if let integer = try? single.decode(Int64.self) { value = .integer(integer) }
-        else if let double = try? single.decode(Double.self) { value = .double(double) }
-        else { value = .string(try single.decode(String.self)) }
+        if single.decodeNil() {
+            value = .null
+        } else if let bool = try? single.decode(Bool.self) {
+            value = .bool(bool)
+        } else if let integer = try? single.decode(Int64.self) {
+            value = .integer(integer)
+        } else if let double = try? single.decode(Double.self) {
+            value = .double(double)
+        } else {
+            value = .string(try single.decode(String.self))
+        }
     }
 
     package func encode(to encoder: any Encoder) throws {

@@ -28,11 +28,14 @@ extension Discovery {
     /// - Throws: ``OIDCError`` `.invalidIssuerURL`, `.insecureURL`, `.discoveryTransportFailed`, `.discoveryHTTPStatus`,
     ///   `.discoveryInvalidDocument`, `.discoveryMissingField` (no `issuer`), `.discoveryIssuerMismatch`; an endpoint's
     ///   `.insecureURL` / `.invalidIssuerURL`.
-    package nonisolated static func fetchAuthorizationServer(issuer: String, transport: any HTTPTransport,
-                                                            observer: (any OIDCObserver)? = nil) async throws -> ProviderMetadata {
+    package nonisolated static func fetchAuthorizationServer(
+        issuer: String, transport: any HTTPTransport,
+        observer: (any OIDCObserver)? = nil
+    ) async throws -> ProviderMetadata {
         try await observer.observe(.discovery, origin: Observation.origin(of: issuer)) {
-            try await fetchDocument(issuer: issuer, url: try authorizationServerMetadataURL(for: issuer),
-                                    endpoint: .authorizationServerMetadata, requireOpenIDFields: false, transport: transport)
+            try await fetchDocument(
+                issuer: issuer, url: try authorizationServerMetadataURL(for: issuer),
+                endpoint: .authorizationServerMetadata, requireOpenIDFields: false, transport: transport)
         }
     }
 

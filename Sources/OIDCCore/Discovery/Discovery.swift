@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// Fetches and caches OpenID Provider metadata (OpenID Connect Discovery 1.0 §4)
 /// from `ISSUER/.well-known/openid-configuration`, through an ``HTTPTransport``.
@@ -32,8 +33,10 @@ public actor Discovery {
     ///   - timeToLive: seconds a fetched document is reused (default one hour).
     ///   - clock: the current time.
     ///   - observer: receives an event per document fetched; `nil` (default): none.
-    public init(transport: any HTTPTransport, timeToLive: TimeInterval = 3600, clock: @escaping @Sendable () -> Date = { Date() },
-                observer: (any OIDCObserver)? = nil) {
+    public init(
+        transport: any HTTPTransport, timeToLive: TimeInterval = 3600, clock: @escaping @Sendable () -> Date = { Date() },
+        observer: (any OIDCObserver)? = nil
+    ) {
         self.observer = observer
         self.transport = transport
         self.timeToLive = timeToLive
@@ -94,30 +97,38 @@ public actor Discovery {
     ///   - profile: the provider profile whose documented discovery `issuer` is accepted besides the exact one
     ///     (Entra ID multi-tenant: the template `…/{tenantid}/v2.0`; the returned metadata's `issuer` is then
     ///     the requested one, and each ID Token's `iss` is checked against its own tenant); `nil` (default): exact only.
-    package nonisolated static func fetch(issuer: String, transport: any HTTPTransport,
-                                         observer: (any OIDCObserver)? = nil, profile: ProviderProfile? = nil) async throws -> ProviderMetadata {
+    package nonisolated static func fetch(
+        issuer: String, transport: any HTTPTransport,
+        observer: (any OIDCObserver)? = nil, profile: ProviderProfile? = nil
+    ) async throws -> ProviderMetadata {
         try await observer.observe(.discovery, origin: Observation.origin(of: issuer)) {
             try await fetchDocument(issuer: issuer, transport: transport, profile: profile)
         }
     }
 
     /// ``fetch(issuer:transport:observer:profile:)`` without the event.
-    package nonisolated static func fetchDocument(issuer: String, transport: any HTTPTransport,
-                                          profile: ProviderProfile? = nil) async throws -> ProviderMetadata {
-        try await fetchDocument(issuer: issuer, url: try configurationURL(for: issuer), endpoint: .discoveryDocument,
-                                requireOpenIDFields: true, transport: transport, profile: profile)
+    package nonisolated static func fetchDocument(
+        issuer: String, transport: any HTTPTransport,
+        profile: ProviderProfile? = nil
+    ) async throws -> ProviderMetadata {
+        try await fetchDocument(
+            issuer: issuer, url: try configurationURL(for: issuer), endpoint: .discoveryDocument,
+            requireOpenIDFields: true, transport: transport, profile: profile)
     }
 
     /// The one implementation of the discovery rules, for OpenID (`requireOpenIDFields`) and RFC 8414 documents:
     /// no query or fragment in the issuer, the document's `issuer` exactly the requested one (or the one `profile`
     /// documents for it), the required fields, every endpoint through ``ProviderMetadata/checkEndpointSecurity()``.
-    package nonisolated static func fetchDocument(issuer: String, url: URL, endpoint: ProviderEndpoint, requireOpenIDFields: Bool,
-                                          transport: any HTTPTransport, profile: ProviderProfile? = nil) async throws -> ProviderMetadata {
+    package nonisolated static func fetchDocument(
+        issuer: String, url: URL, endpoint: ProviderEndpoint, requireOpenIDFields: Bool,
+        transport: any HTTPTransport, profile: ProviderProfile? = nil
+    ) async throws -> ProviderMetadata {
         if issuer.contains("?") || issuer.contains("#") {
             throw OIDCError(.invalidIssuerURL, "an issuer has no query or fragment (OpenID Connect Core §2, RFC 8414 §2)")
         }
-        let fetch = EndpointFetch(endpoint: endpoint, issuer: issuer, transportFailure: .discoveryTransportFailed,
-                                  invalidBody: .discoveryInvalidDocument, statusCode: .discoveryHTTPStatus)
+        let fetch = EndpointFetch(
+            endpoint: endpoint, issuer: issuer, transportFailure: .discoveryTransportFailed,
+            invalidBody: .discoveryInvalidDocument, statusCode: .discoveryHTTPStatus)
         var metadata = try await fetch.fetch(TransportRequest(url: url, headers: ["Accept": "application/json"]), via: transport) {
             try ProviderMetadata(jsonBytes: $0.body)
         }

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// The JSON form of ``ProviderMetadata``: the registered member names, decoding (unknown members kept
 /// in ``ProviderMetadata/additionalFields``) and encoding.
@@ -119,7 +120,8 @@ extension ProviderMetadata {
         revocationEndpointAuthSigningAlgValuesSupported = try container.decodeIfPresent([String].self, forKey: .revocationEndpointAuthSigningAlgValuesSupported)
         introspectionEndpoint = try container.decodeIfPresent(URL.self, forKey: .introspectionEndpoint)
         introspectionEndpointAuthMethodsSupported = try container.decodeIfPresent([String].self, forKey: .introspectionEndpointAuthMethodsSupported)
-        introspectionEndpointAuthSigningAlgValuesSupported = try container.decodeIfPresent([String].self, forKey: .introspectionEndpointAuthSigningAlgValuesSupported)
+        introspectionEndpointAuthSigningAlgValuesSupported = try container.decodeIfPresent(
+            [String].self, forKey: .introspectionEndpointAuthSigningAlgValuesSupported)
         codeChallengeMethodsSupported = try container.decodeIfPresent([String].self, forKey: .codeChallengeMethodsSupported)
         signedMetadata = try container.decodeIfPresent(String.self, forKey: .signedMetadata)
         authorizationResponseIssParameterSupported = try container.decodeIfPresent(Bool.self, forKey: .authorizationResponseIssParameterSupported)

@@ -25,8 +25,9 @@ extension ProviderMetadata {
         for endpoint in Self.mutualTLSAliasedEndpoints {
             guard let text = aliases[endpoint.rawValue] else { continue }
             guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
-                throw OIDCError(.invalidIssuerURL, "\(ProviderEndpoint.mtlsAlias(endpoint.rawValue)) is not a URL",
-                                endpoint: .mtlsAlias(endpoint.rawValue))
+                throw OIDCError(
+                    .invalidIssuerURL, "\(ProviderEndpoint.mtlsAlias(endpoint.rawValue)) is not a URL",
+                    endpoint: .mtlsAlias(endpoint.rawValue))
             }
             try SecureURLPolicy.checkEndpoint(url, .mtlsAlias(endpoint.rawValue), issuer: issuer)
             switch endpoint {

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// OpenID Provider / OAuth 2.0 Authorization Server metadata: every field
 /// registered by OpenID Connect Discovery 1.0 §3, RFC 8414, RFC 7009, RFC 9207

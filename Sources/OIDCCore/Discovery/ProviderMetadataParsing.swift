@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 extension ProviderMetadata {
     /// Parses a metadata document with the strict JSON parser (duplicate members

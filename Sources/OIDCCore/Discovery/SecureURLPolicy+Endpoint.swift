@@ -22,8 +22,10 @@ extension SecureURLPolicy {
         if let error = judged.error(what: endpoint.rawValue, endpoint: endpoint) { throw error }
         guard case .loopbackHTTP = judged, let issuer else { return }
         guard let issuerURL = URL(string: issuer), case .loopbackHTTP = verdict(issuerURL) else {
-            throw OIDCError(.insecureURL, "\(endpoint) uses http on a loopback host, but the issuer is not an http loopback issuer: "
-                            + "https is required", endpoint: endpoint)
+            throw OIDCError(
+                .insecureURL,
+                "\(endpoint) uses http on a loopback host, but the issuer is not an http loopback issuer: "
+                    + "https is required", endpoint: endpoint)
         }
     }
 }

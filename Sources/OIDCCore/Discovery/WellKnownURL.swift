@@ -19,7 +19,7 @@ package enum WellKnownURL {
     package static func url(for identifier: String, suffix: String, what: String) throws -> URL {
         let url = try SecureURLPolicy.check(identifier, what: what)
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              components.percentEncodedFragment == nil, components.percentEncodedUser == nil, components.percentEncodedPassword == nil
+            components.percentEncodedFragment == nil, components.percentEncodedUser == nil, components.percentEncodedPassword == nil
         else {
             throw OIDCError(.invalidIssuerURL, "\(what) has a fragment or user information")
         }

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// The one way the library calls a provider endpoint (discovery, JWK Set, token,
 /// revocation, UserInfo): it
@@ -45,10 +46,12 @@ package struct EndpointFetch: Sendable {
     /// A fetch description.
     /// - Parameters:
     ///   - statusCode: the code of the default status error, used when `statusFailure` is `nil`.
-    package init(endpoint: ProviderEndpoint, issuer: String?, transportFailure: OIDCError.Code, invalidBody: OIDCError.Code,
-                 emptyBody: OIDCError.Code? = nil, accepted: ClosedRange<Int> = 200...200,
-                 maxBodyBytes: Int = EndpointFetch.defaultMaxBodyBytes, statusCode: OIDCError.Code? = nil,
-                 statusFailure: (@Sendable (TransportResponse) -> OIDCError)? = nil) {
+    package init(
+        endpoint: ProviderEndpoint, issuer: String?, transportFailure: OIDCError.Code, invalidBody: OIDCError.Code,
+        emptyBody: OIDCError.Code? = nil, accepted: ClosedRange<Int> = 200...200,
+        maxBodyBytes: Int = EndpointFetch.defaultMaxBodyBytes, statusCode: OIDCError.Code? = nil,
+        statusFailure: (@Sendable (TransportResponse) -> OIDCError)? = nil
+    ) {
         self.endpoint = endpoint
         self.issuer = issuer
         self.transportFailure = transportFailure
@@ -57,9 +60,10 @@ package struct EndpointFetch: Sendable {
         self.accepted = accepted
         self.maxBodyBytes = maxBodyBytes
         let code = statusCode ?? invalidBody
-        self.statusFailure = statusFailure ?? { response in
-            OIDCError(code, "the \(endpoint) was answered with HTTP \(response.status)", httpStatus: response.status, endpoint: endpoint)
-        }
+        self.statusFailure =
+            statusFailure ?? { response in
+                OIDCError(code, "the \(endpoint) was answered with HTTP \(response.status)", httpStatus: response.status, endpoint: endpoint)
+            }
     }
 
     /// Sends `request` under the rules above and returns the accepted, bounded response.
@@ -71,8 +75,9 @@ package struct EndpointFetch: Sendable {
         do {
             response = try await transport.send(request)
         } catch let error as TransportError {
-            throw OIDCError(transportFailure, "\(request.method) \(endpoint) at \(request.url.host ?? "?") failed: \(error)",
-                            transportError: error, endpoint: endpoint)
+            throw OIDCError(
+                transportFailure, "\(request.method) \(endpoint) at \(request.url.host ?? "?") failed: \(error)",
+                transportError: error, endpoint: endpoint)
         } catch let error as CancellationError {
             throw error
         } catch {
@@ -80,15 +85,18 @@ package struct EndpointFetch: Sendable {
         }
         guard accepted.contains(response.status) else { throw statusFailure(response) }
         guard response.body.count <= maxBodyBytes else {
-            throw OIDCError(invalidBody, "the \(endpoint) answered with a body larger than \(maxBodyBytes) bytes",
-                            httpStatus: response.status, endpoint: endpoint)
+            throw OIDCError(
+                invalidBody, "the \(endpoint) answered with a body larger than \(maxBodyBytes) bytes",
+                httpStatus: response.status, endpoint: endpoint)
         }
         return response
     }
 
     /// Sends `request` and parses the accepted response with `parse` (a type's own strict parser).
-    package func fetch<T>(_ request: TransportRequest, via transport: any HTTPTransport,
-                          parse: (TransportResponse) throws -> T) async throws -> T {
+    package func fetch<T>(
+        _ request: TransportRequest, via transport: any HTTPTransport,
+        parse: (TransportResponse) throws -> T
+    ) async throws -> T {
         try parse(try await send(request, via: transport))
     }
 
@@ -102,18 +110,22 @@ package struct EndpointFetch: Sendable {
     /// The body of `response` as a JSON object, or the typed error naming the endpoint.
     package func object(from response: TransportResponse) throws -> JSONObject {
         guard !response.body.isEmpty else {
-            throw OIDCError(emptyBody, "the \(endpoint) answered HTTP \(response.status) with an empty body",
-                            httpStatus: response.status, endpoint: endpoint)
+            throw OIDCError(
+                emptyBody, "the \(endpoint) answered HTTP \(response.status) with an empty body",
+                httpStatus: response.status, endpoint: endpoint)
         }
         do {
             return try JSONParser.parseObject(response.body, what: "the \(endpoint) response")
         } catch let error as JOSEError {
             guard quotesBody else {
-                throw OIDCError(invalidBody, "the \(endpoint) answered HTTP \(response.status) with a body that is not a JSON object",
-                                httpStatus: response.status, endpoint: endpoint)
+                throw OIDCError(
+                    invalidBody, "the \(endpoint) answered HTTP \(response.status) with a body that is not a JSON object",
+                    httpStatus: response.status, endpoint: endpoint)
             }
-            throw OIDCError(invalidBody, "the \(endpoint) answered HTTP \(response.status) with \(EndpointResponse.kind(of: response)): "
-                            + EndpointResponse.excerpt(response.body), httpStatus: response.status, joseError: error, endpoint: endpoint)
+            throw OIDCError(
+                invalidBody,
+                "the \(endpoint) answered HTTP \(response.status) with \(EndpointResponse.kind(of: response)): "
+                    + EndpointResponse.excerpt(response.body), httpStatus: response.status, joseError: error, endpoint: endpoint)
         }
     }
 
@@ -126,7 +138,8 @@ package struct EndpointFetch: Sendable {
 extension OIDCError {
     /// The same error, about `endpoint`.
     package func naming(_ endpoint: ProviderEndpoint) -> OIDCError {
-        OIDCError(code, reason, oauthError: oauthError, httpStatus: httpStatus, joseError: joseError, transportError: transportError,
-                  endpoint: endpoint)
+        OIDCError(
+            code, reason, oauthError: oauthError, httpStatus: httpStatus, joseError: joseError, transportError: transportError,
+            endpoint: endpoint)
     }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 
 /// An IPv4 or IPv6 address as bytes, and the one rule of ``RemoteFetchPolicy`` for which addresses are
 /// internal (not on the public internet).

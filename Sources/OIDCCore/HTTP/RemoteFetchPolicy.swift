@@ -43,7 +43,8 @@ public struct RemoteFetchPolicy: Sendable {
         public init(host: String, port: Int) throws {
             let normalized = RemoteFetchPolicy.normalize(host)
             guard !normalized.isEmpty, !normalized.unicodeScalars.contains(where: { " /\\@?#%".unicodeScalars.contains($0) || $0.value < 0x21 }),
-                  (1...65535).contains(port) else {
+                (1...65535).contains(port)
+            else {
                 throw OIDCError(.invalidFetchPolicyHost, "a fetch policy host must be HOST:PORT with a port from 1 to 65535")
             }
             self.host = normalized
@@ -175,12 +176,16 @@ public struct RemoteFetchPolicy: Sendable {
     ///   - what: what the URL is, for the reason (e.g. "the WebFinger host").
     ///   - endpoint: the endpoint named in the error.
     ///   - diagnostic: set to the full diagnosis (``Refusal/description``) on a refusal, for the observer's event.
-    package func check(_ url: URL, code: OIDCError.Code, what: String, endpoint: ProviderEndpoint? = nil,
-                       diagnostic: inout String?) async throws {
+    package func check(
+        _ url: URL, code: OIDCError.Code, what: String, endpoint: ProviderEndpoint? = nil,
+        diagnostic: inout String?
+    ) async throws {
         guard let refusal = await refusal(for: url) else { return }
         diagnostic = refusal.description
-        throw OIDCError(code, "\(what) \(refusal.publicReason): refused by the fetch policy (RemoteFetchPolicy; widen it by name "
-                        + "with allowedHosts or admit)", endpoint: endpoint)
+        throw OIDCError(
+            code,
+            "\(what) \(refusal.publicReason): refused by the fetch policy (RemoteFetchPolicy; widen it by name "
+                + "with allowedHosts or admit)", endpoint: endpoint)
     }
 
     /// The rules decided without resolving: `(target, nil)` when the name still has to be resolved or an
@@ -189,7 +194,8 @@ public struct RemoteFetchPolicy: Sendable {
     private func staticVerdict(_ url: URL) -> (target: HostPort?, refusal: Refusal?) {
         let scheme = url.scheme?.lowercased() ?? ""
         guard let rawHost = url.host(percentEncoded: false), !rawHost.isEmpty,
-              let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil) else {
+            let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+        else {
             return (nil, Refusal(host: url.host(percentEncoded: false) ?? "", port: url.port ?? 0, reason: .noUsableHost))
         }
         let host = Self.normalize(rawHost)

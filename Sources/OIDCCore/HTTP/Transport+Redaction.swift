@@ -7,8 +7,10 @@ import Foundation
 extension HeaderFields: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Header fields whose values are credentials: shown as `[redacted]` by
     /// ``description``, `dump` and `Mirror` (the fields themselves are unchanged).
-    public static let credentialFieldNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie", "dpop",
-                                                           "x-api-key"]
+    public static let credentialFieldNames: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "dpop",
+        "x-api-key",
+    ]
 
     /// The fields as printed: credential values replaced by `[redacted]`.
     public var redactedFields: [(name: String, value: String)] {
@@ -53,8 +55,12 @@ extension URL {
 extension TransportRequest: CustomReflectable {
     /// Method, URL without query or fragment, redacted headers, body length.
     public var customMirror: Mirror {
-        Mirror(self, children: ["method": method, "url": url.redactedForDisplay, "headers": headers, "body": body as Any,
-                                "timeout": timeout, "followsRedirects": followsRedirects], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "method": method, "url": url.redactedForDisplay, "headers": headers, "body": body as Any,
+                "timeout": timeout, "followsRedirects": followsRedirects,
+            ], displayStyle: .struct)
     }
 }
 

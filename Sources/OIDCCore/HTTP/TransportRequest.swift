@@ -48,8 +48,10 @@ public struct TransportRequest: Sendable {
     public var followsRedirects: Bool
 
     /// Creates a request.
-    public init(method: Method = .get, url: URL, headers: HeaderFields = [:], body: TransportBody? = nil,
-                timeout: TimeInterval = 30, followsRedirects: Bool = false) {
+    public init(
+        method: Method = .get, url: URL, headers: HeaderFields = [:], body: TransportBody? = nil,
+        timeout: TimeInterval = 30, followsRedirects: Bool = false
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

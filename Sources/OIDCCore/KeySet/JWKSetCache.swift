@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// Keeps one issuer's JWK Set from its `jwks_uri` and follows its key rotation.
 ///
@@ -42,10 +43,12 @@ public actor JWKSetCache {
         public var requestTimeout: TimeInterval
 
         /// Creates a configuration; every parameter has the documented default.
-        public init(defaultTimeToLive: TimeInterval = 300, minimumTimeToLive: TimeInterval = 30,
-                    maximumTimeToLive: TimeInterval = 86_400, honoursCacheControl: Bool = true,
-                    refreshCoolDown: TimeInterval = 30, clock: @escaping @Sendable () -> Date = { Date() },
-                    limits: JOSELimits = .default, requestTimeout: TimeInterval = 30) {
+        public init(
+            defaultTimeToLive: TimeInterval = 300, minimumTimeToLive: TimeInterval = 30,
+            maximumTimeToLive: TimeInterval = 86_400, honoursCacheControl: Bool = true,
+            refreshCoolDown: TimeInterval = 30, clock: @escaping @Sendable () -> Date = { Date() },
+            limits: JOSELimits = .default, requestTimeout: TimeInterval = 30
+        ) {
             self.defaultTimeToLive = defaultTimeToLive
             self.minimumTimeToLive = minimumTimeToLive
             self.maximumTimeToLive = maximumTimeToLive
@@ -91,8 +94,10 @@ public actor JWKSetCache {
     /// ``SecureURLPolicy/checkEndpoint(_:_:issuer:)``). Every fetch checks the URL again.
     /// `observer` (default `nil`: none) receives the cache's events (see `observer`).
     /// - Throws: ``OIDCError`` `.insecureURL` / `.invalidIssuerURL` with ``OIDCError/endpoint`` `jwks_uri`.
-    public init(jwksURI: URL, issuer: String? = nil, transport: any HTTPTransport, configuration: Configuration = .default,
-                observer: (any OIDCObserver)? = nil) throws {
+    public init(
+        jwksURI: URL, issuer: String? = nil, transport: any HTTPTransport, configuration: Configuration = .default,
+        observer: (any OIDCObserver)? = nil
+    ) throws {
         try SecureURLPolicy.checkEndpoint(jwksURI, .jwks, issuer: issuer)
         self.observer = observer
         self.jwksURI = jwksURI
@@ -213,10 +218,13 @@ public actor JWKSetCache {
 
     /// The set's verification keys (see the type's documentation), its encryption keys (see `encryptionKeys()`),
     /// how many keys were left out of the first, and the lifetime the response grants.
-    private static func download(_ url: URL, issuer: String?, transport: any HTTPTransport,
-                                 configuration: Configuration) async throws -> (JWKSet, JWKSet, Int, TimeInterval) {
-        let fetch = EndpointFetch(endpoint: .jwks, issuer: issuer, transportFailure: .jwksTransportFailed, invalidBody: .jwksInvalidDocument,
-                                  maxBodyBytes: configuration.limits.maxKeySetBytes, statusCode: .jwksHTTPStatus)
+    private static func download(
+        _ url: URL, issuer: String?, transport: any HTTPTransport,
+        configuration: Configuration
+    ) async throws -> (JWKSet, JWKSet, Int, TimeInterval) {
+        let fetch = EndpointFetch(
+            endpoint: .jwks, issuer: issuer, transportFailure: .jwksTransportFailed, invalidBody: .jwksInvalidDocument,
+            maxBodyBytes: configuration.limits.maxKeySetBytes, statusCode: .jwksHTTPStatus)
         let request = TransportRequest(url: url, headers: ["Accept": "application/jwk-set+json, application/json"], timeout: configuration.requestTimeout)
         let (parsed, response) = try await fetch.fetch(request, via: transport) { response in
             do {

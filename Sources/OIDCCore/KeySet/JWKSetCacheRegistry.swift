@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// One ``JWKSetCache`` per `jwks_uri`, created on first use and shared afterwards.
 public actor JWKSetCacheRegistry {

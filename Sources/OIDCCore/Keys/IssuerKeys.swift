@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// Where an issuer's verification keys come from, for every validator of the package.
 ///
@@ -46,8 +47,10 @@ public enum IssuerKeys: Sendable {
     /// `validation` carries JOSE's time rules and the issuer and audience the caller requires.
     /// - Throws: ``OIDCError`` of category `invalidInput`, such as `.invalidSignature`, `.expired` or `.audienceMismatch`;
     ///   a missing required claim has the code of `kind`.
-    package func verify(_ token: String, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
-                kind: ClaimErrors.TokenKind = .accessToken) async throws -> JWT {
+    package func verify(
+        _ token: String, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
+        kind: ClaimErrors.TokenKind = .accessToken
+    ) async throws -> JWT {
         if let jwt = try verifyNow(token[...], policy: policy, validation: validation, kind: kind) { return jwt }
         switch self {
         case .keySet(let set):  // a fixed set always answers now: this repeats its answer
@@ -76,8 +79,10 @@ public enum IssuerKeys: Sendable {
     /// - Returns: `nil` when only ``verify(_:policy:validation:kind:)`` can answer: the set is to be fetched, or
     ///   the token names a `kid` the set lacks, which the cache may learn by re-fetching.
     /// - Throws: as ``verify(_:policy:validation:kind:)``.
-    package func verifyNow(_ token: Substring, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
-                   kind: ClaimErrors.TokenKind = .accessToken) throws -> JWT? {
+    package func verifyNow(
+        _ token: Substring, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
+        kind: ClaimErrors.TokenKind = .accessToken
+    ) throws -> JWT? {
         switch self {
         case .keySet(let set):
             return try Self.verify(token, fixedSet: set, policy: policy, validation: validation, kind: kind)
@@ -94,8 +99,10 @@ public enum IssuerKeys: Sendable {
     }
 
     /// The verification with a fixed set, its `oct` keys left out.
-    private static func verify(_ token: Substring, fixedSet set: JWKSet, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
-                               kind: ClaimErrors.TokenKind) throws -> JWT {
+    private static func verify(
+        _ token: Substring, fixedSet set: JWKSet, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
+        kind: ClaimErrors.TokenKind
+    ) throws -> JWT {
         let usable = set.keys.contains { $0.keyType == .oct } ? JWKSet(keys: set.keys.filter { $0.keyType != .oct }) : set
         do {
             return try JWT.verifyIgnoringIssuerAndAudience(token, keys: usable, policy: policy, validation: validation)

@@ -84,8 +84,10 @@ public struct OIDCEvent: Sendable, Hashable {
     public var detail: String?
 
     /// An event. `origin` should come from ``OIDCEvent/origin(of:)``, which keeps nothing but the origin.
-    public init(kind: Kind, outcome: Outcome, origin: String? = nil, grantType: String? = nil, duration: Duration? = nil,
-                detail: String? = nil) {
+    public init(
+        kind: Kind, outcome: Outcome, origin: String? = nil, grantType: String? = nil, duration: Duration? = nil,
+        detail: String? = nil
+    ) {
         self.kind = kind
         self.outcome = outcome
         self.origin = origin

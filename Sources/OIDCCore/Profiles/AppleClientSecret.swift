@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// Sign in with Apple's `client_secret`: an ES256 JWT the client signs with its team's private key
 /// (header `kid` = the key id; `iss` = the team id, `sub` = the client id, `aud` = Apple's issuer,
@@ -42,8 +43,10 @@ public final class AppleClientSecret: Sendable, CustomStringConvertible, CustomR
     ///   - renewalMargin: seconds before expiry a JWT is replaced; default one hour.
     /// - Throws: ``OIDCError`` `.invalidClientConfiguration` for an empty id, a lifetime outside (0, six months],
     ///   a margin not below the lifetime, or a key that is not a private P-256 key.
-    public init(teamID: String, keyID: String, clientID: String, key: JWK, audience: String = AppleClientSecret.appleIssuer,
-                lifetime: TimeInterval = 86_400, renewalMargin: TimeInterval = 3600) throws {
+    public init(
+        teamID: String, keyID: String, clientID: String, key: JWK, audience: String = AppleClientSecret.appleIssuer,
+        lifetime: TimeInterval = 86_400, renewalMargin: TimeInterval = 3600
+    ) throws {
         guard !teamID.isEmpty, !keyID.isEmpty, !clientID.isEmpty, !audience.isEmpty else {
             throw OIDCError(.invalidClientConfiguration, "Apple's client secret needs a team id, a key id, a client id and an audience")
         }
@@ -76,8 +79,10 @@ public final class AppleClientSecret: Sendable, CustomStringConvertible, CustomR
             guard let times = AssertionTimes.issuedAndExpiry(now: now, lifetime: lifetime, rounding: .down) else {
                 throw OIDCError(.invalidTokenRequest, "Apple's client secret iat/exp do not fit in a NumericDate")
             }
-            let claims: JSONObject = ["iss": .string(teamID), "iat": .integer(times.issuedAt), "exp": .integer(times.expiresAt),
-                                      "aud": .string(audience), "sub": .string(clientID)]
+            let claims: JSONObject = [
+                "iss": .string(teamID), "iat": .integer(times.issuedAt), "exp": .integer(times.expiresAt),
+                "aud": .string(audience), "sub": .string(clientID),
+            ]
             let jwt: String
             do {
                 jwt = try JWT.sign(claims, key: key, algorithm: .es256, header: ["kid": .string(keyID)])

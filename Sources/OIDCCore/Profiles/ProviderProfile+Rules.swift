@@ -108,8 +108,10 @@ extension ProviderProfile {
     /// - Throws: ``OIDCError`` `.unverifiableAccessToken`.
     package static func refuseGraphAccessToken(_ header: JOSEHeader) throws {
         if header.members["nonce"] != nil {
-            throw OIDCError(.unverifiableAccessToken,
-                            "the token carries a nonce in its JWS header: a Microsoft Graph access token, which only Microsoft Graph can verify (not a third party); request a token for your own API's scope")
+            throw OIDCError(
+                .unverifiableAccessToken,
+                "the token carries a nonce in its JWS header: a Microsoft Graph access token, which only Microsoft Graph can verify (not a third party); request a token for your own API's scope"
+            )
         }
     }
 }

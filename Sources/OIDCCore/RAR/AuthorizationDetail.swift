@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// One object of RFC 9396 `authorization_details`: a `type` (REQUIRED, a string) and the members that type
 /// defines (`locations`, `actions`, `datatypes`, `identifier`, `privileges`, or any other), kept as JSON in

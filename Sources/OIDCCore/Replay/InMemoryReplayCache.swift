@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// A ``ReplayCache`` in this process's memory: the default of every validator that checks replays.
 ///
@@ -50,8 +51,10 @@ public final class InMemoryReplayCache: ReplayCache, Sendable {
     ///   - scopeCapacity: the most live identifiers of one scope (1 ... `capacity`; `nil`: `capacity` / 10, at least 1).
     ///   - monotonicClock: the clock retention runs on (default `ContinuousClock.now`); a test may pass
     ///     one it advances itself. Never the wall clock: a step of the wall clock must not move deadlines.
-    public init(capacity: Int = 100_000, scopeCapacity: Int? = nil,
-                monotonicClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+    public init(
+        capacity: Int = 100_000, scopeCapacity: Int? = nil,
+        monotonicClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         self.capacity = max(1, capacity)
         self.scopeCapacity = min(self.capacity, max(1, scopeCapacity ?? self.capacity / 10))
         monotonicNow = monotonicClock
@@ -173,7 +176,8 @@ public final class InMemoryReplayCache: ReplayCache, Sendable {
         package mutating func dropExpired(asOf mono: Double) {
             while let (deadline, held) = queue.popExpired(asOf: mono) {
                 guard let index = scopes.index(forKey: held.scope),
-                      scopes.values[index].entries[held.identifier]?.deadline == deadline else { continue }  // given up earlier
+                    scopes.values[index].entries[held.identifier]?.deadline == deadline
+                else { continue }  // given up earlier
                 scopes.values[index].entries[held.identifier] = nil
                 total -= 1
                 let left = scopes.values[index].entries.count
@@ -191,7 +195,8 @@ public final class InMemoryReplayCache: ReplayCache, Sendable {
         /// expire soonest and keeps a mark refusing their replays. `false` when every scope holds one entry.
         package mutating func evictFromLargestScope() -> Bool {
             guard let largest = bySize.indices.dropFirst().last(where: { !bySize[$0].isEmpty }),
-                  let victim = bySize[largest].first, let index = scopes.index(forKey: victim) else { return false }
+                let victim = bySize[largest].first, let index = scopes.index(forKey: victim)
+            else { return false }
             let held = scopes.values[index].entries.count
             let givenUp = scopes.values[index].entries.sorted { $0.value.deadline < $1.value.deadline }.prefix(held / 2)
             var mark = scopes.values[index].mark

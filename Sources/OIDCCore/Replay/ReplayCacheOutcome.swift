@@ -1,4 +1,3 @@
-
 /// What a ``ReplayCache`` answers for one identifier.
 public enum ReplayCacheOutcome: Sendable, Hashable {
     /// Recorded: the identifier had not been seen live in its scope. The token may pass.

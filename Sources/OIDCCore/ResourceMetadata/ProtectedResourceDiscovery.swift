@@ -54,30 +54,36 @@ public enum ProtectedResourceDiscovery {
     ///   or `jwks_uri`), `.resourceMetadataOriginMismatch`, `.resourceMetadataHostRefused` (before any request),
     ///   `.discoveryTransportFailed`, `.discoveryHTTPStatus`, `.discoveryInvalidDocument`, `.discoveryMissingField`,
     ///   `.resourceMetadataMismatch`.
-    public static func fetch(resource: String, metadataURL: URL? = nil, transport: any HTTPTransport,
-                             observer: (any OIDCObserver)? = nil,
-                             fetchPolicy: RemoteFetchPolicy = .publicHostsOnly) async throws -> ProtectedResourceMetadata {
+    public static func fetch(
+        resource: String, metadataURL: URL? = nil, transport: any HTTPTransport,
+        observer: (any OIDCObserver)? = nil,
+        fetchPolicy: RemoteFetchPolicy = .publicHostsOnly
+    ) async throws -> ProtectedResourceMetadata {
         let wellKnown = try Self.metadataURL(forResource: resource)
         let url = metadataURL ?? wellKnown
         if url != wellKnown {
             try SecureURLPolicy.check(url, what: "the resource_metadata URL")
             guard let resourceURL = URL(string: resource), Self.origin(of: url) == Self.origin(of: resourceURL) else {
-                throw OIDCError(.resourceMetadataOriginMismatch,
-                                "the resource_metadata URL is not on the resource's origin (RFC 9728 §7.3, §7.7)")
+                throw OIDCError(
+                    .resourceMetadataOriginMismatch,
+                    "the resource_metadata URL is not on the resource's origin (RFC 9728 §7.3, §7.7)")
             }
         }
         var diagnostic: String?
         return try await observer.observe(.discovery, origin: Observation.origin(of: resource), detail: diagnostic) {
-            try await fetchPolicy.check(url, code: .resourceMetadataHostRefused, what: "the protected resource metadata host",
-                                        endpoint: .protectedResourceMetadata, diagnostic: &diagnostic)
-            let fetch = EndpointFetch(endpoint: .protectedResourceMetadata, issuer: nil, transportFailure: .discoveryTransportFailed,
-                                      invalidBody: .discoveryInvalidDocument, statusCode: .discoveryHTTPStatus)
+            try await fetchPolicy.check(
+                url, code: .resourceMetadataHostRefused, what: "the protected resource metadata host",
+                endpoint: .protectedResourceMetadata, diagnostic: &diagnostic)
+            let fetch = EndpointFetch(
+                endpoint: .protectedResourceMetadata, issuer: nil, transportFailure: .discoveryTransportFailed,
+                invalidBody: .discoveryInvalidDocument, statusCode: .discoveryHTTPStatus)
             let metadata = try await fetch.fetch(TransportRequest(url: url, headers: ["Accept": "application/json"]), via: transport) {
                 try ProtectedResourceMetadata(jsonBytes: $0.body)
             }
             guard metadata.resource == resource else {
-                throw OIDCError(.resourceMetadataMismatch,
-                                "the protected resource metadata names another resource than the one asked for (RFC 9728 §3.3)")
+                throw OIDCError(
+                    .resourceMetadataMismatch,
+                    "the protected resource metadata names another resource than the one asked for (RFC 9728 §3.3)")
             }
             for server in metadata.authorizationServers {
                 _ = try SecureURLPolicy.check(server, what: "an authorization server of the protected resource metadata")
@@ -99,9 +105,11 @@ public enum ProtectedResourceDiscovery {
     ///   - fetchPolicy: the hosts the metadata may be fetched from (default: public hosts on port 443).
     /// - Throws: as ``fetch(resource:metadataURL:transport:observer:fetchPolicy:)``; `.invalidIssuerURL` for a
     ///   `resource_metadata` that is not a URL.
-    public static func fetch(challengedBy response: TransportResponse, resource: String, transport: any HTTPTransport,
-                             observer: (any OIDCObserver)? = nil,
-                             fetchPolicy: RemoteFetchPolicy = .publicHostsOnly) async throws -> ProtectedResourceMetadata {
+    public static func fetch(
+        challengedBy response: TransportResponse, resource: String, transport: any HTTPTransport,
+        observer: (any OIDCObserver)? = nil,
+        fetchPolicy: RemoteFetchPolicy = .publicHostsOnly
+    ) async throws -> ProtectedResourceMetadata {
         var url: URL?
         if let text = resourceMetadataParameter(in: response) {
             url = try SecureURLPolicy.check(text, what: "the resource_metadata URL")
@@ -136,7 +144,8 @@ extension ProtectedResourceMetadata {
     public func authorizationServer(_ choice: AuthorizationServerChoice) throws -> String {
         let pick = try listedServer(choice)
         if case .anyListed = choice, let url = URL(string: pick),
-           let refusal = RemoteFetchPolicy.publicHostsOnly.refusalWithoutResolving(url) {
+            let refusal = RemoteFetchPolicy.publicHostsOnly.refusalWithoutResolving(url)
+        {
             throw Self.refused(refusal)
         }
         return pick
@@ -161,15 +170,18 @@ extension ProtectedResourceMetadata {
         case .anyListed: pick = authorizationServers.first
         }
         guard let pick else {
-            throw OIDCError(.noTrustedAuthorizationServer,
-                            "the protected resource lists \(authorizationServers.count) authorization server(s), none of them usable")
+            throw OIDCError(
+                .noTrustedAuthorizationServer,
+                "the protected resource lists \(authorizationServers.count) authorization server(s), none of them usable")
         }
         return pick
     }
 
     private static func refused(_ refusal: RemoteFetchPolicy.Refusal) -> OIDCError {
-        OIDCError(.resourceMetadataHostRefused, "the authorization server the protected resource names \(refusal.publicReason): "
-                  + "refused by the fetch policy (RemoteFetchPolicy; widen it by name with allowedHosts or admit)")
+        OIDCError(
+            .resourceMetadataHostRefused,
+            "the authorization server the protected resource names \(refusal.publicReason): "
+                + "refused by the fetch policy (RemoteFetchPolicy; widen it by name with allowedHosts or admit)")
     }
 }
 

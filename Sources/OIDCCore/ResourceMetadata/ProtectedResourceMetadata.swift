@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// OAuth 2.0 Protected Resource Metadata (RFC 9728 §2): what a resource server publishes at
 /// `/.well-known/oauth-protected-resource` (path inserted) so a client can find the authorization servers

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// The times the client writes into every JWT it signs — client assertions (`private_key_jwt`,
 /// `client_secret_jwt`), DPoP proofs, request objects (JAR) and JWT bearer assertions — in whole
@@ -32,8 +33,10 @@ package enum AssertionTimes {
 
     /// ``issuedAt(now:)`` and `exp` = `iat` + `lifetime` rounded by `rule`; `nil` when either is
     /// NaN, infinite or outside `Int64`, or their sum overflows.
-    package static func issuedAndExpiry(now: Date, lifetime: TimeInterval,
-                                rounding rule: FloatingPointRoundingRule) -> (issuedAt: Int64, expiresAt: Int64)? {
+    package static func issuedAndExpiry(
+        now: Date, lifetime: TimeInterval,
+        rounding rule: FloatingPointRoundingRule
+    ) -> (issuedAt: Int64, expiresAt: Int64)? {
         guard let issuedAt = issuedAt(now: now), let seconds = lifetime.rounded(rule).wholeInt64 else { return nil }
         let (expiresAt, overflow) = issuedAt.addingReportingOverflow(seconds)
         return overflow ? nil : (issuedAt, expiresAt)

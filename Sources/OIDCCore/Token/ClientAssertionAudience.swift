@@ -28,8 +28,9 @@ extension ClientAssertionAudience {
         case .endpointURL: return endpoint
         case .issuer:
             guard let issuer else {
-                throw OIDCError(.invalidTokenRequest,
-                                "the client assertion audience is the issuer, but no issuer is known: pass issuer: or assertionAudience: .endpointURL")
+                throw OIDCError(
+                    .invalidTokenRequest,
+                    "the client assertion audience is the issuer, but no issuer is known: pass issuer: or assertionAudience: .endpointURL")
             }
             guard let url = URL(string: issuer) else { throw OIDCError(.invalidIssuerURL, "the issuer is not a URL") }
             return url

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// How the client authenticates at the token endpoint (RFC 6749 §2.3, OpenID
 /// Connect Core §9, RFC 7523). `description`, `dump` and `Mirror` never show a secret or key.
@@ -36,7 +37,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
     public var clientID: String {
         switch self {
         case .clientSecretBasic(let id, _), .clientSecretPost(let id, _), .clientSecretJWT(let id, _), .privateKeyJWT(let id, _, _),
-             .none(let id), .tlsClientAuth(let id), .selfSignedTLSClientAuth(let id):
+            .none(let id), .tlsClientAuth(let id), .selfSignedTLSClientAuth(let id):
             return id
         case .appleClientSecret(let secret):
             return secret.clientID
@@ -76,8 +77,10 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
 
     /// Adds the authentication to a token-endpoint request; `audience` (the assertion's `aud`,
     /// from ``ClientAssertionAudience``) is asked for only by the assertion methods.
-    package func apply(to parameters: inout [(name: String, value: String)], headers: inout HeaderFields, now: Date,
-               audience: () throws -> URL) throws {
+    package func apply(
+        to parameters: inout [(name: String, value: String)], headers: inout HeaderFields, now: Date,
+        audience: () throws -> URL
+    ) throws {
         switch self {
         case .clientSecretBasic(let id, let secret):
             let credentials = FormURLEncoding.encode(id) + ":" + FormURLEncoding.encode(secret)
@@ -86,8 +89,9 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
             parameters.append(("client_id", id))
             parameters.append(("client_secret", secret))
         case .clientSecretJWT(let id, let secret):
-            try Self.addAssertion(to: &parameters, clientID: id, key: JWK(symmetricKey: Array(secret.utf8)), algorithm: .hs256,
-                                  audience: try audience(), now: now)
+            try Self.addAssertion(
+                to: &parameters, clientID: id, key: JWK(symmetricKey: Array(secret.utf8)), algorithm: .hs256,
+                audience: try audience(), now: now)
         case .privateKeyJWT(let id, let key, let algorithm):
             try Self.addAssertion(to: &parameters, clientID: id, key: key, algorithm: algorithm, audience: try audience(), now: now)
         case .none(let id), .tlsClientAuth(let id), .selfSignedTLSClientAuth(let id):
@@ -99,18 +103,24 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
         }
     }
 
-    private static func addAssertion(to parameters: inout [(name: String, value: String)], clientID: String, key: JWK,
-                                     algorithm: JWSAlgorithm, audience: URL, now: Date) throws {
+    private static func addAssertion(
+        to parameters: inout [(name: String, value: String)], clientID: String, key: JWK,
+        algorithm: JWSAlgorithm, audience: URL, now: Date
+    ) throws {
         guard let times = AssertionTimes.issuedAndExpiry(now: now, lifetime: 60, rounding: .down) else {
-            throw OIDCError(.invalidTokenRequest, "the client assertion's iat/exp do not fit in a 64-bit NumericDate "
-                            + "(the clock reads \(now.timeIntervalSince1970.wholeText) s)")
+            throw OIDCError(
+                .invalidTokenRequest,
+                "the client assertion's iat/exp do not fit in a 64-bit NumericDate "
+                    + "(the clock reads \(now.timeIntervalSince1970.wholeText) s)")
         }
         let jti: String
         do { jti = Base64URL.encode(try SecureRandom.bytes(16)) } catch {
             throw OIDCError(.randomGenerationFailed, "could not generate a unique jti for the client assertion")
         }
-        let claims: JSONObject = ["iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience.absoluteString),
-                                  "jti": .string(jti), "iat": .integer(times.issuedAt), "exp": .integer(times.expiresAt)]
+        let claims: JSONObject = [
+            "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience.absoluteString),
+            "jti": .string(jti), "iat": .integer(times.issuedAt), "exp": .integer(times.expiresAt),
+        ]
         let assertion: String
         do {
             assertion = try JWT.sign(claims, key: key, algorithm: algorithm)

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// A client's authenticated form POST to one of its authorization server's endpoints: the URL policy first,
 /// then the client authentication (a fresh assertion each time), never a redirect, typed errors.
@@ -23,8 +24,10 @@ package struct ClientFormPost: Sendable {
     /// Seconds before a request is abandoned.
     package var timeout: TimeInterval
 
-    package init(issuer: String?, authentication: ClientAuthentication, assertionAudience: ClientAssertionAudience,
-                 transport: any HTTPTransport, clock: @escaping @Sendable () -> Date, timeout: TimeInterval = 30) {
+    package init(
+        issuer: String?, authentication: ClientAuthentication, assertionAudience: ClientAssertionAudience,
+        transport: any HTTPTransport, clock: @escaping @Sendable () -> Date, timeout: TimeInterval = 30
+    ) {
         self.issuer = issuer
         self.authentication = authentication
         self.assertionAudience = assertionAudience
@@ -35,8 +38,10 @@ package struct ClientFormPost: Sendable {
 
     /// The form POST with the client authentication, built only once the endpoint passed the URL policy.
     /// A caller's `Accept` replaces the default; its other header fields are added when not already set.
-    package func request(_ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HeaderFields,
-                         for name: ProviderEndpoint) throws -> TransportRequest {
+    package func request(
+        _ parameters: [(name: String, value: String)], to endpoint: URL, headers extra: HeaderFields,
+        for name: ProviderEndpoint
+    ) throws -> TransportRequest {
         try SecureURLPolicy.checkEndpoint(endpoint, name, issuer: issuer)
         var parameters = parameters
         var headers: HeaderFields = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
@@ -52,18 +57,23 @@ package struct ClientFormPost: Sendable {
     /// POSTs `parameters` to `endpoint` (named `name` in errors) and answers the 200 response (body at most 1 MiB).
     /// - Throws: ``OIDCError`` `.insecureURL` before sending, `.transport`, a client-assertion signing error,
     ///   or for another status the OAuth error / status error naming `what`.
-    package func post(_ parameters: [(name: String, value: String)], to endpoint: URL, name: ProviderEndpoint, what: String,
-                      headers: HeaderFields = [:]) async throws -> TransportResponse {
+    package func post(
+        _ parameters: [(name: String, value: String)], to endpoint: URL, name: ProviderEndpoint, what: String,
+        headers: HeaderFields = [:]
+    ) async throws -> TransportResponse {
         let request = try request(parameters, to: endpoint, headers: headers, for: name)
-        let fetch = EndpointFetch(endpoint: name, issuer: issuer, transportFailure: .transport, invalidBody: .invalidEndpointResponse,
-                                  emptyBody: .emptyEndpointResponse,
-                                  statusFailure: { EndpointResponse.error(for: $0, what: what).naming(name) })
+        let fetch = EndpointFetch(
+            endpoint: name, issuer: issuer, transportFailure: .transport, invalidBody: .invalidEndpointResponse,
+            emptyBody: .emptyEndpointResponse,
+            statusFailure: { EndpointResponse.error(for: $0, what: what).naming(name) })
         return try await fetch.send(request, via: transport)
     }
 
     /// A response body as a JSON object (strict parser), or the typed error naming the endpoint.
     package static func object(from response: TransportResponse, name: ProviderEndpoint) throws -> JSONObject {
-        try EndpointFetch(endpoint: name, issuer: nil, transportFailure: .transport, invalidBody: .invalidEndpointResponse,
-                          emptyBody: .emptyEndpointResponse).object(from: response)
+        try EndpointFetch(
+            endpoint: name, issuer: nil, transportFailure: .transport, invalidBody: .invalidEndpointResponse,
+            emptyBody: .emptyEndpointResponse
+        ).object(from: response)
     }
 }

@@ -7,14 +7,17 @@ package enum EndpointResponse {
     /// recognised whatever the Content-Type says (some providers label JSON `text/html`).
     package static func error(for response: TransportResponse, what: String) -> OIDCError {
         if let object = try? JSONParser.parseObject(response.body, what: "error"), let code = object["error"]?.stringValue {
-            let oauth = OAuthError(error: code, errorDescription: object["error_description"]?.stringValue,
-                                           errorURI: object["error_uri"]?.stringValue)
-            return OIDCError(.oauthError, "the \(what) endpoint refused the request (HTTP \(response.status)): \(oauth)",
-                             oauthError: oauth, httpStatus: response.status)
+            let oauth = OAuthError(
+                error: code, errorDescription: object["error_description"]?.stringValue,
+                errorURI: object["error_uri"]?.stringValue)
+            return OIDCError(
+                .oauthError, "the \(what) endpoint refused the request (HTTP \(response.status)): \(oauth)",
+                oauthError: oauth, httpStatus: response.status)
         }
         if (300..<400).contains(response.status) {
-            return OIDCError(.unexpectedRedirect, "the \(what) endpoint redirected (HTTP \(response.status)); such requests never follow redirects",
-                             httpStatus: response.status)
+            return OIDCError(
+                .unexpectedRedirect, "the \(what) endpoint redirected (HTTP \(response.status)); such requests never follow redirects",
+                httpStatus: response.status)
         }
         if response.status == 401, let challenge = response.headers["WWW-Authenticate"], challenge.lowercased().hasPrefix("bearer") {
             let code = challengeParameter("error", in: challenge) ?? "invalid_token"
@@ -22,19 +25,23 @@ package enum EndpointResponse {
             return OIDCError(.invalidToken, "the \(what) endpoint refused the access token (HTTP 401): \(oauth)", oauthError: oauth, httpStatus: 401)
         }
         if response.body.isEmpty {
-            return OIDCError(response.status >= 500 ? .endpointServerError : .emptyEndpointResponse,
-                             "the \(what) endpoint answered HTTP \(response.status) with an empty body", httpStatus: response.status)
+            return OIDCError(
+                response.status >= 500 ? .endpointServerError : .emptyEndpointResponse,
+                "the \(what) endpoint answered HTTP \(response.status) with an empty body", httpStatus: response.status)
         }
         if response.status >= 500 {
-            return OIDCError(.endpointServerError, "the \(what) endpoint failed with HTTP \(response.status): \(excerpt(response.body))",
-                             httpStatus: response.status)
+            return OIDCError(
+                .endpointServerError, "the \(what) endpoint failed with HTTP \(response.status): \(excerpt(response.body))",
+                httpStatus: response.status)
         }
         if (try? JSONParser.parse(response.body)) == nil {
-            return OIDCError(.invalidEndpointResponse, "the \(what) endpoint answered HTTP \(response.status) with \(kind(of: response)): \(excerpt(response.body))",
-                             httpStatus: response.status)
+            return OIDCError(
+                .invalidEndpointResponse, "the \(what) endpoint answered HTTP \(response.status) with \(kind(of: response)): \(excerpt(response.body))",
+                httpStatus: response.status)
         }
-        return OIDCError(.unexpectedEndpointStatus, "the \(what) endpoint answered HTTP \(response.status): \(excerpt(response.body))",
-                         httpStatus: response.status)
+        return OIDCError(
+            .unexpectedEndpointStatus, "the \(what) endpoint answered HTTP \(response.status): \(excerpt(response.body))",
+            httpStatus: response.status)
     }
 
     package static func kind(of response: TransportResponse) -> String {

@@ -1,10 +1,11 @@
+import CLibPQ
+import OIDC
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLibPQ
-import OIDC
 
 /// One statement parameter, sent out of band (`PQexecParams`): never spliced into SQL.
 package enum PGParameter: Sendable {
@@ -66,8 +67,10 @@ package final class PGConnection {
     /// unless the server already applies one (the URL's `options`, the role or the database);
     /// `lockTimeoutMilliseconds`, when given, is set as `lock_timeout` whatever the server says (the
     /// lease connection: one statement waiting for a lock must not hold up every other lease's renewal).
-    init(conninfo: String, statementTimeoutMilliseconds: Int = PGConnection.defaultStatementTimeoutMilliseconds,
-         lockTimeoutMilliseconds: Int? = nil) {
+    init(
+        conninfo: String, statementTimeoutMilliseconds: Int = PGConnection.defaultStatementTimeoutMilliseconds,
+        lockTimeoutMilliseconds: Int? = nil
+    ) {
         self.conninfo = conninfo
         self.statementTimeoutMilliseconds = statementTimeoutMilliseconds
         self.lockTimeoutMilliseconds = lockTimeoutMilliseconds
@@ -110,7 +113,8 @@ package final class PGConnection {
         handle = fresh
         // statement_timeout, unless the URL's options, the role or the database set one already.
         do {
-            _ = try execute("""
+            _ = try execute(
+                """
                 SELECT CASE WHEN current_setting('statement_timeout') = '0' THEN set_config('statement_timeout', $1, false) END
                 """, [.text("\(statementTimeoutMilliseconds)ms")])
             if let lockTimeoutMilliseconds {
@@ -242,8 +246,9 @@ package final class PGConnection {
     /// A C string from libpq as Swift text (invalid UTF-8 repaired, trailing newline dropped).
     private static func text(_ pointer: UnsafePointer<CChar>?) -> String {
         guard let pointer else { return "" }
-        var text = String(decoding: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self)
-            .withMemoryRebound(to: UInt8.self, capacity: strlen(pointer)) { UnsafeBufferPointer(start: $0, count: strlen(pointer)) },
+        var text = String(
+            decoding: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self)
+                .withMemoryRebound(to: UInt8.self, capacity: strlen(pointer)) { UnsafeBufferPointer(start: $0, count: strlen(pointer)) },
             as: UTF8.self)
         while text.hasSuffix("\n") { text.removeLast() }
         return text

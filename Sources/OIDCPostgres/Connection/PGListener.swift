@@ -1,10 +1,11 @@
+import Foundation
+import JOSE
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import JOSE
 
 /// One dedicated connection that `LISTEN`s on ``channel`` and wakes the tasks waiting for a
 /// notification payload (a row that changed), on its own thread.

@@ -13,8 +13,9 @@ final class PGWorker: @unchecked Sendable {
     private let connection: PGConnection
 
     init(conninfo: String, statementTimeoutMilliseconds: Int, lockTimeoutMilliseconds: Int? = nil) {
-        connection = PGConnection(conninfo: conninfo, statementTimeoutMilliseconds: statementTimeoutMilliseconds,
-                                  lockTimeoutMilliseconds: lockTimeoutMilliseconds)
+        connection = PGConnection(
+            conninfo: conninfo, statementTimeoutMilliseconds: statementTimeoutMilliseconds,
+            lockTimeoutMilliseconds: lockTimeoutMilliseconds)
         let thread = Thread { [self] in loop() }
         thread.name = "OIDCPostgres connection"
         thread.start()

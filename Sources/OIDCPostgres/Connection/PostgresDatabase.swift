@@ -64,7 +64,8 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
     public init(url: String, maximumConnections: Int = 4, statementTimeout: Double = 30) throws {
         guard maximumConnections >= 1 else { throw OIDCError(.databaseError, "maximumConnections must be at least 1") }
         guard statementTimeout.isFinite, statementTimeout >= 0.001, statementTimeout <= 86_400,
-              let milliseconds = (statementTimeout * 1000).rounded(.up).wholeInt else {
+            let milliseconds = (statementTimeout * 1000).rounded(.up).wholeInt
+        else {
             throw OIDCError(.databaseError, "statementTimeout must be between 0.001 and 86400 seconds")
         }
         var message: UnsafeMutablePointer<CChar>?
@@ -130,8 +131,9 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
         try state.withLock { state in
             if state.closed { throw OIDCError(.databaseUnavailable, "the database pool was closed") }
             if let worker = state.leaseWorker { return worker }
-            let worker = PGWorker(conninfo: conninfo, statementTimeoutMilliseconds: statementTimeoutMilliseconds,
-                                  lockTimeoutMilliseconds: Self.leaseLockTimeoutMilliseconds)
+            let worker = PGWorker(
+                conninfo: conninfo, statementTimeoutMilliseconds: statementTimeoutMilliseconds,
+                lockTimeoutMilliseconds: Self.leaseLockTimeoutMilliseconds)
             state.leaseWorker = worker
             return worker
         }
@@ -192,7 +194,10 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
     }
 
     private func acquire() async throws -> PGWorker {
-        enum Next { case worker(PGWorker), create, wait, closed }
+        enum Next {
+            case worker(PGWorker)
+            case create, wait, closed
+        }
         let next = state.withLock { state -> Next in
             if state.closed { return .closed }
             if let worker = state.idle.popLast() { return .worker(worker) }

@@ -104,14 +104,20 @@ public struct TokenEncryption: Sendable, CustomStringConvertible, CustomReflecta
     }
 
     /// One AES-256-GCM operation through libcrypto's EVP interface.
-    private static func run(encrypt: Bool, key: UnsafePointer<UInt8>, nonce: [UInt8], associatedData: [UInt8], input: [UInt8],
-                            tag: [UInt8]?) throws -> (output: [UInt8], tag: [UInt8]) {
-        let failure = OIDCError(.decryptionFailed, encrypt ? "AES-256-GCM encryption failed"
-                                    : "the row does not decrypt (wrong key, other row, or altered)")
+    private static func run(
+        encrypt: Bool, key: UnsafePointer<UInt8>, nonce: [UInt8], associatedData: [UInt8], input: [UInt8],
+        tag: [UInt8]?
+    ) throws -> (output: [UInt8], tag: [UInt8]) {
+        let failure = OIDCError(
+            .decryptionFailed,
+            encrypt
+                ? "AES-256-GCM encryption failed"
+                : "the row does not decrypt (wrong key, other row, or altered)")
         guard let context = EVP_CIPHER_CTX_new() else { throw failure }
         defer { EVP_CIPHER_CTX_free(context) }
         guard input.count < Int(Int32.max - 64), associatedData.count < Int(Int32.max) else { throw failure }
-        let initialised = encrypt
+        let initialised =
+            encrypt
             ? EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce)
             : EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce)
         guard initialised == 1 else { throw failure }
@@ -128,9 +134,11 @@ public struct TokenEncryption: Sendable, CustomStringConvertible, CustomReflecta
         }
         var tagBytes = tag ?? [UInt8](repeating: 0, count: tagLength)
         if !encrypt {
-            guard tagBytes.withUnsafeMutableBytes({
-                EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(tagLength), $0.baseAddress)
-            }) == 1 else { throw failure }
+            guard
+                tagBytes.withUnsafeMutableBytes({
+                    EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(tagLength), $0.baseAddress)
+                }) == 1
+            else { throw failure }
         }
         var final: Int32 = 0
         let finished = output.withUnsafeMutableBufferPointer { buffer in
@@ -138,9 +146,11 @@ public struct TokenEncryption: Sendable, CustomStringConvertible, CustomReflecta
         }
         guard finished == 1 else { throw failure }
         if encrypt {
-            guard tagBytes.withUnsafeMutableBytes({
-                EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), $0.baseAddress)
-            }) == 1 else { throw failure }
+            guard
+                tagBytes.withUnsafeMutableBytes({
+                    EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), $0.baseAddress)
+                }) == 1
+            else { throw failure }
         }
         let total = Int(written) + Int(final)
         guard total >= 0, total <= output.count else { throw failure }

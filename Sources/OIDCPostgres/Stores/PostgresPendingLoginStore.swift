@@ -35,8 +35,10 @@ public struct PostgresPendingLoginStore: PendingLoginStore, CustomStringConverti
 
     /// A store in `table`; `encryption` seals the values at rest (recommended); at most
     /// `capacityPerScope` (at least 1) live rows per scope.
-    public init(database: PostgresDatabase, table: TableName? = nil, encryption: TokenEncryption? = nil,
-                capacityPerScope: Int = 1_000) throws {
+    public init(
+        database: PostgresDatabase, table: TableName? = nil, encryption: TokenEncryption? = nil,
+        capacityPerScope: Int = 1_000
+    ) throws {
         self.database = database
         self.table = try table ?? TableName("oidc_pending_logins")
         self.capacityPerScope = max(1, capacityPerScope)
@@ -73,7 +75,8 @@ public struct PostgresPendingLoginStore: PendingLoginStore, CustomStringConverti
         let hash = try PendingLoginCoding.keyHash(key)
         let scopeHash: PGParameter = scope.map { .bytes(DigestAlgorithm.sha256.hash(Array($0.utf8))) } ?? .null
         let (keyID, payload) = try sealing.seal(bytes, rowKey: hash)
-        let rows = try await database.execute("""
+        let rows = try await database.execute(
+            """
             WITH purged AS (DELETE FROM \(table.quoted) WHERE expires_at <= now())
             INSERT INTO \(table.quoted) (state_hash, key_id, payload, expires_at, scope_hash)
             SELECT $1::bytea, $2::text, $3::bytea, now() + make_interval(secs => $4::double precision), $5::bytea

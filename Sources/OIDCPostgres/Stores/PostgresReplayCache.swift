@@ -1,11 +1,12 @@
+import JOSE
+import OIDC
+import OIDCResourceServer
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
-import OIDC
-import OIDCResourceServer
 
 /// A ``OIDCResourceServer/ReplayCache`` in PostgreSQL, shared by every replica: a DPoP proof or a
 /// logout token used at one replica is refused as a replay at every other.
@@ -50,8 +51,10 @@ public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
     ///   - cleanupBatch: at most this many rows per cleanup (default 1000; clamped to 1 ... 1 000 000).
     ///   - scopeCapacity: the most live entries of one scope (default 10 000; values below 1 count as 1).
     /// - Throws: `invalid_table_name`.
-    public init(database: PostgresDatabase, table: TableName? = nil, cleanupInterval: Int = 256, cleanupBatch: Int = 1000,
-                scopeCapacity: Int = 10_000) throws {
+    public init(
+        database: PostgresDatabase, table: TableName? = nil, cleanupInterval: Int = 256, cleanupBatch: Int = 1000,
+        scopeCapacity: Int = 10_000
+    ) throws {
         self.database = database
         self.table = try table ?? TableName("oidc_replay_cache")
         self.cleanupInterval = max(1, cleanupInterval)
@@ -90,7 +93,8 @@ public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
         let nowText = Self.nowSeconds(now)
         // Inserted only while the scope holds fewer than scopeCapacity live entries (counted on the
         // (scope, expires_at) index, at most scopeCapacity of them).
-        let rows = try await database.execute("""
+        let rows = try await database.execute(
+            """
             INSERT INTO \(table.quoted) AS entry (scope, identifier, expires_at)
             SELECT $1::text, $2::bytea, to_timestamp($3::double precision)
             WHERE (SELECT count(*) FROM (SELECT 1 FROM \(table.quoted) WHERE scope = $1::text AND expires_at > to_timestamp($4::double precision)
@@ -102,7 +106,8 @@ public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
         var outcome = ReplayCacheOutcome.firstUse
         if rows.values.count != 1 {
             // Not inserted: a live entry (a replay), else the scope's share is full.
-            let live = try await database.execute("""
+            let live = try await database.execute(
+                """
                 SELECT 1 FROM \(table.quoted) WHERE scope = $1 AND identifier = $2 AND expires_at > to_timestamp($3::double precision)
                 """, [.text(scope), .bytes(digest), .text(nowText)])
             outcome = live.values.isEmpty ? .full : .replayed
@@ -125,12 +130,14 @@ public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
     @discardableResult
     public func purgeExpired(now: Date = Date(), limit: Int? = nil) async throws -> Int {
         let limit = min(max(1, limit ?? cleanupBatch), 1_000_000)
-        return try await database.execute("""
+        return try await database.execute(
+            """
             DELETE FROM \(table.quoted) WHERE (scope, identifier) IN (
                 SELECT scope, identifier FROM \(table.quoted) WHERE expires_at <= to_timestamp($1::double precision)
                 ORDER BY expires_at LIMIT $2::integer FOR UPDATE SKIP LOCKED)
             AND expires_at <= to_timestamp($1::double precision)
-            """, [.text(Self.nowSeconds(now)), .text(String(limit))]).affected
+            """, [.text(Self.nowSeconds(now)), .text(String(limit))]
+        ).affected
     }
 
     /// The latest and earliest seconds sent as themselves: within PostgreSQL's timestamp range

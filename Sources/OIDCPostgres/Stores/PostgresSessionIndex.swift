@@ -54,8 +54,10 @@ public struct PostgresSessionIndex: Sendable, CustomStringConvertible {
     /// record with the same handle, and deletes expired rows.
     /// - Throws: `invalid_database_row` for an empty or over-long handle, issuer or subject, a
     ///   lifetime out of range or a value with NUL; database errors.
-    public func save(_ record: [UInt8], handle: String, issuer: String, subject: String, sessionID: String?,
-                     expiresIn: Double) async throws {
+    public func save(
+        _ record: [UInt8], handle: String, issuer: String, subject: String, sessionID: String?,
+        expiresIn: Double
+    ) async throws {
         guard expiresIn.isFinite, expiresIn > 0, expiresIn <= 400 * 86_400 else {
             throw OIDCError(.invalidDatabaseRow, "expiresIn must be between 0 and 400 days")
         }
@@ -66,14 +68,18 @@ public struct PostgresSessionIndex: Sendable, CustomStringConvertible {
         }
         let hash = try Self.handleHash(handle)
         let (keyID, payload) = try sealing.seal(record, rowKey: hash)
-        _ = try await database.execute("""
+        _ = try await database.execute(
+            """
             WITH purged AS (DELETE FROM \(table.quoted) WHERE expires_at <= now())
             INSERT INTO \(table.quoted) (handle_hash, issuer, subject, sid, key_id, payload, expires_at)
             VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7::double precision))
             ON CONFLICT (handle_hash) DO UPDATE SET issuer = EXCLUDED.issuer, subject = EXCLUDED.subject,
                 sid = EXCLUDED.sid, key_id = EXCLUDED.key_id, payload = EXCLUDED.payload, expires_at = EXCLUDED.expires_at
-            """, [.bytes(hash), .text(issuer), .text(subject), sessionID.map { .text($0) } ?? .null, keyID, .bytes(payload),
-                  .text(String(expiresIn))])
+            """,
+            [
+                .bytes(hash), .text(issuer), .text(subject), sessionID.map { .text($0) } ?? .null, keyID, .bytes(payload),
+                .text(String(expiresIn)),
+            ])
     }
 
     /// The record saved under `handle`, or `nil` when there is none or it has expired.
@@ -104,7 +110,8 @@ public struct PostgresSessionIndex: Sendable, CustomStringConvertible {
         let rows: PGRows
         switch (subject, sessionID) {
         case (let subject?, let sid?):
-            rows = try await database.execute("""
+            rows = try await database.execute(
+                """
                 DELETE FROM \(table.quoted) WHERE issuer = $1 AND (sid = $2 OR (sid IS NULL AND subject = $3))
                 RETURNING handle_hash, key_id, payload
                 """, [.text(issuer), .text(sid), .text(subject)])
@@ -120,8 +127,9 @@ public struct PostgresSessionIndex: Sendable, CustomStringConvertible {
             return []
         }
         return try rows.values.indices.map { row in
-            try sealing.open(try rows.bytes(row, 2, "session record"), keyID: rows.values[row][1],
-                             rowKey: try rows.bytes(row, 0, "session handle hash"))
+            try sealing.open(
+                try rows.bytes(row, 2, "session record"), keyID: rows.values[row][1],
+                rowKey: try rows.bytes(row, 0, "session handle hash"))
         }
     }
 

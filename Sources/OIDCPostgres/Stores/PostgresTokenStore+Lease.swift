@@ -1,11 +1,12 @@
+import JOSE
+import OIDC
+import OIDCSession
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
-import OIDC
-import OIDCSession
 
 extension PostgresTokenStore {
     /// ``OIDCSession/CoordinatedTokenStore``'s single-flight refresh with a *lease* recorded in
@@ -50,9 +51,12 @@ extension PostgresTokenStore {
     /// revokes the family) unless a grace period for the previous refresh token honours it
     /// (django-oauth-toolkit: `REFRESH_TOKEN_GRACE_PERIOD_SECONDS`); a refusal deletes the row
     /// once: one logout for every replica, and nobody sends that refresh token again.
-    public func coordinatedRefresh(replacing stale: TokenResponse,
-                                   _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult) async throws
-        -> CoordinatedRefreshResult {
+    public func coordinatedRefresh(
+        replacing stale: TokenResponse,
+        _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult
+    ) async throws
+        -> CoordinatedRefreshResult
+    {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: Self.duration(waitSeconds))
         let owner = UUID().uuidString
@@ -78,8 +82,9 @@ extension PostgresTokenStore {
             case .wait(let seconds): await listener.wait(for: payload, since: mark, timeout: seconds)
             case .again: continue
             case .holding(let tokens, let generation, let confirmedAt):
-                return try await refreshHoldingLease(stale: stale, tokens: tokens, generation: generation, owner: owner,
-                                                     confirmedAt: confirmedAt, refresh)
+                return try await refreshHoldingLease(
+                    stale: stale, tokens: tokens, generation: generation, owner: owner,
+                    confirmedAt: confirmedAt, refresh)
             }
         }
     }
@@ -110,18 +115,22 @@ extension PostgresTokenStore {
 
     /// Steps 4 and 5 of ``coordinatedRefresh(replacing:_:)``: this call holds the lease at `generation`,
     /// confirmed by the statement sent at `confirmedAt`.
-    private func refreshHoldingLease(stale: TokenResponse, tokens: TokenResponse, generation: Int64, owner: String,
-                                     confirmedAt: ContinuousClock.Instant,
-                                     _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult) async throws
-        -> CoordinatedRefreshResult {
+    private func refreshHoldingLease(
+        stale: TokenResponse, tokens: TokenResponse, generation: Int64, owner: String,
+        confirmedAt: ContinuousClock.Instant,
+        _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult
+    ) async throws
+        -> CoordinatedRefreshResult
+    {
         let release = "UPDATE \(table.quoted) SET lease_owner = NULL, lease_expires_at = NULL"
         guard ContinuousClock().now < confirmedAt.advanced(by: usableLease) else {
             // Taking the lease took most of it (a stalled process): never start the provider call on it.
             _ = try? await fenced(release, generation, owner)
             throw Self.leaseEnded(.notRenewed, leaseSeconds)
         }
-        let (outcome, ended) = await callProvider(tokens: tokens, generation: generation, owner: owner,
-                                                  confirmedAt: confirmedAt, refresh)
+        let (outcome, ended) = await callProvider(
+            tokens: tokens, generation: generation, owner: owner,
+            confirmedAt: confirmedAt, refresh)
         let step: RefreshStepResult
         switch outcome {
         case .success(let result):
@@ -136,14 +145,18 @@ extension PostgresTokenStore {
             do {
                 let (keyID, sealed) = try sealing.seal(Self.encode(fresh), rowKey: Array(key.utf8))
                 let written = try await fencedWithRetry(fresh) {
-                    try await fenced("""
+                    try await fenced(
+                        """
                         UPDATE \(table.quoted) SET generation = generation + 1, key_id = $6, payload = $7, updated_at = now(),
                             lease_owner = NULL, lease_expires_at = NULL
                         """, generation, owner, [keyID, .bytes(sealed)])
                 }
                 guard written else {
-                    return .refreshedNotStored(fresh, OIDCError(.refreshLeaseLost,
-                        "the refresh lease was taken over (or the tokens replaced) during the provider call; the newer row was kept"))
+                    return .refreshedNotStored(
+                        fresh,
+                        OIDCError(
+                            .refreshLeaseLost,
+                            "the refresh lease was taken over (or the tokens replaced) during the provider call; the newer row was kept"))
                 }
                 return .refreshed(fresh)
             } catch let error as OIDCError {
@@ -174,10 +187,13 @@ extension PostgresTokenStore {
     static func leaseEnded(_ end: LeaseEnd, _ leaseSeconds: Double) -> OIDCError {
         switch end {
         case .lost:
-            OIDCError(.refreshLeaseLost,
-                      "the refresh lease was taken over (or the tokens replaced) during the provider call; the call was abandoned")
+            OIDCError(
+                .refreshLeaseLost,
+                "the refresh lease was taken over (or the tokens replaced) during the provider call; the call was abandoned")
         case .notRenewed:
-            OIDCError(.refreshLeaseNotRenewed, """
+            OIDCError(
+                .refreshLeaseNotRenewed,
+                """
                 the refresh lease (\(leaseSeconds) s) could not be renewed in time (database unreachable or locked); \
                 the provider call was abandoned before another replica could take the lease over; the tokens are unchanged
                 """)
@@ -195,9 +211,12 @@ extension PostgresTokenStore {
     /// Runs `refresh` beside ``keepLease(generation:owner:confirmedAt:)``; when the lease ends first,
     /// `refresh`'s task is cancelled and its outcome still awaited. Returns that outcome and what
     /// ended the lease, if anything did.
-    private func callProvider(tokens: TokenResponse, generation: Int64, owner: String, confirmedAt: ContinuousClock.Instant,
-                              _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult) async
-        -> (Result<RefreshStepResult, any Error>, LeaseEnd?) {
+    private func callProvider(
+        tokens: TokenResponse, generation: Int64, owner: String, confirmedAt: ContinuousClock.Instant,
+        _ refresh: @Sendable (TokenResponse) async throws -> RefreshStepResult
+    ) async
+        -> (Result<RefreshStepResult, any Error>, LeaseEnd?)
+    {
         // The group awaits `refresh` before returning, so it never outlives this call.
         await withoutActuallyEscaping(refresh) { call in
             await withTaskGroup(of: CallOutcome.self) { group in
@@ -257,7 +276,8 @@ extension PostgresTokenStore {
         await withTaskGroup(of: Renewal?.self) { group in
             group.addTask {
                 do {
-                    let rows = try await database.executeForLease("""
+                    let rows = try await database.executeForLease(
+                        """
                         UPDATE \(table.quoted) SET lease_expires_at = clock_timestamp() + make_interval(secs => $4::float8)
                         WHERE token_key = $1 AND generation = $2::bigint AND lease_owner = $3
                         """, [.text(key), .text("\(generation)"), .text(owner), .text("\(leaseSeconds)")], abandonable: true)
@@ -302,14 +322,16 @@ extension PostgresTokenStore {
             throw OIDCError(.invalidDatabaseRow, "the row's generation is not an integer")
         }
         let remaining = Double(try rows.text(0, 4, "lease expiry")).flatMap { $0.isFinite ? $0 : nil } ?? 0
-        return LeaseRow(tokens: tokens, generation: generation, leased: try rows.text(0, 3, "lease state") == "t",
-                        leaseRemaining: remaining)
+        return LeaseRow(
+            tokens: tokens, generation: generation, leased: try rows.text(0, 3, "lease state") == "t",
+            leaseRemaining: remaining)
     }
 
     /// Takes the lease if the row is still at `read` and not leased (or its lease expired); the new
     /// generation, or `nil`. Over the lease connection, so the instant it is sent is close to the one it runs.
     private func takeLease(from read: Int64, owner: String) async throws -> Int64? {
-        let rows = try await database.executeForLease("""
+        let rows = try await database.executeForLease(
+            """
             UPDATE \(table.quoted) SET generation = generation + 1, lease_owner = $2,
                 lease_expires_at = clock_timestamp() + make_interval(secs => $3::float8)
             WHERE token_key = $1 AND generation = $4::bigint
@@ -327,7 +349,8 @@ extension PostgresTokenStore {
     /// it is still at `generation` under `owner`'s lease, and notifies the waiters; whether it applied.
     /// Parameters `$6…` are `extra`. Over the lease connection: a starved request pool cannot delay it.
     private func fenced(_ change: String, _ generation: Int64, _ owner: String, _ extra: [PGParameter] = []) async throws -> Bool {
-        let rows = try await database.executeForLease("""
+        let rows = try await database.executeForLease(
+            """
             WITH changed AS (
                 \(change) WHERE token_key = $1 AND generation = $2::bigint AND lease_owner = $3 RETURNING token_key)
             SELECT pg_notify($4, $5) FROM changed

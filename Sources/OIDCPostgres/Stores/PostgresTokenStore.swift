@@ -50,8 +50,10 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
     ///     its lease is waited for up to this; then `refresh_wait_timeout`.
     /// - Throws: `invalid_database_row` for an empty key, longer than 512 bytes, or containing NUL;
     ///   `database_error` for a lease or wait out of range.
-    public init(database: PostgresDatabase, key: String, table: TableName? = nil, encryption: TokenEncryption? = nil,
-                lease: Double = 30, waitTimeout: Double = 120) throws {
+    public init(
+        database: PostgresDatabase, key: String, table: TableName? = nil, encryption: TokenEncryption? = nil,
+        lease: Double = 30, waitTimeout: Double = 120
+    ) throws {
         guard (1...512).contains(key.utf8.count), !key.utf8.contains(0) else {
             throw OIDCError(.invalidDatabaseRow, "a token key is 1-512 bytes without NUL")
         }
@@ -96,7 +98,8 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
     /// on the row ends with it: its holder's result is then not stored over these tokens.
     public func save(_ tokens: TokenResponse) async throws {
         let (keyID, payload) = try sealing.seal(Self.encode(tokens), rowKey: Array(key.utf8))
-        _ = try await database.execute("""
+        _ = try await database.execute(
+            """
             WITH saved AS (
                 INSERT INTO \(table.quoted) AS t (token_key, key_id, payload) VALUES ($1, $2, $3)
                 ON CONFLICT (token_key) DO UPDATE SET generation = t.generation + 1, key_id = EXCLUDED.key_id,
@@ -114,7 +117,8 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
 
     /// Deletes the row (waiters on other replicas are woken and see the user logged out).
     public func clear() async throws {
-        _ = try await database.execute("""
+        _ = try await database.execute(
+            """
             WITH gone AS (DELETE FROM \(table.quoted) WHERE token_key = $1 RETURNING token_key) SELECT pg_notify($2, $3) FROM gone
             """, [.text(key), .text(PGListener.channel), .text(notificationPayload)])
     }

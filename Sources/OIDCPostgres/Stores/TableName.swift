@@ -20,7 +20,8 @@ public struct TableName: Sendable, Hashable, CustomStringConvertible {
         for part in parts {
             let bytes = Array(part.utf8)
             guard (1...63).contains(bytes.count), let first = bytes.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-                  bytes.allSatisfy({ Self.allowed.contains($0) }) else {
+                bytes.allSatisfy({ Self.allowed.contains($0) })
+            else {
                 throw OIDCError(.invalidTableName, "each part of a table name is 1-63 ASCII letters, digits or _, not starting with a digit")
             }
         }

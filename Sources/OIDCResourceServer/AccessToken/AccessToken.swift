@@ -1,3 +1,6 @@
+import JOSE
+import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,8 +11,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import JOSE
-import OIDCCore
 
 /// A validated RFC 9068 JWT access token: the claims every such token carries,
 /// typed, and the rest reachable through ``claims``. `description` shows no token.
@@ -96,8 +97,11 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     static func scopeText(_ text: UnsafeBufferPointer<UInt8>, containsAll required: Set<String>) -> Bool {
         for wanted in required {
             // A native scope string is read where it lies (no copy); any other is copied once.
-            let found = wanted.utf8.withContiguousStorageIfAvailable { scopeText(text, contains: $0) }
-                ?? { var copy = wanted; return copy.withUTF8 { scopeText(text, contains: $0) } }()
+            let found =
+                wanted.utf8.withContiguousStorageIfAvailable { scopeText(text, contains: $0) }
+                ?? {
+                    var copy = wanted; return copy.withUTF8 { scopeText(text, contains: $0) }
+                }()
             if !found { return false }
         }
         return true

@@ -61,7 +61,8 @@ public enum AccessTokenProfile: Sendable, Hashable, CustomStringConvertible {
         }
         if type == "jwt" {
             guard case .string("Bearer")? = jwt.claims["typ"] else {
-                throw OIDCError(.unexpectedTokenType, "the Keycloak token's payload typ is not Bearer: it is not an access token (an ID, refresh or logout token)")
+                throw OIDCError(
+                    .unexpectedTokenType, "the Keycloak token's payload typ is not Bearer: it is not an access token (an ID, refresh or logout token)")
             }
         }
         let audiences = (try? jwt.claims.audience) ?? nil

@@ -1,10 +1,11 @@
+import JOSE
+import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
-import OIDCCore
 
 /// Validates JWT access tokens as RFC 9068 §4 requires, for one resource server.
 ///
@@ -60,10 +61,12 @@ package struct AccessTokenValidator: Sendable {
     ///     `leeway` and `clock` and its own ``InMemoryReplayCache`` (replay protection on).
     ///   - profile: which access tokens are accepted; default RFC 9068's.
     ///   - observer: receives one event per token validated; `nil` (default): none.
-    package init(issuer: String, audience: String, keys: IssuerKeys,
-                 allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
-                 clock: @escaping @Sendable () -> Date = { Date() }, limits: JOSELimits = .default, proofs: DPoPProofValidator? = nil,
-                 profile: AccessTokenProfile = .rfc9068, observer: (any OIDCObserver)? = nil) {
+    package init(
+        issuer: String, audience: String, keys: IssuerKeys,
+        allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
+        clock: @escaping @Sendable () -> Date = { Date() }, limits: JOSELimits = .default, proofs: DPoPProofValidator? = nil,
+        profile: AccessTokenProfile = .rfc9068, observer: (any OIDCObserver)? = nil
+    ) {
         self.profile = profile
         self.observer = observer
         self.proofs = proofs ?? DPoPProofValidator(leeway: leeway, clock: clock)
@@ -99,21 +102,25 @@ package struct AccessTokenValidator: Sendable {
     ///   - proofs: the DPoP proof rules; `nil`: the defaults of ``init(issuer:audience:keys:allowedAlgorithms:leeway:clock:limits:proofs:profile:)``.
     ///   - profile: which access tokens are accepted; default RFC 9068's.
     ///   - observer: receives one event per token validated; `nil` (default): none.
-    package static func discover(issuer: String, audience: String, discovery: Discovery, keyCaches: JWKSetCacheRegistry,
-                                 leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
-                                 proofs: DPoPProofValidator? = nil, profile: AccessTokenProfile = .rfc9068,
-                                 observer: (any OIDCObserver)? = nil) async throws -> AccessTokenValidator {
+    package static func discover(
+        issuer: String, audience: String, discovery: Discovery, keyCaches: JWKSetCacheRegistry,
+        leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
+        proofs: DPoPProofValidator? = nil, profile: AccessTokenProfile = .rfc9068,
+        observer: (any OIDCObserver)? = nil
+    ) async throws -> AccessTokenValidator {
         let metadata: ProviderMetadata
         if case .entra(let tenants) = profile {  // the {tenantid} template: accepted under the profile, not cached
-            metadata = try await Discovery.fetch(issuer: issuer, transport: discovery.transport, observer: discovery.observer,
-                                                 profile: .entra(tenants))
+            metadata = try await Discovery.fetch(
+                issuer: issuer, transport: discovery.transport, observer: discovery.observer,
+                profile: .entra(tenants))
         } else {
             metadata = try await discovery.metadata(for: issuer)
         }
         guard let jwksURI = metadata.jwksURI else { throw OIDCError(.jwksURIMissing, "the issuer publishes no jwks_uri") }
         let cache = try await keyCaches.cache(for: jwksURI)
-        return AccessTokenValidator(issuer: issuer, audience: audience, keys: .cache(cache), leeway: leeway, clock: clock, proofs: proofs,
-                                    profile: profile, observer: observer)
+        return AccessTokenValidator(
+            issuer: issuer, audience: audience, keys: .cache(cache), leeway: leeway, clock: clock, proofs: proofs,
+            profile: profile, observer: observer)
     }
 
     /// Whether a `typ` header value names an RFC 9068 access token (case-insensitively,
@@ -149,24 +156,30 @@ package struct AccessTokenValidator: Sendable {
     ///
     /// With an ``observer``, the same path runs inside one observed operation; without one, only the `nil` check is added.
     /// - Throws: ``OIDC/OIDCError`` with the code of the first rule that failed; ``AccessTokenRefusal`` answers it.
-    package func validate(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
-                          dpopNonce: DPoPProofValidator.NonceRule = .notRequired,
-                          clientCertificate: ClientCertificate = .notPresented) async throws -> PresentedAccessToken {
+    package func validate(
+        method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
+        dpopNonce: DPoPProofValidator.NonceRule = .notRequired,
+        clientCertificate: ClientCertificate = .notPresented
+    ) async throws -> PresentedAccessToken {
         guard let observer else {
-            return try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
-                                             dpopNonce: dpopNonce, clientCertificate: clientCertificate)
+            return try await validateRequest(
+                method: method, url: url, headers: headers, requiredScopes: requiredScopes,
+                dpopNonce: dpopNonce, clientCertificate: clientCertificate)
         }
         return try await Optional(observer).observe(.accessTokenValidation, origin: Observation.origin(of: issuer)) {
-            try await validateRequest(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
-                                      dpopNonce: dpopNonce, clientCertificate: clientCertificate)
+            try await validateRequest(
+                method: method, url: url, headers: headers, requiredScopes: requiredScopes,
+                dpopNonce: dpopNonce, clientCertificate: clientCertificate)
         }
     }
 
     /// The request's rules, in order: the credentials, the token (``verified(_:)``), its binding (``TokenBinding``:
     /// the rule introspection shares), the scopes.
-    private func validateRequest(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String>,
-                                 dpopNonce: DPoPProofValidator.NonceRule,
-                                 clientCertificate: ClientCertificate) async throws -> PresentedAccessToken {
+    private func validateRequest(
+        method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String>,
+        dpopNonce: DPoPProofValidator.NonceRule,
+        clientCertificate: ClientCertificate
+    ) async throws -> PresentedAccessToken {
         let (scheme, token) = try TokenBinding.credentials(headers)
         if scheme == .bearer {
             let accessToken = try await verified(token)
@@ -177,8 +190,9 @@ package struct AccessTokenValidator: Sendable {
         // The DPoP scheme: exactly one proof, a token bound to its key.
         let proofText = try TokenBinding.proof(headers)
         let accessToken = try await verified(token)
-        let proof = try await TokenBinding.checkDPoP(accessToken.confirmation, token: token, proof: proofText, proofs: proofs,
-                                                     method: method, url: url, nonce: dpopNonce, clientCertificate: clientCertificate)
+        let proof = try await TokenBinding.checkDPoP(
+            accessToken.confirmation, token: token, proof: proofText, proofs: proofs,
+            method: method, url: url, nonce: dpopNonce, clientCertificate: clientCertificate)
         try Self.checkScopes(requiredScopes, of: accessToken)
         return PresentedAccessToken(token: accessToken, scheme: .dpop, proof: proof)
     }

@@ -1,10 +1,11 @@
+import JOSE
+import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
-import OIDCCore
 
 /// The binding rule of a presented access token (RFC 9449 §7, RFC 8705 §3), the one source of truth for
 /// every way a resource server learns a token's `cnf`: a JWT access token's claim
@@ -59,14 +60,17 @@ enum TokenBinding {
     ///   - clientCertificate: the connection's client certificate.
     /// - Returns: the verified proof; its key's thumbprint is `cnf.jkt`.
     /// - Throws: `.certificateBoundToken`, `.dpopTokenNotBound` (no `cnf.jkt`), the `dpop_proof_*` codes.
-    static func checkDPoP(_ confirmation: TokenConfirmation?, token: Substring, proof: String, proofs: DPoPProofValidator,
-                          method: String, url: URL, nonce: DPoPProofValidator.NonceRule,
-                          clientCertificate: ClientCertificate) async throws -> VerifiedDPoPProof {
+    static func checkDPoP(
+        _ confirmation: TokenConfirmation?, token: Substring, proof: String, proofs: DPoPProofValidator,
+        method: String, url: URL, nonce: DPoPProofValidator.NonceRule,
+        clientCertificate: ClientCertificate
+    ) async throws -> VerifiedDPoPProof {
         try confirmation?.requireCertificate(clientCertificate)
         guard let thumbprint = confirmation?.jwkThumbprint else {
             throw OIDCError(.dpopTokenNotBound, "the access token is bound to no DPoP key (no cnf.jkt) but was presented with the DPoP scheme")
         }
-        return try await proofs.validate(proof, for: .request(method: method, uri: url), nonce: nonce,
-                                         presenting: .accessTokenHash(DPoPAccessTokenHash.of(token), boundTo: .thumbprint(thumbprint)))
+        return try await proofs.validate(
+            proof, for: .request(method: method, uri: url), nonce: nonce,
+            presenting: .accessTokenHash(DPoPAccessTokenHash.of(token), boundTo: .thumbprint(thumbprint)))
     }
 }

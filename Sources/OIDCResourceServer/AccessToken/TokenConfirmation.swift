@@ -49,7 +49,9 @@ public struct TokenConfirmation: Sendable, Hashable, CustomStringConvertible {
     package func requireCertificate(_ certificate: ClientCertificate) throws {
         guard let expected = certificateThumbprint else { return }
         guard let presented = certificate.thumbprint else {
-            throw OIDCError(.certificateBoundToken, "the access token is bound to a client certificate (cnf.x5t#S256): a certificate-bound token needs the client certificate")
+            throw OIDCError(
+                .certificateBoundToken,
+                "the access token is bound to a client certificate (cnf.x5t#S256): a certificate-bound token needs the client certificate")
         }
         guard ConstantTime.equals(presented, expected) else {
             throw OIDCError(.certificateBoundToken, "the client certificate is not the one the access token is bound to (cnf.x5t#S256)")

@@ -1,9 +1,10 @@
+import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OIDCCore
 
 /// The HTTP answer to send for a request whose access token was refused: the status, one `WWW-Authenticate`
 /// field per challenge (the scheme the client used first, carrying the error), `DPoP-Nonce`, and a JSON body
@@ -40,12 +41,16 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
     ///   - dpopNonce: the nonce the server requires in proofs, if any: sent in `DPoP-Nonce`, and a proof
     ///     without it is answered with `use_dpop_nonce`.
     ///   - realm: `realm`, if any.
-    package init(error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [], dpopAlgorithms: [String],
-                 dpopNonce: String? = nil, realm: String? = nil) {
+    package init(
+        error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [], dpopAlgorithms: [String],
+        dpopNonce: String? = nil, realm: String? = nil
+    ) {
         self.dpopNonce = dpopNonce
         self.cause = error
-        func challenge(_ scheme: AuthorizationScheme, _ code: ResourceChallenge.ErrorCode?, _ text: String? = nil,
-                       scope: Set<String> = []) -> ResourceChallenge {
+        func challenge(
+            _ scheme: AuthorizationScheme, _ code: ResourceChallenge.ErrorCode?, _ text: String? = nil,
+            scope: Set<String> = []
+        ) -> ResourceChallenge {
             ResourceChallenge(scheme: scheme, error: code, errorDescription: text, scope: scope, realm: realm, algorithms: dpopAlgorithms)
         }
         let used = Self.scheme(of: requestHeaders)
@@ -67,8 +72,10 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
             challenges = [challenge(.dpop, .invalidDPoPProof, error.reason)]
         case .dpopBoundTokenAsBearer:
             status = 401
-            challenges = [challenge(.bearer, .invalidToken, "the access token is DPoP-bound: present it with the DPoP scheme and a proof"),
-                          challenge(.dpop, nil)]
+            challenges = [
+                challenge(.bearer, .invalidToken, "the access token is DPoP-bound: present it with the DPoP scheme and a proof"),
+                challenge(.dpop, nil),
+            ]
         case .dpopTokenNotBound:
             status = 401
             challenges = [challenge(.dpop, .invalidToken, "the access token is not DPoP-bound")]
@@ -154,9 +161,12 @@ extension AccessTokenValidator {
     ///   - requiredScopes: the scopes the resource requires.
     ///   - dpopNonce: the nonce this server requires in proofs, if any.
     ///   - realm: `realm`, if any.
-    package func refusal(for error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [],
-                        dpopNonce: String? = nil, realm: String? = nil) -> AccessTokenRefusal {
-        AccessTokenRefusal(error: error, requestHeaders: requestHeaders, requiredScopes: requiredScopes,
-                           dpopAlgorithms: proofs.challengeAlgorithms, dpopNonce: dpopNonce, realm: realm)
+    package func refusal(
+        for error: OIDCError, requestHeaders: HeaderFields, requiredScopes: Set<String> = [],
+        dpopNonce: String? = nil, realm: String? = nil
+    ) -> AccessTokenRefusal {
+        AccessTokenRefusal(
+            error: error, requestHeaders: requestHeaders, requiredScopes: requiredScopes,
+            dpopAlgorithms: proofs.challengeAlgorithms, dpopNonce: dpopNonce, realm: realm)
     }
 }

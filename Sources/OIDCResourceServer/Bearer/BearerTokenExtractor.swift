@@ -1,5 +1,5 @@
-import OIDCCore
 import JOSE
+import OIDCCore
 
 /// Reads the bearer token of a request the way RFC 6750 §2 allows.
 ///

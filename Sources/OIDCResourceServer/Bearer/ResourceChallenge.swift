@@ -1,9 +1,10 @@
+import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import OIDCCore
 /// One `WWW-Authenticate` challenge of a protected resource, well-formed by construction: `Bearer` (RFC 6750 §3)
 /// or `DPoP` (RFC 9449 §7.1, with `algs`). ``AccessTokenRefusal`` builds the ones a refused request gets, for JWT
 /// access tokens and introspection alike.
@@ -39,8 +40,10 @@ public struct ResourceChallenge: Sendable, Hashable, CustomStringConvertible {
     public private(set) var resourceMetadata: String? = nil
 
     /// A challenge from its parts (`algorithms` is kept for `DPoP` only).
-    public init(scheme: AuthorizationScheme, error: ErrorCode?, errorDescription: String? = nil, scope: Set<String> = [],
-                realm: String? = nil, algorithms: [String] = []) {
+    public init(
+        scheme: AuthorizationScheme, error: ErrorCode?, errorDescription: String? = nil, scope: Set<String> = [],
+        realm: String? = nil, algorithms: [String] = []
+    ) {
         self.scheme = scheme
         self.error = error
         self.errorDescription = errorDescription.map(Self.quotable)

@@ -1,10 +1,11 @@
+import JOSE
+import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
-import OIDCCore
 
 /// Checks DPoP proofs (RFC 9449 §4.3) for a resource or authorization server.
 ///
@@ -107,9 +108,11 @@ public struct DPoPProofValidator: Sendable {
     ///     (replicas behind one load balancer share one instead); opting out is ``ReplayProtection/disabledAtCallersRisk``.
     ///   - clock: the current time (also the clock the replay retention is computed on).
     ///   - observer: receives one event per proof validated; `nil` (default): none.
-    public init(allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, maximumAge: TimeInterval = 300,
-                leeway: TimeInterval = 60, replays: ReplayProtection = .cache(InMemoryReplayCache()),
-                clock: @escaping @Sendable () -> Date = { Date() }, observer: (any OIDCObserver)? = nil) {
+    public init(
+        allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, maximumAge: TimeInterval = 300,
+        leeway: TimeInterval = 60, replays: ReplayProtection = .cache(InMemoryReplayCache()),
+        clock: @escaping @Sendable () -> Date = { Date() }, observer: (any OIDCObserver)? = nil
+    ) {
         self.observer = observer
         self.allowedAlgorithms = allowedAlgorithms.intersection(IssuerKeys.asymmetricAlgorithms)
         self.maximumAge = Leeway.effective(maximumAge)
@@ -233,10 +236,12 @@ public struct DPoPProofValidator: Sendable {
             case .replayed: throw OIDCError(.dpopProofReplayed, "a DPoP proof with this jti was already received for this key")
             case .full:
                 observer?.record(OIDCEvent(kind: .replayCacheFull, outcome: .failure(code: OIDCError.Code.replayCacheFull.rawValue), origin: target.origin))
-                throw OIDCError(.replayCacheFull, "the replay cache's share for this proof key is full of live entries, so this proof cannot be remembered and is refused")
+                throw OIDCError(
+                    .replayCacheFull, "the replay cache's share for this proof key is full of live entries, so this proof cannot be remembered and is refused")
             }
         }
-        return VerifiedDPoPProof(key: key, thumbprint: thumbprint, algorithm: algorithm, jwtID: jti, method: htm, uri: htu,
-                                 issuedAt: issuedAt, claims: claims)
+        return VerifiedDPoPProof(
+            key: key, thumbprint: thumbprint, algorithm: algorithm, jwtID: jti, method: htm, uri: htu,
+            issuedAt: issuedAt, claims: claims)
     }
 }

@@ -1,3 +1,5 @@
+import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,7 +12,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import OIDCCore
 
 /// The `htu` comparison rule of RFC 9449 §4.3 step 9: both sides compared after RFC 3986 §6.2.2
 /// syntax-based normalization and §6.2.3 scheme-based normalization, query and fragment ignored.
@@ -36,35 +37,38 @@ extension DPoPProofValidator {
     /// path); `nil` when it might change it (then ``normalizedBySteps(_:)`` decides). One pass, no allocation
     /// but the result.
     static func alreadyNormalized(_ text: String) -> String? {
-        let end: Int? = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            guard let base = bytes.baseAddress else { return nil }
-            var index: Int
-            if bytes.count > 8, memcmp(base, "https://", 8) == 0 {
-                index = 8
-            } else if bytes.count > 7, memcmp(base, "http://", 7) == 0 {
-                index = 7
-            } else {
-                return nil
-            }
-            let hostStart = index
-            // The host: lower-case letters, digits, '-', '.' and '_' only (no '@', ':', '[', '%' or upper case).
-            while index < bytes.count, bytes[index] != UInt8(ascii: "/") {
-                let byte = bytes[index]
-                guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") else { return nil }
-                index += 1
-            }
-            guard index > hostStart, index < bytes.count else { return nil }  // a host, then a path
-            // The path, up to a query or fragment: printable ASCII without '%' and without a "/." (a possible dot segment).
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-                guard byte >= 0x21, byte <= 0x7E, byte != UInt8(ascii: "%") else { return nil }
-                if byte == UInt8(ascii: "."), bytes[index - 1] == UInt8(ascii: "/") { return nil }
-                index += 1
-            }
-            return index
-        } ?? nil
+        let end: Int? =
+            text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+                guard let base = bytes.baseAddress else { return nil }
+                var index: Int
+                if bytes.count > 8, memcmp(base, "https://", 8) == 0 {
+                    index = 8
+                } else if bytes.count > 7, memcmp(base, "http://", 7) == 0 {
+                    index = 7
+                } else {
+                    return nil
+                }
+                let hostStart = index
+                // The host: lower-case letters, digits, '-', '.' and '_' only (no '@', ':', '[', '%' or upper case).
+                while index < bytes.count, bytes[index] != UInt8(ascii: "/") {
+                    let byte = bytes[index]
+                    guard
+                        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                    else { return nil }
+                    index += 1
+                }
+                guard index > hostStart, index < bytes.count else { return nil }  // a host, then a path
+                // The path, up to a query or fragment: printable ASCII without '%' and without a "/." (a possible dot segment).
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+                    guard byte >= 0x21, byte <= 0x7E, byte != UInt8(ascii: "%") else { return nil }
+                    if byte == UInt8(ascii: "."), bytes[index - 1] == UInt8(ascii: "/") { return nil }
+                    index += 1
+                }
+                return index
+            } ?? nil
         guard let end else { return nil }
         return end == text.utf8.count ? text : String(decoding: text.utf8.prefix(end), as: UTF8.self)
     }
@@ -92,7 +96,8 @@ extension DPoPProofValidator {
             port = authority[(portColon + 1)...]
         }
         guard !host.isEmpty, let normalizedHost = percentNormalized(host, lowercasing: true),
-              port.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), port.count <= 5 else { return nil }
+            port.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), port.count <= 5
+        else { return nil }
         var result = scheme + "://" + normalizedHost
         if !port.isEmpty {
             guard let number = Int(String(decoding: port, as: UTF8.self)), number <= 65_535 else { return nil }
@@ -119,7 +124,9 @@ extension DPoPProofValidator {
                 index += 1
                 continue
             }
-            guard index + 2 < bytes.endIndex, let high = FormURLEncoding.hexValue(bytes[index + 1]), let low = FormURLEncoding.hexValue(bytes[index + 2]) else { return nil }
+            guard index + 2 < bytes.endIndex, let high = FormURLEncoding.hexValue(bytes[index + 1]), let low = FormURLEncoding.hexValue(bytes[index + 2]) else {
+                return nil
+            }
             let decoded = high << 4 | low
             if FormURLEncoding.isUnreserved(decoded) {
                 output.append(lowercasing ? lowercased(decoded) : decoded)
@@ -136,10 +143,12 @@ extension DPoPProofValidator {
         let bytes = path.utf8
         var previous = UInt8(ascii: "/")
         // A dot segment starts with "." at the start of the path or after "/": none, nothing to remove.
-        guard bytes.contains(where: { byte in
-            defer { previous = byte }
-            return byte == UInt8(ascii: ".") && previous == UInt8(ascii: "/")
-        }) else { return path }
+        guard
+            bytes.contains(where: { byte in
+                defer { previous = byte }
+                return byte == UInt8(ascii: ".") && previous == UInt8(ascii: "/")
+            })
+        else { return path }
         var input = Substring(path)
         var output: [Substring] = []
         while !input.isEmpty {

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// A DPoP proof that passed ``DPoPProofValidator``: the public key it proves
 /// possession of and the claims that were checked. Holds no access token.

@@ -1,10 +1,11 @@
+import JOSE
+import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
-import OIDCCore
 
 extension ResourceGuard {
     /// Everything a ``ResourceGuard`` is built from; only ``issuer`` and ``audience`` have no default.

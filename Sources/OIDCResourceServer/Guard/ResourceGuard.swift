@@ -1,10 +1,11 @@
+import JOSE
+import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
-import OIDCCore
 
 /// The resource server's one front door: one call per request answers either the validated access token or the HTTP
 /// refusal to send, for RFC 9068 JWT access tokens and RFC 7662 introspection alike.
@@ -49,8 +50,9 @@ public struct ResourceGuard: Sendable {
         let c = configuration
         let transport = try c.transport ?? LibSSLTransport()
         let discovery = Discovery(transport: transport, clock: c.clock, observer: c.observer)
-        proofs = DPoPProofValidator(allowedAlgorithms: c.dpopAlgorithms, maximumAge: c.dpopMaximumAge, leeway: c.leeway,
-                                    replays: c.dpopReplays, clock: c.clock, observer: c.observer)
+        proofs = DPoPProofValidator(
+            allowedAlgorithms: c.dpopAlgorithms, maximumAge: c.dpopMaximumAge, leeway: c.leeway,
+            replays: c.dpopReplays, clock: c.clock, observer: c.observer)
         var keys = c.keys
         let introspection: Introspection?
         switch c.tokens {
@@ -72,8 +74,9 @@ public struct ResourceGuard: Sendable {
             keys = discovered.keys
             jwtValidator = discovered
         } else if let keys {
-            jwtValidator = AccessTokenValidator(issuer: c.issuer, audience: c.audience, keys: keys, leeway: c.leeway, clock: c.clock,
-                                                proofs: proofs, profile: c.profile, observer: c.observer)
+            jwtValidator = AccessTokenValidator(
+                issuer: c.issuer, audience: c.audience, keys: keys, leeway: c.leeway, clock: c.clock,
+                proofs: proofs, profile: c.profile, observer: c.observer)
         }
         if case .introspection = c.tokens { jwtValidator = nil }
         validator = jwtValidator
@@ -93,10 +96,11 @@ public struct ResourceGuard: Sendable {
                     return settings
                 }
             }
-            introspector = try TokenIntrospector(endpoint: endpoint, issuer: c.issuer, authentication: introspection.authentication,
-                                                 transport: transport, audience: introspection.audience ?? .contains(c.audience),
-                                                 jwtResponse: jwtResponse, cache: introspection.cache, leeway: c.leeway,
-                                                 clock: c.clock, proofs: proofs, observer: c.observer)
+            introspector = try TokenIntrospector(
+                endpoint: endpoint, issuer: c.issuer, authentication: introspection.authentication,
+                transport: transport, audience: introspection.audience ?? .contains(c.audience),
+                jwtResponse: jwtResponse, cache: introspection.cache, leeway: c.leeway,
+                clock: c.clock, proofs: proofs, observer: c.observer)
         } else {
             introspector = nil
         }
@@ -117,41 +121,53 @@ public struct ResourceGuard: Sendable {
     ///   - clientCertificate: the TLS client certificate of the connection, for certificate-bound tokens (RFC 8705).
     /// - Returns: ``Decision/allowed(_:)`` or ``Decision/refused(_:)``; an unreachable issuer or introspection endpoint
     ///   is a 503 refusal, with the error in ``AccessTokenRefusal/cause``.
-    public func check(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
-                      dpopNonce: String? = nil, clientCertificate: ClientCertificate = .notPresented) async -> Decision {
+    public func check(
+        method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
+        dpopNonce: String? = nil, clientCertificate: ClientCertificate = .notPresented
+    ) async -> Decision {
         do {
-            return .allowed(try await validate(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
-                                               dpopNonce: dpopNonce, clientCertificate: clientCertificate))
+            return .allowed(
+                try await validate(
+                    method: method, url: url, headers: headers, requiredScopes: requiredScopes,
+                    dpopNonce: dpopNonce, clientCertificate: clientCertificate))
         } catch {
             return .refused(refusal(for: error, requestHeaders: headers, requiredScopes: requiredScopes, dpopNonce: dpopNonce))
         }
     }
 
     /// The rules of ``check(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``, their failure thrown.
-    package func validate(method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
-                          dpopNonce: String? = nil, clientCertificate: ClientCertificate = .notPresented) async throws -> ValidatedAccessToken {
+    package func validate(
+        method: String, url: URL, headers: HeaderFields, requiredScopes: Set<String> = [],
+        dpopNonce: String? = nil, clientCertificate: ClientCertificate = .notPresented
+    ) async throws -> ValidatedAccessToken {
         let nonce: DPoPProofValidator.NonceRule = dpopNonce.map { .required($0) } ?? .notRequired
         if let validator, introspector == nil || Self.carriesCompactJWS(headers) {
-            let presented = try await validator.validate(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
-                                                         dpopNonce: nonce, clientCertificate: clientCertificate)
+            let presented = try await validator.validate(
+                method: method, url: url, headers: headers, requiredScopes: requiredScopes,
+                dpopNonce: nonce, clientCertificate: clientCertificate)
             return ValidatedAccessToken(source: .jwt(presented.token), scheme: presented.scheme, proof: presented.proof)
         }
         guard let introspector else {  // unreachable: a guard holds a validator, an introspector or both
             throw OIDCError(.missingBearerToken, "the resource server accepts no kind of access token")
         }
-        let presented = try await introspector.validate(method: method, url: url, headers: headers, requiredScopes: requiredScopes,
-                                                        dpopNonce: nonce, clientCertificate: clientCertificate)
+        let presented = try await introspector.validate(
+            method: method, url: url, headers: headers, requiredScopes: requiredScopes,
+            dpopNonce: nonce, clientCertificate: clientCertificate)
         return ValidatedAccessToken(source: .introspection(presented.introspection), scheme: presented.scheme, proof: presented.proof)
     }
 
     /// The answer to a request refused with `error`: the one table, ``AccessTokenRefusal``, with this guard's
     /// `algs`, `realm` and `resource_metadata`.
-    package func refusal(for error: any Error, requestHeaders: HeaderFields, requiredScopes: Set<String>,
-                         dpopNonce: String?) -> AccessTokenRefusal {
-        let cause = error as? OIDCError
+    package func refusal(
+        for error: any Error, requestHeaders: HeaderFields, requiredScopes: Set<String>,
+        dpopNonce: String?
+    ) -> AccessTokenRefusal {
+        let cause =
+            error as? OIDCError
             ?? OIDCError(.transport, "the access token could not be checked: \(type(of: error)) failed")
-        let refusal = AccessTokenRefusal(error: cause, requestHeaders: requestHeaders, requiredScopes: requiredScopes,
-                                         dpopAlgorithms: proofs.challengeAlgorithms, dpopNonce: dpopNonce, realm: realm)
+        let refusal = AccessTokenRefusal(
+            error: cause, requestHeaders: requestHeaders, requiredScopes: requiredScopes,
+            dpopAlgorithms: proofs.challengeAlgorithms, dpopNonce: dpopNonce, realm: realm)
         return resourceMetadata.map { refusal.advertising(resourceMetadata: $0) } ?? refusal
     }
 
@@ -171,9 +187,12 @@ public struct ResourceGuard: Sendable {
     ///   - authorizationDetailsTypes: `authorization_details_types_supported` (RFC 9396); `nil`: not published.
     /// - Throws: ``OIDC/OIDCError`` `.invalidIssuerURL` / `.insecureURL` when the resource identifier is not an
     ///   https URL (http on loopback) without a fragment.
-    public func protectedResourceMetadata(resource: String? = nil, scopes: [String]? = nil,
-                                          authorizationDetailsTypes: [String]? = nil) throws -> ProtectedResourceMetadata {
-        try ProtectedResourceMetadata.forResourceServer(resource: resource ?? audience, issuer: issuer, proofs: proofs,
-                                                        scopes: scopes, authorizationDetailsTypes: authorizationDetailsTypes)
+    public func protectedResourceMetadata(
+        resource: String? = nil, scopes: [String]? = nil,
+        authorizationDetailsTypes: [String]? = nil
+    ) throws -> ProtectedResourceMetadata {
+        try ProtectedResourceMetadata.forResourceServer(
+            resource: resource ?? audience, issuer: issuer, proofs: proofs,
+            scopes: scopes, authorizationDetailsTypes: authorizationDetailsTypes)
     }
 }

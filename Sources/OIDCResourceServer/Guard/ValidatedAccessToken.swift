@@ -1,10 +1,11 @@
+import JOSE
+import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
-import OIDCCore
 
 /// An access token ``ResourceGuard`` accepted for one request: who it is for, which client holds it, what it grants
 /// and what it is bound to, the same for a JWT access token and an introspected one. Holds no token text.

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// Introspection answers kept for a while, keyed by ``Partition`` (the endpoint, the client that
 /// asked, the answer policy) and the SHA-256 of the token: the token itself is never stored, and
@@ -80,8 +81,10 @@ public actor IntrospectionCache {
     private var nextSequence: UInt64 = 0
 
     /// Creates a cache (default: 10 000 entries, 5 minutes).
-    public init(capacity: Int = 10_000, maximumLifetime: TimeInterval = 300, cachesInactive: Bool = true,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        capacity: Int = 10_000, maximumLifetime: TimeInterval = 300, cachesInactive: Bool = true,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.capacity = max(1, capacity)
         self.maximumLifetime = max(0, maximumLifetime)
         self.cachesInactive = cachesInactive

@@ -1,10 +1,11 @@
+import JOSE
+import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
-import OIDCCore
 
 /// The answer of an introspection endpoint (RFC 7662 §2.2).
 public enum IntrospectionResult: Sendable, CustomStringConvertible {
@@ -85,8 +86,9 @@ public struct TokenIntrospection: Sendable, CustomStringConvertible {
         func date(_ name: String) throws -> Date? {
             guard let value = object[name], !value.isNull else { return nil }
             guard let seconds = value.doubleValue, let date = NumericDate.date(seconds: seconds) else {
-                throw OIDCError(.invalidIntrospectionResponse,
-                                "\"\(name)\" in the introspection answer is not a NumericDate in \(NumericDate.rangeText)")
+                throw OIDCError(
+                    .invalidIntrospectionResponse,
+                    "\"\(name)\" in the introspection answer is not a NumericDate in \(NumericDate.rangeText)")
             }
             return date
         }
@@ -100,11 +102,12 @@ public struct TokenIntrospection: Sendable, CustomStringConvertible {
                 throw OIDCError(.invalidIntrospectionResponse, "\"aud\" in the introspection answer is neither a string nor an array of strings")
             }
         }
-        return .active(TokenIntrospection(
-            scopes: Set((try string("scope") ?? "").split(separator: " ").map(String.init)),
-            clientID: try string("client_id"), username: try string("username"), tokenType: try string("token_type"),
-            expiresAt: try date("exp"), issuedAt: try date("iat"), notBefore: try date("nbf"), subject: try string("sub"),
-            audience: audience, issuer: try string("iss"), jwtID: try string("jti"), members: object))
+        return .active(
+            TokenIntrospection(
+                scopes: Set((try string("scope") ?? "").split(separator: " ").map(String.init)),
+                clientID: try string("client_id"), username: try string("username"), tokenType: try string("token_type"),
+                expiresAt: try date("exp"), issuedAt: try date("iat"), notBefore: try date("nbf"), subject: try string("sub"),
+                audience: audience, issuer: try string("iss"), jwtID: try string("jti"), members: object))
     }
 
     /// e.g. `TokenIntrospection(sub: "alice", client_id: "app", scopes: ["read"])`.

@@ -1,10 +1,11 @@
+import JOSE
+import OIDCCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
-import OIDCCore
 
 /// Asks an authorization server about a token (RFC 7662), authenticating as the
 /// resource server's client, with an optional ``IntrospectionCache``; an active answer is a ``TokenIntrospection``.
@@ -112,10 +113,12 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     ///     `clock` and its own ``InMemoryReplayCache`` (replay protection on).
     ///   - observer: receives one event per introspection call and per token validated; `nil` (default): none.
     /// - Throws: ``OIDC/OIDCError`` `.insecureURL` for an endpoint the URL policy refuses.
-    public init(endpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
-                audience: AudienceRule, jwtResponse: JWTResponse? = nil, cache: IntrospectionCache? = nil,
-                leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
-                proofs: DPoPProofValidator? = nil, observer: (any OIDCObserver)? = nil) throws {
+    public init(
+        endpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
+        audience: AudienceRule, jwtResponse: JWTResponse? = nil, cache: IntrospectionCache? = nil,
+        leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
+        proofs: DPoPProofValidator? = nil, observer: (any OIDCObserver)? = nil
+    ) throws {
         self.observer = observer
         try SecureURLPolicy.checkEndpoint(endpoint, .introspection, issuer: issuer)
         self.endpoint = endpoint
@@ -202,8 +205,9 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
             throw OIDCError(.inactiveToken, "the introspection endpoint says the token is not active")
         }
         if let type = info.tokenType, !Self.accessTokenTypes.contains(type.lowercased()) {
-            throw OIDCError(.unexpectedTokenType,
-                            "the introspected token is not an access token (its token_type is not access_token, Bearer or DPoP)")
+            throw OIDCError(
+                .unexpectedTokenType,
+                "the introspected token is not an access token (its token_type is not access_token, Bearer or DPoP)")
         }
         let now = client.clock()
         if let expiresAt = info.expiresAt, now.timeIntervalSince(expiresAt) >= leeway {
@@ -223,13 +227,15 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
             guard let jwtResponse else {
                 throw OIDCError(.invalidIntrospectionResponse, "the introspection endpoint answered with a JWT, and no key is configured to verify it")
             }
-            return try await IntrospectionJWT.read(response.body, settings: jwtResponse, clientID: client.authentication.clientID,
-                                                    leeway: leeway, clock: client.clock)
+            return try await IntrospectionJWT.read(
+                response.body, settings: jwtResponse, clientID: client.authentication.clientID,
+                leeway: leeway, clock: client.clock)
         }
         if let jwtResponse, jwtResponse.requirement == .required {
-            throw OIDCError(.unsignedIntrospectionResponse,
-                            "the introspection endpoint answered with plain JSON where a signed JWT (application/token-introspection+jwt, RFC 9701) is required",
-                            httpStatus: response.status)
+            throw OIDCError(
+                .unsignedIntrospectionResponse,
+                "the introspection endpoint answered with plain JSON where a signed JWT (application/token-introspection+jwt, RFC 9701) is required",
+                httpStatus: response.status)
         }
         let object: JSONObject
         do {
@@ -245,26 +251,31 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
 enum IntrospectionJWT {
     static let type = "token-introspection+jwt"
 
-    static func read(_ body: [UInt8], settings: TokenIntrospector.JWTResponse, clientID: String, leeway: TimeInterval,
-                     clock: @escaping @Sendable () -> Date) async throws -> IntrospectionResult {
+    static func read(
+        _ body: [UInt8], settings: TokenIntrospector.JWTResponse, clientID: String, leeway: TimeInterval,
+        clock: @escaping @Sendable () -> Date
+    ) async throws -> IntrospectionResult {
         var token = String(decoding: body, as: UTF8.self).filter { !$0.isWhitespace }
         if NestedJWT.isEncrypted(token) {
             guard !settings.decryptionKeys.isEmpty else {
                 throw OIDCError(.invalidIntrospectionResponse, "the introspection answer is encrypted and no decryption key is configured")
             }
             do {
-                token = try NestedJWT.signedToken(in: token, decryptionKeys: settings.decryptionKeys,
-                                                  policy: settings.encryption?.policy() ?? .default)
+                token = try NestedJWT.signedToken(
+                    in: token, decryptionKeys: settings.decryptionKeys,
+                    policy: settings.encryption?.policy() ?? .default)
             } catch let error as JOSEError {
                 throw OIDCError(.invalidIntrospectionResponse, "the encrypted introspection answer cannot be decrypted: \(error.reason)", joseError: error)
             }
         } else if let registered = settings.encryption {
             throw OIDCError(.invalidIntrospectionResponse, "the introspection answer is not encrypted and \(registered) is registered")
         }
-        let validation = JWTValidationPolicy(clock: clock, leeway: leeway, issuer: settings.issuer, audience: settings.audience ?? clientID,
-                                              requiredClaims: ["iat", "token_introspection"])
-        let jwt = try await settings.keys.verify(token, policy: JWSVerificationPolicy(allowedAlgorithms: IssuerKeys.asymmetricAlgorithms),
-                                                 validation: validation, kind: .introspectionResponse)
+        let validation = JWTValidationPolicy(
+            clock: clock, leeway: leeway, issuer: settings.issuer, audience: settings.audience ?? clientID,
+            requiredClaims: ["iat", "token_introspection"])
+        let jwt = try await settings.keys.verify(
+            token, policy: JWSVerificationPolicy(allowedAlgorithms: IssuerKeys.asymmetricAlgorithms),
+            validation: validation, kind: .introspectionResponse)
         let typ = jwt.header.type?.lowercased()
         guard typ == type || typ == "application/" + type else {
             throw OIDCError(.unexpectedTokenType, "the introspection JWT's typ is not \(type) (RFC 9701 §5)")

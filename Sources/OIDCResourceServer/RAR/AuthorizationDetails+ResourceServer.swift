@@ -44,8 +44,9 @@ extension AuthorizationDetail {
     /// The one matching rule (by `type`, exactly) of both token forms.
     static func require(types: [String], in details: [AuthorizationDetail], what: String) throws -> [AuthorizationDetail] {
         if let missing = details.firstMissingType(of: types) {
-            throw OIDCError(.insufficientAuthorizationDetails,
-                            "\(what) grants no authorization_details of type \"\(missing.prefix(64))\"")
+            throw OIDCError(
+                .insufficientAuthorizationDetails,
+                "\(what) grants no authorization_details of type \"\(missing.prefix(64))\"")
         }
         return details
     }

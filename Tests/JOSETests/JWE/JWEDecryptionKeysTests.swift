@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 @Suite("JWE: decryption key sets (rotation, PEM keys, client secret) and nested JWTs")
@@ -57,7 +58,9 @@ struct JWEDecryptionKeysTests {
         // RSA too (glewlwyd's RSA-OAEP-256 + A256GCM), with a kid-carrying key among EC keys.
         let rsa = try JWK.generate(.rsa(bits: 2048))
         let rsaToken = try CompactJWE.encrypt("rsa", to: Self.withKid(rsa, providerKid), algorithm: .rsaOAEP256, encryption: .a256GCM)
-        let mixed = JWEDecryptionKeys(keys: [Self.withKid(other, "ec"), Self.withKid(try JWK.generate(.rsa(bits: 2048)), "rsa-old"), Self.withKid(rsa, "rsa-new")])
+        let mixed = JWEDecryptionKeys(keys: [
+            Self.withKid(other, "ec"), Self.withKid(try JWK.generate(.rsa(bits: 2048)), "rsa-old"), Self.withKid(rsa, "rsa-new"),
+        ])
         #expect(try mixed.candidates(for: CompactJWE(rsaToken)).map(\.keyID) == ["rsa-old", "rsa-new"])  // the EC key does not fit RSA-OAEP-256
         #expect(try mixed.decrypt(CompactJWE(rsaToken)).key.keyID == "rsa-new")
     }
@@ -72,9 +75,11 @@ struct JWEDecryptionKeysTests {
         restricted.algorithm = "ECDH-ES+A128KW"
         var signing = Self.withKid(ours, "sig")
         signing.use = "sig"
-        let unfit = JWEDecryptionKeys(keys: [Self.withKid(try JWK.generate(.rsa(bits: 2048)), "rsa"), Self.withKid(try JWK.generate(.ec(.p384)), "p384"),
-                                             Self.withKid(JWK(symmetricKey: Array(repeating: 1, count: 16)), "oct"), restricted,
-                                             Self.withKid(ours.publicKey, "public"), signing])
+        let unfit = JWEDecryptionKeys(keys: [
+            Self.withKid(try JWK.generate(.rsa(bits: 2048)), "rsa"), Self.withKid(try JWK.generate(.ec(.p384)), "p384"),
+            Self.withKid(JWK(symmetricKey: Array(repeating: 1, count: 16)), "oct"), restricted,
+            Self.withKid(ours.publicKey, "public"), signing,
+        ])
         expectCode(.keyNotFound) { _ = try unfit.decrypt(token) }
         expectCode(.keyNotFound) { _ = try unfit.candidates(for: CompactJWE(token)) }
         // A token that says `dir` is never opened with an RSA or EC key's material; only an oct key of the right
@@ -121,7 +126,8 @@ struct JWEDecryptionKeysTests {
         let claims: JSONObject = ["iss": "https://op.example", "aud": "client", "sub": "alice", "exp": .integer(Int64(now + 300))]
         let signed = try JWT.sign(claims, key: signer, algorithm: .es256)
         let nested = try CompactJWE.encrypt(signed, to: encryption, algorithm: .rsaOAEP256, encryption: .a256GCM, contentType: "JWT")
-        let jwt = try JWT.decryptAndVerify(nested, decryptionKeys: decryptionKeys, keys: JWKSet(keys: [signer]), issuer: "https://op.example", audience: "client")
+        let jwt = try JWT.decryptAndVerify(
+            nested, decryptionKeys: decryptionKeys, keys: JWKSet(keys: [signer]), issuer: "https://op.example", audience: "client")
         #expect(try jwt.claims.subject == "alice")
         // Encrypted but not signed: refused, though it decrypts.
         let bare = try CompactJWE.encrypt(claims.jsonString(), to: encryption, algorithm: .rsaOAEP256, encryption: .a256GCM)
@@ -129,8 +135,9 @@ struct JWEDecryptionKeysTests {
             _ = try JWT.decryptAndVerify(bare, decryptionKeys: decryptionKeys, keys: JWKSet(keys: [signer]), issuer: "https://op.example", audience: "client")
         }
         // Signed by another key: the signature check still applies.
-        let forged = try CompactJWE.encrypt(JWT.sign(claims, key: Self.withKid(try JWK.generate(.ec(.p256)), "sig"), algorithm: .es256),
-                                            to: encryption, algorithm: .rsaOAEP256, encryption: .a256GCM, contentType: "JWT")
+        let forged = try CompactJWE.encrypt(
+            JWT.sign(claims, key: Self.withKid(try JWK.generate(.ec(.p256)), "sig"), algorithm: .es256),
+            to: encryption, algorithm: .rsaOAEP256, encryption: .a256GCM, contentType: "JWT")
         expectCode(.invalidSignature) {
             _ = try JWT.decryptAndVerify(forged, decryptionKeys: decryptionKeys, keys: JWKSet(keys: [signer]), issuer: "https://op.example", audience: "client")
         }

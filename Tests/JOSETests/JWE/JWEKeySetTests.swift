@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JOSE
 
 @Suite("JWE: key selection from a JWK Set, and robustness")

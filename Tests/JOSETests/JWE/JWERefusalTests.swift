@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JOSE
 
 @Suite("JWE: refused by design and strict parsing")
@@ -28,8 +29,9 @@ struct JWERefusalTests {
 
     @Test("unknown crit is refused; a declared one passes the header check")
     func crit() throws {
-        let token = try CompactJWE.encrypt("x", to: Self.kw, algorithm: .a128KW, encryption: .a128GCM,
-                                           header: ["crit": ["urn:example:x"], "urn:example:x": true])
+        let token = try CompactJWE.encrypt(
+            "x", to: Self.kw, algorithm: .a128KW, encryption: .a128GCM,
+            header: ["crit": ["urn:example:x"], "urn:example:x": true])
         let jwe = try CompactJWE(token)
         expectCode(.unsupportedCriticalHeader) { _ = try jwe.decrypt(with: Self.kw) }
         #expect(try jwe.decryptString(with: Self.kw, policy: JWEDecryptionPolicy(understoodCriticalHeaders: ["urn:example:x"])) == "x")
@@ -94,7 +96,8 @@ struct JWERefusalTests {
         expectCode(.limitExceeded) { _ = try CompactJWE(good, limits: JOSELimits(maxTokenBytes: 64)) }
         // dir and ECDH-ES must have an empty encrypted key; key wrapping needs one.
         let direct = JWK(symmetricKey: Array(repeating: 1, count: 16))
-        let dirToken = try CompactJWE.encrypt("x", to: direct, algorithm: .direct, encryption: .a128GCM).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let dirToken = try CompactJWE.encrypt("x", to: direct, algorithm: .direct, encryption: .a128GCM).split(separator: ".", omittingEmptySubsequences: false)
+            .map(String.init)
         expectCode(.malformedToken) { _ = try CompactJWE(([dirToken[0], "AAAA"] + dirToken.dropFirst(2)).joined(separator: ".")).decrypt(with: direct) }
         expectCode(.malformedToken) { _ = try CompactJWE(([parts[0], ""] + parts.dropFirst(2)).joined(separator: ".")).decrypt(with: Self.kw) }
     }

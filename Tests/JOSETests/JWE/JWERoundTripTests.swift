@@ -1,4 +1,5 @@
 import Testing
+
 @testable import JOSE
 
 @Suite("JWE: round trips and tampering")
@@ -45,8 +46,9 @@ struct JWERoundTripTests {
     func ecdhCurves(_ curve: JWK.Curve) throws {
         for algorithm in [JWEKeyAlgorithm.ecdhES, .ecdhESA256KW] {
             let key = Self.key(algorithm, .a256GCM, curve: curve)
-            let token = try CompactJWE.encrypt("secret", to: key, algorithm: algorithm, encryption: .a256GCM,
-                                               header: ["apu": .string(Base64URL.encode("Alice")), "apv": .string(Base64URL.encode("Bob"))])
+            let token = try CompactJWE.encrypt(
+                "secret", to: key, algorithm: algorithm, encryption: .a256GCM,
+                header: ["apu": .string(Base64URL.encode("Alice")), "apv": .string(Base64URL.encode("Bob"))])
             #expect(try CompactJWE(token).decryptString(with: key) == "secret")
             // Changing apv changes the derived key: the header is authenticated anyway, but the KDF input is checked too.
             #expect(try CompactJWE(token).header.members["epk"]?.objectValue?["crv"]?.stringValue == curve.rawValue)
@@ -107,7 +109,9 @@ struct JWERoundTripTests {
     func wrongKey() throws {
         for algorithm in [JWEKeyAlgorithm.direct, .a128KW, .ecdhES, .ecdhESA128KW] {
             let key = Self.key(algorithm, .a128GCM)
-            let other: JWK = algorithm.isECDH ? try JWK.generate(.ec(.p256))
+            let other: JWK =
+                algorithm.isECDH
+                ? try JWK.generate(.ec(.p256))
                 : JWK(symmetricKey: Array(repeating: 0x99, count: key.sizeInBits / 8))
             let token = try CompactJWE.encrypt("x", to: key, algorithm: algorithm, encryption: .a128GCM)
             expectCode(.decryptionFailed, "\(algorithm)") { _ = try CompactJWE(token).decrypt(with: other) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// JWEs made by Debian's `jose` command line (José, latchset) decrypt here, and
@@ -18,21 +19,23 @@ struct JoseCLIInteropTests {
     /// for the content encryption (`jose` then names it as the key's `alg`, RFC 7520 §5.6).
     /// RSA-OAEP is left out: this `jose` (Debian, José 11 on OpenSSL 3) fails to wrap with it
     /// ("Wrapping failed!"); jwcrypto covers RSA-OAEP and RSA-OAEP-256 both ways.
-    static let cases: [Case] = JWEKeyAlgorithm.allCases.filter { $0 != .rsaOAEP && $0 != .rsaOAEP256 }.flatMap { algorithm in
-        JWEContentEncryption.allCases.map { encryption in
-            let template: String
-            switch algorithm {
-            case .direct: template = #"{"alg":"\#(encryption.rawValue)"}"#
-            case .ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW: template = #"{"kty":"EC","crv":"P-256"}"#
-            default: template = #"{"alg":"\#(algorithm.rawValue)"}"#
+    static let cases: [Case] =
+        JWEKeyAlgorithm.allCases.filter { $0 != .rsaOAEP && $0 != .rsaOAEP256 }.flatMap { algorithm in
+            JWEContentEncryption.allCases.map { encryption in
+                let template: String
+                switch algorithm {
+                case .direct: template = #"{"alg":"\#(encryption.rawValue)"}"#
+                case .ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW: template = #"{"kty":"EC","crv":"P-256"}"#
+                default: template = #"{"alg":"\#(algorithm.rawValue)"}"#
+                }
+                return Case(template: template, algorithm: algorithm, encryption: encryption)
             }
-            return Case(template: template, algorithm: algorithm, encryption: encryption)
         }
-    } + ["P-384", "P-521"].flatMap { curve in
-        [JWEKeyAlgorithm.ecdhES, .ecdhESA256KW].map {
-            Case(template: #"{"kty":"EC","crv":"\#(curve)"}"#, algorithm: $0, encryption: .a256GCM)
+        + ["P-384", "P-521"].flatMap { curve in
+            [JWEKeyAlgorithm.ecdhES, .ecdhESA256KW].map {
+                Case(template: #"{"kty":"EC","crv":"\#(curve)"}"#, algorithm: $0, encryption: .a256GCM)
+            }
         }
-    }
 
     @Test("jose encrypts, this library decrypts; this library encrypts, jose decrypts", arguments: cases)
     func both(_ c: Case) async throws {
@@ -47,8 +50,12 @@ struct JoseCLIInteropTests {
         try Data(plaintext.utf8).write(to: URL(fileURLWithPath: plaintextPath))
 
         // jose → here.
-        let encrypted = try await Tool.run("jose", ["jwe", "enc", "-i", #"{"protected":{"alg":"\#(c.algorithm.rawValue)","enc":"\#(c.encryption.rawValue)"}}"#,
-                                              "-I", plaintextPath, "-k", keyPath, "-o", "-", "-c"])
+        let encrypted = try await Tool.run(
+            "jose",
+            [
+                "jwe", "enc", "-i", #"{"protected":{"alg":"\#(c.algorithm.rawValue)","enc":"\#(c.encryption.rawValue)"}}"#,
+                "-I", plaintextPath, "-k", keyPath, "-o", "-", "-c",
+            ])
         try #require(encrypted.status == 0, "jose jwe enc: \(encrypted.stderr)")
         let token = encrypted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let jwe = try CompactJWE(token)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// The jwcrypto venv's interpreter, when `Fixtures/interop/jwcrypto-setup.sh` made it.
@@ -79,8 +80,9 @@ struct JwcryptoInteropTests {
         await #expect(try Tool.run(python, [Self.script, "dec", keyPath, tokenPath]).status != 0)
     }
 
-    @Test("X25519 PEM keys: jwcrypto encrypts to Keys/x25519.pub.pem and JWK(pem:) of Keys/x25519.pem decrypts; and back",
-          arguments: [JWEKeyAlgorithm.ecdhES, .ecdhESA128KW])
+    @Test(
+        "X25519 PEM keys: jwcrypto encrypts to Keys/x25519.pub.pem and JWK(pem:) of Keys/x25519.pem decrypts; and back",
+        arguments: [JWEKeyAlgorithm.ecdhES, .ecdhESA128KW])
     func x25519PEM(_ algorithm: JWEKeyAlgorithm) async throws {
         let python = try #require(Self.python)
         let directory = try Tool.temporaryDirectory()

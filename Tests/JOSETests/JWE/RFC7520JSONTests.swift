@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// RFC 7520 §5 (the JOSE cookbook's encryption examples) in every serialization the

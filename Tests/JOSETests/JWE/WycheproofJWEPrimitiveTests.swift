@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// The Wycheproof primitive files behind JWE (byte-for-byte copies under
@@ -22,7 +23,9 @@ struct WycheproofJWEPrimitiveTests {
         var passed = 0
         var refusedByConstruction = 0
         var wrong: [String] = []
-        var description: String { "\(passed + refusedByConstruction)/\(total) as expected (\(refusedByConstruction) refused by construction), \(wrong.count) wrong" }
+        var description: String {
+            "\(passed + refusedByConstruction)/\(total) as expected (\(refusedByConstruction) refused by construction), \(wrong.count) wrong"
+        }
 
         mutating func record(_ label: String, ok: Bool, why: @autoclosure () -> String) {
             total += 1
@@ -37,7 +40,8 @@ struct WycheproofJWEPrimitiveTests {
             guard let group = groupValue.objectValue else { continue }
             for testValue in group["tests"]?.arrayValue ?? [] {
                 guard let test = testValue.objectValue else { continue }
-                let label = "\(file) #\(test["tcId"]?.int64Value ?? -1) \(test["comment"]?.stringValue ?? "") \((test["flags"]?.arrayValue ?? []).compactMap(\.stringValue))"
+                let label =
+                    "\(file) #\(test["tcId"]?.int64Value ?? -1) \(test["comment"]?.stringValue ?? "") \((test["flags"]?.arrayValue ?? []).compactMap(\.stringValue))"
                 try body(group, test, label)
             }
         }
@@ -68,11 +72,13 @@ struct WycheproofJWEPrimitiveTests {
         return tally
     }
 
-    @Test("RSA-OAEP (SHA-1) and RSA-OAEP-256 decryption", arguments: [
-        ("rsa_oaep_2048_sha1_mgf1sha1_test.json", false),
-        ("rsa_oaep_2048_sha256_mgf1sha256_test.json", true),
-        ("rsa_oaep_3072_sha256_mgf1sha256_test.json", true),
-    ])
+    @Test(
+        "RSA-OAEP (SHA-1) and RSA-OAEP-256 decryption",
+        arguments: [
+            ("rsa_oaep_2048_sha1_mgf1sha1_test.json", false),
+            ("rsa_oaep_2048_sha256_mgf1sha256_test.json", true),
+            ("rsa_oaep_3072_sha256_mgf1sha256_test.json", true),
+        ])
     func rsaOAEP(_ file: String, _ sha256: Bool) throws {
         let tally = try Self.oaep(file, sha256: sha256)
         print("wycheproof \(file): \(tally)")
@@ -124,9 +130,11 @@ struct WycheproofJWEPrimitiveTests {
         return tally
     }
 
-    @Test("ECDH on P-256, P-384, P-521, invalid-curve and wrong-point public keys refused", arguments: [
-        ("ecdh_secp256r1_test.json", JWK.Curve.p256), ("ecdh_secp384r1_test.json", .p384), ("ecdh_secp521r1_test.json", .p521),
-    ])
+    @Test(
+        "ECDH on P-256, P-384, P-521, invalid-curve and wrong-point public keys refused",
+        arguments: [
+            ("ecdh_secp256r1_test.json", JWK.Curve.p256), ("ecdh_secp384r1_test.json", .p384), ("ecdh_secp521r1_test.json", .p521),
+        ])
     func ecdh(_ file: String, _ curve: JWK.Curve) throws {
         let tally = try Self.ecdh(file, curve: curve)
         print("wycheproof \(file): \(tally)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// Wycheproof `json_web_encryption_test.json` (a byte-for-byte copy under
@@ -47,7 +48,9 @@ struct WycheproofJWETests {
                     }
                 } catch let error as JOSEError {
                     if byDesign {
-                        if error.code == .unsupportedAlgorithm { outcome.refusedByDesign += 1 } else {
+                        if error.code == .unsupportedAlgorithm {
+                            outcome.refusedByDesign += 1
+                        } else {
                             outcome.wrong.append("\(label): refused by design expected unsupported_algorithm, got \(error)")
                         }
                     } else if valid {
@@ -64,7 +67,9 @@ struct WycheproofJWETests {
     @Test("every vector has the expected outcome")
     func vectors() throws {
         let outcome = try Self.run()
-        print("wycheproof JWE: \(outcome.vectors) vectors, \(outcome.decrypted) decrypted, \(outcome.refused) refused as invalid, \(outcome.refusedByDesign) refused by design, \(outcome.wrong.count) wrong")
+        print(
+            "wycheproof JWE: \(outcome.vectors) vectors, \(outcome.decrypted) decrypted, \(outcome.refused) refused as invalid, \(outcome.refusedByDesign) refused by design, \(outcome.wrong.count) wrong"
+        )
         #expect(outcome.vectors == 139)
         // RFC 7520 §5.2 (RSA-OAEP), §5.4 (ECDH-ES+A128KW P-384), §5.5 (ECDH-ES P-256), §5.6 (dir A128GCM),
         // §5.7 (A256GCMKW), §5.8 (A128KW); §5.1 (RSA1_5) and §5.9 (zip) are refused by design.

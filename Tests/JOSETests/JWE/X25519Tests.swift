@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// X25519 (RFC 8037 §3.2, RFC 7748): the `OKP` `X25519` JWK and ECDH-ES with it.

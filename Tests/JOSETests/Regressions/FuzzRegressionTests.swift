@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// Inputs found by the libFuzzer targets in Tests/Fuzz that crashed the process.
@@ -20,10 +21,13 @@ struct FuzzRegressionTests {
         #expect(error?.code == .claimTypeMismatch)
     }
 
-    @Test("exp, nbf and iat at the edges of Double are claim type errors (outside the NumericDate range), not traps",
-          arguments: [("exp", "-1e300", JOSEError.Code.claimTypeMismatch), ("exp", "-9223372036854775809", .claimTypeMismatch),
-                      ("nbf", "1e300", .claimTypeMismatch), ("nbf", "9223372036854775808", .claimTypeMismatch),
-                      ("iat", "1.7976931348623157e308", .claimTypeMismatch)])
+    @Test(
+        "exp, nbf and iat at the edges of Double are claim type errors (outside the NumericDate range), not traps",
+        arguments: [
+            ("exp", "-1e300", JOSEError.Code.claimTypeMismatch), ("exp", "-9223372036854775809", .claimTypeMismatch),
+            ("nbf", "1e300", .claimTypeMismatch), ("nbf", "9223372036854775808", .claimTypeMismatch),
+            ("iat", "1.7976931348623157e308", .claimTypeMismatch),
+        ])
     func extremeDates(_ claim: String, _ number: String, _ code: JOSEError.Code) throws {
         let claims = try JWTClaims(payload: Array(#"{"\#(claim)":\#(number)}"#.utf8))
         let error = #expect(throws: JOSEError.self) { try claims.validate(JWTValidationPolicy(clock: Self.clock)) }
@@ -34,7 +38,9 @@ struct FuzzRegressionTests {
     func signedTokenWithHugeExpiry() throws {
         let key = try TestKeys.jwk("hmac.jwk")
         let token = try CompactJWS.sign(payload: Array(#"{"sub":"x","exp":-1e300}"#.utf8), key: key, algorithm: .hs256)
-        let error = #expect(throws: JOSEError.self) { try JWT.verifyIgnoringIssuerAndAudience(token, key: key, validation: JWTValidationPolicy(clock: Self.clock)) }
+        let error = #expect(throws: JOSEError.self) {
+            try JWT.verifyIgnoringIssuerAndAudience(token, key: key, validation: JWTValidationPolicy(clock: Self.clock))
+        }
         #expect(error?.code == .claimTypeMismatch)
     }
 
@@ -42,9 +48,12 @@ struct FuzzRegressionTests {
     /// the member-name fast path matched known names on zero-padded words, so a raw NUL after a
     /// known name ("d\0", "alg\0") was accepted as that name, though an unescaped control
     /// character is invalid JSON (and JWTClaims' index pass rejected the same payload).
-    @Test("a raw control character in a member name is invalid JSON, not an alias of a known name",
-          arguments: ["{\"d\u{0}\":9}", "{\"alg\u{0}\":\"none\"}", "{\"kty\u{0}\u{0}\":\"oct\"}", "{\"iss\u{1F}\":\"x\"}",
-                      "{\"alg\":\"HS256\",\"alg\u{0}\":\"none\"}"])
+    @Test(
+        "a raw control character in a member name is invalid JSON, not an alias of a known name",
+        arguments: [
+            "{\"d\u{0}\":9}", "{\"alg\u{0}\":\"none\"}", "{\"kty\u{0}\u{0}\":\"oct\"}", "{\"iss\u{1F}\":\"x\"}",
+            "{\"alg\":\"HS256\",\"alg\u{0}\":\"none\"}",
+        ])
     func controlCharacterInName(_ text: String) throws {
         let bytes = Array(text.utf8)
         let parse = #expect(throws: JOSEError.self) { try JSONParser.parse(bytes) }

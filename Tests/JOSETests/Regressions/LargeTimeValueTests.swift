@@ -1,13 +1,15 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// Issue 13: no `Int(Double)` trap from a time value or a leeway, and no leeway that
 /// switches the time checks off.
 @Suite("Large time values and leeway (issue 13)")
 struct LargeTimeValueTests {
-    @Test("checked conversions: NaN, infinities and values beyond Int64 give nil, never a trap",
-          arguments: [Double.nan, .infinity, -.infinity, 1e27, -1e30, 9.3e18, 123456789012345678901234567890.0])
+    @Test(
+        "checked conversions: NaN, infinities and values beyond Int64 give nil, never a trap",
+        arguments: [Double.nan, .infinity, -.infinity, 1e27, -1e30, 9.3e18, 123456789012345678901234567890.0])
     func conversions(_ value: Double) {
         #expect(value.wholeInt64 == nil)
         #expect(value.wholeInt == nil)
@@ -46,8 +48,9 @@ struct LargeTimeValueTests {
 
     /// Outside the NumericDate range (0 ... 9999-12-31T23:59:59Z) a time claim is a claim type error
     /// (NumericDateRangeTests); judging it, and building its message, never traps.
-    @Test("time claims far outside Int64 are refused as claim type errors, and their messages are built without trapping",
-          arguments: [1e300, -1e300, 1e27])
+    @Test(
+        "time claims far outside Int64 are refused as claim type errors, and their messages are built without trapping",
+        arguments: [1e300, -1e300, 1e27])
     func hugeTimes(_ exp: Double) {
         let claims = JWTClaims(["exp": .double(exp)])
         expectCode(.claimTypeMismatch) { try claims.validate(Self.options(leeway: 60)) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JOSE
 
 /// A NumericDate in `exp`, `nbf`, `iat` or `auth_time` is a number of seconds from 0
@@ -11,8 +12,9 @@ struct NumericDateRangeTests {
 
     /// `auth_time` has no rule in the generic validation (ID Tokens and access tokens read it with
     /// `date(_:)`, so the same range applies there: jwt-inspect's `--as id-token` test checks it).
-    @Test("out of range in exp, nbf, iat or auth_time: claim_type_mismatch naming the claim, from the getter and (times) from validate",
-          arguments: ["exp", "nbf", "iat", "auth_time"], ["1e30", "253402300800", "253402300799.5", "-1", "-0.5", "1e300", "-1e300"])
+    @Test(
+        "out of range in exp, nbf, iat or auth_time: claim_type_mismatch naming the claim, from the getter and (times) from validate",
+        arguments: ["exp", "nbf", "iat", "auth_time"], ["1e30", "253402300800", "253402300799.5", "-1", "-0.5", "1e300", "-1e300"])
     func outOfRange(_ claim: String, _ number: String) throws {
         let claims = try JWTClaims(payload: Array(#"{"sub":"a","\#(claim)":\#(number)}"#.utf8))
         let read = #expect(throws: JOSEError.self) { _ = try claims.date(claim) }

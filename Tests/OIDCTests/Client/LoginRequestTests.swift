@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// `LoginRequest` and the one `startLogin`: the safe defaults, what each value sends, and the rule that a login
@@ -79,10 +80,13 @@ struct LoginRequestTests {
     @Test("FAPI 2.0: a login request that leaves push out is pushed; only push: .never, said by name, is refused")
     func fapiPushCannotBeLeftOut() async throws {
         let transport = try OIDCClientFAPITests.transport { nil }
-        let client = try OIDCClient(metadata: OIDCClientFAPITests.metadata(), authentication: try OIDCClientFAPITests.authentication(),
-                                    transport: transport, configuration: try OIDCClientFAPITests.configuration())
-        for request in [LoginRequest(redirectURI: Self.redirectURI), LoginRequest(redirectURI: Self.redirectURI, push: .whenRequired),
-                        LoginRequest(redirectURI: Self.redirectURI, push: .always)] {
+        let client = try OIDCClient(
+            metadata: OIDCClientFAPITests.metadata(), authentication: try OIDCClientFAPITests.authentication(),
+            transport: transport, configuration: try OIDCClientFAPITests.configuration())
+        for request in [
+            LoginRequest(redirectURI: Self.redirectURI), LoginRequest(redirectURI: Self.redirectURI, push: .whenRequired),
+            LoginRequest(redirectURI: Self.redirectURI, push: .always),
+        ] {
             let before = transport.requests.count
             let pending = try await client.startLogin(request)
             #expect(Self.query(pending.url) == ["client_id": F.clientID, "request_uri": "urn:ietf:params:oauth:request_uri:abc"])
@@ -102,8 +106,9 @@ struct LoginRequestTests {
         var metadata = OIDCClientTests.metadata()
         metadata.pushedAuthorizationRequestEndpoint = URL(string: "https://op.example.com/par")
         metadata.requirePushedAuthorizationRequests = true
-        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret"),
-                                    transport: transport, configuration: OIDCClient.Configuration(clock: TestClock().now))
+        let client = try OIDCClient(
+            metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret"),
+            transport: transport, configuration: OIDCClient.Configuration(clock: TestClock().now))
         let pending = try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI))
         #expect(Self.query(pending.url) == ["client_id": F.clientID, "request_uri": "urn:ietf:params:oauth:request_uri:xyz"])
         #expect(transport.calls("https://op.example.com/par") == 1)
@@ -113,8 +118,9 @@ struct LoginRequestTests {
         #expect(transport.calls("https://op.example.com/par") == 1)
         // Without the requirement, the default stays on the front channel and .always pushes.
         metadata.requirePushedAuthorizationRequests = false
-        let optional = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret"),
-                                      transport: transport, configuration: OIDCClient.Configuration(clock: TestClock().now))
+        let optional = try OIDCClient(
+            metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret"),
+            transport: transport, configuration: OIDCClient.Configuration(clock: TestClock().now))
         #expect(Self.query(try await optional.startLogin(LoginRequest(redirectURI: Self.redirectURI)).url)["state"] != nil)
         #expect(transport.calls("https://op.example.com/par") == 1)
         _ = try await optional.startLogin(LoginRequest(redirectURI: Self.redirectURI, push: .always))

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// CIBA and the device grant through `OIDCClient`: the endpoints come from the metadata, a grant's
@@ -20,17 +21,24 @@ struct OIDCClientDecoupledTests {
             metadata.backchannelAuthenticationEndpoint = URL(string: backchannel)
             metadata.deviceAuthorizationEndpoint = URL(string: device)
         }
-        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret-s3cret!"),
-                                    transport: transport, configuration: OIDCClient.Configuration(clock: TestClock().now))
+        let client = try OIDCClient(
+            metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret-s3cret!"),
+            transport: transport, configuration: OIDCClient.Configuration(clock: TestClock().now))
         return (client, transport)
     }
 
     /// The token endpoint: one `authorization_pending`, then `answer`.
     static func grant(_ transport: ScriptedTransport, _ answer: JSONObject, status: Int = 200) {
         let pending = TransportResponse(status: 400, headers: ["Content-Type": "application/json"], body: Array(#"{"error":"authorization_pending"}"#.utf8))
-        transport.script(C.tokenURL, [.response(pending),
-                                      .response(TransportResponse(status: status, headers: ["Content-Type": "application/json"],
-                                                             body: Array(answer.jsonString().utf8)))])
+        transport.script(
+            C.tokenURL,
+            [
+                .response(pending),
+                .response(
+                    TransportResponse(
+                        status: status, headers: ["Content-Type": "application/json"],
+                        body: Array(answer.jsonString().utf8))),
+            ])
     }
 
     static func tokens(idToken: String?, tokenType: String = "Bearer") -> JSONObject {
@@ -56,8 +64,9 @@ struct OIDCClientDecoupledTests {
         #expect(transport.calls(C.tokenURL) == 2)
     }
 
-    @Test("CIBA: an ID Token for another audience, forged, missing, or a token type the client does not use is a typed error",
-          arguments: ["audience_mismatch", "invalid_signature", "missing_id_token", "unsupported_token_type"])
+    @Test(
+        "CIBA: an ID Token for another audience, forged, missing, or a token type the client does not use is a typed error",
+        arguments: ["audience_mismatch", "invalid_signature", "missing_id_token", "unsupported_token_type"])
     func cibaRefused(_ code: String) async throws {
         let (client, transport) = try Self.client()
         let started = try await startCIBA(client, transport)
@@ -100,7 +109,9 @@ struct OIDCClientDecoupledTests {
     @Test("device grant: without an ID Token the tokens alone; with one, it is validated")
     func deviceLogin() async throws {
         let (client, transport) = try Self.client()
-        transport.json(Self.device, #"{"device_code":"dc","user_code":"ABCD-EFGH","verification_uri":"https://op.example.com/device/verify","expires_in":300,"interval":1}"#)
+        transport.json(
+            Self.device,
+            #"{"device_code":"dc","user_code":"ABCD-EFGH","verification_uri":"https://op.example.com/device/verify","expires_in":300,"interval":1}"#)
         let started = try await client.startDeviceLogin(scopes: ["openid", "profile"])
         #expect(started.userCode == "ABCD-EFGH")
         Self.grant(transport, Self.tokens(idToken: nil))

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// Essential claims other than `acr`/`auth_time`: not enforced by default (OpenID Connect Core §5.5.1 lets a
@@ -40,8 +41,9 @@ struct OIDCClientEssentialClaimsTests {
     @Test("the essential names of a request's id_token member")
     func essentialNames() throws {
         var request = try OAuthRequest(clientID: "c", redirectURI: T.redirectURI)
-        request.claims = ClaimsRequest(idToken: ["a": .essential, "b": .init(), "acr": .values(["x"], essential: true)],
-                                       userinfo: ["c": .essential])
+        request.claims = ClaimsRequest(
+            idToken: ["a": .essential, "b": .init(), "acr": .values(["x"], essential: true)],
+            userinfo: ["c": .essential])
         #expect(IDTokenExpectations.essentialIDTokenClaims(of: request) == ["a", "acr"])
     }
 

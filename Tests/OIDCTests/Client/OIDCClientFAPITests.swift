@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// `OIDCClient` with the FAPI 2.0 profile on, against a routed test-double transport: PAR on the
@@ -73,10 +74,14 @@ struct OIDCClientFAPITests {
         skew.leeway = 120
         let cases: [(OIDCError.Code, ProviderMetadata, ClientAuthentication, OIDCClient.Configuration)] = [
             (.fapiSenderConstraintRequired, Self.metadata(), try Self.authentication(), try Self.configuration(dpop: false)),
-            (.fapiClientAuthenticationNotAllowed, Self.metadata(), .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret"),
-             try Self.configuration()),
-            (.fapiAlgorithmNotAllowed, Self.metadata(), .privateKeyJWT(clientID: F.clientID, key: try F.privateKey("rsa2048", kid: nil), algorithm: .rs256),
-             try Self.configuration()),
+            (
+                .fapiClientAuthenticationNotAllowed, Self.metadata(), .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret"),
+                try Self.configuration()
+            ),
+            (
+                .fapiAlgorithmNotAllowed, Self.metadata(), .privateKeyJWT(clientID: F.clientID, key: try F.privateKey("rsa2048", kid: nil), algorithm: .rs256),
+                try Self.configuration()
+            ),
             (.fapiPARRequired, noPAR, try Self.authentication(), try Self.configuration()),
             (.fapiIssuerParameterRequired, noIss, try Self.authentication(), try Self.configuration()),
             (.fapiAlgorithmNotAllowed, Self.metadata(), try Self.authentication(), rs256),
@@ -102,8 +107,9 @@ struct OIDCClientFAPITests {
     @Test("a request that breaks the profile (no PKCE, implicit) is refused at login start, before the push")
     func refusesRequest() async throws {
         let transport = try Self.transport { nil }
-        let client = try OIDCClient(metadata: Self.metadata(), authentication: try Self.authentication(), transport: transport,
-                                    configuration: try Self.configuration())
+        let client = try OIDCClient(
+            metadata: Self.metadata(), authentication: try Self.authentication(), transport: transport,
+            configuration: try Self.configuration())
         await expectOIDCError(.fapiPKCERequired) {
             // A LoginRequest always has S256 PKCE: the one path behind startLogin, with a request built without it.
             var request = try OAuthRequest(clientID: client.clientID, redirectURI: Self.redirectURI)
@@ -129,8 +135,9 @@ struct OIDCClientFAPITests {
         }
         let configuration = try Self.configuration()
         let binding = try #require(configuration.dpop)
-        let client = try OIDCClient(metadata: Self.metadata(), authentication: try Self.authentication(), transport: transport,
-                                    configuration: configuration)
+        let client = try OIDCClient(
+            metadata: Self.metadata(), authentication: try Self.authentication(), transport: transport,
+            configuration: configuration)
         let pending = try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI, scopes: ["openid", "email"], push: .always))
         nonce.withLock { $0 = pending.nonce?.value }
         // Front channel: only client_id and request_uri.
@@ -178,8 +185,9 @@ struct OIDCClientFAPITests {
         let transport = try Self.transport(tokenType: "Bearer") {
             try? F.sign(F.claims([("nonce", nonce.withLock { $0 }.map { .string($0) })]), key: key, .es256)
         }
-        let client = try OIDCClient(metadata: Self.metadata(), authentication: try Self.authentication(), transport: transport,
-                                    configuration: try Self.configuration())
+        let client = try OIDCClient(
+            metadata: Self.metadata(), authentication: try Self.authentication(), transport: transport,
+            configuration: try Self.configuration())
         let pending = try await client.startLogin(LoginRequest(redirectURI: Self.redirectURI, push: .always))
         nonce.withLock { $0 = pending.nonce?.value }
         let callback = URL(string: "https://app.example.com/callback?code=c1&state=\(pending.state)&iss=https%3A%2F%2Fop.example.com")!

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// RFC 8705: `tls_client_auth` / `self_signed_tls_client_auth` send only `client_id`, and a client using
@@ -14,9 +15,11 @@ struct OIDCClientMutualTLSTests {
         return metadata
     }
 
-    static let aliases = ["token_endpoint": "https://mtls.op.example.com/token", "userinfo_endpoint": "https://mtls.op.example.com/userinfo",
-                          "revocation_endpoint": "https://mtls.op.example.com/revoke",
-                          "introspection_endpoint": "https://mtls.op.example.com/introspect"]
+    static let aliases = [
+        "token_endpoint": "https://mtls.op.example.com/token", "userinfo_endpoint": "https://mtls.op.example.com/userinfo",
+        "revocation_endpoint": "https://mtls.op.example.com/revoke",
+        "introspection_endpoint": "https://mtls.op.example.com/introspect",
+    ]
 
     @Test("tls_client_auth and self_signed_tls_client_auth: client_id in the body, no secret, no Authorization header")
     func bodyCarriesClientIDOnly() async throws {
@@ -37,15 +40,17 @@ struct OIDCClientMutualTLSTests {
 
     @Test("a tls_client_auth client calls mtls_endpoint_aliases for token, UserInfo and revocation; others keep theirs")
     func aliasesUsed() throws {
-        let client = try OIDCClient(metadata: Self.metadata(aliases: Self.aliases), authentication: .tlsClientAuth(clientID: "app"),
-                                    transport: ScriptedTransport())
+        let client = try OIDCClient(
+            metadata: Self.metadata(aliases: Self.aliases), authentication: .tlsClientAuth(clientID: "app"),
+            transport: ScriptedTransport())
         #expect(client.tokenClient.tokenEndpoint.absoluteString == "https://mtls.op.example.com/token")
         #expect(client.metadata.userinfoEndpoint?.absoluteString == "https://mtls.op.example.com/userinfo")
         #expect(client.metadata.revocationEndpoint?.absoluteString == "https://mtls.op.example.com/revoke")
         #expect(client.metadata.introspectionEndpoint?.absoluteString == "https://mtls.op.example.com/introspect")
         #expect(client.metadata.authorizationEndpoint?.absoluteString == "https://op.example.com/authorize")
-        let direct = try TokenClient(metadata: Self.metadata(aliases: Self.aliases), authentication: .selfSignedTLSClientAuth(clientID: "app"),
-                                     transport: ScriptedTransport())
+        let direct = try TokenClient(
+            metadata: Self.metadata(aliases: Self.aliases), authentication: .selfSignedTLSClientAuth(clientID: "app"),
+            transport: ScriptedTransport())
         #expect(direct.tokenEndpoint.absoluteString == "https://mtls.op.example.com/token")
     }
 
@@ -56,8 +61,9 @@ struct OIDCClientMutualTLSTests {
         #expect(plain.tokenClient.tokenEndpoint.absoluteString == OIDCClientTests.tokenURL)
         var configuration = OIDCClient.Configuration()
         configuration.usesMutualTLSEndpoints = true
-        let opted = try OIDCClient(metadata: Self.metadata(aliases: Self.aliases), authentication: secret, transport: ScriptedTransport(),
-                                   configuration: configuration)
+        let opted = try OIDCClient(
+            metadata: Self.metadata(aliases: Self.aliases), authentication: secret, transport: ScriptedTransport(),
+            configuration: configuration)
         #expect(opted.tokenClient.tokenEndpoint.absoluteString == "https://mtls.op.example.com/token")
         let none = try OIDCClient(metadata: Self.metadata(aliases: nil), authentication: .tlsClientAuth(clientID: "app"), transport: ScriptedTransport())
         #expect(none.tokenClient.tokenEndpoint.absoluteString == OIDCClientTests.tokenURL)
@@ -67,8 +73,9 @@ struct OIDCClientMutualTLSTests {
     func insecureAliasRefused() throws {
         for bad in ["http://mtls.op.example.com/token", "http://127.0.0.1:1/token", "::not a url"] {
             let error = try #require(throws: OIDCError.self) {
-                _ = try OIDCClient(metadata: Self.metadata(aliases: ["token_endpoint": bad]), authentication: .tlsClientAuth(clientID: "app"),
-                                   transport: ScriptedTransport())
+                _ = try OIDCClient(
+                    metadata: Self.metadata(aliases: ["token_endpoint": bad]), authentication: .tlsClientAuth(clientID: "app"),
+                    transport: ScriptedTransport())
             }
             #expect(error.code == .insecureURL || error.code == .invalidIssuerURL)
             #expect(error.endpoint == .mtlsAlias("token_endpoint"))

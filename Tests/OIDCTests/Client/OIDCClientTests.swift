@@ -1,8 +1,8 @@
 import Foundation
 import JOSE
 import Testing
-@testable import OIDC
 
+@testable import OIDC
 
 /// `OIDCClient` against a scripted provider (no network): one call finishes a login with every check.
 @Suite("OIDCClient")
@@ -23,14 +23,17 @@ struct OIDCClientTests {
     }
 
     /// A client and its scripted transport, with the provider's key published.
-    static func client(issParameter: Bool = false, endSession: Bool = true,
-                       configuration: OIDCClient.Configuration? = nil) throws -> (OIDCClient, ScriptedTransport) {
+    static func client(
+        issParameter: Bool = false, endSession: Bool = true,
+        configuration: OIDCClient.Configuration? = nil
+    ) throws -> (OIDCClient, ScriptedTransport) {
         let transport = ScriptedTransport()
         transport.json(F.jwksURL.absoluteString, F.jwks([try F.publicJWK("rsa2048", kid: "k1")]))
         let clock = TestClock()
-        let client = try OIDCClient(metadata: metadata(issParameter: issParameter, endSession: endSession),
-                                    authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret-s3cret!"),
-                                    transport: transport, configuration: configuration ?? OIDCClient.Configuration(clock: clock.now))
+        let client = try OIDCClient(
+            metadata: metadata(issParameter: issParameter, endSession: endSession),
+            authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret-s3cret!"),
+            transport: transport, configuration: configuration ?? OIDCClient.Configuration(clock: clock.now))
         return (client, transport)
     }
 
@@ -125,8 +128,9 @@ struct OIDCClientTests {
 
     /// The provider advertises `authorization_response_iss_parameter_supported`, or (`requireIssuerParameter`)
     /// it does not but the client requires `iss` anyway: the same checks either way.
-    @Test("RFC 9207: a response without iss or with another is refused, when advertised or required by the client",
-          arguments: [(advertised: true, required: false), (advertised: false, required: true)])
+    @Test(
+        "RFC 9207: a response without iss or with another is refused, when advertised or required by the client",
+        arguments: [(advertised: true, required: false), (advertised: false, required: true)])
     func issuerParameter(_ setting: (advertised: Bool, required: Bool)) async throws {
         var configuration = OIDCClient.Configuration(clock: TestClock().now)
         configuration.requireIssuerParameter = setting.required
@@ -191,8 +195,9 @@ struct OIDCClientTests {
         await expectOIDCError(.invalidTokenRequest) { try await client.refresh(TokenResponse(accessToken: "a")) }
     }
 
-    @Test("refresh: an answer refused after the provider rotated the refresh token is refresh_token_spent, naming the check",
-          arguments: ["refresh_subject_changed", "invalid_signature", "unsupported_token_type"])
+    @Test(
+        "refresh: an answer refused after the provider rotated the refresh token is refresh_token_spent, naming the check",
+        arguments: ["refresh_subject_changed", "invalid_signature", "unsupported_token_type"])
     func refreshSpent(_ check: String) async throws {
         let (client, transport) = try Self.client()
         let original = TokenResponse(accessToken: "at-0", refreshToken: "rt-0", idToken: try Self.idToken())
@@ -254,8 +259,12 @@ struct OIDCClientTests {
         await expectOIDCError(.missingACR) { try await client.finishLogin(pending, callback: .url(Self.callback(pending))) }
         Self.tokens(transport, idToken: try Self.idToken([("nonce", nonce), ("acr", "gold"), ("aud", [.string(F.clientID), "other"])]))
         await expectOIDCError(.missingAuthorizedParty) { try await client.finishLogin(pending, callback: .url(Self.callback(pending))) }
-        Self.tokens(transport, idToken: try Self.idToken([("nonce", nonce), ("acr", "gold"), ("aud", [.string(F.clientID), "other"]),
-                                                          ("azp", .string(F.clientID))]))
+        Self.tokens(
+            transport,
+            idToken: try Self.idToken([
+                ("nonce", nonce), ("acr", "gold"), ("aud", [.string(F.clientID), "other"]),
+                ("azp", .string(F.clientID)),
+            ]))
         _ = try await client.finishLogin(pending, callback: .url(Self.callback(pending)))
     }
 
@@ -289,10 +298,12 @@ struct OIDCClientTests {
     @Test("logoutURL: end_session_endpoint with the hint, client id, post-logout URI and state; absent endpoint is typed")
     func logout() throws {
         let (client, _) = try Self.client()
-        let url = try client.logoutURL(idTokenHint: "h.i.nt", postLogoutRedirectURI: URL(string: "https://app.example.com/bye"),
-                                       state: "s 1")
-        #expect(url.absoluteString == "https://op.example.com/logout?ui=1&id_token_hint=h.i.nt&client_id=client-123"
-            + "&post_logout_redirect_uri=https%3A%2F%2Fapp.example.com%2Fbye&state=s%201")
+        let url = try client.logoutURL(
+            idTokenHint: "h.i.nt", postLogoutRedirectURI: URL(string: "https://app.example.com/bye"),
+            state: "s 1")
+        #expect(
+            url.absoluteString == "https://op.example.com/logout?ui=1&id_token_hint=h.i.nt&client_id=client-123"
+                + "&post_logout_redirect_uri=https%3A%2F%2Fapp.example.com%2Fbye&state=s%201")
         let (bare, _) = try Self.client(endSession: false)
         #expect(throws: OIDCError.self) { try bare.logoutURL(idTokenHint: nil, postLogoutRedirectURI: nil, state: nil) }
     }
@@ -326,8 +337,10 @@ struct SafeDefaultTests {
         let pem = try JWK(publicKeyFromPEM: try F.text("rsa2048.pub.pem"))
         #expect(pem.keyID == nil)
         let config = F.config()
-        _ = try await IDTokenValidator(configuration: config, keys: .keySet(JWKSet(keys: [pem]))).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
-        _ = try await IDTokenValidator(configuration: config, keys: .keySet(JWKSet(keys: [pem]))).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await IDTokenValidator(configuration: config, keys: .keySet(JWKSet(keys: [pem]))).validate(
+            token, expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await IDTokenValidator(configuration: config, keys: .keySet(JWKSet(keys: [pem]))).validate(
+            token, expecting: IDTokenExpectations(nonce: .noNonceSent))
         // A set with kids and no match names the kid it looked for.
         let other = try JWKSet(json: F.jwks([try F.publicJWK("rsa2048", kid: "a"), try F.publicJWK("p256", kid: "b")]))
         do {

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 @Suite("DPoP nonces and the one-retry nonce challenge")
@@ -17,8 +18,9 @@ struct DPoPBindingTests {
         let transport = CannedTransport { request in
             let proof = try decodeJWT(request.headers["DPoP"] ?? "").claims
             if proof["nonce"] == "n-1" { return TransportResponse(status: 200, headers: ["DPoP-Nonce": "n-2"], body: Array("{}".utf8)) }
-            return TransportResponse(status: 400, headers: ["DPoP-Nonce": "n-1", "Content-Type": "application/json"],
-                                body: Array(#"{"error":"use_dpop_nonce","error_description":"nonce required"}"#.utf8))
+            return TransportResponse(
+                status: 400, headers: ["DPoP-Nonce": "n-1", "Content-Type": "application/json"],
+                body: Array(#"{"error":"use_dpop_nonce","error_description":"nonce required"}"#.utf8))
         }
         let binding = DPoPBinding(key: try DPoPKey.generate())
         let built = Locked(0)
@@ -44,8 +46,12 @@ struct DPoPBindingTests {
     func resourceServerChallenge() async throws {
         let transport = CannedTransport { request in
             if try decodeJWT(request.headers["DPoP"] ?? "").claims["nonce"] == "rs-nonce" { return TransportResponse(status: 200, body: Array("{}".utf8)) }
-            return TransportResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#,
-                                                      "DPoP-Nonce": "rs-nonce"])
+            return TransportResponse(
+                status: 401,
+                headers: [
+                    "WWW-Authenticate": #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#,
+                    "DPoP-Nonce": "rs-nonce",
+                ])
         }
         let binding = DPoPBinding(key: try DPoPKey.generate(.ed25519))
         let response = try await binding.send(role: .resourceServer, accessToken: "the-access-token", transport: transport) {
@@ -68,7 +74,9 @@ struct DPoPBindingTests {
     func oneRetryOnly() async throws {
         let counter = Locked(0)
         let transport = CannedTransport { _ in
-            let n = counter.withLock { $0 += 1; return $0 }
+            let n = counter.withLock {
+                $0 += 1; return $0
+            }
             return TransportResponse(status: 400, headers: ["DPoP-Nonce": "nonce-\(n)"], body: Array(#"{"error":"use_dpop_nonce"}"#.utf8))
         }
         let binding = DPoPBinding(key: try DPoPKey.generate())
@@ -93,7 +101,8 @@ struct DPoPBindingTests {
             #expect(transport.requests.count == 1)
         }
         // The same nonce as the one just sent: no loop.
-        let transport = CannedTransport { _ in TransportResponse(status: 400, headers: ["DPoP-Nonce": "same"], body: Array(#"{"error":"use_dpop_nonce"}"#.utf8)) }
+        let transport = CannedTransport { _ in TransportResponse(status: 400, headers: ["DPoP-Nonce": "same"], body: Array(#"{"error":"use_dpop_nonce"}"#.utf8))
+        }
         let binding = DPoPBinding(key: try DPoPKey.generate())
         binding.nonces.record("same", for: Self.token, role: .authorizationServer)
         _ = try await binding.send(role: .authorizationServer, transport: transport) { TransportRequest(method: "POST", url: Self.token) }

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// Decodes a compact JWT's header and claims without verifying (tests only).
@@ -13,8 +14,9 @@ func decodeJWT(_ token: String) throws -> (header: JSONObject, claims: JSONObjec
 struct DPoPProofTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test("header: typ dpop+jwt, alg of the key, jwk with the public members only; the proof verifies with that jwk",
-          arguments: [JWK.GenerationSpec.ec(.p256), .ec(.p384), .ed25519, .rsa(bits: 2048)])
+    @Test(
+        "header: typ dpop+jwt, alg of the key, jwk with the public members only; the proof verifies with that jwk",
+        arguments: [JWK.GenerationSpec.ec(.p256), .ec(.p384), .ed25519, .rsa(bits: 2048)])
     func header(_ spec: JWK.GenerationSpec) throws {
         let key = try DPoPKey.generate(spec)
         let proof = try key.proof(method: "POST", url: URL(string: "https://as.example/token")!, now: Self.now)
@@ -52,8 +54,9 @@ struct DPoPProofTests {
         #expect(Set(claims.map(\.name)) == ["jti", "htm", "htu", "iat"])
     }
 
-    @Test("a clock whose second minus one is outside a 64-bit NumericDate: a typed error, never a trap",
-          arguments: [-9_223_372_036_854_775_808.0, Double.infinity, -Double.infinity, Double.nan, 1e300])
+    @Test(
+        "a clock whose second minus one is outside a 64-bit NumericDate: a typed error, never a trap",
+        arguments: [-9_223_372_036_854_775_808.0, Double.infinity, -Double.infinity, Double.nan, 1e300])
     func absurdClock(_ seconds: Double) throws {
         let key = try DPoPKey.generate()
         #expect {
@@ -78,8 +81,9 @@ struct DPoPProofTests {
         // RFC 9449 §7.1 example: the token and its ath.
         let token = "Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU"
         #expect(DPoPKey.accessTokenHash(token) == "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo")
-        let proof = try key.proof(method: "GET", url: URL(string: "https://resource.example.org/protectedresource")!,
-                                  accessToken: token, nonce: "eyJ7S_zG.eyJH0-Z.HX4w-7v")
+        let proof = try key.proof(
+            method: "GET", url: URL(string: "https://resource.example.org/protectedresource")!,
+            accessToken: token, nonce: "eyJ7S_zG.eyJH0-Z.HX4w-7v")
         let (_, claims) = try decodeJWT(proof)
         #expect(claims["ath"] == "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo")
         #expect(claims["nonce"] == "eyJ7S_zG.eyJH0-Z.HX4w-7v")

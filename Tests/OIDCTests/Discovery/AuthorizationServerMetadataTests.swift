@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import JOSE
+import Testing
+
 @testable import OIDC
 
 /// RFC 8414: discovery at `/.well-known/oauth-authorization-server` (path inserted) and OAuth-only clients.
@@ -19,11 +20,14 @@ struct AuthorizationServerMetadataTests {
     func pathInsertion() throws {
         #expect(try Discovery.authorizationServerMetadataURL(for: "https://as.example/tenant").absoluteString == Self.wellKnown)
         #expect(try Discovery.authorizationServerMetadataURL(for: "https://as.example/tenant/").absoluteString == Self.wellKnown)
-        #expect(try Discovery.authorizationServerMetadataURL(for: "https://as.example").absoluteString
+        #expect(
+            try Discovery.authorizationServerMetadataURL(for: "https://as.example").absoluteString
                 == "https://as.example/.well-known/oauth-authorization-server")
-        #expect(try Discovery.authorizationServerMetadataURL(for: "https://as.example/").absoluteString
+        #expect(
+            try Discovery.authorizationServerMetadataURL(for: "https://as.example/").absoluteString
                 == "https://as.example/.well-known/oauth-authorization-server")
-        #expect(try Discovery.authorizationServerMetadataURL(for: "http://127.0.0.1:8080/a/b").absoluteString
+        #expect(
+            try Discovery.authorizationServerMetadataURL(for: "http://127.0.0.1:8080/a/b").absoluteString
                 == "http://127.0.0.1:8080/.well-known/oauth-authorization-server/a/b")
         #expect(throws: OIDCError.self) { try Discovery.authorizationServerMetadataURL(for: "http://as.example/tenant") }
     }
@@ -33,8 +37,9 @@ struct AuthorizationServerMetadataTests {
         let transport = ScriptedTransport()
         transport.json(Self.wellKnown, Self.document())
         transport.json("https://as.example/tenant/token", #"{"access_token":"at-1","token_type":"Bearer","expires_in":60}"#)
-        let client = try await OIDCClient.authorizationServer(issuer: Self.issuer, authentication: .clientSecretBasic(clientID: "svc", secret: "s3cret"),
-                                                              transport: transport)
+        let client = try await OIDCClient.authorizationServer(
+            issuer: Self.issuer, authentication: .clientSecretBasic(clientID: "svc", secret: "s3cret"),
+            transport: transport)
         #expect(client.providerKind == .oauthAuthorizationServer)
         #expect(client.metadata.introspectionEndpoint?.absoluteString == "https://as.example/tenant/introspect")
         let tokens = try await client.tokenClient.clientCredentials(scope: "api.read")

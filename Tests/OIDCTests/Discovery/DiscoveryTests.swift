@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import JOSE
+import Testing
+
 @testable import OIDC
 
 @Suite("Provider discovery")
@@ -92,8 +93,9 @@ struct DiscoveryTests {
         #expect(!SecureURLPolicy.isLoopback(host: "localhost.evil.com"))
     }
 
-    @Test("names under localhost are not loopback: no http exception for them anywhere (one rule)",
-          arguments: ["app.localhost", "evil.localhost", "a.b.LOCALHOST"])
+    @Test(
+        "names under localhost are not loopback: no http exception for them anywhere (one rule)",
+        arguments: ["app.localhost", "evil.localhost", "a.b.LOCALHOST"])
     func subdomainsOfLocalhost(_ host: String) throws {
         #expect(!SecureURLPolicy.isLoopback(host: host))
         let url = try #require(URL(string: "http://\(host):8080/cb"))
@@ -168,7 +170,9 @@ struct DiscoveryTests {
 
     @Test("an issuer with a path keeps it; a trailing slash is not doubled")
     func issuerWithPath() throws {
-        #expect(try Discovery.configurationURL(for: "https://op.example.com/tenant/a").absoluteString == "https://op.example.com/tenant/a/.well-known/openid-configuration")
+        #expect(
+            try Discovery.configurationURL(for: "https://op.example.com/tenant/a").absoluteString
+                == "https://op.example.com/tenant/a/.well-known/openid-configuration")
         #expect(try Discovery.configurationURL(for: "https://op.example.com/").absoluteString == "https://op.example.com/.well-known/openid-configuration")
     }
 
@@ -192,7 +196,8 @@ struct ValidatorFromDiscoveryTests {
         let clock = TestClock()
         let validator = try await IDTokenValidator.discover(
             issuer: issuer, clientID: F.clientID, discovery: Discovery(transport: transport),
-            keyCaches: JWKSetCacheRegistry(transport: transport)) { $0.clock = clock.now }
+            keyCaches: JWKSetCacheRegistry(transport: transport)
+        ) { $0.clock = clock.now }
         #expect(validator.config.effectiveAlgorithms == [.rs256, .es256])
         let token = try F.sign(F.claims(), key: F.privateKey("p256", kid: "ec1"), .es256)
         let idToken = try await validator.validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// Issue 13 "Cleartext endpoints" and issue 14's one fetch helper: every URL the
@@ -16,20 +17,23 @@ struct EndpointSecurityTests {
         return nil
     }
 
-    @Test("an https issuer's document with an http endpoint is refused, naming the endpoint",
-          arguments: [("token_endpoint", "http://op.example.com/token"),
-                      ("userinfo_endpoint", "http://op.example.com/userinfo"),
-                      ("revocation_endpoint", "http://op.example.com/revoke"),
-                      ("introspection_endpoint", "http://op.example.com/introspect"),
-                      ("end_session_endpoint", "http://op.example.com/logout"),
-                      ("pushed_authorization_request_endpoint", "http://op.example.com/par"),
-                      ("device_authorization_endpoint", "http://op.example.com/device"),
-                      ("backchannel_authentication_endpoint", "http://op.example.com/bc-authorize"),
-                      ("registration_endpoint", "http://op.example.com/register"),
-                      ("authorization_endpoint", "http://op.example.com/authorize"),
-                      ("jwks_uri", "http://127.0.0.1/jwks"),
-                      ("token_endpoint", "http://127.0.0.1:8080/token"),
-                      ("userinfo_endpoint", "http://localhost/userinfo")])
+    @Test(
+        "an https issuer's document with an http endpoint is refused, naming the endpoint",
+        arguments: [
+            ("token_endpoint", "http://op.example.com/token"),
+            ("userinfo_endpoint", "http://op.example.com/userinfo"),
+            ("revocation_endpoint", "http://op.example.com/revoke"),
+            ("introspection_endpoint", "http://op.example.com/introspect"),
+            ("end_session_endpoint", "http://op.example.com/logout"),
+            ("pushed_authorization_request_endpoint", "http://op.example.com/par"),
+            ("device_authorization_endpoint", "http://op.example.com/device"),
+            ("backchannel_authentication_endpoint", "http://op.example.com/bc-authorize"),
+            ("registration_endpoint", "http://op.example.com/register"),
+            ("authorization_endpoint", "http://op.example.com/authorize"),
+            ("jwks_uri", "http://127.0.0.1/jwks"),
+            ("token_endpoint", "http://127.0.0.1:8080/token"),
+            ("userinfo_endpoint", "http://localhost/userinfo"),
+        ])
     func httpEndpointFromHTTPSIssuer(_ member: String, _ url: String) async throws {
         let transport = ScriptedTransport()
         transport.json(Self.wellKnown, DiscoveryTests.document(drop: [member], extra: ",\"\(member)\":\"\(url)\""))
@@ -42,8 +46,11 @@ struct EndpointSecurityTests {
     @Test("an mtls_endpoint_aliases entry is checked too")
     func mtlsAlias() async throws {
         let transport = ScriptedTransport()
-        transport.json(Self.wellKnown, DiscoveryTests.document(drop: ["mtls_endpoint_aliases"],
-                                                              extra: #","mtls_endpoint_aliases":{"token_endpoint":"http://mtls.example.com/t"}"#))
+        transport.json(
+            Self.wellKnown,
+            DiscoveryTests.document(
+                drop: ["mtls_endpoint_aliases"],
+                extra: #","mtls_endpoint_aliases":{"token_endpoint":"http://mtls.example.com/t"}"#))
         let error = await Self.error { _ = try await Discovery(transport: transport).metadata(for: Self.issuer) }
         #expect(error?.code == .insecureURL)
         #expect(error?.endpoint == .mtlsAlias("token_endpoint"))
@@ -71,8 +78,9 @@ struct EndpointSecurityTests {
     @Test("TokenClient sends nothing to an http token, revocation or userinfo endpoint of a remote host")
     func tokenClientRefusesHTTP() async throws {
         let transport = CannedTransport(status: 200, body: TokenClientTests.success)
-        let client = try TokenClient(tokenEndpoint: URL(string: "http://op.example.com/token")!,
-                                 authentication: .clientSecretPost(clientID: "c", secret: "SECRET"), transport: transport)
+        let client = try TokenClient(
+            tokenEndpoint: URL(string: "http://op.example.com/token")!,
+            authentication: .clientSecretPost(clientID: "c", secret: "SECRET"), transport: transport)
         let exchange = await Self.error {
             _ = try await client.exchangeCode("CODE", redirectURI: URL(string: "https://app.example/cb")!, codeVerifier: "VERIFIER")
         }

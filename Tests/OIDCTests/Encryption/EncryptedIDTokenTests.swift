@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// Encrypted ID Tokens (`id_token_encrypted_response_alg`/`_enc`) on every path: login, refresh, CIBA,
@@ -22,13 +23,16 @@ struct EncryptedIDTokenTests {
         var configuration = OIDCClient.Configuration(clock: TestClock().now)
         configuration.decryptionKeys = JWEDecryptionKeys(keys: keys)
         configuration.idTokenEncryption = registered
-        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: secret),
-                                    transport: transport, configuration: configuration)
+        let client = try OIDCClient(
+            metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: secret),
+            transport: transport, configuration: configuration)
         return (client, transport)
     }
 
-    static func encrypted(_ jws: String, to key: JWK = decryptionKey, _ algorithm: JWEKeyAlgorithm = .ecdhES,
-                          _ encryption: JWEContentEncryption = .a256GCM) throws -> String {
+    static func encrypted(
+        _ jws: String, to key: JWK = decryptionKey, _ algorithm: JWEKeyAlgorithm = .ecdhES,
+        _ encryption: JWEContentEncryption = .a256GCM
+    ) throws -> String {
         try CompactJWE.encrypt(jws, to: key.publicKey, algorithm: algorithm, encryption: encryption, contentType: "JWT")
     }
 
@@ -48,8 +52,11 @@ struct EncryptedIDTokenTests {
         C.tokens(transport, idToken: try Self.encrypted(F.tamper(try C.idToken([("nonce", nonce)]))))
         await expectOIDCError(.invalidSignature) { try await client.finishLogin(pending, callback: .url(C.callback(pending))) }
         // A bare claim set, encrypted but unsigned: refused.
-        C.tokens(transport, idToken: try CompactJWE.encrypt(F.claims([("nonce", nonce)]).jsonString(), to: Self.decryptionKey.publicKey,
-                                                            algorithm: .ecdhES, encryption: .a256GCM))
+        C.tokens(
+            transport,
+            idToken: try CompactJWE.encrypt(
+                F.claims([("nonce", nonce)]).jsonString(), to: Self.decryptionKey.publicKey,
+                algorithm: .ecdhES, encryption: .a256GCM))
         await expectOIDCError(.malformedIDToken) { try await client.finishLogin(pending, callback: .url(C.callback(pending))) }
     }
 
@@ -92,8 +99,11 @@ struct EncryptedIDTokenTests {
         let (client, transport) = try Self.client(registered: ResponseEncryption(algorithm: .a128KW, encryption: .a128CBCHS256), keys: [])
         let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI))
         let key = try #require(JWK.derivedFromClientSecret(Self.secret, algorithm: .a128KW, encryption: .a128CBCHS256))
-        C.tokens(transport, idToken: try Self.encrypted(try C.idToken([("nonce", .string(try #require(pending.nonce).value))]), to: key,
-                                                        .a128KW, .a128CBCHS256))
+        C.tokens(
+            transport,
+            idToken: try Self.encrypted(
+                try C.idToken([("nonce", .string(try #require(pending.nonce).value))]), to: key,
+                .a128KW, .a128CBCHS256))
         #expect(try await client.finishLogin(pending, callback: .url(C.callback(pending))).idToken.subject == "alice")
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// JARM: `finishLogin` verifies the response JWT (signature, `iss`, `aud`, `exp`; decrypted when encrypted)
@@ -18,8 +19,10 @@ struct JARMTests {
     }
 
     static func response(_ pending: PendingLogin, _ changes: [(String, JSONValue?)] = [], key: JWK? = nil) throws -> String {
-        var claims: JSONObject = ["iss": .string(F.issuer), "aud": .string(F.clientID), "exp": .integer(Int64(F.start.timeIntervalSince1970) + 300),
-                                  "code": "the-code", "state": .string(pending.state)]
+        var claims: JSONObject = [
+            "iss": .string(F.issuer), "aud": .string(F.clientID), "exp": .integer(Int64(F.start.timeIntervalSince1970) + 300),
+            "code": "the-code", "state": .string(pending.state),
+        ]
         for (name, value) in changes { claims[name] = value }
         return try JWT.sign(claims, key: key ?? F.privateKey("rsa2048", kid: "k1"), algorithm: .rs256)
     }
@@ -74,13 +77,17 @@ struct JARMTests {
         let (client, transport) = try Self.client(encryption: ResponseEncryption(algorithm: .ecdhES, encryption: .a256GCM))
         let pending = try await Self.start(client, .formPostJWT)
         C.tokens(transport, idToken: try C.idToken([("nonce", .string(try #require(pending.nonce).value))]))
-        let jwe = try CompactJWE.encrypt(try Self.response(pending), to: Self.decryptionKey.publicKey, algorithm: .ecdhES, encryption: .a256GCM, contentType: "JWT")
+        let jwe = try CompactJWE.encrypt(
+            try Self.response(pending), to: Self.decryptionKey.publicKey, algorithm: .ecdhES, encryption: .a256GCM, contentType: "JWT")
         _ = try await client.finishLogin(pending, callback: .parameters("response=" + jwe))
-        await expectOIDCError(.invalidAuthorizationResponseJWT) { try await client.finishLogin(pending, callback: .parameters("response=" + (try Self.response(pending)))) }
+        await expectOIDCError(.invalidAuthorizationResponseJWT) {
+            try await client.finishLogin(pending, callback: .parameters("response=" + (try Self.response(pending))))
+        }
         // The POST body as a web framework hands it over (.formPost): accepted for form_post.jwt only.
         let posted = try await Self.start(client, .formPostJWT)
         C.tokens(transport, idToken: try C.idToken([("nonce", .string(try #require(posted.nonce).value))]))
-        let postedJWE = try CompactJWE.encrypt(try Self.response(posted), to: Self.decryptionKey.publicKey, algorithm: .ecdhES, encryption: .a256GCM, contentType: "JWT")
+        let postedJWE = try CompactJWE.encrypt(
+            try Self.response(posted), to: Self.decryptionKey.publicKey, algorithm: .ecdhES, encryption: .a256GCM, contentType: "JWT")
         _ = try await client.finishLogin(posted, callback: .formPost("response=" + postedJWE))
         let queryMode = try await Self.start(client, .queryJWT)
         await expectOIDCError(.responseModeMismatch) { try await client.finishLogin(queryMode, callback: .formPost("response=" + postedJWE)) }

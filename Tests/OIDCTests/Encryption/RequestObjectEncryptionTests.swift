@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 @Suite("Encrypted request objects and the client's published JWK Set")
@@ -15,8 +16,9 @@ struct RequestObjectEncryptionTests {
         encryption.use = "enc"
         encryption.keyID = "enc-1"
         let clientKey = try JWK.generate(.ec(.p256))
-        let signed = try RequestObject.sign(parameters: [("response_type", "code"), ("scope", "openid")], clientID: "client",
-                                            issuer: "https://op.example", key: clientKey, algorithm: .es256)
+        let signed = try RequestObject.sign(
+            parameters: [("response_type", "code"), ("scope", "openid")], clientID: "client",
+            issuer: "https://op.example", key: clientKey, algorithm: .es256)
         let jwe = try RequestObject.encrypt(signed, to: JWKSet(keys: [signing, encryption]))
         let parsed = try CompactJWE(jwe)
         #expect(parsed.header.keyID == "enc-1" && parsed.keyAlgorithmName == "ECDH-ES" && parsed.header.contentType == "JWT")
@@ -39,8 +41,9 @@ struct RequestObjectEncryptionTests {
         var encryption = providerPrivate.publicKey
         encryption.use = "enc"
         encryption.keyID = "enc-1"
-        let signed = try RequestObject.sign(parameters: [("scope", "openid")], clientID: "client", issuer: "https://op.example",
-                                            key: try JWK.generate(.ec(.p256)), algorithm: .es256)
+        let signed = try RequestObject.sign(
+            parameters: [("scope", "openid")], clientID: "client", issuer: "https://op.example",
+            key: try JWK.generate(.ec(.p256)), algorithm: .es256)
         let jwe = try RequestObject.encrypt(signed, to: JWKSet(keys: [signing, unlabelled, encryption]))
         #expect(try CompactJWE(jwe).header.keyID == "enc-1")
         #expect(try NestedJWT.signedToken(in: jwe, decryptionKeys: JWEDecryptionKeys(keys: [providerPrivate])) == signed)
@@ -58,7 +61,8 @@ struct RequestObjectEncryptionTests {
     @Test("the client's JWK Set: public halves only, use sig/enc, a kid for each; secrets never published")
     func clientJWKS() throws {
         let signing = try JWK.generate(.ec(.p256)), decryption = try JWK.generate(.rsa(bits: 2048))
-        let document = ClientJWKSet.document(signingKeys: [signing], decryptionKeys: JWEDecryptionKeys(keys: [decryption, JWK(symmetricKey: Array(repeating: 9, count: 32))]))
+        let document = ClientJWKSet.document(
+            signingKeys: [signing], decryptionKeys: JWEDecryptionKeys(keys: [decryption, JWK(symmetricKey: Array(repeating: 9, count: 32))]))
         let set = try JWKSet(json: JSONValue.object(document).jsonString())
         #expect(set.keys.count == 2)
         #expect(set.keys.map(\.use) == ["sig", "enc"] && set.keys.allSatisfy { !$0.isPrivate && $0.keyID != nil })

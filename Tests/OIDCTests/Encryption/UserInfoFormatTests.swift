@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// Records each request's `Accept` header, then answers as the scripted transport does.
@@ -27,8 +28,9 @@ struct UserInfoFormatTests {
         var configuration = OIDCClient.Configuration(clock: TestClock().now)
         configuration.decryptionKeys = JWEDecryptionKeys(keys: keys)
         configuration.userInfoFormat = format
-        let client = try OIDCClient(metadata: C.metadata(), authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret-s3cret!"),
-                                    transport: transport, configuration: configuration)
+        let client = try OIDCClient(
+            metadata: C.metadata(), authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret-s3cret!"),
+            transport: transport, configuration: configuration)
         return (client, transport)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 @Suite("FAPI 2.0 profile: each client rule refuses a non-compliant configuration")
@@ -16,10 +17,11 @@ struct FAPI2ProfileTests {
     }
 
     static func compliant() throws -> FAPI2Configuration {
-        FAPI2Configuration(metadata: metadata(),
-                           authentication: .privateKeyJWT(clientID: "app", key: try JWK.generate(.ec(.p256)), algorithm: .es256),
-                           dpop: DPoPBinding(key: try DPoPKey.generate()),
-                           request: try OAuthRequest(clientID: "app", redirectURI: URL(string: "https://app.example/cb")!))
+        FAPI2Configuration(
+            metadata: metadata(),
+            authentication: .privateKeyJWT(clientID: "app", key: try JWK.generate(.ec(.p256)), algorithm: .es256),
+            dpop: DPoPBinding(key: try DPoPKey.generate()),
+            request: try OAuthRequest(clientID: "app", redirectURI: URL(string: "https://app.example/cb")!))
     }
 
     /// The codes of the violations of the compliant configuration after `change`.
@@ -83,7 +85,10 @@ struct FAPI2ProfileTests {
         #expect(try codes { $0.metadata.idTokenSigningAlgValuesSupported = ["RS256", "ES256"] } == [.fapiAlgorithmNotAllowed])
         #expect(try codes { $0.metadata.idTokenSigningAlgValuesSupported = nil } == [.fapiAlgorithmNotAllowed])
         // A provider that lists more is fine when the client narrows its own list.
-        #expect(try codes { $0.metadata.idTokenSigningAlgValuesSupported = ["RS256", "ES256"]; $0.idTokenAlgorithms = [.es256, .eddsa] } == [])
+        #expect(
+            try codes {
+                $0.metadata.idTokenSigningAlgValuesSupported = ["RS256", "ES256"]; $0.idTokenAlgorithms = [.es256, .eddsa]
+            } == [])
     }
 
     @Test("clock-skew tolerance at most 60 s")
@@ -99,7 +104,8 @@ struct FAPI2ProfileTests {
         configuration.pushesAuthorizationRequests = false
         configuration.dpop = nil
         configuration.authentication = .clientSecretPost(clientID: "app", secret: "s")
-        #expect(FAPI2Profile.violations(of: configuration).map(\.code) == [.fapiPARRequired, .fapiSenderConstraintRequired, .fapiClientAuthenticationNotAllowed])
+        #expect(
+            FAPI2Profile.violations(of: configuration).map(\.code) == [.fapiPARRequired, .fapiSenderConstraintRequired, .fapiClientAuthenticationNotAllowed])
         do {
             try FAPI2Profile.check(configuration)
             Issue.record("expected a violation")

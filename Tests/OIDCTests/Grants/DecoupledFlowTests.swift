@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// A clock that only the sleeper moves, and a record of the waits.
@@ -11,7 +12,9 @@ final class FakeTime: Sendable {
     var clock: @Sendable () -> Date { { self.now } }
     var sleeper: PollingSleeper {
         PollingSleeper { seconds in
-            self.state.withLock { $0.now += TimeInterval(seconds); $0.waits.append(seconds) }
+            self.state.withLock {
+                $0.now += TimeInterval(seconds); $0.waits.append(seconds)
+            }
         }
     }
 }
@@ -37,19 +40,24 @@ struct DecoupledFlowTests {
     static let granted = (200, #"{"access_token":"AT","token_type":"Bearer","id_token":"h.p.s","expires_in":60}"#)
 
     func client(_ transport: CannedTransport, _ time: FakeTime, dpop: DPoPBinding? = nil) throws -> TokenClient {
-        try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
-                        transport: transport, dpop: dpop, clock: time.clock)
+        try TokenClient(
+            tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
+            transport: transport, dpop: dpop, clock: time.clock)
     }
 
     @Test("CIBA request: scope, one hint, binding_message, user_code, requested_expiry, acr_values; auth_req_id, expires_in and interval read")
     func cibaRequest() async throws {
         let transport = CannedTransport(status: 200, body: #"{"auth_req_id":"1c266114-a1be-4252-8ad1-04986c5b9ac1","expires_in":120,"interval":2}"#)
         let time = FakeTime()
-        let request = DecoupledAuthenticationRequest(scope: "openid email", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: "W4SCT",
-                                                       userCode: "1234", requestedExpiry: 300, acrValues: ["urn:a", "urn:b"])
+        let request = DecoupledAuthenticationRequest(
+            scope: "openid email", hint: .loginHint(#"{"username":"alice"}"#), bindingMessage: "W4SCT",
+            userCode: "1234", requestedExpiry: 300, acrValues: ["urn:a", "urn:b"])
         let started = try await client(transport, time).startBackchannelAuthentication(request, endpoint: URL(string: "https://as.example/bc")!)
-        #expect(started == DecoupledAuthenticationResponse(authReqID: "1c266114-a1be-4252-8ad1-04986c5b9ac1", expiresIn: 120, interval: 2,
-                                                             expiresAt: time.now.addingTimeInterval(120)))
+        #expect(
+            started
+                == DecoupledAuthenticationResponse(
+                    authReqID: "1c266114-a1be-4252-8ad1-04986c5b9ac1", expiresIn: 120, interval: 2,
+                    expiresAt: time.now.addingTimeInterval(120)))
         #expect(!started.description.contains("1c266114"))
         let form = formFields(try #require(transport.requests.first))
         #expect(form["scope"] == "openid email" && form["login_hint"] == #"{"username":"alice"}"# && form["binding_message"] == "W4SCT")
@@ -73,7 +81,8 @@ struct DecoupledFlowTests {
         #expect(ok.requests.isEmpty)
         for body in [#"{"expires_in":60}"#, #"{"auth_req_id":"x"}"#, #"{"auth_req_id":"x","expires_in":60,"interval":-1}"#] {
             await #expect(throws: OIDCError.self) {
-                _ = try await client(CannedTransport(status: 200, body: body), time).startBackchannelAuthentication(.init(hint: .loginHintToken("t")), endpoint: endpoint)
+                _ = try await client(CannedTransport(status: 200, body: body), time).startBackchannelAuthentication(
+                    .init(hint: .loginHintToken("t")), endpoint: endpoint)
             }
         }
         let refused = CannedTransport(status: 400, body: #"{"error":"unknown_user_id"}"#)
@@ -133,8 +142,9 @@ struct DecoupledFlowTests {
         let transport = scriptedTokenEndpoint([Self.pending])
         let client = try client(transport, FakeTime())
         let task = Task {
-            try await client.pollBackchannelAuthentication(DecoupledAuthenticationResponse(authReqID: "r", expiresIn: 600, interval: 1),
-                                                          sleeper: .task)
+            try await client.pollBackchannelAuthentication(
+                DecoupledAuthenticationResponse(authReqID: "r", expiresIn: 600, interval: 1),
+                sleeper: .task)
         }
         try await Task.sleep(nanoseconds: 100_000_000)
         task.cancel()
@@ -148,12 +158,15 @@ struct DecoupledFlowTests {
     @Test("device grant: request (client_id for a public client, scope), user-facing members read, polled with the device_code grant")
     func deviceFlow() async throws {
         let time = FakeTime()
-        let authorization = CannedTransport(status: 200, body: """
-        {"device_code":"GmRhmhcxhwAzkoEqiMEg_DnyEysNkuNhszIySk9eS","user_code":"WDJB-MJHT","verification_uri":"https://as.example/device",
-         "verification_uri_complete":"https://as.example/device?user_code=WDJB-MJHT","expires_in":1800,"interval":5}
-        """)
-        let public_ = try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .none(clientID: "tv"),
-                                      transport: authorization, clock: time.clock)
+        let authorization = CannedTransport(
+            status: 200,
+            body: """
+                {"device_code":"GmRhmhcxhwAzkoEqiMEg_DnyEysNkuNhszIySk9eS","user_code":"WDJB-MJHT","verification_uri":"https://as.example/device",
+                 "verification_uri_complete":"https://as.example/device?user_code=WDJB-MJHT","expires_in":1800,"interval":5}
+                """)
+        let public_ = try TokenClient(
+            tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .none(clientID: "tv"),
+            transport: authorization, clock: time.clock)
         let started = try await public_.requestDeviceAuthorization(scope: "openid profile", endpoint: URL(string: "https://as.example/device_authorization")!)
         #expect(started.userCode == "WDJB-MJHT" && started.verificationURI == "https://as.example/device")
         #expect(started.verificationURIComplete == "https://as.example/device?user_code=WDJB-MJHT" && started.expiresIn == 1800 && started.interval == 5)
@@ -163,8 +176,9 @@ struct DecoupledFlowTests {
         #expect(formFields(try #require(authorization.requests.first)) == ["client_id": "tv", "scope": "openid profile"])
 
         let tokenTransport = scriptedTokenEndpoint([Self.pending, Self.slowDown, Self.granted])
-        let poller = try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .none(clientID: "tv"),
-                                     transport: tokenTransport, clock: time.clock)
+        let poller = try TokenClient(
+            tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .none(clientID: "tv"),
+            transport: tokenTransport, clock: time.clock)
         let outcome = try await poller.pollDeviceAuthorization(started, sleeper: time.sleeper)
         guard case .granted = outcome else { Issue.record("expected granted, got \(outcome)"); return }
         #expect(time.waits == [5, 5, 10])
@@ -174,11 +188,14 @@ struct DecoupledFlowTests {
 
     @Test("device authorization answers missing a member are typed errors")
     func deviceErrors() async throws {
-        let bodies = [#"{"user_code":"u","verification_uri":"https://x","expires_in":5}"#, #"{"device_code":"d","verification_uri":"https://x","expires_in":5}"#,
-                      #"{"device_code":"d","user_code":"u","expires_in":5}"#, #"{"device_code":"d","user_code":"u","verification_uri":"https://x"}"#]
+        let bodies = [
+            #"{"user_code":"u","verification_uri":"https://x","expires_in":5}"#, #"{"device_code":"d","verification_uri":"https://x","expires_in":5}"#,
+            #"{"device_code":"d","user_code":"u","expires_in":5}"#, #"{"device_code":"d","user_code":"u","verification_uri":"https://x"}"#,
+        ]
         for body in bodies {
-            let client = try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .none(clientID: "tv"),
-                                         transport: CannedTransport(status: 200, body: body))
+            let client = try TokenClient(
+                tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .none(clientID: "tv"),
+                transport: CannedTransport(status: 200, body: body))
             do {
                 _ = try await client.requestDeviceAuthorization(scope: nil, endpoint: URL(string: "https://as.example/da")!)
                 Issue.record("expected an error for \(body)")

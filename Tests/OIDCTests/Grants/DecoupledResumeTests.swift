@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// A decoupled login stored while waiting and resumed later keeps its original deadline and interval.
@@ -9,8 +10,9 @@ struct DecoupledResumeTests {
     static let token = URL(string: "https://as.example/token")!
 
     func client(_ transport: CannedTransport, _ time: FakeTime) throws -> TokenClient {
-        try TokenClient(tokenEndpoint: Self.token, issuer: "https://as.example", authentication: .clientSecretBasic(clientID: "app", secret: "s"),
-                        transport: transport, clock: time.clock)
+        try TokenClient(
+            tokenEndpoint: Self.token, issuer: "https://as.example", authentication: .clientSecretBasic(clientID: "app", secret: "s"),
+            transport: transport, clock: time.clock)
     }
 
     /// Encodes and decodes `value` as a back end storing it between requests would.
@@ -39,7 +41,8 @@ struct DecoupledResumeTests {
     @Test("device grant: resumed after its deadline, it expires at once without polling")
     func deviceAfterDeadline() async throws {
         let time = FakeTime()
-        let start = CannedTransport(status: 200, body: #"{"device_code":"dc","user_code":"WDJB-MJHT","verification_uri":"https://as.example/device","expires_in":60,"interval":7}"#)
+        let start = CannedTransport(
+            status: 200, body: #"{"device_code":"dc","user_code":"WDJB-MJHT","verification_uri":"https://as.example/device","expires_in":60,"interval":7}"#)
         let started = try await client(start, time).requestDeviceAuthorization(scope: "openid", endpoint: URL(string: "https://as.example/da")!)
         let resumed = try roundTrip(started)
         #expect(resumed.interval == 7 && resumed.expiresAt == time.now.addingTimeInterval(60))
@@ -62,8 +65,9 @@ struct DecoupledResumeTests {
     func withoutAbsoluteDeadline() async throws {
         let time = FakeTime()
         let polls = scriptedTokenEndpoint([DecoupledFlowTests.pending])
-        let legacy = try JSONDecoder().decode(DecoupledAuthenticationResponse.self,
-                                              from: Data(#"{"authReqID":"r","expiresIn":20,"interval":5}"#.utf8))
+        let legacy = try JSONDecoder().decode(
+            DecoupledAuthenticationResponse.self,
+            from: Data(#"{"authReqID":"r","expiresIn":20,"interval":5}"#.utf8))
         #expect(legacy.expiresAt == nil)
         let outcome = try await client(polls, time).pollBackchannelAuthentication(legacy, sleeper: time.sleeper)
         guard case .expired = outcome else { Issue.record("expected expired, got \(outcome)"); return }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import JOSE
+import Testing
+
 @testable import OIDC
 
 @Suite("Another issuer's token: the port_token of a carrier migration")
@@ -16,8 +17,9 @@ struct ForeignTokenValidatorTests {
     }
 
     func portToken(_ changes: [(String, JSONValue?)] = [], kid: String = "old-1", key: String = "p256", alg: JWSAlgorithm = .es256) throws -> String {
-        try F.sign(F.claims([("iss", .string(Self.oldCarrier)), ("aud", .string(Self.newCarrier)), ("sub", "old-subscriber-9")] + changes),
-                   key: F.privateKey(key, kid: kid), alg)
+        try F.sign(
+            F.claims([("iss", .string(Self.oldCarrier)), ("aud", .string(Self.newCarrier)), ("sub", "old-subscriber-9")] + changes),
+            key: F.privateKey(key, kid: kid), alg)
     }
 
     var verifier: ForeignTokenValidator {
@@ -27,8 +29,10 @@ struct ForeignTokenValidatorTests {
     @Test("the port_token inside aka verifies with the previous carrier's key, found through its discovery")
     func verifiesPortToken() async throws {
         let port = try portToken()
-        let idToken = try IDToken(F.sign(F.claims([("iss", .string(Self.newCarrier)), ("aka", ["port_token": .string(port)])]),
-                                         key: F.privateKey("rsa2048", kid: "new-1"), .rs256))
+        let idToken = try IDToken(
+            F.sign(
+                F.claims([("iss", .string(Self.newCarrier)), ("aka", ["port_token": .string(port)])]),
+                key: F.privateKey("rsa2048", kid: "new-1"), .rs256))
         let extracted = try #require(try ForeignTokenValidator.portToken(in: idToken))
         let verified = try await verifier.validate(extracted, audience: .contains(Self.newCarrier))
         #expect(verified.subject == "old-subscriber-9")
@@ -62,8 +66,9 @@ struct ForeignTokenValidatorTests {
     @Test("only the algorithms the issuer advertises are accepted")
     func advertisedAlgorithms() async throws {
         let onlyES = ScriptedTransport()
-        onlyES.json(Self.oldCarrier + "/.well-known/openid-configuration",
-                    DiscoveryTests.document(issuer: Self.oldCarrier).replacingOccurrences(of: #"["RS256","ES256","none"]"#, with: #"["ES256"]"#))
+        onlyES.json(
+            Self.oldCarrier + "/.well-known/openid-configuration",
+            DiscoveryTests.document(issuer: Self.oldCarrier).replacingOccurrences(of: #"["RS256","ES256","none"]"#, with: #"["ES256"]"#))
         onlyES.json(Self.oldCarrier + "/jwks", F.jwks([try F.publicJWK("p256", kid: "old-1"), try F.publicJWK("rsa2048", kid: "old-rsa")]))
         let v = ForeignTokenValidator(trustedIssuers: [Self.oldCarrier], transport: onlyES, clock: clock.now)
         _ = try await v.validate(try portToken(), audience: .anyAudience)

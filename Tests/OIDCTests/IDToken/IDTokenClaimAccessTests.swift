@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import JOSE
+import Testing
+
 @testable import OIDC
 
 @Suite("ID Token claims: typed standard claims and three ways to read any other")
@@ -22,17 +23,18 @@ struct IDTokenClaimAccessTests {
     }
 
     static func token(_ changes: [(String, JSONValue?)] = []) throws -> IDToken {
-        let claims = F.claims([
-            ("cmiInstanceId", "cmi-42"), ("session_state", "ss-1"), ("tenant_count", 3),
-            ("aka", ["port_token": "eyJ.fake.port", "previous_carrier": "https://old.example"]),
-            ("name", "Alice Example"), ("given_name", "Alice"), ("family_name", "Example"),
-            ("email", "alice@example.com"), ("email_verified", true),
-            ("phone_number", "+1 555 0100"), ("phone_number_verified", false),
-            ("address", ["street_address": "1 Main St", "locality": "Springfield", "postal_code": "12345", "country": "US"]),
-            ("locale", "en-US"), ("picture", "https://example.com/a.png"), ("updated_at", 1_700_000_000),
-            ("amr", ["pwd", "otp"]), ("acr", "silver"), ("azp", .string(F.clientID)), ("sid", "s-1"),
-            ("auth_time", 1_799_999_000), ("nonce", "n1"), ("at_hash", "x"), ("c_hash", "y"),
-        ] + changes)
+        let claims = F.claims(
+            [
+                ("cmiInstanceId", "cmi-42"), ("session_state", "ss-1"), ("tenant_count", 3),
+                ("aka", ["port_token": "eyJ.fake.port", "previous_carrier": "https://old.example"]),
+                ("name", "Alice Example"), ("given_name", "Alice"), ("family_name", "Example"),
+                ("email", "alice@example.com"), ("email_verified", true),
+                ("phone_number", "+1 555 0100"), ("phone_number_verified", false),
+                ("address", ["street_address": "1 Main St", "locality": "Springfield", "postal_code": "12345", "country": "US"]),
+                ("locale", "en-US"), ("picture", "https://example.com/a.png"), ("updated_at", 1_700_000_000),
+                ("amr", ["pwd", "otp"]), ("acr", "silver"), ("azp", .string(F.clientID)), ("sid", "s-1"),
+                ("auth_time", 1_799_999_000), ("nonce", "n1"), ("at_hash", "x"), ("c_hash", "y"),
+            ] + changes)
         return try IDToken(F.sign(claims, key: F.privateKey("rsa2048", kid: "k1"), .rs256))
     }
 
@@ -123,7 +125,9 @@ struct IDTokenClaimAccessTests {
             #expect(!error.reason.contains("cmi-42"))
         }
         enum Keys: String, CodingKey { case session_state }
-        await expectOIDCError(.claimTypeMismatch) { let n: Int? = try t.get(parameter: Keys.session_state); return n }
+        await expectOIDCError(.claimTypeMismatch) {
+            let n: Int? = try t.get(parameter: Keys.session_state); return n
+        }
         await expectOIDCError(.claimTypeMismatch) { try t.claim(path: ["aka", "port_token"], as: Bool.self) }
         await expectOIDCError(.claimTypeMismatch) { try t.claim(path: ["session_state", "x"], as: String.self) }
         struct Wrong: Decodable { let cmiInstanceId: Int }
@@ -136,7 +140,9 @@ struct IDTokenClaimAccessTests {
         }
     }
 
-    @Test("a registered claim of the wrong type fails the parse, naming the claim", arguments: ["email_verified", "address", "amr", "auth_time", "sub", "updated_at"])
+    @Test(
+        "a registered claim of the wrong type fails the parse, naming the claim",
+        arguments: ["email_verified", "address", "amr", "auth_time", "sub", "updated_at"])
     func registeredWrongType(_ name: String) throws {
         do {
             _ = try Self.token([(name, name == "sub" ? 7 : "not-the-right-type")])
@@ -157,8 +163,10 @@ struct IDTokenClaimAccessTests {
 @Suite("Refresh consistency (OIDC Core §12.2)")
 struct RefreshConsistencyTests {
     static func token(_ changes: [(String, JSONValue?)]) throws -> IDToken {
-        try IDToken(F.sign(F.claims([("azp", .string(F.clientID)), ("auth_time", 1_799_000_000)] + changes),
-                           key: F.privateKey("rsa2048", kid: "k1"), .rs256))
+        try IDToken(
+            F.sign(
+                F.claims([("azp", .string(F.clientID)), ("auth_time", 1_799_000_000)] + changes),
+                key: F.privateKey("rsa2048", kid: "k1"), .rs256))
     }
 
     @Test("same iss, sub, aud, azp, auth_time: accepted (aud order and a later iat do not matter)")

@@ -1,13 +1,15 @@
 import Foundation
-import Testing
 import JOSE
+import Testing
+
 @testable import OIDC
 
 @Suite("Expectations derived from the OAuthRequest that was sent")
 struct IDTokenExpectationsRequestTests {
     func request(_ type: ResponseType) throws -> OAuthRequest {
-        var request = OAuthRequest(clientID: F.clientID, redirectURI: URL(string: "https://rp.example/cb")!, responseType: type,
-                                   state: try .random(), nonce: try Nonce("n-123"), pkce: nil)
+        var request = OAuthRequest(
+            clientID: F.clientID, redirectURI: URL(string: "https://rp.example/cb")!, responseType: type,
+            state: try .random(), nonce: try Nonce("n-123"), pkce: nil)
         request.maxAge = 300
         request.acrValues = ["silver"]
         request.claims = ClaimsRequest(idToken: ["acr": .values(["gold", "platinum"], essential: true), "auth_time": .essential])
@@ -16,8 +18,9 @@ struct IDTokenExpectationsRequestTests {
 
     @Test("hybrid code id_token token")
     func hybrid() throws {
-        let e = try IDTokenExpectations(request: request(.codeIDTokenToken),
-                                        authorizationResponse: AuthorizationResponse(code: "c1", idToken: "x", accessToken: "a1"))
+        let e = try IDTokenExpectations(
+            request: request(.codeIDTokenToken),
+            authorizationResponse: AuthorizationResponse(code: "c1", idToken: "x", accessToken: "a1"))
         #expect(e.flow == .hybrid(code: "c1", accessToken: "a1"))
         #expect(e.nonce == "n-123")
         #expect(e.maxAge == 300)

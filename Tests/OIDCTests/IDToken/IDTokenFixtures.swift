@@ -1,5 +1,7 @@
 import Foundation
 import JOSE
+import Testing
+
 @testable import OIDC
 
 /// Shared fixtures of the ID Token, key-set and discovery tests (namespaced to
@@ -67,8 +69,9 @@ enum IDTokenFixtures {
     }
 
     static func config(clock: TestClock = TestClock(), algorithms: Set<JWSAlgorithm>? = nil, secret: String? = nil) -> IDTokenValidator.Configuration {
-        IDTokenValidator.Configuration(issuer: issuer, clientID: clientID, allowedAlgorithms: algorithms, clientSecret: secret,
-                                clock: clock.now, leeway: 60)
+        IDTokenValidator.Configuration(
+            issuer: issuer, clientID: clientID, allowedAlgorithms: algorithms, clientSecret: secret,
+            clock: clock.now, leeway: 60)
     }
 
     static func code(of error: any Error) -> String { (error as? OIDCError)?.code.rawValue ?? "not an OIDCError: \(error)" }
@@ -128,11 +131,11 @@ final class ScriptedTransport: HTTPTransport {
     }
 }
 
-import Testing
-
 /// Expects `body` to throw an ``OIDCError`` with `code`.
-func expectOIDCError<T>(_ code: OIDCError.Code, sourceLocation: SourceLocation = #_sourceLocation,
-                        _ body: () async throws -> T) async {
+func expectOIDCError<T>(
+    _ code: OIDCError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> T
+) async {
     do {
         _ = try await body()
         Issue.record("expected \(code.rawValue), but it succeeded", sourceLocation: sourceLocation)

@@ -1,13 +1,16 @@
 import Foundation
-import Testing
 import JOSE
+import Testing
+
 @testable import OIDC
 
 @Suite("An explicitly typed JWT of another kind is never an ID Token")
 struct IDTokenTypeTests {
-    @Test("at+jwt, logout+jwt and other typed JWTs are refused even with ID Token claims", arguments: [
-        "at+jwt", "application/at+jwt", "AT+JWT", "logout+jwt", "token-introspection+jwt", "dpop+jwt",
-    ])
+    @Test(
+        "at+jwt, logout+jwt and other typed JWTs are refused even with ID Token claims",
+        arguments: [
+            "at+jwt", "application/at+jwt", "AT+JWT", "logout+jwt", "token-introspection+jwt", "dpop+jwt",
+        ])
     func refused(typ: String) async throws {
         let key = try IDTokenFixtures.privateKey("rsa2048", kid: "k1")
         let set = try JWKSet(json: IDTokenFixtures.jwks([IDTokenFixtures.publicJWK("rsa2048", kid: "k1")]))
@@ -20,6 +23,7 @@ struct IDTokenTypeTests {
             #expect(error.code == .invalidIDTokenHeader, "\(error)")
         }
         // The same claims typed JWT pass: the refusal is the typ alone.
-        _ = try await validator.validate(try JWT.sign(IDTokenFixtures.claims(), key: key, algorithm: .rs256, header: ["typ": "JWT"]), expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await validator.validate(
+            try JWT.sign(IDTokenFixtures.claims(), key: key, algorithm: .rs256, header: ["typ": "JWT"]), expecting: IDTokenExpectations(nonce: .noNonceSent))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import JOSE
+import Testing
+
 @testable import OIDC
 
 typealias F = IDTokenFixtures
@@ -73,10 +74,15 @@ struct IDTokenValidationTests {
         BrokenRule("nonce missing when one was sent", [], IDTokenExpectations(nonce: .sent(nonce)), .missingNonce),
         BrokenRule("implicit flow without a nonce in the request", [], IDTokenExpectations(flow: .implicit(), nonce: .noNonceSent), .nonceRequired),
         BrokenRule("max_age sent and auth_time missing", [], IDTokenExpectations(nonce: .noNonceSent, maxAge: 300), .missingAuthTime),
-        BrokenRule("auth_time older than max_age", [("auth_time", .integer(t0 - 1000))], IDTokenExpectations(nonce: .noNonceSent, maxAge: 300), .authenticationTooOld),
+        BrokenRule(
+            "auth_time older than max_age", [("auth_time", .integer(t0 - 1000))], IDTokenExpectations(nonce: .noNonceSent, maxAge: 300), .authenticationTooOld),
         BrokenRule("auth_time essential and missing", [], IDTokenExpectations(nonce: .noNonceSent, authTimeEssential: true), .missingAuthTime),
-        BrokenRule("acr essential and missing", [], IDTokenExpectations(nonce: .noNonceSent, acrValues: ["urn:mace:incommon:iap:silver"], acrEssential: true), .missingACR),
-        BrokenRule("acr essential and not requested", [("acr", "0")], IDTokenExpectations(nonce: .noNonceSent, acrValues: ["urn:mace:incommon:iap:silver"], acrEssential: true), .acrNotSatisfied),
+        BrokenRule(
+            "acr essential and missing", [], IDTokenExpectations(nonce: .noNonceSent, acrValues: ["urn:mace:incommon:iap:silver"], acrEssential: true),
+            .missingACR),
+        BrokenRule(
+            "acr essential and not requested", [("acr", "0")],
+            IDTokenExpectations(nonce: .noNonceSent, acrValues: ["urn:mace:incommon:iap:silver"], acrEssential: true), .acrNotSatisfied),
         BrokenRule("a registered claim of the wrong type", [("email_verified", "true")], .claimTypeMismatch),
         BrokenRule("aud of the wrong type", [("aud", 42)], .claimTypeMismatch),
     ]
@@ -103,7 +109,8 @@ struct IDTokenValidationTests {
     @Test("max_age, essential acr and auth_time satisfied are accepted")
     func authTimeAndACR() async throws {
         let token = try F.sign(F.claims([("auth_time", .integer(Self.t0 - 100)), ("acr", "silver")]), key: rsa, .rs256)
-        _ = try await validator().validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent, maxAge: 300, acrValues: ["gold", "silver"], acrEssential: true))
+        _ = try await validator().validate(
+            token, expecting: IDTokenExpectations(nonce: .noNonceSent, maxAge: 300, acrValues: ["gold", "silver"], acrEssential: true))
     }
 
     @Test("maximumTokenAge rejects an old iat")
@@ -111,7 +118,9 @@ struct IDTokenValidationTests {
         var config = F.config(clock: clock)
         config.maximumTokenAge = 60
         let token = try F.sign(F.claims([("iat", .integer(Self.t0 - 500)), ("exp", .integer(Self.t0 + 500))]), key: rsa, .rs256)
-        await expectOIDCError(.issuedTooLongAgo) { try await IDTokenValidator(configuration: config, keys: .keySet(keySet)).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
+        await expectOIDCError(.issuedTooLongAgo) {
+            try await IDTokenValidator(configuration: config, keys: .keySet(keySet)).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
+        }
     }
 
     // MARK: signatures and keys
@@ -119,7 +128,9 @@ struct IDTokenValidationTests {
     @Test("alg none is rejected")
     func algNone() async throws {
         await expectOIDCError(.unsecuredToken) { try await validator().validate(F.unsecured(F.claims()), expecting: IDTokenExpectations(nonce: .noNonceSent)) }
-        await expectOIDCError(.unsecuredToken) { try await validator(algorithms: Set(JWSAlgorithm.allCases)).validate(F.unsecured(F.claims()), expecting: IDTokenExpectations(nonce: .noNonceSent)) }
+        await expectOIDCError(.unsecuredToken) {
+            try await validator(algorithms: Set(JWSAlgorithm.allCases)).validate(F.unsecured(F.claims()), expecting: IDTokenExpectations(nonce: .noNonceSent))
+        }
     }
 
     @Test("bad RS256 signature")
@@ -134,7 +145,9 @@ struct IDTokenValidationTests {
         let set = try JWKSet(json: F.jwks([F.publicJWK("p256", kid: "ec1")]))
         let token = try F.sign(F.claims(), key: key, .es256)
         _ = try await validator(algorithms: [.es256], set: set).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
-        await expectOIDCError(.invalidSignature) { try await validator(algorithms: [.es256], set: set).validate(F.tamper(token), expecting: IDTokenExpectations(nonce: .noNonceSent)) }
+        await expectOIDCError(.invalidSignature) {
+            try await validator(algorithms: [.es256], set: set).validate(F.tamper(token), expecting: IDTokenExpectations(nonce: .noNonceSent))
+        }
     }
 
     @Test("HS256 verifies only with the client secret")
@@ -143,9 +156,15 @@ struct IDTokenValidationTests {
         let key = JWK(symmetricKey: Array(secret.utf8))
         let token = try F.sign(F.claims(), key: key, .hs256)
         _ = try await validator(algorithms: [.hs256], secret: secret).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
-        await expectOIDCError(.invalidSignature) { try await validator(algorithms: [.hs256], secret: secret).validate(F.tamper(token), expecting: IDTokenExpectations(nonce: .noNonceSent)) }
-        await expectOIDCError(.invalidSignature) { try await validator(algorithms: [.hs256], secret: secret + "x").validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
-        await expectOIDCError(.clientSecretRequired) { try await validator(algorithms: [.hs256]).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
+        await expectOIDCError(.invalidSignature) {
+            try await validator(algorithms: [.hs256], secret: secret).validate(F.tamper(token), expecting: IDTokenExpectations(nonce: .noNonceSent))
+        }
+        await expectOIDCError(.invalidSignature) {
+            try await validator(algorithms: [.hs256], secret: secret + "x").validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
+        }
+        await expectOIDCError(.clientSecretRequired) {
+            try await validator(algorithms: [.hs256]).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
+        }
         // Default algorithms (RS256 when the provider's are unknown) refuse HS256.
         await expectOIDCError(.algorithmNotAllowed) { try await validator(secret: secret).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
     }
@@ -162,7 +181,9 @@ struct IDTokenValidationTests {
         // An algorithm the provider allows but the key does not admit.
         let rsToken = try F.sign(F.claims(), key: rsa, .rs256)
         let mixed = try JWKSet(json: F.jwks([F.publicJWK("p256", kid: "k1")]))
-        await expectOIDCError(.algorithmNotAllowed) { try await IDTokenValidator(configuration: config, keys: .keySet(mixed)).validate(rsToken, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
+        await expectOIDCError(.algorithmNotAllowed) {
+            try await IDTokenValidator(configuration: config, keys: .keySet(mixed)).validate(rsToken, expecting: IDTokenExpectations(nonce: .noNonceSent))
+        }
     }
 
     @Test("kid absent: accepted with one fitting key, rejected with several")
@@ -184,7 +205,10 @@ struct IDTokenValidationTests {
     @Test("a malformed token")
     func malformed() async throws {
         await expectOIDCError(.malformedIDToken) { try await validator().validate("not.a-token", expecting: IDTokenExpectations(nonce: .noNonceSent)) }
-        await expectOIDCError(.malformedIDToken) { try await validator().validate(Base64URL.encode(#"{"alg":"RS256"}"#) + "." + Base64URL.encode("[1]") + ".AA", expecting: IDTokenExpectations(nonce: .noNonceSent)) }
+        await expectOIDCError(.malformedIDToken) {
+            try await validator().validate(
+                Base64URL.encode(#"{"alg":"RS256"}"#) + "." + Base64URL.encode("[1]") + ".AA", expecting: IDTokenExpectations(nonce: .noNonceSent))
+        }
     }
 
     @Test("insecureSkipSignatureCheck is explicit and does skip only the signature")
@@ -194,7 +218,9 @@ struct IDTokenValidationTests {
         let token = F.tamper(try F.sign(F.claims(), key: rsa, .rs256))
         _ = try await IDTokenValidator(configuration: config, keys: .keySet(keySet)).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
         let wrongIssuer = F.tamper(try F.sign(F.claims([("iss", "https://x.example")]), key: rsa, .rs256))
-        await expectOIDCError(.issuerMismatch) { try await IDTokenValidator(configuration: config, keys: .keySet(keySet)).validate(wrongIssuer, expecting: IDTokenExpectations(nonce: .noNonceSent)) }
+        await expectOIDCError(.issuerMismatch) {
+            try await IDTokenValidator(configuration: config, keys: .keySet(keySet)).validate(wrongIssuer, expecting: IDTokenExpectations(nonce: .noNonceSent))
+        }
     }
 
     // MARK: at_hash / c_hash
@@ -227,7 +253,9 @@ struct IDTokenValidationTests {
         let good = TokenHash.compute(Self.accessToken, algorithm: .rs256)
         _ = try await validator().validate(try hashed([("at_hash", .string(good))]), expecting: expect)
         await expectOIDCError(.missingAccessTokenHash) { try await validator().validate(try hashed([]), expecting: expect) }
-        await expectOIDCError(.accessTokenHashMismatch) { try await validator().validate(try hashed([("at_hash", "AAAAAAAAAAAAAAAAAAAAAA")]), expecting: expect) }
+        await expectOIDCError(.accessTokenHashMismatch) {
+            try await validator().validate(try hashed([("at_hash", "AAAAAAAAAAAAAAAAAAAAAA")]), expecting: expect)
+        }
         // implicit id_token (no access token): no at_hash needed
         _ = try await validator().validate(try hashed([]), expecting: IDTokenExpectations(flow: .implicit(), nonce: .sent(Self.nonce)))
     }
@@ -252,7 +280,9 @@ struct IDTokenValidationTests {
         await expectOIDCError(.missingCodeHash) { try await validator().validate(try hashed([("at_hash", at)]), expecting: expect) }
         await expectOIDCError(.codeHashMismatch) { try await validator().validate(try hashed([("c_hash", at), ("at_hash", at)]), expecting: expect) }
         await expectOIDCError(.nonceRequired) {
-            try await validator().validate(try hashed([("c_hash", c), ("at_hash", at)]), expecting: IDTokenExpectations(flow: .hybrid(code: Self.code, accessToken: Self.accessToken), nonce: .noNonceSent))
+            try await validator().validate(
+                try hashed([("c_hash", c), ("at_hash", at)]),
+                expecting: IDTokenExpectations(flow: .hybrid(code: Self.code, accessToken: Self.accessToken), nonce: .noNonceSent))
         }
     }
 
@@ -290,7 +320,8 @@ struct IDTokenValidationTests {
             #expect(!"\(error)".contains("secret"))
         }
         do {
-            _ = try await validator().validate(F.sign(F.claims([("nonce", "secret-nonce-value")]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .sent("x")))
+            _ = try await validator().validate(
+                F.sign(F.claims([("nonce", "secret-nonce-value")]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .sent("x")))
         } catch {
             #expect(!"\(error)".contains("secret"))
             #expect(F.code(of: error) == "nonce_mismatch")
@@ -316,12 +347,15 @@ struct IDTokenValidatorConfigurationTests {
         let set = try JWKSet(json: F.jwks([F.publicJWK("rsa2048", kid: "k1")]))
         var config = IDTokenFixtures.config()
         config.insecureSkipIssuerCheck = true
-        _ = try await IDTokenValidator(configuration: config, keys: .keySet(set)).validate(F.sign(F.claims([("iss", "https://x.example")]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await IDTokenValidator(configuration: config, keys: .keySet(set)).validate(
+            F.sign(F.claims([("iss", "https://x.example")]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
         config = IDTokenFixtures.config()
         config.insecureSkipClientIDCheck = true
-        _ = try await IDTokenValidator(configuration: config, keys: .keySet(set)).validate(F.sign(F.claims([("aud", "other")]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await IDTokenValidator(configuration: config, keys: .keySet(set)).validate(
+            F.sign(F.claims([("aud", "other")]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
         config = IDTokenFixtures.config()
         config.insecureSkipExpiryCheck = true
-        _ = try await IDTokenValidator(configuration: config, keys: .keySet(set)).validate(F.sign(F.claims([("exp", 1)]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await IDTokenValidator(configuration: config, keys: .keySet(set)).validate(
+            F.sign(F.claims([("exp", 1)]), key: rsa, .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
     }
 }

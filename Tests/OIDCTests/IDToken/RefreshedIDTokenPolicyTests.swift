@@ -1,7 +1,8 @@
 import Foundation
 import JOSE
-@testable import OIDC
 import Testing
+
+@testable import OIDC
 
 /// The one place a refresh response becomes the tokens to keep.
 @Suite("RefreshedIDTokenPolicy")
@@ -32,26 +33,30 @@ struct RefreshedIDTokenPolicyTests {
         let kept = try await Self.policy.tokens(afterRefresh: TokenResponse(accessToken: "AT-2", refreshToken: "RT-2", idToken: good), of: previous)
         #expect(kept.idToken == good && kept.refreshToken == "RT-2")
         let other = try Self.token([("sub", "bob")])
-        await #expect { try await Self.policy.tokens(afterRefresh: TokenResponse(accessToken: "AT-2", idToken: other), of: previous) }
-            throws: { ($0 as? OIDCError)?.code == .refreshSubjectChanged }
-        await #expect { try await Self.policy.tokens(afterRefresh: TokenResponse(accessToken: "AT-2", idToken: IDTokenFixtures.tamper(good)), of: previous) }
-            throws: { $0 is OIDCError }
+        await #expect { try await Self.policy.tokens(afterRefresh: TokenResponse(accessToken: "AT-2", idToken: other), of: previous) } throws: {
+            ($0 as? OIDCError)?.code == .refreshSubjectChanged
+        }
+        await #expect {
+            try await Self.policy.tokens(afterRefresh: TokenResponse(accessToken: "AT-2", idToken: IDTokenFixtures.tamper(good)), of: previous)
+        } throws: { $0 is OIDCError }
     }
 
     @Test("with no previous ID Token, a new one is still validated")
     func noPrevious() async throws {
         let previous = TokenResponse(accessToken: "AT-1", refreshToken: "RT-1")
         let expired = try Self.token([("exp", .integer(Int64(IDTokenFixtures.start.timeIntervalSince1970) - 3600))])
-        await #expect { try await Self.policy.tokens(afterRefresh: TokenResponse(accessToken: "AT-2", idToken: expired), of: previous) }
-            throws: { ($0 as? OIDCError)?.code == .expired }
+        await #expect { try await Self.policy.tokens(afterRefresh: TokenResponse(accessToken: "AT-2", idToken: expired), of: previous) } throws: {
+            ($0 as? OIDCError)?.code == .expired
+        }
     }
 
     @Test("refuseIDTokens refuses any ID Token; discardIDTokens keeps the previous one")
     func refuseAndDiscard() async throws {
         let previous = TokenResponse(accessToken: "AT-1", refreshToken: "RT-1", idToken: try Self.token())
         let response = TokenResponse(accessToken: "AT-2", idToken: try Self.token([("sub", "bob")]))
-        await #expect { try await RefreshedIDTokenPolicy.refuseIDTokens.tokens(afterRefresh: response, of: previous) }
-            throws: { ($0 as? OIDCError)?.code == .refreshIDTokenNotExpected }
+        await #expect { try await RefreshedIDTokenPolicy.refuseIDTokens.tokens(afterRefresh: response, of: previous) } throws: {
+            ($0 as? OIDCError)?.code == .refreshIDTokenNotExpected
+        }
         #expect(try await RefreshedIDTokenPolicy.discardIDTokens.tokens(afterRefresh: response, of: previous).idToken == previous.idToken)
     }
 }

@@ -40,8 +40,9 @@ struct TimeRuleAgreementTests {
     func agree(_ claim: String) async throws {
         let key = try F.privateKey("rsa2048", kid: "k")
         let validator = IDTokenValidator(configuration: F.config(), keys: .keySet(try JWKSet(json: F.jwks([try F.publicJWK("rsa2048", kid: "k")]))))
-        let foreign = try ForeignTokenValidator(trustedKeyDocuments: [F.issuer: F.publicJWK("rsa2048", kid: "k")], clock: { F.start },
-                                               leeway: 60)
+        let foreign = try ForeignTokenValidator(
+            trustedKeyDocuments: [F.issuer: F.publicJWK("rsa2048", kid: "k")], clock: { F.start },
+            leeway: 60)
         var refused = 0
         for offset in Self.offsets {
             let claims = F.claims([(claim, .integer(Self.now + offset))])

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import JOSE
+import Testing
+
 @testable import OIDC
 
 @Suite("JWK Set cache: rotation, cool-down, Cache-Control, failures")
@@ -9,8 +10,9 @@ struct JWKSetCacheTests {
     let clock = TestClock()
 
     func cache(_ transport: ScriptedTransport, ttl: TimeInterval = 300) throws -> JWKSetCache {
-        try JWKSetCache(jwksURI: IDTokenFixtures.jwksURL, transport: transport,
-                        configuration: .init(defaultTimeToLive: ttl, refreshCoolDown: 30, clock: clock.now))
+        try JWKSetCache(
+            jwksURI: IDTokenFixtures.jwksURL, transport: transport,
+            configuration: .init(defaultTimeToLive: ttl, refreshCoolDown: 30, clock: clock.now))
     }
 
     func token(kid: String?) throws -> CompactJWS {
@@ -59,7 +61,8 @@ struct JWKSetCacheTests {
     @Test("key rotation: a token with a new kid verifies after exactly one re-fetch")
     func rotation() async throws {
         let transport = ScriptedTransport()
-        try transport.script(url, [reply([F.publicJWK("rsa2048", kid: "old")]), reply([F.publicJWK("rsa2048", kid: "old"), F.publicJWK("rsa2048", kid: "new")])])
+        try transport.script(
+            url, [reply([F.publicJWK("rsa2048", kid: "old")]), reply([F.publicJWK("rsa2048", kid: "old"), F.publicJWK("rsa2048", kid: "new")])])
         let cache = try cache(transport)
         _ = try await cache.verify(token(kid: "old"))
         #expect(transport.calls(url) == 1)
@@ -214,8 +217,10 @@ struct JWKSetCacheTests {
         let transport = ScriptedTransport()
         try transport.script(url, [reply([F.publicJWK("rsa2048", kid: "old")]), reply([F.publicJWK("rsa2048", kid: "new")])])
         let validator = IDTokenValidator(configuration: F.config(clock: clock), keys: .cache(try cache(transport)))
-        _ = try await validator.validate(F.sign(F.claims(), key: F.privateKey("rsa2048", kid: "old"), .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
-        let idToken = try await validator.validate(F.sign(F.claims(), key: F.privateKey("rsa2048", kid: "new"), .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
+        _ = try await validator.validate(
+            F.sign(F.claims(), key: F.privateKey("rsa2048", kid: "old"), .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
+        let idToken = try await validator.validate(
+            F.sign(F.claims(), key: F.privateKey("rsa2048", kid: "new"), .rs256), expecting: IDTokenExpectations(nonce: .noNonceSent))
         #expect(idToken.header.keyID == "new")
         #expect(transport.calls(url) == 2)
     }

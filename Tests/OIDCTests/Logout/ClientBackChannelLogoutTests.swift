@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// Back-channel logout on the relying-party side: `OIDCClient` checks logout tokens with its own key cache and
@@ -14,8 +15,10 @@ struct ClientBackChannelLogoutTests {
         return try OIDCClientTests.client(configuration: configuration)
     }
 
-    static func logoutToken(jti: String = "jti-1", _ changes: [(String, JSONValue?)] = [], key: String = "rsa2048", kid: String = "k1",
-                            algorithm: JWSAlgorithm = .rs256) throws -> String {
+    static func logoutToken(
+        jti: String = "jti-1", _ changes: [(String, JSONValue?)] = [], key: String = "rsa2048", kid: String = "k1",
+        algorithm: JWSAlgorithm = .rs256
+    ) throws -> String {
         let now = Int64(F.start.timeIntervalSince1970)
         var claims: JSONObject = [
             "iss": .string(F.issuer), "aud": .string(F.clientID), "sub": "alice", "sid": "s-1", "jti": .string(jti),
@@ -89,8 +92,9 @@ struct ClientBackChannelLogoutTests {
 
         let wrongType = await client.backChannelLogout(body: Self.form(try Self.logoutToken(jti: "http-2")), contentType: "application/json")
         #expect(wrongType.response.status == 400 && wrongType.error?.code == .invalidLogoutRequest)
-        let wrongAudience = await client.backChannelLogout(body: Self.form(try Self.logoutToken(jti: "http-3", [("aud", "x")])),
-                                                           contentType: "application/x-www-form-urlencoded")
+        let wrongAudience = await client.backChannelLogout(
+            body: Self.form(try Self.logoutToken(jti: "http-3", [("aud", "x")])),
+            contentType: "application/x-www-form-urlencoded")
         #expect(wrongAudience.response.status == 400 && wrongAudience.error?.code == .audienceMismatch)
     }
 }

@@ -24,7 +24,8 @@ struct PublicTypeNameTests {
             let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                 guard let match = try pattern.firstMatch(in: String(line)),
-                      let indent = match.output[1].substring, let name = match.output[2].substring else { continue }
+                    let indent = match.output[1].substring, let name = match.output[2].substring
+                else { continue }
                 found.append(Declared(name: String(name), topLevel: indent.isEmpty, file: path))
             }
         }
@@ -49,11 +50,13 @@ struct PublicTypeNameTests {
         let families = Dictionary(grouping: names, by: Self.normalized).filter { $0.value.count > 1 }
         #expect(families.isEmpty, "types that differ only by spelling: \(families.values.map { $0.sorted() })")
         // One spelling across the package, not only between twins.
-        #expect(!(names.contains { $0.contains("Backchannel") } && names.contains { $0.contains("BackChannel") }),
-                "both Backchannel and BackChannel: \(names.filter { $0.lowercased().contains("backchannel") }.sorted())")
+        #expect(
+            !(names.contains { $0.contains("Backchannel") } && names.contains { $0.contains("BackChannel") }),
+            "both Backchannel and BackChannel: \(names.filter { $0.lowercased().contains("backchannel") }.sorted())")
         let memory = names.filter { $0.hasPrefix("Memory") || $0.contains("InMemory") }
-        #expect(!(memory.contains { $0.hasPrefix("Memory") } && memory.contains { $0.contains("InMemory") }),
-                "both Memory… and InMemory…: \(memory.sorted())")
+        #expect(
+            !(memory.contains { $0.hasPrefix("Memory") } && memory.contains { $0.contains("InMemory") }),
+            "both Memory… and InMemory…: \(memory.sorted())")
     }
 
     @Test("no public top-level type is named like an ecosystem type")

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// Keeps every event it is given.
@@ -19,16 +20,19 @@ struct ObservabilityTests {
     static let origin = "https://op.example.com"
 
     /// An `OIDCClient` with `observer`, scripted by `OIDCClientTests`' transport; `tokenURL` may carry a query.
-    static func client(observer: RecordingObserver, tokenURL: String = OIDCClientTests.tokenURL,
-                       secret: String = "s3cret-s3cret-s3cret-s3cret-s3cret!") throws -> (OIDCClient, ScriptedTransport) {
+    static func client(
+        observer: RecordingObserver, tokenURL: String = OIDCClientTests.tokenURL,
+        secret: String = "s3cret-s3cret-s3cret-s3cret-s3cret!"
+    ) throws -> (OIDCClient, ScriptedTransport) {
         let transport = ScriptedTransport()
         transport.json(F.jwksURL.absoluteString, F.jwks([try F.publicJWK("rsa2048", kid: "k1")]))
         var metadata = OIDCClientTests.metadata()
         metadata.tokenEndpoint = URL(string: tokenURL)
         var configuration = OIDCClient.Configuration(clock: TestClock().now)
         configuration.observer = observer
-        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: secret),
-                                    transport: transport, configuration: configuration)
+        let client = try OIDCClient(
+            metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: secret),
+            transport: transport, configuration: configuration)
         return (client, transport)
     }
 
@@ -93,11 +97,17 @@ struct ObservabilityTests {
         let transport = ScriptedTransport()
         let url = F.jwksURL.absoluteString
         let old = TransportResponse(status: 200, body: Array(F.jwks([try F.publicJWK("rsa2048", kid: "old")]).utf8))
-        let rotated = TransportResponse(status: 200, body: Array(F.jwks([try F.publicJWK("rsa2048", kid: "old"),
-                                                                          try F.publicJWK("rsa2048", kid: "new")]).utf8))
+        let rotated = TransportResponse(
+            status: 200,
+            body: Array(
+                F.jwks([
+                    try F.publicJWK("rsa2048", kid: "old"),
+                    try F.publicJWK("rsa2048", kid: "new"),
+                ]).utf8))
         transport.script(url, [.response(old), .response(rotated)])
-        let cache = try JWKSetCache(jwksURI: F.jwksURL, transport: transport,
-                                    configuration: .init(refreshCoolDown: 30, clock: TestClock().now), observer: observer)
+        let cache = try JWKSetCache(
+            jwksURI: F.jwksURL, transport: transport,
+            configuration: .init(refreshCoolDown: 30, clock: TestClock().now), observer: observer)
         func token(_ kid: String) throws -> CompactJWS { try CompactJWS(F.sign(F.claims(), key: F.privateKey("rsa2048", kid: kid), .rs256)) }
 
         _ = try await cache.verify(token("old"))
@@ -126,7 +136,8 @@ struct ObservabilityTests {
         let nonce = try #require(pending.nonce).value
         let idToken = try OIDCClientTests.idToken([("nonce", .string(nonce))])
         let accessToken = "ACCESSTOKEN-0042", refreshToken = "REFRESHTOKEN-0042", code = "AUTHCODE-0042"
-        transport.json(tokenURL, #"{"access_token":"\#(accessToken)","token_type":"Bearer","expires_in":300,"refresh_token":"\#(refreshToken)","id_token":"\#(idToken)"}"#)
+        transport.json(
+            tokenURL, #"{"access_token":"\#(accessToken)","token_type":"Bearer","expires_in":300,"refresh_token":"\#(refreshToken)","id_token":"\#(idToken)"}"#)
         let callback = URL(string: "https://app.example.com/callback?code=\(code)&state=\(pending.state)")!
         let login = try await client.finishLogin(pending, callback: .url(callback))
         _ = try? await client.refresh(login.tokens)
@@ -143,8 +154,10 @@ struct ObservabilityTests {
             try await client.finishLogin(again, callback: .url(URL(string: "https://app.example.com/callback?code=\(code)&state=\(again.state)")!))
         }
 
-        let secrets = [querySecret, clientSecret, accessToken, refreshToken, code, idToken, pending.state, nonce,
-                       try #require(pending.codeVerifier).value, try #require(again.nonce).value, again.state, "/token", "tenant"]
+        let secrets = [
+            querySecret, clientSecret, accessToken, refreshToken, code, idToken, pending.state, nonce,
+            try #require(pending.codeVerifier).value, try #require(again.nonce).value, again.state, "/token", "tenant",
+        ]
         let events = observer.events
         #expect(events.count >= 6)
         #expect(events.contains { $0.outcome == .failure(code: "invalid_grant") })
@@ -178,12 +191,14 @@ struct ObservabilityTests {
     func pushedAuthorization() async throws {
         let observer = RecordingObserver()
         let accepted = CannedTransport(status: 201, body: #"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":60}"#)
-        let client = try TokenClient(tokenEndpoint: PushedAuthorizationTests.token, issuer: PushedAuthorizationTests.issuer,
-                                     authentication: .clientSecretPost(clientID: "app", secret: "s"), transport: accepted, observer: observer)
+        let client = try TokenClient(
+            tokenEndpoint: PushedAuthorizationTests.token, issuer: PushedAuthorizationTests.issuer,
+            authentication: .clientSecretPost(clientID: "app", secret: "s"), transport: accepted, observer: observer)
         _ = try await client.pushAuthorizationRequest(PushedAuthorizationTests.parameters, endpoint: PushedAuthorizationTests.par)
-        let refused = try TokenClient(tokenEndpoint: PushedAuthorizationTests.token, issuer: PushedAuthorizationTests.issuer,
-                                      authentication: .clientSecretPost(clientID: "app", secret: "s"),
-                                      transport: CannedTransport(status: 400, body: #"{"error":"invalid_request"}"#), observer: observer)
+        let refused = try TokenClient(
+            tokenEndpoint: PushedAuthorizationTests.token, issuer: PushedAuthorizationTests.issuer,
+            authentication: .clientSecretPost(clientID: "app", secret: "s"),
+            transport: CannedTransport(status: 400, body: #"{"error":"invalid_request"}"#), observer: observer)
         await #expect(throws: OIDCError.self) {
             try await refused.pushAuthorizationRequest(PushedAuthorizationTests.parameters, endpoint: PushedAuthorizationTests.par)
         }

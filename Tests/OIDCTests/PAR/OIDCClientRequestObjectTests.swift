@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// Records each request's body, then answers as the scripted transport does.
@@ -42,8 +43,10 @@ struct OIDCClientRequestObjectTests {
     func byValue() async throws {
         let (client, transport) = try C.client()
         let key = try JWK.generate(.ec(.p256))
-        let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, scopes: ["openid", "email"],
-                                                  requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
+        let pending = try await client.startLogin(
+            LoginRequest(
+                redirectURI: C.redirectURI, scopes: ["openid", "email"],
+                requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
         let outside = Self.query(pending.url)
         #expect(Set(outside.keys) == ["client_id", "request", "response_type", "scope"])
         #expect(outside["client_id"] == F.clientID && outside["response_type"] == "code" && outside["scope"] == "openid email")
@@ -64,10 +67,12 @@ struct OIDCClientRequestObjectTests {
     func byReference() async throws {
         let (client, _) = try C.client()
         let published = Locked([String]())
-        let options = RequestObject.Configuration(signature: .unsignedWithoutClientProof, delivery: .byReference { object in
-            published.withLock { $0.append(object) }
-            return URL(string: "https://app.example.com/request-objects/r1")!
-        })
+        let options = RequestObject.Configuration(
+            signature: .unsignedWithoutClientProof,
+            delivery: .byReference { object in
+                published.withLock { $0.append(object) }
+                return URL(string: "https://app.example.com/request-objects/r1")!
+            })
         let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: options))
         let outside = Self.query(pending.url)
         #expect(Set(outside.keys) == ["client_id", "request_uri", "response_type", "scope"])
@@ -78,9 +83,11 @@ struct OIDCClientRequestObjectTests {
         let claims = try JSONParser.parseObject(Base64URL.decode(String(parts[1])), what: "claims")
         #expect(claims["state"]?.stringValue == pending.state)
 
-        let insecure = RequestObject.Configuration(signature: .unsignedWithoutClientProof, delivery: .byReference { _ in
-            URL(string: "http://app.example.com/request-objects/r2")!
-        })
+        let insecure = RequestObject.Configuration(
+            signature: .unsignedWithoutClientProof,
+            delivery: .byReference { _ in
+                URL(string: "http://app.example.com/request-objects/r2")!
+            })
         await expectOIDCError(.insecureURL) { _ = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: insecure)) }
     }
 
@@ -88,20 +95,24 @@ struct OIDCClientRequestObjectTests {
     func encryptedToTheCurrentKey() async throws {
         let (client, transport) = try C.client()
         let first = try Self.encryptionKey("enc-1"), second = try Self.encryptionKey("enc-2")
-        transport.script(F.jwksURL.absoluteString, [
-            .response(TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(try Self.providerKeys([first]).utf8))),
-            .response(TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(try Self.providerKeys([second]).utf8))),
-        ])
+        transport.script(
+            F.jwksURL.absoluteString,
+            [
+                .response(TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(try Self.providerKeys([first]).utf8))),
+                .response(TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(try Self.providerKeys([second]).utf8))),
+            ])
         let key = try JWK.generate(.ec(.p256))
-        let options = RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256),
-                                           encryption: RequestObject.Encryption(algorithm: .rsaOAEP, encryption: .a128CBCHS256))
+        let options = RequestObject.Configuration(
+            signature: .signed(key: key, algorithm: .es256),
+            encryption: RequestObject.Encryption(algorithm: .rsaOAEP, encryption: .a128CBCHS256))
         var keyIDs: [String?] = []
         for (number, decryptionKey) in [first, second].enumerated() {
             let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: options))
             let jwe = try CompactJWE(try #require(Self.query(pending.url)["request"]))
             keyIDs.append(jwe.header.keyID)
             #expect(jwe.keyAlgorithmName == "RSA-OAEP" && jwe.encryptionName == "A128CBC-HS256" && jwe.header.contentType == "JWT")
-            let inner = try NestedJWT.signedToken(in: try #require(Self.query(pending.url)["request"]), decryptionKeys: JWEDecryptionKeys(keys: [decryptionKey]))
+            let inner = try NestedJWT.signedToken(
+                in: try #require(Self.query(pending.url)["request"]), decryptionKeys: JWEDecryptionKeys(keys: [decryptionKey]))
             #expect(try JSONParser.parseObject(CompactJWS(inner).payload, what: "claims")["state"]?.stringValue == pending.state)
             #expect(transport.calls(F.jwksURL.absoluteString) == number + 1)
         }
@@ -145,10 +156,13 @@ struct OIDCClientRequestObjectTests {
         var configuration = OIDCClient.Configuration(clock: TestClock().now)
         let dpopKey = try DPoPKey.generate()
         configuration.dpop = DPoPBinding(key: dpopKey)
-        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret-s3cret!"),
-                                    transport: transport, configuration: configuration)
+        let client = try OIDCClient(
+            metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret-s3cret!"),
+            transport: transport, configuration: configuration)
         let key = try JWK.generate(.ec(.p256))
-        let pending = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, push: .always, requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
+        let pending = try await client.startLogin(
+            LoginRequest(redirectURI: C.redirectURI, push: .always, requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256)))
+        )
         #expect(Self.query(pending.url) == ["client_id": F.clientID, "request_uri": "urn:ietf:params:oauth:request_uri:abc"])
         let form = try #require(transport.lastBody(for: "https://op.example.com/par"))
         let fields = Dictionary(try FormURLEncoding.parse(form).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -157,10 +171,14 @@ struct OIDCClientRequestObjectTests {
         try jws.verify(with: key.publicKey, policy: JWSVerificationPolicy(allowedAlgorithms: [.es256]))
         let claims = try JSONParser.parseObject(jws.payload, what: "claims")
         #expect(claims["state"]?.stringValue == pending.state && claims["dpop_jkt"]?.stringValue == dpopKey.thumbprint)
-        let byReference = RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256), delivery: .byReference { _ in
-            URL(string: "https://app.example.com/r")!
-        })
-        await expectOIDCError(.requestObjectFailed) { _ = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, push: .always, requestObject: byReference)) }
+        let byReference = RequestObject.Configuration(
+            signature: .signed(key: key, algorithm: .es256),
+            delivery: .byReference { _ in
+                URL(string: "https://app.example.com/r")!
+            })
+        await expectOIDCError(.requestObjectFailed) {
+            _ = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, push: .always, requestObject: byReference))
+        }
     }
 
     @Test("encrypted, but the provider publishes only signing keys: refused, nothing sent")
@@ -175,17 +193,21 @@ struct OIDCClientRequestObjectTests {
         var metadata = C.metadata()
         metadata.requestParameterSupported = false
         metadata.requestURIParameterSupported = false
-        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret-s3cret!"),
-                                    transport: ScriptedTransport())
+        let client = try OIDCClient(
+            metadata: metadata, authentication: .clientSecretBasic(clientID: F.clientID, secret: "s3cret-s3cret-s3cret-s3cret-s3cret!"),
+            transport: ScriptedTransport())
         let key = try JWK.generate(.ec(.p256))
         await expectOIDCError(.requestObjectFailed) {
-            _ = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
+            _ = try await client.startLogin(
+                LoginRequest(redirectURI: C.redirectURI, requestObject: RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256))))
         }
         let published = Locked(0)
-        let options = RequestObject.Configuration(signature: .signed(key: key, algorithm: .es256), delivery: .byReference { _ in
-            published.withLock { $0 += 1 }
-            return URL(string: "https://app.example.com/r")!
-        })
+        let options = RequestObject.Configuration(
+            signature: .signed(key: key, algorithm: .es256),
+            delivery: .byReference { _ in
+                published.withLock { $0 += 1 }
+                return URL(string: "https://app.example.com/r")!
+            })
         await expectOIDCError(.requestObjectFailed) { _ = try await client.startLogin(LoginRequest(redirectURI: C.redirectURI, requestObject: options)) }
         #expect(published.withLock { $0 } == 0)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 @Suite("PAR (RFC 9126) and request objects (RFC 9101)")
@@ -19,8 +20,9 @@ struct PushedAuthorizationTests {
     func push() async throws {
         let transport = CannedTransport(status: 201, body: #"{"request_uri":"urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c","expires_in":60}"#)
         let dpop = DPoPBinding(key: try DPoPKey.generate())
-        let client = try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .clientSecretPost(clientID: "app", secret: "s"),
-                                     transport: transport, dpop: dpop)
+        let client = try TokenClient(
+            tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .clientSecretPost(clientID: "app", secret: "s"),
+            transport: transport, dpop: dpop)
         let pushed = try await client.pushAuthorizationRequest(Self.parameters, endpoint: Self.par)
         #expect(pushed == PushedAuthorizationResponse(requestURI: "urn:ietf:params:oauth:request_uri:6esc_11ACC5bwc014ltc14eY22c", expiresIn: 60))
         let request = try #require(transport.requests.first)
@@ -41,8 +43,9 @@ struct PushedAuthorizationTests {
     @Test("push refusals: request_uri in the parameters, a foreign dpop_jkt, an OAuth error, a response without request_uri or expires_in")
     func pushErrors() async throws {
         let ok = CannedTransport(status: 201, body: #"{"request_uri":"urn:x","expires_in":60}"#)
-        let client = try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .none(clientID: "app"), transport: ok,
-                                     dpop: DPoPBinding(key: try DPoPKey.generate()))
+        let client = try TokenClient(
+            tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .none(clientID: "app"), transport: ok,
+            dpop: DPoPBinding(key: try DPoPKey.generate()))
         await #expect(throws: OIDCError.self) { _ = try await client.pushAuthorizationRequest([("request_uri", "x")], endpoint: Self.par) }
         await #expect(throws: OIDCError.self) { _ = try await client.pushAuthorizationRequest([("dpop_jkt", "other")], endpoint: Self.par) }
         #expect(ok.requests.isEmpty)
@@ -66,15 +69,17 @@ struct PushedAuthorizationTests {
         }
     }
 
-    @Test("request object: typ oauth-authz-req+jwt, iss = client_id, aud = issuer, iat = nbf, exp, jti, every parameter; verifies with the key",
-          arguments: [JWSAlgorithm.es256, .ps256, .eddsa])
+    @Test(
+        "request object: typ oauth-authz-req+jwt, iss = client_id, aud = issuer, iat = nbf, exp, jti, every parameter; verifies with the key",
+        arguments: [JWSAlgorithm.es256, .ps256, .eddsa])
     func requestObject(_ algorithm: JWSAlgorithm) throws {
         let spec: JWK.GenerationSpec = algorithm == .es256 ? .ec(.p256) : algorithm == .eddsa ? .ed25519 : .rsa(bits: 2048)
         var key = try JWK.generate(spec)
         key.keyID = "k1"
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let jwt = try RequestObject.sign(parameters: Self.parameters, clientID: "app", issuer: Self.issuer, key: key, algorithm: algorithm,
-                                         lifetime: 120, now: now)
+        let jwt = try RequestObject.sign(
+            parameters: Self.parameters, clientID: "app", issuer: Self.issuer, key: key, algorithm: algorithm,
+            lifetime: 120, now: now)
         try CompactJWS(jwt).verify(with: key.publicKey)
         let (header, claims) = try decodeJWT(jwt)
         #expect(header["typ"] == "oauth-authz-req+jwt" && header["kid"] == "k1" && header["alg"]?.stringValue == algorithm.rawValue)
@@ -86,17 +91,24 @@ struct PushedAuthorizationTests {
         for name in ["response_type", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method"] {
             #expect(claims[name]?.stringValue == Self.parameters.first { $0.name == name }?.value, "\(name)")
         }
-        let second = try decodeJWT(try RequestObject.sign(parameters: Self.parameters, clientID: "app", issuer: Self.issuer, key: key, algorithm: algorithm)).claims
+        let second = try decodeJWT(try RequestObject.sign(parameters: Self.parameters, clientID: "app", issuer: Self.issuer, key: key, algorithm: algorithm))
+            .claims
         #expect(second["jti"] != claims["jti"])
     }
 
     @Test("request object: a repeated parameter (RFC 8707 resource) becomes a JSON array claim with every value in order")
     func requestObjectRepeatedParameters() throws {
         let key = try JWK.generate(.ec(.p256))
-        let parameters = Self.parameters + [("resource", "https://api.example/a"), ("resource", "https://api.example/b"),
-                                            ("resource", "https://api.example/c"), ("audience", "single")]
-        let claims = try decodeJWT(try RequestObject.sign(parameters: parameters, clientID: "app", issuer: Self.issuer, key: key,
-                                                          algorithm: .es256)).claims
+        let parameters =
+            Self.parameters + [
+                ("resource", "https://api.example/a"), ("resource", "https://api.example/b"),
+                ("resource", "https://api.example/c"), ("audience", "single"),
+            ]
+        let claims = try decodeJWT(
+            try RequestObject.sign(
+                parameters: parameters, clientID: "app", issuer: Self.issuer, key: key,
+                algorithm: .es256)
+        ).claims
         #expect(claims["resource"] == .array([.string("https://api.example/a"), .string("https://api.example/b"), .string("https://api.example/c")]))
         #expect(claims["audience"] == .string("single"))
         #expect(claims["max_age"] == .integer(300))
@@ -104,8 +116,9 @@ struct PushedAuthorizationTests {
         for twice in ["claims", "max_age"] {
             let value = Self.parameters.first { $0.name == twice }?.value ?? ""
             #expect(throws: OIDCError.self) {
-                _ = try RequestObject.sign(parameters: Self.parameters + [(twice, value)], clientID: "app", issuer: Self.issuer,
-                                           key: key, algorithm: .es256)
+                _ = try RequestObject.sign(
+                    parameters: Self.parameters + [(twice, value)], clientID: "app", issuer: Self.issuer,
+                    key: key, algorithm: .es256)
             }
         }
     }
@@ -141,8 +154,9 @@ struct PushedAuthorizationTests {
 
     @Test("request object by value: the URL carries client_id and request (and the outer parameters asked for)")
     func byValue() throws {
-        let url = try RequestObject.authorizationURL(authorizationEndpoint: URL(string: "https://as.example/authorize?tenant=t1")!, clientID: "app",
-                                                     requestObject: "a.b.c", outerParameters: [("response_type", "code"), ("scope", "openid")])
+        let url = try RequestObject.authorizationURL(
+            authorizationEndpoint: URL(string: "https://as.example/authorize?tenant=t1")!, clientID: "app",
+            requestObject: "a.b.c", outerParameters: [("response_type", "code"), ("scope", "openid")])
         let items = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
         #expect(items.map(\.name) == ["tenant", "client_id", "request", "response_type", "scope"])
         #expect(throws: OIDCError.self) {

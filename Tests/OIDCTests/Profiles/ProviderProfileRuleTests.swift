@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// The profiles' rules without a network: each relaxation exactly as narrow as documented.
@@ -53,8 +54,10 @@ struct ProviderProfileRuleTests {
     }
 
     func token(_ claims: JSONObject) throws -> IDToken {
-        let key = try JWK(json: String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Keys/p256.jwk"), encoding: .utf8))
+        let key = try JWK(
+            json: String(
+                contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Keys/p256.jwk"), encoding: .utf8))
         return try IDToken(try JWT.sign(claims, key: key, algorithm: .es256))
     }
 
@@ -68,10 +71,15 @@ struct ProviderProfileRuleTests {
             do { try body(); return nil } catch let error as OIDCError { return error.code } catch { return nil }
         }
         let noTid = try token(["iss": .string("\(base)/\(tid)/v2.0")])
-        #expect(code { try ProviderProfile.entra(.anyTenant).checkIssuer("\(base)/\(tid)/v2.0", of: noTid, configured: "\(base)/common/v2.0") } == .tenantNotAllowed)
-        #expect(code { try ProviderProfile.entra(.anyTenant).checkIssuer("\(base)/other/v2.0", of: good, configured: "\(base)/common/v2.0") } == .issuerMismatch)
+        #expect(
+            code { try ProviderProfile.entra(.anyTenant).checkIssuer("\(base)/\(tid)/v2.0", of: noTid, configured: "\(base)/common/v2.0") } == .tenantNotAllowed
+        )
+        #expect(
+            code { try ProviderProfile.entra(.anyTenant).checkIssuer("\(base)/other/v2.0", of: good, configured: "\(base)/common/v2.0") } == .issuerMismatch)
         let otherTenant = try EntraTenants.allowList(["0b1a2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"])
-        #expect(code { try ProviderProfile.entra(otherTenant).checkIssuer("\(base)/\(tid)/v2.0", of: good, configured: "\(base)/common/v2.0") } == .tenantNotAllowed)
+        #expect(
+            code { try ProviderProfile.entra(otherTenant).checkIssuer("\(base)/\(tid)/v2.0", of: good, configured: "\(base)/common/v2.0") } == .tenantNotAllowed
+        )
         let google = ProviderProfile.google(.anyHostedDomain)
         let plain = try token(["iss": "accounts.google.com"])
         try google.checkIssuer("accounts.google.com", of: plain, configured: "https://accounts.google.com")
@@ -80,13 +88,16 @@ struct ProviderProfileRuleTests {
         #expect(code { try google.checkIssuer("accounts.google.com.evil", of: plain, configured: "https://accounts.google.com") } == .issuerMismatch)
         let hd = ProviderProfile.google(try .allowList(["example.com"]))
         #expect(code { try hd.checkIssuer("accounts.google.com", of: plain, configured: "https://accounts.google.com") } == .hostedDomainNotAllowed)
-        #expect(code { try ProviderProfile.auth0.checkIssuer("https://tenant.auth0.com", of: plain, configured: "https://tenant.auth0.com/") } == .issuerMismatch)
+        #expect(
+            code { try ProviderProfile.auth0.checkIssuer("https://tenant.auth0.com", of: plain, configured: "https://tenant.auth0.com/") } == .issuerMismatch)
     }
 
     @Test("claim forms: string booleans only under apple, ISO 8601 updated_at only under auth0, other strings refused")
     func claimForms() throws {
-        let key = try JWK(json: String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Keys/p256.jwk"), encoding: .utf8))
+        let key = try JWK(
+            json: String(
+                contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Keys/p256.jwk"), encoding: .utf8))
         func read(_ claims: JSONObject, _ profile: ProviderProfile?) throws -> IDToken {
             let compact = try JWT.sign(claims, key: key, algorithm: .es256)
             return try IDToken(jws: try CompactJWS(compact), compact: compact, providerProfile: profile)
@@ -108,8 +119,9 @@ struct ProviderProfileRuleTests {
     func formPost() throws {
         var request = try OAuthRequest(clientID: "app", redirectURI: URL(string: "https://app.example/cb")!)
         request.responseMode = .formPost
-        let pending = try request.pendingAuthorization(at: URL(string: "https://idp.example/authorize")!, issuer: "https://idp.example",
-                                                       issuerParameterSupported: false)
+        let pending = try request.pendingAuthorization(
+            at: URL(string: "https://idp.example/authorize")!, issuer: "https://idp.example",
+            issuerParameterSupported: false)
         let user = #"{"name":{"firstName":"Ann","lastName":"Lee"},"email":"a@b.example"}"#
         let body = "code=c1&state=\(request.state.value)&user=" + FormURLEncoding.encode(user)
         let response = try pending.parse(.formPost(body))
@@ -118,8 +130,9 @@ struct ProviderProfileRuleTests {
         let wrongState = "code=c1&state=other"
         #expect(throws: OIDCError.self) { _ = try pending.parse(.formPost(wrongState)) }
         let queryRequest = try OAuthRequest(clientID: "app", redirectURI: URL(string: "https://app.example/cb")!)
-        let queryPending = try queryRequest.pendingAuthorization(at: URL(string: "https://idp.example/authorize")!, issuer: "https://idp.example",
-                                                                 issuerParameterSupported: false)
+        let queryPending = try queryRequest.pendingAuthorization(
+            at: URL(string: "https://idp.example/authorize")!, issuer: "https://idp.example",
+            issuerParameterSupported: false)
         do {
             _ = try queryPending.parse(.formPost("code=c1&state=\(queryRequest.state.value)"))
             Issue.record("a form post answered a query-mode login")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import JOSE
+import Testing
+
 @testable import OIDC
 
 /// RFC 9396: `authorization_details` in requests, PAR, request objects and token responses.
@@ -16,10 +17,13 @@ struct AuthorizationDetailsTests {
     static let payment = PaymentInitiation(actions: ["initiate"], instructedAmount: .init(currency: "EUR", amount: "123.50"))
 
     static func request() throws -> OAuthRequest {
-        var request = OAuthRequest(clientID: "app", redirectURI: try #require(URL(string: "https://app.example/cb")),
-                                   state: try OAuthState("st-0123456789"), nonce: nil, pkce: nil)
-        request.authorizationDetails = [try AuthorizationDetail(Self.payment),
-                                        try AuthorizationDetail(type: "account_information", members: ["actions": ["read"]])]
+        var request = OAuthRequest(
+            clientID: "app", redirectURI: try #require(URL(string: "https://app.example/cb")),
+            state: try OAuthState("st-0123456789"), nonce: nil, pkce: nil)
+        request.authorizationDetails = [
+            try AuthorizationDetail(Self.payment),
+            try AuthorizationDetail(type: "account_information", members: ["actions": ["read"]]),
+        ]
         return request
     }
 
@@ -39,8 +43,9 @@ struct AuthorizationDetailsTests {
     @Test("a request object carries authorization_details as a JSON array claim")
     func requestObject() throws {
         let key = try JWK.generate(.ec(.p256))
-        let jwt = try RequestObject.sign(parameters: try Self.request().authorizationParameters(), clientID: "app",
-                                         issuer: "https://as.example", key: key, algorithm: .es256)
+        let jwt = try RequestObject.sign(
+            parameters: try Self.request().authorizationParameters(), clientID: "app",
+            issuer: "https://as.example", key: key, algorithm: .es256)
         let claims = try decodeJWT(jwt).claims
         let details = try AuthorizationDetail.parseArray(try #require(claims["authorization_details"]), what: "the request object")
         #expect(details.count == 2)
@@ -65,13 +70,16 @@ struct AuthorizationDetailsTests {
             let bodies = Locked<[String]>([])
             func send(_ request: TransportRequest) async throws -> TransportResponse {
                 if case .bytes(let bytes) = request.body { bodies.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) } }
-                return TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(
-                    #"{"access_token":"a","token_type":"Bearer","authorization_details":[{"type":"account_information","actions":["read"]}]}"#.utf8))
+                return TransportResponse(
+                    status: 200, headers: ["Content-Type": "application/json"],
+                    body: Array(
+                        #"{"access_token":"a","token_type":"Bearer","authorization_details":[{"type":"account_information","actions":["read"]}]}"#.utf8))
             }
         }
         let transport = Capture()
-        let client = try TokenClient(tokenEndpoint: try #require(URL(string: "https://as.example/token")),
-                                 authentication: .clientSecretBasic(clientID: "svc", secret: "s"), transport: transport)
+        let client = try TokenClient(
+            tokenEndpoint: try #require(URL(string: "https://as.example/token")),
+            authentication: .clientSecretBasic(clientID: "svc", secret: "s"), transport: transport)
         let details = [try AuthorizationDetail(type: "account_information", members: ["actions": ["read"]])]
         let tokens = try await client.clientCredentials(additionalParameters: [AuthorizationDetail.tokenRequestParameter(details)])
         let body = try #require(transport.bodies.withLock { $0.first })
@@ -82,11 +90,15 @@ struct AuthorizationDetailsTests {
 
     @Test("the granted details of a token response, typed; a pending request keeps them through Codable")
     func tokenResponse() throws {
-        let object = try JSONParser.parseObject(Array(#"{"access_token":"a","token_type":"Bearer","authorization_details":[{"type":"payment_initiation","actions":["initiate"],"instructedAmount":{"currency":"EUR","amount":"123.50"}}]}"#.utf8), what: "t")
+        let object = try JSONParser.parseObject(
+            Array(
+                #"{"access_token":"a","token_type":"Bearer","authorization_details":[{"type":"payment_initiation","actions":["initiate"],"instructedAmount":{"currency":"EUR","amount":"123.50"}}]}"#
+                    .utf8), what: "t")
         let tokens = try TokenResponse(storedJSON: object)
         #expect(try tokens.authorizationDetails?.decode(PaymentInitiation.self, ofType: "payment_initiation") == [Self.payment])
         #expect(try TokenResponse(accessToken: "a").authorizationDetails == nil)
-        let bad = try TokenResponse(storedJSON: try JSONParser.parseObject(Array(#"{"access_token":"a","token_type":"Bearer","authorization_details":{"type":"x"}}"#.utf8), what: "t"))
+        let bad = try TokenResponse(
+            storedJSON: try JSONParser.parseObject(Array(#"{"access_token":"a","token_type":"Bearer","authorization_details":{"type":"x"}}"#.utf8), what: "t"))
         #expect(throws: OIDCError.self) { _ = try bad.authorizationDetails }
         let request = try Self.request()
         let decoded = try JSONDecoder().decode(OAuthRequest.self, from: JSONEncoder().encode(request))

@@ -1,7 +1,8 @@
 import Foundation
 import JOSE
-@testable import OIDC
 import Testing
+
+@testable import OIDC
 
 /// Records every request and answers each with the next scripted response.
 private final class RecordingTransport: HTTPTransport {
@@ -72,8 +73,10 @@ private let answer = """
         #expect(id == "c1" && secret == "s3cr3t-value")
     }
 
-    @Test(arguments: [("invalid_redirect_uri", OAuthError.Code.invalidRedirectURI), ("invalid_client_metadata", .invalidClientMetadata),
-                      ("invalid_software_statement", .invalidSoftwareStatement), ("unapproved_software_statement", .unapprovedSoftwareStatement)])
+    @Test(arguments: [
+        ("invalid_redirect_uri", OAuthError.Code.invalidRedirectURI), ("invalid_client_metadata", .invalidClientMetadata),
+        ("invalid_software_statement", .invalidSoftwareStatement), ("unapproved_software_statement", .unapprovedSoftwareStatement),
+    ])
     func refusalIsTyped(_ code: String, _ expected: OAuthError.Code) async throws {
         let transport = RecordingTransport([json(400, #"{"error":"\#(code)","error_description":"no"}"#)])
         let registrar = try ClientRegistrar(registrationEndpoint: endpoint, issuer: nil, transport: transport)
@@ -119,8 +122,10 @@ private let answer = """
     }
 
     @Test func answersOfTheWrongShapeAreTyped() async throws {
-        for bad in [#"{"client_secret":"x"}"#, #"{"client_id":"c1","redirect_uris":"https://a"}"#,
-                    #"{"client_id":"c1","client_secret_expires_at":"soon"}"#, "[1]"] {
+        for bad in [
+            #"{"client_secret":"x"}"#, #"{"client_id":"c1","redirect_uris":"https://a"}"#,
+            #"{"client_id":"c1","client_secret_expires_at":"soon"}"#, "[1]",
+        ] {
             let registrar = try ClientRegistrar(registrationEndpoint: endpoint, issuer: nil, transport: RecordingTransport([json(201, bad)]))
             await expectOIDCError(.registrationInvalidResponse) {
                 try await registrar.register(ClientMetadata(redirectURIs: [URL(string: "https://app.example/cb")!]))
@@ -130,8 +135,10 @@ private let answer = """
 
     @Test func managementReadsUpdatesAndDeletes() async throws {
         let updated = #"{"client_id":"c1","redirect_uris":["https://app.example/cb2"],"client_name":"renamed"}"#
-        let transport = RecordingTransport([json(201, answer), json(200, answer), json(200, updated), TransportResponse(status: 204),
-                                            json(200, #"{"client_id":"someone-else"}"#)])
+        let transport = RecordingTransport([
+            json(201, answer), json(200, answer), json(200, updated), TransportResponse(status: 204),
+            json(200, #"{"client_id":"someone-else"}"#),
+        ])
         let registrar = try ClientRegistrar(registrationEndpoint: endpoint, issuer: "https://op.example", transport: transport)
         let registration = try await registrar.register(ClientMetadata(redirectURIs: [URL(string: "https://app.example/cb")!]))
 

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// Inputs found by the libFuzzer targets in Tests/Fuzz that crashed the process.
@@ -14,8 +15,9 @@ struct OIDCFuzzRegressionTests {
     func hugeExpiresIn() async throws {
         let body = #"{"access_token":"x","token_type":"Bearer","expires_in":9223372036854775807}"#
         let transport = CannedTransport(status: 200, body: body)
-        let client = try TokenClient(tokenEndpoint: URL(string: "https://idp.example/token")!, authentication: .none(clientID: "c"),
-                                 transport: transport, clock: { Date(timeIntervalSince1970: 1_800_000_000) })
+        let client = try TokenClient(
+            tokenEndpoint: URL(string: "https://idp.example/token")!, authentication: .none(clientID: "c"),
+            transport: transport, clock: { Date(timeIntervalSince1970: 1_800_000_000) })
         let tokens = try await client.exchangeCode("code", redirectURI: URL(string: "https://client.example/cb")!, codeVerifier: nil)
         #expect(tokens.expiresIn == Int.max)
         #expect(String(describing: tokens).contains("expires_at: 9223372036854775807"))

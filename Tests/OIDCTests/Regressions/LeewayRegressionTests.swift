@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import JOSE
+import Testing
+
 @testable import OIDC
 
 /// Issue 13: `Int(leeway)` trapped on NaN or huge leeways, and NaN switched the expiry check off.
@@ -13,8 +14,9 @@ struct LeewayRegressionTests {
         let keySet = try JWKSet(json: IDTokenFixtures.jwks([IDTokenFixtures.publicJWK("rsa2048", kid: "k1")]))
         var config = IDTokenFixtures.config()
         config.leeway = leeway
-        let token = try IDTokenFixtures.sign(IDTokenFixtures.claims([("exp", .integer(exp)), ("iat", .integer(Self.t0 - 3 * 86_400))]),
-                                             key: rsa, .rs256)
+        let token = try IDTokenFixtures.sign(
+            IDTokenFixtures.claims([("exp", .integer(exp)), ("iat", .integer(Self.t0 - 3 * 86_400))]),
+            key: rsa, .rs256)
         _ = try await IDTokenValidator(configuration: config, keys: .keySet(keySet)).validate(token, expecting: IDTokenExpectations(nonce: .noNonceSent))
     }
 

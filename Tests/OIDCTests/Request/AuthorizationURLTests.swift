@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 @Suite("authorization URL")
@@ -8,10 +9,11 @@ struct AuthorizationURLTests {
     @Test("the code flow URL, exactly")
     func exactCodeURL() throws {
         let url = try Fixture.request(scopes: ["openid", "profile"]).authorizationURL(at: Fixture.endpoint)
-        #expect(url.absoluteString == "https://idp.example.com/oauth2/authorize?response_type=code&client_id=client-1"
-            + "&redirect_uri=https%3A%2F%2Fapp.example.com%2Fcallback&scope=openid%20profile"
-            + "&state=\(Fixture.stateText)&nonce=\(Fixture.nonceText)&code_challenge=\(Fixture.challenge)"
-            + "&code_challenge_method=S256")
+        #expect(
+            url.absoluteString == "https://idp.example.com/oauth2/authorize?response_type=code&client_id=client-1"
+                + "&redirect_uri=https%3A%2F%2Fapp.example.com%2Fcallback&scope=openid%20profile"
+                + "&state=\(Fixture.stateText)&nonce=\(Fixture.nonceText)&code_challenge=\(Fixture.challenge)"
+                + "&code_challenge_method=S256")
     }
 
     @Test("every response type", arguments: ResponseType.allCases)
@@ -100,36 +102,43 @@ struct AuthorizationURLTests {
         var testDescription: String { base }
     }
 
-    @Test("existing query items and paths on the base URL are kept verbatim", arguments: [
-        Base(base: "https://idp.example.com/authorize", prefix: "https://idp.example.com/authorize?response_type=code&"),
-        Base(base: "https://idp.example.com/authorize?", prefix: "https://idp.example.com/authorize?response_type=code&"),
-        Base(base: "https://idp.example.com/t/tenant%201/authorize?p=B2C_1_signin&x=a+b%20c",
-             prefix: "https://idp.example.com/t/tenant%201/authorize?p=B2C_1_signin&x=a+b%20c&response_type=code&"),
-        Base(base: "https://links.example.com/app/login?flow=1&", prefix: "https://links.example.com/app/login?flow=1&response_type=code&"),
-        Base(base: "http://127.0.0.1:9400/o/authorize/", prefix: "http://127.0.0.1:9400/o/authorize/?response_type=code&"),
-        Base(base: "http://localhost/authorize", prefix: "http://localhost/authorize?response_type=code&"),
-        Base(base: "http://[::1]:8080/authorize", prefix: "http://[::1]:8080/authorize?response_type=code&"),
-    ])
+    @Test(
+        "existing query items and paths on the base URL are kept verbatim",
+        arguments: [
+            Base(base: "https://idp.example.com/authorize", prefix: "https://idp.example.com/authorize?response_type=code&"),
+            Base(base: "https://idp.example.com/authorize?", prefix: "https://idp.example.com/authorize?response_type=code&"),
+            Base(
+                base: "https://idp.example.com/t/tenant%201/authorize?p=B2C_1_signin&x=a+b%20c",
+                prefix: "https://idp.example.com/t/tenant%201/authorize?p=B2C_1_signin&x=a+b%20c&response_type=code&"),
+            Base(base: "https://links.example.com/app/login?flow=1&", prefix: "https://links.example.com/app/login?flow=1&response_type=code&"),
+            Base(base: "http://127.0.0.1:9400/o/authorize/", prefix: "http://127.0.0.1:9400/o/authorize/?response_type=code&"),
+            Base(base: "http://localhost/authorize", prefix: "http://localhost/authorize?response_type=code&"),
+            Base(base: "http://[::1]:8080/authorize", prefix: "http://[::1]:8080/authorize?response_type=code&"),
+        ])
     func existingQuery(_ b: Base) throws {
         let url = try Fixture.request().authorizationURL(at: URL(string: b.base)!)
         #expect(url.absoluteString.hasPrefix(b.prefix))
         #expect(try Fixture.query(url, "state") == Fixture.stateText)
     }
 
-    @Test("unusable base URLs are typed errors", arguments: [
-        "http://idp.example.com/authorize", "http://127.evil.example/authorize", "ftp://idp.example.com/a",
-        "https://idp.example.com/authorize#frag", "https://idp.example.com/authorize#", "/relative/authorize",
-        "com.example.app:/authorize",
-    ])
+    @Test(
+        "unusable base URLs are typed errors",
+        arguments: [
+            "http://idp.example.com/authorize", "http://127.evil.example/authorize", "ftp://idp.example.com/a",
+            "https://idp.example.com/authorize#frag", "https://idp.example.com/authorize#", "/relative/authorize",
+            "com.example.app:/authorize",
+        ])
     func badBase(_ base: String) throws {
         let url = try #require(URL(string: base))
         #expect(errorCode { _ = try Fixture.request().authorizationURL(at: url) } == .invalidAuthorizationEndpoint)
     }
 
-    @Test("parameters must not collide", arguments: [
-        "https://idp.example.com/a?client_id=other", "https://idp.example.com/a?state=x", "https://idp.example.com/a?x=1&scope=a",
-        "https://idp.example.com/a?prompt=login", "https://idp.example.com/a?claims=%7B%7D",
-    ])
+    @Test(
+        "parameters must not collide",
+        arguments: [
+            "https://idp.example.com/a?client_id=other", "https://idp.example.com/a?state=x", "https://idp.example.com/a?x=1&scope=a",
+            "https://idp.example.com/a?prompt=login", "https://idp.example.com/a?claims=%7B%7D",
+        ])
     func baseCollision(_ base: String) throws {
         #expect(errorCode { _ = try Fixture.request().authorizationURL(at: URL(string: base)!) } == .parameterCollision)
     }
@@ -216,10 +225,12 @@ struct AuthorizationURLTests {
         #expect(try OAuthRequest(clientID: "c", redirectURI: Fixture.redirectURI, responseType: .idToken).pkce == nil)
     }
 
-    @Test("response type words parse in any order; unknown ones do not", arguments: [
-        ("token id_token", ResponseType.idTokenToken), ("id_token code", .codeIDToken), ("token code id_token", .codeIDTokenToken),
-        ("token code", .codeToken), ("token", nil), ("code code", nil), ("", nil), ("code  token", nil), ("none", nil),
-    ] as [(String, ResponseType?)])
+    @Test(
+        "response type words parse in any order; unknown ones do not",
+        arguments: [
+            ("token id_token", ResponseType.idTokenToken), ("id_token code", .codeIDToken), ("token code id_token", .codeIDTokenToken),
+            ("token code", .codeToken), ("token", nil), ("code code", nil), ("", nil), ("code  token", nil), ("none", nil),
+        ] as [(String, ResponseType?)])
     func responseTypeParsing(_ text: String, _ expected: ResponseType?) {
         #expect(ResponseType(rawValue: text) == expected)
     }

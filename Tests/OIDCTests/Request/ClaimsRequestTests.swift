@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 @Suite("claims request parameter")
@@ -8,8 +9,9 @@ struct ClaimsRequestTests {
     static let exampleJSON = #"{"id_token":{"cmiInstanceId":{"values":["inst-42"]},"acr":{"essential":true}},"userinfo":{"email":null}}"#
 
     static var example: ClaimsRequest {
-        ClaimsRequest(idToken: ["cmiInstanceId": .values(["inst-42"]), "acr": .essential],
-                      userinfo: ["email": .voluntary])
+        ClaimsRequest(
+            idToken: ["cmiInstanceId": .values(["inst-42"]), "acr": .essential],
+            userinfo: ["email": .voluntary])
     }
 
     @Test("the example encodes to the exact compact string and parses back")
@@ -17,7 +19,8 @@ struct ClaimsRequestTests {
         let request = Self.example
         #expect(request.jsonString == Self.exampleJSON)
         // Structurally equal to the JSON written by hand, whatever the member order.
-        let handWritten = try JSONParser.parse(#"{"userinfo": {"email": null}, "id_token": {"acr": {"essential": true}, "cmiInstanceId": {"values": ["inst-42"]}}}"#)
+        let handWritten = try JSONParser.parse(
+            #"{"userinfo": {"email": null}, "id_token": {"acr": {"essential": true}, "cmiInstanceId": {"values": ["inst-42"]}}}"#)
         #expect(try JSONParser.parse(request.jsonString) == handWritten)
         let parsed = try ClaimsRequest.parse(Self.exampleJSON)
         #expect(parsed == request)
@@ -31,7 +34,10 @@ struct ClaimsRequestTests {
         var request = Fixture.request()
         request.claims = Self.example
         let url = try request.authorizationURL(at: Fixture.endpoint)
-        #expect(url.absoluteString.contains("claims=%7B%22id_token%22%3A%7B%22cmiInstanceId%22%3A%7B%22values%22%3A%5B%22inst-42%22%5D%7D%2C%22acr%22%3A%7B%22essential%22%3Atrue%7D%7D%2C%22userinfo%22%3A%7B%22email%22%3Anull%7D%7D"))
+        #expect(
+            url.absoluteString.contains(
+                "claims=%7B%22id_token%22%3A%7B%22cmiInstanceId%22%3A%7B%22values%22%3A%5B%22inst-42%22%5D%7D%2C%22acr%22%3A%7B%22essential%22%3Atrue%7D%7D%2C%22userinfo%22%3A%7B%22email%22%3Anull%7D%7D"
+            ))
         let sent = try #require(try Fixture.query(url, "claims"))
         #expect(sent == Self.exampleJSON)
         #expect(try ClaimsRequest.parse(sent) == Self.example)
@@ -49,10 +55,12 @@ struct ClaimsRequestTests {
         RoundTrip(requirement: ClaimRequirement(essential: false), json: #"{"userinfo":{"c":{"essential":false}}}"#),
         RoundTrip(requirement: .value("x y+z&é"), json: #"{"userinfo":{"c":{"value":"x y+z&é"}}}"#),
         RoundTrip(requirement: .value(42, essential: true), json: #"{"userinfo":{"c":{"essential":true,"value":42}}}"#),
-        RoundTrip(requirement: .values([1, 2.5, true, nil, "s", ["n": [1]]]),
-                  json: #"{"userinfo":{"c":{"values":[1,2.5,true,null,"s",{"n":[1]}]}}}"#),
-        RoundTrip(requirement: ClaimRequirement(essential: true, additionalMembers: JSONObject([("purpose", "KYC")])),
-                  json: #"{"userinfo":{"c":{"essential":true,"purpose":"KYC"}}}"#),
+        RoundTrip(
+            requirement: .values([1, 2.5, true, nil, "s", ["n": [1]]]),
+            json: #"{"userinfo":{"c":{"values":[1,2.5,true,null,"s",{"n":[1]}]}}}"#),
+        RoundTrip(
+            requirement: ClaimRequirement(essential: true, additionalMembers: JSONObject([("purpose", "KYC")])),
+            json: #"{"userinfo":{"c":{"essential":true,"purpose":"KYC"}}}"#),
     ]
 
     @Test("every requirement form round-trips", arguments: requirements)
@@ -62,11 +70,13 @@ struct ClaimsRequestTests {
         #expect(try ClaimsRequest.parse(c.json) == request)
     }
 
-    @Test("malformed claims requests are typed errors", arguments: [
-        "", "[]", "{", #"{"id_token":[]}"#, #"{"other":{}}"#, #"{"id_token":{"a":1}}"#,
-        #"{"id_token":{"a":{"essential":"yes"}}}"#, #"{"id_token":{"a":{"values":"x"}}}"#,
-        #"{"id_token":{"a":null,"a":null}}"#, #"{"id_token":{},"id_token":{}}"#,
-    ])
+    @Test(
+        "malformed claims requests are typed errors",
+        arguments: [
+            "", "[]", "{", #"{"id_token":[]}"#, #"{"other":{}}"#, #"{"id_token":{"a":1}}"#,
+            #"{"id_token":{"a":{"essential":"yes"}}}"#, #"{"id_token":{"a":{"values":"x"}}}"#,
+            #"{"id_token":{"a":null,"a":null}}"#, #"{"id_token":{},"id_token":{}}"#,
+        ])
     func malformed(_ json: String) {
         #expect(errorCode { _ = try ClaimsRequest.parse(json) } == .invalidClaimsRequest)
     }

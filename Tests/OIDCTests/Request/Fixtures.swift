@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// Fixed values so URLs and responses are predictable.
@@ -13,20 +14,26 @@ enum Fixture {
     static let verifierText = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
     static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 
-    static func request(_ responseType: ResponseType = .code, scopes: [String] = ["openid"],
-                        redirectURI: URL = redirectURI) -> OAuthRequest {
-        OAuthRequest(clientID: "client-1", redirectURI: redirectURI, responseType: responseType, scopes: scopes,
-                     state: try! OAuthState(stateText), nonce: try! Nonce(nonceText),
-                     pkce: responseType.includesCode ? PKCE(verifier: try! CodeVerifier(verifierText)) : nil)
+    static func request(
+        _ responseType: ResponseType = .code, scopes: [String] = ["openid"],
+        redirectURI: URL = redirectURI
+    ) -> OAuthRequest {
+        OAuthRequest(
+            clientID: "client-1", redirectURI: redirectURI, responseType: responseType, scopes: scopes,
+            state: try! OAuthState(stateText), nonce: try! Nonce(nonceText),
+            pkce: responseType.includesCode ? PKCE(verifier: try! CodeVerifier(verifierText)) : nil)
     }
 
-    static func pending(_ responseType: ResponseType = .code, responseMode: ResponseMode? = nil,
-                        issuer: String? = nil, issuerParameterSupported: Bool = false,
-                        redirectURI: URL = redirectURI) throws -> PendingAuthorization {
+    static func pending(
+        _ responseType: ResponseType = .code, responseMode: ResponseMode? = nil,
+        issuer: String? = nil, issuerParameterSupported: Bool = false,
+        redirectURI: URL = redirectURI
+    ) throws -> PendingAuthorization {
         var request = request(responseType, redirectURI: redirectURI)
         request.responseMode = responseMode
-        return try PendingAuthorization(request: request, authorizationEndpoint: endpoint, issuer: issuer,
-                                        issuerParameterSupported: issuerParameterSupported)
+        return try PendingAuthorization(
+            request: request, authorizationEndpoint: endpoint, issuer: issuer,
+            issuerParameterSupported: issuerParameterSupported)
     }
 
     /// The decoded query items of a URL, in order.

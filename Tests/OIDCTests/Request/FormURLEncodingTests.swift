@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OIDC
 
 @Suite("Form URL encoding")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OIDC
 
 @Suite("Issuer error codes are distinct")

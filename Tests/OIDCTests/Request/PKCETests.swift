@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 @Suite("PKCE, state and nonce generation")
@@ -23,10 +24,12 @@ struct PKCETests {
         #expect(try Fixture.query(url, "code_challenge_method") == "plain")
     }
 
-    @Test("verifiers outside 43...128 characters or the alphabet are rejected", arguments: [
-        String(repeating: "a", count: 42), String(repeating: "a", count: 129), String(repeating: "a", count: 42) + "+",
-        String(repeating: "a", count: 42) + "é", String(repeating: "a", count: 42) + " ", "",
-    ])
+    @Test(
+        "verifiers outside 43...128 characters or the alphabet are rejected",
+        arguments: [
+            String(repeating: "a", count: 42), String(repeating: "a", count: 129), String(repeating: "a", count: 42) + "+",
+            String(repeating: "a", count: 42) + "é", String(repeating: "a", count: 42) + " ", "",
+        ])
     func badVerifier(_ text: String) {
         #expect(errorCode { _ = try CodeVerifier(text) } == .invalidCodeVerifier)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 @Suite("persistence and redaction")
@@ -41,7 +42,9 @@ struct PersistenceAndRedactionTests {
         #expect(throws: OIDCError.self) { try JSONDecoder().decode(PendingAuthorization.self, from: Data(json.utf8)) }
     }
 
-    static var secrets: [String] { [Fixture.stateText, Fixture.nonceText, Fixture.verifierText, "old.id.token", "the-code", "the.id.token", "the-access-token", "the-session"] }
+    static var secrets: [String] {
+        [Fixture.stateText, Fixture.nonceText, Fixture.verifierText, "old.id.token", "the-code", "the.id.token", "the-access-token", "the-session"]
+    }
 
     static func rendered(_ value: Any) -> [String] {
         var dumped = ""
@@ -54,12 +57,15 @@ struct PersistenceAndRedactionTests {
         var request = Fixture.request(.codeIDTokenToken)
         request.idTokenHint = "old.id.token"
         let pending = try request.pendingAuthorizationWithoutIssuerCheck(at: Fixture.endpoint)
-        let response = AuthorizationResponse(code: "the-code", idToken: "the.id.token", accessToken: "the-access-token",
-                                             tokenType: "Bearer", expiresIn: 60, state: Fixture.stateText,
-                                             sessionState: "the-session")
+        let response = AuthorizationResponse(
+            code: "the-code", idToken: "the.id.token", accessToken: "the-access-token",
+            tokenType: "Bearer", expiresIn: 60, state: Fixture.stateText,
+            sessionState: "the-session")
         let plain = PKCE(verifier: try CodeVerifier(Fixture.verifierText), method: .plain)
-        let values: [Any] = [request, pending, response, request.state, request.nonce as Any, request.pkce as Any,
-                             try CodeVerifier(Fixture.verifierText), plain, [request.state]]
+        let values: [Any] = [
+            request, pending, response, request.state, request.nonce as Any, request.pkce as Any,
+            try CodeVerifier(Fixture.verifierText), plain, [request.state],
+        ]
         for value in values {
             for text in Self.rendered(value) {
                 for secret in Self.secrets {

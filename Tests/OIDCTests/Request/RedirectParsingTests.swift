@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 @Suite("redirect parsing")
@@ -17,32 +18,45 @@ struct RedirectParsingTests {
     }
 
     static let successes: [Success] = [
-        Success(type: .code, mode: nil, redirect: "\(cb)?code=SplxlOBeZQQYbYS6WxSbIA&state=\(s)",
-                expected: AuthorizationResponse(code: "SplxlOBeZQQYbYS6WxSbIA", state: s)),
-        Success(type: .code, mode: nil, redirect: "\(cb)?code=a%2Bb+c&state=\(s)&session_state=ss.1&iss=https%3A%2F%2Fidp.example.com&x=1",
-                expected: AuthorizationResponse(code: "a+b c", state: s, sessionState: "ss.1", issuer: Fixture.issuer,
-                                                additionalParameters: ["x": "1"])),
-        Success(type: .code, mode: .fragment, redirect: "\(cb)#code=c1&state=\(s)",
-                expected: AuthorizationResponse(code: "c1", state: s)),
-        Success(type: .code, mode: nil, redirect: "\(cb)?code=c1&state=\(s)#_=_",
-                expected: AuthorizationResponse(code: "c1", state: s)),
-        Success(type: .idToken, mode: nil, redirect: "\(cb)#id_token=h.p.s&state=\(s)",
-                expected: AuthorizationResponse(idToken: "h.p.s", state: s)),
-        Success(type: .idTokenToken, mode: nil,
-                redirect: "\(cb)#access_token=at&token_type=Bearer&expires_in=3600&id_token=h.p.s&state=\(s)&scope=openid+profile",
-                expected: AuthorizationResponse(idToken: "h.p.s", accessToken: "at", tokenType: "Bearer", expiresIn: 3600,
-                                                scope: "openid profile", state: s)),
-        Success(type: .codeIDToken, mode: nil, redirect: "\(cb)#code=c1&id_token=h.p.s&state=\(s)",
-                expected: AuthorizationResponse(code: "c1", idToken: "h.p.s", state: s)),
-        Success(type: .codeToken, mode: nil, redirect: "\(cb)#code=c1&access_token=at&token_type=Bearer&state=\(s)",
-                expected: AuthorizationResponse(code: "c1", accessToken: "at", tokenType: "Bearer", state: s)),
-        Success(type: .codeIDTokenToken, mode: nil,
-                redirect: "\(cb)?ignored=1#code=c1&id_token=h.p.s&access_token=at&token_type=Bearer&state=\(s)",
-                expected: AuthorizationResponse(code: "c1", idToken: "h.p.s", accessToken: "at", tokenType: "Bearer", state: s)),
-        Success(type: .code, mode: nil, redirect: "HTTPS://APP.example.com:443/callback?code=c1&state=\(s)",
-                expected: AuthorizationResponse(code: "c1", state: s)),
-        Success(type: .code, mode: nil, redirect: "\(cb)?code=c1&state=\(s)&error_description=&scope=",
-                expected: AuthorizationResponse(code: "c1", state: s)),
+        Success(
+            type: .code, mode: nil, redirect: "\(cb)?code=SplxlOBeZQQYbYS6WxSbIA&state=\(s)",
+            expected: AuthorizationResponse(code: "SplxlOBeZQQYbYS6WxSbIA", state: s)),
+        Success(
+            type: .code, mode: nil, redirect: "\(cb)?code=a%2Bb+c&state=\(s)&session_state=ss.1&iss=https%3A%2F%2Fidp.example.com&x=1",
+            expected: AuthorizationResponse(
+                code: "a+b c", state: s, sessionState: "ss.1", issuer: Fixture.issuer,
+                additionalParameters: ["x": "1"])),
+        Success(
+            type: .code, mode: .fragment, redirect: "\(cb)#code=c1&state=\(s)",
+            expected: AuthorizationResponse(code: "c1", state: s)),
+        Success(
+            type: .code, mode: nil, redirect: "\(cb)?code=c1&state=\(s)#_=_",
+            expected: AuthorizationResponse(code: "c1", state: s)),
+        Success(
+            type: .idToken, mode: nil, redirect: "\(cb)#id_token=h.p.s&state=\(s)",
+            expected: AuthorizationResponse(idToken: "h.p.s", state: s)),
+        Success(
+            type: .idTokenToken, mode: nil,
+            redirect: "\(cb)#access_token=at&token_type=Bearer&expires_in=3600&id_token=h.p.s&state=\(s)&scope=openid+profile",
+            expected: AuthorizationResponse(
+                idToken: "h.p.s", accessToken: "at", tokenType: "Bearer", expiresIn: 3600,
+                scope: "openid profile", state: s)),
+        Success(
+            type: .codeIDToken, mode: nil, redirect: "\(cb)#code=c1&id_token=h.p.s&state=\(s)",
+            expected: AuthorizationResponse(code: "c1", idToken: "h.p.s", state: s)),
+        Success(
+            type: .codeToken, mode: nil, redirect: "\(cb)#code=c1&access_token=at&token_type=Bearer&state=\(s)",
+            expected: AuthorizationResponse(code: "c1", accessToken: "at", tokenType: "Bearer", state: s)),
+        Success(
+            type: .codeIDTokenToken, mode: nil,
+            redirect: "\(cb)?ignored=1#code=c1&id_token=h.p.s&access_token=at&token_type=Bearer&state=\(s)",
+            expected: AuthorizationResponse(code: "c1", idToken: "h.p.s", accessToken: "at", tokenType: "Bearer", state: s)),
+        Success(
+            type: .code, mode: nil, redirect: "HTTPS://APP.example.com:443/callback?code=c1&state=\(s)",
+            expected: AuthorizationResponse(code: "c1", state: s)),
+        Success(
+            type: .code, mode: nil, redirect: "\(cb)?code=c1&state=\(s)&error_description=&scope=",
+            expected: AuthorizationResponse(code: "c1", state: s)),
     ]
 
     @Test("successful redirects for every response type", arguments: successes)
@@ -59,11 +73,13 @@ struct RedirectParsingTests {
         #expect(response.additionalParameters.isEmpty)
     }
 
-    @Test("custom-scheme and loopback redirect URIs", arguments: [
-        ("com.example.app:/oauth2redirect", "com.example.app:/oauth2redirect?code=c1&state=\(s)"),
-        ("http://127.0.0.1:8765/callback", "http://127.0.0.1:8765/callback?code=c1&state=\(s)"),
-        ("https://app.example.com", "https://app.example.com/?code=c1&state=\(s)"),
-    ])
+    @Test(
+        "custom-scheme and loopback redirect URIs",
+        arguments: [
+            ("com.example.app:/oauth2redirect", "com.example.app:/oauth2redirect?code=c1&state=\(s)"),
+            ("http://127.0.0.1:8765/callback", "http://127.0.0.1:8765/callback?code=c1&state=\(s)"),
+            ("https://app.example.com", "https://app.example.com/?code=c1&state=\(s)"),
+        ])
     func otherRedirectURIs(_ redirectURI: String, _ redirect: String) throws {
         let pending = try Fixture.pending(redirectURI: URL(string: redirectURI)!)
         #expect(try pending.parseRedirect(URL(string: redirect)!).code == "c1")
@@ -158,7 +174,10 @@ struct RedirectParsingTests {
     func oauthError(_ code: OAuthError.Code) throws {
         for (type, separator) in [(ResponseType.code, "?"), (.codeIDToken, "#")] {
             let pending = try Fixture.pending(type)
-            let url = URL(string: "\(Self.cb)\(separator)error=\(code.rawValue)&error_description=The+user+said+no%21&error_uri=https%3A%2F%2Fidp.example.com%2Fe&state=\(Self.s)")!
+            let url = URL(
+                string:
+                    "\(Self.cb)\(separator)error=\(code.rawValue)&error_description=The+user+said+no%21&error_uri=https%3A%2F%2Fidp.example.com%2Fe&state=\(Self.s)"
+            )!
             let error = try #require(oidcError { _ = try pending.parseRedirect(url) })
             #expect(error.code == .authorizationError)
             let oauth = try #require(error.oauthError)
@@ -191,15 +210,17 @@ struct RedirectParsingTests {
         var testDescription: String { what }
     }
 
-    @Test("iss (RFC 9207)", arguments: [
-        Issuer(what: "matches", issuer: Fixture.issuer, required: true, iss: Fixture.issuer, code: nil),
-        Issuer(what: "differs", issuer: Fixture.issuer, required: true, iss: "https://evil.example.com", code: .responseIssuerMismatch),
-        Issuer(what: "trailing slash differs", issuer: Fixture.issuer, required: true, iss: Fixture.issuer + "/", code: .responseIssuerMismatch),
-        Issuer(what: "missing when required", issuer: Fixture.issuer, required: true, iss: nil, code: .responseIssuerMismatch),
-        Issuer(what: "missing when not required", issuer: Fixture.issuer, required: false, iss: nil, code: nil),
-        Issuer(what: "present and wrong though not required", issuer: Fixture.issuer, required: false, iss: "https://other", code: .responseIssuerMismatch),
-        Issuer(what: "present, issuer unknown", issuer: nil, required: false, iss: "https://any", code: nil),
-    ])
+    @Test(
+        "iss (RFC 9207)",
+        arguments: [
+            Issuer(what: "matches", issuer: Fixture.issuer, required: true, iss: Fixture.issuer, code: nil),
+            Issuer(what: "differs", issuer: Fixture.issuer, required: true, iss: "https://evil.example.com", code: .responseIssuerMismatch),
+            Issuer(what: "trailing slash differs", issuer: Fixture.issuer, required: true, iss: Fixture.issuer + "/", code: .responseIssuerMismatch),
+            Issuer(what: "missing when required", issuer: Fixture.issuer, required: true, iss: nil, code: .responseIssuerMismatch),
+            Issuer(what: "missing when not required", issuer: Fixture.issuer, required: false, iss: nil, code: nil),
+            Issuer(what: "present and wrong though not required", issuer: Fixture.issuer, required: false, iss: "https://other", code: .responseIssuerMismatch),
+            Issuer(what: "present, issuer unknown", issuer: nil, required: false, iss: "https://any", code: nil),
+        ])
     func issuer(_ c: Issuer) throws {
         let pending = try Fixture.pending(issuer: c.issuer, issuerParameterSupported: c.required)
         var redirect = "\(Self.cb)?code=c1&state=\(Self.s)"

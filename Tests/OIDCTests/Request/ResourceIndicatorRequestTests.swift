@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// RFC 8707 `resource` on the authorization request itself (URL and PAR body).
@@ -29,8 +30,9 @@ struct ResourceIndicatorRequestTests {
         #expect(try Fixture.queryItems(url).contains { $0.name == "resource" } == false)
     }
 
-    @Test("a relative URI or one with a fragment is refused (RFC 8707 §2)",
-          arguments: ["/relative/path", "https://api.example.com/v1#part"])
+    @Test(
+        "a relative URI or one with a fragment is refused (RFC 8707 §2)",
+        arguments: ["/relative/path", "https://api.example.com/v1#part"])
     func invalid(_ text: String) throws {
         var request = Fixture.request()
         request.resources = [Self.api, try #require(URL(string: text))]

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import JOSE
+import Testing
+
 @testable import OIDC
 
 /// RFC 9728, client side: from a resource's 401 to the issuer to get a token from.
@@ -26,25 +27,27 @@ struct ProtectedResourceMetadataTests {
     @Test("the well-known URL is inserted before the resource's path")
     func metadataURL() throws {
         #expect(try ProtectedResourceDiscovery.metadataURL(forResource: Self.resource).absoluteString == Self.wellKnown)
-        #expect(try ProtectedResourceDiscovery.metadataURL(forResource: "https://api.example").absoluteString
+        #expect(
+            try ProtectedResourceDiscovery.metadataURL(forResource: "https://api.example").absoluteString
                 == "https://api.example/.well-known/oauth-protected-resource")
     }
 
     @Test("resource_metadata is read from a Bearer or a DPoP challenge, quoted or among other challenges")
     func challengeParameter() {
-        let bearer = Self.challenge(#"Bearer realm="api", error="invalid_token", resource_metadata="https://api.example/.well-known/oauth-protected-resource/v1""#)
+        let bearer = Self.challenge(
+            #"Bearer realm="api", error="invalid_token", resource_metadata="https://api.example/.well-known/oauth-protected-resource/v1""#)
         #expect(ProtectedResourceDiscovery.resourceMetadataParameter(in: bearer) == Self.wellKnown)
         let dpop = Self.challenge(#"Basic realm="x", DPoP algs="ES256 EdDSA", resource_metadata="https://api.example/m""#)
         #expect(ProtectedResourceDiscovery.resourceMetadataParameter(in: dpop) == "https://api.example/m")
         #expect(ProtectedResourceDiscovery.resourceMetadataParameter(in: Self.challenge("Bearer")) == nil)
         #expect(ProtectedResourceDiscovery.resourceMetadataParameter(in: Self.challenge(#"Basic resource_metadata="https://x""#)) == nil)
         // Malformed or unusual field values never crash and give what can be read.
-        for odd in ["", ",,,", "Bearer ,", "Bearer resource_metadata=", #"Bearer realm="unterminated"#, "=", "\"", "Bearer a=\"\\"]
-        {
+        for odd in ["", ",,,", "Bearer ,", "Bearer resource_metadata=", #"Bearer realm="unterminated"#, "=", "\"", "Bearer a=\"\\"] {
             _ = ProtectedResourceDiscovery.resourceMetadataParameter(in: Self.challenge(odd))
         }
         #expect(ProtectedResourceDiscovery.resourceMetadataParameter(in: Self.challenge("Bearer resource_metadata=token-value")) == "token-value")
-        #expect(ProtectedResourceDiscovery.resourceMetadataParameter(in: Self.challenge(#"Bearer abc==, DPoP resource_metadata="https://a/\"b""#))
+        #expect(
+            ProtectedResourceDiscovery.resourceMetadataParameter(in: Self.challenge(#"Bearer abc==, DPoP resource_metadata="https://a/\"b""#))
                 == #"https://a/"b"#)
     }
 
@@ -59,18 +62,21 @@ struct ProtectedResourceMetadataTests {
 
         let answer = try await transport.send(TransportRequest(url: try #require(URL(string: Self.resource))))
         #expect(answer.status == 401)
-        let metadata = try await ProtectedResourceDiscovery.fetch(challengedBy: answer, resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
+        let metadata = try await ProtectedResourceDiscovery.fetch(
+            challengedBy: answer, resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
         #expect(metadata.scopesSupported == ["api.read", "api.write"])
         #expect(metadata.additionalFields.names == ["x_extra"])
         let issuer = try metadata.authorizationServer(.trusted(["https://as.example/tenant"]))
         #expect(issuer == "https://as.example/tenant")
-        let client = try await OIDCClient.authorizationServer(issuer: issuer, authentication: .clientSecretPost(clientID: "svc", secret: "s"),
-                                                              transport: transport)
+        let client = try await OIDCClient.authorizationServer(
+            issuer: issuer, authentication: .clientSecretPost(clientID: "svc", secret: "s"),
+            transport: transport)
         let tokens = try await client.tokenClient.clientCredentials(scope: metadata.scopesSupported?.first)
         #expect(tokens.accessToken == "at-1")
         // Without a challenge parameter the well-known URL of the resource is used.
-        let fromWellKnown = try await ProtectedResourceDiscovery.fetch(challengedBy: Self.challenge("Bearer"), resource: Self.resource,
-                                                                       transport: transport, fetchPolicy: try Self.policy())
+        let fromWellKnown = try await ProtectedResourceDiscovery.fetch(
+            challengedBy: Self.challenge("Bearer"), resource: Self.resource,
+            transport: transport, fetchPolicy: try Self.policy())
         #expect(fromWellKnown == metadata)
     }
 
@@ -89,18 +95,21 @@ struct ProtectedResourceMetadataTests {
         let transport = ScriptedTransport()
         transport.json("https://evil.example/m", Self.document())
         let other = await #expect(throws: OIDCError.self) {
-            _ = try await ProtectedResourceDiscovery.fetch(challengedBy: Self.challenge(#"Bearer resource_metadata="https://evil.example/m""#),
-                                                           resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
+            _ = try await ProtectedResourceDiscovery.fetch(
+                challengedBy: Self.challenge(#"Bearer resource_metadata="https://evil.example/m""#),
+                resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
         }
         #expect(other?.code == .resourceMetadataOriginMismatch)
         let port = await #expect(throws: OIDCError.self) {
-            _ = try await ProtectedResourceDiscovery.fetch(challengedBy: Self.challenge(#"Bearer resource_metadata="https://api.example:8443/m""#),
-                                                           resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
+            _ = try await ProtectedResourceDiscovery.fetch(
+                challengedBy: Self.challenge(#"Bearer resource_metadata="https://api.example:8443/m""#),
+                resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
         }
         #expect(port?.code == .resourceMetadataOriginMismatch)
         let http = await #expect(throws: OIDCError.self) {
-            _ = try await ProtectedResourceDiscovery.fetch(challengedBy: Self.challenge(#"Bearer resource_metadata="http://api.example/m""#),
-                                                           resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
+            _ = try await ProtectedResourceDiscovery.fetch(
+                challengedBy: Self.challenge(#"Bearer resource_metadata="http://api.example/m""#),
+                resource: Self.resource, transport: transport, fetchPolicy: try Self.policy())
         }
         #expect(http?.code == .insecureURL)
         #expect(transport.totalCalls == 0)

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// Form members of a request body.
@@ -22,15 +23,17 @@ struct ClientAssertionTests {
 
     static let cases: [(spec: JWK.GenerationSpec, algorithm: JWSAlgorithm)] = [(.ec(.p256), .es256), (.rsa(bits: 2048), .ps256), (.ed25519, .eddsa)]
 
-    @Test("the assertion is signed with the algorithm, iss = sub = client_id, aud = issuer by default, unique jti, exp 60 s after iat",
-          arguments: cases.map(\.algorithm))
+    @Test(
+        "the assertion is signed with the algorithm, iss = sub = client_id, aud = issuer by default, unique jti, exp 60 s after iat",
+        arguments: cases.map(\.algorithm))
     func assertion(_ algorithm: JWSAlgorithm) async throws {
         let spec = try #require(Self.cases.first { $0.algorithm == algorithm }).spec
         let key = try JWK.generate(spec)
         let transport = CannedTransport(status: 200, body: #"{"access_token":"AT","token_type":"Bearer"}"#)
-        let client = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer,
-                                     authentication: .privateKeyJWT(clientID: "app", key: key, algorithm: algorithm), transport: transport,
-                                     clock: { Self.now })
+        let client = try TokenClient(
+            tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer,
+            authentication: .privateKeyJWT(clientID: "app", key: key, algorithm: algorithm), transport: transport,
+            clock: { Self.now })
         _ = try await client.requestTokens([("grant_type", "client_credentials")], rule: .strict)
         _ = try await client.requestTokens([("grant_type", "client_credentials")], rule: .strict)
         var jtis = Set<String>()
@@ -56,9 +59,10 @@ struct ClientAssertionTests {
     func endpointAudience() async throws {
         let key = try JWK.generate(.ec(.p256))
         let transport = CannedTransport(status: 201, body: #"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":60}"#)
-        let client = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer,
-                                     authentication: .privateKeyJWT(clientID: "app", key: key, algorithm: .es256), transport: transport,
-                                     assertionAudience: .endpointURL)
+        let client = try TokenClient(
+            tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer,
+            authentication: .privateKeyJWT(clientID: "app", key: key, algorithm: .es256), transport: transport,
+            assertionAudience: .endpointURL)
         let par = URL(string: "https://as.example/realm/par")!
         _ = try await client.pushAuthorizationRequest([("response_type", "code")], endpoint: par)
         let request = try #require(transport.requests.first)
@@ -74,9 +78,10 @@ struct ClientAssertionTests {
             }
             return TransportResponse(status: 400, headers: ["DPoP-Nonce": "n1"], body: Array(#"{"error":"use_dpop_nonce"}"#.utf8))
         }
-        let client = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer,
-                                     authentication: .privateKeyJWT(clientID: "app", key: JWK.generate(.ed25519), algorithm: .eddsa),
-                                     transport: transport, dpop: DPoPBinding(key: DPoPKey.generate()))
+        let client = try TokenClient(
+            tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer,
+            authentication: .privateKeyJWT(clientID: "app", key: JWK.generate(.ed25519), algorithm: .eddsa),
+            transport: transport, dpop: DPoPBinding(key: DPoPKey.generate()))
         let tokens = try await client.requestTokens([("grant_type", "client_credentials")], rule: .strict)
         #expect(tokens.tokenType == "DPoP")
         let jtis = try transport.requests.map { try decodeJWT(formFields($0)["client_assertion"] ?? "").claims["jti"] }
@@ -100,12 +105,17 @@ struct ClientAssertionTests {
         let key = try JWK.generate(.ec(.p256))
         let dpop = DPoPBinding(key: try DPoPKey.generate())
         dpop.nonces.record("secret-nonce-value", for: Self.tokenEndpoint, role: .authorizationServer)
-        let secrets = [try #require(try key.privateJWK()["d"]?.stringValue), try #require(try dpop.key.privateKey.privateJWK()["d"]?.stringValue),
-                       "s3cret-client-secret", "secret-nonce-value"]
-        for authentication in [ClientAuthentication.privateKeyJWT(clientID: "app", key: key, algorithm: .es256),
-                               .clientSecretPost(clientID: "app", secret: "s3cret-client-secret")] {
-            let client = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer, authentication: authentication,
-                                         transport: CannedTransport(status: 200, body: "{}"), dpop: dpop)
+        let secrets = [
+            try #require(try key.privateJWK()["d"]?.stringValue), try #require(try dpop.key.privateKey.privateJWK()["d"]?.stringValue),
+            "s3cret-client-secret", "secret-nonce-value",
+        ]
+        for authentication in [
+            ClientAuthentication.privateKeyJWT(clientID: "app", key: key, algorithm: .es256),
+            .clientSecretPost(clientID: "app", secret: "s3cret-client-secret"),
+        ] {
+            let client = try TokenClient(
+                tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer, authentication: authentication,
+                transport: CannedTransport(status: 200, body: "{}"), dpop: dpop)
             var dumped = ""
             dump(client, to: &dumped)
             for text in [client.description, String(reflecting: client), dumped] {
@@ -118,11 +128,13 @@ struct ClientAssertionTests {
     func insecure() async throws {
         let transport = CannedTransport(status: 200, body: "{}")
         #expect(throws: OIDCError.self) {
-            _ = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: "http://as.example", authentication: .none(clientID: "a"),
-                                transport: transport)
+            _ = try TokenClient(
+                tokenEndpoint: Self.tokenEndpoint, issuer: "http://as.example", authentication: .none(clientID: "a"),
+                transport: transport)
         }
-        let client = try TokenClient(tokenEndpoint: URL(string: "http://as.example/token")!, issuer: "http://127.0.0.1:9461",
-                                     authentication: .none(clientID: "a"), transport: transport)
+        let client = try TokenClient(
+            tokenEndpoint: URL(string: "http://as.example/token")!, issuer: "http://127.0.0.1:9461",
+            authentication: .none(clientID: "a"), transport: transport)
         await #expect(throws: OIDCError.self) { _ = try await client.requestTokens([], rule: .strict) }
         #expect(transport.requests.isEmpty)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 @Suite("Generic grants, client credentials, token exchange, JWT bearer, resource indicators")
@@ -8,8 +9,10 @@ struct GrantTests {
     static let endpoint = URL(string: "https://idp.example/token")!
     static let fixedNow = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func client(_ transport: CannedTransport, _ authentication: ClientAuthentication = .clientSecretBasic(clientID: "svc", secret: "s"),
-                clock: @escaping @Sendable () -> Date = { GrantTests.fixedNow }) throws -> TokenClient {
+    func client(
+        _ transport: CannedTransport, _ authentication: ClientAuthentication = .clientSecretBasic(clientID: "svc", secret: "s"),
+        clock: @escaping @Sendable () -> Date = { GrantTests.fixedNow }
+    ) throws -> TokenClient {
         try TokenClient(tokenEndpoint: Self.endpoint, authentication: authentication, transport: transport, clock: clock)
     }
 
@@ -23,7 +26,10 @@ struct GrantTests {
         let tokens = try await client(transport).clientCredentials(
             scope: "read write", resources: [URL(string: "https://api.example/a")!, URL(string: "https://api.example/b")!], audience: "api")
         let request = try #require(transport.requests.first)
-        #expect(request.bodyText == "grant_type=client_credentials&scope=read%20write&audience=api&resource=https%3A%2F%2Fapi.example%2Fa&resource=https%3A%2F%2Fapi.example%2Fb")
+        #expect(
+            request.bodyText
+                == "grant_type=client_credentials&scope=read%20write&audience=api&resource=https%3A%2F%2Fapi.example%2Fa&resource=https%3A%2F%2Fapi.example%2Fb"
+        )
         #expect(request.headers["Authorization"]?.hasPrefix("Basic ") == true)
         #expect(tokens.accessToken == "AT")
     }
@@ -61,23 +67,29 @@ struct GrantTests {
         let resource = URL(string: "https://api.example/")!
         _ = try await client(transport).exchangeCode("c", redirectURI: URL(string: "https://app.example/cb")!, codeVerifier: nil, resources: [resource])
         _ = try await client(transport).refresh("R", resources: [resource])
-        #expect(transport.requests.map(\.bodyText) == [
-            "grant_type=authorization_code&code=c&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&resource=https%3A%2F%2Fapi.example%2F",
-            "grant_type=refresh_token&refresh_token=R&resource=https%3A%2F%2Fapi.example%2F",
-        ])
+        #expect(
+            transport.requests.map(\.bodyText) == [
+                "grant_type=authorization_code&code=c&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&resource=https%3A%2F%2Fapi.example%2F",
+                "grant_type=refresh_token&refresh_token=R&resource=https%3A%2F%2Fapi.example%2F",
+            ])
     }
 
     @Test("token exchange: every RFC 8693 parameter, the issued_token_type, and a description without tokens")
     func tokenExchange() async throws {
-        let transport = CannedTransport(status: 200, body: Self.tokenBody("NEW", extra: #","issued_token_type":"urn:ietf:params:oauth:token-type:access_token""#))
-        let request = TokenExchangeRequest(subjectToken: "SUBJ", subjectTokenType: .accessToken, actorToken: "ACT", actorTokenType: .jwt,
-                                           resources: [URL(string: "https://backend.example/")!], audiences: ["backend"], scope: "read",
-                                           requestedTokenType: .accessToken)
+        let transport = CannedTransport(
+            status: 200, body: Self.tokenBody("NEW", extra: #","issued_token_type":"urn:ietf:params:oauth:token-type:access_token""#))
+        let request = TokenExchangeRequest(
+            subjectToken: "SUBJ", subjectTokenType: .accessToken, actorToken: "ACT", actorTokenType: .jwt,
+            resources: [URL(string: "https://backend.example/")!], audiences: ["backend"], scope: "read",
+            requestedTokenType: .accessToken)
         let answer = try await client(transport).exchangeToken(request)
         #expect(answer.issuedTokenType == .accessToken)
         #expect(answer.tokens.accessToken == "NEW")
         let body = try #require(transport.requests.first).bodyText
-        #expect(body == "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange&subject_token=SUBJ&subject_token_type=urn%3Aietf%3Aparams%3Aoauth%3Atoken-type%3Aaccess_token&actor_token=ACT&actor_token_type=urn%3Aietf%3Aparams%3Aoauth%3Atoken-type%3Ajwt&audience=backend&scope=read&requested_token_type=urn%3Aietf%3Aparams%3Aoauth%3Atoken-type%3Aaccess_token&resource=https%3A%2F%2Fbackend.example%2F")
+        #expect(
+            body
+                == "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange&subject_token=SUBJ&subject_token_type=urn%3Aietf%3Aparams%3Aoauth%3Atoken-type%3Aaccess_token&actor_token=ACT&actor_token_type=urn%3Aietf%3Aparams%3Aoauth%3Atoken-type%3Ajwt&audience=backend&scope=read&requested_token_type=urn%3Aietf%3Aparams%3Aoauth%3Atoken-type%3Aaccess_token&resource=https%3A%2F%2Fbackend.example%2F"
+        )
         for text in [String(describing: request), String(describing: answer)] {
             #expect(!text.contains("SUBJ") && !text.contains("ACT") && !text.contains("NEW"))
         }
@@ -109,14 +121,16 @@ struct GrantTests {
     func jwtBearer() async throws {
         let key = try JWK(json: try String(contentsOf: Self.keysDirectory.appendingPathComponent("p256.jwk"), encoding: .utf8))
         let transport = CannedTransport(status: 200, body: Self.tokenBody())
-        let assertion = JWTBearerAssertion(issuer: "svc", subject: "alice", audience: "https://idp.example", key: key, algorithm: .es256,
-                                           lifetime: 120, additionalClaims: ["tenant": "t1"])
+        let assertion = JWTBearerAssertion(
+            issuer: "svc", subject: "alice", audience: "https://idp.example", key: key, algorithm: .es256,
+            lifetime: 120, additionalClaims: ["tenant": "t1"])
         _ = try await client(transport).jwtBearerGrant(assertion, scope: "read")
         let pairs = try FormURLEncoding.parse(try #require(transport.requests.first).bodyText)
         #expect(pairs.first { $0.name == "grant_type" }?.value == "urn:ietf:params:oauth:grant-type:jwt-bearer")
         #expect(pairs.first { $0.name == "scope" }?.value == "read")
-        let jwt = try JWT.verify(try #require(pairs.first { $0.name == "assertion" }?.value), key: key,
-                                 issuer: "svc", audience: "https://idp.example", validation: JWTValidationPolicy(clock: { Self.fixedNow }))
+        let jwt = try JWT.verify(
+            try #require(pairs.first { $0.name == "assertion" }?.value), key: key,
+            issuer: "svc", audience: "https://idp.example", validation: JWTValidationPolicy(clock: { Self.fixedNow }))
         #expect(try jwt.claims.subject == "alice")
         #expect(try jwt.claims.issuedAt == Self.fixedNow.addingTimeInterval(-1))  // one second behind the clock (AssertionTimes)
         #expect(try jwt.claims.expiresAt == Self.fixedNow.addingTimeInterval(119))
@@ -128,18 +142,21 @@ struct GrantTests {
         #expect(throws: OIDCError.self) { _ = try bad.sign(now: Self.fixedNow) }
     }
 
-    @Test("JWT bearer assertion and request object at an absurd clock: a typed error, never an Int64 overflow trap",
-          arguments: [9_223_372_036_854_774_784.0, -9_223_372_036_854_775_808.0, Double.infinity, -Double.infinity, Double.nan, 1e300])
+    @Test(
+        "JWT bearer assertion and request object at an absurd clock: a typed error, never an Int64 overflow trap",
+        arguments: [9_223_372_036_854_774_784.0, -9_223_372_036_854_775_808.0, Double.infinity, -Double.infinity, Double.nan, 1e300])
     func absurdClock(_ seconds: Double) throws {
         let key = try JWK(json: try String(contentsOf: Self.keysDirectory.appendingPathComponent("p256.jwk"), encoding: .utf8))
         // 2^63 - 1024 (the largest Double below 2^63): iat fits in Int64, iat + 3600 does not.
         let now = Date(timeIntervalSince1970: seconds)
-        let assertion = JWTBearerAssertion(issuer: "svc", subject: "alice", audience: "https://idp.example", key: key, algorithm: .es256,
-                                           lifetime: 3600)
+        let assertion = JWTBearerAssertion(
+            issuer: "svc", subject: "alice", audience: "https://idp.example", key: key, algorithm: .es256,
+            lifetime: 3600)
         #expect { _ = try assertion.sign(now: now) } throws: { ($0 as? OIDCError)?.code == .invalidTokenRequest }
         #expect {
-            _ = try RequestObject.sign(parameters: [("response_type", "code")], clientID: "app", issuer: "https://idp.example", key: key,
-                                       algorithm: .es256, lifetime: 3600, now: now)
+            _ = try RequestObject.sign(
+                parameters: [("response_type", "code")], clientID: "app", issuer: "https://idp.example", key: key,
+                algorithm: .es256, lifetime: 3600, now: now)
         } throws: { ($0 as? OIDCError)?.code == .requestObjectFailed }
     }
 
@@ -159,18 +176,23 @@ struct ClientCredentialsTokenSourceTests {
         let issued = Locked(0)
         return CannedTransport { _ in
             if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-            let n = issued.withLock { $0 += 1; return $0 }
-            return TransportResponse(status: 200, headers: ["Content-Type": "application/json"],
-                                body: Array(GrantTests.tokenBody("AT\(n)", expiresIn: expiresIn).utf8))
+            let n = issued.withLock {
+                $0 += 1; return $0
+            }
+            return TransportResponse(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: Array(GrantTests.tokenBody("AT\(n)", expiresIn: expiresIn).utf8))
         }
     }
 
     @Test("100 concurrent callers share one token request")
     func singleFlight() async throws {
         let transport = Self.counting(delay: 0.05)
-        let source = ClientCredentialsTokenSource(client: try TokenClient(tokenEndpoint: GrantTests.endpoint,
-                                                                      authentication: .clientSecretPost(clientID: "svc", secret: "s"), transport: transport),
-                                                  scope: "read")
+        let source = ClientCredentialsTokenSource(
+            client: try TokenClient(
+                tokenEndpoint: GrantTests.endpoint,
+                authentication: .clientSecretPost(clientID: "svc", secret: "s"), transport: transport),
+            scope: "read")
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<100 { group.addTask { try await source.accessToken() } }
             return try await group.reduce(into: [String]()) { $0.append($1) }
@@ -185,8 +207,9 @@ struct ClientCredentialsTokenSourceTests {
     func refreshMargin() async throws {
         let clock = Clock()
         let transport = Self.counting(expiresIn: 300)
-        let client = try TokenClient(tokenEndpoint: GrantTests.endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
-                                 transport: transport, clock: clock.read)
+        let client = try TokenClient(
+            tokenEndpoint: GrantTests.endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+            transport: transport, clock: clock.read)
         let source = ClientCredentialsTokenSource(client: client, refreshMargin: 60)
         #expect(try await source.accessToken() == "AT1")
         clock.advance(239)
@@ -200,8 +223,9 @@ struct ClientCredentialsTokenSourceTests {
     func shortLivedToken() async throws {
         let clock = Clock()
         let transport = Self.counting(expiresIn: 30)
-        let client = try TokenClient(tokenEndpoint: GrantTests.endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
-                                 transport: transport, clock: clock.read)
+        let client = try TokenClient(
+            tokenEndpoint: GrantTests.endpoint, authentication: .clientSecretBasic(clientID: "svc", secret: "s"),
+            transport: transport, clock: clock.read)
         let source = ClientCredentialsTokenSource(client: client, refreshMargin: 60)
         #expect(try await source.accessToken() == "AT1")
         #expect(try await source.accessToken() == "AT1")
@@ -215,8 +239,10 @@ struct ClientCredentialsTokenSourceTests {
     @Test("invalidate drops only the current token; a failed request is not cached")
     func invalidateAndFailure() async throws {
         let transport = Self.counting()
-        let source = ClientCredentialsTokenSource(client: try TokenClient(tokenEndpoint: GrantTests.endpoint,
-                                                                      authentication: .none(clientID: "svc"), transport: transport))
+        let source = ClientCredentialsTokenSource(
+            client: try TokenClient(
+                tokenEndpoint: GrantTests.endpoint,
+                authentication: .none(clientID: "svc"), transport: transport))
         #expect(try await source.accessToken() == "AT1")
         await source.invalidate("some-older-token")
         #expect(try await source.accessToken() == "AT1")
@@ -224,8 +250,10 @@ struct ClientCredentialsTokenSourceTests {
         #expect(try await source.accessToken() == "AT2")
 
         let failing = CannedTransport(status: 401, body: #"{"error":"invalid_client"}"#)
-        let broken = ClientCredentialsTokenSource(client: try TokenClient(tokenEndpoint: GrantTests.endpoint,
-                                                                      authentication: .none(clientID: "svc"), transport: failing))
+        let broken = ClientCredentialsTokenSource(
+            client: try TokenClient(
+                tokenEndpoint: GrantTests.endpoint,
+                authentication: .none(clientID: "svc"), transport: failing))
         for _ in 0..<2 {
             await #expect(throws: OIDCError.self) { _ = try await broken.accessToken() }
         }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import OIDC
 import JOSE
+import Testing
+
+@testable import OIDC
 
 /// The one caller of the authorization server: every endpoint through one client, its settings given at creation.
 @Suite("TokenClient: one caller for token, PAR, revocation and UserInfo, with the observer and DPoP given at creation")
@@ -28,8 +29,9 @@ struct OneTokenClientTests {
     func oneEventPerCall() async throws {
         let observer = RecordingObserver()
         let transport = Self.provider()
-        let client = try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
-                                     transport: transport, dpop: DPoPBinding(key: try DPoPKey.generate()), observer: observer)
+        let client = try TokenClient(
+            tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .clientSecretBasic(clientID: "app", secret: "s"),
+            transport: transport, dpop: DPoPBinding(key: try DPoPKey.generate()), observer: observer)
         _ = try await client.clientCredentials(scope: "api")
         _ = try await client.pushAuthorizationRequest([("response_type", "code")], endpoint: try #require(URL(string: "https://as.example/par")))
         try await client.revoke("AT", endpoint: try #require(URL(string: "https://as.example/revoke")))
@@ -44,8 +46,9 @@ struct OneTokenClientTests {
     @Test("the timeout given at creation is every request's; the client authentication is on every form POST")
     func settingsAtCreation() async throws {
         let transport = Self.provider()
-        let client = try TokenClient(tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .clientSecretPost(clientID: "app", secret: "s"),
-                                     transport: transport, timeout: 7)
+        let client = try TokenClient(
+            tokenEndpoint: Self.token, issuer: Self.issuer, authentication: .clientSecretPost(clientID: "app", secret: "s"),
+            transport: transport, timeout: 7)
         _ = try await client.refresh("RT")
         try await client.revoke("RT", endpoint: try #require(URL(string: "https://as.example/revoke")))
         #expect(transport.requests.count == 2)

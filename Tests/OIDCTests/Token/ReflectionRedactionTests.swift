@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// Issue 13 "Secrets through reflection": `dump`, `Mirror`, `description` and
@@ -34,11 +35,13 @@ struct ReflectionRedactionTests {
         }
     }
 
-    @Test("ClientAuthentication and TokenClient: no client secret", arguments: [
-        ClientAuthentication.clientSecretBasic(clientID: "app", secret: secret),
-        .clientSecretPost(clientID: "app", secret: secret),
-        .clientSecretJWT(clientID: "app", secret: secret),
-    ])
+    @Test(
+        "ClientAuthentication and TokenClient: no client secret",
+        arguments: [
+            ClientAuthentication.clientSecretBasic(clientID: "app", secret: secret),
+            .clientSecretPost(clientID: "app", secret: secret),
+            .clientSecretJWT(clientID: "app", secret: secret),
+        ])
     func clientAuthentication(_ authentication: ClientAuthentication) throws {
         Self.expectHidden(authentication, [Self.secret])
         let client = try TokenClient(tokenEndpoint: TokenClientTests.endpoint, authentication: authentication, transport: ScriptedTransport())
@@ -70,12 +73,14 @@ struct ReflectionRedactionTests {
         Self.expectHidden(headers, [Self.token, Self.secret])
         #expect(String(describing: headers).contains("application/json"))
         #expect(headers["Authorization"] == "Bearer " + Self.token)  // the value itself is untouched
-        let request = TransportRequest(method: "POST", url: URL(string: "https://op.example.com/token?code=\(Self.secret)")!, headers: headers,
-                                  body: .bytes(Array("client_secret=\(Self.secret)&refresh_token=\(Self.token)".utf8)))
+        let request = TransportRequest(
+            method: "POST", url: URL(string: "https://op.example.com/token?code=\(Self.secret)")!, headers: headers,
+            body: .bytes(Array("client_secret=\(Self.secret)&refresh_token=\(Self.token)".utf8)))
         Self.expectHidden(request, [Self.token, Self.secret])
         #expect(Self.renderings(request)[0].contains("op.example.com/token"))
-        let response = TransportResponse(status: 200, headers: ["Set-Cookie": "sid=" + Self.secret],
-                                    body: Array(#"{"access_token":"\#(Self.token)"}"#.utf8))
+        let response = TransportResponse(
+            status: 200, headers: ["Set-Cookie": "sid=" + Self.secret],
+            body: Array(#"{"access_token":"\#(Self.token)"}"#.utf8))
         Self.expectHidden(response, [Self.token, Self.secret])
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// `SpentRefreshToken`: a refresh answer that a check of ours refuses after the provider rotated the
@@ -23,13 +24,16 @@ struct SpentRefreshTokenTests {
     /// What each client that refreshes throws for the refresh `RT-1` answered by `transport`.
     static func errors(_ transport: CannedTransport) async throws -> [String: OIDCError?] {
         let dpop = DPoPBinding(key: try DPoPKey.generate())
-        let tokenClient = try TokenClient(tokenEndpoint: tokenEndpoint, issuer: issuer,
-                                          authentication: .clientSecretBasic(clientID: "app", secret: "s"), transport: transport, dpop: dpop)
+        let tokenClient = try TokenClient(
+            tokenEndpoint: tokenEndpoint, issuer: issuer,
+            authentication: .clientSecretBasic(clientID: "app", secret: "s"), transport: transport, dpop: dpop)
         func caught(_ body: () async throws -> TokenResponse) async -> OIDCError? {
             do { _ = try await body(); return nil } catch { return error as? OIDCError }
         }
-        return ["requestTokens (the decoupled grants' strict rule)": await caught { try await tokenClient.requestTokens(refreshGrant, rule: .strict) },
-                "refresh": await caught { try await tokenClient.refresh("RT-1") }]
+        return [
+            "requestTokens (the decoupled grants' strict rule)": await caught { try await tokenClient.requestTokens(refreshGrant, rule: .strict) },
+            "refresh": await caught { try await tokenClient.refresh("RT-1") },
+        ]
     }
 
     @Test("DPoP clients: a Bearer answer with a rotated refresh token is refresh_token_spent naming the check; no token in the text")
@@ -37,8 +41,9 @@ struct SpentRefreshTokenTests {
         for (client, error) in try await Self.errors(Self.bearerAnswer(refreshToken: "RT-2")) {
             #expect(error?.code == .refreshTokenSpent, "\(client): \(String(describing: error))")
             #expect(error?.reason.contains("dpop_token_type_mismatch") == true, "\(client)")
-            #expect(error.map { !$0.reason.contains("RT-2") && !$0.reason.contains("RT-1") && !$0.reason.contains("AT-2") } == true,
-                    "\(client): no token in the error")
+            #expect(
+                error.map { !$0.reason.contains("RT-2") && !$0.reason.contains("RT-1") && !$0.reason.contains("AT-2") } == true,
+                "\(client): no token in the error")
         }
     }
 
@@ -51,9 +56,10 @@ struct SpentRefreshTokenTests {
 
     @Test("a grant other than refresh_token whose refused answer carries a refresh token keeps the check's own code")
     func otherGrant() async throws {
-        let client = try TokenClient(tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer,
-                                     authentication: .clientSecretBasic(clientID: "app", secret: "s"),
-                                     transport: Self.bearerAnswer(refreshToken: "RT-2"), dpop: DPoPBinding(key: try DPoPKey.generate()))
+        let client = try TokenClient(
+            tokenEndpoint: Self.tokenEndpoint, issuer: Self.issuer,
+            authentication: .clientSecretBasic(clientID: "app", secret: "s"),
+            transport: Self.bearerAnswer(refreshToken: "RT-2"), dpop: DPoPBinding(key: try DPoPKey.generate()))
         let error = await #expect(throws: OIDCError.self) {
             try await client.requestTokens([("grant_type", "client_credentials")], rule: .strict)
         }

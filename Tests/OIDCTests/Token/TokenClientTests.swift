@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import OIDC
 
 /// Answers every request with one canned response (or error) and records the requests.
@@ -68,13 +69,15 @@ struct TokenClientTests {
 
     @Test("private_key_jwt and client_secret_jwt send a verifiable RFC 7523 assertion with a unique jti")
     func assertions() async throws {
-        let keyText = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Keys/p256.pem"), encoding: .utf8)
+        let keyText = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Keys/p256.pem"), encoding: .utf8)
         var key = try JWK(pem: keyText)
         key.algorithm = nil
         let transport = CannedTransport(status: 200, body: Self.success)
-        let tokenClient = try TokenClient(tokenEndpoint: Self.endpoint, authentication: .privateKeyJWT(clientID: "app", key: key, algorithm: .es256),
-                                      transport: transport, assertionAudience: .endpointURL, clock: { Self.fixedNow })
+        let tokenClient = try TokenClient(
+            tokenEndpoint: Self.endpoint, authentication: .privateKeyJWT(clientID: "app", key: key, algorithm: .es256),
+            transport: transport, assertionAudience: .endpointURL, clock: { Self.fixedNow })
         _ = try await tokenClient.refresh("RT")
         _ = try await tokenClient.refresh("RT")
         var jtis: Set<String> = []
@@ -82,8 +85,9 @@ struct TokenClientTests {
             let fields = try FormURLEncoding.parse(request.bodyText)
             #expect(fields.first { $0.name == "client_assertion_type" }?.value == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
             let assertion = try #require(fields.first { $0.name == "client_assertion" }?.value)
-            let jwt = try JWT.verifyIgnoringIssuerAndAudience(assertion, key: key.publicKey,
-                                     validation: JWTValidationPolicy(clock: { Self.fixedNow }, issuer: "app", audience: Self.endpoint.absoluteString))
+            let jwt = try JWT.verifyIgnoringIssuerAndAudience(
+                assertion, key: key.publicKey,
+                validation: JWTValidationPolicy(clock: { Self.fixedNow }, issuer: "app", audience: Self.endpoint.absoluteString))
             #expect(try jwt.claims.subject == "app")
             #expect(try jwt.claims.issuedAt == Self.fixedNow.addingTimeInterval(-1))  // one second behind the clock (AssertionTimes)
             #expect(try jwt.claims.expiresAt == Self.fixedNow.addingTimeInterval(59))
@@ -92,19 +96,26 @@ struct TokenClientTests {
         #expect(jtis.count == 2)
         let secretTransport = CannedTransport(status: 200, body: Self.success)
         let secret = String(repeating: "k", count: 32)
-        _ = try await TokenClient(tokenEndpoint: Self.endpoint, authentication: .clientSecretJWT(clientID: "app", secret: secret),
-                                  transport: secretTransport, assertionAudience: .endpointURL, clock: { Self.fixedNow }).refresh("RT")
+        _ = try await TokenClient(
+            tokenEndpoint: Self.endpoint, authentication: .clientSecretJWT(clientID: "app", secret: secret),
+            transport: secretTransport, assertionAudience: .endpointURL, clock: { Self.fixedNow }
+        ).refresh("RT")
         let assertion = try #require(try FormURLEncoding.parse(secretTransport.requests[0].bodyText).first { $0.name == "client_assertion" }?.value)
-        _ = try JWT.verifyIgnoringIssuerAndAudience(assertion, key: JWK(symmetricKey: Array(secret.utf8)), validation: JWTValidationPolicy(clock: { Self.fixedNow }))
+        _ = try JWT.verifyIgnoringIssuerAndAudience(
+            assertion, key: JWK(symmetricKey: Array(secret.utf8)), validation: JWTValidationPolicy(clock: { Self.fixedNow }))
     }
 
-    @Test("client assertions are addressed to the issuer by default (the same setting for every endpoint); without an issuer that is a typed error before sending")
+    @Test(
+        "client assertions are addressed to the issuer by default (the same setting for every endpoint); without an issuer that is a typed error before sending"
+    )
     func assertionAudienceDefault() async throws {
         let key = try JWK.generate(.ec(.p256))
         let authentication = ClientAuthentication.privateKeyJWT(clientID: "app", key: key, algorithm: .es256)
         let transport = CannedTransport(status: 200, body: Self.success)
-        _ = try await TokenClient(tokenEndpoint: Self.endpoint, issuer: "https://idp.example", authentication: authentication,
-                                  transport: transport, clock: { Self.fixedNow }).refresh("RT")
+        _ = try await TokenClient(
+            tokenEndpoint: Self.endpoint, issuer: "https://idp.example", authentication: authentication,
+            transport: transport, clock: { Self.fixedNow }
+        ).refresh("RT")
         let assertion = try #require(try FormURLEncoding.parse(transport.requests[0].bodyText).first { $0.name == "client_assertion" }?.value)
         let jwt = try JWT.verifyIgnoringIssuerAndAudience(assertion, key: key.publicKey, validation: JWTValidationPolicy(clock: { Self.fixedNow }))
         #expect(try jwt.claims.audience == ["https://idp.example"])
@@ -129,22 +140,29 @@ struct TokenClientTests {
     }
 
     static let errorCases: [ErrorCase] = [
-        ErrorCase(name: "RFC 6749 error", status: 400, contentType: "application/json",
-                  body: #"{"error":"invalid_grant","error_description":"Code expired"}"#, code: .oauthError, oauth: "invalid_grant"),
-        ErrorCase(name: "unknown error code kept verbatim", status: 400, contentType: "application/json",
-                  body: #"{"error":"consent_revoked_by_bank"}"#, code: .oauthError, oauth: "consent_revoked_by_bank"),
-        ErrorCase(name: "JSON error labelled text/html", status: 401, contentType: "text/html; charset=utf-8",
-                  body: #"{"error":"invalid_client"}"#, code: .oauthError, oauth: "invalid_client"),
-        ErrorCase(name: "HTML error page", status: 400, contentType: "text/html", body: "<html><body>Bad Request</body></html>",
-                  code: .invalidEndpointResponse, oauth: nil),
+        ErrorCase(
+            name: "RFC 6749 error", status: 400, contentType: "application/json",
+            body: #"{"error":"invalid_grant","error_description":"Code expired"}"#, code: .oauthError, oauth: "invalid_grant"),
+        ErrorCase(
+            name: "unknown error code kept verbatim", status: 400, contentType: "application/json",
+            body: #"{"error":"consent_revoked_by_bank"}"#, code: .oauthError, oauth: "consent_revoked_by_bank"),
+        ErrorCase(
+            name: "JSON error labelled text/html", status: 401, contentType: "text/html; charset=utf-8",
+            body: #"{"error":"invalid_client"}"#, code: .oauthError, oauth: "invalid_client"),
+        ErrorCase(
+            name: "HTML error page", status: 400, contentType: "text/html", body: "<html><body>Bad Request</body></html>",
+            code: .invalidEndpointResponse, oauth: nil),
         ErrorCase(name: "5xx", status: 503, contentType: "text/plain", body: "upstream unavailable", code: .endpointServerError, oauth: nil),
         ErrorCase(name: "empty 200 body", status: 200, contentType: "application/json", body: "", code: .emptyEndpointResponse, oauth: nil),
-        ErrorCase(name: "garbage 200 body", status: 200, contentType: "application/json", body: "\u{1}\u{2}not json",
-                  code: .invalidEndpointResponse, oauth: nil),
-        ErrorCase(name: "200 without access_token", status: 200, contentType: "application/json", body: #"{"token_type":"Bearer"}"#,
-                  code: .invalidTokenResponse, oauth: nil),
-        ErrorCase(name: "unexpected 418", status: 418, contentType: "application/json", body: #"{"teapot":true}"#,
-                  code: .unexpectedEndpointStatus, oauth: nil),
+        ErrorCase(
+            name: "garbage 200 body", status: 200, contentType: "application/json", body: "\u{1}\u{2}not json",
+            code: .invalidEndpointResponse, oauth: nil),
+        ErrorCase(
+            name: "200 without access_token", status: 200, contentType: "application/json", body: #"{"token_type":"Bearer"}"#,
+            code: .invalidTokenResponse, oauth: nil),
+        ErrorCase(
+            name: "unexpected 418", status: 418, contentType: "application/json", body: #"{"teapot":true}"#,
+            code: .unexpectedEndpointStatus, oauth: nil),
     ]
 
     @Test("each failure is its own typed error with the status", arguments: errorCases)

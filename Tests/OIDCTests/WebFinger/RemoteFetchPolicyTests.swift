@@ -1,7 +1,8 @@
 import Foundation
 import JOSE
-@testable import OIDC
 import Testing
+
+@testable import OIDC
 
 /// ``RemoteFetchPolicy``: the default rules, name resolution, and widening by name (allow-list, hook).
 @Suite("RemoteFetchPolicy: which user- or remote-chosen hosts the library may call")
@@ -9,8 +10,10 @@ struct RemoteFetchPolicyTests {
     static let issuerAnswer = #"{"links":[{"rel":"http://openid.net/specs/connect/1.0/issuer","href":"https://op.example"}]}"#
 
     /// A policy whose names resolve from `table` (a name not in it does not resolve).
-    static func policy(_ table: [String: [String]], allowedHosts: Set<RemoteFetchPolicy.HostPort> = [],
-                       admit: (@Sendable (RemoteFetchPolicy.Refusal) -> Bool)? = nil) -> RemoteFetchPolicy {
+    static func policy(
+        _ table: [String: [String]], allowedHosts: Set<RemoteFetchPolicy.HostPort> = [],
+        admit: (@Sendable (RemoteFetchPolicy.Refusal) -> Bool)? = nil
+    ) -> RemoteFetchPolicy {
         var policy = RemoteFetchPolicy(allowedHosts: allowedHosts, admit: admit)
         policy.resolve = { name in table[name]?.compactMap { HostAddress(literal: $0) } }
         return policy
@@ -18,13 +21,15 @@ struct RemoteFetchPolicyTests {
 
     static func url(_ text: String) throws -> URL { try #require(URL(string: text)) }
 
-    @Test("addresses are classified: internal forms named, public ones not", arguments: [
-        ("10.0.0.5", true), ("172.31.255.255", true), ("172.32.0.1", false), ("192.168.0.1", true), ("100.64.0.1", true),
-        ("100.128.0.1", false), ("127.0.0.1", true), ("169.254.169.254", true), ("0.0.0.0", true), ("224.0.0.1", true),
-        ("255.255.255.255", true), ("8.8.8.8", false), ("93.184.216.34", false),
-        ("::1", true), ("::", true), ("fd00::1", true), ("fe80::1", true), ("ff02::1", true), ("::ffff:10.0.0.5", true),
-        ("::ffff:8.8.8.8", false), ("64:ff9b::a00:5", true), ("2002:7f00:1::", true), ("2606:4700::1111", false),
-    ])
+    @Test(
+        "addresses are classified: internal forms named, public ones not",
+        arguments: [
+            ("10.0.0.5", true), ("172.31.255.255", true), ("172.32.0.1", false), ("192.168.0.1", true), ("100.64.0.1", true),
+            ("100.128.0.1", false), ("127.0.0.1", true), ("169.254.169.254", true), ("0.0.0.0", true), ("224.0.0.1", true),
+            ("255.255.255.255", true), ("8.8.8.8", false), ("93.184.216.34", false),
+            ("::1", true), ("::", true), ("fd00::1", true), ("fe80::1", true), ("ff02::1", true), ("::ffff:10.0.0.5", true),
+            ("::ffff:8.8.8.8", false), ("64:ff9b::a00:5", true), ("2002:7f00:1::", true), ("2606:4700::1111", false),
+        ])
     func classification(_ text: String, _ isInternal: Bool) throws {
         let address = try #require(HostAddress(literal: text))
         #expect((address.internalKind != nil) == isInternal, "\(text): \(address.internalKind ?? "public")")
@@ -50,9 +55,11 @@ struct RemoteFetchPolicyTests {
 
     @Test("a name is resolved: admitted only when every address is public; internal and unresolvable read alike")
     func nameResolution() async throws {
-        let policy = Self.policy(["op.example": ["93.184.216.34", "2606:2800:220:1::1"], "rebind.example": ["93.184.216.34", "10.0.0.5"],
-                                  "db.corp.example": ["10.0.0.5"], "v6.example": ["fd00::7"], "mapped.example": ["::ffff:127.0.0.1"],
-                                  "k8s.example": ["100.64.3.2"]])
+        let policy = Self.policy([
+            "op.example": ["93.184.216.34", "2606:2800:220:1::1"], "rebind.example": ["93.184.216.34", "10.0.0.5"],
+            "db.corp.example": ["10.0.0.5"], "v6.example": ["fd00::7"], "mapped.example": ["::ffff:127.0.0.1"],
+            "k8s.example": ["100.64.3.2"],
+        ])
         #expect(try await policy.refusal(for: Self.url("https://op.example/x")) == nil)
         #expect(try await policy.refusal(for: Self.url("https://op.example:443/x")) == nil)
         #expect(try await policy.refusal(for: Self.url("https://93.184.216.34/x")) == nil)
@@ -100,15 +107,17 @@ struct RemoteFetchPolicyTests {
         // through WebFinger: the allowed test provider is asked, the same host on another port is not
         let transport = ScriptedTransport()
         let query = try WebFinger.Query(identifier: "alice@127.0.0.1:8443")
-        transport.json(query.url.absoluteString,
-                       #"{"links":[{"rel":"http://openid.net/specs/connect/1.0/issuer","href":"https://127.0.0.1:8443/op"}]}"#)
+        transport.json(
+            query.url.absoluteString,
+            #"{"links":[{"rel":"http://openid.net/specs/connect/1.0/issuer","href":"https://127.0.0.1:8443/op"}]}"#)
         #expect(try await WebFinger.issuer(for: "alice@127.0.0.1:8443", transport: transport, fetchPolicy: policy) == "https://127.0.0.1:8443/op")
         await expectOIDCError(.webFingerHostRefused) {
             try await WebFinger.issuer(for: "alice@127.0.0.1:8444", transport: transport, fetchPolicy: policy)
         }
         // an allowed WebFinger host cannot name an issuer elsewhere on the internal network
-        transport.json(query.url.absoluteString,
-                       #"{"links":[{"rel":"http://openid.net/specs/connect/1.0/issuer","href":"https://127.0.0.1:6443/op"}]}"#)
+        transport.json(
+            query.url.absoluteString,
+            #"{"links":[{"rel":"http://openid.net/specs/connect/1.0/issuer","href":"https://127.0.0.1:6443/op"}]}"#)
         await expectOIDCError(.webFingerHostRefused) {
             try await WebFinger.issuer(for: "alice@127.0.0.1:8443", transport: transport, fetchPolicy: policy)
         }
@@ -169,13 +178,15 @@ struct RemoteFetchPolicyTests {
                 + #""id_token_signing_alg_values_supported":["RS256"]}"#
         }
         transport.json("https://op.example/.well-known/openid-configuration", document(token: "https://op.example/t"))
-        let client = try await OIDCClient.discover(webFinger: "alice@op.example", authentication: .none(clientID: "c"), transport: transport,
-                                                   fetchPolicy: policy)
+        let client = try await OIDCClient.discover(
+            webFinger: "alice@op.example", authentication: .none(clientID: "c"), transport: transport,
+            fetchPolicy: policy)
         #expect(client.issuer == "https://op.example")
         transport.json("https://op.example/.well-known/openid-configuration", document(token: "https://169.254.169.254/latest/t"))
         let error = await #expect(throws: OIDCError.self) {
-            _ = try await OIDCClient.discover(webFinger: "alice@op.example", authentication: .none(clientID: "c"), transport: transport,
-                                              fetchPolicy: policy)
+            _ = try await OIDCClient.discover(
+                webFinger: "alice@op.example", authentication: .none(clientID: "c"), transport: transport,
+                fetchPolicy: policy)
         }
         #expect(error?.code == .webFingerHostRefused)
         #expect(error?.endpoint == .token)
@@ -197,8 +208,9 @@ struct RemoteFetchPolicyTests {
         }
         #expect(transport.totalCalls == 0)
         let policy = Self.policy([:], allowedHosts: [try .init("127.0.0.1:8443")])
-        let metadata = try await ProtectedResourceDiscovery.fetch(challengedBy: refusal, resource: "https://127.0.0.1:8443/api",
-                                                                  transport: transport, fetchPolicy: policy)
+        let metadata = try await ProtectedResourceDiscovery.fetch(
+            challengedBy: refusal, resource: "https://127.0.0.1:8443/api",
+            transport: transport, fetchPolicy: policy)
         // the authorization server the resource names is its choice: checked when picked from any listed
         #expect(throws: OIDCError.self) { try metadata.authorizationServer(.anyListed) }
         await expectOIDCError(.resourceMetadataHostRefused) { try await metadata.authorizationServer(.anyListed, fetchPolicy: policy) }
@@ -206,8 +218,9 @@ struct RemoteFetchPolicyTests {
         let wider = Self.policy([:], allowedHosts: [try .init("127.0.0.1:8443"), try .init("10.0.0.7:8443")])
         #expect(try await metadata.authorizationServer(.anyListed, fetchPolicy: wider) == "https://10.0.0.7:8443/as")
         // a non-JSON answer is not quoted
-        transport.json("https://127.0.0.1:8443/.well-known/oauth-protected-resource/api", "<html>consul ui</html>",
-                       headers: ["Content-Type": "text/html"])
+        transport.json(
+            "https://127.0.0.1:8443/.well-known/oauth-protected-resource/api", "<html>consul ui</html>",
+            headers: ["Content-Type": "text/html"])
         let invalid = await #expect(throws: OIDCError.self) {
             _ = try await ProtectedResourceDiscovery.fetch(resource: "https://127.0.0.1:8443/api", transport: transport, fetchPolicy: policy)
         }

@@ -1,7 +1,8 @@
 import Foundation
 import JOSE
-@testable import OIDC
 import Testing
+
+@testable import OIDC
 
 @Suite struct WebFingerTests {
     @Test(arguments: [
@@ -27,8 +28,10 @@ import Testing
         #expect(items.first { $0.name == "rel" }?.value == WebFinger.issuerRelation)
     }
 
-    @Test(arguments: ["", "=xri", "@xri", "!xri", "http://example.com/alice", "mailto:a@example.com", "acct:", "acct:@example.com",
-                      "alice@", "https://", "https://user:pw@example.com/", "alice @example.com"])
+    @Test(arguments: [
+        "", "=xri", "@xri", "!xri", "http://example.com/alice", "mailto:a@example.com", "acct:", "acct:@example.com",
+        "alice@", "https://", "https://user:pw@example.com/", "alice @example.com",
+    ])
     func refusedIdentifiers(_ input: String) {
         #expect(throws: OIDCError.self) { try WebFinger.Query(identifier: input) }
     }
@@ -36,7 +39,8 @@ import Testing
     private static func answer(_ json: String) throws -> JSONObject { try JSONParser.parseObject(Array(json.utf8), what: "jrd") }
 
     @Test func issuerLinkIsRead() throws {
-        let jrd = #"{"subject":"acct:a@b","dummy":"foobar","links":[{"rel":"other","href":"http://x"},{"rel":"http://openid.net/specs/connect/1.0/issuer","href":"https://op.example/t"}]}"#
+        let jrd =
+            #"{"subject":"acct:a@b","dummy":"foobar","links":[{"rel":"other","href":"http://x"},{"rel":"http://openid.net/specs/connect/1.0/issuer","href":"https://op.example/t"}]}"#
         #expect(try WebFinger.issuer(in: Self.answer(jrd)) == "https://op.example/t")
     }
 
@@ -68,11 +72,14 @@ import Testing
         #expect(transport.calls(query.url.absoluteString) == 1)
         #expect(query.url.absoluteString.hasPrefix("https://127.0.0.1:9/.well-known/webfinger?"))
         // The named issuer's discovery document must state exactly that issuer.
-        transport.json("https://op.example/.well-known/openid-configuration",
-                       #"{"issuer":"https://other.example","authorization_endpoint":"https://op.example/a","token_endpoint":"https://op.example/t","jwks_uri":"https://op.example/k","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"]}"#)
+        transport.json(
+            "https://op.example/.well-known/openid-configuration",
+            #"{"issuer":"https://other.example","authorization_endpoint":"https://op.example/a","token_endpoint":"https://op.example/t","jwks_uri":"https://op.example/k","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256"]}"#
+        )
         await expectOIDCError(.discoveryIssuerMismatch) {
-            try await OIDCClient.discover(webFinger: "alice@127.0.0.1:9", authentication: .none(clientID: "c"), transport: transport,
-                                          fetchPolicy: policy)
+            try await OIDCClient.discover(
+                webFinger: "alice@127.0.0.1:9", authentication: .none(clientID: "c"), transport: transport,
+                fetchPolicy: policy)
         }
         // A failed query is typed.
         transport.json(query.url.absoluteString, "not json", status: 404)

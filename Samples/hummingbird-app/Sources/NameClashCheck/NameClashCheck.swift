@@ -47,7 +47,9 @@ public func toolkitNames() throws -> (TransportRequest, TransportResponse, Heade
 
 /// One symbol of each toolkit module, so each import is used.
 public func toolkitModules() -> [String] {
-    [String(describing: JWSAlgorithm.rs256), String(describing: OIDCClient.self), String(describing: URLSessionTransport.self),
-     String(describing: AuthenticatedSession.self), String(describing: ResourceGuard.self),
-     String(describing: PostgresPendingLoginStore.self), String(describing: InMemoryPendingLoginStore.self)]
+    [
+        String(describing: JWSAlgorithm.rs256), String(describing: OIDCClient.self), String(describing: URLSessionTransport.self),
+        String(describing: AuthenticatedSession.self), String(describing: ResourceGuard.self),
+        String(describing: PostgresPendingLoginStore.self), String(describing: InMemoryPendingLoginStore.self),
+    ]
 }

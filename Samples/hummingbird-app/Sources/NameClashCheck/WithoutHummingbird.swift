@@ -15,13 +15,17 @@ import OIDCResourceServer
 import OIDCSession
 
 /// swift-http-types', swift-log's and AsyncHTTPClient's names, unqualified, next to every toolkit module.
-public func ecosystemWithoutHummingbird() -> (HTTPRequest?, HTTPResponse?, HTTPFields, HTTPField?, Logger, HTTPClientRequest?,
-                                              HTTPClientResponse?) {
+public func ecosystemWithoutHummingbird() -> (
+    HTTPRequest?, HTTPResponse?, HTTPFields, HTTPField?, Logger, HTTPClientRequest?,
+    HTTPClientResponse?
+) {
     (nil, nil, HTTPFields(), nil, Logger(label: "check"), nil, nil)
 }
 
 /// Toolkit names in the same file.
-public func toolkitNamesWithoutHummingbird() -> (TransportRequest?, TransportResponse?, HeaderFields, OIDCClient?,
-                                                 ResourceGuard?, AuthenticatedSession?, PostgresDatabase?, URLSessionTransport?, JWK?) {
+public func toolkitNamesWithoutHummingbird() -> (
+    TransportRequest?, TransportResponse?, HeaderFields, OIDCClient?,
+    ResourceGuard?, AuthenticatedSession?, PostgresDatabase?, URLSessionTransport?, JWK?
+) {
     (nil, nil, HeaderFields(), nil, nil, nil, nil, nil, nil)
 }

@@ -25,12 +25,13 @@ struct AppStores: Sendable {
 
     /// Everything in memory, bounded as `options` say.
     static func inMemory(_ options: Options) -> AppStores {
-        AppStores(pendingLogins: InMemoryPendingLoginStore(capacity: options.pendingLogins, capacityPerScope: options.pendingLoginsPerClient),
-                  sessions: InMemorySessionDirectory(),
-                  logoutTokenReplays: InMemoryReplayCache(),
-                  dpopProofReplays: InMemoryReplayCache(),
-                  requestObjects: InMemoryRequestObjectStore(capacity: options.pendingLogins, capacityPerScope: options.pendingLoginsPerClient),
-                  database: nil)
+        AppStores(
+            pendingLogins: InMemoryPendingLoginStore(capacity: options.pendingLogins, capacityPerScope: options.pendingLoginsPerClient),
+            sessions: InMemorySessionDirectory(),
+            logoutTokenReplays: InMemoryReplayCache(),
+            dpopProofReplays: InMemoryReplayCache(),
+            requestObjects: InMemoryRequestObjectStore(capacity: options.pendingLogins, capacityPerScope: options.pendingLoginsPerClient),
+            database: nil)
     }
 
     /// Everything in PostgreSQL at `url` (tables made here), rows sealed with `--database-key` when given.
@@ -47,15 +48,17 @@ struct AppStores: Sendable {
         try await logoutReplays.createTable()
         let dpopReplays = try PostgresReplayCache(database: pool, table: TableName("hbapp_dpop_proof_replays"))
         try await dpopReplays.createTable()
-        var objects: any RequestObjectStore = InMemoryRequestObjectStore(capacity: options.pendingLogins,
-                                                                         capacityPerScope: options.pendingLoginsPerClient)
+        var objects: any RequestObjectStore = InMemoryRequestObjectStore(
+            capacity: options.pendingLogins,
+            capacityPerScope: options.pendingLoginsPerClient)
         if options.requestObject == .byReference {
             // Shared: the provider's fetch may reach any instance.
             let shared = try PostgresRequestObjectStore(database: pool, encryption: encryption, issuer: issuer)
             try await shared.createTable()
             objects = shared
         }
-        return AppStores(pendingLogins: logins, sessions: directory, logoutTokenReplays: logoutReplays, dpopProofReplays: dpopReplays,
-                         requestObjects: objects, database: pool)
+        return AppStores(
+            pendingLogins: logins, sessions: directory, logoutTokenReplays: logoutReplays, dpopProofReplays: dpopReplays,
+            requestObjects: objects, database: pool)
     }
 }

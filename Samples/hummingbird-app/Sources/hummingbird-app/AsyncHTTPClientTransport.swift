@@ -21,16 +21,19 @@ struct AsyncHTTPClientTransport: HTTPTransport {
     var maximumTimeout: TimeInterval = 30
 
     /// A transport with its own `HTTPClient` (no redirects; optional client certificate for mTLS; optional trust roots).
-    static func make(clientCertificate: (chain: [NIOSSLCertificate], key: NIOSSLPrivateKey)? = nil,
-                     trustRoots caFile: String? = nil) -> AsyncHTTPClientTransport {
+    static func make(
+        clientCertificate: (chain: [NIOSSLCertificate], key: NIOSSLPrivateKey)? = nil,
+        trustRoots caFile: String? = nil
+    ) -> AsyncHTTPClientTransport {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let clientCertificate {
             tls.certificateChain = clientCertificate.chain.map { .certificate($0) }
             tls.privateKey = .privateKey(clientCertificate.key)
         }
         if let caFile { tls.trustRoots = .file(caFile) }
-        let configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
-                                                     timeout: .init(connect: .seconds(10), read: .seconds(30)))
+        let configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(10), read: .seconds(30)))
         return AsyncHTTPClientTransport(client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration))
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTLS
-import NIOSSL
 import Logging
+import NIOSSL
 import OIDC
 import OIDCPostgres
 import OIDCResourceServer
@@ -62,28 +62,33 @@ struct HummingbirdApp {
             configuration.logoutTokens.typeRule = .alsoAcceptingPlainJWT
             configuration.logoutTokens.expirationRule = .optionalForDraftProviders
         }
-        let client = try await OIDCClient.discover(issuer: options.issuer, authentication: try options.authentication(),
-                                                   transport: transport, configuration: configuration)
+        let client = try await OIDCClient.discover(
+            issuer: options.issuer, authentication: try options.authentication(),
+            transport: transport, configuration: configuration)
         // The client's own JWK Set cache, shared with the protected resource: one cache for the provider's jwks_uri.
         guard case .cache(let keys) = client.providerKeys else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
 
-        let resource = try await ProtectedResource(options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
-                                             observer: observer)
+        let resource = try await ProtectedResource(
+            options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
+            observer: observer)
         // --request-object: the login request as a request object, signed (or, named, unsigned), maybe encrypted.
         var requestObject: RequestObject.Configuration?
         var requestObjects: RequestObjectHost?
         if let signature = requestObjectSignature {
             if options.requestObject == .byReference {
                 // Published by LoginStarter, only once the login's pending login is saved.
-                requestObjects = RequestObjectHost(store: stores.requestObjects, baseURL: options.baseURL.absoluteString,
-                                                   lifetime: options.requestObjectLifetime, logger: logger)
+                requestObjects = RequestObjectHost(
+                    store: stores.requestObjects, baseURL: options.baseURL.absoluteString,
+                    lifetime: options.requestObjectLifetime, logger: logger)
             }
-            requestObject = RequestObject.Configuration(signature: signature, encryption: options.requestObjectEncrypted ? RequestObject.Encryption() : nil,
-                                                 delivery: .byValue, lifetime: options.requestObjectLifetime)
+            requestObject = RequestObject.Configuration(
+                signature: signature, encryption: options.requestObjectEncrypted ? RequestObject.Encryption() : nil,
+                delivery: .byValue, lifetime: options.requestObjectLifetime)
         }
-        let app = WebApp(options: options, client: client, pendingLogins: stores.pendingLogins, sessions: stores.sessions,
-                         resource: resource, logger: logger,
-                         requestObject: requestObject, requestObjects: requestObjects)
+        let app = WebApp(
+            options: options, client: client, pendingLogins: stores.pendingLogins, sessions: stores.sessions,
+            resource: resource, logger: logger,
+            requestObject: requestObject, requestObjects: requestObjects)
 
         let router = Router(context: AppRequestContext.self)
         app.register(on: router)
@@ -92,8 +97,9 @@ struct HummingbirdApp {
         if let certificate = options.tlsCertificatePath, let key = options.tlsKeyPath {
             // https; a client certificate is asked for and, when sent, verified against --tls-client-ca
             // (optional: /api/resource needs it only for certificate-bound tokens).
-            var tls = TLSConfiguration.makeServerConfiguration(certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
-                                                               privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            var tls = TLSConfiguration.makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
             if let clientCA = options.tlsClientCAPath {
                 tls.trustRoots = .file(clientCA)
                 tls.certificateVerification = .optionalVerification
@@ -102,9 +108,13 @@ struct HummingbirdApp {
         } else {
             application = Application(router: router, configuration: serverConfiguration, logger: logger)
         }
-        logger.info("listening", metadata: ["address": "127.0.0.1:\(options.port)", "base_url": "\(options.baseURL.absoluteString)",
-                                            "issuer": "\(client.issuer)", "store": "\(database == nil ? "memory" : "postgresql")",
-                                            "request_object": "\(options.requestObject?.rawValue ?? "off")"])
+        logger.info(
+            "listening",
+            metadata: [
+                "address": "127.0.0.1:\(options.port)", "base_url": "\(options.baseURL.absoluteString)",
+                "issuer": "\(client.issuer)", "store": "\(database == nil ? "memory" : "postgresql")",
+                "request_object": "\(options.requestObject?.rawValue ?? "off")",
+            ])
         do {
             try await application.runService()
         } catch {

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import OIDC
 import OIDCSession
+import Synchronization
 
 /// How `GET /login` starts a login, in an order that leaves nothing behind when a step is refused:
 ///

@@ -171,8 +171,12 @@ struct Options: Sendable {
                 if name == "--pending-logins" { options.pendingLogins = count } else { options.pendingLoginsPerClient = count }
             case "--client-address-header":
                 let text = try value(name, inline)
-                guard !text.isEmpty, text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0)
-                    || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+                guard !text.isEmpty,
+                    text.utf8.allSatisfy({
+                        $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0)
+                            || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                    })
+                else {
                     throw UsageError(description: "--client-address-header: a header name (letters, digits, -), not \(text)")
                 }
                 options.clientAddressHeader = text
@@ -198,8 +202,11 @@ struct Options: Sendable {
         }
         if options.requestObject == nil {
             guard options.requestObjectKeyPath == nil, !options.requestObjectUnsigned, !options.requestObjectEncrypted,
-                  !lifetimeGiven else {
-                throw UsageError(description: "--request-object-key, --request-object-unsigned, --request-object-encrypt and --request-object-lifetime need --request-object")
+                !lifetimeGiven
+            else {
+                throw UsageError(
+                    description: "--request-object-key, --request-object-unsigned, --request-object-encrypt and --request-object-lifetime need --request-object"
+                )
             }
         } else if (options.requestObjectKeyPath != nil) == options.requestObjectUnsigned {
             throw UsageError(description: "--request-object needs exactly one of --request-object-key FILE (signed) and --request-object-unsigned")
@@ -255,7 +262,8 @@ struct Options: Sendable {
         }
         let keys: [JWK]
         do { keys = try JWK.keys(fromFileText: text) } catch {
-            throw UsageError(description: "--request-object-key: \(path) holds no readable key (\((error as? JOSEError)?.description ?? WebApp.describe(error)))")
+            throw UsageError(
+                description: "--request-object-key: \(path) holds no readable key (\((error as? JOSEError)?.description ?? WebApp.describe(error)))")
         }
         guard let key = keys.first(where: { $0.isPrivate && $0.keyType != .oct && $0.keyType != .x25519 }) else {
             throw UsageError(description: "--request-object-key: \(path) holds no private signing key")

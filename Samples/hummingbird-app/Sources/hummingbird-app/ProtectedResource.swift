@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
 import JOSE
+import NIOCore
 import OIDC
 import OIDCResourceServer
 
@@ -24,8 +24,10 @@ struct ProtectedResource: Sendable {
     /// `<base-url>/.well-known/oauth-protected-resource` (path inserted when the base URL has one).
     let metadataURL: URL
 
-    init(options: Options, client: OIDCClient, keys: JWKSetCache, transport: any HTTPTransport, replays: any ReplayCache,
-         observer: any OIDCObserver) async throws {
+    init(
+        options: Options, client: OIDCClient, keys: JWKSetCache, transport: any HTTPTransport, replays: any ReplayCache,
+        observer: any OIDCObserver
+    ) async throws {
         requiredScopes = options.requiredScopes
         url = options.url("/api/resource")
         var base = options.baseURL.absoluteString
@@ -54,11 +56,15 @@ struct ProtectedResource: Sendable {
     /// one the TLS connection was made with (`.notPresented` over http). With `--introspect` the token is validated by
     /// introspection, its binding (`cnf.jkt`, `cnf.x5t#S256`) enforced by the same call.
     func answer(_ request: Request, clientCertificate: ClientCertificate = .notPresented) async -> Response {
-        switch await tokens.check(method: request.method.rawValue, url: url, headers: HeaderFields(request.headers),
-                                  requiredScopes: requiredScopes, clientCertificate: clientCertificate) {
+        switch await tokens.check(
+            method: request.method.rawValue, url: url, headers: HeaderFields(request.headers),
+            requiredScopes: requiredScopes, clientCertificate: clientCertificate)
+        {
         case .allowed(let token):
-            let body: JSONValue = ["sub": token.subject.map(JSONValue.string) ?? .null, "client_id": token.clientID.map(JSONValue.string) ?? .null,
-                                   "scope": .array(token.scopes.sorted().map(JSONValue.string))]
+            let body: JSONValue = [
+                "sub": token.subject.map(JSONValue.string) ?? .null, "client_id": token.clientID.map(JSONValue.string) ?? .null,
+                "scope": .array(token.scopes.sorted().map(JSONValue.string)),
+            ]
             return JSONResponse.make(.ok, body.jsonString(sortedKeys: true))
         case .refused(let refusal):
             var response = JSONResponse.make(HTTPResponse.Status(code: refusal.status), "{\"error\":\"access_denied\"}")
@@ -87,12 +93,14 @@ extension HeaderFields {
 /// JSON answers, never cached.
 enum JSONResponse {
     static func make(_ status: HTTPResponse.Status, _ text: String) -> Response {
-        Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
     static func make(_ status: HTTPResponse.Status, bytes: [UInt8]) -> Response {
-        Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

@@ -119,8 +119,9 @@ struct PostgresRequestObjectStore: RequestObjectStore {
 
     /// Saves the row; `scope` is not used (the table has no bound: a rate limit in front of `/login` is the deployment's).
     func save(_ object: String, id: String, lifetime: Double, scope: String?) async throws {
-        try await index.save(Array(object.utf8), handle: id, issuer: issuer, subject: "request-object", sessionID: nil,
-                             expiresIn: lifetime)
+        try await index.save(
+            Array(object.utf8), handle: id, issuer: issuer, subject: "request-object", sessionID: nil,
+            expiresIn: lifetime)
     }
 
     func load(id: String) async throws -> String? {
@@ -165,8 +166,11 @@ struct RequestObjectHost: Sendable {
     func answer(id: String?) async -> Response {
         // Ids are this app's own (43 base64url characters); anything else is not looked up.
         guard let id, (16...128).contains(id.utf8.count),
-              id.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
-                  || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+            id.utf8.allSatisfy({
+                $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
+                    || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+            })
+        else {
             return notFound()
         }
         let object: String?
@@ -179,13 +183,15 @@ struct RequestObjectHost: Sendable {
             return notFound()
         }
         logger.info("request object served", metadata: ["request_object": "\(Self.shortID(id))"])
-        return Response(status: .ok, headers: [.contentType: "application/oauth-authz-req+jwt", .cacheControl: "no-store"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: object)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/oauth-authz-req+jwt", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: object)))
     }
 
     private func notFound() -> Response {
-        Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: "no such request object\n")))
+        Response(
+            status: .notFound, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: "no such request object\n")))
     }
 
     /// The first 8 characters of an id: enough to follow it in the log, far too few to fetch it.

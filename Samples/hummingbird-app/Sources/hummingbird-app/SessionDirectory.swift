@@ -111,8 +111,9 @@ struct PostgresSessionDirectory: SessionDirectory {
     }
 
     func save(_ record: SessionRecord, handle: String) async throws {
-        try await index.save(try JSONEncoder().encode(record).map { $0 }, handle: handle, issuer: record.issuer,
-                             subject: record.subject, sessionID: record.sessionID, expiresIn: sessionLifetime)
+        try await index.save(
+            try JSONEncoder().encode(record).map { $0 }, handle: handle, issuer: record.issuer,
+            subject: record.subject, sessionID: record.sessionID, expiresIn: sessionLifetime)
     }
 
     func load(handle: String) async throws -> SessionRecord? {
@@ -122,7 +123,8 @@ struct PostgresSessionDirectory: SessionDirectory {
 
     func delete(handle: String) async throws -> SessionRecord? {
         guard let bytes = try await index.delete(handle: handle),
-              let record = try? JSONDecoder().decode(SessionRecord.self, from: Data(bytes)) else { return nil }
+            let record = try? JSONDecoder().decode(SessionRecord.self, from: Data(bytes))
+        else { return nil }
         try await tokenStore(for: record).clear()
         return record
     }

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
 import JOSE
 import Logging
+import NIOCore
 import OIDC
 import OIDCResourceServer
 import OIDCSession
@@ -25,9 +25,11 @@ struct WebApp: Sendable {
     /// `GET /login`'s steps, in their safe order (pending login saved, then the request object published).
     let logins: LoginStarter
 
-    init(options: Options, client: OIDCClient, pendingLogins: any PendingLoginStore, sessions: any SessionDirectory,
-         resource: ProtectedResource, logger: Logger,
-         requestObject: RequestObject.Configuration? = nil, requestObjects: RequestObjectHost? = nil) {
+    init(
+        options: Options, client: OIDCClient, pendingLogins: any PendingLoginStore, sessions: any SessionDirectory,
+        resource: ProtectedResource, logger: Logger,
+        requestObject: RequestObject.Configuration? = nil, requestObjects: RequestObjectHost? = nil
+    ) {
         self.requestObject = requestObject
         self.requestObjects = requestObjects
         self.options = options
@@ -36,8 +38,9 @@ struct WebApp: Sendable {
         self.sessions = sessions
         self.resource = resource
         self.logger = logger
-        logins = LoginStarter(client: client, pendingLogins: pendingLogins, requestObject: requestObject, requestObjects: requestObjects,
-                              redirectURI: options.url("/callback"), scopes: options.scopes, responseType: options.responseType)
+        logins = LoginStarter(
+            client: client, pendingLogins: pendingLogins, requestObject: requestObject, requestObjects: requestObjects,
+            redirectURI: options.url("/callback"), scopes: options.scopes, responseType: options.responseType)
         cookies = CookiePolicy(secure: !options.isLoopbackHTTP, formPost: options.responseMode == .formPost || options.responseMode == .formPostJWT)
     }
 
@@ -128,8 +131,9 @@ struct WebApp: Sendable {
             guard let issuer = login.idToken.issuer, let subject = login.idToken.subject else {
                 throw OIDCError(.missingIDToken, "the ID Token has no iss or sub")
             }
-            let record = SessionRecord(tokenKey: "hbapp:" + (RandomHandle.make()), issuer: issuer, subject: subject,
-                                       sessionID: login.idToken.sessionID, idToken: login.idToken.compact)
+            let record = SessionRecord(
+                tokenKey: "hbapp:" + (RandomHandle.make()), issuer: issuer, subject: subject,
+                sessionID: login.idToken.sessionID, idToken: login.idToken.compact)
             let sessionHandle = RandomHandle.make()
             try await sessions.save(record, handle: sessionHandle)
             try await sessions.tokenStore(for: record).save(login.tokens)
@@ -170,7 +174,8 @@ struct WebApp: Sendable {
             let user = try await client.session(
                 configuration: .init(allowedOrigins: [endpoint], store: store, proactiveRefreshMargin: nil))
             let answer = try await user.send(TransportRequest(url: endpoint, headers: ["Accept": "application/json"]))
-            let body = (try? JSONSerialization.jsonObject(with: Data(answer.body))) != nil
+            let body =
+                (try? JSONSerialization.jsonObject(with: Data(answer.body))) != nil
                 ? String(decoding: answer.body, as: UTF8.self) : "null"
             return JSONResponse.make(.ok, "{\"status\":\(answer.status),\"body\":\(body)}")
         } catch {
@@ -207,8 +212,9 @@ struct WebApp: Sendable {
         for (name, value) in answer.headers {
             if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
         }
-        return Response(status: HTTPResponse.Status(code: answer.status), headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+        return Response(
+            status: HTTPResponse.Status(code: answer.status), headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
 
     /// `GET /logout`: end the local session, then the provider's (RP-Initiated Logout 1.0).
@@ -237,8 +243,9 @@ struct WebApp: Sendable {
     private func unauthorized() -> Response { JSONResponse.make(.unauthorized, "{\"error\":\"not_logged_in\"}") }
 
     private func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
-        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// An error for the log: its stable code and reason (toolkit errors never carry secrets).

@@ -1,5 +1,6 @@
 import NIOCore
 import Testing
+
 @testable import hummingbird_app
 
 @Suite("hummingbird-app: the client address a login is counted under")

@@ -1,10 +1,11 @@
 import Foundation
-import Synchronization
-import Logging
-import Testing
 import JOSE
+import Logging
 import OIDC
 import OIDCSession
+import Synchronization
+import Testing
+
 @testable import hummingbird_app
 
 /// `GET /login`'s stores: the order of its steps (nothing published for a login that was not saved, nothing
@@ -40,15 +41,17 @@ struct LoginStoresTests {
         metadata.authorizationEndpoint = URL(string: "https://op.example/authorize")
         metadata.tokenEndpoint = URL(string: "https://op.example/token")
         metadata.jwksURI = URL(string: "https://op.example/jwks")
-        return try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: "hbapp", secret: "secret"),
-                              transport: NoNetwork())
+        return try OIDCClient(
+            metadata: metadata, authentication: .clientSecretBasic(clientID: "hbapp", secret: "secret"),
+            transport: NoNetwork())
     }
 
     static func starter(logins: any PendingLoginStore, objects: any RequestObjectStore) throws -> LoginStarter {
         let host = RequestObjectHost(store: objects, baseURL: "http://127.0.0.1:19300", lifetime: 300, logger: Logger(label: "test"))
-        return LoginStarter(client: try client(), pendingLogins: logins,
-                            requestObject: RequestObject.Configuration(signature: .unsignedWithoutClientProof), requestObjects: host,
-                            redirectURI: URL(string: "http://127.0.0.1:19300/callback")!, scopes: ["openid"], responseType: .code)
+        return LoginStarter(
+            client: try client(), pendingLogins: logins,
+            requestObject: RequestObject.Configuration(signature: .unsignedWithoutClientProof), requestObjects: host,
+            redirectURI: URL(string: "http://127.0.0.1:19300/callback")!, scopes: ["openid"], responseType: .code)
     }
 
     static func code(_ body: () async throws -> Void) async -> String {
@@ -78,8 +81,9 @@ struct LoginStoresTests {
         #expect(await objects.count == 10)
         // Another address still logs in, and its request object is served at the login's request_uri.
         let pending = try await starter.start(handle: "honest", scope: "198.51.100.7") { _ in }
-        let requestURI = try #require(URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems?
-            .first { $0.name == "request_uri" }?.value)
+        let requestURI = try #require(
+            URLComponents(url: pending.url, resolvingAgainstBaseURL: false)?.queryItems?
+                .first { $0.name == "request_uri" }?.value)
         let id = try #require(requestURI.components(separatedBy: RequestObjectHost.pathPrefix).last)
         #expect(await objects.load(id: id) != nil)
         #expect(await logins.count(scope: "198.51.100.7") == 1)
@@ -107,15 +111,18 @@ struct LoginStoresTests {
         metadata.authorizationEndpoint = URL(string: "https://op.example/authorize")
         metadata.tokenEndpoint = URL(string: "https://op.example/token")
         metadata.jwksURI = URL(string: "https://op.example/jwks")
-        let client = try OIDCClient(metadata: metadata, authentication: .clientSecretBasic(clientID: "hbapp", secret: "secret"),
-                                    transport: provider)
+        let client = try OIDCClient(
+            metadata: metadata, authentication: .clientSecretBasic(clientID: "hbapp", secret: "secret"),
+            transport: provider)
         let logins = InMemoryPendingLoginStore(capacity: 1_000, capacityPerScope: 5)
-        let host = RequestObjectHost(store: InMemoryRequestObjectStore(), baseURL: "http://127.0.0.1:19300", lifetime: 300,
-                                     logger: Logger(label: "test"))
-        let starter = LoginStarter(client: client, pendingLogins: logins,
-                                   requestObject: RequestObject.Configuration(signature: .unsignedWithoutClientProof, encryption: RequestObject.Encryption()),
-                                   requestObjects: host, redirectURI: URL(string: "http://127.0.0.1:19300/callback")!, scopes: ["openid"],
-                                   responseType: .code)
+        let host = RequestObjectHost(
+            store: InMemoryRequestObjectStore(), baseURL: "http://127.0.0.1:19300", lifetime: 300,
+            logger: Logger(label: "test"))
+        let starter = LoginStarter(
+            client: client, pendingLogins: logins,
+            requestObject: RequestObject.Configuration(signature: .unsignedWithoutClientProof, encryption: RequestObject.Encryption()),
+            requestObjects: host, redirectURI: URL(string: "http://127.0.0.1:19300/callback")!, scopes: ["openid"],
+            responseType: .code)
         var outcomes: [String: Int] = [:]
         for index in 0..<30 {
             outcomes[await Self.code { _ = try await starter.start(handle: "flood-\(index)", scope: "203.0.113.9") { _ in } }, default: 0] += 1
@@ -149,10 +156,12 @@ struct LoginStoresTests {
         for index in 0..<15 { try await objects.save("object", id: "b-\(index)", lifetime: 300, scope: "scope-\(index)") }
         #expect(await objects.count == 20)
         // Full in all: even a new address is refused, and without a scope too.
-        #expect(await Self.code { try await objects.save("object", id: "c", lifetime: 300, scope: "198.51.100.7") }
-            == OIDCError.Code.requestObjectStoreFull.rawValue)
-        #expect(await Self.code { try await objects.save("object", id: "d", lifetime: 300, scope: nil) }
-            == OIDCError.Code.requestObjectStoreFull.rawValue)
+        #expect(
+            await Self.code { try await objects.save("object", id: "c", lifetime: 300, scope: "198.51.100.7") }
+                == OIDCError.Code.requestObjectStoreFull.rawValue)
+        #expect(
+            await Self.code { try await objects.save("object", id: "d", lifetime: 300, scope: nil) }
+                == OIDCError.Code.requestObjectStoreFull.rawValue)
         #expect(await objects.load(id: "a-0") == "object")
         clock.advance(301)
         #expect(await objects.load(id: "a-0") == nil)  // expired: not served

@@ -1,3 +1,5 @@
+import JOSE
+
 // Shared by every fuzz target: the fixed keys from the repository's Keys/
 // (loaded once, on first use), and helpers that keep results observable so the
 // optimizer cannot drop the work under test.
@@ -9,7 +11,6 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import JOSE
 
 public enum Fuzz {
     /// The repository's Keys/ directory (this file is Tests/Fuzz/Sources/FuzzSupport/FuzzSupport.swift),
@@ -46,8 +47,9 @@ public enum Fuzz {
     /// inputs reach the signature code (unencoded payloads, `crit: ["b64"]`, short HMAC keys, mixed sets).
     public static let policies: [JWSVerificationPolicy] = [
         .default,
-        JWSVerificationPolicy(minimumRSAKeyBits: 2048, allowsShortHMACKeys: true, understoodCriticalHeaders: ["b64", "exp"],
-                              allowsUnencodedPayload: true, allowsMixedKeySets: true),
+        JWSVerificationPolicy(
+            minimumRSAKeyBits: 2048, allowsShortHMACKeys: true, understoodCriticalHeaders: ["b64", "exp"],
+            allowsUnencodedPayload: true, allowsMixedKeySets: true),
     ]
 
     static func load(_ name: String) -> JWK {

@@ -6,6 +6,7 @@
 // or both fail with the same error code.
 import FuzzSupport
 import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -50,8 +51,11 @@ func compare(_ token: String, key: JWK?, policy: JWSVerificationPolicy, validati
         do { try body(); return "ok" } catch let error as JOSEError { return error.code.rawValue } catch { return "\(type(of: error))" }
     }
     let onePass = outcome {
-        if let key { _ = try JWT.verifyIgnoringIssuerAndAudience(token, key: key, policy: policy, validation: validation) }
-        else { _ = try JWT.verifyIgnoringIssuerAndAudience(token, keys: Fuzz.keySet, policy: policy, validation: validation) }
+        if let key {
+            _ = try JWT.verifyIgnoringIssuerAndAudience(token, key: key, policy: policy, validation: validation)
+        } else {
+            _ = try JWT.verifyIgnoringIssuerAndAudience(token, keys: Fuzz.keySet, policy: policy, validation: validation)
+        }
     }
     let twoStep = outcome {
         let jws = try CompactJWS(token, limits: policy.limits)

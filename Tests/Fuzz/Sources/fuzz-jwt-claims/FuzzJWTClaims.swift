@@ -4,6 +4,7 @@
 // with the materialized object.
 import FuzzSupport
 @_spi(Testing) import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

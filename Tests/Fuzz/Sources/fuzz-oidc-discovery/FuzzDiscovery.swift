@@ -2,6 +2,7 @@
 // registered fields, extra members) and the re-encoding of a parsed document.
 import FuzzSupport
 import OIDC
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

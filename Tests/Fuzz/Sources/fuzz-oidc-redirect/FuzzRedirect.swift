@@ -5,6 +5,7 @@
 // "http"), or the form_post body.
 import FuzzSupport
 @_spi(Testing) import OIDC
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

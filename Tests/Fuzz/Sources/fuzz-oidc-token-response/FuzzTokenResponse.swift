@@ -1,3 +1,4 @@
+import Dispatch
 // Token-endpoint response decoding through TokenClient with a canned transport:
 // byte 0 picks the HTTP status, byte 1 the response headers (content type,
 // WWW-Authenticate taken from the body's first line), the rest is the body.
@@ -6,12 +7,12 @@
 import FuzzSupport
 @_spi(Testing) import JOSE
 import OIDC
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 
 struct CannedTransport: HTTPTransport {
     let response: TransportResponse
@@ -26,7 +27,9 @@ final class Box<T>: @unchecked Sendable { var value: T? }
 func runSync<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     let box = Box<T>()
     let done = DispatchSemaphore(value: 0)
-    Task { box.value = await body(); done.signal() }
+    Task {
+        box.value = await body(); done.signal()
+    }
     done.wait()
     return box.value!
 }
@@ -45,10 +48,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     let response = TransportResponse(status: statuses[Int(data[0]) % statuses.count], headers: headers, body: body)
     // No issuer is given, so the initializer has nothing to refuse.
-    guard let client = try? TokenClient(tokenEndpoint: URL(string: "https://issuer.example/token")!,
-                                        authentication: .clientSecretBasic(clientID: "client", secret: "secret"),
-                                        transport: CannedTransport(response: response),
-                                        clock: { Date(timeIntervalSince1970: 1_800_000_000) }) else { return 0 }
+    guard
+        let client = try? TokenClient(
+            tokenEndpoint: URL(string: "https://issuer.example/token")!,
+            authentication: .clientSecretBasic(clientID: "client", secret: "secret"),
+            transport: CannedTransport(response: response),
+            clock: { Date(timeIntervalSince1970: 1_800_000_000) })
+    else { return 0 }
     let outcome: String = runSync {
         var out = ""
         do {

@@ -1,4 +1,5 @@
 // swift-format-ignore-file: NoBlockComments
+
 // (The nested block comment below is what the check must skip.)
 // The guarded forms of everything in ../bad: the check must report nothing here.
 // Comments may say Glibc.write(fd) or MSG_NOSIGNAL freely, and so may strings.
@@ -38,7 +39,7 @@ func streamType() -> Int32 {
 
 func sendFlags() -> Int32 {
     #if canImport(Darwin)
-    return 0 // SO_NOSIGPIPE is set on the socket instead
+    return 0  // SO_NOSIGPIPE is set on the socket instead
     #else
     return Int32(MSG_NOSIGNAL)
     #endif
