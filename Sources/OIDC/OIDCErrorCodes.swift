@@ -2,7 +2,7 @@ import JOSE
 import OIDCCore
 
 /// Every error code of `OIDC` (the relying party), in one place, each with the category an application
-/// branches on (``OIDCError/Category``). The strings are stable: they are the API.
+/// branches on (``/OIDCCore/OIDCError/Category``). The strings are stable: they are the API.
 extension OIDCError.Code {
     // MARK: invalidInput
 
@@ -82,18 +82,18 @@ extension OIDCError.Code {
     /// The client registered encrypted ID Tokens and the ID Token is a plain JWS.
     public static let unencryptedIDToken = OIDCError.Code("unencrypted_id_token", .invalidInput)
     /// The encrypted ID Token cannot be decrypted (no fitting key, algorithms not the registered ones,
-    /// authentication failed); ``OIDCError/joseError`` says why.
+    /// authentication failed); ``/OIDCCore/OIDCError/joseError`` says why.
     public static let idTokenDecryptionFailed = OIDCError.Code("id_token_decryption_failed", .invalidInput)
     /// UserInfo arrived in another form than the one registered (JSON when a signed or encrypted
     /// answer was registered, a plain answer when an encrypted one was).
     public static let unexpectedUserInfoFormat = OIDCError.Code("unexpected_userinfo_format", .invalidInput)
-    /// The encrypted UserInfo answer cannot be decrypted; ``OIDCError/joseError`` says why.
+    /// The encrypted UserInfo answer cannot be decrypted; ``/OIDCCore/OIDCError/joseError`` says why.
     public static let userInfoDecryptionFailed = OIDCError.Code("userinfo_decryption_failed", .invalidInput)
     /// The signed UserInfo answer does not verify with the provider's keys, or its `iss`/`aud` are not
-    /// the provider's and the client's; ``OIDCError/joseError`` says why.
+    /// the provider's and the client's; ``/OIDCCore/OIDCError/joseError`` says why.
     public static let invalidUserInfoJWT = OIDCError.Code("invalid_userinfo_jwt", .invalidInput)
     /// The JARM response JWT is missing, cannot be decrypted, does not verify with the provider's keys, or
-    /// its `iss`, `aud` or `exp` are not acceptable; ``OIDCError/joseError`` says why when JOSE refused it.
+    /// its `iss`, `aud` or `exp` are not acceptable; ``/OIDCCore/OIDCError/joseError`` says why when JOSE refused it.
     public static let invalidAuthorizationResponseJWT = OIDCError.Code("invalid_authorization_response_jwt", .invalidInput)
     /// The token endpoint returned a `token_type` the client is not configured to use (RFC 6749 §7.1):
     /// only `Bearer` (compared case-insensitively) unless ``OIDCClient/Configuration/acceptedTokenTypes`` says otherwise.
@@ -123,7 +123,7 @@ extension OIDCError.Code {
     /// The redirect's `state` is missing or differs from the request's.
     public static let stateMismatch = OIDCError.Code("state_mismatch", .invalidInput)
     /// The redirect's `iss` (RFC 9207) is missing where required or differs from the issuer.
-    /// (Distinct from ``issuerMismatch``, the ID Token's `iss` claim.)
+    /// (Distinct from `issuerMismatch`, the ID Token's `iss` claim.)
     public static let responseIssuerMismatch = OIDCError.Code("response_issuer_mismatch", .invalidInput)
     /// The redirect URL's scheme, host, port or path differs from the request's redirect URI.
     public static let redirectURIMismatch = OIDCError.Code("redirect_uri_mismatch", .invalidInput)
@@ -145,14 +145,14 @@ extension OIDCError.Code {
     /// A refresh answer was refused by a check of this client (its `token_type`, its ID Token, its
     /// form) after the provider had rotated the refresh token: the refresh token sent is spent at the
     /// provider and the new one is not used, so the grant is gone and the user must log in again.
-    /// The reason names the check that refused; ``OIDCError/joseError`` is the check's.
+    /// The reason names the check that refused; ``/OIDCCore/OIDCError/joseError`` is the check's.
     public static let refreshTokenSpent = OIDCError.Code("refresh_token_spent", .authenticateAgain)
     /// A pending login was started by another client or for another issuer than the one finishing it.
     public static let pendingLoginMismatch = OIDCError.Code("pending_login_mismatch", .authenticateAgain)
 
     // MARK: providerRefused
 
-    /// The provider answered with an OAuth error; see ``OIDCError/oauthError``.
+    /// The provider answered with an OAuth error; see ``/OIDCCore/OIDCError/oauthError``.
     public static let authorizationError = OIDCError.Code("authorization_error", .providerRefused)
 
     // MARK: unavailable

@@ -75,7 +75,7 @@ extension OIDCError.Code {
     /// The JWT's `typ` header is not the one its kind requires (`at+jwt` for RFC 9068 access
     /// tokens, `logout+jwt` for logout tokens, `token-introspection+jwt` for introspection answers),
     /// or an introspection answer's `token_type` is not an access token's
-    /// (``TokenIntrospector/accessTokenTypes``).
+    /// (`TokenIntrospector.accessTokenTypes`).
     public static let unexpectedTokenType = OIDCError.Code("unexpected_token_type", .invalidInput)
     /// The token is not a well-formed signed JWT (segments, Base64URL, JSON, header).
     public static let malformedJWT = OIDCError.Code("malformed_jwt", .invalidInput)

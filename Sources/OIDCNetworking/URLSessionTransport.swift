@@ -5,7 +5,7 @@ import OIDCCore
 import FoundationNetworking
 #endif
 
-/// An ``OIDC/HTTPTransport`` on Foundation's `URLSession`.
+/// An ``/OIDCCore/HTTPTransport`` on Foundation's `URLSession`.
 ///
 /// Redirects are followed only when the request allows it (`TransportRequest.followsRedirects`;
 /// never for token requests), response bodies are capped at ``maximumResponseBytes``, and

@@ -2,7 +2,7 @@ import JOSE
 import OIDCCore
 
 /// Every error code of `OIDCPostgres` (the PostgreSQL stores), in one place, each with the category an application
-/// branches on (``OIDCError/Category``). The strings are stable: they are the API.
+/// branches on (``/OIDCCore/OIDCError/Category``). The strings are stable: they are the API.
 extension OIDCError.Code {
     // MARK: unavailable
 

@@ -13,11 +13,11 @@ import Foundation
 
 extension TokenIntrospector {
     /// The answer for `token` (from the cache when fresh there). A call to the endpoint (not a cache hit)
-    /// is recorded as ``OIDC/OIDCEvent/Kind/introspection`` when ``observer`` is set.
+    /// is recorded as ``/OIDCCore/OIDCEvent/Kind/introspection`` when `observer` is set.
     /// - Parameters:
     ///   - token: the token to ask about (a secret: never in errors, logs or events).
     ///   - hint: `token_type_hint` (`access_token`, `refresh_token`).
-    /// - Throws: ``OIDC/OIDCError``: endpoint errors (`oauth_error`, `transport`, ...),
+    /// - Throws: ``/OIDCCore/OIDCError``: endpoint errors (`oauth_error`, `transport`, ...),
     ///   `.invalidIntrospectionResponse`, `.unsignedIntrospectionResponse` (plain JSON where a JWT
     ///   answer is required), JWT-answer verification errors.
     public func introspect(_ token: String, hint: String? = nil) async throws -> IntrospectionResult {
@@ -90,14 +90,14 @@ extension TokenIntrospector {
 }
 
 extension DPoPProofValidator {
-    /// Validates `proof` for `target`. Recorded as ``OIDC/OIDCEvent/Kind/dpopProofValidation`` (origin: the
-    /// target's) when ``observer`` is set.
+    /// Validates `proof` for `target`. Recorded as ``/OIDCCore/OIDCEvent/Kind/dpopProofValidation`` (origin: the
+    /// target's) when `observer` is set.
     /// - Parameters:
     ///   - proof: the `DPoP` header's value.
     ///   - target: the request the proof must be for.
     ///   - nonce: the nonce rule.
     ///   - presenting: the access token presented with the proof, if any.
-    /// - Throws: ``OIDC/OIDCError`` with one of the `dpop_proof_*` codes, naming the failed rule.
+    /// - Throws: ``/OIDCCore/OIDCError`` with one of the `dpop_proof_*` codes, naming the failed rule.
     public func validate(_ proof: String, for target: Target, nonce: NonceRule, presenting: Presentation) async throws -> VerifiedDPoPProof {
         try await observer.observe(.dpopProofValidation, origin: target.origin) {
             try await validateProof(proof, for: target, nonce: nonce, presenting: presenting)

@@ -47,7 +47,7 @@ public actor AuthenticatedSession {
     /// The store of `configuration` is not read or written here: give the tokens you saved, or use
     /// ``resume(refresher:configuration:)``. With `tokens` `nil`, a request to an allowed origin fails with
     /// `not_authenticated` until ``inject(_:)`` gives the session tokens.
-    /// - Throws: ``OIDC/OIDCError`` `insecure_url` for an allowed origin that is neither `https` nor loopback `http`.
+    /// - Throws: ``/OIDCCore/OIDCError`` `insecure_url` for an allowed origin that is neither `https` nor loopback `http`.
     public init(tokens: TokenResponse?, refresher: any TokenRefresher, configuration: Configuration) throws {
         try self.init(tokens: tokens, renewal: .refreshToken(refresher), configuration: configuration)
     }

@@ -15,13 +15,13 @@ extension AuthenticatedSession {
     /// system clock, no observer and refused ID Tokens.
     public struct Configuration: Sendable {
         /// The only origins (scheme, host and port, compared exactly) that receive the access token.
-        /// Each must be `https`, or `http` on a loopback host (``OIDC/SecureURLPolicy``).
+        /// Each must be `https`, or `http` on a loopback host (``/OIDCCore/SecureURLPolicy``).
         public var allowedOrigins: [URL]
         /// What sends the requests; the session never lets it follow a redirect with a token.
         public var transport: (any HTTPTransport)?
         /// Where the tokens live between requests and runs; `nil`: memory only.
         public var store: (any TokenStore)?
-        /// What to do with an ID Token in a refresh answer (see ``OIDC/RefreshedIDTokenPolicy``).
+        /// What to do with an ID Token in a refresh answer (see ``/OIDC/RefreshedIDTokenPolicy``).
         public var refreshedIDTokens: RefreshedIDTokenPolicy?
         /// Renew before sending when the access token expires within this many seconds, at most half the
         /// token's lifetime; `nil`: only on a 401. Default 30.
@@ -30,7 +30,7 @@ extension AuthenticatedSession {
         public var refreshBackoff: TimeInterval
         /// The time source for expiry and back-off.
         public var clock: (@Sendable () -> Date)?
-        /// Receives an ``OIDC/OIDCEvent`` per refresh, per wait for another refresh, per logout and per DPoP
+        /// Receives an ``/OIDCCore/OIDCEvent`` per refresh, per wait for another refresh, per logout and per DPoP
         /// nonce retry.
         public var observer: (any OIDCObserver)?
         /// The DPoP key that proves possession of DPoP-bound tokens (RFC 9449 §7); `nil`: the refresher's

@@ -13,7 +13,7 @@ extension AuthenticatedSession {
     /// failed with the old one; no refresh token is involved, and none is ever held or stored. When the source's
     /// client has a DPoP binding, requests carry `Authorization: DPoP` with a fresh proof, never the bound token as
     /// Bearer. The configuration's `nil` transport, clock and observer are the source's client's.
-    /// - Throws: ``OIDC/OIDCError`` `insecure_url` for an origin that is neither `https` nor loopback `http`, before any
+    /// - Throws: ``/OIDCCore/OIDCError`` `insecure_url` for an origin that is neither `https` nor loopback `http`, before any
     ///   token is requested; the first token request's error; the store's.
     public static func clientCredentials(
         _ source: ClientCredentialsTokenSource,

@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Tokens in a JSON file (the ``OIDC/TokenResponse`` stored form).
+/// Tokens in a JSON file (the ``/OIDC/TokenResponse`` stored form).
 ///
 /// - Writes are atomic and durable: a new temporary file with a random name in the same
 ///   folder (created with `O_EXCL|O_NOFOLLOW|O_CLOEXEC`, mode 0600 before any content),
@@ -27,7 +27,7 @@ public struct FileTokenStore: TokenStore {
     public init(path: String) { self.path = path }
 
     /// Writes the tokens atomically with mode 0600.
-    /// - Throws: ``OIDC/OIDCError`` `.tokenStoreFailure` naming the step that failed.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.tokenStoreFailure` naming the step that failed.
     public func save(_ tokens: TokenResponse) async throws {
         try replaceContents(with: Array(tokens.jsonObject.jsonString(sortedKeys: true).utf8) + [0x0A])
     }

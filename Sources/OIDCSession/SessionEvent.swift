@@ -17,7 +17,7 @@ public enum SessionEvent: Sendable, CustomStringConvertible {
     case refreshFailed(OIDCError)
 
     /// e.g. `logged out: invalid_grant`, `logged out: refresh_token_spent`, `refresh failed: refresh_failed`:
-    /// a logout names its cause (the provider's OAuth error, else ``OIDC/OIDCError/cause``).
+    /// a logout names its cause (the provider's OAuth error, else ``/OIDCCore/OIDCError/cause``).
     public var description: String {
         switch self {
         case .refreshed: return "tokens refreshed"

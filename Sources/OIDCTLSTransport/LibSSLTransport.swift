@@ -8,7 +8,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// An ``OIDC/HTTPTransport`` on POSIX sockets and OpenSSL's libssl that can present a client
+/// An ``/OIDCCore/HTTPTransport`` on POSIX sockets and OpenSSL's libssl that can present a client
 /// certificate: the transport for mutual-TLS client authentication (`tls_client_auth`,
 /// `self_signed_tls_client_auth`, RFC 8705 §2) and certificate-bound access tokens (RFC 8705 §3).
 /// (`URLSessionTransport` cannot present a client certificate on Linux: swift-corelibs-foundation's
@@ -16,7 +16,7 @@ import Foundation
 ///
 /// Guarantees: TLS 1.2 or later; the server's certificate verified against ``ServerTrust`` and
 /// its name (or IP address) checked against the URL's host; only `https` URLs, or `http` on a
-/// loopback host (``OIDC/SecureURLPolicy``), so a client certificate is only ever sent over
+/// loopback host (``/OIDCCore/SecureURLPolicy``), so a client certificate is only ever sent over
 /// TLS; one deadline (the request's `timeout`) over connecting, the handshake, sending and
 /// reading; response bodies capped at ``maximumResponseBytes``; redirects never followed (a 3xx
 /// comes back as the response); header fields with CR, LF or NUL refused. Failures are

@@ -29,7 +29,7 @@ extension OIDCClient {
     ///   - authentication: how the client authenticates at the token endpoint.
     ///   - transport: the HTTP transport; `nil`, the default, is a `LibSSLTransport` trusting the system's CAs.
     ///   - configuration: clock, leeway, accepted token types, DPoP, observer.
-    /// - Throws: ``OIDCError``: the errors of ``Discovery/fetchAuthorizationServer(issuer:transport:observer:)``,
+    /// - Throws: ``/OIDCCore/OIDCError``: the errors of `Discovery.fetchAuthorizationServer(issuer:transport:observer:)`,
     ///   and those of ``init(authorizationServerMetadata:authentication:transport:configuration:)``.
     public static func authorizationServer(
         issuer: String, authentication: ClientAuthentication, transport: (any HTTPTransport)? = nil,
@@ -49,8 +49,8 @@ extension OIDCClient {
     ///   - authentication: how the client authenticates at the token endpoint.
     ///   - transport: the HTTP transport; `nil`, the default, is a `LibSSLTransport` trusting the system's CAs.
     ///   - configuration: clock, leeway, accepted token types, DPoP, observer.
-    /// - Throws: ``OIDCError`` `.discoveryMissingField` (no `token_endpoint`), `.insecureURL` / `.invalidIssuerURL`
-    ///   for any endpoint (``ProviderMetadata/checkEndpointSecurity()``), a `fapi_*` code under the FAPI 2.0 profile.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.discoveryMissingField` (no `token_endpoint`), `.insecureURL` / `.invalidIssuerURL`
+    ///   for any endpoint (`ProviderMetadata.checkEndpointSecurity()`), a `fapi_*` code under the FAPI 2.0 profile.
     public init(
         authorizationServerMetadata metadata: ProviderMetadata, authentication: ClientAuthentication,
         transport: (any HTTPTransport)? = nil, configuration: Configuration = Configuration()

@@ -8,7 +8,7 @@ extension OIDCClient {
     /// Starts a CIBA login (OpenID Connect CIBA Core 1.0, poll mode): POSTs `request` with the client's
     /// authentication (and a DPoP proof when configured) to the provider's `backchannel_authentication_endpoint`.
     /// Keep the answer server-side (its `auth_req_id` is a credential; it is `Codable` to survive a restart).
-    /// - Throws: ``OIDCError`` `.endpointNotAdvertised`, `.invalidDecoupledRequest`, the endpoint's errors
+    /// - Throws: ``/OIDCCore/OIDCError`` `.endpointNotAdvertised`, `.invalidDecoupledRequest`, the endpoint's errors
     ///   (`.oauthError` with the provider's code), `.invalidDecoupledResponse`.
     public func startBackchannelLogin(_ request: DecoupledAuthenticationRequest) async throws -> DecoupledAuthenticationResponse {
         try await tokenClient.startBackchannelAuthentication(
@@ -19,7 +19,7 @@ extension OIDCClient {
     /// until `expires_in`; cancel the task to stop). On approval, the `token_type` must be one the client uses
     /// and the ID Token, which CIBA requires, is validated (signature, `iss`, `aud`/`azp`, times, no nonce,
     /// `at_hash` when present).
-    /// - Throws: ``OIDCError``: token-endpoint codes other than pending/slow-down/denied/expired,
+    /// - Throws: ``/OIDCCore/OIDCError``: token-endpoint codes other than pending/slow-down/denied/expired,
     ///   `.unsupportedTokenType`, `.missingIDToken`, ID Token codes; `CancellationError`.
     public func finishBackchannelLogin(
         _ started: DecoupledAuthenticationResponse,
@@ -34,7 +34,7 @@ extension OIDCClient {
     /// - Parameters:
     ///   - scopes: the scopes asked for (`openid` for an ID Token).
     ///   - additionalParameters: further form members (never `scope`, `client_id`, `grant_type`, `device_code`).
-    /// - Throws: ``OIDCError`` `.endpointNotAdvertised`, the endpoint's errors, `.invalidDecoupledResponse`.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.endpointNotAdvertised`, the endpoint's errors, `.invalidDecoupledResponse`.
     public func startDeviceLogin(
         scopes: [String] = ["openid"],
         additionalParameters: [(name: String, value: String)] = []
@@ -46,7 +46,7 @@ extension OIDCClient {
 
     /// Polls for the user's decision on a device login (RFC 8628 §3.4, §3.5); on approval the `token_type`
     /// is checked and an ID Token, when the provider returns one, is validated as for ``finishBackchannelLogin(_:sleeper:)``.
-    /// - Throws: ``OIDCError``: as ``finishBackchannelLogin(_:sleeper:)``, but a missing ID Token is not an error.
+    /// - Throws: ``/OIDCCore/OIDCError``: as ``finishBackchannelLogin(_:sleeper:)``, but a missing ID Token is not an error.
     public func finishDeviceLogin(_ started: DeviceAuthorizationResponse, sleeper: PollingSleeper = .task) async throws -> DecoupledLogin {
         let outcome = try await tokenClient.pollDeviceAuthorization(started, sleeper: sleeper)
         return try await checked(outcome, idTokenRequired: false)

@@ -13,7 +13,7 @@ extension OIDCClient {
     /// ``LoginRequest/requestObject`` is set. Under the FAPI 2.0 profile the request is checked before anything
     /// is signed or sent.
     /// - Parameter login: what to ask for.
-    /// - Throws: ``OIDCError``: `invalid_request_parameter` or `parameter_collision` for a bad value,
+    /// - Throws: ``/OIDCCore/OIDCError``: `invalid_request_parameter` or `parameter_collision` for a bad value,
     ///   `pushed_authorization_required` when `push` is `.never` but pushing is required, a `fapi_*` code;
     ///   the PAR endpoint's and the request object's errors.
     public func startLogin(_ login: LoginRequest) async throws -> PendingLogin {
@@ -76,7 +76,7 @@ extension OIDCClient {
     ///   - redirectURI: the redirect URI the app sent, repeated at the token endpoint.
     ///   - codeVerifier: the app's PKCE verifier.
     ///   - nonce: the app's nonce, or `nil` when it sent none.
-    /// - Throws: ``OIDCError`` `invalid_code_verifier`, `invalid_secret_value`, `not_an_openid_provider`.
+    /// - Throws: ``/OIDCCore/OIDCError`` `invalid_code_verifier`, `invalid_secret_value`, `not_an_openid_provider`.
     public func pendingLogin(startedByApp redirectURI: URL, codeVerifier: String, nonce: String?) throws -> PendingLogin {
         let request = OAuthRequest(
             clientID: clientID, redirectURI: redirectURI, state: try .random(),
@@ -115,7 +115,7 @@ extension OIDCClient {
     /// - Parameters:
     ///   - pending: the login ``startLogin(_:)`` started, possibly restored from storage.
     ///   - callback: the answer in the form the back end has it: URL, parameters, form post body.
-    /// - Throws: ``OIDCError``: `authorization_error` with the provider's ``OIDCError/oauthError``,
+    /// - Throws: ``/OIDCCore/OIDCError``: `authorization_error` with the provider's ``/OIDCCore/OIDCError/oauthError``,
     ///   `state_mismatch` or `response_issuer_mismatch` for a forged answer, a token-endpoint or ID Token code.
     public func finishLogin(_ pending: PendingLogin, callback: AuthorizationCallback) async throws -> LoginResult {
         guard pending.clientID == clientID, pending.issuer == issuer else {

@@ -8,13 +8,13 @@ import Foundation
 
 extension OIDCClient {
     /// Uses the refresh token of `tokens`. A returned ID Token is validated (signature and claims) and must
-    /// identify the same session as the one in `tokens` (OpenID Connect Core §12.2, as ``RefreshedIDTokenPolicy/validate(with:)``:
+    /// identify the same session as the one in `tokens` (OpenID Connect Core §12.2, as `RefreshedIDTokenPolicy.validate(with:)`:
     /// `iss`, `sub`, `aud`, `azp` and a present `nonce` unchanged, `auth_time` the same or later); a missing refresh token
     /// or ID Token in the answer is carried over from `tokens` (RFC 6749 §6).
     /// - Parameters:
     ///   - tokens: the current tokens (their refresh token is used, their ID Token compared with the new one).
     ///   - scope: narrows the granted scope, when given.
-    /// - Throws: ``OIDCError``; category `.authenticateAgain` when the grant is gone: `.oauthError` `invalid_grant`,
+    /// - Throws: ``/OIDCCore/OIDCError``; category `.authenticateAgain` when the grant is gone: `.oauthError` `invalid_grant`,
     ///   or `.refreshTokenSpent` when a check refused an answer that rotated the refresh token (never retry with it);
     ///   `.invalidTokenRequest` when `tokens` has no refresh token.
     public func refresh(_ tokens: TokenResponse, scope: String? = nil) async throws -> TokenResponse {
@@ -44,7 +44,7 @@ extension OIDCClient {
     /// (``Configuration/userInfoFormat``: JSON, signed, encrypted, or signed then encrypted) and checks that
     /// its `sub` equals the ID Token's (OpenID Connect Core §5.3.2).
     /// - Parameter tokens: the tokens of a login (their access token is sent, their ID Token's `sub` compared).
-    /// - Throws: ``OIDCError`` `.userInfoSubjectMismatch`, `.missingIDToken` when `tokens` has no ID Token,
+    /// - Throws: ``/OIDCCore/OIDCError`` `.userInfoSubjectMismatch`, `.missingIDToken` when `tokens` has no ID Token,
     ///   `.endpointNotAdvertised`, and the endpoint's errors.
     public func userInfo(_ tokens: TokenResponse) async throws -> JSONObject {
         guard let idTokenText = tokens.idToken else {
@@ -60,7 +60,7 @@ extension OIDCClient {
     /// - Parameters:
     ///   - token: the access or refresh token to revoke.
     ///   - hint: `access_token` or `refresh_token`, when known.
-    /// - Throws: ``OIDCError`` `.endpointNotAdvertised`, endpoint errors.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.endpointNotAdvertised`, endpoint errors.
     public func revoke(_ token: String, hint: String? = nil) async throws {
         try await tokenClient.revoke(token, hint: hint, endpoint: try endpoint(metadata.revocationEndpoint, "revocation_endpoint"))
     }
@@ -72,7 +72,7 @@ extension OIDCClient {
     ///   - idTokenHint: the user's ID Token (compact form), so the provider knows whom to log out.
     ///   - postLogoutRedirectURI: where the provider sends the browser afterwards (registered with the provider).
     ///   - state: a value the provider returns with that redirect.
-    /// - Throws: ``OIDCError`` `.endpointNotAdvertised`, `.insecureURL` / `.invalidIssuerURL` for the endpoint,
+    /// - Throws: ``/OIDCCore/OIDCError`` `.endpointNotAdvertised`, `.insecureURL` / `.invalidIssuerURL` for the endpoint,
     ///   `.invalidAuthorizationEndpoint` when a URL cannot be formed.
     public func logoutURL(idTokenHint: String?, postLogoutRedirectURI: URL?, state: String?) throws -> URL {
         let base = try endpoint(metadata.endSessionEndpoint, "end_session_endpoint")

@@ -24,7 +24,7 @@ import Foundation
 /// advertises it), the token type, and the ID Token with everything the pending login implies.
 public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// The provider's metadata; for a client using mutual TLS, with its `mtls_endpoint_aliases` in place of
-    /// the endpoints they alias (``ProviderMetadata/withMutualTLSEndpointAliases()``).
+    /// the endpoints they alias (`ProviderMetadata.withMutualTLSEndpointAliases()`).
     public let metadata: ProviderMetadata
     /// How the client authenticates at the token, revocation and introspection endpoints.
     public let authentication: ClientAuthentication
@@ -59,7 +59,7 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     ///   - authentication: how the client authenticates at the token endpoint.
     ///   - transport: the HTTP transport; `nil`, the default, is a `LibSSLTransport` trusting the system's CAs.
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
-    /// - Throws: ``OIDCError``: discovery errors, `.jwksURIMissing`, `.discoveryMissingField`, `.insecureURL`.
+    /// - Throws: ``/OIDCCore/OIDCError``: discovery errors, `.jwksURIMissing`, `.discoveryMissingField`, `.insecureURL`.
     public static func discover(
         issuer: String, authentication: ClientAuthentication, transport: (any HTTPTransport)? = nil,
         configuration: Configuration = Configuration()
@@ -79,9 +79,9 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     ///   - authentication: how the client authenticates at the token endpoint.
     ///   - transport: the HTTP transport; `nil`, the default, is a `LibSSLTransport` trusting the system's CAs.
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
-    /// - Throws: ``OIDCError`` `.discoveryMissingField` (no `authorization_endpoint` or `token_endpoint`),
+    /// - Throws: ``/OIDCCore/OIDCError`` `.discoveryMissingField` (no `authorization_endpoint` or `token_endpoint`),
     ///   `.jwksURIMissing`, `.insecureURL` / `.invalidIssuerURL` for any endpoint of the metadata
-    ///   (``ProviderMetadata/checkEndpointSecurity()``).
+    ///   (`ProviderMetadata.checkEndpointSecurity()`).
     public init(
         metadata: ProviderMetadata, authentication: ClientAuthentication, transport: (any HTTPTransport)? = nil,
         configuration: Configuration = Configuration()

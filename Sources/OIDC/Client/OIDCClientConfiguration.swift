@@ -14,7 +14,7 @@ extension OIDCClient {
         /// Allowed clock skew for the ID Token time claims, in seconds (default 60).
         public var leeway: TimeInterval
         /// `token_type` values the client can use, lowercased (RFC 6749 §7.1). Default: `bearer` only;
-        /// a response of any other type is refused with ``OIDCError/Code/unsupportedTokenType``.
+        /// a response of any other type is refused with ``OIDCCore/OIDCError/Code/unsupportedTokenType``.
         public var acceptedTokenTypes: Set<String>
         /// ID Token algorithms accepted; `nil` (default) means the provider's
         /// `id_token_signing_alg_values_supported`, or `RS256` when it advertises none.
@@ -38,19 +38,19 @@ extension OIDCClient {
         /// Call the provider's `mtls_endpoint_aliases` (RFC 8705 §5) although the client authenticates
         /// otherwise (e.g. `private_key_jwt` over a transport that presents a certificate, for
         /// certificate-bound access tokens). A client whose ``OIDCClient/authentication``
-        /// ``ClientAuthentication/usesMutualTLS`` uses them in any case. Default `false`.
+        /// `ClientAuthentication.usesMutualTLS` uses them in any case. Default `false`.
         public var usesMutualTLSEndpoints = false
         /// Refuse every authorization response without RFC 9207 `iss` (equal to the issuer), even when the
         /// provider's metadata does not advertise `authorization_response_iss_parameter_supported` — for a
         /// provider known to send it without saying so (glewlwyd 2.7.5 with `oauth-as-iss-id`). Only ever
         /// stricter: `false` (default) follows the metadata. Satisfies the FAPI 2.0 profile's `iss` rule.
         public var requireIssuerParameter = false
-        /// Receives an ``OIDCEvent`` for each provider call (discovery, token requests by grant type,
+        /// Receives an ``/OIDCCore/OIDCEvent`` for each provider call (discovery, token requests by grant type,
         /// UserInfo, revocation, PAR / CIBA / device), key-set fetch, ID Token validation, DPoP nonce
         /// retry and, in sessions made by `OIDCClient.session(...)` (OIDCSession), each refresh and logout.
         /// `nil` (default): nothing is recorded.
         public var observer: (any OIDCObserver)? = nil
-        /// The provider profile (``ProviderProfile``) whose documented departures from OpenID Connect are
+        /// The provider profile (``/OIDCCore/ProviderProfile``) whose documented departures from OpenID Connect are
         /// accepted at discovery and in ID Tokens, and nothing else; chosen by you, never guessed from a host.
         /// `nil` (default): every rule to the letter.
         public var profile: ProviderProfile? = nil
@@ -62,12 +62,12 @@ extension OIDCClient {
         public var decryptionKeys: JWEDecryptionKeys = .none
         /// The registered `id_token_encrypted_response_alg`/`_enc`: when set, every ID Token (login, refresh,
         /// CIBA, device, hybrid front channel) must arrive encrypted with exactly these algorithms; a plain
-        /// one is refused (``OIDCError/Code/unencryptedIDToken``). `nil` (default): a plain ID Token, or one
+        /// one is refused (``OIDCCore/OIDCError/Code/unencryptedIDToken``). `nil` (default): a plain ID Token, or one
         /// encrypted to ``decryptionKeys``.
         public var idTokenEncryption: ResponseEncryption? = nil
         /// The registered form of UserInfo answers (``UserInfoFormat``): JSON (default), signed, encrypted,
         /// or signed then encrypted. A form other than the registered one is refused
-        /// (``OIDCError/Code/unexpectedUserInfoFormat``).
+        /// (``OIDCCore/OIDCError/Code/unexpectedUserInfoFormat``).
         public var userInfoFormat: UserInfoFormat = .json
         /// The registered JARM `authorization_encrypted_response_alg`/`_enc`: when set, a JARM response JWT
         /// must arrive encrypted with exactly these algorithms. `nil` (default): signed, or encrypted to

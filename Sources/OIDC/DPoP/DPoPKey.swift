@@ -26,7 +26,7 @@ public struct DPoPKey: Sendable, CustomStringConvertible, CustomReflectable {
 
     /// Uses `key` for DPoP. The algorithm is `algorithm` or, when `nil`, the
     /// key's own: ES256/ES384/ES512 by curve, EdDSA for Ed25519, PS256 for RSA.
-    /// - Throws: ``OIDCError`` `.dpopProofFailed` for a public or symmetric key,
+    /// - Throws: ``/OIDCCore/OIDCError`` `.dpopProofFailed` for a public or symmetric key,
     ///   or an algorithm the key does not admit.
     public init(key: JWK, algorithm: JWSAlgorithm? = nil) throws {
         guard key.isPrivate, key.keyType != .oct else {

@@ -5,7 +5,7 @@ import JOSE
 /// (its own, else its RFC 7638 thumbprint). Only public halves are published; secret (`oct`) keys never are.
 ///
 /// Rotating decryption keys without downtime: publish the new key next to the old one (both in
-/// ``JOSE/JWEDecryptionKeys``, newest first), wait until the provider has fetched the set again, then drop the old key.
+/// ``/JOSE/JWEDecryptionKeys``, newest first), wait until the provider has fetched the set again, then drop the old key.
 public enum ClientJWKSet {
     /// The JWK Set document.
     /// - Parameters:

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// After an account migration a new carrier's ID Token carries, in its `aka` claim, a `port_token`
 /// signed by the previous carrier. The token's `iss` must be one of `trustedIssuers` exactly. Its
-/// key comes from that issuer's ``IssuerKeys``: the JWK Set found through the issuer's discovery
+/// key comes from that issuer's ``/OIDCCore/IssuerKeys``: the JWK Set found through the issuer's discovery
 /// document, or keys given for offline use. Only asymmetric algorithms are accepted, and with
 /// discovery only those the issuer advertises, `RS256` when it advertises none. `exp` is required;
 /// `iat` and `nbf` are checked when present; `aud` always, unless the caller says ``ExpectedAudience/anyAudience``.
@@ -67,7 +67,7 @@ public struct ForeignTokenValidator: Sendable {
     }
 
     /// An offline validator from JSON documents: for each trusted issuer, a JWK Set or a single JWK.
-    /// - Throws: ``OIDCError`` `.jwksInvalidDocument` when a document is neither.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.jwksInvalidDocument` when a document is neither.
     public init(trustedKeyDocuments: [String: String], clock: @escaping @Sendable () -> Date = { Date() }, leeway: TimeInterval = 60) throws {
         var keys: [String: IssuerKeys] = [:]
         for (issuer, json) in trustedKeyDocuments {
@@ -91,7 +91,7 @@ public struct ForeignTokenValidator: Sendable {
     /// - Parameters:
     ///   - token: the compact JWS.
     ///   - audience: a value `aud` must contain, or the explicit ``ExpectedAudience/anyAudience``.
-    /// - Throws: ``OIDCError`` of category `invalidInput`, such as `.untrustedIssuer`, `.invalidSignature` or
+    /// - Throws: ``/OIDCCore/OIDCError`` of category `invalidInput`, such as `.untrustedIssuer`, `.invalidSignature` or
     ///   `.expired`; discovery and key-set errors when the issuer's keys cannot be had.
     public func validate(_ token: String, audience: ExpectedAudience) async throws -> IDToken {
         let jws: CompactJWS

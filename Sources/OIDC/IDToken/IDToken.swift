@@ -103,7 +103,7 @@ public struct IDToken: Sendable, CustomStringConvertible {
     ///   - providerProfile: the provider whose documented claim forms are read (Auth0's ISO 8601 `updated_at`,
     ///     Apple's string booleans): the same rule as ``IDTokenValidator`` with ``IDTokenValidator/Configuration/profile``;
     ///     `nil` (default): the standard forms only.
-    /// - Throws: ``OIDCError`` `.malformedIDToken` (not a compact JWS with a JSON
+    /// - Throws: ``/OIDCCore/OIDCError`` `.malformedIDToken` (not a compact JWS with a JSON
     ///   object payload) or `.claimTypeMismatch` (a registered claim of the wrong type, named).
     public init(_ compact: String, limits: JOSELimits = .default, providerProfile: ProviderProfile? = nil) throws {
         let jws: CompactJWS

@@ -9,7 +9,7 @@ import Foundation
 extension IDToken {
     /// Any claim, typed: `try idToken.claim("cmiInstanceId", as: String.self)`.
     /// - Returns: `nil` when the claim is absent (or JSON `null`).
-    /// - Throws: ``OIDCError`` `.claimTypeMismatch` naming the claim when it is not a `T`.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.claimTypeMismatch` naming the claim when it is not a `T`.
     public func claim<T: Decodable>(_ name: String, as type: T.Type = T.self) throws -> T? {
         do {
             return try claims.claim(name, as: type)

@@ -33,7 +33,7 @@ public enum ExpectedNonce: Sendable, Hashable {
 ///
 /// There is no default value: the nonce is always stated (``ExpectedNonce/noNonceSent`` when none was sent),
 /// so forgetting it cannot turn the nonce check off. Build it from the request with
-/// ``init(request:authorizationResponse:)`` or ``init(request:tokenEndpointAccessToken:)``.
+/// `init(request:authorizationResponse:)` or `init(request:tokenEndpointAccessToken:)`.
 public struct IDTokenExpectations: Sendable {
     /// How the token was obtained (default: from the token endpoint).
     public var flow: IDTokenFlow

@@ -6,7 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Validates ID Tokens, refusing each broken rule with its own ``OIDCError`` code.
+/// Validates ID Tokens, refusing each broken rule with its own ``/OIDCCore/OIDCError`` code.
 ///
 /// The rules are those of OpenID Connect Core §3.1.3.7 for the code flow, §3.2.2.11 for the
 /// implicit flow and §3.3.2.12 for the hybrid flow, checked in this order: shape and `alg`, never
@@ -34,7 +34,7 @@ public struct IDTokenValidator: Sendable {
     ///   - expectations: what the authentication request asked for: nonce, flow, `max_age`, `acr`. Required,
     ///     so the nonce check cannot be left out by omission; ``ExpectedNonce/noNonceSent`` says so explicitly.
     /// - Returns: the validated token.
-    /// - Throws: ``OIDCError`` of category `invalidInput`, such as `.invalidSignature`, `.expired` or `.nonceMismatch`;
+    /// - Throws: ``/OIDCCore/OIDCError`` of category `invalidInput`, such as `.invalidSignature`, `.expired` or `.nonceMismatch`;
     ///   key-set fetch errors when the keys cannot be had.
     public func validate(_ token: String, expecting expectations: IDTokenExpectations) async throws -> IDToken {
         try await configuration.observer.observe(.idTokenValidation, origin: Observation.origin(of: config.issuer)) {

@@ -37,7 +37,7 @@ extension IDTokenValidator {
         /// ID Token inside is then validated as any other). Default: none, and an encrypted ID Token is refused.
         public var decryptionKeys: JWEDecryptionKeys = .none
         /// What the client registered as `id_token_encrypted_response_alg`/`_enc`: when set, a plain
-        /// ID Token is refused (``OIDCError/Code/unencryptedIDToken``) and the JWE must use exactly these
+        /// ID Token is refused (``OIDCCore/OIDCError/Code/unencryptedIDToken``) and the JWE must use exactly these
         /// algorithms. `nil` (default): an ID Token may arrive signed, or encrypted to one of ``decryptionKeys``.
         public var idTokenEncryption: ResponseEncryption? = nil
         /// DANGER: do not verify the signature. For tokens already verified by other means only.
@@ -48,11 +48,11 @@ extension IDTokenValidator {
         public var insecureSkipClientIDCheck: Bool
         /// DANGER: accept expired tokens (and tokens without `exp`).
         public var insecureSkipExpiryCheck: Bool
-        /// The provider profile whose documented departures are accepted (``ProviderProfile``): its `iss`
+        /// The provider profile whose documented departures are accepted (``/OIDCCore/ProviderProfile``): its `iss`
         /// rule replaces the exact comparison, its narrowings (tenants, hosted domains) are added, and its
         /// claim forms are read. `nil` (default): none, every rule to the letter.
         public var profile: ProviderProfile? = nil
-        /// Receives one ``OIDCEvent/Kind/idTokenValidation`` event per token, accepted or refused with its code.
+        /// Receives one ``/OIDCCore/OIDCEvent/Kind/idTokenValidation`` event per token, accepted or refused with its code.
         /// `nil` (default): none.
         public var observer: (any OIDCObserver)? = nil
 

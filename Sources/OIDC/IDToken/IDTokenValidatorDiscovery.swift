@@ -17,7 +17,7 @@ extension IDTokenValidator {
     ///   - discovery: the discovery client (and its cache) to use.
     ///   - keyCaches: the registry whose cache for the provider's `jwks_uri` supplies the keys.
     ///   - configure: adjusts the configuration (leeway, clock, allowed algorithms...) before use.
-    /// - Throws: ``OIDCError``: discovery errors, such as `.insecureURL`, and `.jwksURIMissing`.
+    /// - Throws: ``/OIDCCore/OIDCError``: discovery errors, such as `.insecureURL`, and `.jwksURIMissing`.
     public static func discover(
         issuer: String, clientID: String, clientSecret: String? = nil,
         discovery: Discovery, keyCaches: JWKSetCacheRegistry,

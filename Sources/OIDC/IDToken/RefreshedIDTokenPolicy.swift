@@ -4,7 +4,7 @@
 /// ``tokens(afterRefresh:of:)``: every refresh path of the library calls it, so the rule exists once.
 ///
 /// There is no silent default that stores an unchecked ID Token: either a validator
-/// is given (``validate(with:)``), or ID Tokens are refused (``refuseIDTokens``), or
+/// is given (`validate(with:)`), or ID Tokens are refused (``refuseIDTokens``), or
 /// they are explicitly dropped unchecked (``discardIDTokens``).
 public struct RefreshedIDTokenPolicy: Sendable {
     enum Mode: Sendable {
@@ -60,7 +60,7 @@ public struct RefreshedIDTokenPolicy: Sendable {
     /// The refresh token and ID Token of `previous` are carried over when the response
     /// has none (RFC 6749 §6 allows keeping the refresh token; OIDC Core §12.2 makes
     /// the ID Token optional). A new ID Token is handled as this policy says.
-    /// - Throws: ``OIDCError`` of category `invalidInput`: the validator's codes, such as `.expired`,
+    /// - Throws: ``/OIDCCore/OIDCError`` of category `invalidInput`: the validator's codes, such as `.expired`,
     ///   `.refreshSubjectChanged` or `.refreshAuthTimeChanged`, and `.refreshIDTokenNotExpected`.
     ///   Nothing of `refreshed` may be kept then.
     public func tokens(afterRefresh refreshed: TokenResponse, of previous: TokenResponse) async throws -> TokenResponse {

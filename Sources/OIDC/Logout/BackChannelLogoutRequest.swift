@@ -7,7 +7,7 @@ public enum BackChannelLogoutRequest {
     /// - Parameters:
     ///   - body: the raw body.
     ///   - contentType: the request's `Content-Type`, which must be the form type.
-    /// - Throws: ``OIDCError`` `.invalidLogoutRequest`, category `invalidInput`, for another content type,
+    /// - Throws: ``/OIDCCore/OIDCError`` `.invalidLogoutRequest`, category `invalidInput`, for another content type,
     ///   a malformed body, or zero or several `logout_token` parameters; the answer is 400, §2.8.
     public static func logoutToken(fromBody body: [UInt8], contentType: String?) throws -> String {
         guard MediaType.essence(of: contentType) == MediaType.form else {

@@ -51,12 +51,12 @@ public struct LogoutToken: Sendable, CustomStringConvertible {
 /// ``ExpirationRule/optionalForDraftProviders``); and last, `jti` not already recorded for
 /// this issuer in `replays` (recorded only once every other check passed): a replay is
 /// `replayed_logout_token`; an issuer whose share of the cache is full gets `replay_cache_full` (and an
-/// ``OIDCEvent/Kind/replayCacheFull`` event), never a replay.
+/// ``/OIDCCore/OIDCEvent/Kind/replayCacheFull`` event), never a replay.
 ///
 /// The replay window is the acceptance window: the `jti` is recorded until the later of
 /// `iat` + `maximumAge` + `leeway` and, when present, `exp` + `leeway` — the last instants at
 /// which this validator would still accept the token — on the validator's `clock`. So a token
-/// is refused as a replay for as long as it could otherwise pass, whichever ``ReplayCache`` holds it.
+/// is refused as a replay for as long as it could otherwise pass, whichever ``/OIDCCore/ReplayCache`` holds it.
 public struct LogoutTokenValidator: Sendable {
     /// Which `typ` header values are accepted.
     public enum TypeRule: Sendable, Hashable {
@@ -114,7 +114,7 @@ public struct LogoutTokenValidator: Sendable {
     ///   - issuer: the `iss` a token must carry.
     ///   - clientID: this client's id, which `aud` must contain.
     ///   - keys: the issuer's keys.
-    ///   - replays: where `jti` values are recorded (default: a new ``InMemoryReplayCache``, on this validator's clock
+    ///   - replays: where `jti` values are recorded (default: a new ``/OIDCCore/InMemoryReplayCache``, on this validator's clock
     ///     like every cache: the validator passes the time).
     ///   - maximumAge: the oldest a token may be after its `iat`, in seconds (default 600), besides the leeway.
     ///   - allowedAlgorithms: allowed signature algorithms (asymmetric ones only).

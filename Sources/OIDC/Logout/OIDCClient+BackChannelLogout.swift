@@ -11,7 +11,7 @@ extension OIDCClient.Configuration {
     public struct LogoutTokens: Sendable {
         /// Where each token's `jti` is recorded, so a token is accepted once.
         ///
-        /// Default: an ``InMemoryReplayCache`` of this configuration. Replicas share one cache,
+        /// Default: an ``/OIDCCore/InMemoryReplayCache`` of this configuration. Replicas share one cache,
         /// such as `OIDCPostgres`'s `PostgresReplayCache`.
         public var replays: any ReplayCache = InMemoryReplayCache()
         /// The oldest a token may be, in seconds after its `iat`; default 600, at most one day.
@@ -47,7 +47,7 @@ extension OIDCClient {
     /// ``Configuration/logoutTokens``.
     /// - Parameter token: the logout token, as ``BackChannelLogoutRequest/logoutToken(fromBody:contentType:)`` reads it.
     /// - Returns: the validated token; its `jti` is recorded, so the same token is refused next time.
-    /// - Throws: ``OIDCError`` of category `invalidInput`, such as `.invalidSignature`, `.audienceMismatch` or
+    /// - Throws: ``/OIDCCore/OIDCError`` of category `invalidInput`, such as `.invalidSignature`, `.audienceMismatch` or
     ///   `.replayedLogoutToken`; what the replay cache throws when it cannot answer.
     public func validateLogoutToken(_ token: String) async throws -> LogoutToken {
         try await logoutTokenValidator.validate(token)

@@ -15,7 +15,7 @@ public struct FormPostUser: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the field's JSON text.
     /// - Parameter json: the `user` form field's value.
-    /// - Throws: ``OIDCError`` `.malformedFormPostUser` when it is not a JSON object of that shape.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.malformedFormPostUser` when it is not a JSON object of that shape.
     public init(json: String) throws {
         let object: JSONObject
         do {
@@ -52,7 +52,7 @@ public struct FormPostUser: Sendable, Hashable, CustomStringConvertible {
 extension LoginResult {
     /// The `user` field of a `form_post` answer (Sign in with Apple's first authorization), typed; `nil`
     /// when the answer had none.
-    /// - Throws: ``OIDCError`` `.malformedFormPostUser` when it is present but not of the documented shape.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.malformedFormPostUser` when it is present but not of the documented shape.
     public var formPostUser: FormPostUser? {
         get throws { try authorizationResponse.additionalParameters["user"].map(FormPostUser.init(json:)) }
     }

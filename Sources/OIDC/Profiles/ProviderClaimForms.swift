@@ -77,7 +77,7 @@ enum ProviderClaimForms {
 extension IDToken {
     /// Apple's `is_private_email` (the address is a private relay), read from a JSON boolean or from the
     /// strings `"true"`/`"false"` Apple sends; `nil` when absent.
-    /// - Throws: ``OIDCError`` `.claimTypeMismatch` for any other form.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.claimTypeMismatch` for any other form.
     public var isPrivateEmail: Bool? {
         get throws {
             do { return try ProviderClaimForms.bool(claims, "is_private_email", strings: true) } catch let error as JOSEError {

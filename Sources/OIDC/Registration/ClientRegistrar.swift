@@ -12,8 +12,8 @@ import Foundation
 ///
 /// Every call goes through the library's one endpoint fetch: the URL rule (https; http only on
 /// loopback for a loopback issuer), no redirects followed, a bounded, strictly parsed answer. A
-/// refusal is ``OIDCError`` `.registrationRefused` with the provider's error code in
-/// ``OIDCError/oauthError`` (RFC 7591 §3.2.2). The initial and registration access tokens are sent
+/// refusal is ``/OIDCCore/OIDCError`` `.registrationRefused` with the provider's error code in
+/// ``/OIDCCore/OIDCError/oauthError`` (RFC 7591 §3.2.2). The initial and registration access tokens are sent
 /// only in the `Authorization` header and never appear in an error or an event.
 public struct ClientRegistrar: Sendable {
     /// The provider's `registration_endpoint`.
@@ -30,7 +30,7 @@ public struct ClientRegistrar: Sendable {
     ///   - metadata: the provider's metadata (discovery); its `registration_endpoint` is used.
     ///   - transport: the HTTP transport.
     ///   - observer: receives one event per call.
-    /// - Throws: ``OIDCError`` `.registrationNotSupported` when the provider publishes no `registration_endpoint`;
+    /// - Throws: ``/OIDCCore/OIDCError`` `.registrationNotSupported` when the provider publishes no `registration_endpoint`;
     ///   `.insecureURL` when it is not https (http only for a loopback issuer).
     public init(metadata: ProviderMetadata, transport: any HTTPTransport, observer: (any OIDCObserver)? = nil) throws {
         guard let endpoint = metadata.registrationEndpoint else {
@@ -45,7 +45,7 @@ public struct ClientRegistrar: Sendable {
     ///   - issuer: the provider's issuer, when known; `nil`: the URL's own host decides (http on loopback only).
     ///   - transport: the HTTP transport.
     ///   - observer: receives one event per call.
-    /// - Throws: ``OIDCError`` `.insecureURL` / `.invalidIssuerURL` for the endpoint.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.insecureURL` / `.invalidIssuerURL` for the endpoint.
     public init(registrationEndpoint: URL, issuer: String?, transport: any HTTPTransport, observer: (any OIDCObserver)? = nil) throws {
         try SecureURLPolicy.checkEndpoint(registrationEndpoint, .registration, issuer: issuer)
         self.registrationEndpoint = registrationEndpoint
@@ -59,7 +59,7 @@ public struct ClientRegistrar: Sendable {
     ///   - metadata: the client's metadata; `jwks` is sent with public members only.
     ///   - initialAccessToken: the initial access token, when the provider requires one (sent as a bearer token).
     /// - Returns: the provider's answer.
-    /// - Throws: ``OIDCError`` `.registrationRefused` with the provider's code in ``OIDCError/oauthError``,
+    /// - Throws: ``/OIDCCore/OIDCError`` `.registrationRefused` with the provider's code in ``/OIDCCore/OIDCError/oauthError``,
     ///   `.invalidClientMetadata` before anything is sent, `.registrationTransportFailed`.
     public func register(_ metadata: ClientMetadata, initialAccessToken: String? = nil) async throws -> ClientRegistration {
         if let keys = metadata.jwks, keys.contains(where: { $0.keyType == .oct }) {
@@ -72,7 +72,7 @@ public struct ClientRegistrar: Sendable {
     /// Reads a registered client's current configuration (RFC 7592 §2.1).
     /// - Parameter registration: the registration (its `registration_client_uri` and `registration_access_token`).
     /// - Returns: the provider's current answer; the registration access token is kept when the provider does not send it again.
-    /// - Throws: ``OIDCError`` `.registrationNotSupported` (nothing to manage the client with), `.registrationRefused`
+    /// - Throws: ``/OIDCCore/OIDCError`` `.registrationNotSupported` (nothing to manage the client with), `.registrationRefused`
     ///   (e.g. `invalid_token`), `.registrationInvalidResponse` (another `client_id`), `.registrationTransportFailed`.
     public func read(_ registration: ClientRegistration) async throws -> ClientRegistration {
         let (url, token) = try management(registration)
@@ -106,7 +106,7 @@ public struct ClientRegistrar: Sendable {
 
     /// Deletes a registered client (RFC 7592 §2.3); the provider answers 204.
     /// - Parameter registration: the registration to delete.
-    /// - Throws: ``OIDCError`` `.registrationNotSupported`, `.registrationRefused`, `.registrationTransportFailed`.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.registrationNotSupported`, `.registrationRefused`, `.registrationTransportFailed`.
     public func delete(_ registration: ClientRegistration) async throws {
         let (url, token) = try management(registration)
         var request = TransportRequest(method: .delete, url: url)

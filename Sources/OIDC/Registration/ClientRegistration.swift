@@ -45,7 +45,7 @@ public struct ClientRegistration: Sendable, CustomStringConvertible, CustomRefle
     /// - Parameters:
     ///   - answer: the JSON object the provider returned.
     ///   - issuer: the provider's issuer (for the URL rule of `registration_client_uri`), when known.
-    /// - Throws: ``OIDCError`` `.registrationInvalidResponse` (no `client_id`, a member of the wrong type),
+    /// - Throws: ``/OIDCCore/OIDCError`` `.registrationInvalidResponse` (no `client_id`, a member of the wrong type),
     ///   `.insecureURL` for an http `registration_client_uri` off loopback.
     public init(answer: JSONObject, issuer: String?) throws {
         func fail(_ reason: String) -> OIDCError { OIDCError(.registrationInvalidResponse, "the registration answer's \(reason)", endpoint: .registration) }
@@ -90,7 +90,7 @@ public struct ClientRegistration: Sendable, CustomStringConvertible, CustomRefle
     /// - Parameters:
     ///   - privateKey: the client's signing key, for `private_key_jwt`.
     ///   - algorithm: its algorithm for `private_key_jwt`; default: `token_endpoint_auth_signing_alg` when registered.
-    /// - Throws: ``OIDCError`` `.invalidClientMetadata` when the method needs a secret the answer lacks, a key that
+    /// - Throws: ``/OIDCCore/OIDCError`` `.invalidClientMetadata` when the method needs a secret the answer lacks, a key that
     ///   was not given, or is not one this library speaks (e.g. `tls_client_auth`).
     public func authentication(privateKey: JWK? = nil, algorithm: JWSAlgorithm? = nil) throws -> ClientAuthentication {
         // RFC 7591 §2: an omitted method means client_secret_basic; a provider that registered the client

@@ -15,7 +15,7 @@ extension OIDCClient {
     ///   - privateKey: the client's signing key, for `private_key_jwt`.
     ///   - transport: the HTTP transport.
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
-    /// - Throws: ``OIDCError`` as ``ClientRegistration/authentication(privateKey:algorithm:)`` and
+    /// - Throws: ``/OIDCCore/OIDCError`` as ``ClientRegistration/authentication(privateKey:algorithm:)`` and
     ///   ``init(metadata:authentication:transport:configuration:)``.
     public init(
         metadata: ProviderMetadata, registration: ClientRegistration, privateKey: JWK? = nil, transport: any HTTPTransport,
@@ -36,7 +36,7 @@ extension OIDCClient {
     ///   - transport: the HTTP transport.
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache, observer.
     /// - Returns: the client and the registration (keep it, with its secrets, server-side to manage the client later).
-    /// - Throws: ``OIDCError``: discovery errors, those of ``ClientRegistrar/register(_:initialAccessToken:)``, and of
+    /// - Throws: ``/OIDCCore/OIDCError``: discovery errors, those of ``ClientRegistrar/register(_:initialAccessToken:)``, and of
     ///   ``init(metadata:registration:privateKey:transport:configuration:)``.
     public static func register(
         issuer: String, metadata: ClientMetadata, initialAccessToken: String? = nil, privateKey: JWK? = nil,

@@ -41,7 +41,7 @@ public struct ClaimsRequest: Sendable, Hashable, Codable, CustomStringConvertibl
 
     /// Parses a `claims` parameter with the strict JSON parser (duplicate members are rejected).
     /// Top-level members other than `id_token` and `userinfo` are rejected too.
-    /// - Throws: ``OIDCError`` `.invalidClaimsRequest` (with the JOSE error for bad JSON).
+    /// - Throws: ``/OIDCCore/OIDCError`` `.invalidClaimsRequest` (with the JOSE error for bad JSON).
     public static func parse(_ json: String) throws -> ClaimsRequest {
         let value: JSONValue
         do {

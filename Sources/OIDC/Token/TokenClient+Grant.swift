@@ -17,7 +17,7 @@ extension TokenClient {
 
     /// Exchanges an authorization code, with its PKCE verifier, for tokens; `resources` ask for tokens for those
     /// resources (RFC 8707 §2.2).
-    /// - Throws: ``OIDCError`` `.invalidTokenRequest` when an additional parameter would override a standard one,
+    /// - Throws: ``/OIDCCore/OIDCError`` `.invalidTokenRequest` when an additional parameter would override a standard one,
     ///   `.invalidResourceIndicator`, and the token endpoint's errors (`.oauthError`).
     public func exchangeCode(
         _ code: String, redirectURI: URL, codeVerifier: String?, resources: [URL] = [],
@@ -36,7 +36,7 @@ extension TokenClient {
 
     /// Uses a refresh token; `scope` may narrow the granted scope and `resources` ask for an access token for
     /// those resources (RFC 8707 §2.2).
-    /// - Throws: ``OIDCError`` as ``exchangeCode(_:redirectURI:codeVerifier:resources:additionalParameters:additionalHeaders:)``;
+    /// - Throws: ``/OIDCCore/OIDCError`` as ``exchangeCode(_:redirectURI:codeVerifier:resources:additionalParameters:additionalHeaders:)``;
     ///   `.refreshTokenSpent` when a check refuses an answer that rotated the refresh token.
     public func refresh(
         _ refreshToken: String, scope: String? = nil, resources: [URL] = [],
@@ -52,7 +52,7 @@ extension TokenClient {
 
     /// Requests tokens with any `grant_type` (RFC 6749 §4.5) and the configured client authentication;
     /// `resources` become RFC 8707 `resource` parameters.
-    /// - Throws: ``OIDCError`` `.invalidTokenRequest` when a parameter would set the grant type or the client
+    /// - Throws: ``/OIDCCore/OIDCError`` `.invalidTokenRequest` when a parameter would set the grant type or the client
     ///   authentication, `.invalidResourceIndicator`, and the token endpoint's errors.
     public func requestToken(
         grantType: String, parameters: [(name: String, value: String)] = [], resources: [URL] = [],
@@ -68,7 +68,7 @@ extension TokenClient {
 
     /// The client credentials grant (RFC 6749 §4.4), with an optional `scope`, RFC 8707 `resource` indicators
     /// and an `audience`, the parameter some providers use instead.
-    /// - Throws: ``OIDCError`` as ``requestToken(grantType:parameters:resources:additionalHeaders:)``.
+    /// - Throws: ``/OIDCCore/OIDCError`` as ``requestToken(grantType:parameters:resources:additionalHeaders:)``.
     public func clientCredentials(
         scope: String? = nil, resources: [URL] = [], audience: String? = nil,
         additionalParameters: [(name: String, value: String)] = []

@@ -9,8 +9,8 @@ import Foundation
 /// Revocation, UserInfo and the recording of every call for the client's observer, one ``OIDCEvent`` each.
 extension TokenClient {
     /// Revokes a token at `endpoint` (RFC 7009); `hint` is `access_token` or `refresh_token`.
-    /// Recorded as ``OIDCEvent/Kind/revocation``.
-    /// - Throws: ``OIDCError`` `.insecureURL` before sending, `.oauthError`, `.transport`.
+    /// Recorded as ``/OIDCCore/OIDCEvent/Kind/revocation``.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.insecureURL` before sending, `.oauthError`, `.transport`.
     public func revoke(_ token: String, hint: String? = nil, endpoint: URL) async throws {
         try await observer.observe(.revocation, origin: OIDCEvent.origin(of: endpoint)) {
             var parameters: [(name: String, value: String)] = [("token", token)]
@@ -23,8 +23,8 @@ extension TokenClient {
     }
 
     /// Calls UserInfo with the access token and returns its claims: `Bearer`, or with a DPoP binding `DPoP`
-    /// with a proof bound to the token and the one nonce retry. Recorded as ``OIDCEvent/Kind/userInfo``.
-    /// - Throws: ``OIDCError`` `.insecureURL` before sending, `.invalidToken` for a refused token, `.transport`.
+    /// with a proof bound to the token and the one nonce retry. Recorded as ``/OIDCCore/OIDCEvent/Kind/userInfo``.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.insecureURL` before sending, `.invalidToken` for a refused token, `.transport`.
     public func userInfo(accessToken: String, endpoint: URL) async throws -> JSONObject {
         try await observer.observe(.userInfo, origin: OIDCEvent.origin(of: endpoint)) {
             try userInfoObject(from: try await sendUserInfoRequest(accessToken: accessToken, endpoint: endpoint, accept: "application/json"))
@@ -71,7 +71,7 @@ extension TokenClient {
 
     /// Guarantees that UserInfo's `sub` equals the ID Token's (OpenID Connect Core §5.3.2): call it after ``userInfo(accessToken:endpoint:)``,
     /// which does not know the ID Token (``OIDCClient/userInfo(_:)`` checks it itself).
-    /// - Throws: ``OIDCError`` `.userInfoSubjectMismatch`, also when either subject is missing.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.userInfoSubjectMismatch`, also when either subject is missing.
     public static func checkUserInfoSubject(_ userInfo: JSONObject, idTokenSubject: String?) throws {
         guard let sub = userInfo["sub"]?.stringValue, let expected = idTokenSubject, ConstantTime.equals(sub, expected) else {
             throw OIDCError(.userInfoSubjectMismatch, "UserInfo's \"sub\" does not equal the ID Token's \"sub\"")

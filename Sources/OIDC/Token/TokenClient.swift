@@ -9,13 +9,13 @@ import Foundation
 /// The client's one caller of its authorization server: every grant at the token endpoint, revocation,
 /// UserInfo, and the PAR, CIBA and device authorization posts, each with the client's authentication.
 ///
-/// Every request is built by the one authenticated form POST (``ClientAuthentication`` applied afresh on
-/// every attempt, so a client assertion is never reused) after the URL passes ``SecureURLPolicy``:
+/// Every request is built by the one authenticated form POST (``/OIDCCore/ClientAuthentication`` applied afresh on
+/// every attempt, so a client assertion is never reused) after the URL passes ``/OIDCCore/SecureURLPolicy``:
 /// `https`, or `http` on loopback only for an `http` loopback issuer. Redirects are never followed.
 /// With a ``DPoPBinding`` every token request and UserInfo call carries a fresh proof, with the one
 /// nonce retry of RFC 9449 §8, and a token response must have `token_type` `DPoP`.
 ///
-/// Every failure is an ``OIDCError``: the provider's OAuth error (`oauth_error`, with ``OIDCError/oauthError``),
+/// Every failure is an ``/OIDCCore/OIDCError``: the provider's OAuth error (`oauth_error`, with ``/OIDCCore/OIDCError/oauthError``),
 /// an unusable body, a 5xx or a transport failure, each with the HTTP status and a short excerpt that never
 /// contains a secret. `description` and `dump` show no secret or key.
 public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable {
@@ -39,7 +39,7 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
     /// Receives an ``OIDCEvent`` per call; `nil`: none.
     package let observer: (any OIDCObserver)?
 
-    /// Creates a client for a token endpoint; the endpoint is checked against ``SecureURLPolicy`` before every request.
+    /// Creates a client for a token endpoint; the endpoint is checked against ``/OIDCCore/SecureURLPolicy`` before every request.
     /// - Parameters:
     ///   - tokenEndpoint: the provider's token endpoint.
     ///   - issuer: the provider's issuer, when known; it must be `https`, or `http` on loopback.
@@ -47,11 +47,11 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
     ///   - transport: what sends the requests.
     ///   - assertionAudience: the `aud` of client assertions: the issuer (default, which needs `issuer`) or the endpoint URL.
     ///   - dpop: the DPoP binding every token request and UserInfo call is proven with; `nil` (default): Bearer.
-    ///   - observer: receives one ``OIDCEvent`` per token request (with its grant type), other provider call,
+    ///   - observer: receives one ``/OIDCCore/OIDCEvent`` per token request (with its grant type), other provider call,
     ///     revocation, UserInfo call and DPoP nonce retry, never a token or secret; `nil` (default): none.
     ///   - timeout: seconds before a request is abandoned.
     ///   - clock: the time for `expires_at`, client assertions and proofs.
-    /// - Throws: ``OIDCError`` `.invalidIssuerURL` or `.insecureURL` for an issuer that is not `https` or loopback `http`.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.invalidIssuerURL` or `.insecureURL` for an issuer that is not `https` or loopback `http`.
     public init(
         tokenEndpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
         assertionAudience: ClientAssertionAudience = .issuer, dpop: DPoPBinding? = nil, observer: (any OIDCObserver)? = nil,
@@ -70,10 +70,10 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
     }
 
     /// Creates a client for a provider's metadata: its `token_endpoint`, or its `mtls_endpoint_aliases` entry when
-    /// `authentication` ``ClientAuthentication/usesMutualTLS`` and the provider publishes one, with its issuer.
+    /// `authentication` `ClientAuthentication.usesMutualTLS` and the provider publishes one, with its issuer.
     /// The other parameters are those of ``init(tokenEndpoint:issuer:authentication:transport:assertionAudience:dpop:observer:timeout:clock:)``.
-    /// - Throws: ``OIDCError`` `.discoveryMissingField` without a `token_endpoint`; `.insecureURL` or `.invalidIssuerURL`
-    ///   when an endpoint of the metadata fails ``ProviderMetadata/checkEndpointSecurity()``.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.discoveryMissingField` without a `token_endpoint`; `.insecureURL` or `.invalidIssuerURL`
+    ///   when an endpoint of the metadata fails `ProviderMetadata.checkEndpointSecurity()`.
     public init(
         metadata: ProviderMetadata, authentication: ClientAuthentication, transport: any HTTPTransport,
         assertionAudience: ClientAssertionAudience = .issuer, dpop: DPoPBinding? = nil, observer: (any OIDCObserver)? = nil,

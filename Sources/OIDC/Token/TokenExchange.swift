@@ -108,7 +108,7 @@ extension TokenClient {
     package static let tokenExchangeGrantType = "urn:ietf:params:oauth:grant-type:token-exchange"
 
     /// Exchanges a token (RFC 8693) with the configured client authentication.
-    /// - Throws: ``OIDCError`` `.invalidTokenRequest`, `.invalidResourceIndicator`,
+    /// - Throws: ``/OIDCCore/OIDCError`` `.invalidTokenRequest`, `.invalidResourceIndicator`,
     ///   `.invalidTokenExchangeResponse` when `issued_token_type` is missing, and every token-endpoint error.
     public func exchangeToken(_ request: TokenExchangeRequest, additionalHeaders: HeaderFields = [:]) async throws -> TokenExchangeResponse {
         let tokens = try await requestToken(

@@ -9,17 +9,17 @@ import Foundation
 /// Issuer discovery with WebFinger (OpenID Connect Discovery 1.0 §2, RFC 7033): from an identifier the user
 /// typed (`acct:user@host`, `user@host`, or an https URL) to the issuer of its OpenID provider.
 ///
-/// The identifier is the user's, so every host it leads to is checked with a ``RemoteFetchPolicy`` before any
+/// The identifier is the user's, so every host it leads to is checked with a ``/OIDCCore/RemoteFetchPolicy`` before any
 /// request: the WebFinger host, the issuer the answer names and (with
 /// ``OIDCClient/discover(webFinger:authentication:transport:configuration:fetchPolicy:)``) the endpoints of that
 /// issuer's discovery document. By default only public hosts on port 443 pass; a refusal is
 /// `webfinger_host_refused`, and an application admits its own test or internal providers by name
-/// (``RemoteFetchPolicy/allowedHosts``, ``RemoteFetchPolicy/admit``).
+/// (``/OIDCCore/RemoteFetchPolicy/allowedHosts``, ``/OIDCCore/RemoteFetchPolicy/admit``).
 ///
 /// The query goes to `https://HOST[:PORT]/.well-known/webfinger` (never http, loopback included); the issuer
 /// it answers must be an https URL (an `http` `href` is refused even on 127.0.0.1), and is then discovered with
 /// the usual exact-issuer check. An unusable answer is never quoted in the error's reason (it may come from an
-/// internal service): the observer's event carries a redacted excerpt in ``OIDCEvent/detail``.
+/// internal service): the observer's event carries a redacted excerpt in ``/OIDCCore/OIDCEvent/detail``.
 /// Members of the answer other than `links` (and a link's `rel` and `href`) are ignored, as RFC 7033 says.
 public enum WebFinger {
     /// The `rel` of the issuer link (OpenID Connect Discovery §2).
@@ -95,11 +95,11 @@ public enum WebFinger {
     /// - Parameters:
     ///   - identifier: `acct:user@host[:port]`, `user@host[:port]`, or an https URL.
     ///   - transport: the HTTP transport (it must trust the server's TLS certificate).
-    ///   - observer: receives one ``OIDCEvent/Kind/discovery`` event; on failure its ``OIDCEvent/detail`` says
+    ///   - observer: receives one ``/OIDCCore/OIDCEvent/Kind/discovery`` event; on failure its ``/OIDCCore/OIDCEvent/detail`` says
     ///     why the policy refused or what the unusable answer was.
     ///   - fetchPolicy: which hosts may be asked, and may be named as the issuer (default: public hosts on 443).
     /// - Returns: the issuer (an https URL on a host the policy admits), not yet discovered.
-    /// - Throws: ``OIDCError`` `.webFingerHostRefused` before any request (or for the issuer named),
+    /// - Throws: ``/OIDCCore/OIDCError`` `.webFingerHostRefused` before any request (or for the issuer named),
     ///   `.webFingerInvalidIdentifier`, `.webFingerNoIssuer`.
     public static func issuer(
         for identifier: String, transport: any HTTPTransport, observer: (any OIDCObserver)? = nil,
@@ -165,7 +165,7 @@ public enum WebFinger {
 extension OIDCClient {
     /// A client for the provider that `identifier`'s WebFinger server names (``WebFinger/issuer(for:transport:observer:fetchPolicy:)``),
     /// found through its discovery document with the exact-issuer check of ``discover(issuer:authentication:transport:configuration:)``.
-    /// Every endpoint of that document the client calls (all of ``ProviderMetadata/callableEndpoints`` but the
+    /// Every endpoint of that document the client calls (all of `ProviderMetadata.callableEndpoints` but the
     /// browser's: authorization, end-session, check-session) must be on a host `fetchPolicy` admits: the document
     /// is the remote party's, as is the issuer.
     /// - Parameters:
@@ -174,8 +174,8 @@ extension OIDCClient {
     ///   - transport: the HTTP transport.
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache, observer.
     ///   - fetchPolicy: the hosts the WebFinger query, the issuer and its endpoints may be on (default: public hosts on 443).
-    /// - Throws: ``OIDCError``: the WebFinger errors, then the discovery errors; `.webFingerHostRefused` naming the
-    ///   endpoint (``OIDCError/endpoint``) on a refused host.
+    /// - Throws: ``/OIDCCore/OIDCError``: the WebFinger errors, then the discovery errors; `.webFingerHostRefused` naming the
+    ///   endpoint (``/OIDCCore/OIDCError/endpoint``) on a refused host.
     public static func discover(
         webFinger identifier: String, authentication: ClientAuthentication, transport: any HTTPTransport,
         configuration: Configuration = Configuration(),

@@ -40,7 +40,7 @@ extension Discovery {
     }
 
     /// The RFC 8414 metadata of `issuer`, from the cache or fetched (cached apart from OpenID documents).
-    /// - Throws: as ``fetchAuthorizationServer(issuer:transport:observer:)``.
+    /// - Throws: as `fetchAuthorizationServer(issuer:transport:observer:)`.
     public func authorizationServerMetadata(for issuer: String) async throws -> ProviderMetadata {
         try await cached(key: "oauth-authorization-server " + issuer) { [transport, observer] in
             try await Self.fetchAuthorizationServer(issuer: issuer, transport: transport, observer: observer)

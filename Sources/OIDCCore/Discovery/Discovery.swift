@@ -12,7 +12,7 @@ import Foundation
 /// The document's `issuer` must equal the requested issuer exactly (§4.3), the
 /// issuer must be `https` (or `http` on a loopback host), the fields
 /// OpenID Connect requires must be present, and every endpoint it publishes must pass
-/// ``ProviderMetadata/checkEndpointSecurity()`` (no `http` endpoint from an `https` issuer). Documents are cached per issuer
+/// `ProviderMetadata.checkEndpointSecurity()` (no `http` endpoint from an `https` issuer). Documents are cached per issuer
 /// for ``timeToLive`` seconds; concurrent first requests share one fetch.
 public actor Discovery {
     /// The transport requests go through.
@@ -48,7 +48,7 @@ public actor Discovery {
     ///   `.discoveryHTTPStatus`, `.discoveryInvalidDocument`, `.discoveryMissingField`,
     ///   `.discoveryIssuerMismatch`; `.insecureURL` / `.invalidIssuerURL` naming the endpoint
     ///   (``OIDCError/endpoint``) when the document publishes an endpoint that
-    ///   ``ProviderMetadata/checkEndpointSecurity()`` refuses (e.g. an `http` token endpoint, or an
+    ///   `ProviderMetadata.checkEndpointSecurity()` refuses (e.g. an `http` token endpoint, or an
     ///   `http://127.0.0.1` `jwks_uri`, from an `https` issuer).
     public func metadata(for issuer: String) async throws -> ProviderMetadata {
         try await cached(key: issuer) { [transport, observer] in

@@ -7,7 +7,7 @@ import Foundation
 /// Which hosts the library may call when a URL was chosen by a user or a remote party rather than by the
 /// application's own configuration: the WebFinger query for an identifier the user typed, the issuer that the
 /// WebFinger answer names and the endpoints of that issuer's discovery document
-/// (``OIDCClient/discover(webFinger:authentication:transport:configuration:fetchPolicy:)``), and a protected
+/// (`OIDCClient.discover(webFinger:authentication:transport:configuration:fetchPolicy:)`), and a protected
 /// resource's metadata (RFC 9728, ``ProtectedResourceDiscovery``) with the authorization server it names.
 /// Without it, such a URL could make the application's server call its own internal services (request forgery).
 ///

@@ -91,7 +91,7 @@ public actor JWKSetCache {
 
     /// Creates a cache for `jwksURI`, which must be `https`, or `http` on a loopback host
     /// (and then, when `issuer` is given, only for an `http` loopback issuer: see
-    /// ``SecureURLPolicy/checkEndpoint(_:_:issuer:)``). Every fetch checks the URL again.
+    /// `SecureURLPolicy.checkEndpoint(_:_:issuer:)`). Every fetch checks the URL again.
     /// `observer` (default `nil`: none) receives the cache's events (see `observer`).
     /// - Throws: ``OIDCError`` `.insecureURL` / `.invalidIssuerURL` with ``OIDCError/endpoint`` `jwks_uri`.
     public init(

@@ -1,6 +1,6 @@
 /// A large provider's documented departures from OpenID Connect, each allowed only when the user
 /// names the provider here — never guessed from a host name — and only as narrowly as the provider's
-/// own documentation says; every other check stays on. Set it on ``OIDCClient/Configuration/profile``.
+/// own documentation says; every other check stays on. Set it on `OIDCClient.Configuration.profile`.
 ///
 /// What each profile relaxes (and nothing else):
 /// - ``entra(_:)``: a multi-tenant issuer (`…/common|organizations|consumers/v2.0`) whose discovery

@@ -12,7 +12,7 @@ import Foundation
 /// `Encodable` type (``init(_:)``); read it back typed with ``decode(_:)``.
 ///
 /// Used in authorization requests, PAR and request objects (`LoginRequest.authorizationDetails` in OIDC), in token
-/// responses (``TokenResponse/authorizationDetails``), and on the resource-server side in RFC 9068 access tokens
+/// responses (`TokenResponse.authorizationDetails`), and on the resource-server side in RFC 9068 access tokens
 /// and introspection answers.
 public struct AuthorizationDetail: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `type`: what kind of authorization this object describes.

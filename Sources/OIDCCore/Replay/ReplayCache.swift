@@ -7,8 +7,8 @@ import Foundation
 /// Remembers one-time identifiers (a DPoP proof's `jti`, a logout token's `jti`) so that a second
 /// use is refused for as long as the first could still be accepted.
 ///
-/// One concept for every replay check of the receiving side: ``DPoPProofValidator`` and
-/// ``LogoutTokenValidator`` take any `ReplayCache`. ``InMemoryReplayCache`` serves one process;
+/// One concept for every replay check of the receiving side: `DPoPProofValidator` and
+/// `LogoutTokenValidator` take any `ReplayCache`. ``InMemoryReplayCache`` serves one process;
 /// `OIDCPostgres` has one that every replica shares. The validator computes `expiry` from its own
 /// acceptance rule (`iat` + maximum age + leeway, or `exp` + leeway) on its own clock, so a cache
 /// never guesses a window.

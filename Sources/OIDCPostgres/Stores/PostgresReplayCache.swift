@@ -8,7 +8,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A ``OIDCResourceServer/ReplayCache`` in PostgreSQL, shared by every replica: a DPoP proof or a
+/// A ``/OIDCCore/ReplayCache`` in PostgreSQL, shared by every replica: a DPoP proof or a
 /// logout token used at one replica is refused as a replay at every other.
 ///
 /// - One table, primary key (`scope`, `identifier`), with the entry's `expires_at`. The identifier
@@ -20,12 +20,12 @@ import Foundation
 ///   exactly one is told "first use".
 /// - Bounded per scope: at most `scopeCapacity` live entries per scope (a proof key's thumbprint, an
 ///   issuer), counted on the (`scope`, `expires_at`) index in the same statement as the insert. A scope
-///   whose share is full gets ``OIDCResourceServer/ReplayCacheOutcome/full`` for its new identifiers
+///   whose share is full gets ``/OIDCCore/ReplayCacheOutcome/full`` for its new identifiers
 ///   (`replay_cache_full` at the validator, never a replay), and no other scope is affected. Concurrent
 ///   first uses in one scope on several replicas can pass the bound by at most their number. A check in
 ///   a full scope costs an index range scan of at most `scopeCapacity` entries.
 /// - Expiry and "now" are the validator's (``recordFirstUse(of:scope:until:now:)``), as the
-///   ``OIDCResourceServer/ReplayCache`` contract says; replicas' clocks should agree (NTP) as for every time check.
+///   ``/OIDCCore/ReplayCache`` contract says; replicas' clocks should agree (NTP) as for every time check.
 /// - Expired rows are deleted every `cleanupInterval` first-use checks of this instance, at most
 ///   `cleanupBatch` rows at a time, and by ``purgeExpired(now:limit:)``, so the table does not grow without bound.
 /// - Only parameterized statements; failures are `OIDCError` `database_unavailable` / `database_error`
@@ -83,9 +83,9 @@ public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
     }
 
     /// Records `identifier` within `scope` until `expiry`, atomically across replicas.
-    /// - Returns: ``OIDCResourceServer/ReplayCacheOutcome/firstUse`` when no live entry existed and the scope
-    ///   had room (inserted, or an expired one taken over); ``OIDCResourceServer/ReplayCacheOutcome/replayed``
-    ///   when one is recorded with an expiry after `now`; ``OIDCResourceServer/ReplayCacheOutcome/full`` when
+    /// - Returns: ``/OIDCCore/ReplayCacheOutcome/firstUse`` when no live entry existed and the scope
+    ///   had room (inserted, or an expired one taken over); ``/OIDCCore/ReplayCacheOutcome/replayed``
+    ///   when one is recorded with an expiry after `now`; ``/OIDCCore/ReplayCacheOutcome/full`` when
     ///   the scope already holds `scopeCapacity` live entries.
     /// - Throws: `database_unavailable`, `database_error`.
     public func recordFirstUse(of identifier: String, scope: String, until expiry: Date, now: Date) async throws -> ReplayCacheOutcome {

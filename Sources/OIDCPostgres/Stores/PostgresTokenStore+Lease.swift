@@ -9,7 +9,7 @@ import Foundation
 #endif
 
 extension PostgresTokenStore {
-    /// ``OIDCSession/CoordinatedTokenStore``'s single-flight refresh with a *lease* recorded in
+    /// ``/OIDCSession/CoordinatedTokenStore``'s single-flight refresh with a *lease* recorded in
     /// the row: no database transaction or lock spans the provider call.
     ///
     /// 1. Read the row (generation, tokens, lease). No row → `loggedOut(nil)`; tokens other

@@ -3,11 +3,11 @@ import OIDC
 import OIDCSession
 
 /// One user's tokens in a PostgreSQL table shared by every replica, with a
-/// cross-replica single-flight refresh (``OIDCSession/CoordinatedTokenStore``).
+/// cross-replica single-flight refresh (``/OIDCSession/CoordinatedTokenStore``).
 ///
 /// - Row: `token_key` (the caller's key for the user), `generation` (incremented on
 ///   every write and every lease taken: the fencing token), `key_id` (the ``TokenEncryptionKey``
-///   id, `NULL` when stored in plain text), `payload` (the ``OIDC/TokenResponse`` stored JSON,
+///   id, `NULL` when stored in plain text), `payload` (the ``/OIDC/TokenResponse`` stored JSON,
 ///   sealed with AES-256-GCM when ``TokenEncryption`` is given: a database dump is then not a
 ///   login), `lease_owner` and `lease_expires_at` (who is refreshing the row, until when).
 /// - ``coordinatedRefresh(replacing:_:)`` takes a *lease* recorded in the row, never a lock

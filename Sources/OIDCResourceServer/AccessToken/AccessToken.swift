@@ -39,13 +39,13 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     /// The `scope` values without building a set (the validation's hot path).
     var scopeTokens: [Substring] { scope?.split(separator: " ") ?? [] }
     /// `auth_time`, when present (read on use).
-    /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` when it is not a NumericDate.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.claimTypeMismatch` when it is not a NumericDate.
     public var authTime: Date? { get throws { try ClaimErrors.read { try jwt.claims.date("auth_time") } } }
     /// `acr`, when present (read on use).
-    /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` when it is not a string.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.claimTypeMismatch` when it is not a string.
     public var authenticationContextClass: String? { get throws { try ClaimErrors.read { try jwt.claims.string("acr") } } }
     /// `amr`, when present (read on use).
-    /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` when it is not an array of strings.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.claimTypeMismatch` when it is not an array of strings.
     public var authenticationMethods: [String]? { get throws { try ClaimErrors.read { try jwt.claims.claim("amr", as: [String].self) } } }
     /// `cnf` (RFC 7800): the DPoP key (`jkt`) or client certificate (`x5t#S256`) the token is
     /// bound to; `nil` for an unbound token. ``ResourceGuard`` enforces it.

@@ -16,7 +16,7 @@ public enum AccessTokenProfile: Sendable, Hashable, CustomStringConvertible {
 
     /// Microsoft Entra ID v2.0 access tokens for your own API: header `typ` `JWT`, `ver` `2.0`, a `scp` or
     /// `roles` claim (so its ID Tokens stay refused), `aud` containing the API's audience (its client id).
-    /// `iss` as ``OIDC/ProviderProfile/entra(_:)`` rules: for a `common`/`organizations`/`consumers` issuer
+    /// `iss` as ``/OIDCCore/ProviderProfile/entra(_:)`` rules: for a `common`/`organizations`/`consumers` issuer
     /// the template with the token's own `tid`, else exact; the tenant allow-list applies. The client is
     /// `azp`, the id `uti`, the scopes `scp` when `client_id`, `jti`, `scope` are absent. Tokens for Microsoft
     /// Graph (a `nonce` in the header) are refused as `unverifiable_access_token`, as always.

@@ -134,7 +134,7 @@ public struct AccessTokenRefusal: Sendable, Hashable, CustomStringConvertible {
         lhs.status == rhs.status && lhs.challenges == rhs.challenges && lhs.dpopNonce == rhs.dpopNonce
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(status)
         hasher.combine(challenges)

@@ -32,7 +32,7 @@ public struct BearerTokenExtractor: Sendable {
     ///   - method: the HTTP method (`GET` bodies are never read).
     ///   - query: the raw query string (without `?`), if any.
     ///   - body: the raw body, if any.
-    /// - Throws: ``OIDC/OIDCError`` `.missingBearerToken` (RFC 6750 §3.1: answer with a challenge without
+    /// - Throws: ``/OIDCCore/OIDCError`` `.missingBearerToken` (RFC 6750 §3.1: answer with a challenge without
     ///   an error code), `.invalidBearerRequest` (`invalid_request`, 400) for a malformed or repeated token.
     public func token(headers: HeaderFields, method: String = "GET", query: String? = nil, body: [UInt8]? = nil) throws -> String {
         var found: [String] = []

@@ -11,18 +11,18 @@ import Foundation
 ///
 /// In order: one compact JWS (`dpopProofMalformed`); `typ` exactly `dpop+jwt`; `alg` an allowed asymmetric
 /// algorithm (never `none` or HMAC); a `jwk` header holding a public key only, within JOSE's limits for
-/// embedded keys (``JOSE/JWK/init(embeddedJSONObject:)``: RSA `e` at most 2^32, `n` at most 8192 bits);
+/// embedded keys (``/JOSE/JWK/init(embeddedJSONObject:)``: RSA `e` at most 2^32, `n` at most 8192 bits);
 /// when an access token bound by `cnf.jkt` is presented, the key's thumbprint equal to it
 /// (`dpop_proof_jkt`) before any signature work; the signature verified with that key through JOSE; `jti`
 /// present; `htm` equal to the request method; `htu` equal to the request URI after
 /// `normalizedURI(_:)` (RFC 3986 §6.2.2, §6.2.3; query and fragment ignored); `iat` present, not
-/// more than ``leeway`` in the future and not older than ``maximumAge`` + ``leeway`` (JOSE's time rules);
+/// more than `leeway` in the future and not older than `maximumAge` + `leeway` (JOSE's time rules);
 /// `nonce` when the server requires one; `ath` when an access token is presented (the binding is always
-/// stated, ``KeyBinding``); last, `jti` not seen before for this key (``replays``, on by default; recorded
+/// stated, ``KeyBinding``); last, `jti` not seen before for this key (`replays`, on by default; recorded
 /// only once every other check passed, until the proof can no longer pass the `iat` rule): a replay is
 /// `dpop_proof_replayed`; a key whose share of the cache is full of live entries gets `replay_cache_full`
-/// (and an ``OIDC/OIDCEvent/Kind/replayCacheFull`` event), never a replay. Each failure is an
-/// ``OIDC/OIDCError`` whose code names the rule (`dpop_proof_htm`, `dpop_proof_ath`, ...).
+/// (and an ``/OIDCCore/OIDCEvent/Kind/replayCacheFull`` event), never a replay. Each failure is an
+/// ``/OIDCCore/OIDCError`` whose code names the rule (`dpop_proof_htm`, `dpop_proof_ath`, ...).
 ///
 /// A resource server uses ``ResourceGuard``, which reads `cnf` itself and calls this validator.
 public struct DPoPProofValidator: Sendable {
@@ -104,7 +104,7 @@ public struct DPoPProofValidator: Sendable {
     ///   - allowedAlgorithms: a subset of the asymmetric algorithms; HMAC entries are dropped.
     ///   - maximumAge: how old a proof's `iat` may be, in seconds.
     ///   - leeway: allowed clock skew, in seconds.
-    ///   - replays: where seen `jti` values are remembered; the default is a fresh ``InMemoryReplayCache``
+    ///   - replays: where seen `jti` values are remembered; the default is a fresh ``/OIDCCore/InMemoryReplayCache``
     ///     (replicas behind one load balancer share one instead); opting out is ``ReplayProtection/disabledAtCallersRisk``.
     ///   - clock: the current time (also the clock the replay retention is computed on).
     ///   - observer: receives one event per proof validated; `nil` (default): none.

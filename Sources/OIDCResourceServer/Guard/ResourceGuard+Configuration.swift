@@ -11,8 +11,8 @@ extension ResourceGuard {
     /// Everything a ``ResourceGuard`` is built from; only ``issuer`` and ``audience`` have no default.
     ///
     /// The defaults are the safe ones: RFC 9068 JWT access tokens with the issuer's discovered keys, `Bearer` and
-    /// `DPoP` with replay protection (an ``InMemoryReplayCache``), 60 s of leeway, the system clock, and
-    /// ``LibSSLTransport`` for discovery, keys and introspection.
+    /// `DPoP` with replay protection (an ``/OIDCCore/InMemoryReplayCache``), 60 s of leeway, the system clock, and
+    /// ``/OIDCTLSTransport/LibSSLTransport`` for discovery, keys and introspection.
     public struct Configuration: Sendable {
         /// The authorization server's issuer identifier: `iss` must equal it; discovery starts from it.
         public var issuer: String
@@ -25,7 +25,7 @@ extension ResourceGuard {
         public var profile: AccessTokenProfile = .rfc9068
         /// Where the issuer's signing keys come from; `nil` (default): its discovered `jwks_uri`, through a key cache.
         public var keys: IssuerKeys? = nil
-        /// Where DPoP proofs' `jti` values are remembered (RFC 9449 §11.1); default: a fresh ``InMemoryReplayCache``.
+        /// Where DPoP proofs' `jti` values are remembered (RFC 9449 §11.1); default: a fresh ``/OIDCCore/InMemoryReplayCache``.
         /// Replicas behind one load balancer share one cache.
         public var dpopReplays: DPoPProofValidator.ReplayProtection = .cache(InMemoryReplayCache())
         /// The DPoP proof algorithms accepted (`algs` of the challenge); HMAC entries are dropped.
@@ -38,7 +38,7 @@ extension ResourceGuard {
         public var clock: @Sendable () -> Date = { Date() }
         /// Receives one event per token checked, introspection call, proof, discovery and key fetch; `nil` (default): none.
         public var observer: (any OIDCObserver)? = nil
-        /// What fetches discovery, keys and introspection answers; `nil` (default): a ``LibSSLTransport``.
+        /// What fetches discovery, keys and introspection answers; `nil` (default): a ``/OIDCTLSTransport/LibSSLTransport``.
         public var transport: (any HTTPTransport)? = nil
         /// `realm` of every challenge, if any.
         public var realm: String? = nil

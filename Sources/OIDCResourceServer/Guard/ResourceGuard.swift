@@ -36,7 +36,7 @@ public struct ResourceGuard: Sendable {
     private let resourceMetadata: URL?
 
     /// A guard for `issuer`'s tokens meant for `audience`, with the defaults of ``Configuration``.
-    /// - Throws: ``OIDC/OIDCError``: discovery's codes (`.discoveryTransportFailed`, `.discoveryInvalidDocument`, ...),
+    /// - Throws: ``/OIDCCore/OIDCError``: discovery's codes (`.discoveryTransportFailed`, `.discoveryInvalidDocument`, ...),
     ///   `.jwksURIMissing`, `.insecureURL`.
     public static func discover(issuer: String, audience: String) async throws -> ResourceGuard {
         try await ResourceGuard(configuration: Configuration(issuer: issuer, audience: audience))
@@ -44,8 +44,8 @@ public struct ResourceGuard: Sendable {
 
     /// A guard built from `configuration`, discovering the issuer's keys and introspection endpoint where the
     /// configuration does not give them.
-    /// - Throws: ``OIDC/OIDCError``: discovery's codes, `.jwksURIMissing`, `.discoveryMissingField` (no
-    ///   `introspection_endpoint`), `.insecureURL`; `.transport` when no ``LibSSLTransport`` can be made.
+    /// - Throws: ``/OIDCCore/OIDCError``: discovery's codes, `.jwksURIMissing`, `.discoveryMissingField` (no
+    ///   `introspection_endpoint`), `.insecureURL`; `.transport` when no ``/OIDCTLSTransport/LibSSLTransport`` can be made.
     public init(configuration: Configuration) async throws {
         let c = configuration
         let transport = try c.transport ?? LibSSLTransport()
@@ -179,13 +179,13 @@ public struct ResourceGuard: Sendable {
 
     /// The RFC 9728 metadata document this resource server publishes: `resource` (default: the audience),
     /// `authorization_servers` = [issuer], `bearer_methods_supported` = `["header"]`, `dpop_signing_alg_values_supported`
-    /// = the proof algorithms, and the scopes given. Serve ``OIDC/ProtectedResourceMetadata/jsonString`` at
-    /// ``OIDC/ProtectedResourceDiscovery/metadataURL(forResource:)`` and set ``Configuration/resourceMetadata`` to that URL.
+    /// = the proof algorithms, and the scopes given. Serve ``/OIDCCore/ProtectedResourceMetadata/jsonString`` at
+    /// ``/OIDCCore/ProtectedResourceDiscovery/metadataURL(forResource:)`` and set ``Configuration/resourceMetadata`` to that URL.
     /// - Parameters:
     ///   - resource: the resource identifier; `nil`: the audience.
     ///   - scopes: `scopes_supported`; `nil`: not published.
     ///   - authorizationDetailsTypes: `authorization_details_types_supported` (RFC 9396); `nil`: not published.
-    /// - Throws: ``OIDC/OIDCError`` `.invalidIssuerURL` / `.insecureURL` when the resource identifier is not an
+    /// - Throws: ``/OIDCCore/OIDCError`` `.invalidIssuerURL` / `.insecureURL` when the resource identifier is not an
     ///   https URL (http on loopback) without a fragment.
     public func protectedResourceMetadata(
         resource: String? = nil, scopes: [String]? = nil,

@@ -66,7 +66,7 @@ public struct ValidatedAccessToken: Sendable, CustomStringConvertible {
     }
 
     /// The token's `authorization_details` (RFC 9396) when it carries at least one object of every type in `types`.
-    /// - Throws: ``OIDC/OIDCError`` `.insufficientAuthorizationDetails` naming the first type not granted;
+    /// - Throws: ``/OIDCCore/OIDCError`` `.insufficientAuthorizationDetails` naming the first type not granted;
     ///   `.invalidAuthorizationDetails` for a malformed claim.
     @discardableResult
     public func requireAuthorizationDetails(types: [String]) throws -> [AuthorizationDetail] {
@@ -77,7 +77,7 @@ public struct ValidatedAccessToken: Sendable, CustomStringConvertible {
     }
 
     /// The token's `authorization_details` (RFC 9396 §9), typed; `nil` when absent.
-    /// - Throws: ``OIDC/OIDCError`` `.invalidAuthorizationDetails` when the claim is not an array of objects with `type`.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.invalidAuthorizationDetails` when the claim is not an array of objects with `type`.
     public var authorizationDetails: [AuthorizationDetail]? {
         get throws {
             switch source {

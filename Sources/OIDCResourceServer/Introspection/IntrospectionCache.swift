@@ -6,15 +6,15 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Introspection answers kept for a while, keyed by ``Partition`` (the endpoint, the client that
+/// Introspection answers kept for a while, keyed by `Partition` (the endpoint, the client that
 /// asked, the answer policy) and the SHA-256 of the token: the token itself is never stored, and
 /// one cache shared by introspectors of different providers, clients or answer policies never hands
 /// one's answer to another's question (an unsigned answer fetched for a JSON client never reaches
 /// an introspector that requires signed answers).
 ///
-/// - An entry is kept no longer than ``maximumLifetime`` and, for an active token with
+/// - An entry is kept no longer than `maximumLifetime` and, for an active token with
 ///   `exp`, no longer than that `exp`.
-/// - At most ``capacity`` entries: expired ones are dropped first, then the oldest.
+/// - At most `capacity` entries: expired ones are dropped first, then the oldest.
 public actor IntrospectionCache {
     /// Everything besides the token that decides an introspection answer or whether it is accepted:
     /// answers are kept and found per partition, one per introspector setting.

@@ -37,7 +37,7 @@ public struct TokenIntrospection: Sendable, CustomStringConvertible {
     /// The answer's `cnf` (RFC 7800; RFC 8705 §3.2, RFC 9449 §6.2): the certificate or DPoP key the token
     /// is bound to, `nil` when unbound. ``ResourceGuard/check(method:url:headers:requiredScopes:dpopNonce:clientCertificate:)``
     /// enforces it with the JWT path's rule.
-    /// - Throws: ``OIDC/OIDCError`` `.claimTypeMismatch` when `cnf` is not an object of non-empty strings.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.claimTypeMismatch` when `cnf` is not an object of non-empty strings.
     public var confirmation: TokenConfirmation? {
         get throws { try members["cnf"].map(TokenConfirmation.init(claim:)) }
     }

@@ -14,7 +14,7 @@ import Foundation
 /// `Authorization` and `DPoP` itself and enforces the answer's `cnf` (RFC 9449 §6.2, RFC 8705 §3.2) with the rule
 /// the JWT path applies, and answers a failure with the JWT path's refusals. ``introspect(_:hint:)`` asks about any token.
 ///
-/// When ``jwtResponse`` is set, the request asks for the JWT form
+/// When `jwtResponse` is set, the request asks for the JWT form
 /// (`Accept: application/token-introspection+jwt`, RFC 9701) and such an answer is verified:
 /// signature with the issuer's keys, `typ` `token-introspection+jwt`, `iss` = the issuer,
 /// `aud` containing the resource server's identifier (its client id by default), `iat` present, and a `token_introspection` object;
@@ -100,7 +100,7 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     /// - Parameters:
     ///   - endpoint: the authorization server's introspection endpoint (RFC 7662).
     ///   - issuer: the provider's issuer, when known: `http` is then allowed only for an
-    ///     `http` loopback issuer (``OIDC/SecureURLPolicy/checkEndpoint(_:_:issuer:)``).
+    ///     `http` loopback issuer (`SecureURLPolicy.checkEndpoint(_:_:issuer:)`).
     ///   - authentication: how this resource server authenticates at the endpoint.
     ///   - transport: what sends the requests.
     ///   - audience: `.contains(identifier)` for this resource server, or the explicit `.anyAudience`.
@@ -110,9 +110,9 @@ public struct TokenIntrospector: Sendable, CustomReflectable {
     ///   - leeway: allowed clock skew, in seconds.
     ///   - clock: the current time.
     ///   - proofs: the DPoP proof rules; `nil` (the default) is a ``DPoPProofValidator`` with this `leeway` and
-    ///     `clock` and its own ``InMemoryReplayCache`` (replay protection on).
+    ///     `clock` and its own ``/OIDCCore/InMemoryReplayCache`` (replay protection on).
     ///   - observer: receives one event per introspection call and per token validated; `nil` (default): none.
-    /// - Throws: ``OIDC/OIDCError`` `.insecureURL` for an endpoint the URL policy refuses.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.insecureURL` for an endpoint the URL policy refuses.
     public init(
         endpoint: URL, issuer: String? = nil, authentication: ClientAuthentication, transport: any HTTPTransport,
         audience: AudienceRule, jwtResponse: JWTResponse? = nil, cache: IntrospectionCache? = nil,

@@ -3,8 +3,8 @@ import OIDCCore
 
 extension AccessToken {
     /// The `authorization_details` claim of the token (RFC 9396 §9.1, RFC 9068), typed; `nil` when absent.
-    /// Pick them by ``OIDC/AuthorizationDetail/type`` and decode your own types from them.
-    /// - Throws: ``OIDC/OIDCError`` `.invalidAuthorizationDetails` when the claim is not an array of objects with `type`.
+    /// Pick them by ``/OIDCCore/AuthorizationDetail/type`` and decode your own types from them.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.invalidAuthorizationDetails` when the claim is not an array of objects with `type`.
     public var authorizationDetails: [AuthorizationDetail]? {
         get throws {
             guard let value = claims[AuthorizationDetail.parameterName], !value.isNull else { return nil }
@@ -13,7 +13,7 @@ extension AccessToken {
     }
 
     /// The token's authorization details when it carries at least one object of every type in `types`.
-    /// - Throws: ``OIDC/OIDCError`` `.insufficientAuthorizationDetails` naming the first type not granted;
+    /// - Throws: ``/OIDCCore/OIDCError`` `.insufficientAuthorizationDetails` naming the first type not granted;
     ///   `.invalidAuthorizationDetails` for a malformed claim.
     @discardableResult
     public func requireAuthorizationDetails(types: [String]) throws -> [AuthorizationDetail] {
@@ -23,7 +23,7 @@ extension AccessToken {
 
 extension TokenIntrospection {
     /// The `authorization_details` member of the answer (RFC 9396 §9.2), typed; `nil` when absent.
-    /// - Throws: ``OIDC/OIDCError`` `.invalidAuthorizationDetails` when the member is not an array of objects with `type`.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.invalidAuthorizationDetails` when the member is not an array of objects with `type`.
     public var authorizationDetails: [AuthorizationDetail]? {
         get throws {
             guard let value = members[AuthorizationDetail.parameterName], !value.isNull else { return nil }
@@ -32,7 +32,7 @@ extension TokenIntrospection {
     }
 
     /// The answer's authorization details when they hold at least one object of every type in `types`.
-    /// - Throws: ``OIDC/OIDCError`` `.insufficientAuthorizationDetails` naming the first type not granted;
+    /// - Throws: ``/OIDCCore/OIDCError`` `.insufficientAuthorizationDetails` naming the first type not granted;
     ///   `.invalidAuthorizationDetails` for a malformed member.
     @discardableResult
     public func requireAuthorizationDetails(types: [String]) throws -> [AuthorizationDetail] {
