@@ -1,6 +1,5 @@
 import Foundation
-import OIDC
-import OIDCSession
+import OIDCSession  // the relying party (OIDC) and its shared vocabulary come with it
 
 /// A partner back end. One client per process (discovery once, the provider's keys cached), shared by every request.
 struct PartnerBackEnd {
