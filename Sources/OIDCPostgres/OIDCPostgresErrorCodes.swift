@@ -1,5 +1,5 @@
 import JOSE
-import OIDCCore
+import OIDC
 
 /// Every error code of `OIDCPostgres` (the PostgreSQL stores), in one place, each with the category an application
 /// branches on (``/OIDCCore/OIDCError/Category``). The strings are stable: they are the API.
