@@ -52,20 +52,26 @@ extension OIDCClient {
         case (false, let options?):
             return try await startFrontChannel(request, requestObject: options)
         case (true, nil):
-            let parEndpoint = try endpoint(metadata.pushedAuthorizationRequestEndpoint, "pushed_authorization_request_endpoint")
-            let authorizationEndpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
-            let parameters = try request.authorizationParameters()
-            let pushedRequest = try await tokenClient.pushAuthorizationRequest(parameters, endpoint: parEndpoint)
-            let url = try PushedAuthorization.authorizationURL(
-                authorizationEndpoint: authorizationEndpoint, clientID: clientID,
-                requestURI: pushedRequest.requestURI)
-            return PendingLogin(
-                try PendingAuthorization(
-                    request: request, pushedURL: url, issuer: metadata.issuer,
-                    issuerParameterSupported: requiresIssuerParameter))
+            return try await pushedLogin(request) { try request.authorizationParameters() }
         case (true, let options?):
             return try await startPushed(request, requestObject: options)
         }
+    }
+
+    /// Pushes the form `parameters` builds to the PAR endpoint (RFC 9126) and answers the pending login whose URL
+    /// carries only `client_id` and the `request_uri` the provider returned. Both endpoints are checked before the
+    /// form is built, so a provider without them fails before anything is signed or sent.
+    func pushedLogin(_ request: OAuthRequest, parameters: () async throws -> [(name: String, value: String)]) async throws
+        -> PendingLogin
+    {
+        let parEndpoint = try endpoint(metadata.pushedAuthorizationRequestEndpoint, "pushed_authorization_request_endpoint")
+        let authorizationEndpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
+        let pushed = try await tokenClient.pushAuthorizationRequest(try await parameters(), endpoint: parEndpoint)
+        let url = try PushedAuthorization.authorizationURL(
+            authorizationEndpoint: authorizationEndpoint, clientID: clientID, requestURI: pushed.requestURI)
+        return PendingLogin(
+            try PendingAuthorization(
+                request: request, pushedURL: url, issuer: metadata.issuer, issuerParameterSupported: requiresIssuerParameter))
     }
 
     /// A pending login for a login that an app started on its own and handed to this back end.

@@ -57,17 +57,10 @@ extension OIDCClient {
         guard case .byValue = options.delivery else {
             throw OIDCError(.requestObjectFailed, "a pushed request object is sent by value: the delivery must be .byValue")
         }
-        let parEndpoint = try endpoint(metadata.pushedAuthorizationRequestEndpoint, "pushed_authorization_request_endpoint")
-        let authorizationEndpoint = try endpoint(metadata.authorizationEndpoint, "authorization_endpoint")
-        let (object, _) = try await requestObject(for: request, options)
-        let pushed = try await tokenClient.pushAuthorizationRequest([("client_id", clientID), ("request", object)], endpoint: parEndpoint)
-        let url = try PushedAuthorization.authorizationURL(
-            authorizationEndpoint: authorizationEndpoint, clientID: clientID,
-            requestURI: pushed.requestURI)
-        return PendingLogin(
-            try PendingAuthorization(
-                request: request, pushedURL: url, issuer: metadata.issuer,
-                issuerParameterSupported: requiresIssuerParameter))
+        return try await pushedLogin(request) {
+            let (object, _) = try await requestObject(for: request, options)
+            return [("client_id", clientID), ("request", object)]
+        }
     }
 
     /// The request object for `request` as `options` say (signed or unsigned, then encrypted to the provider's
