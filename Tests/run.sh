@@ -37,6 +37,10 @@ fi
 if command -v python3 >/dev/null; then
     bash Tests/JOSETests/Fixtures/interop/jwcrypto-setup.sh || log "jwcrypto venv not set up: its interop tests are skipped"
 fi
+# PyPI's sd-jwt (the SD-JWT reference implementation) for CLISDJWTInteropTests (a venv under Tests/SDJWTInterop/).
+if command -v python3 >/dev/null; then
+    bash Tests/SDJWTInterop/sdjwt-setup.sh || log "sd-jwt venv not set up: its interop tests are skipped"
+fi
 
 # Seconds, no build: the format lint (Scripts/format-lint.sh, swift format lint --strict).
 # A finding fails the run under CI=true, after the tests; elsewhere it is reported only.

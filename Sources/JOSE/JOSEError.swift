@@ -71,6 +71,32 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         case decryptionFailed = "decryption_failed"
         /// libcrypto reported an internal failure.
         case cryptoFailure = "crypto_failure"
+        /// SD-JWT: `_sd_alg` names a hash function other than `sha-256`, `sha-384` or `sha-512`.
+        case sdUnsupportedHashAlgorithm = "sd_unsupported_hash_algorithm"
+        /// SD-JWT: a disclosure is not Base64URL of a JSON array `[salt, name, value]` or `[salt, value]`.
+        case sdMalformedDisclosure = "sd_malformed_disclosure"
+        /// SD-JWT: a disclosure's digest appears nowhere in the payload (a foreign or tampered disclosure).
+        case sdUnreferencedDisclosure = "sd_unreferenced_disclosure"
+        /// SD-JWT: a digest appears more than once in the payload.
+        case sdDuplicateDigest = "sd_duplicate_digest"
+        /// SD-JWT: the same disclosure is presented twice.
+        case sdRepeatedDisclosure = "sd_repeated_disclosure"
+        /// SD-JWT: a disclosure names a claim `_sd` or `...`.
+        case sdReservedClaimName = "sd_reserved_claim_name"
+        /// SD-JWT: a disclosed claim name is already present at that level of the payload.
+        case sdClaimNameConflict = "sd_claim_name_conflict"
+        /// SD-JWT: an array-element disclosure referenced from `_sd`, or an object-member one from `{"...": digest}`.
+        case sdMisplacedDisclosure = "sd_misplaced_disclosure"
+        /// SD-JWT: `_sd` is not an array of strings, or a `...` digest is not a string.
+        case sdMalformedPayload = "sd_malformed_payload"
+        /// SD-JWT: the verifier requires key binding and the presentation has no KB-JWT.
+        case sdKeyBindingRequired = "sd_key_binding_required"
+        /// SD-JWT: key binding is required and the issuer-signed JWT has no `cnf.jwk` holder key.
+        case sdHolderKeyMissing = "sd_holder_key_missing"
+        /// SD-JWT: the KB-JWT's `sd_hash` does not match the presentation it ends.
+        case sdHashMismatch = "sd_hash_mismatch"
+        /// SD-JWT: the KB-JWT's `iat` is older than the window the verifier allows.
+        case sdKeyBindingStale = "sd_key_binding_stale"
     }
 
     /// The stable code.

@@ -18,6 +18,8 @@ struct Options {
     var requiredClaims: [String] = []
     var leeway: Double = 60
     var kind: TokenKind?
+    /// `--as sd-jwt`: judged by the SD-JWT verifier (SDJWTInspection), not a ``TokenKind``.
+    var sdJWT = false
     var requiredScopes: [String] = []
     var dpopMethod: String?
     var dpopURI: String?
@@ -35,6 +37,7 @@ struct Options {
                jwt-inspect sign --key PATH [--claim NAME=VALUE]... (see jwt-inspect sign --help)
                jwt-inspect key (--kty KTY | --key PATH | --table ...) (see jwt-inspect key --help)
                jwt-inspect encrypt --key PATH [--alg ALG] [--enc ENC] < JWS (see jwt-inspect encrypt --help)
+               jwt-inspect sd-jwt issue|present ... (see jwt-inspect sd-jwt --help)
                jwt-inspect completions bash|zsh
 
         Decode a JWS/JWT, show its header and claims, and verify it.
@@ -60,7 +63,8 @@ struct Options {
           --as KIND            judge it with the library's validator for KIND: id-token (--iss, --aud,
                                --nonce), access-token (--iss, --aud, --require-scope), logout-token
                                (--iss, --aud), dpop-proof (--htm, --htu, --ath, --nonce; no key: the
-                               proof's jwk); without --as the kind is guessed from typ and named
+                               proof's jwk), sd-jwt (--key, --iss, --aud with --nonce: key binding;
+                               see jwt-inspect sd-jwt --help); without --as the kind is guessed from typ
           --require-scope SCOPE  access-token: required scope (repeatable)
           --htm METHOD         dpop-proof, --dpop-proof: the request method (required with them)
           --htu URL            dpop-proof, --dpop-proof: the request URL (required; query and fragment ignored)
@@ -114,8 +118,13 @@ struct Options {
             case "--dpop-proof": options.dpopProof = try value(argument)
             case "--as":
                 let text = try value(argument)
+                if text == "sd-jwt" {
+                    options.sdJWT = true
+                    index += 1
+                    continue
+                }
                 guard let kind = TokenKind(rawValue: text) else {
-                    throw UsageError("--as takes \(TokenKind.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\"")
+                    throw UsageError("--as takes \(TokenKind.allCases.map(\.rawValue).joined(separator: ", ")), sd-jwt, not \"\(text)\"")
                 }
                 options.kind = kind
             case "--leeway":

@@ -56,6 +56,7 @@ func inspectToken() throws(Exit) {
     }
     if trimmed.isEmpty { throw malformed("malformed_token", "no token given (pass it as an argument or on standard input)") }
     if trimmed.contains(where: TokenBytes.isWhitespace) { throw malformed("malformed_token", "whitespace inside the token") }
+    if options.sdJWT { return try SDJWTInspection.run(String(decoding: trimmed, as: UTF8.self), options: options) }
 
     let useColor: Bool
     switch options.color {
@@ -172,6 +173,8 @@ func runCommand() throws(Exit) {
         let command: KeyCommand
         do { command = try KeyCommand.parse(rest) } catch { throw fail(2, "\(error.message)\nTry 'jwt-inspect key --help'.") }
         try command.run()
+    case "sd-jwt":
+        try SDJWTCommand.run(rest)
     case "completions":
         try CommandLineReference.run(rest)
     default:

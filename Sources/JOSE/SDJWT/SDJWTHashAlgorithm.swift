@@ -1,0 +1,35 @@
+/// The hash function of an SD-JWT's disclosure digests (`_sd_alg`, RFC 9901 §4.1.1): only these three are accepted.
+public enum SDJWTHashAlgorithm: String, Sendable, Hashable, CaseIterable {
+    /// SHA-256, the default when `_sd_alg` is absent.
+    case sha256 = "sha-256"
+    /// SHA-384.
+    case sha384 = "sha-384"
+    /// SHA-512.
+    case sha512 = "sha-512"
+
+    /// The algorithm `_sd_alg` names (SHA-256 when absent).
+    /// - Throws: ``JOSEError`` `.sdUnsupportedHashAlgorithm` for any other name or a non-string value.
+    public init(sdAlg value: JSONValue?) throws {
+        guard let value else {
+            self = .sha256
+            return
+        }
+        guard let name = value.stringValue, let algorithm = SDJWTHashAlgorithm(rawValue: name) else {
+            throw JOSEError(.sdUnsupportedHashAlgorithm, "\"_sd_alg\" must be sha-256, sha-384 or sha-512", member: "_sd_alg")
+        }
+        self = algorithm
+    }
+
+    var digest: DigestAlgorithm {
+        switch self {
+        case .sha256: return .sha256
+        case .sha384: return .sha384
+        case .sha512: return .sha512
+        }
+    }
+
+    /// The Base64URL digest of the US-ASCII text `text` (a disclosure, or a presentation for `sd_hash`).
+    public func digest(of text: String) -> String {
+        Base64URL.encode(digest.hash(Array(text.utf8)))
+    }
+}

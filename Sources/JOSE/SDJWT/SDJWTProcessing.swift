@@ -1,0 +1,147 @@
+/// The RFC 9901 §7.1 processing of an issuer-signed payload with disclosures, the one walk that both the
+/// verifier and the holder use: each digest looked up once, disclosed values put in place (recursively),
+/// `_sd`, `_sd_alg` and undisclosed array elements removed, and each disclosure's JSON Pointer recorded.
+struct SDJWTProcessing {
+    let algorithm: SDJWTHashAlgorithm
+    let disclosures: [SDJWTDisclosure]
+    /// The digest of each disclosure, in order.
+    let digests: [String]
+    private var byDigest: [String: Int] = [:]
+    private var seen: Set<String> = []
+    /// Where each disclosure was placed: the path of its value in the fully disclosed payload.
+    private(set) var paths: [Int: [String]] = [:]
+    private let maxDepth: Int
+
+    /// - Throws: ``JOSEError`` `.sdRepeatedDisclosure` when a disclosure is given twice.
+    init(disclosures: [SDJWTDisclosure], algorithm: SDJWTHashAlgorithm, maxDepth: Int) throws {
+        self.algorithm = algorithm
+        self.disclosures = disclosures
+        self.maxDepth = maxDepth
+        var digests: [String] = []
+        digests.reserveCapacity(disclosures.count)
+        for (index, disclosure) in disclosures.enumerated() {
+            let digest = disclosure.digest(algorithm)
+            guard byDigest[digest] == nil else {
+                throw JOSEError(.sdRepeatedDisclosure, "disclosure \(index + 1) is given twice")
+            }
+            byDigest[digest] = index
+            digests.append(digest)
+        }
+        self.digests = digests
+    }
+
+    /// Processes the top-level payload and checks that every disclosure was referenced.
+    /// - Throws: ``JOSEError``: `.sdDuplicateDigest`, `.sdMisplacedDisclosure`, `.sdClaimNameConflict`,
+    ///   `.sdMalformedPayload`, `.sdUnreferencedDisclosure`, `.limitExceeded`.
+    mutating func process(payload: JSONObject) throws -> JSONObject {
+        let result = try process(object: payload, path: [], depth: 0, topLevel: true)
+        if paths.count != disclosures.count {
+            let missing = (0..<disclosures.count).first { paths[$0] == nil } ?? 0
+            throw JOSEError(
+                .sdUnreferencedDisclosure,
+                "disclosure \(missing + 1)'s digest appears nowhere in the payload or in the disclosures presented (a foreign or altered disclosure)")
+        }
+        return result
+    }
+
+    private mutating func markSeen(_ digest: String) throws {
+        guard seen.insert(digest).inserted else {
+            throw JOSEError(.sdDuplicateDigest, "a digest appears more than once in the payload")
+        }
+    }
+
+    private mutating func process(value: JSONValue, path: [String], depth: Int) throws -> JSONValue {
+        switch value {
+        case .object(let object): return .object(try process(object: object, path: path, depth: depth, topLevel: false))
+        case .array(let array): return .array(try process(array: array, path: path, depth: depth))
+        default: return value
+        }
+    }
+
+    private mutating func process(object: JSONObject, path: [String], depth: Int, topLevel: Bool) throws -> JSONObject {
+        guard depth <= maxDepth else { throw JOSEError(.limitExceeded, "the disclosed payload is nested deeper than \(maxDepth) levels") }
+        var result = JSONObject()
+        for member in object where member.name != "_sd" && !(topLevel && member.name == "_sd_alg") {
+            result[member.name] = try process(value: member.value, path: path + [member.name], depth: depth + 1)
+        }
+        guard let sd = object["_sd"] else { return result }
+        guard let digests = sd.arrayValue else { throw JOSEError(.sdMalformedPayload, "\"_sd\" must be an array of digests", member: "_sd") }
+        for entry in digests {
+            guard let digest = entry.stringValue else { throw JOSEError(.sdMalformedPayload, "\"_sd\" holds a value that is not a string", member: "_sd") }
+            try markSeen(digest)
+            guard let index = byDigest[digest] else { continue }  // a decoy, or a claim not disclosed
+            let disclosure = disclosures[index]
+            guard let name = disclosure.name else {
+                throw JOSEError(.sdMisplacedDisclosure, "disclosure \(index + 1) is an array element but its digest is in an object's \"_sd\"")
+            }
+            guard result[name] == nil else {
+                throw JOSEError(.sdClaimNameConflict, "disclosure \(index + 1) discloses \"\(name.jsonSafePrefix)\", already present at that level", member: name)
+            }
+            paths[index] = path + [name]
+            result[name] = try process(value: disclosure.value, path: path + [name], depth: depth + 1)
+        }
+        return result
+    }
+
+    private mutating func process(array: [JSONValue], path: [String], depth: Int) throws -> [JSONValue] {
+        guard depth <= maxDepth else { throw JOSEError(.limitExceeded, "the disclosed payload is nested deeper than \(maxDepth) levels") }
+        var result: [JSONValue] = []
+        result.reserveCapacity(array.count)
+        for (position, element) in array.enumerated() {
+            let elementPath = path + [String(position)]
+            guard case .object(let object) = element, object.count == 1, let reference = object["..."] else {
+                result.append(try process(value: element, path: elementPath, depth: depth + 1))
+                continue
+            }
+            guard let digest = reference.stringValue else {
+                throw JOSEError(.sdMalformedPayload, "an array element's \"...\" digest is not a string", member: "...")
+            }
+            try markSeen(digest)
+            guard let index = byDigest[digest] else { continue }  // undisclosed or decoy: removed
+            let disclosure = disclosures[index]
+            guard disclosure.name == nil else {
+                throw JOSEError(.sdMisplacedDisclosure, "disclosure \(index + 1) is an object member but its digest is an array element")
+            }
+            paths[index] = elementPath
+            result.append(try process(value: disclosure.value, path: elementPath, depth: depth + 1))
+        }
+        return result
+    }
+}
+
+/// RFC 6901 JSON Pointers: the path components of `/a/b~1c/0` are `a`, `b/c`, `0`.
+enum SDJWTPointer {
+    /// The components of a pointer.
+    /// - Throws: ``JOSEError`` `.claimMismatch` for a pointer that is empty or does not start with `/`,
+    ///   or has a `~` not followed by `0` or `1`.
+    static func components(_ pointer: String) throws -> [String] {
+        guard pointer.hasPrefix("/") else {
+            throw JOSEError(.claimMismatch, "a JSON Pointer naming a claim starts with \"/\" (RFC 6901)")
+        }
+        return try pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { token in
+            var text = ""
+            var escaped = false
+            for character in token {
+                if escaped {
+                    switch character {
+                    case "0": text.append("~")
+                    case "1": text.append("/")
+                    default: throw JOSEError(.claimMismatch, "a JSON Pointer has \"~\" not followed by 0 or 1")
+                    }
+                    escaped = false
+                } else if character == "~" {
+                    escaped = true
+                } else {
+                    text.append(character)
+                }
+            }
+            guard !escaped else { throw JOSEError(.claimMismatch, "a JSON Pointer ends with \"~\"") }
+            return text
+        }
+    }
+
+    /// The pointer text of path components.
+    static func text(_ components: [String]) -> String {
+        components.map { "/" + $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined()
+    }
+}
