@@ -2,7 +2,8 @@
 // against the raw libcrypto ceiling for the same signature over the same bytes,
 // in one process, with 1 and 2 threads (`--access-token`: RFC 9068 validations through
 // OIDCResourceServer instead, AccessTokenBench.swift; `--jwe`: decrypt + verify of an encrypted
-// ID Token, JWEBench.swift). One line per algorithm and thread count:
+// ID Token, JWEBench.swift; `--sd-jwt`: an SD-JWT+KB presentation with 10 disclosures, SDJWTBench.swift).
+// One line per algorithm and thread count:
 //   RS256 threads=1 api=43120 raw=51480 ratio=0.84
 // api and raw are the medians of the slices' rates; ratio is the median of the
 // per-pair ratios. JOSE_BENCH_SLICES=1 prints every pair (api:raw) to stderr.
@@ -20,7 +21,18 @@ let rounds = Int(ProcessInfo.processInfo.environment["JOSE_BENCH_ROUNDS"] ?? "")
 let partsMode = CommandLine.arguments.contains("--parts")
 let accessTokenMode = CommandLine.arguments.contains("--access-token")
 let jweMode = CommandLine.arguments.contains("--jwe")
-let selected = Set(CommandLine.arguments.dropFirst().filter { $0 != "--parts" && $0 != "--access-token" && $0 != "--jwe" })
+let sdJWTMode = CommandLine.arguments.contains("--sd-jwt")
+let selected = Set(CommandLine.arguments.dropFirst().filter { $0 != "--parts" && $0 != "--access-token" && $0 != "--jwe" && $0 != "--sd-jwt" })
+
+if sdJWTMode {
+    do {
+        try SDJWTBench.run(keysDirectory: keysDirectory, payload: payload, seconds: seconds, rounds: rounds)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("jose-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
 
 if jweMode {
     do {

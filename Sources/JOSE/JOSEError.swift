@@ -97,6 +97,8 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         case sdHashMismatch = "sd_hash_mismatch"
         /// SD-JWT: the KB-JWT's `iat` is older than the window the verifier allows.
         case sdKeyBindingStale = "sd_key_binding_stale"
+        /// SD-JWT VC: a claim that must stay in clear (`iss`, `nbf`, `exp`, `cnf`, `vct`, `vct#integrity`, `status`) was disclosed.
+        case sdClaimNotDisclosable = "sd_claim_not_disclosable"
     }
 
     /// The stable code.

@@ -20,6 +20,8 @@ struct Options {
     var kind: TokenKind?
     /// `--as sd-jwt`: judged by the SD-JWT verifier (SDJWTInspection), not a ``TokenKind``.
     var sdJWT = false
+    /// `--as sd-jwt-vc`: the same with the SD-JWT VC rules.
+    var sdJWTVC = false
     var requiredScopes: [String] = []
     var dpopMethod: String?
     var dpopURI: String?
@@ -64,7 +66,8 @@ struct Options {
                                --nonce), access-token (--iss, --aud, --require-scope), logout-token
                                (--iss, --aud), dpop-proof (--htm, --htu, --ath, --nonce; no key: the
                                proof's jwk), sd-jwt (--key, --iss, --aud with --nonce: key binding;
-                               see jwt-inspect sd-jwt --help); without --as the kind is guessed from typ
+                               see jwt-inspect sd-jwt --help), sd-jwt-vc (the same, with typ dc+sd-jwt,
+                               vct, iss/vct/cnf/status never disclosed); without --as the kind is guessed from typ
           --require-scope SCOPE  access-token: required scope (repeatable)
           --htm METHOD         dpop-proof, --dpop-proof: the request method (required with them)
           --htu URL            dpop-proof, --dpop-proof: the request URL (required; query and fragment ignored)
@@ -118,13 +121,14 @@ struct Options {
             case "--dpop-proof": options.dpopProof = try value(argument)
             case "--as":
                 let text = try value(argument)
-                if text == "sd-jwt" {
+                if text == "sd-jwt" || text == "sd-jwt-vc" {
                     options.sdJWT = true
+                    options.sdJWTVC = text == "sd-jwt-vc"
                     index += 1
                     continue
                 }
                 guard let kind = TokenKind(rawValue: text) else {
-                    throw UsageError("--as takes \(TokenKind.allCases.map(\.rawValue).joined(separator: ", ")), sd-jwt, not \"\(text)\"")
+                    throw UsageError("--as takes \(TokenKind.allCases.map(\.rawValue).joined(separator: ", ")), sd-jwt, sd-jwt-vc, not \"\(text)\"")
                 }
                 options.kind = kind
             case "--leeway":

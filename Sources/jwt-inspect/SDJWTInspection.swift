@@ -12,7 +12,12 @@ import Foundation
 /// Exit 0 valid, 1 invalid (a typed reason), 2 usage.
 enum SDJWTInspection {
     static func run(_ token: String, options: Options) throws(Exit) {
-        guard options.hasKeySource else { throw fail(2, "--as sd-jwt needs the issuer's key (--key)\nTry 'jwt-inspect --help'.") }
+        let kind = options.sdJWTVC ? "sd-jwt-vc" : "sd-jwt"
+        guard options.hasKeySource else { throw fail(2, "--as \(kind) needs the issuer's key (--key)\nTry 'jwt-inspect --help'.") }
+        if options.sdJWTVC, options.issuerURL != nil {
+            // --issuer reads OpenID discovery for the other kinds; JWT VC issuer metadata is not read here yet.
+            throw fail(2, "--as sd-jwt-vc takes the issuer's key with --key or --jwks-url (JWT VC issuer metadata is not supported yet)")
+        }
         guard (options.expectedAudience == nil) == (options.expectedNonce == nil) else {
             throw fail(2, "--as sd-jwt: key binding needs both --aud and --nonce\nTry 'jwt-inspect --help'.")
         }
@@ -32,7 +37,7 @@ enum SDJWTInspection {
         do {
             let sdjwt = try SDJWT(token)
             parsed = sdjwt
-            outcome = .success(try sdjwt.verify(keys: set, policy: policy))
+            outcome = .success(options.sdJWTVC ? try SDJWTVC.verify(sdjwt, keys: set, policy: policy) : try sdjwt.verify(keys: set, policy: policy))
         } catch let error as JOSEError {
             outcome = .failure(error)
         } catch {

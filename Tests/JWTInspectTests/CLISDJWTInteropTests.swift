@@ -81,8 +81,10 @@ struct CLISDJWTInteropTests {
         let claimsFile = out.appendingPathComponent("claims.json")
         try Data(CLISDJWTTests.claims.utf8).write(to: claimsFile)
         let issued = try await CLI.run(
-            ["sd-jwt", "issue", "--key", "Keys/p256.pem", "--claims", claimsFile.path, "--sd", "/given_name", "--sd", "/address",
-             "--sd", "/address/locality", "--sd", "/nationalities/0", "--sd", "/nationalities/1", "--decoys", "3", "--holder-key", holderPrivate])
+            [
+                "sd-jwt", "issue", "--key", "Keys/p256.pem", "--claims", claimsFile.path, "--sd", "/given_name", "--sd", "/address",
+                "--sd", "/address/locality", "--sd", "/nationalities/0", "--sd", "/nationalities/1", "--decoys", "3", "--holder-key", holderPrivate,
+            ])
         try #require(issued.status == 0, "\(issued.stderr)")
         let issuedFile = out.appendingPathComponent("issued.txt")
         try Data(issued.stdout.utf8).write(to: issuedFile)
@@ -98,8 +100,11 @@ struct CLISDJWTInteropTests {
 
         // A subset with a KB-JWT made here.
         let presented = try await CLI.run(
-            ["sd-jwt", "present", "--disclose", "/address/locality", "--disclose", "/nationalities/1", "--holder-key", holderPrivate,
-             "--aud", "https://verifier.example", "--nonce", "nonce-42", issuedFile.path == "" ? "-" : issued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+            [
+                "sd-jwt", "present", "--disclose", "/address/locality", "--disclose", "/nationalities/1", "--holder-key", holderPrivate,
+                "--aud", "https://verifier.example", "--nonce", "nonce-42",
+                issuedFile.path == "" ? "-" : issued.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+            ])
         try #require(presented.status == 0, "\(presented.stderr)")
         let presentedFile = out.appendingPathComponent("presented.txt")
         try Data(presented.stdout.utf8).write(to: presentedFile)
@@ -117,8 +122,10 @@ struct CLISDJWTInteropTests {
             ["present", issuedFile.path, #"{"given_name": true, "address": {"locality": true}}"#, holderPrivate, "https://verifier.example", "n-7"])
         try #require(theirs.status == 0, "\(theirs.stderr)")
         let back = try await CLI.run(
-            ["--as", "sd-jwt", "--key", issuerKey, "--json", "--aud", "https://verifier.example", "--nonce", "n-7",
-             theirs.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+            [
+                "--as", "sd-jwt", "--key", issuerKey, "--json", "--aud", "https://verifier.example", "--nonce", "n-7",
+                theirs.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+            ])
         #expect(back.status == 0, "\(back.stdout)")
         let backClaims = try #require(back.json?["claims"] as? [String: Any])
         #expect(backClaims["given_name"] as? String == "Erika")

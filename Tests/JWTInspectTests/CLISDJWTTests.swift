@@ -22,8 +22,10 @@ struct CLISDJWTTests {
         let claims = try file(Self.claims)
         defer { try? FileManager.default.removeItem(at: claims.deletingLastPathComponent()) }
         let result = try await CLI.run(
-            ["sd-jwt", "issue", "--key", "Keys/p256.pem", "--claims", claims.path, "--sd", "/given_name", "--sd", "/family_name",
-             "--sd", "/address", "--sd", "/address/locality", "--sd", "/nationalities/1", "--typ", "example+sd-jwt"]
+            [
+                "sd-jwt", "issue", "--key", "Keys/p256.pem", "--claims", claims.path, "--sd", "/given_name", "--sd", "/family_name",
+                "--sd", "/address", "--sd", "/address/locality", "--sd", "/nationalities/1", "--typ", "example+sd-jwt",
+            ]
                 + (holder ? ["--holder-key", "Keys/p384.pub.pem"] : []) + extra)
         try #require(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasSuffix("~\n"))
@@ -66,8 +68,10 @@ struct CLISDJWTTests {
     func presentWithKeyBinding() async throws {
         let token = try await Self.issue()
         let presented = try await CLI.run(
-            ["sd-jwt", "present", "--disclose", "/address/locality", "--holder-key", "Keys/p384.pem", "--aud", "https://verifier.example",
-             "--nonce", "n-123", token])
+            [
+                "sd-jwt", "present", "--disclose", "/address/locality", "--holder-key", "Keys/p384.pem", "--aud", "https://verifier.example",
+                "--nonce", "n-123", token,
+            ])
         try #require(presented.status == 0, "\(presented.stderr)")
         let presentation = presented.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!presentation.hasSuffix("~"))
@@ -128,5 +132,30 @@ struct CLISDJWTTests {
         #expect(try await CLI.run(["sd-jwt", "present", "--bogus", "x", token]).status == 2)
         #expect(try await CLI.run(["sd-jwt", "present", "--holder-key", "Keys/p384.pem", token]).status == 2)
         #expect(try await CLI.run(["sd-jwt", "present", "--disclose", "/nope", token]).status == 1)
+    }
+
+    @Test("--as sd-jwt-vc: typ dc+sd-jwt and vct required, iss never disclosed; exit codes as for sd-jwt")
+    func verifiableCredential() async throws {
+        let claims = try Self.file(#"{"iss": "https://issuer.example", "vct": "https://credentials.example/id", "given_name": "Erika"}"#)
+        defer { try? FileManager.default.removeItem(at: claims.deletingLastPathComponent()) }
+        func issue(_ extra: [String]) async throws -> String {
+            let result = try await CLI.run(["sd-jwt", "issue", "--key", "Keys/p256.pem", "--claims", claims.path] + extra)
+            try #require(result.status == 0, "\(result.stderr)")
+            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func check(_ token: String) async throws -> CLI.Result {
+            try await CLI.run(["--as", "sd-jwt-vc", "--key", "Keys/p256.pub.pem", "--json", token])
+        }
+        let good = try await check(try await issue(["--typ", "dc+sd-jwt", "--sd", "/given_name"]))
+        #expect(good.status == 0 && good.result == "valid", "\(good.stdout)")
+        let legacy = try await check(try await issue(["--typ", "vc+sd-jwt"]))
+        #expect(legacy.status == 0)
+        let untyped = try await check(try await issue(["--sd", "/given_name"]))
+        #expect(untyped.status == 1 && untyped.reason == "invalid_header")
+        let hiddenIssuer = try await check(try await issue(["--typ", "dc+sd-jwt", "--sd", "/iss"]))
+        #expect(hiddenIssuer.status == 1 && hiddenIssuer.reason == "sd_claim_not_disclosable")
+        // The same token is a valid plain SD-JWT: the VC rules are what refuse it.
+        let plain = try await CLI.run(["--as", "sd-jwt", "--key", "Keys/p256.pub.pem", "--json", try await issue(["--typ", "dc+sd-jwt", "--sd", "/iss"])])
+        #expect(plain.status == 0)
     }
 }

@@ -75,7 +75,8 @@ struct SDJWTProcessing {
                 throw JOSEError(.sdMisplacedDisclosure, "disclosure \(index + 1) is an array element but its digest is in an object's \"_sd\"")
             }
             guard result[name] == nil else {
-                throw JOSEError(.sdClaimNameConflict, "disclosure \(index + 1) discloses \"\(name.jsonSafePrefix)\", already present at that level", member: name)
+                throw JOSEError(
+                    .sdClaimNameConflict, "disclosure \(index + 1) discloses \"\(name.jsonSafePrefix)\", already present at that level", member: name)
             }
             paths[index] = path + [name]
             result[name] = try process(value: disclosure.value, path: path + [name], depth: depth + 1)

@@ -14,7 +14,8 @@ struct SDJWTIssuanceTests {
     static let pointers = ["/given_name", "/address", "/address/street_address", "/address/locality", "/nationalities/1", "/nationalities/2"]
 
     func issue(decoys: Int = 0, hash: SDJWTHashAlgorithm = .sha256) throws -> SDJWT {
-        try SDJWT.issue(claims: Self.claims, disclosable: Self.pointers, key: F.issuer, algorithm: .es256, type: "example+sd-jwt", decoys: decoys, hashAlgorithm: hash)
+        try SDJWT.issue(
+            claims: Self.claims, disclosable: Self.pointers, key: F.issuer, algorithm: .es256, type: "example+sd-jwt", decoys: decoys, hashAlgorithm: hash)
     }
 
     func verify(_ token: SDJWT) throws -> VerifiedSDJWT { try token.verify(key: F.issuer.publicKey, policy: F.policy()) }
