@@ -20,6 +20,8 @@ let cLibraries: [Target] = [
     .systemLibrary(name: "CLibSSL"),
     // PostgreSQL's libpq: needed only by consumers of OIDCPostgres.
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    // zlib: inflating a Token Status List's `lst` (JOSE), with a hard bound on the output.
+    .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     // SSSE3 Base64URL decoding of whole 16-character blocks (x86; elsewhere it consumes nothing
     // and JOSE's Swift decoder does all the work).
     .target(name: "CBase64URL"),
@@ -29,7 +31,7 @@ let cLibraries: [Target] = [
 
 let modules: [Target] = [
     // Keys, JWS, JWT. FoundationEssentials only: no networking, fast start-up.
-    .target(name: "JOSE", dependencies: ["CLibCrypto", "CBase64URL"], swiftSettings: strict,
+    .target(name: "JOSE", dependencies: ["CLibCrypto", "CBase64URL", "CZlib"], swiftSettings: strict,
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     // What every role shares: the HTTP vocabulary, errors, the observer, URL and fetch policies, discovery and
     // metadata, key caches, replay caches, provider profiles, client authentication. FoundationEssentials only.
@@ -107,7 +109,7 @@ let benchmarks: [Target] = [
 let tests: [Target] = [
     // Child processes run by the tests, waited for off Swift's cooperative pool (one runner for every target).
     .target(name: "TestProcesses", path: "Tests/TestProcesses", swiftSettings: strict),
-    .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto", "TestProcesses"], resources: [.copy("Fixtures")], swiftSettings: strict),
+    .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto", "CZlib", "TestProcesses"], resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(name: "OIDCTests", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
     .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC", "JOSE"], swiftSettings: strict),
     .testTarget(name: "OIDCResourceServerTests", dependencies: ["OIDCResourceServer", "OIDC", "JOSE"], swiftSettings: strict),

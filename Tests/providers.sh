@@ -24,6 +24,7 @@ install_packages() {
     pkg-config --exists libcrypto 2>/dev/null || missing+=(libssl-dev)
     pkg-config --exists libssl 2>/dev/null || missing+=(libssl-dev)
     pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
+    [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)  # JOSE: Token Status List (CZlib)
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || missing+=(postgresql)
     command -v pkg-config >/dev/null || missing+=(pkg-config)
     command -v glewlwyd >/dev/null || missing+=(glewlwyd)

@@ -71,6 +71,16 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         case decryptionFailed = "decryption_failed"
         /// libcrypto reported an internal failure.
         case cryptoFailure = "crypto_failure"
+        /// A Token Status List or its token is malformed: `bits` not 1, 2, 4 or 8, `lst` not base64url zlib data,
+        /// an index outside the list, a status list token without `sub`, `iat` or `status_list`.
+        case invalidStatusList = "invalid_status_list"
+        /// The credential's status list entry is 1 (invalid): the issuer revoked it.
+        case credentialRevoked = "credential_revoked"
+        /// The credential's status list entry is 2: the issuer suspended it.
+        case credentialSuspended = "credential_suspended"
+        /// The credential's status list entry is neither 0 (valid) nor 1 or 2: an application-specific or reserved
+        /// value, named in the reason.
+        case credentialStatusNotValid = "credential_status_not_valid"
     }
 
     /// The stable code.

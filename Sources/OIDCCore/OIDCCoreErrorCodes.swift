@@ -103,6 +103,15 @@ extension OIDCError.Code {
 
     // MARK: unavailable
 
+    /// A Token Status List could not be fetched: no HTTP answer (draft-ietf-oauth-status-list §8).
+    public static let statusListTransportFailed = OIDCError.Code("status_list_transport_failed", .unavailable)
+    /// A Token Status List URL answered with a status other than 200, or with a body too large.
+    public static let statusListHTTPStatus = OIDCError.Code("status_list_http_status", .unavailable)
+    /// The status list token is not usable: not a signed JWT of `typ` `statuslist+jwt` from the credential issuer's
+    /// keys, expired, for another URI, or with a malformed list (the JOSE reason in ``OIDCError/joseError``). The
+    /// credential's status is then unknown.
+    public static let statusListInvalid = OIDCError.Code("status_list_invalid", .unavailable)
+
     /// The JWK Set request got no HTTP response.
     public static let jwksTransportFailed = OIDCError.Code("jwks_transport_failed", .unavailable)
     /// The JWK Set was answered with a status other than 200.
@@ -123,6 +132,9 @@ extension OIDCError.Code {
     public static let transport = OIDCError.Code("transport", .unavailable)
 
     // MARK: configuration
+
+    /// A Token Status List URL is on a host the ``RemoteFetchPolicy`` refuses, or is not https; nothing was sent.
+    public static let statusListHostRefused = OIDCError.Code("status_list_host_refused", .configuration)
 
     /// The provider publishes no `jwks_uri`.
     public static let jwksURIMissing = OIDCError.Code("jwks_uri_missing", .configuration)

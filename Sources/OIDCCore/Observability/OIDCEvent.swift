@@ -56,6 +56,8 @@ public struct OIDCEvent: Sendable, Hashable {
         public static let revocation = Kind(rawValue: "revocation.request")
         /// Any other provider call (PAR, CIBA, device authorization, registration).
         public static let providerCall = Kind(rawValue: "provider.call")
+        /// A fetch of a Token Status List (``StatusListCache``).
+        public static let statusListFetched = Kind(rawValue: "status_list.fetch")
     }
 
     /// How it ended.
