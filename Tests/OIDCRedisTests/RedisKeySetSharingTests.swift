@@ -24,7 +24,9 @@ final class KeySetEndpoint: HTTPTransport, @unchecked Sendable {
 
 @Suite("RedisKeySetSharing against a real server (REDIS_URL)", .enabled(if: TestRedis.enabled))
 struct RedisKeySetSharingTests {
-    @Test("two replicas' JWK Set caches: one fetch for both; a new key fetched once by the first replica that needs it, taken by the other; max-age reduced by the copy's age")
+    @Test(
+        "two replicas' JWK Set caches: one fetch for both; a new key fetched once by the first replica that needs it, taken by the other; max-age reduced by the copy's age"
+    )
     func oneFetchPerChange() async throws {
         let a = try TestRedis.open(), b = try TestRedis.open()
         defer { a.close(); b.close() }

@@ -130,7 +130,9 @@ struct RedisSharedStoresTests {
         defer { for pool in pools { pool.close() } }
         let namespace = TestRedis.uniqueNamespace("replay")
         let caches = try pools.map { try RedisReplayCache(database: $0, namespace: namespace, scopeCapacity: 3) }
-        for i in 0..<3 { #expect(try await caches[i].recordFirstUse(of: "k-\(i)", scope: "attacker", until: Self.at(100 + Double(i)), now: Self.t0) == .firstUse) }
+        for i in 0..<3 {
+            #expect(try await caches[i].recordFirstUse(of: "k-\(i)", scope: "attacker", until: Self.at(100 + Double(i)), now: Self.t0) == .firstUse)
+        }
         #expect(try await caches[3].recordFirstUse(of: "k-3", scope: "attacker", until: Self.at(100), now: Self.t0) == .full)
         #expect(try await caches[3].recordFirstUse(of: "k-1", scope: "attacker", until: Self.at(101), now: Self.at(1)) == .replayed)
         #expect(try await caches[3].recordFirstUse(of: "fresh", scope: "honest", until: Self.at(100), now: Self.t0) == .firstUse)

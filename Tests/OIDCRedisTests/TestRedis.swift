@@ -66,7 +66,11 @@ final class Signal: Sendable {
 final class StepCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
-    func next() -> Int { lock.withLock { count += 1; return count } }
+    func next() -> Int {
+        lock.withLock {
+            count += 1; return count
+        }
+    }
     var value: Int { lock.withLock { count } }
 }
 

@@ -156,7 +156,9 @@ final class RedisConnection {
         }
         if let clientName {
             try send(RESP.encode([Array("CLIENT".utf8), Array("SETNAME".utf8), Array(clientName.utf8)]), deadline: deadline)
-            guard let reply = try readReply(deadline: deadline) else { throw OIDCError(.redisTimeout, "the Redis server did not answer CLIENT SETNAME in time") }
+            guard let reply = try readReply(deadline: deadline) else {
+                throw OIDCError(.redisTimeout, "the Redis server did not answer CLIENT SETNAME in time")
+            }
             if case .error(let message) = reply { throw Self.errorReply(message) }
         }
         if endpoint.database != 0 {

@@ -61,7 +61,9 @@ public final class RedisDatabase: Sendable, CustomStringConvertible, CustomRefle
     ) throws {
         if let clientName {
             guard (1...64).contains(clientName.utf8.count),
-                clientName.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x2E || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+                clientName.utf8.allSatisfy({
+                    $0 == 0x2D || $0 == 0x2E || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                })
             else { throw OIDCError(.invalidRedisURL, "a client name is 1-64 characters of A-Z a-z 0-9 - _ .") }
         }
         guard (1...1024).contains(maximumConnections) else { throw OIDCError(.invalidRedisURL, "maximumConnections must be 1-1024") }

@@ -72,7 +72,9 @@ public struct RedisKeySetSharing: HTTPTransport, CustomStringConvertible {
                 return copy.response
             }
             let lockMilliseconds = String((min(max(request.timeout, 1), 120) * 1000).wholeInt ?? 30_000)
-            let taken = try await database.command([Array("SET".utf8), lock, Array(owner.utf8), Array("NX".utf8), Array("PX".utf8), Array(lockMilliseconds.utf8)])
+            let taken = try await database.command([
+                Array("SET".utf8), lock, Array(owner.utf8), Array("NX".utf8), Array("PX".utf8), Array(lockMilliseconds.utf8),
+            ])
             if taken != .null {
                 let response: TransportResponse
                 do { response = try await transport.send(request) } catch {
@@ -135,21 +137,21 @@ public struct RedisKeySetSharing: HTTPTransport, CustomStringConvertible {
     /// KEYS copy → {version, body, Cache-Control, age ms} or false.
     static let read =
         TokenScripts.now + """
-        local v = redis.call('HMGET', KEYS[1], 'v', 'b', 'c', 't')
-        if not v[1] or not v[2] then return false end
-        return {v[1], v[2], v[3] or '', now - tonumber(v[4] or now)}
-        """
+            local v = redis.call('HMGET', KEYS[1], 'v', 'b', 'c', 't')
+            if not v[1] or not v[2] then return false end
+            return {v[1], v[2], v[3] or '', now - tonumber(v[4] or now)}
+            """
 
     /// KEYS copy, lock; ARGV body, Cache-Control, owner, channel, message → the new version.
     static let store =
         TokenScripts.now + """
-        local version = redis.call('HINCRBY', KEYS[1], 'v', 1)
-        redis.call('HSET', KEYS[1], 'b', ARGV[1], 'c', ARGV[2], 't', now)
-        redis.call('PEXPIRE', KEYS[1], 86400000)
-        if redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
-        redis.call('PUBLISH', ARGV[4], ARGV[5])
-        return version
-        """
+            local version = redis.call('HINCRBY', KEYS[1], 'v', 1)
+            redis.call('HSET', KEYS[1], 'b', ARGV[1], 'c', ARGV[2], 't', now)
+            redis.call('PEXPIRE', KEYS[1], 86400000)
+            if redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
+            redis.call('PUBLISH', ARGV[4], ARGV[5])
+            return version
+            """
 
     /// KEYS lock; ARGV owner: the lock released if it is still this caller's.
     static let unlock = """

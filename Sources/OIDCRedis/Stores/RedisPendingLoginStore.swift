@@ -85,28 +85,28 @@ public struct RedisPendingLoginStore: PendingLoginStore, CustomStringConvertible
     /// capacity, member → 1 saved, 0 exists, -1 full.
     static let save =
         TokenScripts.now + """
-        if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-        local expires = now + tonumber(ARGV[3])
-        if ARGV[4] == '1' then
-            redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-            if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return -1 end
-            redis.call('ZADD', KEYS[2], expires, ARGV[6])
-            if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[3]) + 60000 then redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[3]) + 60000) end
-        end
-        redis.call('HSET', KEYS[1], 'p', ARGV[1], 'k', ARGV[2], 'e', expires, 's', ARGV[4] == '1' and KEYS[2] or '')
-        redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]) + 60000)
-        return 1
-        """
+            if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+            local expires = now + tonumber(ARGV[3])
+            if ARGV[4] == '1' then
+                redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+                if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return -1 end
+                redis.call('ZADD', KEYS[2], expires, ARGV[6])
+                if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[3]) + 60000 then redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[3]) + 60000) end
+            end
+            redis.call('HSET', KEYS[1], 'p', ARGV[1], 'k', ARGV[2], 'e', expires, 's', ARGV[4] == '1' and KEYS[2] or '')
+            redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]) + 60000)
+            return 1
+            """
 
     /// KEYS entry; ARGV member → {payload, key id, live 1/0} or false; the entry deleted, its scope's count freed.
     static let consume =
         TokenScripts.now + """
-        local v = redis.call('HMGET', KEYS[1], 'p', 'k', 'e', 's')
-        if not v[1] then return false end
-        redis.call('DEL', KEYS[1])
-        if v[4] and v[4] ~= '' then redis.call('ZREM', v[4], ARGV[1]) end
-        local live = 0
-        if v[3] and tonumber(v[3]) and tonumber(v[3]) > now then live = 1 end
-        return {v[1], v[2] or '', live}
-        """
+            local v = redis.call('HMGET', KEYS[1], 'p', 'k', 'e', 's')
+            if not v[1] then return false end
+            redis.call('DEL', KEYS[1])
+            if v[4] and v[4] ~= '' then redis.call('ZREM', v[4], ARGV[1]) end
+            local live = 0
+            if v[3] and tonumber(v[3]) and tonumber(v[3]) > now then live = 1 end
+            return {v[1], v[2] or '', live}
+            """
 }

@@ -49,8 +49,10 @@ public struct RedisReplayCache: ReplayCache, CustomStringConvertible {
         let key = "\(namespace):\(RedisNamespace.hex(DigestAlgorithm.sha256.hash(Array(scope.utf8))))"
         let reply = try await database.eval(
             Self.record, keys: [key],
-            arguments: [Array(member.utf8), Array(Self.milliseconds(expiry, late: "inf").utf8), Array(Self.milliseconds(now, late: "9000000000000").utf8),
-                        Array(String(scopeCapacity).utf8)])
+            arguments: [
+                Array(member.utf8), Array(Self.milliseconds(expiry, late: "inf").utf8), Array(Self.milliseconds(now, late: "9000000000000").utf8),
+                Array(String(scopeCapacity).utf8),
+            ])
         switch try reply.integer("replay check") {
         case 1: return .firstUse
         case 2: return .replayed

@@ -125,58 +125,58 @@ public struct RedisSessionIndex: Sendable, CustomStringConvertible {
     /// ARGV namespace, handle hex, iss, sub, sid ('' = none), key id, payload, lifetime ms.
     static let save =
         helpers + """
-        local entry = ns .. ':h:' .. ARGV[2]
-        unindex(ARGV[2], redis.call('HMGET', entry, 'i', 's', 'd'))
-        redis.call('DEL', entry)
-        redis.call('HSET', entry, 'i', ARGV[3], 's', ARGV[4], 'd', ARGV[5], 'k', ARGV[6], 'p', ARGV[7])
-        local ms = tonumber(ARGV[8])
-        redis.call('PEXPIRE', entry, ms)
-        redis.call('SADD', subKey(ARGV[3], ARGV[4]), ARGV[2])
-        extend(subKey(ARGV[3], ARGV[4]), ms)
-        if ARGV[5] ~= '' then
-            redis.call('SADD', sidKey(ARGV[3], ARGV[5]), ARGV[2])
-            extend(sidKey(ARGV[3], ARGV[5]), ms)
-        end
-        return 1
-        """
+            local entry = ns .. ':h:' .. ARGV[2]
+            unindex(ARGV[2], redis.call('HMGET', entry, 'i', 's', 'd'))
+            redis.call('DEL', entry)
+            redis.call('HSET', entry, 'i', ARGV[3], 's', ARGV[4], 'd', ARGV[5], 'k', ARGV[6], 'p', ARGV[7])
+            local ms = tonumber(ARGV[8])
+            redis.call('PEXPIRE', entry, ms)
+            redis.call('SADD', subKey(ARGV[3], ARGV[4]), ARGV[2])
+            extend(subKey(ARGV[3], ARGV[4]), ms)
+            if ARGV[5] ~= '' then
+                redis.call('SADD', sidKey(ARGV[3], ARGV[5]), ARGV[2])
+                extend(sidKey(ARGV[3], ARGV[5]), ms)
+            end
+            return 1
+            """
 
     /// ARGV namespace, handle hex → {payload, key id} or false.
     static let delete =
         helpers + """
-        local entry = ns .. ':h:' .. ARGV[2]
-        local v = redis.call('HMGET', entry, 'i', 's', 'd', 'p', 'k')
-        if not v[4] then return false end
-        redis.call('DEL', entry)
-        unindex(ARGV[2], v)
-        return {v[4], v[5] or ''}
-        """
+            local entry = ns .. ':h:' .. ARGV[2]
+            local v = redis.call('HMGET', entry, 'i', 's', 'd', 'p', 'k')
+            if not v[4] then return false end
+            redis.call('DEL', entry)
+            unindex(ARGV[2], v)
+            return {v[4], v[5] or ''}
+            """
 
     /// ARGV namespace, iss, sub ('' = none), sid ('' = none) → flat {handle hex, payload, key id}…
     static let deleteMany =
         helpers + """
-        local iss, sub, sid = ARGV[2], ARGV[3], ARGV[4]
-        local out = {}
-        local function take(set, check)
-            for _, member in ipairs(redis.call('SMEMBERS', set)) do
-                local entry = ns .. ':h:' .. member
-                local v = redis.call('HMGET', entry, 'i', 's', 'd', 'p', 'k')
-                if not v[4] then
-                    redis.call('SREM', set, member)
-                elseif v[1] == iss and check(v) then
-                    redis.call('DEL', entry)
-                    unindex(member, v)
-                    table.insert(out, member); table.insert(out, v[4]); table.insert(out, v[5] or '')
+            local iss, sub, sid = ARGV[2], ARGV[3], ARGV[4]
+            local out = {}
+            local function take(set, check)
+                for _, member in ipairs(redis.call('SMEMBERS', set)) do
+                    local entry = ns .. ':h:' .. member
+                    local v = redis.call('HMGET', entry, 'i', 's', 'd', 'p', 'k')
+                    if not v[4] then
+                        redis.call('SREM', set, member)
+                    elseif v[1] == iss and check(v) then
+                        redis.call('DEL', entry)
+                        unindex(member, v)
+                        table.insert(out, member); table.insert(out, v[4]); table.insert(out, v[5] or '')
+                    end
                 end
             end
-        end
-        if sid ~= '' then take(sidKey(iss, sid), function(v) return v[3] == sid end) end
-        if sub ~= '' then
-            if sid ~= '' then
-                take(subKey(iss, sub), function(v) return v[2] == sub and (not v[3] or v[3] == '') end)
-            else
-                take(subKey(iss, sub), function(v) return v[2] == sub end)
+            if sid ~= '' then take(sidKey(iss, sid), function(v) return v[3] == sid end) end
+            if sub ~= '' then
+                if sid ~= '' then
+                    take(subKey(iss, sub), function(v) return v[2] == sub and (not v[3] or v[3] == '') end)
+                else
+                    take(subKey(iss, sub), function(v) return v[2] == sub end)
+                end
             end
-        end
-        return out
-        """
+            return out
+            """
 }

@@ -127,23 +127,23 @@ enum TokenScripts {
     /// KEYS[1] → {generation, key id or false, payload, leased 0/1, milliseconds left} or false.
     static let read =
         now + """
-        local v = redis.call('HMGET', KEYS[1], 'g', 'k', 'p', 'o', 'u')
-        if not v[3] or not v[1] then return false end
-        local leased, left = 0, 0
-        if v[4] and v[5] and tonumber(v[5]) and tonumber(v[5]) > now then leased = 1; left = tonumber(v[5]) - now end
-        return {v[1], v[2], v[3], leased, left}
-        """
+            local v = redis.call('HMGET', KEYS[1], 'g', 'k', 'p', 'o', 'u')
+            if not v[3] or not v[1] then return false end
+            local leased, left = 0, 0
+            if v[4] and v[5] and tonumber(v[5]) and tonumber(v[5]) > now then leased = 1; left = tonumber(v[5]) - now end
+            return {v[1], v[2], v[3], leased, left}
+            """
 
     /// KEYS[1]; ARGV owner, lease ms, generation read → the new generation, or false.
     static let take =
         now + """
-        local v = redis.call('HMGET', KEYS[1], 'g', 'o', 'u')
-        if not v[1] or v[1] ~= ARGV[3] then return false end
-        if v[2] and v[3] and tonumber(v[3]) and tonumber(v[3]) > now then return false end
-        local g = redis.call('HINCRBY', KEYS[1], 'g', 1)
-        redis.call('HSET', KEYS[1], 'o', ARGV[1], 'u', now + tonumber(ARGV[2]))
-        return g
-        """
+            local v = redis.call('HMGET', KEYS[1], 'g', 'o', 'u')
+            if not v[1] or v[1] ~= ARGV[3] then return false end
+            if v[2] and v[3] and tonumber(v[3]) and tonumber(v[3]) > now then return false end
+            local g = redis.call('HINCRBY', KEYS[1], 'g', 1)
+            redis.call('HSET', KEYS[1], 'o', ARGV[1], 'u', now + tonumber(ARGV[2]))
+            return g
+            """
 
     /// The fence every held-lease script starts with: KEYS[1]; ARGV generation, owner.
     private static let fence = """
@@ -155,34 +155,34 @@ enum TokenScripts {
     /// ARGV generation, owner, lease ms → 1 renewed, 0 lost.
     static let renew =
         now + fence + """
-        redis.call('HSET', KEYS[1], 'u', now + tonumber(ARGV[3]))
-        return 1
-        """
+            redis.call('HSET', KEYS[1], 'u', now + tonumber(ARGV[3]))
+            return 1
+            """
 
     /// ARGV generation, owner, channel, message, payload, key id ('' = none) → 1 stored, 0 lost.
     static let storeFenced =
         fence + """
-        redis.call('HINCRBY', KEYS[1], 'g', 1)
-        redis.call('HSET', KEYS[1], 'p', ARGV[5])
-        if ARGV[6] == '' then redis.call('HDEL', KEYS[1], 'k') else redis.call('HSET', KEYS[1], 'k', ARGV[6]) end
-        redis.call('HDEL', KEYS[1], 'o', 'u')
-        redis.call('PUBLISH', ARGV[3], ARGV[4])
-        return 1
-        """
+            redis.call('HINCRBY', KEYS[1], 'g', 1)
+            redis.call('HSET', KEYS[1], 'p', ARGV[5])
+            if ARGV[6] == '' then redis.call('HDEL', KEYS[1], 'k') else redis.call('HSET', KEYS[1], 'k', ARGV[6]) end
+            redis.call('HDEL', KEYS[1], 'o', 'u')
+            redis.call('PUBLISH', ARGV[3], ARGV[4])
+            return 1
+            """
 
     /// ARGV generation, owner, channel, message → 1 deleted, 0 lost.
     static let deleteFenced =
         fence + """
-        redis.call('DEL', KEYS[1])
-        redis.call('PUBLISH', ARGV[3], ARGV[4])
-        return 1
-        """
+            redis.call('DEL', KEYS[1])
+            redis.call('PUBLISH', ARGV[3], ARGV[4])
+            return 1
+            """
 
     /// ARGV generation, owner, channel, message → 1 released, 0 lost.
     static let releaseFenced =
         fence + """
-        redis.call('HDEL', KEYS[1], 'o', 'u')
-        redis.call('PUBLISH', ARGV[3], ARGV[4])
-        return 1
-        """
+            redis.call('HDEL', KEYS[1], 'o', 'u')
+            redis.call('PUBLISH', ARGV[3], ARGV[4])
+            return 1
+            """
 }
