@@ -4,7 +4,8 @@
 # before Tests/run.sh and the sanitizer stage, which then find the variables set.
 #
 #   PostgreSQL      Tests/Postgres  $PG_PORT (5440)        -> PG_URL, PG_SSLROOTCERT
-#   Redis 7         Tests/Redis     $REDIS_PORT (6390)     -> REDIS_URL (Debian's redis-server, no persistence;
+#   Redis 7         Tests/Redis     $REDIS_PORT (6390),    -> REDIS_URL, REDIS_TLS_URL (ACL user), REDIS_TLS_CA
+#                                   TLS on REDIS_PORT+1       (Debian's redis-server, no persistence;
 #                                                             Debian 12 and PyPI ship no Valkey server)
 #   django-oauth-   Tests/IdP       $IDP_PORT (9400)       -> IDP_ISSUER
 #     toolkit

@@ -103,6 +103,30 @@ struct RedisConnectionTests {
         }
     }
 
+    @Test("rediss:// with an ACL user: verified against the given CA, refused with the system's trust store or another name for the host; a wrong password is refused")
+    func tlsAndACL() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let url = try #require(environment["REDIS_TLS_URL"], "REDIS_TLS_URL is set by Tests/Redis/start.sh")
+        let ca = try #require(environment["REDIS_TLS_CA"])
+        let database = try RedisDatabase(url: url, caFile: ca)
+        defer { database.close() }
+        #expect(try await TestRedis.run(database, "ACL", "WHOAMI") == .bulk(Array("oidc".utf8)))
+        let store = try RedisTokenStore(database: database, key: "tls-user", namespace: TestRedis.uniqueNamespace("tls"))
+        try await store.save(RedisTokenStoreTests.start)
+        #expect(try await store.load()?.refreshToken == "RT-start-secret")
+        // Not trusted: the throwaway CA is not in the system's store.
+        let untrusted = try RedisDatabase(url: url)
+        defer { untrusted.close() }
+        await expectError(.redisUnavailable) { _ = try await TestRedis.run(untrusted, "PING") }
+        // Another name for the host: the certificate names 127.0.0.1 only.
+        let otherName = try RedisDatabase(url: url.replacingOccurrences(of: "@127.0.0.1:", with: "@localhost:"), caFile: ca)
+        defer { otherName.close() }
+        await expectError(.redisUnavailable) { _ = try await TestRedis.run(otherName, "PING") }
+        let wrong = try RedisDatabase(url: url.replacingOccurrences(of: "rediss://oidc:", with: "rediss://oidc:x"), caFile: ca)
+        defer { wrong.close() }
+        await expectError(.redisUnavailable) { _ = try await TestRedis.run(wrong, "PING") }
+    }
+
     @Test("the database number of the URL is selected")
     func databaseNumber() async throws {
         let url = try #require(TestRedis.url)

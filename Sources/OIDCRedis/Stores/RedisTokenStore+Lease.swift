@@ -37,7 +37,7 @@ extension RedisTokenStore: RefreshLeaseBackend {
         error.code == .redisUnavailable || error.code == .redisTimeout
     }
 
-    private var leaseMilliseconds: [UInt8] { Array(String(Int((leaseSeconds * 1000).rounded(.up))).utf8) }
+    private var leaseMilliseconds: [UInt8] { Array(String((leaseSeconds * 1000).rounded(.up).wholeInt ?? 30_000).utf8) }
     private var announce: [[UInt8]] { [Array(RedisSubscriber.channel.utf8), Array(changeMessage.utf8)] }
 
     package func readRow(onLeaseConnection: Bool) async throws -> LeaseRow? {
