@@ -45,11 +45,15 @@ let modules: [Target] = [
     // jwt-inspect's fetcher. FoundationEssentials only.
     .target(name: "OIDCTLSTransport", dependencies: ["OIDCCore", "JOSE", "CLibCrypto", "CLibSSL"], swiftSettings: strict),
     // The authenticated session (bearer or DPoP, refresh once on a 401) and token stores.
-    .target(name: "OIDCSession", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
+    .target(name: "OIDCSession", dependencies: ["OIDC", "JOSE", "CLibCrypto"], swiftSettings: strict),
     // The receiving side: access tokens, DPoP proofs, introspection, bearer parsing, challenges.
     .target(name: "OIDCResourceServer", dependencies: ["OIDCCore", "OIDCTLSTransport", "JOSE"], swiftSettings: strict),
     // PostgreSQL stores and replay cache for many replicas.
     .target(name: "OIDCPostgres", dependencies: ["OIDCSession", "OIDCResourceServer", "OIDC", "JOSE", "CLibPQ", "CLibCrypto"],
+            swiftSettings: strict),
+    // Redis 7 / Valkey 8 stores and replay cache for many replicas: RESP on the toolkit's own sockets and libssl
+    // (OIDCTLSTransport's TLS client), no C client library.
+    .target(name: "OIDCRedis", dependencies: ["OIDCSession", "OIDCResourceServer", "OIDC", "JOSE", "OIDCTLSTransport", "CLibSSL"],
             swiftSettings: strict),
 ]
 
@@ -86,7 +90,7 @@ let samples: [Target] = [
     sample("sample-client-credentials", ["OIDC", "OIDCNetworking", "JOSE"]),
     sample("sample-resource-server", ["SampleSupport", "OIDC", "OIDCResourceServer", "JOSE"]),
     sample("sample-bearer-server", ["OIDC", "OIDCNetworking", "OIDCResourceServer", "JOSE"]),
-    sample("sample-replica", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres"]),
+    sample("sample-replica", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres", "OIDCRedis"]),
     sample("sample-pending-login", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres", "JOSE"]),
 ]
 
@@ -115,6 +119,8 @@ let tests: [Target] = [
     .testTarget(name: "OIDCResourceServerTests", dependencies: ["OIDCResourceServer", "OIDC", "JOSE"], swiftSettings: strict),
     .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDCResourceServer", "OIDC", "JOSE"],
                 swiftSettings: strict),
+    .testTarget(name: "OIDCRedisTests", dependencies: ["OIDCRedis", "OIDCSession", "OIDCResourceServer", "OIDC", "JOSE", "TestProcesses"],
+                swiftSettings: strict),
     .testTarget(name: "OIDCTLSTransportTests", dependencies: ["OIDCTLSTransport", "OIDC", "JOSE", "TestProcesses"], swiftSettings: strict),
     .testTarget(name: "JWTInspectTests", dependencies: ["JOSE", "TestProcesses"], swiftSettings: strict),
     // The README's and the DocC articles' listings, compiled as written (ReadmeListingTests checks the documents show them).
@@ -136,6 +142,7 @@ let package = Package(
         .library(name: "OIDCSession", targets: ["OIDCSession"]),
         .library(name: "OIDCResourceServer", targets: ["OIDCResourceServer"]),
         .library(name: "OIDCPostgres", targets: ["OIDCPostgres"]),
+        .library(name: "OIDCRedis", targets: ["OIDCRedis"]),
         .executable(name: "jwt-inspect", targets: ["jwt-inspect"]),
     ],
     targets: cLibraries + modules + tool + samples + benchmarks + tests

@@ -12,7 +12,9 @@
 # Without Python the provider cannot start: the integration tests are then
 # skipped (unit tests still run), except under CI=true, where that is an error.
 # Likewise PostgreSQL (Tests/Postgres/start.sh on 127.0.0.1:$PG_PORT, default
-# 5440) for OIDCPostgres's tests, which read PG_URL; set PG_URL to use a running server.
+# 5440) for OIDCPostgres's tests, which read PG_URL; set PG_URL to use a running server. And
+# Redis (Tests/Redis/start.sh on 127.0.0.1:$REDIS_PORT, default 6390, TLS on the next port) for
+# OIDCRedis's tests, which read REDIS_URL, REDIS_TLS_URL and REDIS_TLS_CA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
