@@ -46,6 +46,9 @@ let modules: [Target] = [
     .target(name: "OIDCSession", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
     // The receiving side: access tokens, DPoP proofs, introspection, bearer parsing, challenges.
     .target(name: "OIDCResourceServer", dependencies: ["OIDCCore", "OIDCTLSTransport", "JOSE"], swiftSettings: strict),
+    // Shared Signals (SSF 1.0, CAEP, RISC): Security Event Tokens, transmitter discovery and streams, push and poll
+    // delivery, and acting on them (sessions, token stores, the application's caches).
+    .target(name: "OIDCSharedSignals", dependencies: ["OIDC", "OIDCSession", "OIDCResourceServer", "JOSE"], swiftSettings: strict),
     // PostgreSQL stores and replay cache for many replicas.
     .target(name: "OIDCPostgres", dependencies: ["OIDCSession", "OIDCResourceServer", "OIDC", "JOSE", "CLibPQ", "CLibCrypto"],
             swiftSettings: strict),
@@ -113,6 +116,8 @@ let tests: [Target] = [
     .testTarget(name: "OIDCResourceServerTests", dependencies: ["OIDCResourceServer", "OIDC", "JOSE"], swiftSettings: strict),
     .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDCResourceServer", "OIDC", "JOSE"],
                 swiftSettings: strict),
+    .testTarget(name: "OIDCSharedSignalsTests", dependencies: ["OIDCSharedSignals", "OIDCSession", "OIDC", "JOSE", "TestProcesses"],
+                swiftSettings: strict),
     .testTarget(name: "OIDCTLSTransportTests", dependencies: ["OIDCTLSTransport", "OIDC", "JOSE", "TestProcesses"], swiftSettings: strict),
     .testTarget(name: "JWTInspectTests", dependencies: ["JOSE", "TestProcesses"], swiftSettings: strict),
     // The README's and the DocC articles' listings, compiled as written (ReadmeListingTests checks the documents show them).
@@ -134,6 +139,7 @@ let package = Package(
         .library(name: "OIDCSession", targets: ["OIDCSession"]),
         .library(name: "OIDCResourceServer", targets: ["OIDCResourceServer"]),
         .library(name: "OIDCPostgres", targets: ["OIDCPostgres"]),
+        .library(name: "OIDCSharedSignals", targets: ["OIDCSharedSignals"]),
         .executable(name: "jwt-inspect", targets: ["jwt-inspect"]),
     ],
     targets: cLibraries + modules + tool + samples + benchmarks + tests
