@@ -116,7 +116,7 @@ package struct SecurityEventTokenValidator: Sendable {
             jti, scope: issuer, until: recordUntil, now: now, what: "this Security Event Token", observer: observer,
             replayed: OIDCError(.replayedSecurityEventToken, "a Security Event Token with this jti from this transmitter was already received"))
         return SecurityEventToken(
-            issuer: issuer, jwtID: jti, issuedAt: issuedAt, audience: (try? claims.audience) ?? [] , subject: subject,
+            issuer: issuer, jwtID: jti, issuedAt: issuedAt, audience: (try? claims.audience) ?? [], subject: subject,
             transaction: try read { try claims.string("txn") }, event: SecurityEvent(type: SecurityEventType(rawValue: member.name), members: eventMembers),
             claims: claims)
     }

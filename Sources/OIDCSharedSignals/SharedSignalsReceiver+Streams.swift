@@ -56,7 +56,8 @@ extension SharedSignalsReceiver {
 
     /// Removes a subject from a stream (§8.1.3.3).
     public func removeSubject(_ subject: SubjectIdentifier, streamID: String) async throws {
-        _ = try await call(.post, transmitter.removeSubjectEndpoint, "remove_subject_endpoint", body: ["stream_id": .string(streamID), "subject": .object(subject.json)])
+        _ = try await call(
+            .post, transmitter.removeSubjectEndpoint, "remove_subject_endpoint", body: ["stream_id": .string(streamID), "subject": .object(subject.json)])
     }
 
     /// Asks for a verification event (§8.1.4.2): the transmitter sends an SSF verification SET carrying `state`.

@@ -27,7 +27,9 @@ public struct StreamConfiguration: Sendable, Hashable {
 
     /// A stream of poll delivery (the transmitter answers with the `endpoint_url` to poll).
     public static func poll(eventsRequested: [SecurityEventType]) -> StreamConfiguration {
-        StreamConfiguration(json: ["delivery": .object(["method": .string(pollMethod)]), "events_requested": .array(eventsRequested.map { .string($0.rawValue) })])
+        StreamConfiguration(json: [
+            "delivery": .object(["method": .string(pollMethod)]), "events_requested": .array(eventsRequested.map { .string($0.rawValue) }),
+        ])
     }
 
     /// Wraps a stream configuration object.

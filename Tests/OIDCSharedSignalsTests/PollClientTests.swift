@@ -22,10 +22,13 @@ struct PollClientTests {
             var request = try await Self.pollStream(receiver)
             var jtis: [String] = []
             for subject in ["a", "b"] {
-                jtis.append(try #require(try await transmitter.control("emit", Transmitter.event(Transmitter.caep + "session-revoked", subject: subject))["jti"]?.stringValue))
+                jtis.append(
+                    try #require(
+                        try await transmitter.control("emit", Transmitter.event(Transmitter.caep + "session-revoked", subject: subject))["jti"]?.stringValue))
             }
             let bad = try #require(
-                try await transmitter.control("emit", Transmitter.event(Transmitter.caep + "session-revoked", extra: ["claims": .object(["aud": "x"])]))["jti"]?.stringValue)
+                try await transmitter.control("emit", Transmitter.event(Transmitter.caep + "session-revoked", extra: ["claims": .object(["aud": "x"])]))["jti"]?
+                    .stringValue)
             request.maxEvents = 2
             let first = await receiver.poll(request)
             #expect(first.error == nil && first.outcomes.count == 2 && first.moreAvailable && first.retryAfter == .zero)

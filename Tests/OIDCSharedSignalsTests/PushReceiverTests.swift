@@ -51,15 +51,23 @@ struct PushReceiverTests {
                 (Transmitter.event(revoked, extra: ["claims": .object(["iss": "https://someone-else.example"])]), "invalid_issuer", "issuer_mismatch"),
                 (Transmitter.event(revoked, extra: ["claims": .object(["aud": "another-receiver"])]), "invalid_audience", "audience_mismatch"),
                 (Transmitter.event(revoked, extra: ["claims": .object(["iat": .integer(now + 3600)])]), "invalid_request", "issued_in_future"),
-                (Transmitter.event(revoked, extra: ["claims": .object(["iat": .integer(now - 2 * 86_400)])]), "invalid_request", "invalid_security_event_token"),
+                (
+                    Transmitter.event(revoked, extra: ["claims": .object(["iat": .integer(now - 2 * 86_400)])]), "invalid_request",
+                    "invalid_security_event_token"
+                ),
                 (Transmitter.event(revoked, extra: ["drop": .array(["jti"])]), "invalid_request", "invalid_security_event_token"),
                 (Transmitter.event(revoked, extra: ["drop": .array(["iat"])]), "invalid_request", "invalid_security_event_token"),
                 (Transmitter.event(revoked, extra: ["drop": .array(["sub_id"])]), "invalid_request", "invalid_security_event_token"),
                 (Transmitter.event(revoked, extra: ["drop": .array(["iss"])]), "invalid_request", "invalid_security_event_token"),
-                (["events": .object([revoked: [:], Transmitter.risc + "account-disabled": [:]]), "sub_id": .object(["format": "opaque", "id": "x"])],
-                 "invalid_request", "security_event_count"),
+                (
+                    ["events": .object([revoked: [:], Transmitter.risc + "account-disabled": [:]]), "sub_id": .object(["format": "opaque", "id": "x"])],
+                    "invalid_request", "security_event_count"
+                ),
                 (["events": .object([:]), "sub_id": .object(["format": "opaque", "id": "x"])], "invalid_request", "security_event_count"),
-                (["events": .object([revoked: "not an object"]), "sub_id": .object(["format": "opaque", "id": "x"])], "invalid_request", "invalid_security_event_token"),
+                (
+                    ["events": .object([revoked: "not an object"]), "sub_id": .object(["format": "opaque", "id": "x"])], "invalid_request",
+                    "invalid_security_event_token"
+                ),
                 (["sub_id": .object(["format": "email"])], "invalid_request", "invalid_security_event_token"),
             ]
             for (spec, err, code) in cases {

@@ -13,7 +13,9 @@ struct SignalEffectsTests {
         let lock = NSLock()
         var calls = 0
         func refreshTokens(using refreshToken: String) async throws -> TokenResponse {
-            let n = lock.withLock { calls += 1; return calls }
+            let n = lock.withLock {
+                calls += 1; return calls
+            }
             return TokenResponse(accessToken: "refreshed-\(n)", expiresIn: 3600, refreshToken: "rt-\(n)")
         }
         var count: Int { lock.withLock { calls } }
@@ -41,7 +43,9 @@ struct SignalEffectsTests {
 
     @Test(
         "session-revoked, credential-change, account-disabled, account-purged end alice's sessions; bob's stay",
-        arguments: ["caep/event-type/session-revoked", "caep/event-type/credential-change", "risc/event-type/account-disabled", "risc/event-type/account-purged"])
+        arguments: [
+            "caep/event-type/session-revoked", "caep/event-type/credential-change", "risc/event-type/account-disabled", "risc/event-type/account-purged",
+        ])
     func endingEvents(type: String) async throws {
         try await Transmitter.with { transmitter in
             let refresher = CountingRefresher()
@@ -98,12 +102,16 @@ struct SignalEffectsTests {
                 }
             }
             let cases: [(String, JSONObject, SecurityEvent.Kind)] = [
-                (Transmitter.caep + "device-compliance-change", ["current_status": "not-compliant", "previous_status": "compliant"],
-                 .deviceComplianceChange(currentStatus: "not-compliant", previousStatus: "compliant")),
+                (
+                    Transmitter.caep + "device-compliance-change", ["current_status": "not-compliant", "previous_status": "compliant"],
+                    .deviceComplianceChange(currentStatus: "not-compliant", previousStatus: "compliant")
+                ),
                 (Transmitter.caep + "session-established", [:], .sessionEstablished),
                 (Transmitter.caep + "session-presented", [:], .sessionPresented),
-                (Transmitter.caep + "risk-level-change", ["principal": "USER", "current_level": "HIGH", "previous_level": "LOW"],
-                 .riskLevelChange(principal: "USER", currentLevel: "HIGH", previousLevel: "LOW")),
+                (
+                    Transmitter.caep + "risk-level-change", ["principal": "USER", "current_level": "HIGH", "previous_level": "LOW"],
+                    .riskLevelChange(principal: "USER", currentLevel: "HIGH", previousLevel: "LOW")
+                ),
                 (Transmitter.risc + "account-credential-change-required", [:], .accountCredentialChangeRequired),
                 (Transmitter.risc + "account-enabled", [:], .accountEnabled),
                 (Transmitter.risc + "identifier-changed", ["new-value": "new@example.com"], .identifierChanged(newValue: "new@example.com")),
@@ -123,11 +131,15 @@ struct SignalEffectsTests {
                 #expect(outcome.token?.event.type.rawValue == type && outcome.token?.event.members == members)
             }
             let ending: [(String, JSONObject, SecurityEvent.Kind)] = [
-                (Transmitter.caep + "credential-change", ["credential_type": "fido2-roaming", "change_type": "revoke"],
-                 .credentialChange(credentialType: "fido2-roaming", changeType: "revoke")),
+                (
+                    Transmitter.caep + "credential-change", ["credential_type": "fido2-roaming", "change_type": "revoke"],
+                    .credentialChange(credentialType: "fido2-roaming", changeType: "revoke")
+                ),
                 (Transmitter.risc + "account-disabled", ["reason": "hijacking"], .accountDisabled(reason: "hijacking")),
-                (Transmitter.caep + "assurance-level-change", ["namespace": "NIST-AAL", "current_level": "nist-aal1", "previous_level": "nist-aal2"],
-                 .assuranceLevelChange(namespace: "NIST-AAL", currentLevel: "nist-aal1", previousLevel: "nist-aal2")),
+                (
+                    Transmitter.caep + "assurance-level-change", ["namespace": "NIST-AAL", "current_level": "nist-aal1", "previous_level": "nist-aal2"],
+                    .assuranceLevelChange(namespace: "NIST-AAL", currentLevel: "nist-aal1", previousLevel: "nist-aal2")
+                ),
                 (Transmitter.caep + "token-claims-change", ["claims": .object(["role": "ro-admin"])], .tokenClaimsChange(claims: ["role": "ro-admin"])),
             ]
             #expect(await touched.value == 0)
@@ -150,7 +162,8 @@ struct SignalEffectsTests {
             let token = try await transmitter.sign(Transmitter.event(Transmitter.caep + "session-revoked", subject: "alice-secret-subject"))
             _ = await receiver.process(token)
             _ = await receiver.process(token)
-            _ = await receiver.process(try await transmitter.sign(Transmitter.event(Transmitter.caep + "session-revoked", extra: ["claims": .object(["aud": "x"])])))
+            _ = await receiver.process(
+                try await transmitter.sign(Transmitter.event(Transmitter.caep + "session-revoked", extra: ["claims": .object(["aud": "x"])])))
             let recorded = events.events.filter { $0.kind.rawValue.hasPrefix("set.") }
             #expect(recorded.map(\.kind) == [.securityEventReceived, .securityEventActedOn, .securityEventReceived, .securityEventRefused])
             #expect(recorded[1].detail == "session-revoked end_sessions 1")

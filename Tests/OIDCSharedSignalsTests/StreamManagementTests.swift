@@ -41,7 +41,8 @@ struct StreamManagementTests {
         try await Transmitter.with { transmitter in
             let receiver = try await transmitter.receiver()
             let endpoint = URL(string: "https://rp.example/ssf/events")!
-            let created = try await receiver.createStream(.push(to: endpoint, authorization: "Bearer push-secret", eventsRequested: [.sessionRevoked, .accountPurged, .optIn]))
+            let created = try await receiver.createStream(
+                .push(to: endpoint, authorization: "Bearer push-secret", eventsRequested: [.sessionRevoked, .accountPurged, .optIn]))
             let id = try #require(created.streamID)
             #expect(created.deliveryMethod == StreamConfiguration.pushMethod && created.endpointURL == endpoint)
             #expect(created.eventsDelivered == [.sessionRevoked, .accountPurged])  // opt-in is not supported

@@ -27,7 +27,8 @@ struct Transmitter {
     }
 
     /// A receiver of this transmitter's SETs for `audience`, its keys from the transmitter's `jwks_uri`.
-    func receiver(audience: String = "receiver", _ change: (inout SharedSignalsReceiver.Configuration) -> Void = { _ in }) async throws -> SharedSignalsReceiver {
+    func receiver(audience: String = "receiver", _ change: (inout SharedSignalsReceiver.Configuration) -> Void = { _ in }) async throws -> SharedSignalsReceiver
+    {
         var configuration = SharedSignalsReceiver.Configuration(transmitter: issuer, audience: audience)
         configuration.transport = transport
         configuration.managementToken = .bearer("mgmt-token")
