@@ -116,7 +116,7 @@ let tests: [Target] = [
     .testTarget(name: "OIDCResourceServerTests", dependencies: ["OIDCResourceServer", "OIDC", "JOSE"], swiftSettings: strict),
     .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDCResourceServer", "OIDC", "JOSE"],
                 swiftSettings: strict),
-    .testTarget(name: "OIDCSharedSignalsTests", dependencies: ["OIDCSharedSignals", "OIDCSession", "OIDC", "JOSE", "TestProcesses"],
+    .testTarget(name: "OIDCSharedSignalsTests", dependencies: ["OIDCSharedSignals", "OIDCPostgres", "OIDCSession", "OIDC", "JOSE", "TestProcesses"],
                 swiftSettings: strict),
     .testTarget(name: "OIDCTLSTransportTests", dependencies: ["OIDCTLSTransport", "OIDC", "JOSE", "TestProcesses"], swiftSettings: strict),
     .testTarget(name: "JWTInspectTests", dependencies: ["JOSE", "TestProcesses"], swiftSettings: strict),
