@@ -121,7 +121,8 @@ let tests: [Target] = [
     .testTarget(name: "OIDCTLSTransportTests", dependencies: ["OIDCTLSTransport", "OIDC", "JOSE", "TestProcesses"], swiftSettings: strict),
     .testTarget(name: "JWTInspectTests", dependencies: ["JOSE", "TestProcesses"], swiftSettings: strict),
     // The README's and the DocC articles' listings, compiled as written (ReadmeListingTests checks the documents show them).
-    .testTarget(name: "ReadmeListing", dependencies: ["JOSE", "OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "OIDCPostgres"],
+    .testTarget(name: "ReadmeListing", dependencies: ["JOSE", "OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "OIDCPostgres",
+                                                     "OIDCSharedSignals"],
                 swiftSettings: strict),
     .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "JOSE", "OIDCTLSTransport", "TestProcesses"],
                 swiftSettings: strict),

@@ -4,7 +4,7 @@ import OIDC
 /// Every error code of `OIDCSharedSignals` (Security Event Tokens, delivery, transmitter discovery and streams), in one
 /// place, each with the category an application branches on (``/OIDCCore/OIDCError/Category``). The strings are stable.
 ///
-/// A refused SET also has its RFC 8935 §2.4 `err` code: ``/OIDCCore/OIDCError/deliveryErrorCode`` says which.
+/// A refused SET also has its RFC 8935 §2.4 `err` code: `OIDCError.deliveryErrorCode` says which.
 extension OIDCError.Code {
     // MARK: invalidInput
 

@@ -40,7 +40,7 @@ public final class SharedSignalsReceiver: Sendable {
         public var clock: @Sendable () -> Date = { Date() }
         /// The transport (default: ``/OIDCTLSTransport/LibSSLTransport``).
         public var transport: (any HTTPTransport)?
-        /// Receives one event per received, refused and acted-on SET (``/OIDCCore/OIDCEvent/Kind/securityEventReceived``,
+        /// Receives one event per received, refused and acted-on SET (`OIDCEvent.Kind.securityEventReceived`,
         /// …); never a token's contents.
         public var observer: (any OIDCObserver)?
         /// The hook: where the application's sessions of a subject are. Default: none.
