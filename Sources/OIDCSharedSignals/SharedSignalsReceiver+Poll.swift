@@ -85,11 +85,11 @@ extension SharedSignalsReceiver {
             }
             let outcome = await process(text)
             outcomes.append(outcome)
-            if outcome.isAcknowledged && (outcome.error == nil || outcome.error?.code == .replayedSecurityEventToken) {
-                await ledger.accepted(member.name)
+            if outcome.isAcknowledged {
+                await ledger.accepted(member.name)  // even when acting failed: see receive(method:headers:body:)
             } else if let error = outcome.error, error.code.category == .invalidInput {
                 await ledger.refused(member.name, error)
-            }  // unavailable keys or cache, or acting failed: neither acknowledged nor refused, so delivered again
+            }  // unavailable keys or replay cache: neither acknowledged nor refused, so delivered again
         }
         let more = object["moreAvailable"]?.boolValue ?? false
         await ledger.succeeded()

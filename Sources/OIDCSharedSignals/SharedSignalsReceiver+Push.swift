@@ -13,7 +13,9 @@ extension SharedSignalsReceiver {
     /// is set and the `Authorization` header is not exactly it; 400 `invalid_request` for a body that is not an
     /// `application/secevent+jwt`; then ``process(_:)``: 202 with an empty body for an accepted or repeated SET, 400 with
     /// `{"err": ..., "description": ...}` and the RFC 8935 §2.4 code for a refused one, 503 when the keys or the
-    /// replay cache could not answer (the transmitter delivers again), 500 when acting on it failed.
+    /// replay cache could not answer (the transmitter delivers again). A SET whose effect failed (a store that
+    /// could not be cleared) is still acknowledged: its `jti` is recorded, so a redelivery would not act either; the
+    /// failure is in ``Outcome/error`` and a failed `set.acted` observer event, for the application to retry.
     /// - Parameters:
     ///   - method: the request method.
     ///   - headers: the request headers (`Authorization`, `Content-Type`).
@@ -48,10 +50,8 @@ extension SharedSignalsReceiver {
 
     /// The push answer for an outcome.
     static func response(for outcome: Outcome) -> TransportResponse {
-        if outcome.isAcknowledged {
-            guard let error = outcome.error, outcome.token != nil else { return TransportResponse(status: 202) }
-            return errorResponse(error, status: 500)  // acting failed: said so, the jti stays recorded
-        }
+        // Received (acting on it may have failed: that is in the outcome, as its jti is recorded a retry would not act) or repeated.
+        if outcome.isAcknowledged { return TransportResponse(status: 202) }
         guard let error = outcome.error else { return TransportResponse(status: 202) }
         switch error.code.category {
         case .invalidInput: return errorResponse(error, status: 400)

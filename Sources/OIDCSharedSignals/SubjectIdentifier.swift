@@ -2,7 +2,7 @@ import JOSE
 
 /// A subject identifier as RFC 9493 defines it: which principal, account, device or session an event is about.
 ///
-/// Reading one never fails on an unknown format: it is kept as ``Format/other(_:)`` with its members, so an
+/// Reading one never fails on an unknown format: it is kept as ``other(format:members:)`` with its members, so an
 /// application can still inspect it. A format whose required members are missing or not strings is refused.
 public indirect enum SubjectIdentifier: Sendable, Hashable, CustomStringConvertible {
     /// `iss_sub`: an issuer and a subject at that issuer (the ID Token's `iss` and `sub`).

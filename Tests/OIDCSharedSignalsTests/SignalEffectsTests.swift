@@ -151,6 +151,25 @@ struct SignalEffectsTests {
         }
     }
 
+    @Test("a store that cannot be cleared: the SET is still acknowledged (202), the failure is in the outcome and the observer")
+    func failedEffect() async throws {
+        try await Transmitter.with { transmitter in
+            let events = RecordingObserver()
+            let receiver = try await transmitter.receiver { configuration in
+                configuration.observer = events
+                configuration.sessions = { _ in [.custom(end: { throw OIDCError(.tokenStoreFailure, "the disk is full") }, refresh: {})] }
+            }
+            let token = try await transmitter.sign(Transmitter.event(Transmitter.caep + "session-revoked"))
+            let answer = await receiver.receive(method: "POST", headers: Transmitter.pushHeaders, body: Array(token.utf8))
+            #expect(answer.response.status == 202 && answer.outcome?.token != nil && answer.outcome?.isAcknowledged == true)
+            #expect(answer.outcome?.error?.code == .tokenStoreFailure)
+            #expect(
+                events.events.last
+                    == OIDCEvent(
+                        kind: .securityEventActedOn, outcome: .failure(code: "token_store_failure"), origin: transmitter.issuer, detail: "session-revoked"))
+        }
+    }
+
     @Test("observer: one received and one acted-on event per SET, a refused event with its code; no token contents")
     func observed() async throws {
         try await Transmitter.with { transmitter in
