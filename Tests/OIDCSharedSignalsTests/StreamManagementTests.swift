@@ -98,6 +98,22 @@ struct StreamManagementTests {
         }
     }
 
+    @Test("the management token from the client's own client-credentials token source, fetched once for several calls")
+    func clientCredentialsToken() async throws {
+        try await Transmitter.with { transmitter in
+            var metadata = ProviderMetadata(issuer: transmitter.issuer)
+            metadata.tokenEndpoint = URL(string: transmitter.issuer + "/token")
+            let client = try OIDCClient(
+                authorizationServerMetadata: metadata, authentication: .clientSecretBasic(clientID: "rp", secret: "rp-secret"),
+                transport: transmitter.transport)
+            let receiver = try await transmitter.receiver { $0.managementToken = .clientCredentials(client.clientCredentialsTokenSource()) }
+            let stream = try await receiver.createStream(.poll(eventsRequested: [.sessionRevoked]))
+            let id = try #require(stream.streamID)
+            #expect(try await receiver.streamStatus(id: id).status == "enabled")
+            #expect(try await transmitter.log()["token_requests"] == .integer(1))
+        }
+    }
+
     @Test("RFC 9493 subject identifiers: every format, aliases, complex, and the refusals")
     func subjectIdentifiers() throws {
         let formats: [(JSONObject, SubjectIdentifier)] = [

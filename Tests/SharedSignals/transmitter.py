@@ -15,6 +15,8 @@ Transmitter endpoints (SSF 1.0 §7-8), management ones requiring `Authorization:
   POST /subjects:add, /subjects:remove     subjects ({"stream_id", "subject"}), recorded
   POST /verify                             emits an SSF verification SET with the request's state
   POST /poll/STREAM_ID                     RFC 8936: ack, setErrs, maxEvents, returnImmediately -> sets, moreAvailable
+  POST /token                              an OAuth token endpoint for the receiver's client_credentials grant
+                                           (client_secret_basic rp / rp-secret): answers the management token
 Test controls (no authorization):
   POST /control/sign   {"events": {...}, "sub_id": {...}, "claims": {...}, "header": {...}, "drop": [...], "key": "rsa3072"}
                        -> {"set": TOKEN, "jti": JTI} (claims default: iss, aud of the stream or "aud", iat now, fresh jti)
@@ -103,6 +105,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
                       "verification_endpoint": base + "/verify", "authorization_schemes": [{"spec_urn": "urn:ietf:rfc:6750"}]}
             config.update(self.server.overrides)
             return self.answer(200, config)
+        if path == "/token" and method == "POST":  # the receiver's own client_credentials grant (rp / rp-secret)
+            length = int(self.headers.get("Content-Length") or 0)
+            form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
+            expected = "Basic " + base64.b64encode(b"rp:rp-secret").decode()
+            if self.headers.get("Authorization") != expected or form.get("grant_type") != "client_credentials":
+                return self.answer(401, {"error": "invalid_client"})
+            with LOCK:
+                STATE["token_requests"] = STATE.get("token_requests", 0) + 1
+            return self.answer(200, {"access_token": self.server.token, "token_type": "Bearer", "expires_in": 300})
         if path == "/jwks" and method == "GET":
             with open(os.path.join(KEYS, "rsa2048.pub.jwk")) as f:
                 return self.answer(200, {"keys": [json.load(f)]})
@@ -290,7 +301,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with LOCK:
                 return self.answer(200, {"acks": STATE["acks"], "set_errs": STATE["set_errs"], "subjects": STATE["subjects"],
                                          "stream": STATE["stream"], "queued": len(STATE["queue"]), "polls": STATE["polls"],
-                                         "status": STATE["status"], "pushed": STATE.get("pushed", [])})
+                                         "status": STATE["status"], "pushed": STATE.get("pushed", []),
+                                         "token_requests": STATE.get("token_requests", 0)})
         body = self.body()
         if name == "sign":
             jti, token = self.make(body)
