@@ -71,6 +71,8 @@ struct SignalEffectsTests {
             #expect(await send(bob, transmitter) == "200")
             #expect(await bobStore.load() != nil)
             #expect(await purged.subjects == [.issuerSubject(issuer: "https://op.example", subject: "alice")])
+            try await alice.inject(TokenResponse(accessToken: "after-login", expiresIn: 3600, refreshToken: "rt-2"))  // logged in again
+            #expect(await send(alice, transmitter) == "200")
         }
     }
 
