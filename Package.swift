@@ -48,6 +48,9 @@ let modules: [Target] = [
     .target(name: "OIDCSession", dependencies: ["OIDC", "JOSE", "CLibCrypto"], swiftSettings: strict),
     // The receiving side: access tokens, DPoP proofs, introspection, bearer parsing, challenges.
     .target(name: "OIDCResourceServer", dependencies: ["OIDCCore", "OIDCTLSTransport", "JOSE"], swiftSettings: strict),
+    // Shared Signals (SSF 1.0, CAEP, RISC): Security Event Tokens, transmitter discovery and streams, push and poll
+    // delivery, and acting on them (sessions, token stores, the application's caches).
+    .target(name: "OIDCSharedSignals", dependencies: ["OIDC", "OIDCSession", "OIDCResourceServer", "JOSE"], swiftSettings: strict),
     // PostgreSQL stores and replay cache for many replicas.
     .target(name: "OIDCPostgres", dependencies: ["OIDCSession", "OIDCResourceServer", "OIDC", "JOSE", "CLibPQ", "CLibCrypto"],
             swiftSettings: strict),
@@ -121,10 +124,13 @@ let tests: [Target] = [
                 swiftSettings: strict),
     .testTarget(name: "OIDCRedisTests", dependencies: ["OIDCRedis", "OIDCSession", "OIDCResourceServer", "OIDC", "JOSE", "TestProcesses"],
                 swiftSettings: strict),
+    .testTarget(name: "OIDCSharedSignalsTests", dependencies: ["OIDCSharedSignals", "OIDCPostgres", "OIDCSession", "OIDC", "JOSE", "TestProcesses"],
+                swiftSettings: strict),
     .testTarget(name: "OIDCTLSTransportTests", dependencies: ["OIDCTLSTransport", "OIDC", "JOSE", "TestProcesses"], swiftSettings: strict),
     .testTarget(name: "JWTInspectTests", dependencies: ["JOSE", "TestProcesses"], swiftSettings: strict),
     // The README's and the DocC articles' listings, compiled as written (ReadmeListingTests checks the documents show them).
-    .testTarget(name: "ReadmeListing", dependencies: ["JOSE", "OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "OIDCPostgres"],
+    .testTarget(name: "ReadmeListing", dependencies: ["JOSE", "OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "OIDCPostgres",
+                                                     "OIDCSharedSignals"],
                 swiftSettings: strict),
     .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "JOSE", "OIDCTLSTransport", "TestProcesses"],
                 swiftSettings: strict),
@@ -143,6 +149,7 @@ let package = Package(
         .library(name: "OIDCResourceServer", targets: ["OIDCResourceServer"]),
         .library(name: "OIDCPostgres", targets: ["OIDCPostgres"]),
         .library(name: "OIDCRedis", targets: ["OIDCRedis"]),
+        .library(name: "OIDCSharedSignals", targets: ["OIDCSharedSignals"]),
         .executable(name: "jwt-inspect", targets: ["jwt-inspect"]),
     ],
     targets: cLibraries + modules + tool + samples + benchmarks + tests

@@ -23,6 +23,9 @@ extension OIDCError.Code {
     public static let noRefreshToken = OIDCError.Code("no_refresh_token", .authenticateAgain)
     /// A logout's cause: another session or replica sharing the store cleared the tokens (its refresh was refused).
     public static let clearedByAnotherSession = OIDCError.Code("cleared_by_another_session", .authenticateAgain)
+    /// The session was ended by a signal (a Shared Signals event such as CAEP session-revoked, or a back-channel
+    /// logout) through ``AuthenticatedSession/end(because:)``: its tokens are gone and no refresh is attempted.
+    public static let sessionRevoked = OIDCError.Code("session_revoked", .authenticateAgain)
 
     // MARK: providerRefused
 
