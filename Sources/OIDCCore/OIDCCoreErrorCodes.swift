@@ -5,6 +5,12 @@ import JOSE
 extension OIDCError.Code {
     // MARK: invalidInput
 
+    /// The JWT VC issuer metadata (draft-ietf-oauth-sd-jwt-vc) is not usable: not a JSON object, no `issuer` or
+    /// another issuer than the credential's, both or neither of `jwks` and `jwks_uri`, a `jwks` that is not a JWK Set.
+    public static let vcIssuerMetadataInvalid = OIDCError.Code("vc_issuer_metadata_invalid", .invalidInput)
+    /// The JWT VC issuer metadata or its `jwks_uri` is on a host the ``RemoteFetchPolicy`` refuses; nothing was sent.
+    public static let vcIssuerHostRefused = OIDCError.Code("vc_issuer_host_refused", .invalidInput)
+
     /// The JWK Set document is not a JSON object with a `keys` array.
     public static let jwksInvalidDocument = OIDCError.Code("jwks_invalid_document", .invalidInput)
     /// The protected resource metadata's `resource` is not the resource identifier the client used (RFC 9728 §3.3).

@@ -4,7 +4,7 @@ import OIDC
 import TestProcesses
 import Testing
 
-/// `StatusListCache` against Tests/Support/status_list_server.py: valid, revoked and suspended entries fetched and
+/// `StatusListCache` against Tests/Support/credential_host.py: valid, revoked and suspended entries fetched and
 /// verified, kept by `ttl`, refused from another issuer's keys, oversize and outages typed, the fetch policy applied.
 @Suite(
     "Token Status List: fetched, verified and cached (scripted server)",
@@ -24,7 +24,7 @@ struct StatusListCacheTests {
         let transport: any HTTPTransport
 
         static func start() async throws -> Host {
-            Host(server: try await FaultServer.start(script: "status_list_server.py"), key: try JWK.generate(.ec(.p256)), transport: try LibSSLTransport())
+            Host(server: try await FaultServer.start(script: "credential_host.py"), key: try JWK.generate(.ec(.p256)), transport: try LibSSLTransport())
         }
 
         var keys: JWKSet { JWKSet(keys: [key]) }

@@ -233,12 +233,17 @@ public actor JWKSetCache {
                 throw OIDCError(.jwksInvalidDocument, "the JWK Set document is not usable", joseError: error, endpoint: .jwks)
             }
         }
+        let set = verificationKeys(of: parsed)
+        let skipped = parsed.skipped.count + parsed.keys.count - set.keys.count
+        return (set, JWKSet(keys: parsed.providerEncryptionKeys), skipped, lifetime(of: response.headers, configuration: configuration))
+    }
+
+    /// The keys of a published set that can verify a signature: not symmetric, not reserved for encryption.
+    package static func verificationKeys(of parsed: JWKSet) -> JWKSet {
         let usable = parsed.keys.filter { $0.keyType != .oct && $0.permits(operation: "verify") }
-        let skipped = parsed.skipped.count + parsed.keys.count - usable.count
         // Keep the parsed set when every parsed key is usable: its record of skipped
         // entries lets JOSE refuse a kid shared with an unparseable key as ambiguous.
-        let set = usable.count == parsed.keys.count ? parsed : JWKSet(keys: usable)
-        return (set, JWKSet(keys: parsed.providerEncryptionKeys), skipped, lifetime(of: response.headers, configuration: configuration))
+        return usable.count == parsed.keys.count ? parsed : JWKSet(keys: usable)
     }
 
     /// The lifetime a response grants: its `Cache-Control: max-age`, clamped, or the default.

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""A scripted Token Status List host for the tests (standard library only).
+"""A scripted credential issuer's host for the tests (standard library only): Token Status Lists and
+JWT VC issuer metadata.
 
 Binds 127.0.0.1 on a free port, prints the port on stdout, and serves until its stdin closes.
-The test signs the status list tokens itself and puts them here:
-  PUT  /lists/NAME   store the body (a compact JWS), served to GET /lists/NAME as application/statuslist+jwt
-  GET  /lists/NAME   the stored token (404 when none), counted
+The test signs the tokens and writes the documents itself and puts them here:
+  PUT  /PATH         store the body with the request's Content-Type, served to GET /PATH
+  GET  /lists/NAME   a stored status list token (404 when none; 406 unless Accept is application/statuslist+jwt), counted
   GET  /count/NAME   how many GETs /lists/NAME has had, as a decimal number
   GET  /big          200 with a 2 MiB body (over the default token bound)
   GET  /fail         503
@@ -29,25 +30,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_PUT(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length)
-        if self.path.startswith("/lists/"):
-            with lock:
-                tokens[self.path] = body
-            self.send(204, b"")
-        else:
-            self.send(404, b"not found")
+        with lock:
+            tokens[self.path] = (body, self.headers.get("Content-Type") or "application/octet-stream")
+        self.send(204, b"")
 
     def do_GET(self):
         path = self.path.split("?")[0]
         if path.startswith("/lists/"):
             with lock:
                 counts[path] = counts.get(path, 0) + 1
-                token = tokens.get(path)
-            if token is None:
+                stored = tokens.get(path)
+            if stored is None:
                 self.send(404, b"not found")
             elif self.headers.get("Accept") != "application/statuslist+jwt":
                 self.send(406, b"not acceptable")
             else:
-                self.send(200, token, "application/statuslist+jwt")
+                self.send(200, stored[0], "application/statuslist+jwt")
         elif path.startswith("/count/"):
             with lock:
                 count = counts.get("/lists/" + path[len("/count/"):], 0)
@@ -57,7 +55,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif path == "/fail":
             self.send(503, b"down")
         else:
-            self.send(404, b"not found")
+            with lock:
+                stored = tokens.get(path)
+            if stored is None:
+                self.send(404, b"not found")
+            else:
+                self.send(200, stored[0], stored[1])
 
 def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
