@@ -111,10 +111,12 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
         self.transport = transport
         self.configuration = configuration
         // Checks every endpoint of the metadata against the issuer (https; http only for a loopback issuer).
-        self.tokenClient = try TokenClient(
+        var tokenClient = try TokenClient(
             metadata: metadata, authentication: authentication, transport: transport,
             assertionAudience: configuration.assertionAudience, dpop: configuration.dpop,
             observer: configuration.observer, clock: configuration.clock)
+        tokenClient.explicitlyTypedAssertions = configuration.explicitlyTypedClientAssertions
+        self.tokenClient = tokenClient
         var config = IDTokenValidator.Configuration(
             metadata: metadata, clientID: authentication.clientID,
             clientSecret: authentication.sharedSecret, clock: configuration.clock,

@@ -24,6 +24,11 @@ extension OIDCClient {
         /// The `aud` of `private_key_jwt` / `client_secret_jwt` assertions: the issuer (default) or, for a
         /// provider that insists on it, the URL of the endpoint called.
         public var assertionAudience: ClientAssertionAudience = .issuer
+        /// Sign `private_key_jwt` / `client_secret_jwt` assertions with the header `typ: client-authentication+jwt`
+        /// (draft-ietf-oauth-rfc7523bis §4) for a provider known to accept it, at every endpoint the client
+        /// authenticates to (token, PAR, CIBA, device, introspection, revocation). The draft defines no metadata
+        /// that announces it, so it is your choice; `false` (default): `typ: JWT`, which every provider reads.
+        public var explicitlyTypedClientAssertions = false
         /// The DPoP binding (RFC 9449): when set, the code exchange, refresh and UserInfo carry proofs
         /// (through the client's ``TokenClient``), a pushed request carries `dpop_jkt`, and only `token_type` `DPoP`
         /// is accepted. `nil` (default): Bearer, and a `DPoP` token type is refused.

@@ -34,6 +34,8 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
     package let timeout: TimeInterval
     /// The `aud` of `private_key_jwt` and `client_secret_jwt` assertions.
     package let assertionAudience: ClientAssertionAudience
+    /// Whether client assertions carry `typ: client-authentication+jwt` (``OIDCClient/Configuration/explicitlyTypedClientAssertions``).
+    package var explicitlyTypedAssertions = false
     /// The DPoP binding (RFC 9449); `nil`: no proofs, Bearer tokens.
     package let dpop: DPoPBinding?
     /// Receives an ``OIDCEvent`` per call; `nil`: none.
@@ -165,9 +167,11 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
 
     /// The one authenticated form POST (OIDCCore's), with this client's settings.
     var formPost: ClientFormPost {
-        ClientFormPost(
+        var form = ClientFormPost(
             issuer: issuer, authentication: authentication, assertionAudience: assertionAudience, transport: transport,
             clock: clock, timeout: timeout)
+        form.explicitlyTypedAssertions = explicitlyTypedAssertions
+        return form
     }
 
     /// How errors name the endpoint: `token`, `userinfo`, `revocation`, else its metadata member name.
