@@ -125,12 +125,15 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
     /// through ``post(_:to:as:headers:proof:)``, read by the one token-answer reader.
     func sendTokenRequest(
         _ parameters: [(name: String, value: String)], extra: [(name: String, value: String)],
-        headers: HeaderFields, rule: TokenTypeRule
+        headers: HeaderFields, rule: TokenTypeRule, readsRetryAfter: Bool = false
     ) async throws -> TokenResponse {
         for (name, _) in extra where Self.standardParameters.contains(name) {
             throw OIDCError(.invalidTokenRequest, "additional parameter \"\(name)\" would override a standard one")
         }
         let response = try await post(parameters + extra, to: tokenEndpoint, as: .token, headers: headers)
+        if readsRetryAfter, response.status == 503 || response.status == 429, let value = response.headers["Retry-After"] {
+            throw RetryAfter(seconds: try RetryAfter.seconds(value, now: clock()), status: response.status)
+        }
         let object = try answer(response, from: .token)
         let dpopUsed = dpop != nil
         return try await TokenResponse.tokenEndpointAnswer(object, status: response.status, receivedAt: clock(), sent: parameters) {
