@@ -116,6 +116,7 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
             assertionAudience: configuration.assertionAudience, dpop: configuration.dpop,
             observer: configuration.observer, clock: configuration.clock)
         tokenClient.explicitlyTypedAssertions = configuration.explicitlyTypedClientAssertions
+        tokenClient.acceptedTokenTypes = configuration.acceptedTokenTypes
         self.tokenClient = tokenClient
         var config = IDTokenValidator.Configuration(
             metadata: metadata, clientID: authentication.clientID,
@@ -169,6 +170,8 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// Refuses a token response whose `token_type` this client cannot use (RFC 6749 §7.1): with DPoP
     /// configured only `DPoP`, without it never `DPoP` (RFC 9449 §5), and otherwise only the accepted types.
     func requireAcceptedTokenType(_ tokens: TokenResponse) throws {
+        let type = tokens.tokenType.lowercased()
+        if type != "bearer", type != "dpop", configuration.acceptedTokenTypes.contains(type) { return }  // e.g. N_A, read only
         if configuration.dpop != nil {
             try TokenClient.checkTokenType(tokens, dpopUsed: true)
             return

@@ -15,6 +15,8 @@ extension OIDCClient {
         public var leeway: TimeInterval
         /// `token_type` values the client can use, lowercased (RFC 6749 §7.1). Default: `bearer` only;
         /// a response of any other type is refused with ``OIDCCore/OIDCError/Code/unsupportedTokenType``.
+        /// A type other than `bearer` and `dpop` listed here (a token exchange's `n_a`, RFC 8693 §2.2.1) is read
+        /// by every grant, with or without DPoP, but a session never sends it: only Bearer and DPoP tokens go out.
         public var acceptedTokenTypes: Set<String>
         /// ID Token algorithms accepted; `nil` (default) means the provider's
         /// `id_token_signing_alg_values_supported`, or `RS256` when it advertises none.

@@ -36,6 +36,9 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
     package let assertionAudience: ClientAssertionAudience
     /// Whether client assertions carry `typ: client-authentication+jwt` (``OIDCClient/Configuration/explicitlyTypedClientAssertions``).
     package var explicitlyTypedAssertions = false
+    /// `token_type` values other than `Bearer` and `DPoP` the caller reads (lowercased, e.g. RFC 8693's `n_a`):
+    /// an answer of such a type passes the DPoP and strict rules (``OIDCClient/Configuration/acceptedTokenTypes``).
+    package var acceptedTokenTypes: Set<String> = []
     /// The DPoP binding (RFC 9449); `nil`: no proofs, Bearer tokens.
     package let dpop: DPoPBinding?
     /// Receives an ``OIDCEvent`` per call; `nil`: none.
@@ -136,7 +139,9 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
         }
         let object = try answer(response, from: .token)
         let dpopUsed = dpop != nil
+        let readable = acceptedTokenTypes.subtracting(["bearer", "dpop"])
         return try await TokenResponse.tokenEndpointAnswer(object, status: response.status, receivedAt: clock(), sent: parameters) {
+            if readable.contains($0.tokenType.lowercased()) { return }  // read by the caller, never sent by a session
             if dpopUsed || rule == .strict { try Self.checkTokenType($0, dpopUsed: dpopUsed) }
         }
     }
