@@ -136,6 +136,9 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
             providerKeys = .keySet(JWKSet(keys: []))  // OAuth-only without a JWK Set: no login, so no ID Token to check
         }
         self.validator = IDTokenValidator(configuration: config, keys: providerKeys)
+        if configuration.fapi2Profile, configuration.optOutOfPKCE {
+            throw OIDCError(.fapiPKCERequired, "the FAPI 2.0 profile requires PKCE with S256, but the configuration opts out of PKCE")
+        }
         if configuration.fapi2Profile {
             // The client-level rules (PAR endpoint, RFC 9207, DPoP, private_key_jwt, algorithms, clock skew),
             // with a code + S256 request standing in for the requests checked again when a login starts.

@@ -42,6 +42,13 @@ extension OIDCClient {
         /// S256 PKCE, RFC 9207 `iss`, DPoP, `private_key_jwt`, PS256/ES256/EdDSA, at most 60 s of leeway.
         /// A ``LoginRequest`` is pushed unless it says `push: .never`, which is then refused.
         public var fapi2Profile = false
+        /// Send no PKCE (`code_challenge`) in logins: only for the rare provider that refuses a request carrying one.
+        ///
+        /// PKCE protects the code against injection and interception, so this opt-out weakens every login:
+        /// `false` (default) sends S256 PKCE always. The FAPI 2.0 profile refuses it (`fapi_pkce_s256_required`
+        /// when the client is made), and each login started without PKCE records an
+        /// ``/OIDCCore/OIDCEvent/Kind/pkceOmitted`` event with the observer.
+        public var optOutOfPKCE = false
         /// Call the provider's `mtls_endpoint_aliases` (RFC 8705 §5) although the client authenticates
         /// otherwise (e.g. `private_key_jwt` over a transport that presents a certificate, for
         /// certificate-bound access tokens). A client whose ``OIDCClient/authentication``
