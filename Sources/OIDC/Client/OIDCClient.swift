@@ -55,7 +55,9 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// A client for the provider at `issuer`, found through its discovery document
     /// (`issuer` checked exactly, https unless loopback).
     /// - Parameters:
-    ///   - issuer: the issuer identifier, exactly as the provider states it.
+    ///   - issuer: the issuer identifier, exactly as the provider states it, or its full discovery URL
+    ///     (`…/.well-known/openid-configuration`): the issuer is then that URL without the suffix, checked the same
+    ///     way (an Entra ID multi-tenant `…/common/v2.0/.well-known/openid-configuration` keeps the `{tenantid}` rule).
     ///   - authentication: how the client authenticates at the token endpoint.
     ///   - transport: the HTTP transport; `nil`, the default, is a `LibSSLTransport` trusting the system's CAs.
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
