@@ -28,8 +28,9 @@ struct ScriptedRetryAfterTests {
         return object[id]?.arrayValue?.compactMap(\.doubleValue) ?? []
     }
 
-    @Test("503 or 429 + Retry-After (2 s, or an HTTP date 3 s ahead) during CIBA polling: the next poll comes at least 2 s later",
-          arguments: ["seconds", "limited", "date"])
+    @Test(
+        "503 or 429 + Retry-After (2 s, or an HTTP date 3 s ahead) during CIBA polling: the next poll comes at least 2 s later",
+        arguments: ["seconds", "limited", "date"])
     func nextPollWaits(_ script: String) async throws {
         let server = try await FaultServer.start(script: "retry_after_server.py")
         defer { server.stop() }

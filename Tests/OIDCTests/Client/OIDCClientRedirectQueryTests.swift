@@ -19,10 +19,12 @@ struct OIDCClientRedirectQueryTests {
         return (client, transport, pending)
     }
 
-    @Test("the registered parameters come back (in any order, among the response's): the login finishes", arguments: [
-        "https://app.example.com/callback?tenant=a&lang=en&code=the-code&state=STATE",
-        "https://app.example.com/callback?code=the-code&lang=en&state=STATE&tenant=a",
-    ])
+    @Test(
+        "the registered parameters come back (in any order, among the response's): the login finishes",
+        arguments: [
+            "https://app.example.com/callback?tenant=a&lang=en&code=the-code&state=STATE",
+            "https://app.example.com/callback?code=the-code&lang=en&state=STATE&tenant=a",
+        ])
     func finishes(_ redirect: String) async throws {
         let (client, _, pending) = try await started()
         let url = try #require(URL(string: redirect.replacingOccurrences(of: "STATE", with: pending.state)))
@@ -30,11 +32,13 @@ struct OIDCClientRedirectQueryTests {
         #expect(login.idToken.subject == "alice")
     }
 
-    @Test("a redirect without a registered parameter, or with another value, is redirect_uri_mismatch", arguments: [
-        "https://app.example.com/callback?lang=en&code=the-code&state=STATE",
-        "https://app.example.com/callback?tenant=b&lang=en&code=the-code&state=STATE",
-        "https://app.example.com/callback?code=the-code&state=STATE",
-    ])
+    @Test(
+        "a redirect without a registered parameter, or with another value, is redirect_uri_mismatch",
+        arguments: [
+            "https://app.example.com/callback?lang=en&code=the-code&state=STATE",
+            "https://app.example.com/callback?tenant=b&lang=en&code=the-code&state=STATE",
+            "https://app.example.com/callback?code=the-code&state=STATE",
+        ])
     func refused(_ redirect: String) async throws {
         let (client, transport, pending) = try await started()
         let url = try #require(URL(string: redirect.replacingOccurrences(of: "STATE", with: pending.state)))
