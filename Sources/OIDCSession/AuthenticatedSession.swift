@@ -131,7 +131,13 @@ public actor AuthenticatedSession {
 
     /// The one DPoP rule of the session: a token whose `token_type` is `DPoP` goes out only through the
     /// DPoP transport (which turns the session's `Bearer` header into `DPoP` with a proof), never as Bearer.
+    /// A token of any other type than `Bearer` or `DPoP` (RFC 8693's `N_A`, which a client may accept to read) is never sent.
     private func requireDPoPKeyIfBound() throws {
+        if let current = tokens, !["bearer", "dpop"].contains(current.tokenType.lowercased()) {
+            throw OIDCError(
+                .unsupportedTokenType,
+                "the session's token has token_type \"\(current.tokenType.prefix(32))\"; a session sends only Bearer and DPoP tokens")
+        }
         guard !hasDPoPKey, let current = tokens, current.tokenType.lowercased() == "dpop" else { return }
         throw OIDCError(
             .dpopKeyMissing,

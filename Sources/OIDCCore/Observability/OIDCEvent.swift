@@ -58,6 +58,8 @@ public struct OIDCEvent: Sendable, Hashable {
         public static let providerCall = Kind(rawValue: "provider.call")
         /// A fetch of a Token Status List (``StatusListCache``).
         public static let statusListFetched = Kind(rawValue: "status_list.fetch")
+        /// A login was started without PKCE because the client opted out (`OIDCClient.Configuration.optOutOfPKCE`).
+        public static let pkceOmitted = Kind(rawValue: "login.pkce_omitted")
     }
 
     /// How it ended.
