@@ -71,6 +71,12 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         case decryptionFailed = "decryption_failed"
         /// libcrypto reported an internal failure.
         case cryptoFailure = "crypto_failure"
+        /// The token names (by `kid`) a key the JWK Set holds but this library skipped because it does not know its
+        /// type, curve or `AKP` algorithm (a post-quantum key published beside classical ones): the set stays usable.
+        case unsupportedKeyType = "unsupported_key_type"
+        /// The algorithm is one this library implements, but the libcrypto it runs on does not provide it
+        /// (ML-DSA before OpenSSL 3.5): probed once at run time.
+        case algorithmUnavailable = "algorithm_unavailable"
     }
 
     /// The stable code.

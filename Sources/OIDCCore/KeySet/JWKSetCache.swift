@@ -233,11 +233,10 @@ public actor JWKSetCache {
                 throw OIDCError(.jwksInvalidDocument, "the JWK Set document is not usable", joseError: error, endpoint: .jwks)
             }
         }
-        let usable = parsed.keys.filter { $0.keyType != .oct && $0.permits(operation: "verify") }
-        let skipped = parsed.skipped.count + parsed.keys.count - usable.count
-        // Keep the parsed set when every parsed key is usable: its record of skipped
-        // entries lets JOSE refuse a kid shared with an unparseable key as ambiguous.
-        let set = usable.count == parsed.keys.count ? parsed : JWKSet(keys: usable)
+        // The set keeps its record of skipped entries: JOSE then refuses a kid shared with an unparseable key as
+        // ambiguous, and a kid naming a key of an unknown type (kty AKP, say) as unsupported_key_type.
+        let set = parsed.filter { $0.keyType != .oct && $0.permits(operation: "verify") }
+        let skipped = parsed.skipped.count + parsed.keys.count - set.keys.count
         return (set, JWKSet(keys: parsed.providerEncryptionKeys), skipped, lifetime(of: response.headers, configuration: configuration))
     }
 
