@@ -41,7 +41,8 @@ struct BestCurrentPracticeTests {
     @Test("alg is compared exactly: case, whitespace and look-alikes are unsupported_algorithm, never another algorithm")
     func algExact() throws {
         for name in ["es256", "Es256", "ES256 ", "\u{FF25}S256", "ES256\u{0}", "HS256\u{200B}", "rs256", "ps256", "eddsa", "ml-dsa-44", "ML-DSA-44\n"] {
-            let token = try Self.token(header: #"{"alg":"\#(name.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\u{0}", with: "\\u0000"))"}"#)
+            let token = try Self.token(
+                header: #"{"alg":"\#(name.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\u{0}", with: "\\u0000"))"}"#)
             expectCode(.unsupportedAlgorithm, "\(name.debugDescription)") { try CompactJWS(token).verify(with: #require(Self.key).publicKey) }
         }
     }
@@ -56,7 +57,9 @@ struct BestCurrentPracticeTests {
         expectCode(.duplicateJSONMember) { _ = try JWT.verifyIgnoringIssuerAndAudience(claims, key: key) }
     }
 
-    @Test("invalid UTF-8 in the header or the claims is invalid_json, before any signature check", arguments: [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xFF], [0xE2, 0x82]])
+    @Test(
+        "invalid UTF-8 in the header or the claims is invalid_json, before any signature check",
+        arguments: [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xFF], [0xE2, 0x82]])
     func invalidUTF8(_ bad: [UInt8]) throws {
         let key = try #require(Self.key).publicKey
         let header = Array(#"{"alg":"ES256","kid":""#.utf8) + bad + Array(#""}"#.utf8)

@@ -138,7 +138,9 @@ struct MLDSATests {
     @Test("a JWK Set with AKP keys reads on any libcrypto; a token naming one verifies, or fails algorithm_unavailable")
     func keySet() throws {
         let entries = try Self.entries()
-        var members: [JSONValue] = entries.compactMap { $0.object("jwk") }.map { .object(JSONObject($0.filter { $0.name != "priv" }.map { ($0.name, $0.value) })) }
+        var members: [JSONValue] = entries.compactMap { $0.object("jwk") }.map {
+            .object(JSONObject($0.filter { $0.name != "priv" }.map { ($0.name, $0.value) }))
+        }
         members.append(.object(try JSONParser.parseObject(Array(TestKeys.text("p256.pub.jwk").utf8), what: "key")))
         let set = try JWKSet(json: JSONObject([("keys", JSONValue.array(members))]).jsonString())
         #expect(set.skipped.isEmpty)

@@ -25,7 +25,7 @@ struct UnknownKeyTypeTests {
     @Test("the set is read; unknown types are skipped with their kid, the Ed25519 key is kept and verifies joserfc's token")
     func readAndSkip() throws {
         let (set, token) = try Self.set()
-        #expect(set.keys.map(\.keyID) .contains("ed-1"))
+        #expect(set.keys.map(\.keyID).contains("ed-1"))
         for kid in ["future-1", "slh-1", "ed448-1"] {
             #expect(set.skipped.contains { $0.keyID == kid }, "\(kid) skipped")
             #expect(!set.keys.contains { $0.keyID == kid })

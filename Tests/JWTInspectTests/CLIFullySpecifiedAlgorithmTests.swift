@@ -7,7 +7,8 @@ import Testing
 struct CLIFullySpecifiedAlgorithmTests {
     static func header(_ token: String) throws -> [String: Any] {
         let part = String(try #require(token.split(separator: ".").first))
-        let padded = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let padded =
+            part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             + String(repeating: "=", count: (4 - part.count % 4) % 4)
         let data = try #require(Data(base64Encoded: padded))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -33,7 +33,8 @@ struct CLINewIdentifiersTests {
         }
         keys.append(["kty": "PQX", "kid": "future-1"])
         keys.append(["kty": "AKP", "alg": "SLH-DSA-SHA2-128s", "pub": "AAAA", "kid": "slh-1"])
-        var ed = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: CLI.repository.appendingPathComponent("Keys/ed25519.pub.jwk"))) as? [String: Any])
+        var ed = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: CLI.repository.appendingPathComponent("Keys/ed25519.pub.jwk"))) as? [String: Any])
         ed["alg"] = "Ed25519"
         keys.append(ed)
         let directory = try External.scratch()
