@@ -111,8 +111,10 @@ public enum IssuerKeys: Sendable {
         }
     }
 
-    /// The asymmetric algorithms: never HMAC, as a resource server shares no secret with the issuer.
-    public static let asymmetricAlgorithms: Set<JWSAlgorithm> = Set(JWSAlgorithm.allCases.filter { $0.family != .hmac })
+    /// The asymmetric algorithms this process can verify: never HMAC, as a resource server shares no secret with
+    /// the issuer, and ML-DSA only where the runtime libcrypto provides it (``/JOSE/JWSAlgorithm/isAvailable``), so that
+    /// no default list (DPoP `algs` challenges included) names an algorithm that would fail `algorithm_unavailable`.
+    public static let asymmetricAlgorithms: Set<JWSAlgorithm> = Set(JWSAlgorithm.allCases.filter { $0.family != .hmac && $0.isAvailable })
 }
 
 /// JOSE failures as ``OIDCError``s: claim rules here, signature and key rules through OIDC's mapping.
