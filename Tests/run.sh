@@ -38,6 +38,7 @@ fi
 # jwcrypto for the JWE interop tests (a venv under Tests/JOSETests/Fixtures/interop/); skipped when it cannot be set up.
 if command -v python3 >/dev/null; then
     bash Tests/JOSETests/Fixtures/interop/jwcrypto-setup.sh || log "jwcrypto venv not set up: its interop tests are skipped"
+    bash Tests/JOSETests/Fixtures/interop/jose2026-setup.sh || log "jose2026 venv not set up: its Ed25519/AKP interop tests are skipped"
 fi
 
 # Seconds, no build: the format lint (Scripts/format-lint.sh, swift format lint --strict).

@@ -81,6 +81,12 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The credential's status list entry is neither 0 (valid) nor 1 or 2: an application-specific or reserved
         /// value, named in the reason.
         case credentialStatusNotValid = "credential_status_not_valid"
+        /// The token names (by `kid`) a key the JWK Set holds but this library skipped because it does not know its
+        /// type, curve or `AKP` algorithm (a post-quantum key published beside classical ones): the set stays usable.
+        case unsupportedKeyType = "unsupported_key_type"
+        /// The algorithm is one this library implements, but the libcrypto it runs on does not provide it
+        /// (ML-DSA before OpenSSL 3.5): probed once at run time.
+        case algorithmUnavailable = "algorithm_unavailable"
     }
 
     /// The stable code.

@@ -59,6 +59,11 @@ extension OIDCError.Code {
     public static let ambiguousSigningKey = OIDCError.Code("ambiguous_signing_key", .invalidInput)
     /// The key set or key cannot be used for verification (weak, `use: enc`, mixed set).
     public static let unusableSigningKey = OIDCError.Code("unusable_signing_key", .invalidInput)
+    /// The token's `kid` names a key of the issuer's JWK Set whose type (`kty`, curve, `AKP` algorithm) this library
+    /// does not support: that key was skipped, the rest of the set stays usable.
+    public static let unsupportedKeyType = OIDCError.Code(JOSEError.Code.unsupportedKeyType, .invalidInput)
+    /// The token's algorithm (ML-DSA) is implemented but the libcrypto this process runs on does not provide it.
+    public static let algorithmUnavailable = OIDCError.Code(JOSEError.Code.algorithmUnavailable, .invalidInput)
     /// The signature does not verify.
     public static let invalidSignature = OIDCError.Code(JOSEError.Code.invalidSignature, .invalidInput)
     /// The token header is unacceptable (e.g. an unknown `crit` extension).

@@ -42,7 +42,7 @@ public struct StatusListToken: Sendable {
         validation: JWTValidationPolicy = .default, maximumListBytes: Int = StatusList.defaultMaximumBytes
     ) throws -> StatusListToken {
         let jwt = try JWT.verifyIgnoringIssuerAndAudience(token, keys: keys, policy: policy, validation: validation)
-        guard jwt.header.isExplicitlyTyped("statuslist+jwt") else {
+        guard jwt.header.hasType("statuslist+jwt") else {
             throw JOSEError(.invalidHeader, "the token's typ is not statuslist+jwt: it is not a status list token", member: "typ")
         }
         guard let subject = try jwt.claims.subject else {
@@ -70,12 +70,3 @@ public struct StatusListToken: Sendable {
     }
 }
 
-extension JOSEHeader {
-    /// Whether `typ` names `type`, compared as RFC 7515 §4.1.9 says: case-insensitively, with the
-    /// `application/` prefix optional. A header without `typ` is not explicitly typed.
-    package func isExplicitlyTyped(_ type: String) -> Bool {
-        guard var value = self.type?.lowercased() else { return false }
-        if value.hasPrefix("application/") { value.removeFirst("application/".count) }
-        return value == type.lowercased()
-    }
-}

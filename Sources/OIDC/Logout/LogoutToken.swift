@@ -152,9 +152,7 @@ public struct LogoutTokenValidator: Sendable {
         let jwt = try await keys.verify(
             token, policy: JWSVerificationPolicy(allowedAlgorithms: allowedAlgorithms), validation: validation,
             kind: .logoutToken)
-        if let type = jwt.header.type?.lowercased(), type != "logout+jwt", type != "application/logout+jwt",
-            !(typeRule == .alsoAcceptingPlainJWT && type == "jwt")
-        {
+        if jwt.header.type != nil, !jwt.header.hasType("logout+jwt"), !(typeRule == .alsoAcceptingPlainJWT && jwt.header.hasType("JWT")) {
             throw OIDCError(.unexpectedTokenType, "the logout token's typ is not logout+jwt")
         }
         let claims = jwt.claims

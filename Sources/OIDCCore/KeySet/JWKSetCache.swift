@@ -238,12 +238,11 @@ public actor JWKSetCache {
         return (set, JWKSet(keys: parsed.providerEncryptionKeys), skipped, lifetime(of: response.headers, configuration: configuration))
     }
 
-    /// The keys of a published set that can verify a signature: not symmetric, not reserved for encryption.
+    /// The keys of a published set that can verify a signature: not symmetric, not reserved for encryption. The set
+    /// keeps its record of skipped entries: JOSE then refuses a kid shared with an unparseable key as ambiguous, and a
+    /// kid naming a key of an unknown type (kty AKP, say) as unsupported_key_type.
     package static func verificationKeys(of parsed: JWKSet) -> JWKSet {
-        let usable = parsed.keys.filter { $0.keyType != .oct && $0.permits(operation: "verify") }
-        // Keep the parsed set when every parsed key is usable: its record of skipped
-        // entries lets JOSE refuse a kid shared with an unparseable key as ambiguous.
-        return usable.count == parsed.keys.count ? parsed : JWKSet(keys: usable)
+        parsed.filter { $0.keyType != .oct && $0.permits(operation: "verify") }
     }
 
     /// The lifetime a response grants: its `Cache-Control: max-age`, clamped, or the default.

@@ -123,27 +123,9 @@ package struct AccessTokenValidator: Sendable {
             profile: profile, observer: observer)
     }
 
-    /// Whether a `typ` header value names an RFC 9068 access token (case-insensitively,
-    /// with or without the `application/` prefix, RFC 7515 §4.1.9).
-    package static func isAccessTokenType(_ type: String?) -> Bool {
-        guard var type else { return false }
-        return type.withUTF8 { bytes in
-            var start = 0
-            if bytes.count > 12, matchesLowercased(bytes, from: 0, "application/") { start = 12 }
-            return bytes.count - start == 6 && matchesLowercased(bytes, from: start, "at+jwt")
-        }
-    }
-
-    /// Whether `bytes` from `start` on begin with the ASCII text `lowercase`, compared case-insensitively (bytes read in place).
-    private static func matchesLowercased(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ lowercase: StaticString) -> Bool {
-        let count = lowercase.utf8CodeUnitCount
-        guard bytes.count - start >= count else { return false }
-        let wanted = lowercase.utf8Start
-        for offset in 0..<count where lowercased(bytes[start + offset]) != wanted[offset] { return false }
-        return true
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
+    /// Whether a `typ` header value names an RFC 9068 access token: JOSE's one `typ` rule
+    /// (`JOSEHeader.mediaType(_:is:)`, RFC 7515 §4.1.9).
+    package static func isAccessTokenType(_ type: String?) -> Bool { JOSEHeader.mediaType(type, is: "at+jwt") }
 
     /// Validates the access token of a request as a resource server accepting both `Bearer` and
     /// `DPoP` must (RFC 9449 §7): the one path, which ``ResourceGuard`` calls, and the one call that reads the token's `cnf`.

@@ -279,6 +279,7 @@ struct Options: Sendable {
         switch key.keyType {
         case .ec(let curve): return curve.algorithm
         case .ed25519: return .eddsa
+        case .mlDSA(let set): return set.algorithm
         case .rsa, .oct, .x25519: return .rs256
         }
     }
