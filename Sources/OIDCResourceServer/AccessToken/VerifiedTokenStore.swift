@@ -40,6 +40,9 @@ package final class VerifiedTokenStore: Sendable {
             self.words = words
         }
 
+        /// A digest from its four words (tests).
+        init(words: (UInt64, UInt64, UInt64, UInt64)) { self.words = words }
+
         package static func == (lhs: Digest, rhs: Digest) -> Bool {
             lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1 && lhs.words.2 == rhs.words.2 && lhs.words.3 == rhs.words.3
         }
@@ -58,6 +61,12 @@ package final class VerifiedTokenStore: Sendable {
             self.token =
                 token.utf8.withContiguousStorageIfAvailable { Digest(sha256: UnsafeRawBufferPointer($0)) }
                 ?? Digest(sha256: Array(token.utf8))
+        }
+
+        /// A key from its two digests (tests).
+        init(policy: Digest, token: Digest) {
+            self.policy = policy
+            self.token = token
         }
 
         package func hash(into hasher: inout Hasher) {
@@ -281,6 +290,7 @@ struct VerifiedTokenShard {
     }
 
     /// Removes the entries matching `predicate`; returns how many.
+    @discardableResult
     mutating func removeAll(where predicate: (Entry) -> Bool) -> Int {
         var removed = 0
         var slot = head
