@@ -83,6 +83,8 @@ public actor JWKSetCache {
     /// `current` and `expiry` as last set, readable without entering the actor (``freshKeys()``).
     private nonisolated let published = Locked<(keys: JWKSet, expiry: Date)?>(nil)
     private var inFlight: Task<JWKSet, any Error>?
+    /// Told of every set fetched (``whenKeySetFetched(_:)``).
+    private nonisolated let keySetListeners = Locked<[@Sendable (JWKSet) -> Void]>([])
     private var lastUnknownKeyRefresh: Date?
     /// How many keys of the last fetched document were left out as unusable.
     package private(set) var skippedKeyCount = 0
@@ -118,6 +120,13 @@ public actor JWKSetCache {
     package nonisolated func freshKeys() -> JWKSet? {
         guard let (keys, expiry) = published.withLock({ $0 }), expiry > configuration.clock() else { return nil }
         return keys
+    }
+
+    /// Calls `listener` with every set this cache fetches from now on, once it is the set ``keys()`` serves and before the
+    /// fetch's callers resume: what keeps derived state (a cache of tokens these keys verified) in step with rotation.
+    /// `listener` runs on the fetching task and must not block; it is kept as long as the cache.
+    package nonisolated func whenKeySetFetched(_ listener: @escaping @Sendable (JWKSet) -> Void) {
+        keySetListeners.withLock { $0.append(listener) }
     }
 
     /// Fetches the set now (joining a fetch already in flight), regardless of freshness.
@@ -210,6 +219,7 @@ public actor JWKSetCache {
             self.expiry = expiry
             self.published.withLock { $0 = (fetched, expiry) }
             self.successfulFetches += 1
+            for listener in self.keySetListeners.withLock({ $0 }) { listener(fetched) }
             return fetched
         }
         inFlight = task
