@@ -20,6 +20,8 @@ let cLibraries: [Target] = [
     .systemLibrary(name: "CLibSSL"),
     // PostgreSQL's libpq: needed only by consumers of OIDCPostgres.
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    // zlib: inflating a Token Status List's `lst` (JOSE), with a hard bound on the output.
+    .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     // SSSE3 Base64URL decoding of whole 16-character blocks (x86; elsewhere it consumes nothing
     // and JOSE's Swift decoder does all the work).
     .target(name: "CBase64URL"),
@@ -29,7 +31,7 @@ let cLibraries: [Target] = [
 
 let modules: [Target] = [
     // Keys, JWS, JWT. FoundationEssentials only: no networking, fast start-up.
-    .target(name: "JOSE", dependencies: ["CLibCrypto", "CBase64URL"], swiftSettings: strict,
+    .target(name: "JOSE", dependencies: ["CLibCrypto", "CBase64URL", "CZlib"], swiftSettings: strict,
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     // What every role shares: the HTTP vocabulary, errors, the observer, URL and fetch policies, discovery and
     // metadata, key caches, replay caches, provider profiles, client authentication. FoundationEssentials only.
@@ -43,11 +45,18 @@ let modules: [Target] = [
     // jwt-inspect's fetcher. FoundationEssentials only.
     .target(name: "OIDCTLSTransport", dependencies: ["OIDCCore", "JOSE", "CLibCrypto", "CLibSSL"], swiftSettings: strict),
     // The authenticated session (bearer or DPoP, refresh once on a 401) and token stores.
-    .target(name: "OIDCSession", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
+    .target(name: "OIDCSession", dependencies: ["OIDC", "JOSE", "CLibCrypto"], swiftSettings: strict),
     // The receiving side: access tokens, DPoP proofs, introspection, bearer parsing, challenges.
     .target(name: "OIDCResourceServer", dependencies: ["OIDCCore", "OIDCTLSTransport", "JOSE"], swiftSettings: strict),
+    // Shared Signals (SSF 1.0, CAEP, RISC): Security Event Tokens, transmitter discovery and streams, push and poll
+    // delivery, and acting on them (sessions, token stores, the application's caches).
+    .target(name: "OIDCSharedSignals", dependencies: ["OIDC", "OIDCSession", "OIDCResourceServer", "JOSE"], swiftSettings: strict),
     // PostgreSQL stores and replay cache for many replicas.
     .target(name: "OIDCPostgres", dependencies: ["OIDCSession", "OIDCResourceServer", "OIDC", "JOSE", "CLibPQ", "CLibCrypto"],
+            swiftSettings: strict),
+    // Redis 7 / Valkey 8 stores and replay cache for many replicas: RESP on the toolkit's own sockets and libssl
+    // (OIDCTLSTransport's TLS client), no C client library.
+    .target(name: "OIDCRedis", dependencies: ["OIDCSession", "OIDCResourceServer", "OIDC", "JOSE", "OIDCTLSTransport", "CLibSSL"],
             swiftSettings: strict),
 ]
 
@@ -84,7 +93,7 @@ let samples: [Target] = [
     sample("sample-client-credentials", ["OIDC", "OIDCNetworking", "JOSE"]),
     sample("sample-resource-server", ["SampleSupport", "OIDC", "OIDCResourceServer", "JOSE"]),
     sample("sample-bearer-server", ["OIDC", "OIDCNetworking", "OIDCResourceServer", "JOSE"]),
-    sample("sample-replica", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres"]),
+    sample("sample-replica", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres", "OIDCRedis"]),
     sample("sample-pending-login", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres", "JOSE"]),
 ]
 
@@ -107,16 +116,21 @@ let benchmarks: [Target] = [
 let tests: [Target] = [
     // Child processes run by the tests, waited for off Swift's cooperative pool (one runner for every target).
     .target(name: "TestProcesses", path: "Tests/TestProcesses", swiftSettings: strict),
-    .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto", "TestProcesses"], resources: [.copy("Fixtures")], swiftSettings: strict),
+    .testTarget(name: "JOSETests", dependencies: ["JOSE", "CLibCrypto", "CZlib", "TestProcesses"], resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(name: "OIDCTests", dependencies: ["OIDC", "JOSE"], swiftSettings: strict),
     .testTarget(name: "OIDCSessionTests", dependencies: ["OIDCSession", "OIDC", "JOSE"], swiftSettings: strict),
     .testTarget(name: "OIDCResourceServerTests", dependencies: ["OIDCResourceServer", "OIDC", "JOSE"], swiftSettings: strict),
     .testTarget(name: "OIDCPostgresTests", dependencies: ["OIDCPostgres", "OIDCSession", "OIDCResourceServer", "OIDC", "JOSE"],
                 swiftSettings: strict),
+    .testTarget(name: "OIDCRedisTests", dependencies: ["OIDCRedis", "OIDCSession", "OIDCResourceServer", "OIDC", "JOSE", "TestProcesses"],
+                swiftSettings: strict),
+    .testTarget(name: "OIDCSharedSignalsTests", dependencies: ["OIDCSharedSignals", "OIDCPostgres", "OIDCSession", "OIDC", "JOSE", "TestProcesses"],
+                swiftSettings: strict),
     .testTarget(name: "OIDCTLSTransportTests", dependencies: ["OIDCTLSTransport", "OIDC", "JOSE", "TestProcesses"], swiftSettings: strict),
     .testTarget(name: "JWTInspectTests", dependencies: ["JOSE", "TestProcesses"], swiftSettings: strict),
     // The README's and the DocC articles' listings, compiled as written (ReadmeListingTests checks the documents show them).
-    .testTarget(name: "ReadmeListing", dependencies: ["JOSE", "OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "OIDCPostgres"],
+    .testTarget(name: "ReadmeListing", dependencies: ["JOSE", "OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "OIDCPostgres",
+                                                     "OIDCSharedSignals"],
                 swiftSettings: strict),
     .testTarget(name: "IntegrationTests", dependencies: ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCResourceServer", "JOSE", "OIDCTLSTransport", "TestProcesses"],
                 swiftSettings: strict),
@@ -134,6 +148,8 @@ let package = Package(
         .library(name: "OIDCSession", targets: ["OIDCSession"]),
         .library(name: "OIDCResourceServer", targets: ["OIDCResourceServer"]),
         .library(name: "OIDCPostgres", targets: ["OIDCPostgres"]),
+        .library(name: "OIDCRedis", targets: ["OIDCRedis"]),
+        .library(name: "OIDCSharedSignals", targets: ["OIDCSharedSignals"]),
         .executable(name: "jwt-inspect", targets: ["jwt-inspect"]),
     ],
     targets: cLibraries + modules + tool + samples + benchmarks + tests

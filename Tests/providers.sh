@@ -4,6 +4,9 @@
 # before Tests/run.sh and the sanitizer stage, which then find the variables set.
 #
 #   PostgreSQL      Tests/Postgres  $PG_PORT (5440)        -> PG_URL, PG_SSLROOTCERT
+#   Redis 7         Tests/Redis     $REDIS_PORT (6390),    -> REDIS_URL, REDIS_TLS_URL (ACL user), REDIS_TLS_CA
+#                                   TLS on REDIS_PORT+1       (Debian's redis-server, no persistence;
+#                                                             Debian 12 and PyPI ship no Valkey server)
 #   django-oauth-   Tests/IdP       $IDP_PORT (9400)       -> IDP_ISSUER
 #     toolkit
 #   glewlwyd        Tests/Glewlwyd  $GLEWLWYD_PORT (4593)  -> GLEWLWYD_ISSUER, GLEWLWYD_*
@@ -24,8 +27,10 @@ install_packages() {
     pkg-config --exists libcrypto 2>/dev/null || missing+=(libssl-dev)
     pkg-config --exists libssl 2>/dev/null || missing+=(libssl-dev)
     pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
+    [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)  # JOSE: Token Status List (CZlib)
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || missing+=(postgresql)
     command -v pkg-config >/dev/null || missing+=(pkg-config)
+    command -v redis-server >/dev/null || missing+=(redis-server)
     command -v glewlwyd >/dev/null || missing+=(glewlwyd)
     command -v sqlite3 >/dev/null || missing+=(sqlite3)
     command -v jose >/dev/null || missing+=(jose)          # jwt-inspect interop tests (sign/verify/keys)
@@ -87,7 +92,7 @@ start_server() {
 # provider_summary: one line per test server, with where it ran (or why it did not).
 provider_summary() {
     local line
-    for line in "PostgreSQL:PG_URL" "django-oauth-toolkit:IDP_ISSUER" "glewlwyd:GLEWLWYD_ISSUER" "glewlwyd over TLS:GLEWLWYD_TLS_ISSUER" \
+    for line in "PostgreSQL:PG_URL" "Redis:REDIS_URL" "django-oauth-toolkit:IDP_ISSUER" "glewlwyd:GLEWLWYD_ISSUER" "glewlwyd over TLS:GLEWLWYD_TLS_ISSUER" \
                 "OpenID Foundation RP test tool:RPTOOL_BASE" "OpenID Foundation RP test tool (TLS):RPTOOL_TLS_BASE"; do
         local name=${line%%:*} variable=${line##*:}
         if [ -n "${!variable:-}" ]; then
@@ -101,6 +106,7 @@ provider_summary() {
 
 start_providers() {
     [ -n "${PG_URL:-}" ] || start_server PostgreSQL Postgres "${PG_PORT:-5440}" PG_URL
+    [ -n "${REDIS_URL:-}" ] || start_server Redis Redis "${REDIS_PORT:-6390}" REDIS_URL
     if [ -z "${IDP_ISSUER:-}" ]; then
         if command -v python3 >/dev/null; then
             start_server "the test OpenID provider (django-oauth-toolkit)" IdP "${IDP_PORT:-9400}" IDP_ISSUER

@@ -12,7 +12,9 @@
 # Without Python the provider cannot start: the integration tests are then
 # skipped (unit tests still run), except under CI=true, where that is an error.
 # Likewise PostgreSQL (Tests/Postgres/start.sh on 127.0.0.1:$PG_PORT, default
-# 5440) for OIDCPostgres's tests, which read PG_URL; set PG_URL to use a running server.
+# 5440) for OIDCPostgres's tests, which read PG_URL; set PG_URL to use a running server. And
+# Redis (Tests/Redis/start.sh on 127.0.0.1:$REDIS_PORT, default 6390, TLS on the next port) for
+# OIDCRedis's tests, which read REDIS_URL, REDIS_TLS_URL and REDIS_TLS_CA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -36,6 +38,7 @@ fi
 # jwcrypto for the JWE interop tests (a venv under Tests/JOSETests/Fixtures/interop/); skipped when it cannot be set up.
 if command -v python3 >/dev/null; then
     bash Tests/JOSETests/Fixtures/interop/jwcrypto-setup.sh || log "jwcrypto venv not set up: its interop tests are skipped"
+    bash Tests/JOSETests/Fixtures/interop/jose2026-setup.sh || log "jose2026 venv not set up: its Ed25519/AKP interop tests are skipped"
 fi
 # PyPI's sd-jwt (the SD-JWT reference implementation) for CLISDJWTInteropTests (a venv under Tests/SDJWTInterop/).
 if command -v python3 >/dev/null; then

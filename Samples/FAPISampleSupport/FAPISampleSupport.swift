@@ -90,6 +90,7 @@ public enum KeyFile {
         switch key.keyType {
         case .ec(let curve): return curve.algorithm
         case .ed25519: return .eddsa
+        case .mlDSA(let set): return set.algorithm
         case .rsa, .oct, .x25519: return .ps256
         }
     }

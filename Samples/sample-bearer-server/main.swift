@@ -1,7 +1,8 @@
 // sample-bearer-server: the few lines a server framework adapter needs, on a plain socket.
 //
 //   swift run sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N] [--dpop-nonce]
-//                                  [--logout-client-id ID]
+//                                  [--logout-client-id ID] [--verified-token-cache N] [--verified-token-max-age SECONDS]
+//                                  [--leeway SECONDS]
 //
 // Listens on 127.0.0.1:PORT (HTTP/1.1, one request per connection, no framework). For each
 // request, ResourceGuard's one call with the method, this server's URL
@@ -19,6 +20,9 @@
 // proofs' jtis (scope: the proof key) and the logout tokens' (scope: the issuer), so a client flooding
 // proofs of its own key fills only that key's share: it is refused replay_cache_full, and every other
 // client's proofs and the issuer's logout tokens still pass.
+// --verified-token-cache N: keep up to N verified tokens (0: none; default the library's, 10 000), each at most
+// --verified-token-max-age SECONDS (default the library's, 60) and never past its exp; --leeway SECONDS: the clock skew
+// allowed for every time rule (default 60). A back-channel logout purges the cached tokens of its session or subject.
 // Stops after N requests when --requests is given. Prints "listening on URL" on standard error.
 // Exit 0 after N requests, 1 when the socket cannot be opened, 2 on usage errors.
 import Foundation
@@ -36,7 +40,7 @@ import Darwin
 func usage(_ message: String) -> Never {
     FileHandle.standardError.write(
         Data(
-            "sample-bearer-server: \(message)\nusage: sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N] [--dpop-nonce] [--logout-client-id ID]\n"
+            "sample-bearer-server: \(message)\nusage: sample-bearer-server --issuer URL --audience AUD --port PORT [--require-scope S]... [--requests N] [--dpop-nonce] [--logout-client-id ID] [--verified-token-cache N (default \(ResourceGuard.VerifiedTokenCache.defaultCapacity); 0: off)] [--verified-token-max-age SECONDS (default \(Int(ResourceGuard.VerifiedTokenCache.defaultMaximumAge)))] [--leeway SECONDS (default 60)]\n"
                 .utf8))
     exit(2)
 }
@@ -53,7 +57,8 @@ while let flag = arguments.popFirst() {
     guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
     switch flag {
     case "--require-scope": requiredScopes.insert(value)
-    case "--issuer", "--audience", "--port", "--requests", "--logout-client-id": values[flag] = value
+    case "--issuer", "--audience", "--port", "--requests", "--logout-client-id", "--verified-token-cache", "--verified-token-max-age", "--leeway":
+        values[flag] = value
     default: usage("unknown argument \(flag)")
     }
 }
@@ -61,6 +66,20 @@ guard let issuer = values["--issuer"], let audience = values["--audience"] else 
 guard let port = values["--port"].flatMap({ UInt16($0) }), port > 0 else { usage("--port must be 1-65535") }
 let limit = values["--requests"].map { Int($0) ?? -1 }
 if let limit, limit < 1 { usage("--requests must be a positive number") }
+var tokenCache = ResourceGuard.VerifiedTokenCache()
+if let text = values["--verified-token-cache"] {
+    guard let entries = Int(text), entries >= 0 else { usage("--verified-token-cache must be a number of tokens (0: off)") }
+    tokenCache.capacity = entries
+}
+if let text = values["--verified-token-max-age"] {
+    guard let seconds = TimeInterval(text), seconds.isFinite, seconds > 0 else { usage("--verified-token-max-age must be a positive number of seconds") }
+    tokenCache.maximumAge = seconds
+}
+var leeway: TimeInterval = 60
+if let text = values["--leeway"] {
+    guard let seconds = TimeInterval(text), seconds.isFinite, seconds >= 0 else { usage("--leeway must be a number of seconds, 0 or more") }
+    leeway = seconds
+}
 
 /// One parsed request: what the adapter hands to the toolkit.
 struct Request {
@@ -126,6 +145,8 @@ do {
     var configuration = ResourceGuard.Configuration(issuer: issuer, audience: audience)
     configuration.transport = transport
     configuration.dpopReplays = .cache(replays)
+    configuration.verifiedTokenCache = tokenCache
+    configuration.leeway = leeway
     frontDoor = try await ResourceGuard(configuration: configuration)
     if let clientID = values["--logout-client-id"] {
         guard let jwksURI = try await discovery.metadata(for: issuer).jwksURI else {
@@ -133,7 +154,7 @@ do {
         }
         logoutValidator = LogoutTokenValidator(
             issuer: issuer, clientID: clientID, keys: .cache(try await keyCaches.cache(for: jwksURI)),
-            replays: replays)
+            replays: replays, leeway: leeway)
     } else {
         logoutValidator = nil
     }
@@ -185,6 +206,12 @@ while limit.map({ served < $0 }) ?? true {
         do {
             let token = try BackChannelLogoutRequest.logoutToken(fromBody: request.body, contentType: request.headers["Content-Type"])
             let logout = try await logoutValidator.validate(token)
+            // The session (or, without one, the subject) ends here: its cached tokens are verified again from now on.
+            if let session = logout.sessionID {
+                await frontDoor.purge(.session(session))
+            } else if let subject = logout.subject {
+                await frontDoor.purge(.subject(subject))
+            }
             var object: JSONObject = ["iss": .string(logout.issuer)]
             object["sub"] = logout.subject.map { .string($0) }
             object["sid"] = logout.sessionID.map { .string($0) }

@@ -1,11 +1,13 @@
-// sample-replica: one replica of a back end whose user tokens live in PostgreSQL, so that
-// many replicas share one login and refresh it once between them.
+// sample-replica: one replica of a back end whose user tokens live in PostgreSQL or in Redis (Valkey), so
+// that many replicas share one login and refresh it once between them.
 //
 //   swift run sample-replica --database URL --issuer URL --client-id ID --client-secret SECRET --user KEY
 //       [--seed-tokens FILE] [--per-process-store] --requests N URL
 //
 // --database takes a libpq connection URI (postgresql://user@127.0.0.1:PORT/db; TLS options such as
-// ?sslmode=verify-full&sslrootcert=... pass through). --seed-tokens first stores, under KEY, the tokens
+// ?sslmode=verify-full&sslrootcert=... pass through), or a redis:// or rediss:// URL
+// (redis://[user:password@]127.0.0.1:PORT/0): the URL's scheme chooses the store (OIDCPostgres or OIDCRedis),
+// everything else is the same. --seed-tokens first stores, under KEY, the tokens
 // that `sample-exchange-code --save-tokens` wrote to FILE. Then N concurrent GETs go to URL through an
 // AuthenticatedSession backed by the PostgreSQL store (the URL's origin is the only allowed origin);
 // on a 401 the session refreshes through the store's refresh lease: one refresh among all replicas, no
@@ -25,6 +27,7 @@ import Foundation
 import OIDC
 import OIDCNetworking
 import OIDCPostgres
+import OIDCRedis
 import OIDCSession
 
 func usage(_ message: String) -> Never {
@@ -89,22 +92,43 @@ final class CountingRefresher: TokenRefresher, @unchecked Sendable {
     }
 }
 
-let database: PostgresDatabase
-let sharedStore: PostgresTokenStore
+/// The shared store's connections, closed at the end.
+enum Backend {
+    case postgres(PostgresDatabase)
+    case redis(RedisDatabase)
+
+    func close() {
+        switch self {
+        case .postgres(let database): database.close()
+        case .redis(let database): database.close()
+        }
+    }
+}
+
+let backend: Backend
+let sharedStore: any CoordinatedTokenStore
 let refresher: CountingRefresher
 let session: AuthenticatedSession
 let transport = URLSessionTransport()
 do {
-    database = try PostgresDatabase(url: values["--database"]!, maximumConnections: 2)
     var encryption: TokenEncryption?
     if let text = ProcessInfo.processInfo.environment["TOKEN_ENCRYPTION_KEY"] {
         guard let key = Data(base64Encoded: text) else { usage("TOKEN_ENCRYPTION_KEY is not base64") }
         encryption = try TokenEncryption(current: TokenEncryptionKey(id: "k1", bytes: Array(key)))
     }
-    sharedStore = try PostgresTokenStore(
-        database: database, key: values["--user"]!, encryption: encryption,
-        waitTimeout: requestDeadline)
-    try await sharedStore.createTable()
+    let databaseURL = values["--database"]!
+    let scheme = databaseURL.prefix(while: { $0 != ":" }).lowercased()
+    if scheme == "redis" || scheme == "rediss" {
+        let database = try RedisDatabase(url: databaseURL, maximumConnections: 2, commandTimeout: 10)
+        backend = .redis(database)
+        sharedStore = try RedisTokenStore(database: database, key: values["--user"]!, encryption: encryption, waitTimeout: requestDeadline)
+    } else {
+        let database = try PostgresDatabase(url: databaseURL, maximumConnections: 2)
+        backend = .postgres(database)
+        let store = try PostgresTokenStore(database: database, key: values["--user"]!, encryption: encryption, waitTimeout: requestDeadline)
+        try await store.createTable()
+        sharedStore = store
+    }
     if let file = values["--seed-tokens"] {
         guard let tokens = try await FileTokenStore(path: file).load() else {
             throw OIDCError(.notAuthenticated, "\(file) holds no tokens: run sample-exchange-code --save-tokens first")
@@ -180,5 +204,5 @@ await eventLog.value
 let remaining = await session.currentTokens
 let loggedOut = requests > 0 && remaining == nil
 print("status_2xx=\(successes) refreshes=\(refresher.count) logged_out=\(loggedOut)")
-database.close()
+backend.close()
 exit(successes == requests ? 0 : 1)

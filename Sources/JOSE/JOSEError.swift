@@ -71,6 +71,22 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         case decryptionFailed = "decryption_failed"
         /// libcrypto reported an internal failure.
         case cryptoFailure = "crypto_failure"
+        /// A Token Status List or its token is malformed: `bits` not 1, 2, 4 or 8, `lst` not base64url zlib data,
+        /// an index outside the list, a status list token without `sub`, `iat` or `status_list`.
+        case invalidStatusList = "invalid_status_list"
+        /// The credential's status list entry is 1 (invalid): the issuer revoked it.
+        case credentialRevoked = "credential_revoked"
+        /// The credential's status list entry is 2: the issuer suspended it.
+        case credentialSuspended = "credential_suspended"
+        /// The credential's status list entry is neither 0 (valid) nor 1 or 2: an application-specific or reserved
+        /// value, named in the reason.
+        case credentialStatusNotValid = "credential_status_not_valid"
+        /// The token names (by `kid`) a key the JWK Set holds but this library skipped because it does not know its
+        /// type, curve or `AKP` algorithm (a post-quantum key published beside classical ones): the set stays usable.
+        case unsupportedKeyType = "unsupported_key_type"
+        /// The algorithm is one this library implements, but the libcrypto it runs on does not provide it
+        /// (ML-DSA before OpenSSL 3.5): probed once at run time.
+        case algorithmUnavailable = "algorithm_unavailable"
         /// SD-JWT: `_sd_alg` names a hash function other than `sha-256`, `sha-384` or `sha-512`.
         case sdUnsupportedHashAlgorithm = "sd_unsupported_hash_algorithm"
         /// SD-JWT: a disclosure is not Base64URL of a JSON array `[salt, name, value]` or `[salt, value]`.

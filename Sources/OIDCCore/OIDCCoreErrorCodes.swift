@@ -5,6 +5,12 @@ import JOSE
 extension OIDCError.Code {
     // MARK: invalidInput
 
+    /// The JWT VC issuer metadata (draft-ietf-oauth-sd-jwt-vc) is not usable: not a JSON object, no `issuer` or
+    /// another issuer than the credential's, both or neither of `jwks` and `jwks_uri`, a `jwks` that is not a JWK Set.
+    public static let vcIssuerMetadataInvalid = OIDCError.Code("vc_issuer_metadata_invalid", .invalidInput)
+    /// The JWT VC issuer metadata or its `jwks_uri` is on a host the ``RemoteFetchPolicy`` refuses; nothing was sent.
+    public static let vcIssuerHostRefused = OIDCError.Code("vc_issuer_host_refused", .invalidInput)
+
     /// The JWK Set document is not a JSON object with a `keys` array.
     public static let jwksInvalidDocument = OIDCError.Code("jwks_invalid_document", .invalidInput)
     /// The protected resource metadata's `resource` is not the resource identifier the client used (RFC 9728 §3.3).
@@ -53,6 +59,11 @@ extension OIDCError.Code {
     public static let ambiguousSigningKey = OIDCError.Code("ambiguous_signing_key", .invalidInput)
     /// The key set or key cannot be used for verification (weak, `use: enc`, mixed set).
     public static let unusableSigningKey = OIDCError.Code("unusable_signing_key", .invalidInput)
+    /// The token's `kid` names a key of the issuer's JWK Set whose type (`kty`, curve, `AKP` algorithm) this library
+    /// does not support: that key was skipped, the rest of the set stays usable.
+    public static let unsupportedKeyType = OIDCError.Code(JOSEError.Code.unsupportedKeyType, .invalidInput)
+    /// The token's algorithm (ML-DSA) is implemented but the libcrypto this process runs on does not provide it.
+    public static let algorithmUnavailable = OIDCError.Code(JOSEError.Code.algorithmUnavailable, .invalidInput)
     /// The signature does not verify.
     public static let invalidSignature = OIDCError.Code(JOSEError.Code.invalidSignature, .invalidInput)
     /// The token header is unacceptable (e.g. an unknown `crit` extension).
@@ -103,6 +114,15 @@ extension OIDCError.Code {
 
     // MARK: unavailable
 
+    /// A Token Status List could not be fetched: no HTTP answer (draft-ietf-oauth-status-list §8).
+    public static let statusListTransportFailed = OIDCError.Code("status_list_transport_failed", .unavailable)
+    /// A Token Status List URL answered with a status other than 200, or with a body too large.
+    public static let statusListHTTPStatus = OIDCError.Code("status_list_http_status", .unavailable)
+    /// The status list token is not usable: not a signed JWT of `typ` `statuslist+jwt` from the credential issuer's
+    /// keys, expired, for another URI, or with a malformed list (the JOSE reason in ``OIDCError/joseError``). The
+    /// credential's status is then unknown.
+    public static let statusListInvalid = OIDCError.Code("status_list_invalid", .unavailable)
+
     /// The JWK Set request got no HTTP response.
     public static let jwksTransportFailed = OIDCError.Code("jwks_transport_failed", .unavailable)
     /// The JWK Set was answered with a status other than 200.
@@ -123,6 +143,9 @@ extension OIDCError.Code {
     public static let transport = OIDCError.Code("transport", .unavailable)
 
     // MARK: configuration
+
+    /// A Token Status List URL is on a host the ``RemoteFetchPolicy`` refuses, or is not https; nothing was sent.
+    public static let statusListHostRefused = OIDCError.Code("status_list_host_refused", .configuration)
 
     /// The provider publishes no `jwks_uri`.
     public static let jwksURIMissing = OIDCError.Code("jwks_uri_missing", .configuration)

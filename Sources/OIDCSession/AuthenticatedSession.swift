@@ -34,6 +34,10 @@ public actor AuthenticatedSession {
     /// The last store operation: each new one waits for it, so writes land in order.
     private var lastStoreOperation: Task<OIDCError?, Never>?
     private var refreshCount = 0
+    /// Why the session was ended by ``end(because:)``: what every later request throws, until ``inject(_:)``.
+    private var ended: OIDCError?
+    /// Set by ``requireRefresh()``: the next request refreshes first.
+    private var refreshRequired = false
     /// Receives the session's ``OIDC/OIDCEvent``s (refresh, refresh awaited, logged out); `nil`: none.
     private let observer: (any OIDCObserver)?
     private let continuation: AsyncStream<SessionEvent>.Continuation
@@ -88,6 +92,8 @@ public actor AuthenticatedSession {
         self.tokens = tokens
         generation &+= 1
         backoff = nil
+        ended = nil
+        refreshRequired = false
         if let error = await storeOperation({ try await $0.save(tokens) }) { throw error }
     }
 
@@ -125,7 +131,13 @@ public actor AuthenticatedSession {
 
     /// The one DPoP rule of the session: a token whose `token_type` is `DPoP` goes out only through the
     /// DPoP transport (which turns the session's `Bearer` header into `DPoP` with a proof), never as Bearer.
+    /// A token of any other type than `Bearer` or `DPoP` (RFC 8693's `N_A`, which a client may accept to read) is never sent.
     private func requireDPoPKeyIfBound() throws {
+        if let current = tokens, !["bearer", "dpop"].contains(current.tokenType.lowercased()) {
+            throw OIDCError(
+                .unsupportedTokenType,
+                "the session's token has token_type \"\(current.tokenType.prefix(32))\"; a session sends only Bearer and DPoP tokens")
+        }
         guard !hasDPoPKey, let current = tokens, current.tokenType.lowercased() == "dpop" else { return }
         throw OIDCError(
             .dpopKeyMissing,
@@ -136,7 +148,12 @@ public actor AuthenticatedSession {
     /// The access token to use now, refreshed first when it expires within the margin;
     /// the current one when that refresh fails but the token has not expired.
     private func accessToken() async throws -> String {
-        guard let current = tokens else { throw OIDCError(.notAuthenticated, "the session has no tokens") }
+        guard let current = tokens else { throw ended ?? OIDCError(.notAuthenticated, "the session has no tokens") }
+        if refreshRequired {
+            let token = try await freshToken(replacing: current.accessToken)
+            refreshRequired = false
+            return token
+        }
         guard let configured = refreshMargin, let expiresAt = current.expiresAt,
             expiresAt.timeIntervalSince(clock()) <= margin(configured, for: current),
             current.refreshToken != nil || !renewal.needsRefreshToken
@@ -266,6 +283,23 @@ public actor AuthenticatedSession {
         "invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope",
         "use_dpop_nonce", "invalid_dpop_proof",
     ]
+
+    /// Ends the session now, as a Shared Signals event or a back-channel logout asks: its tokens are dropped and its
+    /// store cleared (a ``SessionEvent/loggedOut(_:)`` event), and every later request throws `error` (category
+    /// `authenticateAgain`) without a refresh, until ``inject(_:)`` gives it new tokens.
+    /// - Parameter error: what later requests throw, e.g. `OIDCError(.sessionRevoked, "…")`.
+    public func end(because error: OIDCError) async {
+        ended = error
+        refreshRequired = false
+        await logOut(error)
+    }
+
+    /// Makes the next request refresh the tokens first (new claims, a new `acr`), as a CAEP token-claims-change or
+    /// assurance-level-change event asks; the refresh's answer goes through the session's usual checks.
+    public func requireRefresh() {
+        guard tokens != nil else { return }
+        refreshRequired = true
+    }
 
     private func logOut(_ error: OIDCError) async {
         guard tokens != nil else { return }

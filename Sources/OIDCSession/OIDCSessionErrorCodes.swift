@@ -23,6 +23,9 @@ extension OIDCError.Code {
     public static let noRefreshToken = OIDCError.Code("no_refresh_token", .authenticateAgain)
     /// A logout's cause: another session or replica sharing the store cleared the tokens (its refresh was refused).
     public static let clearedByAnotherSession = OIDCError.Code("cleared_by_another_session", .authenticateAgain)
+    /// The session was ended by a signal (a Shared Signals event such as CAEP session-revoked, or a back-channel
+    /// logout) through ``AuthenticatedSession/end(because:)``: its tokens are gone and no refresh is attempted.
+    public static let sessionRevoked = OIDCError.Code("session_revoked", .authenticateAgain)
 
     // MARK: providerRefused
 
@@ -42,6 +45,16 @@ extension OIDCError.Code {
     public static let tokenFileLockTimeout = OIDCError.Code("token_file_lock_timeout", .unavailable)
     /// The refresh failed for a reason that may pass (transport, 5xx); the tokens were kept.
     public static let refreshFailed = OIDCError.Code("refresh_failed", .unavailable)
+    /// A caller waited for another replica's refresh until its deadline (`waitTimeout`); the tokens
+    /// are unchanged and the other replica may still finish. Retry later.
+    public static let refreshWaitTimeout = OIDCError.Code("refresh_wait_timeout", .unavailable)
+    /// A refresh's result was not stored because its lease had been taken over (or the row was
+    /// replaced by a new login) meanwhile: fencing kept it from overwriting a newer generation.
+    public static let refreshLeaseLost = OIDCError.Code("refresh_lease_lost", .unavailable)
+    /// The refresh lease could not be renewed before the end of its usable part (the database
+    /// unreachable or the row locked), so the provider call was abandoned (cancelled) before another
+    /// replica could take the lease over. The tokens are unchanged; retry later.
+    public static let refreshLeaseNotRenewed = OIDCError.Code("refresh_lease_not_renewed", .unavailable)
 
     // MARK: configuration
 
@@ -52,6 +65,8 @@ extension OIDCError.Code {
     /// The token path is not a regular file owned by the current user (a FIFO, device,
     /// directory, symbolic link or someone else's file).
     public static let tokenFileNotRegular = OIDCError.Code("token_file_not_regular", .configuration)
+    /// An encryption key or key set is unusable (wrong length, empty or duplicate id).
+    public static let invalidEncryptionKey = OIDCError.Code("invalid_encryption_key", .configuration)
 
     // MARK: storage
 
@@ -62,4 +77,6 @@ extension OIDCError.Code {
     public static let pendingLoginStoreFailure = OIDCError.Code("pending_login_store_failure", .storage)
     /// The token file could not be read or written.
     public static let tokenStoreFailure = OIDCError.Code("token_store_failure", .storage)
+    /// A stored row could not be decrypted: unknown key id, wrong key, or altered ciphertext.
+    public static let decryptionFailed = OIDCError.Code(JOSEError.Code.decryptionFailed, .storage)
 }

@@ -194,7 +194,7 @@ package enum HTTPFetch {
         return response
     }
 
-    private static func sendBytes(_ socket: Int32, _ base: UnsafeRawPointer?, _ count: Int) -> Int {
+    package static func sendBytes(_ socket: Int32, _ base: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
         return send(socket, base, count, Int32(MSG_NOSIGNAL))
         #else
@@ -208,11 +208,40 @@ package enum HTTPFetch {
         limit: Int
     ) throws(FetchError) -> (response: [UInt8], closedWithNotify: Bool) {
         let api = context.api
+        let ssl = try handshake(socket: socket, host: host, context: context, deadline: deadline)
+        defer { api.SSL_free?(ssl) }
+        let steps = TLSSteps(api: api, ssl: ssl, deadline: deadline)
+        var sent = 0
+        while sent < bytes.count {
+            let count = try steps.run(failure: "sending the request failed") {
+                bytes[sent...].withUnsafeBytes { api.SSL_write?(ssl, $0.baseAddress, Int32($0.count)) ?? -1 }
+            }
+            sent += Int(count)
+        }
+        var response: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = try steps.run(failure: "reading failed", endOfStream: true) {
+                chunk.withUnsafeMutableBytes { api.SSL_read?(ssl, $0.baseAddress, Int32($0.count)) ?? -1 }
+            }
+            if count == 0 { return (response, true) }
+            if count == TLSSteps.endWithoutCloseNotify { return (response, false) }
+            response += chunk[0..<Int(count)]
+            guard response.count <= limit + HTTPResponseParser.maxHeadBytes else { throw .responseTooLarge(limit) }
+        }
+    }
+
+    /// A TLS connection (`SSL *`, the caller frees it) over the connected non-blocking `socket`, its handshake done
+    /// within `deadline` and the server's certificate verified for `host` (a name, with SNI, or an IP address).
+    /// The one TLS client set-up of the toolkit: HTTPS here, `rediss://` in OIDCRedis.
+    package static func handshake(socket: Int32, host: String, context: TLSContext, deadline: Deadline) throws(FetchError) -> OpaquePointer {
+        let api = context.api
         guard let ssl = api.SSL_new?(context.context) else {
             ERR_clear_error()
             throw .connectionFailed("cannot set up a TLS connection")
         }
-        defer { api.SSL_free?(ssl) }
+        var handedOver = false
+        defer { if !handedOver { api.SSL_free?(ssl) } }
         _ = api.SSL_set_fd?(ssl, socket)
         let isAddress = host.contains(":") || host.allSatisfy { $0.isNumber || $0 == "." }
         if !isAddress, withUnsafePointer(to: api, { jose_ssl_set_sni($0, ssl, host) }) != 1 {
@@ -242,42 +271,32 @@ package enum HTTPFetch {
             throw verificationFailure() ?? error
         }
         if let failure = verificationFailure() { throw failure }
-        var sent = 0
-        while sent < bytes.count {
-            let count = try steps.run(failure: "sending the request failed") {
-                bytes[sent...].withUnsafeBytes { api.SSL_write?(ssl, $0.baseAddress, Int32($0.count)) ?? -1 }
-            }
-            sent += Int(count)
-        }
-        var response: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let count = try steps.run(failure: "reading failed", endOfStream: true) {
-                chunk.withUnsafeMutableBytes { api.SSL_read?(ssl, $0.baseAddress, Int32($0.count)) ?? -1 }
-            }
-            if count == 0 { return (response, true) }
-            if count == TLSSteps.endWithoutCloseNotify { return (response, false) }
-            response += chunk[0..<Int(count)]
-            guard response.count <= limit + HTTPResponseParser.maxHeadBytes else { throw .responseTooLarge(limit) }
-        }
+        handedOver = true
+        return ssl
     }
 }
 
 /// Runs libssl calls on the non-blocking socket until each completes, waiting for the
 /// socket as libssl asks, within the deadline.
-private struct TLSSteps {
+package struct TLSSteps {
     let api: jose_ssl_table
     let ssl: OpaquePointer
     let deadline: Deadline
 
+    package init(api: jose_ssl_table, ssl: OpaquePointer, deadline: Deadline) {
+        self.api = api
+        self.ssl = ssl
+        self.deadline = deadline
+    }
+
     /// What ``run(failure:endOfStream:_:)`` returns when the peer closed the connection without a TLS
     /// `close_notify`: the bytes read so far may have been cut short by anyone on the path.
-    static let endWithoutCloseNotify: Int32 = -1
+    package static let endWithoutCloseNotify: Int32 = -1
 
     /// Returns the call's positive result; 0 at an end of stream the peer announced with `close_notify`, or
     /// ``endWithoutCloseNotify`` at one it did not, when `endOfStream` allows an end at all.
     @discardableResult
-    func run(failure: String, endOfStream: Bool = false, _ call: () -> Int32) throws(FetchError) -> Int32 {
+    package func run(failure: String, endOfStream: Bool = false, _ call: () -> Int32) throws(FetchError) -> Int32 {
         let fd = api.SSL_get_fd?(ssl) ?? -1
         while true {
             let result = call()

@@ -41,11 +41,11 @@ enum CommandLineReference {
         Exit status: 0 printed, 2 usage error.
         """
 
-    static let algorithms = "ES256 ES384 ES512 EdDSA PS256 PS384 PS512 RS256 RS384 RS512 HS256 HS384 HS512"
+    static let algorithms = "ES256 ES384 ES512 EdDSA Ed25519 ML-DSA-44 ML-DSA-65 ML-DSA-87 PS256 PS384 PS512 RS256 RS384 RS512 HS256 HS384 HS512"
     /// Fixed values of flags, for completion.
     static let choices: [(flag: String, values: String)] = [
         ("--alg", algorithms + " " + JWEKeyAlgorithm.allCases.map(\.rawValue).joined(separator: " ")),
-        ("--enc", JWEContentEncryption.allCases.map(\.rawValue).joined(separator: " ")), ("--color", "auto always never"), ("--kty", "EC OKP RSA oct"),
+        ("--enc", JWEContentEncryption.allCases.map(\.rawValue).joined(separator: " ")), ("--color", "auto always never"), ("--kty", "EC OKP RSA oct AKP"),
         ("--crv", "P-256 P-384 P-521 Ed25519 X25519"), ("--size", "256 2048 3072 4096"), ("--format", "jwk pem"),
         ("--as", TokenKind.allCases.map(\.rawValue).joined(separator: " ")),
     ]

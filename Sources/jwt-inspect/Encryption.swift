@@ -98,7 +98,7 @@ struct EncryptCommand {
         case .rsa: return .rsaOAEP256
         case .ec, .x25519: return .ecdhES
         case .oct: return [16: .a128KW, 24: .a192KW, 32: .a256KW][key.sizeInBits / 8]
-        case .ed25519: return nil
+        case .ed25519, .mlDSA: return nil
         }
     }
 

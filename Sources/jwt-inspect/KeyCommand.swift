@@ -13,14 +13,17 @@ struct KeyCommand {
 
         Generate:
           --kty EC --crv P-256|P-384|P-521,  --kty OKP --crv Ed25519|X25519,
-          --kty RSA --size 2048|3072|4096,  --kty oct --size 256
+          --kty RSA --size 2048|3072|4096,  --kty oct --size 256,
+          --kty AKP --alg ML-DSA-44|ML-DSA-65|ML-DSA-87 (RFC 9964; OpenSSL 3.5 or later,
+                               else algorithm_unavailable)
           --out PATH           write the private key to PATH (mode 0600, never overwritten)
                                and its public half to PATH with .pub before the extension;
                                print the thumbprint. Without --out: standard output gets the
                                private key, the public key and "thumbprint: ..."
           --kid KID            key ID (default: the RFC 7638 thumbprint)
           --use USE            "use" member (default sig)
-          --alg ALG            "alg" member (default: none, the key admits its type's algorithms)
+          --alg ALG            "alg" member (default: none, the key admits its type's algorithms;
+                               Ed25519 with --crv Ed25519: the RFC 9864 name, which sign then emits)
         Convert:
           --key PATH           PEM (public key, certificate, private key) or JWK
           --public             only the public half
@@ -28,7 +31,10 @@ struct KeyCommand {
           --format jwk|pem     output form (default: jwk; converting: the other form)
         Table:
           --table              one line per key: kid, type, use, alg, RFC 7638 thumbprint;
-                               keys the set holds but the library skips, with the reason
+                               keys the set holds but the library skips, with the reason.
+                               Types: RSA, EC P-256/384/521, OKP Ed25519/X25519, oct, AKP
+                               ML-DSA-44/65/87 (thumbprint over alg, kty, pub; listed even
+                               where libcrypto lacks ML-DSA); algs include Ed25519 (RFC 9864)
           --jwks-url URL, --issuer URL   fetch the JWK Set (https; http only for loopback)
           --help
 

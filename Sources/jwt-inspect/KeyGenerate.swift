@@ -20,8 +20,13 @@ extension KeyCommand {
         case "oct":
             guard crv == nil, let size, [256, 384, 512].contains(size) else { throw UsageError("--kty oct takes --size 256, 384 or 512") }
             return JWK(symmetricKey: try SecureRandom.bytes(size / 8))
+        case "AKP":
+            guard crv == nil, size == nil, let algorithm, let set = JWK.MLDSAParameterSet(rawValue: algorithm) else {
+                throw UsageError("--kty AKP takes --alg ML-DSA-44, ML-DSA-65 or ML-DSA-87")
+            }
+            return try JWK.generate(.mlDSA(set))
         default:
-            throw UsageError("--kty takes EC, OKP, RSA or oct")
+            throw UsageError("--kty takes EC, OKP, RSA, oct or AKP")
         }
     }
 

@@ -49,6 +49,8 @@ struct Options {
 
         Keys (at most one source):
           --key PATH           PEM (public key, certificate or private key), JWK, or JWK Set
+                               (a set's keys of unknown types are skipped; a token naming
+                               one by kid fails with unsupported_key_type)
           --secret-file PATH   raw HMAC secret bytes
           --jwks-url URL       fetch a JWK Set
           --issuer URL         fetch URL/.well-known/openid-configuration, use its jwks_uri,
@@ -57,7 +59,11 @@ struct Options {
           --decrypt-key PATH   private JWK (oct too), JWK Set or PEM private key (repeatable);
                                a failed or refused decryption (RSA1_5, PBES2, zip) exits 1
         Checks:
-          --alg ALG            allowed algorithm (repeatable); default: what the key admits
+          --alg ALG            allowed algorithm (repeatable); default: what the key admits.
+                               JWS: HS256/384/512, RS256/384/512, PS256/384/512, ES256/384/512,
+                               EdDSA, Ed25519 (RFC 9864: EdDSA on Ed25519, fully specified),
+                               ML-DSA-44/65/87 (RFC 9964, kty AKP keys; needs OpenSSL 3.5 or
+                               later, else algorithm_unavailable)
           --iss ISS            required issuer
           --aud AUD            required audience
           --nonce NONCE        required nonce (id-token; dpop-proof: the nonce the server gave)

@@ -23,7 +23,9 @@ struct SignCommand {
           --alg ALG            default: the key's alg, else the first it admits of
                                ES256, EdDSA, RS256, HS256 (else its only algorithm):
                                RS256 for RSA, which every OpenID verifier supports;
-                               PS256 only with --alg PS256
+                               PS256 only with --alg PS256; Ed25519 (RFC 9864) for an
+                               Ed25519 key only with --alg Ed25519 or the key's alg;
+                               ML-DSA-44/65/87: the AKP key's alg (OpenSSL 3.5 or later)
           --kid KID            key ID (default: the key's kid, if any)
           --typ TYP            (default JWT; --typ "" leaves it out)
           --header NAME=VALUE  extra header member, VALUE as for --claim (repeatable)

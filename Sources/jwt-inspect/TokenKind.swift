@@ -20,13 +20,10 @@ enum TokenKind: String, CaseIterable {
 
     /// The kind a `typ` header names, if any.
     static func guess(type: String?) -> TokenKind? {
-        guard let type = type?.lowercased() else { return nil }
-        if AccessTokenValidator.isAccessTokenType(type) { return .accessToken }
-        switch type {
-        case "logout+jwt", "application/logout+jwt": return .logoutToken
-        case "dpop+jwt", "application/dpop+jwt": return .dpopProof
-        default: return nil
-        }
+        if JOSEHeader.mediaType(type, is: "at+jwt") { return .accessToken }
+        if JOSEHeader.mediaType(type, is: "logout+jwt") { return .logoutToken }
+        if JOSEHeader.mediaType(type, is: "dpop+jwt") { return .dpopProof }
+        return nil
     }
 
     /// The rules the library's validator applied, for the reader.

@@ -105,6 +105,18 @@ struct ProviderProfileTests {
         }
     }
 
+    @Test("Entra common configured with its full discovery URL: the issuer is the URL without the suffix, the {tenantid} rule holds")
+    func entraFullDiscoveryURL() async throws {
+        try await withProvider("entra") { idp in
+            let issuer = idp.base + "/common/v2.0"
+            let client = try await client(issuer + "/.well-known/openid-configuration", .entra(.anyTenant))
+            #expect(client.issuer == issuer)
+            #expect(try await login(client, as: "alice@contoso").idToken.issuer == "\(idp.base)/\(Self.contoso)/v2.0")
+            await expectOIDCError(.issuerMismatch) { _ = try await login(client, as: "forged@contoso") }
+            await expectOIDCError(.discoveryIssuerMismatch) { _ = try await self.client(issuer + "/.well-known/openid-configuration", nil) }
+        }
+    }
+
     @Test("Entra organizations refuses the consumer tenant; consumers accepts only it; a single tenant stays exact")
     func entraAliases() async throws {
         try await withProvider("entra") { idp in

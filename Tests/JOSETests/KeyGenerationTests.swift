@@ -12,6 +12,7 @@ struct KeyGenerationTests {
         case .ec(let curve): return curve.algorithm
         case .ed25519, .x25519: return .eddsa
         case .rsa: return .ps256
+        case .mlDSA(let set): return set.algorithm
         }
     }
 

@@ -20,7 +20,7 @@ struct OpenSSLInteropTests {
             let curve = ["ES256": "p256", "ES384": "p384", "ES512": "p521"][algorithm.rawValue]!
             return Setup(privatePEM: "\(curve).pem", publicPEM: "\(curve).pub.pem")
         case .eddsa: return Setup(privatePEM: "ed25519.pem", publicPEM: "ed25519.pub.pem")
-        case .hmac: return nil
+        case .hmac, .mlDSA: return nil
         }
     }
 
@@ -91,7 +91,10 @@ struct OpenSSLInteropTests {
         return key
     }
 
-    @Test("a token signed here verifies with openssl, and a tampered one does not", arguments: JWSAlgorithm.allCases)
+    /// ML-DSA is left to MLDSATests: the openssl command line of OpenSSL 3.0 has no ML-DSA.
+    static let algorithms = JWSAlgorithm.allCases.filter { $0.family != .mlDSA }
+
+    @Test("a token signed here verifies with openssl, and a tampered one does not", arguments: algorithms)
     func signedHere(_ algorithm: JWSAlgorithm) async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }
@@ -106,7 +109,7 @@ struct OpenSSLInteropTests {
         #expect(try await !Self.opensslVerifies(algorithm, input: input, signature: signature, in: directory))
     }
 
-    @Test("a signature made by openssl verifies here", arguments: JWSAlgorithm.allCases)
+    @Test("a signature made by openssl verifies here", arguments: algorithms)
     func signedByOpenSSL(_ algorithm: JWSAlgorithm) async throws {
         let directory = try Tool.temporaryDirectory()
         defer { Tool.cleanUp(directory) }

@@ -20,7 +20,8 @@ struct PythonInteropTests {
         let root = try Self.fixture()
         #expect(root.string("generator") == "joserfc 1.6.5")
         let algorithms = Set(root.array("tokens").compactMap { $0.objectValue?.string("alg") })
-        #expect(algorithms == Set(JWSAlgorithm.allCases.map(\.rawValue)))
+        // Every algorithm but ML-DSA, which joserfc 1.6.5 predates (MLDSATests has vectors of its own).
+        #expect(algorithms == Set(JWSAlgorithm.allCases.filter { $0.family != .mlDSA }.map(\.rawValue)))
     }
 
     @Test("each joserfc token verifies and its claims validate", arguments: 0..<14)

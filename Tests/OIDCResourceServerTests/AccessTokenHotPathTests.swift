@@ -138,7 +138,9 @@ struct AccessTokenHotPathTests {
             jwksURI: URL(string: "https://as.example/jwks")!, transport: transport,
             configuration: .init(defaultTimeToLive: 300, honoursCacheControl: false, clock: clock))
         #expect(cache.freshKeys() == nil)  // nothing fetched yet
-        let validator = AccessTokenValidator(issuer: Fixtures.issuer, audience: Fixtures.audience, keys: .cache(cache), clock: Fixtures.clock)
+        // No verified-token cache: this is the key path (a cached token is served without the keys until its entry ends).
+        let validator = AccessTokenValidator(
+            issuer: Fixtures.issuer, audience: Fixtures.audience, keys: .cache(cache), clock: Fixtures.clock, tokenCache: nil)
         let token = try Fixtures.sign(Fixtures.accessTokenClaims())
         _ = try await validator.validate(bearerToken: token)
         #expect(cache.freshKeys()?.keys.count == (try await cache.keys()).keys.count)

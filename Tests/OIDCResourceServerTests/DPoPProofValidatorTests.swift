@@ -60,7 +60,9 @@ struct DPoPProofValidatorTests {
     static let cases: [(String, String?)] = [
         ("", nil),
         ("typ=JWT", "dpop_proof_typ"),
-        ("typ=application/dpop+jwt", "dpop_proof_typ"),
+        // typ is compared as RFC 7515 §4.1.9 says (JOSEHeader.hasType): application/dpop+jwt and DPoP+JWT are dpop+jwt.
+        ("typ=application/jwt", "dpop_proof_typ"),
+        ("typ=dpop+jwt ", "dpop_proof_typ"),
         ("alg=HS256", "dpop_proof_alg"),
         ("-jwk", "dpop_proof_jwk"),
         ("jwk=private", "dpop_proof_private_jwk"),

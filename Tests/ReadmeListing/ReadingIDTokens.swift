@@ -1,8 +1,7 @@
 import OIDC
-import OIDCNetworking  // URLSessionTransport; or bring your own HTTPTransport
 
-func readIDToken(_ tokens: TokenResponse, of pending: PendingAuthorization) async throws {
-    let transport = URLSessionTransport()
+func readIDToken(_ tokens: TokenResponse, nonce: String) async throws {
+    let transport = try LibSSLTransport()  // or URLSessionTransport (OIDCNetworking), or your own HTTPTransport
     let discovery = Discovery(transport: transport)  // cached per issuer, issuer checked exactly
     let keyCaches = JWKSetCacheRegistry(transport: transport)
     let validator = try await IDTokenValidator.discover(
@@ -12,9 +11,7 @@ func readIDToken(_ tokens: TokenResponse, of pending: PendingAuthorization) asyn
     guard let idTokenText = tokens.idToken else { return }
     let idToken = try await validator.validate(
         idTokenText,  // expectations required
-        expecting: IDTokenExpectations(
-            request: pending.request,
-            tokenEndpointAccessToken: tokens.accessToken))
+        expecting: IDTokenExpectations(nonce: .sent(nonce)))
 
     // Standard claims, typed.
     print(idToken.subject ?? "-", idToken.authTime as Any, idToken.email as Any)

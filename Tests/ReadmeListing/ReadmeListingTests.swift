@@ -106,6 +106,34 @@ struct ReadmeListingTests {
         }
     }
 
+    /// The types declared `package` under Sources/: reachable by this test target, never by an application.
+    static func packageTypeNames() throws -> Set<String> {
+        let sources = root.appendingPathComponent("Sources")
+        let declaration = /^\s*package\s+(?:final\s+)?(?:struct|enum|class|actor|protocol|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)/
+            .anchorsMatchLineEndings()
+        var names = Set<String>()
+        if let walker = FileManager.default.enumerator(atPath: sources.path) {
+            for case let path as String in walker where path.hasSuffix(".swift") {
+                let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+                for match in text.matches(of: declaration) { names.insert(String(match.1)) }
+            }
+        }
+        return names
+    }
+
+    @Test("No listing names a package type: an application could not write it")
+    func listingsUsePublicTypesOnly() throws {
+        let hidden = try Self.packageTypeNames()
+        #expect(hidden.contains("OAuthRequest"), "the scan found no package type: this test proves nothing")
+        let word = /[A-Za-z_][A-Za-z0-9_]*/
+        for (file, listing) in try Self.listings() {
+            let code = listing.components(separatedBy: "\n").map { $0.components(separatedBy: "//")[0] }.joined(separator: "\n")
+            let used = Set(code.matches(of: word).map { String($0.0) })
+            let named = used.intersection(hidden).sorted()
+            #expect(named.isEmpty, "Tests/ReadmeListing/\(file) names package types \(named), which an application cannot use")
+        }
+    }
+
     @Test("Each allowed partial is used by some document")
     func partialsAreUsed() throws {
         let used = try Self.allBlocks().compactMap(\.partialName)

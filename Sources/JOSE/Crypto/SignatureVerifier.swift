@@ -5,6 +5,7 @@ import CLibCrypto
 enum SignatureVerifier {
     /// Whether `signature` is valid for `input` under `key` and `algorithm`.
     static func isValid(signature: UnsafeRawBufferPointer, input: UnsafeRawBufferPointer, key: JWK, algorithm: JWSAlgorithm) throws -> Bool {
+        if algorithm.family == .mlDSA { try MLDSA.requireAvailable("verifying an \(algorithm) signature") }
         switch (algorithm.family, key.storage) {
         case (.hmac, .symmetric(let secret)):
             guard let digest = algorithm.digest, signature.count == digest.outputLength else { return false }
@@ -18,12 +19,16 @@ enum SignatureVerifier {
                 guard let der else { return false }
                 return try verifyDigest(evp, algorithm: algorithm, digest: digest, signature: der, input: input)
             }
-        case (.eddsa, .asymmetric(let evp)):
-            guard signature.count == 64 else { return false }
+        case (.eddsa, .asymmetric(let evp)), (.mlDSA, .asymmetric(let evp)):
+            if case .mlDSA(let set) = key.keyType {
+                guard signature.count == set.signatureLength else { return false }
+            } else {
+                guard signature.count == 64 else { return false }
+            }
             return try evp.pool.withContext(slot: algorithm.slot, make: { try makeEdDSAContext(evp) }) { context in
                 // A one-shot EdDSA verification leaves the context reusable only after re-initialisation.
                 guard EVP_DigestVerifyInit_ex(context.pointer, nil, nil, nil, nil, evp.pointer, nil) == 1 else {
-                    throw cryptoFailure("initialise Ed25519 verification")
+                    throw cryptoFailure("initialise \(algorithm) verification")
                 }
                 let result = EVP_DigestVerify(context.pointer, signature.baseAddress, signature.count, input.baseAddress, input.count)
                 if result != 1 { ERR_clear_error() }

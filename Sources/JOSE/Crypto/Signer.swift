@@ -3,6 +3,7 @@ import CLibCrypto
 /// Produces JWS signatures with a private or secret key.
 enum Signer {
     static func sign(input: [UInt8], key: JWK, algorithm: JWSAlgorithm) throws -> [UInt8] {
+        if algorithm.family == .mlDSA { try MLDSA.requireAvailable("signing with \(algorithm)") }
         switch (algorithm.family, key.storage) {
         case (.hmac, .symmetric(let secret)):
             guard let digest = algorithm.digest else { throw cryptoFailure("select a digest") }

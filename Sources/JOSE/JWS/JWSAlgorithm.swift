@@ -1,4 +1,4 @@
-/// A JWS signature algorithm (RFC 7518 §3, RFC 8037, RFC 9864).
+/// A JWS signature algorithm (RFC 7518 §3, RFC 8037, RFC 9864, RFC 9964).
 ///
 /// `none` has no case: an unsecured JWS can never be verified by this library.
 public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
@@ -30,6 +30,12 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Codable, Cus
     case eddsa = "EdDSA"
     /// Ed25519 under its fully specified name (RFC 9864).
     case ed25519 = "Ed25519"
+    /// ML-DSA-44 (RFC 9964; FIPS 204), with an `AKP` key; needs OpenSSL 3.5 or later at run time (``isAvailable``).
+    case mlDSA44 = "ML-DSA-44"
+    /// ML-DSA-65 (RFC 9964), with an `AKP` key; needs OpenSSL 3.5 or later at run time.
+    case mlDSA65 = "ML-DSA-65"
+    /// ML-DSA-87 (RFC 9964), with an `AKP` key; needs OpenSSL 3.5 or later at run time.
+    case mlDSA87 = "ML-DSA-87"
 
     /// The family of primitives an algorithm belongs to.
     public enum Family: Sendable, Hashable {
@@ -43,6 +49,8 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Codable, Cus
         case ecdsa
         /// EdDSA / Ed25519
         case eddsa
+        /// ML-DSA-44/65/87 (post-quantum, `AKP` keys)
+        case mlDSA
     }
 
     /// The algorithm's family.
@@ -53,18 +61,24 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Codable, Cus
         case .ps256, .ps384, .ps512: return .rsaPSS
         case .es256, .es384, .es512: return .ecdsa
         case .eddsa, .ed25519: return .eddsa
+        case .mlDSA44, .mlDSA65, .mlDSA87: return .mlDSA
         }
     }
 
-    /// The hash the algorithm uses (`nil` for EdDSA, which hashes internally).
+    /// The hash the algorithm uses (`nil` for EdDSA and ML-DSA, which hash internally).
     public var digest: DigestAlgorithm? {
         switch self {
         case .hs256, .rs256, .ps256, .es256: return .sha256
         case .hs384, .rs384, .ps384, .es384: return .sha384
         case .hs512, .rs512, .ps512, .es512: return .sha512
-        case .eddsa, .ed25519: return nil
+        case .eddsa, .ed25519, .mlDSA44, .mlDSA65, .mlDSA87: return nil
         }
     }
+
+    /// Whether this process can sign and verify with the algorithm: always, except ML-DSA, which needs a
+    /// libcrypto that provides it (OpenSSL 3.5 or later), probed once at run time. Otherwise every use
+    /// throws ``JOSEError`` `.algorithmUnavailable`.
+    public var isAvailable: Bool { family != .mlDSA || MLDSA.isAvailable }
 
     /// The `alg` value.
     public var description: String { rawValue }
@@ -86,7 +100,12 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Codable, Cus
     /// which compares the string with each raw value in turn; this compares the
     /// name's packed bytes and count with each algorithm's.
     static func named(_ name: String) -> JWSAlgorithm? {
-        guard let packed = PackedName(name) else { return nil }
+        guard let packed = PackedName(name) else {
+            // The ML-DSA names are longer than a packed name holds: compared byte by byte (never by
+            // String's ==, which would take a canonically equivalent non-ASCII spelling).
+            guard name.utf8.count == 9 else { return nil }
+            return [JWSAlgorithm.mlDSA44, .mlDSA65, .mlDSA87].first { name.utf8.elementsEqual($0.rawValue.utf8) }
+        }
         for (value, algorithm) in packedNames where value == packed { return algorithm }
         return nil
     }
@@ -112,6 +131,9 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Codable, Cus
         case .es512: return 11
         case .eddsa: return 12
         case .ed25519: return 13
+        case .mlDSA44: return 14
+        case .mlDSA65: return 15
+        case .mlDSA87: return 16
         }
     }
 }

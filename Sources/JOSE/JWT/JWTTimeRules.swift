@@ -27,13 +27,13 @@ extension JWTClaims {
         if !checksExpiration {
             // The caller opted out by name.
         } else if let expiresAt = try expiresAt {
-            if now.timeIntervalSince(expiresAt) >= leeway {
+            if Self.isExpired(expiresAt, now: now, effectiveLeeway: leeway) {
                 throw JOSEError(.expired, "the token expired at \(unixSecondsText(expiresAt)) (leeway \(leeway.wholeText) s)", member: "exp")
             }
         } else if requiresExpiration {
             throw JOSEError(.missingClaim, "the token has no \"exp\"", member: "exp")
         }
-        if let notBefore = try notBefore, notBefore.timeIntervalSince(now) > leeway {
+        if let notBefore = try notBefore, Self.isNotYetValid(notBefore, now: now, effectiveLeeway: leeway) {
             throw JOSEError(.notYetValid, "the token is not valid before \(unixSecondsText(notBefore)) (leeway \(leeway.wholeText) s)", member: "nbf")
         }
         if let issuedAt = try issuedAt {
@@ -43,6 +43,27 @@ extension JWTClaims {
         } else if requiresIssuedAt {
             throw JOSEError(.missingClaim, "the token has no \"iat\"", member: "iat")
         }
+    }
+}
+
+extension JWTClaims {
+    /// Whether `exp` has passed at `now` under ``validateTimes(now:leeway:requiresExpiration:requiresIssuedAt:checksExpiration:)``'s
+    /// rule (from `exp + leeway` on), for a caller that read `exp` before, such as a cache of verified tokens re-checking a hit.
+    package static func isExpired(_ expiresAt: Date, now: Date, leeway: TimeInterval) -> Bool {
+        isExpired(expiresAt, now: now, effectiveLeeway: Leeway.effective(leeway))
+    }
+
+    /// Whether `nbf` is still ahead at `now` under the same rule (before `nbf - leeway`).
+    package static func isNotYetValid(_ notBefore: Date, now: Date, leeway: TimeInterval) -> Bool {
+        isNotYetValid(notBefore, now: now, effectiveLeeway: Leeway.effective(leeway))
+    }
+
+    private static func isExpired(_ expiresAt: Date, now: Date, effectiveLeeway leeway: TimeInterval) -> Bool {
+        now.timeIntervalSince(expiresAt) >= leeway
+    }
+
+    private static func isNotYetValid(_ notBefore: Date, now: Date, effectiveLeeway leeway: TimeInterval) -> Bool {
+        notBefore.timeIntervalSince(now) > leeway
     }
 }
 

@@ -1,5 +1,5 @@
-/// A key usable for JWS or JWE: RSA, EC (P-256/384/521), OKP (Ed25519, or X25519 for JWE ECDH-ES) or a symmetric
-/// `oct` secret, parsed from a JWK (RFC 7517/7518/8037) or from PEM.
+/// A key usable for JWS or JWE: RSA, EC (P-256/384/521), OKP (Ed25519, or X25519 for JWE ECDH-ES), AKP (ML-DSA,
+/// RFC 9964) or a symmetric `oct` secret, parsed from a JWK (RFC 7517/7518/8037/9964) or from PEM.
 ///
 /// The key decides which algorithms it can be used with (``admittedAlgorithms``);
 /// a token's `alg` header can only narrow that set, never widen it.
@@ -51,6 +51,8 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
         case x25519
         /// `oct` (an HMAC secret).
         case oct
+        /// `AKP` with an ML-DSA `alg` (RFC 9964): signatures only, when the runtime libcrypto provides ML-DSA.
+        case mlDSA(MLDSAParameterSet)
 
         /// The `kty` value.
         public var kty: String {
@@ -59,6 +61,7 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
             case .ec: return "EC"
             case .ed25519, .x25519: return "OKP"
             case .oct: return "oct"
+            case .mlDSA: return "AKP"
             }
         }
         /// e.g. `RSA`, `EC P-256`, `OKP Ed25519`, `oct`.
@@ -69,6 +72,7 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
             case .ed25519: return "OKP Ed25519"
             case .x25519: return "OKP X25519"
             case .oct: return "oct"
+            case .mlDSA(let set): return "AKP \(set.rawValue)"
             }
         }
     }
@@ -76,6 +80,8 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
     enum Storage: Sendable {
         case asymmetric(EVPKey)
         case symmetric(SecretBytes)
+        /// A key whose algorithm the runtime libcrypto lacks (ML-DSA before OpenSSL 3.5): described, never used.
+        case unavailable
     }
 
     /// Everything a key holds, behind one reference: copying a `JWK` (into a
@@ -138,7 +144,8 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
     }
     /// Whether private (or secret) material is present.
     public var isPrivate: Bool { core.isPrivate }
-    /// Size in bits: the RSA modulus, the curve order, 256 for Ed25519 and X25519, the secret length for `oct`.
+    /// Size in bits: the RSA modulus, the curve order, 256 for Ed25519 and X25519, the secret length for `oct`,
+    /// the encoded public key for ML-DSA.
     public var sizeInBits: Int { core.sizeInBits }
 
     var storage: Storage { core.storage }
@@ -165,6 +172,7 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
         case .ed25519: byType = [.eddsa, .ed25519]
         case .x25519: byType = []
         case .oct: byType = [.hs256, .hs384, .hs512]
+        case .mlDSA(let set): byType = [set.algorithm]
         }
         guard let algorithm else { return byType }
         guard let named = JWSAlgorithm(rawValue: algorithm) else { return [] }
@@ -179,6 +187,7 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
         switch (keyType, algorithm.family) {
         case (.rsa, .rsaPKCS1), (.rsa, .rsaPSS), (.oct, .hmac), (.ed25519, .eddsa): byType = true
         case (.ec(let curve), .ecdsa): byType = curve.algorithm == algorithm
+        case (.mlDSA(let set), .mlDSA): byType = set.algorithm == algorithm
         default: byType = false
         }
         guard byType, let restriction = self.algorithm else { return byType }

@@ -19,7 +19,8 @@ extension JWK {
     /// This key without its private half (an `oct` key is returned unchanged:
     /// a secret has no public half).
     public var publicKey: JWK {
-        guard isPrivate, case .asymmetric = storage else { return self }
+        guard isPrivate else { return self }
+        if case .symmetric = storage { return self }
         // Re-import the public members so no private component is reachable.
         var object = JSONObject()
         for member in publicMembers { object[member.name] = .string(member.value) }

@@ -27,6 +27,7 @@ extension JWK {
         case "EC": key = try JWK.parseEC(object)
         case "OKP": key = try JWK.parseOKP(object)
         case "oct": key = try JWK.parseOct(object)
+        case "AKP": key = try JWK.parseAKP(object)
         default: throw JOSEError(.unsupportedKey, "key type \"\(kty.jsonSafePrefix)\" is not supported", member: "kty")
         }
         key.keyID = try JWK.optionalString(object, "kid")
@@ -109,6 +110,19 @@ extension JWK {
         let d = try bytes(object, "d", required: false)
         if let d, d.count != 32 { throw JOSEError(.invalidKey, "\(crv) private key must be 32 bytes", member: "d") }
         return try makeOctetKeyPair(curve, publicKey: x, privateKey: d)
+    }
+
+    /// An `AKP` key (RFC 9964): `alg` (required) names the ML-DSA parameter set, `pub` the public key and
+    /// `priv` the 32-byte seed. Another `AKP` algorithm is `.unsupportedKey` (a JWK Set skips it).
+    static func parseAKP(_ object: JSONObject) throws -> JWK {
+        guard let alg = object["alg"]?.stringValue else {
+            throw JOSEError(.invalidKey, "an AKP key must name its algorithm in a string \"alg\"", member: "alg")
+        }
+        guard let set = MLDSAParameterSet(rawValue: alg) else {
+            throw JOSEError(.unsupportedKey, "AKP algorithm \"\(alg.jsonSafePrefix)\" is not supported", member: "alg")
+        }
+        guard let pub = try bytes(object, "pub") else { throw JOSEError(.invalidKey, "AKP key without \"pub\"", member: "pub") }
+        return try MLDSA.makeKey(set, publicKey: pub, seed: try bytes(object, "priv", required: false))
     }
 
     static func parseOct(_ object: JSONObject) throws -> JWK {

@@ -17,6 +17,8 @@ extension JWK {
             object["k"] = .string(Base64URL.encode(secret.exposedCopy))
         case .asymmetric(let key):
             for (name, value) in try JWK.privateMembers(of: key, type: keyType) { object[name] = .string(value) }
+        case .unavailable:
+            try MLDSA.requireAvailable("exporting an \(keyType) private key")
         }
         return object
     }
@@ -48,6 +50,8 @@ extension JWK {
             return members
         case .oct:
             return []
+        case .mlDSA:
+            return [("priv", Base64URL.encode(try MLDSA.seed(of: key)))]
         }
     }
 }

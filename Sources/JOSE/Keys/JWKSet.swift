@@ -28,6 +28,17 @@ public struct JWKSet: Sendable, CustomStringConvertible {
         self.skipped = []
     }
 
+    /// The keys of this set that `isIncluded` keeps, with the record of skipped entries kept too: a token
+    /// naming a skipped key's `kid` is still told why (``JOSEError/Code/unsupportedKeyType``), not "no such key".
+    package func filter(_ isIncluded: (JWK) -> Bool) -> JWKSet {
+        JWKSet(keys: keys.filter(isIncluded), skipped: skipped)
+    }
+
+    private init(keys: [JWK], skipped: [SkippedKey]) {
+        self.keys = keys
+        self.skipped = skipped
+    }
+
     /// Parses a JWK Set document.
     /// - Throws: ``JOSEError`` when the document is not JSON, has no `keys`
     ///   array, or exceeds the limits. Individual bad keys are skipped instead.
@@ -84,7 +95,8 @@ public struct JWKSet: Sendable, CustomStringConvertible {
 
     /// Chooses the one key for a token: by `kid` when the header has one,
     /// otherwise the single key that fits the algorithm.
-    /// - Throws: `.keyNotFound`, `.ambiguousKey`, `.invalidKeySet`.
+    /// - Throws: `.keyNotFound`, `.ambiguousKey`, `.invalidKeySet`; `.unsupportedKeyType` when the `kid` names
+    ///   only a key the set holds but this library skipped for its type (e.g. `kty: AKP` with an unknown `alg`).
     public func selectKey(keyID: String?, algorithm: JWSAlgorithm, allowMixedKeySet: Bool = false) throws -> JWK {
         if !allowMixedKeySet, mixesSymmetricAndAsymmetricKeys {
             throw JOSEError(.invalidKeySet, "the key set mixes symmetric and asymmetric keys")
@@ -107,6 +119,7 @@ public struct JWKSet: Sendable, CustomStringConvertible {
                 if named > 0 {
                     throw JOSEError(.keyUsageNotPermitted, "the key with kid \"\(keyID.jsonSafePrefix)\" does not permit verification", member: "kid")
                 }
+                try checkSkipped(keyID: keyID)
                 throw JOSEError(.keyNotFound, "no key with kid \"\(keyID.jsonSafePrefix)\" in the set", member: "kid")
             }
             // A skipped (unusable) entry with the same kid still makes the kid ambiguous:
@@ -125,6 +138,24 @@ public struct JWKSet: Sendable, CustomStringConvertible {
         }
         let names = candidates.map { $0.keyID.map { "\"\($0.jsonSafePrefix)\"" } ?? "(no kid)" }.joined(separator: ", ")
         throw JOSEError(.ambiguousKey, "the token has no kid and \(candidates.count) keys fit \(algorithm): \(names)")
+    }
+
+    /// A `kid` that names only skipped entries: a typed answer when one of them was skipped for its type.
+    /// - Throws: `.unsupportedKeyType` (unknown `kty`, curve or `AKP` algorithm), `.algorithmUnavailable`
+    ///   (a known type the runtime's libcrypto lacks); returns when no such entry has the `kid`.
+    private func checkSkipped(keyID: String) throws {
+        for entry in skipped where entry.keyID == keyID {
+            switch entry.error.code {
+            case .unsupportedKey, .unsupportedKeyType:
+                throw JOSEError(
+                    .unsupportedKeyType, "the key with kid \"\(keyID.jsonSafePrefix)\" is of a type this library does not support (\(entry.error.reason))",
+                    member: "kid")
+            case .algorithmUnavailable:
+                throw JOSEError(.algorithmUnavailable, "the key with kid \"\(keyID.jsonSafePrefix)\": \(entry.error.reason)", member: "kid")
+            default:
+                continue
+            }
+        }
     }
 
     /// e.g. `JWKSet(3 keys, 1 skipped)`.

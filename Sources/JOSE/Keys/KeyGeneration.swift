@@ -11,6 +11,8 @@ extension JWK {
         case x25519
         /// An RSA key with a modulus of `bits` bits (at least 2048) and exponent 65537.
         case rsa(bits: Int)
+        /// An `AKP` ML-DSA key (RFC 9964), its `alg` set; needs OpenSSL 3.5 or later at run time.
+        case mlDSA(MLDSAParameterSet)
 
         /// e.g. `EC P-256`, `OKP Ed25519`, `RSA 3072`.
         public var description: String {
@@ -19,6 +21,7 @@ extension JWK {
             case .ed25519: return "OKP Ed25519"
             case .x25519: return "OKP X25519"
             case .rsa(let bits): return "RSA \(bits)"
+            case .mlDSA(let set): return "AKP \(set.rawValue)"
             }
         }
     }
@@ -34,9 +37,12 @@ extension JWK {
     /// (``thumbprint(using:)`` is a common `kid`). Its private half stays inside
     /// libcrypto until exported explicitly (``privateJWK()``, ``privateKeyPEM()``).
     /// - Throws: ``JOSEError`` `.weakKey` for an RSA size below 2048 bits,
-    ///   `.unsupportedKey` above 8192 bits, `.cryptoFailure` when libcrypto fails.
+    ///   `.unsupportedKey` above 8192 bits, `.algorithmUnavailable` for ML-DSA on a libcrypto without it,
+    ///   `.cryptoFailure` when libcrypto fails.
     public static func generate(_ spec: GenerationSpec) throws -> JWK {
         switch spec {
+        case .mlDSA(let set):
+            return try MLDSA.generate(set)
         case .ec(let curve):
             let key = try KeyGenerator.generate(type: "EC") { context in
                 EVP_PKEY_CTX_set_group_name(context, curve.openSSLName) == 1

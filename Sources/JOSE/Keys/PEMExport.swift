@@ -7,6 +7,7 @@ extension JWK {
     /// - Throws: ``JOSEError`` `.unsupportedKey` for an `oct` key (a secret has
     ///   no public key), `.cryptoFailure` when libcrypto fails.
     public func publicKeyPEM() throws -> String {
+        if case .unavailable = storage { try MLDSA.requireAvailable("the PEM form of an \(keyType) key") }
         guard case .asymmetric(let key) = storage else { throw JOSEError(.unsupportedKey, "an oct key has no PEM form") }
         return try PEMWriter.write(secure: false) { PEM_write_bio_PUBKEY($0, key.pointer) }
     }
@@ -18,6 +19,7 @@ extension JWK {
     ///   for an `oct` key, `.cryptoFailure` when libcrypto fails.
     public func privateKeyPEM() throws -> String {
         guard isPrivate else { throw JOSEError(.invalidKey, "a public key has no private PEM") }
+        if case .unavailable = storage { try MLDSA.requireAvailable("the PEM form of an \(keyType) key") }
         guard case .asymmetric(let key) = storage else { throw JOSEError(.unsupportedKey, "an oct key has no PEM form") }
         return try PEMWriter.write(secure: true) { PEM_write_bio_PrivateKey($0, key.pointer, nil, nil, 0, nil, nil) }
     }

@@ -17,7 +17,13 @@ extension OIDCClient {
     ///   `pushed_authorization_required` when `push` is `.never` but pushing is required, a `fapi_*` code;
     ///   the PAR endpoint's and the request object's errors.
     public func startLogin(_ login: LoginRequest) async throws -> PendingLogin {
-        try await start(try OAuthRequest(clientID: clientID, login: login), push: login.push, requestObject: login.requestObject)
+        var request = try OAuthRequest(clientID: clientID, login: login)
+        if configuration.optOutOfPKCE, request.pkce != nil {
+            request.pkce = nil  // the configuration's named opt-out, recorded with the observer
+            configuration.observer?.record(
+                OIDCEvent(kind: .pkceOmitted, outcome: .success, origin: metadata.authorizationEndpoint.flatMap(OIDCEvent.origin(of:))))
+        }
+        return try await start(request, push: login.push, requestObject: login.requestObject)
     }
 
     /// Starts a login for a request built in full: the one path behind ``startLogin(_:)``.

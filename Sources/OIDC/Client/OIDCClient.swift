@@ -55,7 +55,9 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// A client for the provider at `issuer`, found through its discovery document
     /// (`issuer` checked exactly, https unless loopback).
     /// - Parameters:
-    ///   - issuer: the issuer identifier, exactly as the provider states it.
+    ///   - issuer: the issuer identifier, exactly as the provider states it, or its full discovery URL
+    ///     (`…/.well-known/openid-configuration`): the issuer is then that URL without the suffix, checked the same
+    ///     way (an Entra ID multi-tenant `…/common/v2.0/.well-known/openid-configuration` keeps the `{tenantid}` rule).
     ///   - authentication: how the client authenticates at the token endpoint.
     ///   - transport: the HTTP transport; `nil`, the default, is a `LibSSLTransport` trusting the system's CAs.
     ///   - configuration: clock, leeway, accepted token types, algorithms, key cache.
@@ -111,10 +113,13 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
         self.transport = transport
         self.configuration = configuration
         // Checks every endpoint of the metadata against the issuer (https; http only for a loopback issuer).
-        self.tokenClient = try TokenClient(
+        var tokenClient = try TokenClient(
             metadata: metadata, authentication: authentication, transport: transport,
             assertionAudience: configuration.assertionAudience, dpop: configuration.dpop,
             observer: configuration.observer, clock: configuration.clock)
+        tokenClient.explicitlyTypedAssertions = configuration.explicitlyTypedClientAssertions
+        tokenClient.acceptedTokenTypes = configuration.acceptedTokenTypes
+        self.tokenClient = tokenClient
         var config = IDTokenValidator.Configuration(
             metadata: metadata, clientID: authentication.clientID,
             clientSecret: authentication.sharedSecret, clock: configuration.clock,
@@ -133,6 +138,9 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
             providerKeys = .keySet(JWKSet(keys: []))  // OAuth-only without a JWK Set: no login, so no ID Token to check
         }
         self.validator = IDTokenValidator(configuration: config, keys: providerKeys)
+        if configuration.fapi2Profile, configuration.optOutOfPKCE {
+            throw OIDCError(.fapiPKCERequired, "the FAPI 2.0 profile requires PKCE with S256, but the configuration opts out of PKCE")
+        }
         if configuration.fapi2Profile {
             // The client-level rules (PAR endpoint, RFC 9207, DPoP, private_key_jwt, algorithms, clock skew),
             // with a code + S256 request standing in for the requests checked again when a login starts.
@@ -167,6 +175,8 @@ public struct OIDCClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// Refuses a token response whose `token_type` this client cannot use (RFC 6749 §7.1): with DPoP
     /// configured only `DPoP`, without it never `DPoP` (RFC 9449 §5), and otherwise only the accepted types.
     func requireAcceptedTokenType(_ tokens: TokenResponse) throws {
+        let type = tokens.tokenType.lowercased()
+        if type != "bearer", type != "dpop", configuration.acceptedTokenTypes.contains(type) { return }  // e.g. N_A, read only
         if configuration.dpop != nil {
             try TokenClient.checkTokenType(tokens, dpopUsed: true)
             return

@@ -15,6 +15,8 @@ extension OIDCClient {
         public var leeway: TimeInterval
         /// `token_type` values the client can use, lowercased (RFC 6749 §7.1). Default: `bearer` only;
         /// a response of any other type is refused with ``OIDCCore/OIDCError/Code/unsupportedTokenType``.
+        /// A type other than `bearer` and `dpop` listed here (a token exchange's `n_a`, RFC 8693 §2.2.1) is read
+        /// by every grant, with or without DPoP, but a session never sends it: only Bearer and DPoP tokens go out.
         public var acceptedTokenTypes: Set<String>
         /// ID Token algorithms accepted; `nil` (default) means the provider's
         /// `id_token_signing_alg_values_supported`, or `RS256` when it advertises none.
@@ -24,6 +26,11 @@ extension OIDCClient {
         /// The `aud` of `private_key_jwt` / `client_secret_jwt` assertions: the issuer (default) or, for a
         /// provider that insists on it, the URL of the endpoint called.
         public var assertionAudience: ClientAssertionAudience = .issuer
+        /// Sign `private_key_jwt` / `client_secret_jwt` assertions with the header `typ: client-authentication+jwt`
+        /// (draft-ietf-oauth-rfc7523bis §4) for a provider known to accept it, at every endpoint the client
+        /// authenticates to (token, PAR, CIBA, device, introspection, revocation). The draft defines no metadata
+        /// that announces it, so it is your choice; `false` (default): `typ: JWT`, which every provider reads.
+        public var explicitlyTypedClientAssertions = false
         /// The DPoP binding (RFC 9449): when set, the code exchange, refresh and UserInfo carry proofs
         /// (through the client's ``TokenClient``), a pushed request carries `dpop_jkt`, and only `token_type` `DPoP`
         /// is accepted. `nil` (default): Bearer, and a `DPoP` token type is refused.
@@ -35,6 +42,13 @@ extension OIDCClient {
         /// S256 PKCE, RFC 9207 `iss`, DPoP, `private_key_jwt`, PS256/ES256/EdDSA, at most 60 s of leeway.
         /// A ``LoginRequest`` is pushed unless it says `push: .never`, which is then refused.
         public var fapi2Profile = false
+        /// Send no PKCE (`code_challenge`) in logins: only for the rare provider that refuses a request carrying one.
+        ///
+        /// PKCE protects the code against injection and interception, so this opt-out weakens every login:
+        /// `false` (default) sends S256 PKCE always. The FAPI 2.0 profile refuses it (`fapi_pkce_s256_required`
+        /// when the client is made), and each login started without PKCE records an
+        /// ``/OIDCCore/OIDCEvent/Kind/pkceOmitted`` event with the observer.
+        public var optOutOfPKCE = false
         /// Call the provider's `mtls_endpoint_aliases` (RFC 8705 §5) although the client authenticates
         /// otherwise (e.g. `private_key_jwt` over a transport that presents a certificate, for
         /// certificate-bound access tokens). A client whose ``OIDCClient/authentication``

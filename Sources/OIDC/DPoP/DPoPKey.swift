@@ -25,7 +25,8 @@ public struct DPoPKey: Sendable, CustomStringConvertible, CustomReflectable {
     let signer: PreparedJWSSigner
 
     /// Uses `key` for DPoP. The algorithm is `algorithm` or, when `nil`, the
-    /// key's own: ES256/ES384/ES512 by curve, EdDSA for Ed25519, PS256 for RSA.
+    /// key's own: ES256/ES384/ES512 by curve, EdDSA for Ed25519 (Ed25519 when the key's `alg` says so,
+    /// RFC 9864), the `alg` of an ML-DSA key, PS256 for RSA.
     /// - Throws: ``/OIDCCore/OIDCError`` `.dpopProofFailed` for a public or symmetric key,
     ///   or an algorithm the key does not admit.
     public init(key: JWK, algorithm: JWSAlgorithm? = nil) throws {
@@ -38,7 +39,8 @@ public struct DPoPKey: Sendable, CustomStringConvertible, CustomReflectable {
         } else {
             switch key.keyType {
             case .ec(let curve): chosen = curve.algorithm
-            case .ed25519: chosen = .eddsa
+            case .ed25519: chosen = key.algorithm == JWSAlgorithm.ed25519.rawValue ? .ed25519 : .eddsa
+            case .mlDSA(let set): chosen = set.algorithm
             case .rsa, .oct, .x25519: chosen = .ps256
             }
         }

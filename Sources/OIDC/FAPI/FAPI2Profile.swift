@@ -54,11 +54,11 @@ package struct FAPI2Configuration: Sendable {
 /// fragment response mode; PKCE with S256; RFC 9207 `iss` required in the response
 /// (advertised by the provider, or required by the client's own setting); DPoP as the sender constraint
 /// (mTLS is not offered by this library, so DPoP is required); `private_key_jwt`;
-/// PS256, ES256 or EdDSA for ID Tokens, client assertions and DPoP proofs; a
+/// PS256, ES256 or EdDSA (also under its RFC 9864 name, Ed25519) for ID Tokens, client assertions and DPoP proofs; a
 /// clock-skew tolerance of at most 60 seconds.
 package enum FAPI2Profile {
-    /// The algorithms FAPI 2.0 allows (Security Profile §5.4).
-    package static let algorithms: Set<JWSAlgorithm> = [.ps256, .es256, .eddsa]
+    /// The algorithms FAPI 2.0 allows (Security Profile §5.4); EdDSA with Ed25519 also by its fully-specified name (RFC 9864).
+    package static let algorithms: Set<JWSAlgorithm> = [.ps256, .es256, .eddsa, .ed25519]
     /// The largest clock-skew tolerance (a JWT up to 60 s in the future is the profile's limit).
     package static let maximumLeeway: TimeInterval = 60
 

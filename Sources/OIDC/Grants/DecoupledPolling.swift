@@ -51,25 +51,36 @@ enum DecoupledPolling {
     /// request, kept across a resume): `authorization_pending`
     /// waits again, `slow_down` adds 5 s to the interval for this and every later
     /// poll, `access_denied` and `expired_token` end with an outcome, any other
-    /// error is thrown. Cancelling the task ends the wait with `CancellationError`.
+    /// error is thrown. An HTTP 503 or 429 with `Retry-After` (seconds or an HTTP date) makes the next wait that
+    /// long (never shorter than the interval); a wait that would end past the deadline ends the grant as
+    /// expired at once; an unreadable `Retry-After` is `.invalidDecoupledResponse`.
+    /// Cancelling the task ends the wait with `CancellationError`.
     static func poll(
         _ client: TokenClient, parameters: [(name: String, value: String)],
         interval: Int?, deadline: Date, sleeper: PollingSleeper
     ) async throws -> DecoupledOutcome {
         var interval = max(interval ?? defaultInterval, 1)
+        var wait = interval
         if client.clock() >= deadline { return .expired(OAuthError(error: "expired_token")) }
         while true {
             try Task.checkCancellation()
-            try await sleeper.sleep(interval)
+            try await sleeper.sleep(wait)
+            wait = interval
             try Task.checkCancellation()
             if client.clock() >= deadline { return .expired(OAuthError(error: "expired_token")) }
             do {
-                return .granted(try await client.requestTokens(parameters, rule: .strict))
+                return .granted(try await client.requestTokens(parameters, rule: .strict, readsRetryAfter: true))
+            } catch let pause as RetryAfter {
+                // RFC 9110 §10.2.3: not before the server says; the grant's own deadline still bounds the wait.
+                wait = max(pause.seconds, interval)
+                if client.clock().addingTimeInterval(Double(wait)) >= deadline { return .expired(OAuthError(error: "expired_token")) }
             } catch let error as OIDCError {
                 guard let oauth = error.oauthError else { throw error }
                 switch oauth.error {
                 case "authorization_pending": continue
-                case "slow_down": interval += slowDownIncrement
+                case "slow_down":
+                    interval += slowDownIncrement
+                    wait = interval
                 case "access_denied": return .denied(oauth)
                 case "expired_token": return .expired(oauth)
                 default: throw error

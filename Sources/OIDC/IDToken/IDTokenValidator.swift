@@ -65,12 +65,18 @@ public struct IDTokenValidator: Sendable {
         return idToken
     }
 
-    /// Explicitly typed JWTs of other kinds are never ID Tokens: an RFC 9068 access token
-    /// (`at+jwt`), a logout token, a JWT introspection answer, a request object, a DPoP proof.
+    /// Explicitly typed JWTs of other kinds are never ID Tokens (RFC 8725bis): an RFC 9068 access token
+    /// (`at+jwt`), a logout token, a JWT introspection answer, a request object, a DPoP proof, a security event,
+    /// a client assertion, an SD-JWT key binding JWT, a status list token, an entity statement; compared by
+    /// JOSE's one `typ` rule (`JOSEHeader.hasType(_:)`, RFC 7515 §4.1.9).
+    static let otherTokenTypes = [
+        "at+jwt", "logout+jwt", "token-introspection+jwt", "oauth-authz-req+jwt", "dpop+jwt", "secevent+jwt",
+        "client-authentication+jwt", "kb+jwt", "statuslist+jwt", "entity-statement+jwt",
+    ]
+
     static func refuseOtherTokenTypes(_ header: JOSEHeader) throws {
-        guard var type = header.type?.lowercased() else { return }
-        if type.hasPrefix("application/") { type.removeFirst("application/".count) }
-        if ["at+jwt", "logout+jwt", "token-introspection+jwt", "oauth-authz-req+jwt", "dpop+jwt", "secevent+jwt"].contains(type) {
+        guard header.type != nil else { return }
+        if otherTokenTypes.contains(where: header.hasType) {
             throw OIDCError(.invalidIDTokenHeader, "the token's typ says it is not an ID Token")
         }
     }

@@ -152,9 +152,7 @@ public struct LogoutTokenValidator: Sendable {
         let jwt = try await keys.verify(
             token, policy: JWSVerificationPolicy(allowedAlgorithms: allowedAlgorithms), validation: validation,
             kind: .logoutToken)
-        if let type = jwt.header.type?.lowercased(), type != "logout+jwt", type != "application/logout+jwt",
-            !(typeRule == .alsoAcceptingPlainJWT && type == "jwt")
-        {
+        if jwt.header.type != nil, !jwt.header.hasType("logout+jwt"), !(typeRule == .alsoAcceptingPlainJWT && jwt.header.hasType("JWT")) {
             throw OIDCError(.unexpectedTokenType, "the logout token's typ is not logout+jwt")
         }
         let claims = jwt.claims
@@ -182,17 +180,9 @@ public struct LogoutTokenValidator: Sendable {
         }
         // exp is accepted while now < exp + leeway (JOSE's rule); the record lasts until the later end.
         let recordUntil = max(acceptedUntil, expiresAt.map { $0.addingTimeInterval(leeway) } ?? acceptedUntil)
-        switch try await replays.recordFirstUse(of: jti, scope: issuer, until: recordUntil, now: now) {
-        case .firstUse: break
-        case .replayed: throw OIDCError(.replayedLogoutToken, "a logout token with this jti from this issuer was already received")
-        case .full:
-            observer?.record(
-                OIDCEvent(
-                    kind: .replayCacheFull, outcome: .failure(code: OIDCError.Code.replayCacheFull.rawValue),
-                    origin: Observation.origin(of: issuer)))
-            throw OIDCError(
-                .replayCacheFull, "the replay cache's share for this issuer is full of live entries, so this logout token cannot be remembered and is refused")
-        }
+        try await replays.recordOnce(
+            jti, scope: issuer, until: recordUntil, now: now, what: "this logout token", observer: observer,
+            replayed: OIDCError(.replayedLogoutToken, "a logout token with this jti from this issuer was already received"))
         return LogoutToken(
             issuer: issuer, subject: subject, sessionID: sessionID, audience: audience, issuedAt: issuedAt,
             expiresAt: expiresAt, jwtID: jti, events: events, claims: claims)

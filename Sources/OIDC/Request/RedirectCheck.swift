@@ -9,7 +9,8 @@ enum RedirectCheck {
     /// Names that mark a set of parameters as an authorization response.
     static let responseNames: Set<String> = ["code", "error", "state", "id_token", "access_token"]
 
-    /// The redirect must come back to the same scheme, host, port and path as the redirect URI.
+    /// The redirect must come back to the same scheme, host, port and path as the redirect URI, carrying every
+    /// query parameter the registered redirect URI has (RFC 6749 §3.1.2), with the same value.
     static func requireSameEndpoint(_ actual: URLComponents, as expected: URL) throws {
         guard let wanted = URLComponents(url: expected, resolvingAgainstBaseURL: false) else {
             throw OIDCError(.invalidRedirectURI, "the request's redirect URI is not a valid URL")
@@ -26,6 +27,15 @@ enum RedirectCheck {
         }
         if normalizedPath(actual.percentEncodedPath, scheme: scheme) != normalizedPath(wanted.percentEncodedPath, scheme: scheme) {
             throw OIDCError(.redirectURIMismatch, "the redirect's path differs from the redirect URI's")
+        }
+        guard let registered = wanted.percentEncodedQuery, let own = try? FormURLEncoding.parse(registered), !own.isEmpty else { return }
+        var received = try FormURLEncoding.parse(actual.percentEncodedQuery ?? "")
+        for item in own {
+            guard let index = received.firstIndex(where: { $0.name == item.name && $0.value == item.value }) else {
+                throw OIDCError(
+                    .redirectURIMismatch, "the redirect lacks the redirect URI's query parameter '\(item.name.prefix(64))' with its registered value")
+            }
+            received.remove(at: index)
         }
     }
 

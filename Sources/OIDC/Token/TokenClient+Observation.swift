@@ -78,16 +78,17 @@ extension TokenClient {
         }
     }
 
-    /// One token request, recorded as ``OIDCEvent/Kind/tokenRequest`` with its `grant_type`.
+    /// One token request, recorded as ``OIDCEvent/Kind/tokenRequest`` with its `grant_type`. With `readsRetryAfter`
+    /// (the polling grants), an HTTP 503 or 429 carrying `Retry-After` throws ``RetryAfter`` with the wait it asks for.
     package func requestTokens(
         _ parameters: [(name: String, value: String)], extra: [(name: String, value: String)] = [],
-        headers: HeaderFields = [:], rule: TokenTypeRule = .dpopOnly
+        headers: HeaderFields = [:], rule: TokenTypeRule = .dpopOnly, readsRetryAfter: Bool = false
     ) async throws -> TokenResponse {
         try await observer.observe(
             .tokenRequest, origin: OIDCEvent.origin(of: tokenEndpoint),
             grantType: observer == nil ? nil : Self.grantType(of: parameters)
         ) {
-            try await sendTokenRequest(parameters, extra: extra, headers: headers, rule: rule)
+            try await sendTokenRequest(parameters, extra: extra, headers: headers, rule: rule, readsRetryAfter: readsRetryAfter)
         }
     }
 

@@ -34,6 +34,11 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
     package let timeout: TimeInterval
     /// The `aud` of `private_key_jwt` and `client_secret_jwt` assertions.
     package let assertionAudience: ClientAssertionAudience
+    /// Whether client assertions carry `typ: client-authentication+jwt` (``OIDCClient/Configuration/explicitlyTypedClientAssertions``).
+    package var explicitlyTypedAssertions = false
+    /// `token_type` values other than `Bearer` and `DPoP` the caller reads (lowercased, e.g. RFC 8693's `n_a`):
+    /// an answer of such a type passes the DPoP and strict rules (``OIDCClient/Configuration/acceptedTokenTypes``).
+    package var acceptedTokenTypes: Set<String> = []
     /// The DPoP binding (RFC 9449); `nil`: no proofs, Bearer tokens.
     package let dpop: DPoPBinding?
     /// Receives an ``OIDCEvent`` per call; `nil`: none.
@@ -123,15 +128,20 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
     /// through ``post(_:to:as:headers:proof:)``, read by the one token-answer reader.
     func sendTokenRequest(
         _ parameters: [(name: String, value: String)], extra: [(name: String, value: String)],
-        headers: HeaderFields, rule: TokenTypeRule
+        headers: HeaderFields, rule: TokenTypeRule, readsRetryAfter: Bool = false
     ) async throws -> TokenResponse {
         for (name, _) in extra where Self.standardParameters.contains(name) {
             throw OIDCError(.invalidTokenRequest, "additional parameter \"\(name)\" would override a standard one")
         }
         let response = try await post(parameters + extra, to: tokenEndpoint, as: .token, headers: headers)
+        if readsRetryAfter, response.status == 503 || response.status == 429, let value = response.headers["Retry-After"] {
+            throw RetryAfter(seconds: try RetryAfter.seconds(value, now: clock()), status: response.status)
+        }
         let object = try answer(response, from: .token)
         let dpopUsed = dpop != nil
+        let readable = acceptedTokenTypes.subtracting(["bearer", "dpop"])
         return try await TokenResponse.tokenEndpointAnswer(object, status: response.status, receivedAt: clock(), sent: parameters) {
+            if readable.contains($0.tokenType.lowercased()) { return }  // read by the caller, never sent by a session
             if dpopUsed || rule == .strict { try Self.checkTokenType($0, dpopUsed: dpopUsed) }
         }
     }
@@ -165,9 +175,11 @@ public struct TokenClient: Sendable, CustomStringConvertible, CustomReflectable 
 
     /// The one authenticated form POST (OIDCCore's), with this client's settings.
     var formPost: ClientFormPost {
-        ClientFormPost(
+        var form = ClientFormPost(
             issuer: issuer, authentication: authentication, assertionAudience: assertionAudience, transport: transport,
             clock: clock, timeout: timeout)
+        form.explicitlyTypedAssertions = explicitlyTypedAssertions
+        return form
     }
 
     /// How errors name the endpoint: `token`, `userinfo`, `revocation`, else its metadata member name.

@@ -106,12 +106,18 @@ public actor Discovery {
         }
     }
 
-    /// ``fetch(issuer:transport:observer:profile:)`` without the event.
+    /// The path a full discovery URL ends with (OpenID Connect Discovery §4).
+    package nonisolated static let configurationPath = "/.well-known/openid-configuration"
+
+    /// ``fetch(issuer:transport:observer:profile:)`` without the event. `issuer` may also be the full discovery URL
+    /// (`issuer + /.well-known/openid-configuration`, as consoles such as Entra ID's show it): the issuer is then that
+    /// URL without the suffix, and every rule (the document's `issuer`, the profile's template) applies to it.
     package nonisolated static func fetchDocument(
         issuer: String, transport: any HTTPTransport,
         profile: ProviderProfile? = nil
     ) async throws -> ProviderMetadata {
-        try await fetchDocument(
+        let issuer = issuer.hasSuffix(configurationPath) ? String(issuer.dropLast(configurationPath.count)) : issuer
+        return try await fetchDocument(
             issuer: issuer, url: try configurationURL(for: issuer), endpoint: .discoveryDocument,
             requireOpenIDFields: true, transport: transport, profile: profile)
     }

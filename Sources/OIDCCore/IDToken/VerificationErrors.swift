@@ -27,6 +27,10 @@ package enum VerificationErrors {
             return OIDCError(.signingKeyNotFound, "no key in the issuer's JWK Set fits the token", joseError: error)
         case .ambiguousKey:
             return OIDCError(.ambiguousSigningKey, "the token has no usable kid and several keys fit it", joseError: error)
+        case .unsupportedKeyType:
+            return OIDCError(.unsupportedKeyType, "the token's kid names a key of a type this library does not support", joseError: error)
+        case .algorithmUnavailable:
+            return OIDCError(.algorithmUnavailable, "the token's algorithm is not provided by this system's libcrypto", joseError: error)
         case .weakKey, .keyUsageNotPermitted, .invalidKeySet, .invalidKey, .unsupportedKey:
             return OIDCError(.unusableSigningKey, "the signing key cannot be used for verification", joseError: error)
         case .invalidSignature:

@@ -83,6 +83,8 @@ public actor JWKSetCache {
     /// `current` and `expiry` as last set, readable without entering the actor (``freshKeys()``).
     private nonisolated let published = Locked<(keys: JWKSet, expiry: Date)?>(nil)
     private var inFlight: Task<JWKSet, any Error>?
+    /// Told of every set fetched (``whenKeySetFetched(_:)``).
+    private nonisolated let keySetListeners = Locked<[@Sendable (JWKSet) -> Void]>([])
     private var lastUnknownKeyRefresh: Date?
     /// How many keys of the last fetched document were left out as unusable.
     package private(set) var skippedKeyCount = 0
@@ -118,6 +120,13 @@ public actor JWKSetCache {
     package nonisolated func freshKeys() -> JWKSet? {
         guard let (keys, expiry) = published.withLock({ $0 }), expiry > configuration.clock() else { return nil }
         return keys
+    }
+
+    /// Calls `listener` with every set this cache fetches from now on, once it is the set ``keys()`` serves and before the
+    /// fetch's callers resume: what keeps derived state (a cache of tokens these keys verified) in step with rotation.
+    /// `listener` runs on the fetching task and must not block; it is kept as long as the cache.
+    package nonisolated func whenKeySetFetched(_ listener: @escaping @Sendable (JWKSet) -> Void) {
+        keySetListeners.withLock { $0.append(listener) }
     }
 
     /// Fetches the set now (joining a fetch already in flight), regardless of freshness.
@@ -210,6 +219,7 @@ public actor JWKSetCache {
             self.expiry = expiry
             self.published.withLock { $0 = (fetched, expiry) }
             self.successfulFetches += 1
+            for listener in self.keySetListeners.withLock({ $0 }) { listener(fetched) }
             return fetched
         }
         inFlight = task
@@ -233,12 +243,16 @@ public actor JWKSetCache {
                 throw OIDCError(.jwksInvalidDocument, "the JWK Set document is not usable", joseError: error, endpoint: .jwks)
             }
         }
-        let usable = parsed.keys.filter { $0.keyType != .oct && $0.permits(operation: "verify") }
-        let skipped = parsed.skipped.count + parsed.keys.count - usable.count
-        // Keep the parsed set when every parsed key is usable: its record of skipped
-        // entries lets JOSE refuse a kid shared with an unparseable key as ambiguous.
-        let set = usable.count == parsed.keys.count ? parsed : JWKSet(keys: usable)
+        let set = verificationKeys(of: parsed)
+        let skipped = parsed.skipped.count + parsed.keys.count - set.keys.count
         return (set, JWKSet(keys: parsed.providerEncryptionKeys), skipped, lifetime(of: response.headers, configuration: configuration))
+    }
+
+    /// The keys of a published set that can verify a signature: not symmetric, not reserved for encryption. The set
+    /// keeps its record of skipped entries: JOSE then refuses a kid shared with an unparseable key as ambiguous, and a
+    /// kid naming a key of an unknown type (kty AKP, say) as unsupported_key_type.
+    package static func verificationKeys(of parsed: JWKSet) -> JWKSet {
+        parsed.filter { $0.keyType != .oct && $0.permits(operation: "verify") }
     }
 
     /// The lifetime a response grants: its `Cache-Control: max-age`, clamped, or the default.

@@ -28,13 +28,13 @@ public enum IssuerKeys: Sendable {
         case .cache(let cache):
             _ = try await cache.verify(jws, policy: policy)
         case .keySet(let keys):
-            let usable = keys.keys.filter { $0.keyType != .oct }
+            let usable = keys.filter { $0.keyType != .oct }
             do {
                 // A single key without kid (a pinned key) has nothing to match a kid against: it is the key.
-                if usable.count == 1, usable[0].keyID == nil {
-                    try jws.verify(with: usable[0], policy: policy)
+                if usable.keys.count == 1, usable.keys[0].keyID == nil {
+                    try jws.verify(with: usable.keys[0], policy: policy)
                 } else {
-                    try jws.verify(with: JWKSet(keys: usable), policy: policy)
+                    try jws.verify(with: usable, policy: policy)
                 }
             } catch let error as JOSEError {
                 throw VerificationErrors.map(error, header: jws.header)
@@ -103,7 +103,7 @@ public enum IssuerKeys: Sendable {
         _ token: Substring, fixedSet set: JWKSet, policy: JWSVerificationPolicy, validation: JWTValidationPolicy,
         kind: ClaimErrors.TokenKind
     ) throws -> JWT {
-        let usable = set.keys.contains { $0.keyType == .oct } ? JWKSet(keys: set.keys.filter { $0.keyType != .oct }) : set
+        let usable = set.keys.contains { $0.keyType == .oct } ? set.filter { $0.keyType != .oct } : set
         do {
             return try JWT.verifyIgnoringIssuerAndAudience(token, keys: usable, policy: policy, validation: validation)
         } catch let error as JOSEError {
@@ -111,8 +111,10 @@ public enum IssuerKeys: Sendable {
         }
     }
 
-    /// The asymmetric algorithms: never HMAC, as a resource server shares no secret with the issuer.
-    public static let asymmetricAlgorithms: Set<JWSAlgorithm> = Set(JWSAlgorithm.allCases.filter { $0.family != .hmac })
+    /// The asymmetric algorithms this process can verify: never HMAC, as a resource server shares no secret with
+    /// the issuer, and ML-DSA only where the runtime libcrypto provides it (``/JOSE/JWSAlgorithm/isAvailable``), so that
+    /// no default list (DPoP `algs` challenges included) names an algorithm that would fail `algorithm_unavailable`.
+    public static let asymmetricAlgorithms: Set<JWSAlgorithm> = Set(JWSAlgorithm.allCases.filter { $0.family != .hmac && $0.isAvailable })
 }
 
 /// JOSE failures as ``OIDCError``s: claim rules here, signature and key rules through OIDC's mapping.

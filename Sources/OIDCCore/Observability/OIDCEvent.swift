@@ -56,6 +56,10 @@ public struct OIDCEvent: Sendable, Hashable {
         public static let revocation = Kind(rawValue: "revocation.request")
         /// Any other provider call (PAR, CIBA, device authorization, registration).
         public static let providerCall = Kind(rawValue: "provider.call")
+        /// A fetch of a Token Status List (``StatusListCache``).
+        public static let statusListFetched = Kind(rawValue: "status_list.fetch")
+        /// A login was started without PKCE because the client opted out (`OIDCClient.Configuration.optOutOfPKCE`).
+        public static let pkceOmitted = Kind(rawValue: "login.pkce_omitted")
     }
 
     /// How it ended.

@@ -27,3 +27,24 @@ public protocol ReplayCache: Sendable {
     ///   then refuses the token: an unanswered replay check never passes.
     func recordFirstUse(of identifier: String, scope: String, until expiry: Date, now: Date) async throws -> ReplayCacheOutcome
 }
+
+extension ReplayCache {
+    /// Records `identifier` under `scope` until `expiry`, or throws: `replayed` for an identifier already recorded,
+    /// `.replayCacheFull` (after a ``OIDCEvent/Kind/replayCacheFull`` event to `observer`) when the scope's share is
+    /// full of live entries; what the cache throws when it cannot answer. The one replay step of every one-time token.
+    /// - Parameter what: the token's name in the full-cache error, e.g. "this logout token".
+    package func recordOnce(
+        _ identifier: String, scope: String, until expiry: Date, now: Date, what: String, observer: (any OIDCObserver)?,
+        replayed: @autoclosure () -> OIDCError
+    ) async throws {
+        switch try await recordFirstUse(of: identifier, scope: scope, until: expiry, now: now) {
+        case .firstUse: return
+        case .replayed: throw replayed()
+        case .full:
+            observer?.record(
+                OIDCEvent(kind: .replayCacheFull, outcome: .failure(code: OIDCError.Code.replayCacheFull.rawValue), origin: Observation.origin(of: scope)))
+            throw OIDCError(
+                .replayCacheFull, "the replay cache's share for this issuer is full of live entries, so \(what) cannot be remembered and is refused")
+        }
+    }
+}

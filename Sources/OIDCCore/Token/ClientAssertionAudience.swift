@@ -19,21 +19,22 @@ public enum ClientAssertionAudience: String, Sendable, Hashable, Codable, CaseIt
 }
 
 extension ClientAssertionAudience {
-    /// The `aud` of a client assertion sent to `endpoint`: the issuer identifier or the endpoint URL.
+    /// The `aud` of a client assertion sent to `endpoint`: the issuer identifier exactly as the provider
+    /// spells it (draft-ietf-oauth-rfc7523bis: the sole value, compared as a simple string), or the endpoint URL.
     /// The one place ``TokenClient`` and the introspection client take it from.
     /// - Throws: ``OIDCError`` `.invalidTokenRequest` for ``issuer`` when no issuer is known (a
     ///   ``TokenClient`` made from a bare endpoint: choose ``endpointURL`` explicitly), `.invalidIssuerURL`.
-    package func audience(for endpoint: URL, issuer: String?) throws -> URL {
+    package func audience(for endpoint: URL, issuer: String?) throws -> String {
         switch self {
-        case .endpointURL: return endpoint
+        case .endpointURL: return endpoint.absoluteString
         case .issuer:
             guard let issuer else {
                 throw OIDCError(
                     .invalidTokenRequest,
                     "the client assertion audience is the issuer, but no issuer is known: pass issuer: or assertionAudience: .endpointURL")
             }
-            guard let url = URL(string: issuer) else { throw OIDCError(.invalidIssuerURL, "the issuer is not a URL") }
-            return url
+            guard URL(string: issuer) != nil else { throw OIDCError(.invalidIssuerURL, "the issuer is not a URL") }
+            return issuer
         }
     }
 }

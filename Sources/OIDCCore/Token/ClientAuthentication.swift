@@ -75,11 +75,16 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
         Mirror(self, children: ["method": methodName, "clientID": clientID], displayStyle: .enum)
     }
 
+    /// The explicit type of a client authentication JWT (draft-ietf-oauth-rfc7523bis §4, media type
+    /// `application/client-authentication+jwt`).
+    package static let assertionType = "client-authentication+jwt"
+
     /// Adds the authentication to a token-endpoint request; `audience` (the assertion's `aud`,
-    /// from ``ClientAssertionAudience``) is asked for only by the assertion methods.
+    /// from ``ClientAssertionAudience``) is asked for only by the assertion methods, whose header carries
+    /// `typ` ``assertionType`` when `explicitlyTyped`, else `JWT`.
     package func apply(
         to parameters: inout [(name: String, value: String)], headers: inout HeaderFields, now: Date,
-        audience: () throws -> URL
+        explicitlyTyped: Bool = false, audience: () throws -> String
     ) throws {
         switch self {
         case .clientSecretBasic(let id, let secret):
@@ -91,9 +96,11 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
         case .clientSecretJWT(let id, let secret):
             try Self.addAssertion(
                 to: &parameters, clientID: id, key: JWK(symmetricKey: Array(secret.utf8)), algorithm: .hs256,
-                audience: try audience(), now: now)
+                audience: try audience(), typ: explicitlyTyped ? Self.assertionType : "JWT", now: now)
         case .privateKeyJWT(let id, let key, let algorithm):
-            try Self.addAssertion(to: &parameters, clientID: id, key: key, algorithm: algorithm, audience: try audience(), now: now)
+            try Self.addAssertion(
+                to: &parameters, clientID: id, key: key, algorithm: algorithm, audience: try audience(),
+                typ: explicitlyTyped ? Self.assertionType : "JWT", now: now)
         case .none(let id), .tlsClientAuth(let id), .selfSignedTLSClientAuth(let id):
             // RFC 8705 §2: the certificate in the handshake authenticates; the body names the client only.
             parameters.append(("client_id", id))
@@ -105,7 +112,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
 
     private static func addAssertion(
         to parameters: inout [(name: String, value: String)], clientID: String, key: JWK,
-        algorithm: JWSAlgorithm, audience: URL, now: Date
+        algorithm: JWSAlgorithm, audience: String, typ: String, now: Date
     ) throws {
         guard let times = AssertionTimes.issuedAndExpiry(now: now, lifetime: 60, rounding: .down) else {
             throw OIDCError(
@@ -118,12 +125,12 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible, CustomDebug
             throw OIDCError(.randomGenerationFailed, "could not generate a unique jti for the client assertion")
         }
         let claims: JSONObject = [
-            "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience.absoluteString),
+            "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
             "jti": .string(jti), "iat": .integer(times.issuedAt), "exp": .integer(times.expiresAt),
         ]
         let assertion: String
         do {
-            assertion = try JWT.sign(claims, key: key, algorithm: algorithm)
+            assertion = try JWT.sign(claims, key: key, algorithm: algorithm, header: ["typ": .string(typ)])
         } catch let error as JOSEError {
             throw OIDCError(.invalidTokenRequest, "the client assertion could not be signed", joseError: error)
         }

@@ -17,6 +17,8 @@ package struct ClientFormPost: Sendable {
     package let authentication: ClientAuthentication
     /// The `aud` of client assertions.
     package var assertionAudience: ClientAssertionAudience
+    /// Whether client assertions carry `typ: client-authentication+jwt` (draft-ietf-oauth-rfc7523bis §4); else `JWT`.
+    package var explicitlyTypedAssertions = false
     /// What sends the requests.
     package let transport: any HTTPTransport
     /// The time for client assertions.
@@ -45,7 +47,7 @@ package struct ClientFormPost: Sendable {
         try SecureURLPolicy.checkEndpoint(endpoint, name, issuer: issuer)
         var parameters = parameters
         var headers: HeaderFields = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
-        try authentication.apply(to: &parameters, headers: &headers, now: clock()) {
+        try authentication.apply(to: &parameters, headers: &headers, now: clock(), explicitlyTyped: explicitlyTypedAssertions) {
             try assertionAudience.audience(for: endpoint, issuer: issuer)
         }
         for field in extra where field.name.lowercased() == "accept" { headers["Accept"] = field.value }  // e.g. a JWT introspection answer

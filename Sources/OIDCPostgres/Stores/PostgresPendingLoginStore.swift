@@ -10,7 +10,7 @@ import OIDCSession
 ///
 /// - Values are any `Codable` type (e.g. `PendingLogin`, or the client's
 ///   pending login), stored as JSON bytes, sealed with AES-256-GCM when
-///   ``TokenEncryption`` is given (they hold the PKCE verifier and nonce).
+///   ``/OIDCSession/TokenEncryption`` is given (they hold the PKCE verifier and nonce).
 /// - The row key is the SHA-256 of the application's key, not the key itself.
 /// - ``consumeBytes(key:)`` is one `DELETE … RETURNING` statement: of any number of
 ///   callbacks with the same key, on any replicas, exactly one gets the value and
@@ -74,7 +74,7 @@ public struct PostgresPendingLoginStore: PendingLoginStore, CustomStringConverti
         try PendingLoginCoding.checkLifetime(expiresIn)
         let hash = try PendingLoginCoding.keyHash(key)
         let scopeHash: PGParameter = scope.map { .bytes(DigestAlgorithm.sha256.hash(Array($0.utf8))) } ?? .null
-        let (keyID, payload) = try sealing.seal(bytes, rowKey: hash)
+        let (keyID, payload) = try sealing.sealRow(bytes, rowKey: hash)
         let rows = try await database.execute(
             """
             WITH purged AS (DELETE FROM \(table.quoted) WHERE expires_at <= now())

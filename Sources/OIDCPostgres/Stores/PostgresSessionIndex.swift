@@ -8,7 +8,7 @@ import OIDCSession
 /// back-channel logout token arrives (OpenID Connect Back-Channel Logout 1.0 §2.7).
 ///
 /// - The row key is the SHA-256 of the session handle (the cookie value), never the handle.
-/// - The record is the caller's bytes, sealed with AES-256-GCM when ``TokenEncryption`` is given
+/// - The record is the caller's bytes, sealed with AES-256-GCM when ``/OIDCSession/TokenEncryption`` is given
 ///   (it may hold an ID Token); `iss`, `sub` and `sid` are stored in the clear to be searchable.
 /// - ``load(handle:)`` never returns an expired row; expired rows are deleted by every
 ///   ``save(_:handle:issuer:subject:sessionID:expiresIn:)`` and by ``purgeExpired()``.
@@ -67,7 +67,7 @@ public struct PostgresSessionIndex: Sendable, CustomStringConvertible {
             }
         }
         let hash = try Self.handleHash(handle)
-        let (keyID, payload) = try sealing.seal(record, rowKey: hash)
+        let (keyID, payload) = try sealing.sealRow(record, rowKey: hash)
         _ = try await database.execute(
             """
             WITH purged AS (DELETE FROM \(table.quoted) WHERE expires_at <= now())

@@ -6,9 +6,9 @@ import OIDCSession
 /// cross-replica single-flight refresh (``/OIDCSession/CoordinatedTokenStore``).
 ///
 /// - Row: `token_key` (the caller's key for the user), `generation` (incremented on
-///   every write and every lease taken: the fencing token), `key_id` (the ``TokenEncryptionKey``
+///   every write and every lease taken: the fencing token), `key_id` (the ``/OIDCSession/TokenEncryptionKey``
 ///   id, `NULL` when stored in plain text), `payload` (the ``/OIDC/TokenResponse`` stored JSON,
-///   sealed with AES-256-GCM when ``TokenEncryption`` is given: a database dump is then not a
+///   sealed with AES-256-GCM when ``/OIDCSession/TokenEncryption`` is given: a database dump is then not a
 ///   login), `lease_owner` and `lease_expires_at` (who is refreshing the row, until when).
 /// - ``coordinatedRefresh(replacing:_:)`` takes a *lease* recorded in the row, never a lock
 ///   held across the provider call: no transaction and no lock spans a network call. See there
@@ -24,11 +24,11 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
     public let key: String
     /// The table (default `oidc_tokens`).
     public let table: TableName
-    let sealing: RowSealing
+    package let sealing: RowSealing
     /// How long a refresh lease lasts without renewal, in seconds.
-    let leaseSeconds: Double
+    package let leaseSeconds: Double
     /// The longest a caller waits for another replica's refresh, in seconds.
-    let waitSeconds: Double
+    package let waitSeconds: Double
     /// A waiter's slow fallback re-read when no notification came, in seconds (tests lengthen it).
     package var recheckSeconds: Double = 5
 
@@ -97,7 +97,7 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
     /// Saves the tokens (insert or replace), incrementing the row's generation. A refresh lease
     /// on the row ends with it: its holder's result is then not stored over these tokens.
     public func save(_ tokens: TokenResponse) async throws {
-        let (keyID, payload) = try sealing.seal(Self.encode(tokens), rowKey: Array(key.utf8))
+        let (keyID, payload) = try sealing.sealRow(Self.encode(tokens), rowKey: Array(key.utf8))
         _ = try await database.execute(
             """
             WITH saved AS (

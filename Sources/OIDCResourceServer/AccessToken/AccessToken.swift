@@ -50,6 +50,12 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     /// `cnf` (RFC 7800): the DPoP key (`jkt`) or client certificate (`x5t#S256`) the token is
     /// bound to; `nil` for an unbound token. ``ResourceGuard`` enforces it.
     public let confirmation: TokenConfirmation?
+    /// `nbf`, when present (checked a NumericDate by the time rules; read on use).
+    var notBefore: Date? { (try? jwt.claims.notBefore) ?? nil }
+    /// `sid`, when present and a string: the session the token was issued in (read on use).
+    var sessionID: String? { (try? jwt.claims.string("sid")) ?? nil }
+    /// The key the signature was verified with.
+    var verifyingKey: JWK { jwt.key }
     /// The JWS header (`typ`, `alg`, `kid`).
     public var header: JOSEHeader { jwt.header }
     /// Every claim, for the ones not typed here (`groups`, `roles`, `entitlements`, ...).

@@ -33,7 +33,7 @@ public enum AccessTokenProfile: Sendable, Hashable, CustomStringConvertible {
 
     /// Entra ID: the type, version, `iss`/`tid` and scope-presence rules of ``entra(_:)`` on a verified token.
     static func checkEntra(_ jwt: JWT, issuer: String, tenants: EntraTenants) throws {
-        guard jwt.header.type?.lowercased() == "jwt" else {
+        guard jwt.header.hasType("JWT") else {
             throw OIDCError(.unexpectedTokenType, "the token's typ is not JWT: it is not an Entra ID access token")
         }
         guard case .string("2.0")? = jwt.claims["ver"] else {
@@ -55,11 +55,11 @@ public enum AccessTokenProfile: Sendable, Hashable, CustomStringConvertible {
 
     /// Keycloak: the type and audience rules of ``keycloak(allowedClients:)`` on a verified token.
     static func checkKeycloak(_ jwt: JWT, audience: String, allowedClients: Set<String>) throws {
-        let type = jwt.header.type?.lowercased()
-        guard type == "jwt" || AccessTokenValidator.isAccessTokenType(type) else {
+        let plainJWT = jwt.header.hasType("JWT")
+        guard plainJWT || jwt.header.hasType("at+jwt") else {
             throw OIDCError(.unexpectedTokenType, "the token's typ is neither JWT (Keycloak) nor at+jwt: it is not an access token")
         }
-        if type == "jwt" {
+        if plainJWT {
             guard case .string("Bearer")? = jwt.claims["typ"] else {
                 throw OIDCError(
                     .unexpectedTokenType, "the Keycloak token's payload typ is not Bearer: it is not an access token (an ID, refresh or logout token)")

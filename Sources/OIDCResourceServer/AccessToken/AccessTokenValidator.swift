@@ -43,7 +43,12 @@ package struct AccessTokenValidator: Sendable {
     /// Receives one ``OIDC/OIDCEvent`` per token validated (``OIDC/OIDCEvent/Kind/accessTokenValidation``: accepted, or refused with the error's code);
     /// `nil` (default): none, and no work beyond a `nil` check.
     package let observer: (any OIDCObserver)?
+    /// Where verified tokens are kept (``VerifiedTokenStore``: its rules); `nil`: every token verified every time.
+    package let tokenCache: VerifiedTokenStore?
 
+    /// The digest of everything besides the token that decides whether it is accepted (issuer, audience, algorithms,
+    /// `typ` rule, profile): half of a ``tokenCache`` key.
+    private let policyDigest: VerifiedTokenStore.Digest
     private let policy: JWSVerificationPolicy
     private let rules: JWTValidationPolicy
     private let timeRules: JWTValidationPolicy
@@ -61,13 +66,17 @@ package struct AccessTokenValidator: Sendable {
     ///     `leeway` and `clock` and its own ``InMemoryReplayCache`` (replay protection on).
     ///   - profile: which access tokens are accepted; default RFC 9068's.
     ///   - observer: receives one event per token validated; `nil` (default): none.
+    ///   - tokenCache: where verified tokens are kept; default a store of ``ResourceGuard/VerifiedTokenCache``'s defaults,
+    ///     `nil` none. A store may be shared by validators of different policies: their keys never meet.
     package init(
         issuer: String, audience: String, keys: IssuerKeys,
         allowedAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms, leeway: TimeInterval = 60,
         clock: @escaping @Sendable () -> Date = { Date() }, limits: JOSELimits = .default, proofs: DPoPProofValidator? = nil,
-        profile: AccessTokenProfile = .rfc9068, observer: (any OIDCObserver)? = nil
+        profile: AccessTokenProfile = .rfc9068, observer: (any OIDCObserver)? = nil,
+        tokenCache: VerifiedTokenStore? = ResourceGuard.VerifiedTokenCache().makeStore()
     ) {
         self.profile = profile
+        self.tokenCache = tokenCache
         self.observer = observer
         self.proofs = proofs ?? DPoPProofValidator(leeway: leeway, clock: clock)
         self.issuer = issuer
@@ -88,6 +97,32 @@ package struct AccessTokenValidator: Sendable {
             rules = JWTValidationPolicy(clock: clock, leeway: leeway, issuer: issuer, audience: audience, requiresExpiration: true)
         }
         timeRules = JWTValidationPolicy(clock: clock, leeway: leeway, requiresExpiration: true)
+        policyDigest = Self.policyDigest(issuer: issuer, audience: audience, algorithms: self.allowedAlgorithms, limits: limits, profile: profile)
+        if let tokenCache, case .cache(let cache) = keys { tokenCache.follow(cache) }
+    }
+
+    /// The SHA-256 of the policy's parts, each length-prefixed: equal exactly for validators that accept the same tokens.
+    private static func policyDigest(
+        issuer: String, audience: String, algorithms: Set<JWSAlgorithm>, limits: JOSELimits, profile: AccessTokenProfile
+    ) -> VerifiedTokenStore.Digest {
+        let typeRule: String
+        let profileText: String
+        switch profile {
+        case .rfc9068:
+            typeRule = "at+jwt"
+            profileText = "rfc9068"
+        case .keycloak(let clients):
+            typeRule = "keycloak"
+            profileText = "keycloak:" + clients.sorted().map { "\($0.utf8.count):\($0)" }.joined()
+        case .entra(let tenants):
+            typeRule = "entra"
+            profileText = "entra:" + (tenants.allowed.map { $0.map { $0.lowercased() }.sorted().map { "\($0.utf8.count):\($0)" }.joined() } ?? "*")
+        }
+        let parts = [
+            "verified-token-policy/1", issuer, audience, algorithms.map(\.rawValue).sorted().joined(separator: ","), typeRule, profileText,
+            "\(limits.maxTokenBytes)",
+        ]
+        return VerifiedTokenStore.Digest(sha256: Array(parts.map { "\($0.utf8.count):\($0)" }.joined().utf8))
     }
 
     /// A validator whose keys come from the issuer's discovery document and a shared key cache.
@@ -102,11 +137,12 @@ package struct AccessTokenValidator: Sendable {
     ///   - proofs: the DPoP proof rules; `nil`: the defaults of ``init(issuer:audience:keys:allowedAlgorithms:leeway:clock:limits:proofs:profile:)``.
     ///   - profile: which access tokens are accepted; default RFC 9068's.
     ///   - observer: receives one event per token validated; `nil` (default): none.
+    ///   - tokenCache: where verified tokens are kept (see the initializer).
     package static func discover(
         issuer: String, audience: String, discovery: Discovery, keyCaches: JWKSetCacheRegistry,
         leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
         proofs: DPoPProofValidator? = nil, profile: AccessTokenProfile = .rfc9068,
-        observer: (any OIDCObserver)? = nil
+        observer: (any OIDCObserver)? = nil, tokenCache: VerifiedTokenStore? = ResourceGuard.VerifiedTokenCache().makeStore()
     ) async throws -> AccessTokenValidator {
         let metadata: ProviderMetadata
         if case .entra(let tenants) = profile {  // the {tenantid} template: accepted under the profile, not cached
@@ -120,30 +156,12 @@ package struct AccessTokenValidator: Sendable {
         let cache = try await keyCaches.cache(for: jwksURI)
         return AccessTokenValidator(
             issuer: issuer, audience: audience, keys: .cache(cache), leeway: leeway, clock: clock, proofs: proofs,
-            profile: profile, observer: observer)
+            profile: profile, observer: observer, tokenCache: tokenCache)
     }
 
-    /// Whether a `typ` header value names an RFC 9068 access token (case-insensitively,
-    /// with or without the `application/` prefix, RFC 7515 §4.1.9).
-    package static func isAccessTokenType(_ type: String?) -> Bool {
-        guard var type else { return false }
-        return type.withUTF8 { bytes in
-            var start = 0
-            if bytes.count > 12, matchesLowercased(bytes, from: 0, "application/") { start = 12 }
-            return bytes.count - start == 6 && matchesLowercased(bytes, from: start, "at+jwt")
-        }
-    }
-
-    /// Whether `bytes` from `start` on begin with the ASCII text `lowercase`, compared case-insensitively (bytes read in place).
-    private static func matchesLowercased(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ lowercase: StaticString) -> Bool {
-        let count = lowercase.utf8CodeUnitCount
-        guard bytes.count - start >= count else { return false }
-        let wanted = lowercase.utf8Start
-        for offset in 0..<count where lowercased(bytes[start + offset]) != wanted[offset] { return false }
-        return true
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
+    /// Whether a `typ` header value names an RFC 9068 access token: JOSE's one `typ` rule
+    /// (`JOSEHeader.mediaType(_:is:)`, RFC 7515 §4.1.9).
+    package static func isAccessTokenType(_ type: String?) -> Bool { JOSEHeader.mediaType(type, is: "at+jwt") }
 
     /// Validates the access token of a request as a resource server accepting both `Bearer` and
     /// `DPoP` must (RFC 9449 §7): the one path, which ``ResourceGuard`` calls, and the one call that reads the token's `cnf`.
@@ -182,19 +200,50 @@ package struct AccessTokenValidator: Sendable {
     ) async throws -> PresentedAccessToken {
         let (scheme, token) = try TokenBinding.credentials(headers)
         if scheme == .bearer {
-            let accessToken = try await verified(token)
+            let accessToken = try await cachedOrVerified(token)
             try TokenBinding.checkBearer(accessToken.confirmation, clientCertificate: clientCertificate)
             try Self.checkScopes(requiredScopes, of: accessToken)
             return PresentedAccessToken(token: accessToken, scheme: .bearer, proof: nil)
         }
         // The DPoP scheme: exactly one proof, a token bound to its key.
         let proofText = try TokenBinding.proof(headers)
-        let accessToken = try await verified(token)
+        let accessToken = try await cachedOrVerified(token)
         let proof = try await TokenBinding.checkDPoP(
             accessToken.confirmation, token: token, proof: proofText, proofs: proofs,
             method: method, url: url, nonce: dpopNonce, clientCertificate: clientCertificate)
         try Self.checkScopes(requiredScopes, of: accessToken)
         return PresentedAccessToken(token: accessToken, scheme: .dpop, proof: proof)
+    }
+
+    /// ``verified(_:)`` through ``tokenCache``: a token kept there (under this policy, still within its times at this
+    /// clock, with the leeway) is served without a signature check; on a miss one caller per token verifies and keeps a
+    /// success. The caller checks the binding and the scopes on every request, as for a verified token.
+    private func cachedOrVerified(_ token: Substring) async throws -> AccessToken {
+        guard let tokenCache, token.utf8.count <= VerifiedTokenStore.maximumTokenBytes else { return try await verified(token) }
+        let key = VerifiedTokenStore.Key(token: token, policy: policyDigest)
+        switch tokenCache.lookup(key, now: clock(), leeway: leeway) {
+        case .hit(let accessToken):
+            return accessToken
+        case .wait(let flight):
+            if let accessToken = await tokenCache.wait(for: flight, now: clock, leeway: leeway) { return accessToken }
+            return try await verified(token)  // the leader failed: failures are not shared, each caller learns its own
+        case .lead(let flight):
+            let accessToken: AccessToken
+            do {
+                accessToken = try await verified(token)
+            } catch {
+                tokenCache.finish(flight, key: key, with: nil, keySource: nil, now: clock())
+                throw error
+            }
+            tokenCache.finish(flight, key: key, with: accessToken, keySource: keySource, now: clock())
+            return accessToken
+        }
+    }
+
+    /// The key cache verified tokens' keys come from, for ``VerifiedTokenStore/follow(_:)``; `nil` for a fixed set.
+    private var keySource: ObjectIdentifier? {
+        if case .cache(let cache) = keys { return ObjectIdentifier(cache) }
+        return nil
     }
 
     /// The token's signature, times, type, issuer, audience and required claims; no binding, no scopes.

@@ -165,7 +165,8 @@ public struct DPoPProofValidator: Sendable {
         do { jws = try CompactJWS(proof) } catch let error as JOSEError {
             throw OIDCError(.dpopProofMalformed, "the DPoP proof is not a compact JWS", joseError: error)
         }
-        guard jws.header.type == "dpop+jwt" else { throw OIDCError(.dpopProofType, "the DPoP proof's typ is not dpop+jwt") }
+        // JOSE's one typ rule (RFC 7515 §4.1.9): DPoP+JWT and application/dpop+jwt are dpop+jwt.
+        guard jws.header.hasType("dpop+jwt") else { throw OIDCError(.dpopProofType, "the DPoP proof's typ is not dpop+jwt") }
         guard let algorithm = jws.header.signatureAlgorithm, allowedAlgorithms.contains(algorithm) else {
             throw OIDCError(.dpopProofAlgorithm, "the DPoP proof's alg is not an allowed asymmetric algorithm")
         }

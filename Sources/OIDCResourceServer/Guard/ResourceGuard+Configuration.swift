@@ -11,8 +11,9 @@ extension ResourceGuard {
     /// Everything a ``ResourceGuard`` is built from; only ``issuer`` and ``audience`` have no default.
     ///
     /// The defaults are the safe ones: RFC 9068 JWT access tokens with the issuer's discovered keys, `Bearer` and
-    /// `DPoP` with replay protection (an ``/OIDCCore/InMemoryReplayCache``), 60 s of leeway, the system clock, and
-    /// ``/OIDCTLSTransport/LibSSLTransport`` for discovery, keys and introspection.
+    /// `DPoP` with replay protection (an ``/OIDCCore/InMemoryReplayCache``), 60 s of leeway, the system clock,
+    /// ``/OIDCTLSTransport/LibSSLTransport`` for discovery, keys and introspection, and a cache of verified tokens
+    /// (``ResourceGuard/VerifiedTokenCache``: 10 000 tokens, 60 s at most).
     public struct Configuration: Sendable {
         /// The authorization server's issuer identifier: `iss` must equal it; discovery starts from it.
         public var issuer: String
@@ -32,6 +33,10 @@ extension ResourceGuard {
         public var dpopAlgorithms: Set<JWSAlgorithm> = IssuerKeys.asymmetricAlgorithms
         /// How old a DPoP proof's `iat` may be, in seconds.
         public var dpopMaximumAge: TimeInterval = 300
+        /// The verified-token cache (default: ``ResourceGuard/VerifiedTokenCache/defaultCapacity`` tokens, each kept
+        /// at most ``ResourceGuard/VerifiedTokenCache/defaultMaximumAge`` seconds); ``ResourceGuard/VerifiedTokenCache/off``
+        /// verifies every token's signature on every request.
+        public var verifiedTokenCache: VerifiedTokenCache = VerifiedTokenCache()
         /// Allowed clock skew for every time rule, in seconds.
         public var leeway: TimeInterval = 60
         /// The current time.

@@ -28,7 +28,10 @@ public struct ResourceGuard: Sendable {
     }
 
     private let validator: AccessTokenValidator?
-    private let introspector: TokenIntrospector?
+    /// The introspector, when the guard accepts introspected tokens (its answer cache is purged by ``purge(_:)``).
+    let introspector: TokenIntrospector?
+    /// The validator's verified tokens (``Configuration/verifiedTokenCache``), purged by ``purge(_:)``; `nil`: none.
+    let verifiedTokens: VerifiedTokenStore?
     private let proofs: DPoPProofValidator
     private let issuer: String
     private let audience: String
@@ -66,20 +69,24 @@ public struct ResourceGuard: Sendable {
         default: needsKeys = true
         }
         var jwtValidator: AccessTokenValidator?
+        // Only the JWT path verifies access tokens locally: an introspection-only guard keeps no verified tokens.
+        let store: VerifiedTokenStore?
+        if case .introspection = c.tokens { store = nil } else { store = c.verifiedTokenCache.makeStore() }
         if needsKeys, keys == nil {
             let discovered = try await AccessTokenValidator.discover(
                 issuer: c.issuer, audience: c.audience, discovery: discovery,
                 keyCaches: JWKSetCacheRegistry(transport: transport, observer: c.observer),
-                leeway: c.leeway, clock: c.clock, proofs: proofs, profile: c.profile, observer: c.observer)
+                leeway: c.leeway, clock: c.clock, proofs: proofs, profile: c.profile, observer: c.observer, tokenCache: store)
             keys = discovered.keys
             jwtValidator = discovered
         } else if let keys {
             jwtValidator = AccessTokenValidator(
                 issuer: c.issuer, audience: c.audience, keys: keys, leeway: c.leeway, clock: c.clock,
-                proofs: proofs, profile: c.profile, observer: c.observer)
+                proofs: proofs, profile: c.profile, observer: c.observer, tokenCache: store)
         }
         if case .introspection = c.tokens { jwtValidator = nil }
         validator = jwtValidator
+        verifiedTokens = jwtValidator?.tokenCache
         if let introspection {
             var endpoint = introspection.endpoint
             if endpoint == nil {

@@ -130,6 +130,20 @@ public actor IntrospectionCache {
         entries = entries.filter { !($0.key.digest == digest && $0.key.partition.endpoint == endpoint) }
     }
 
+    /// Forgets the active answers `purge` selects (by `sub`, `sid` or `jti`), whatever the partition; returns how many.
+    package func purge(_ purge: ResourceGuard.Purge) -> Int {
+        let before = entries.count
+        entries = entries.filter { _, entry in
+            guard case .active(let answer) = entry.result else { return true }
+            switch purge {
+            case .subject(let subject): return answer.subject != subject
+            case .session(let session): return answer.members["sid"] != .string(session)
+            case .tokenID(let id): return answer.jwtID != id
+            }
+        }
+        return before - entries.count
+    }
+
     private func evict(now: Date) {
         entries = entries.filter { $0.value.until > now }
         while entries.count >= capacity, let oldest = entries.min(by: { $0.value.sequence < $1.value.sequence }) {

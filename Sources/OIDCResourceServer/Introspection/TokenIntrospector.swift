@@ -276,8 +276,7 @@ enum IntrospectionJWT {
         let jwt = try await settings.keys.verify(
             token, policy: JWSVerificationPolicy(allowedAlgorithms: IssuerKeys.asymmetricAlgorithms),
             validation: validation, kind: .introspectionResponse)
-        let typ = jwt.header.type?.lowercased()
-        guard typ == type || typ == "application/" + type else {
+        guard jwt.header.hasType(type) else {
             throw OIDCError(.unexpectedTokenType, "the introspection JWT's typ is not \(type) (RFC 9701 §5)")
         }
         guard let object = jwt.claims["token_introspection"]?.objectValue else {

@@ -56,6 +56,8 @@ struct Options: Sendable {
     /// The header a reverse proxy in front sets to the client's address (`X-Real-IP`, `X-Forwarded-For`):
     /// the address a login is counted under; without it, the connection's address.
     var clientAddressHeader: String?
+    /// How many verified access tokens `/api/resource` keeps (`--verified-token-cache N`; 0: none); `nil`: the library's default.
+    var verifiedTokenCache: Int?
 
     /// How `--request-object` sends the request object.
     enum RequestObjectDeliveryChoice: String, Sendable {
@@ -74,6 +76,7 @@ struct Options: Sendable {
                [--request-object by-value|by-reference (--request-object-key FILE | --request-object-unsigned)
                 [--request-object-encrypt] [--request-object-lifetime SECONDS]]
                [--pending-logins N] [--pending-logins-per-client N] [--client-address-header NAME]
+               [--verified-token-cache N (default 10000; 0: off)]
         """
 
     struct UsageError: Error, CustomStringConvertible { let description: String }
@@ -180,6 +183,12 @@ struct Options: Sendable {
                     throw UsageError(description: "--client-address-header: a header name (letters, digits, -), not \(text)")
                 }
                 options.clientAddressHeader = text
+            case "--verified-token-cache":
+                let text = try value(name, inline)
+                guard let count = Int(text), (0...10_000_000).contains(count) else {
+                    throw UsageError(description: "--verified-token-cache: a count from 0 (off) to 10000000, not \(text)")
+                }
+                options.verifiedTokenCache = count
             case "--help", "-h": throw UsageError(description: usage)
             default: throw UsageError(description: "unknown option \(name)\n\(usage)")
             }
@@ -279,6 +288,7 @@ struct Options: Sendable {
         switch key.keyType {
         case .ec(let curve): return curve.algorithm
         case .ed25519: return .eddsa
+        case .mlDSA(let set): return set.algorithm
         case .rsa, .oct, .x25519: return .rs256
         }
     }

@@ -40,6 +40,7 @@ struct ProtectedResource: Sendable {
         configuration.dpopReplays = .cache(replays)  // both modes take Bearer and DPoP with the same proof rules
         configuration.observer = observer
         configuration.resourceMetadata = metadataURL
+        if let entries = options.verifiedTokenCache { configuration.verifiedTokenCache.capacity = entries }  // 0: off
         if options.introspect {
             guard let endpoint = client.metadata.introspectionEndpoint else {
                 throw OIDCError(.endpointNotAdvertised, "--introspect: the provider metadata has no introspection_endpoint")

@@ -144,6 +144,8 @@ struct WebApp: Sendable {
             return response
         } catch {
             logger.info("callback refused: \(Self.describe(error))")
+            failure.status = ErrorAnswers.callbackStatus(for: error)
+            if failure.status == .serviceUnavailable { failure.headers[.retryAfter] = "30" }
             return failure
         }
     }
@@ -181,7 +183,8 @@ struct WebApp: Sendable {
         } catch {
             logger.info("upstream call failed: \(Self.describe(error))")
             let code = (error as? OIDCError)?.code.rawValue ?? "upstream_failed"
-            return JSONResponse.make(.badGateway, "{\"error\":\(JSONValue.string(code).jsonString())}")
+            // A dead grant answers 401 (log in again), an outage 503, anything else 502.
+            return JSONResponse.make(ErrorAnswers.upstreamStatus(for: error), "{\"error\":\(JSONValue.string(code).jsonString())}")
         }
     }
 

@@ -76,7 +76,7 @@ public struct TokenEncryption: Sendable, CustomStringConvertible, CustomReflecta
     static let nonceLength = 12, tagLength = 16
 
     /// `nonce || ciphertext || tag` of `plaintext` under the current key.
-    func seal(_ plaintext: [UInt8], associatedData: [UInt8]) throws -> (keyID: String, sealed: [UInt8]) {
+    package func seal(_ plaintext: [UInt8], associatedData: [UInt8]) throws -> (keyID: String, sealed: [UInt8]) {
         let nonce: [UInt8]
         do { nonce = try SecureRandom.bytes(Self.nonceLength) } catch {
             throw OIDCError(.decryptionFailed, "no random bytes for an AES-GCM nonce")
@@ -88,7 +88,7 @@ public struct TokenEncryption: Sendable, CustomStringConvertible, CustomReflecta
     }
 
     /// The plaintext of `sealed`, written under the key named `keyID` with `associatedData`.
-    func open(_ sealed: [UInt8], keyID: String, associatedData: [UInt8]) throws -> [UInt8] {
+    package func open(_ sealed: [UInt8], keyID: String, associatedData: [UInt8]) throws -> [UInt8] {
         guard let key = keys[keyID] else {
             throw OIDCError(.decryptionFailed, "the row was encrypted with key id \(keyID), which is not configured")
         }

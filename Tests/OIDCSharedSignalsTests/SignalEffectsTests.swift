@@ -1,0 +1,205 @@
+import Foundation
+import JOSE
+import OIDCSharedSignals
+import Testing
+
+/// What a SET does: ending sessions (a live session fails with `session_revoked` instead of refreshing, the store
+/// is cleared, another user's session untouched, the caches purged), refreshing them, or only delivering the event;
+/// and the observer's events, which never hold token contents.
+@Suite("Shared Signals effects", .enabled(if: Transmitter.available))
+struct SignalEffectsTests {
+    /// A refresher that counts its calls and hands out `refreshed-N` tokens.
+    final class CountingRefresher: TokenRefresher, @unchecked Sendable {
+        let lock = NSLock()
+        var calls = 0
+        func refreshTokens(using refreshToken: String) async throws -> TokenResponse {
+            let n = lock.withLock {
+                calls += 1; return calls
+            }
+            return TokenResponse(accessToken: "refreshed-\(n)", expiresIn: 3600, refreshToken: "rt-\(n)")
+        }
+        var count: Int { lock.withLock { calls } }
+    }
+
+    /// A session of `user` calling the transmitter's JWKS, with its own store.
+    static func session(_ transmitter: Transmitter, refresher: CountingRefresher) throws -> (AuthenticatedSession, InMemoryTokenStore) {
+        let store = InMemoryTokenStore(TokenResponse(accessToken: "at", expiresIn: 3600, refreshToken: "rt"))
+        let session = try AuthenticatedSession(
+            tokens: TokenResponse(accessToken: "at", expiresIn: 3600, refreshToken: "rt"), refresher: refresher,
+            configuration: AuthenticatedSession.Configuration(
+                allowedOrigins: [URL(string: transmitter.issuer)!], transport: transmitter.transport, store: store))
+        return (session, store)
+    }
+
+    func send(_ session: AuthenticatedSession, _ transmitter: Transmitter) async -> String {
+        do {
+            return "\(try await session.send(TransportRequest(url: URL(string: transmitter.issuer + "/jwks")!)).status)"
+        } catch let error as OIDCError {
+            return error.code.rawValue
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test(
+        "session-revoked, credential-change, account-disabled, account-purged end alice's sessions; bob's stay",
+        arguments: [
+            "caep/event-type/session-revoked", "caep/event-type/credential-change", "risc/event-type/account-disabled", "risc/event-type/account-purged",
+        ])
+    func endingEvents(type: String) async throws {
+        try await Transmitter.with { transmitter in
+            let refresher = CountingRefresher()
+            let (alice, aliceStore) = try Self.session(transmitter, refresher: refresher)
+            let (bob, bobStore) = try Self.session(transmitter, refresher: refresher)
+            let purged = Counter()
+            let receiver = try await transmitter.receiver { configuration in
+                configuration.sessions = { subject in
+                    guard case .issuerSubject(_, let sub) = subject else { return [] }
+                    return sub == "alice" ? [.session(alice), .store(aliceStore)] : [.session(bob), .store(bobStore)]
+                }
+                configuration.purgeCaches = { await purged.add($0) }
+            }
+            #expect(await send(alice, transmitter) == "200")
+            let token = try await transmitter.sign(Transmitter.event("https://schemas.openid.net/secevent/" + type))
+            let outcome = await receiver.process(token)
+            #expect(outcome.error == nil && outcome.sessionsAffected == 2)
+            #expect(await send(alice, transmitter) == "session_revoked")
+            #expect(OIDCError.Code.sessionRevoked.category == .authenticateAgain)
+            #expect(refresher.count == 0)  // ended, never refreshed
+            #expect(await aliceStore.load() == nil)
+            #expect(await alice.currentTokens == nil)
+            #expect(await send(bob, transmitter) == "200")
+            #expect(await bobStore.load() != nil)
+            #expect(await purged.subjects == [.issuerSubject(issuer: "https://op.example", subject: "alice")])
+            try await alice.inject(TokenResponse(accessToken: "after-login", expiresIn: 3600, refreshToken: "rt-2"))  // logged in again
+            #expect(await send(alice, transmitter) == "200")
+        }
+    }
+
+    @Test("token-claims-change and assurance-level-change make the next request refresh first", arguments: ["token-claims-change", "assurance-level-change"])
+    func refreshingEvents(type: String) async throws {
+        try await Transmitter.with { transmitter in
+            let refresher = CountingRefresher()
+            let (alice, _) = try Self.session(transmitter, refresher: refresher)
+            let receiver = try await transmitter.receiver { configuration in configuration.sessions = { _ in [.session(alice)] } }
+            let outcome = await receiver.process(try await transmitter.sign(Transmitter.event(Transmitter.caep + type)))
+            #expect(outcome.error == nil && outcome.token?.event.effect == .refreshSessions)
+            #expect(refresher.count == 0)  // nothing happens until the session is used
+            #expect(await send(alice, transmitter) == "200")
+            #expect(refresher.count == 1)
+            #expect(await alice.currentTokens?.accessToken == "refreshed-1")
+            #expect(await send(alice, transmitter) == "200")
+            #expect(refresher.count == 1)  // once
+        }
+    }
+
+    @Test("other events are delivered typed, with no effect on sessions; unknown types are readable")
+    func deliveredEvents() async throws {
+        try await Transmitter.with { transmitter in
+            let touched = Counter()
+            let receiver = try await transmitter.receiver { configuration in
+                configuration.sessions = { _ in
+                    await touched.add()
+                    return []
+                }
+            }
+            let cases: [(String, JSONObject, SecurityEvent.Kind)] = [
+                (
+                    Transmitter.caep + "device-compliance-change", ["current_status": "not-compliant", "previous_status": "compliant"],
+                    .deviceComplianceChange(currentStatus: "not-compliant", previousStatus: "compliant")
+                ),
+                (Transmitter.caep + "session-established", [:], .sessionEstablished),
+                (Transmitter.caep + "session-presented", [:], .sessionPresented),
+                (
+                    Transmitter.caep + "risk-level-change", ["principal": "USER", "current_level": "HIGH", "previous_level": "LOW"],
+                    .riskLevelChange(principal: "USER", currentLevel: "HIGH", previousLevel: "LOW")
+                ),
+                (Transmitter.risc + "account-credential-change-required", [:], .accountCredentialChangeRequired),
+                (Transmitter.risc + "account-enabled", [:], .accountEnabled),
+                (Transmitter.risc + "identifier-changed", ["new-value": "new@example.com"], .identifierChanged(newValue: "new@example.com")),
+                (Transmitter.risc + "identifier-recycled", [:], .identifierRecycled),
+                (Transmitter.risc + "credential-compromise", ["credential_type": "password"], .credentialCompromise(credentialType: "password")),
+                (Transmitter.risc + "opt-in", [:], .optInOrOut),
+                (Transmitter.risc + "opt-out-initiated", [:], .optInOrOut),
+                (Transmitter.risc + "opt-out-cancelled", [:], .optInOrOut),
+                (Transmitter.risc + "opt-out-effective", [:], .optInOrOut),
+                (Transmitter.ssf + "verification", ["state": "s-1"], .verification(state: "s-1")),
+                (Transmitter.ssf + "stream-updated", ["status": "paused", "reason": "maintenance"], .streamUpdated(status: "paused", reason: "maintenance")),
+                ("https://example.com/event-type/something-new", ["x": 1], .unknown),
+            ]
+            for (type, members, kind) in cases {
+                let outcome = await receiver.process(try await transmitter.sign(Transmitter.event(type, members: members)))
+                #expect(outcome.token?.event.kind == kind && outcome.token?.event.effect == .deliver, "\(type)")
+                #expect(outcome.token?.event.type.rawValue == type && outcome.token?.event.members == members)
+            }
+            let ending: [(String, JSONObject, SecurityEvent.Kind)] = [
+                (
+                    Transmitter.caep + "credential-change", ["credential_type": "fido2-roaming", "change_type": "revoke"],
+                    .credentialChange(credentialType: "fido2-roaming", changeType: "revoke")
+                ),
+                (Transmitter.risc + "account-disabled", ["reason": "hijacking"], .accountDisabled(reason: "hijacking")),
+                (
+                    Transmitter.caep + "assurance-level-change", ["namespace": "NIST-AAL", "current_level": "nist-aal1", "previous_level": "nist-aal2"],
+                    .assuranceLevelChange(namespace: "NIST-AAL", currentLevel: "nist-aal1", previousLevel: "nist-aal2")
+                ),
+                (Transmitter.caep + "token-claims-change", ["claims": .object(["role": "ro-admin"])], .tokenClaimsChange(claims: ["role": "ro-admin"])),
+            ]
+            #expect(await touched.value == 0)
+            for (type, members, kind) in ending {
+                let outcome = await receiver.process(try await transmitter.sign(Transmitter.event(type, members: members)))
+                #expect(outcome.token?.event.kind == kind, "\(type)")
+            }
+            #expect(await touched.value == ending.count)
+        }
+    }
+
+    @Test("a store that cannot be cleared: the SET is still acknowledged (202), the failure is in the outcome and the observer")
+    func failedEffect() async throws {
+        try await Transmitter.with { transmitter in
+            let events = RecordingObserver()
+            let receiver = try await transmitter.receiver { configuration in
+                configuration.observer = events
+                configuration.sessions = { _ in [.custom(end: { throw OIDCError(.tokenStoreFailure, "the disk is full") }, refresh: {})] }
+            }
+            let token = try await transmitter.sign(Transmitter.event(Transmitter.caep + "session-revoked"))
+            let answer = await receiver.receive(method: "POST", headers: Transmitter.pushHeaders, body: Array(token.utf8))
+            #expect(answer.response.status == 202 && answer.outcome?.token != nil && answer.outcome?.isAcknowledged == true)
+            #expect(answer.outcome?.error?.code == .tokenStoreFailure)
+            #expect(
+                events.events.last
+                    == OIDCEvent(
+                        kind: .securityEventActedOn, outcome: .failure(code: "token_store_failure"), origin: transmitter.issuer, detail: "session-revoked"))
+        }
+    }
+
+    @Test("observer: one received and one acted-on event per SET, a refused event with its code; no token contents")
+    func observed() async throws {
+        try await Transmitter.with { transmitter in
+            let events = RecordingObserver()
+            let receiver = try await transmitter.receiver { configuration in
+                configuration.observer = events
+                configuration.sessions = { _ in [.custom(end: {}, refresh: {})] }
+            }
+            let token = try await transmitter.sign(Transmitter.event(Transmitter.caep + "session-revoked", subject: "alice-secret-subject"))
+            _ = await receiver.process(token)
+            _ = await receiver.process(token)
+            _ = await receiver.process(
+                try await transmitter.sign(Transmitter.event(Transmitter.caep + "session-revoked", extra: ["claims": .object(["aud": "x"])])))
+            let recorded = events.events.filter { $0.kind.rawValue.hasPrefix("set.") }
+            #expect(recorded.map(\.kind) == [.securityEventReceived, .securityEventActedOn, .securityEventReceived, .securityEventRefused])
+            #expect(recorded[1].detail == "session-revoked end_sessions 1")
+            #expect(recorded[2].outcome == .failure(code: "replayed_security_event_token"))
+            #expect(recorded[3].outcome == .failure(code: "audience_mismatch") && recorded[3].detail == "invalid_audience")
+            #expect(recorded.allSatisfy { $0.origin == transmitter.issuer })
+            let text = "\(recorded)"
+            #expect(!text.contains("alice-secret-subject") && !text.contains(String(token.prefix(20))))
+        }
+    }
+}
+
+final class RecordingObserver: OIDCObserver, @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [OIDCEvent] = []
+    func record(_ event: OIDCEvent) { lock.withLock { recorded.append(event) } }
+    var events: [OIDCEvent] { lock.withLock { recorded } }
+}
