@@ -69,4 +69,3 @@ public struct StatusListToken: Sendable {
             expiresAt: try jwt.claims.expiresAt, timeToLive: timeToLive, key: jwt.key)
     }
 }
-
