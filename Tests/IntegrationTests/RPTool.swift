@@ -161,7 +161,8 @@ enum RPTool {
             metadata.extra["initiate_login_uri"] = .string("https://127.0.0.1:8443/rp-login?iss=" + FormURLEncoding.encode(issuer))
         }
         do {
-            try await loginRegistered(testCase, issuer: issuer, metadata: metadata, privateKey: privateKey, requestObjectKey: requestObjectKey,
+            try await loginRegistered(
+                testCase, issuer: issuer, metadata: metadata, privateKey: privateKey, requestObjectKey: requestObjectKey,
                 transport: transport, configuration: configuration, receiver: receiver)
         } catch {
             await receiver?.stop()
