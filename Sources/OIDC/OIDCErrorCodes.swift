@@ -139,6 +139,21 @@ extension OIDCError.Code {
     public static let ambiguousResponse = OIDCError.Code("ambiguous_response", .invalidInput)
     /// The back-channel logout request body is not a form with exactly one `logout_token`.
     public static let invalidLogoutRequest = OIDCError.Code("invalid_logout_request", .invalidInput)
+    /// An aggregated or distributed claim's source is unusable (OpenID Connect Core §5.6.2): `_claim_names` or
+    /// `_claim_sources` malformed, a source missing, neither `JWT` nor `endpoint`, an answer that is not a JWT, or a
+    /// JWT without the claim named.
+    public static let invalidClaimSource = OIDCError.Code("invalid_claim_source", .invalidInput)
+    /// A distributed claims endpoint is on a host the fetch policy refuses (``/OIDCCore/RemoteFetchPolicy``); nothing was sent.
+    public static let claimSourceHostRefused = OIDCError.Code("claim_source_host_refused", .invalidInput)
+    /// A third-party-initiated login request (OpenID Connect Core §4) has no `iss`, names another issuer than the
+    /// client's, carries a parameter twice or is not valid form encoding.
+    public static let invalidLoginInitiation = OIDCError.Code("invalid_login_initiation", .invalidInput)
+    /// A third-party-initiated login request's `target_link_uri` is not under a target the application allows.
+    public static let loginTargetNotAllowed = OIDCError.Code("login_target_not_allowed", .invalidInput)
+    /// A front-channel logout request lacks `iss` or `sid`, carries one twice, or is not valid form encoding.
+    public static let invalidFrontChannelLogout = OIDCError.Code("invalid_front_channel_logout", .invalidInput)
+    /// A front-channel logout request's `iss` is not the client's issuer: no session is ended.
+    public static let frontChannelLogoutIssuerMismatch = OIDCError.Code("front_channel_logout_issuer_mismatch", .invalidInput)
 
     // MARK: authenticateAgain
 
@@ -161,6 +176,8 @@ extension OIDCError.Code {
     public static let webFingerTransportFailed = OIDCError.Code("webfinger_transport_failed", .unavailable)
     /// No HTTP answer from the registration endpoint or `registration_client_uri`.
     public static let registrationTransportFailed = OIDCError.Code("registration_transport_failed", .unavailable)
+    /// No HTTP answer from a distributed claims endpoint (OpenID Connect Core §5.6.2).
+    public static let claimSourceTransportFailed = OIDCError.Code("claim_source_transport_failed", .unavailable)
 
     // MARK: configuration
 

@@ -15,6 +15,10 @@ enum RPTool {
     /// Never visited: the client reads the provider's redirect (or form) instead. https because the tool refuses
     /// http redirect URIs for clients that register the implicit grant.
     static let redirectURI = URL(string: "https://127.0.0.1:8443/rp-callback")!
+    /// Registered for RP-initiated logout; never visited (the client reads the tool's logout page instead).
+    static let postLogoutRedirectURI = URL(string: "https://127.0.0.1:8443/rp-logged-out")!
+    /// Registered as `frontchannel_logout_uri`; never visited (the client reads the tool's logout iframe instead).
+    static let frontChannelLogoutURI = URL(string: "https://127.0.0.1:8443/frontchannel-logout")!
     static let transport = URLSessionTransport()
     /// The TLS instance (WebFinger) and the CA of its certificate.
     static let tlsBase = ProcessInfo.processInfo.environment["RPTOOL_TLS_BASE"]
@@ -113,6 +117,7 @@ enum RPTool {
         var configuration = OIDCClient.Configuration()
         configuration.decryptionKeys = JWEDecryptionKeys(keys: decryptionKeys)
         configuration.idTokenEncryption = registered(idTokenEncryption)
+        configuration.userInfoTokenInFormBody = testCase.userInfoInBody
         switch (testCase.userInfoSigningAlgorithm != nil, registered(userInfoEncryption)) {
         case (false, nil): configuration.userInfoFormat = .json
         case (true, nil): configuration.userInfoFormat = .signed
@@ -136,6 +141,41 @@ enum RPTool {
             transport = Self.transport
             issuer = try Self.issuer(testCase.id)
         }
+        var receiver: LogoutReceiver?
+        if let logout = testCase.logout {
+            metadata.postLogoutRedirectURIs = [postLogoutRedirectURI]
+            switch logout {
+            case .rpInitiated: break
+            case .backChannel:
+                let started = try await LogoutReceiver()
+                receiver = started
+                metadata.backchannelLogoutURI = started.url
+                metadata.backchannelLogoutSessionRequired = true
+            case .frontChannel:
+                metadata.extra["frontchannel_logout_uri"] = .string(frontChannelLogoutURI.absoluteString)
+                metadata.extra["frontchannel_logout_session_required"] = true
+            }
+        }
+        if testCase.thirdPartyInitiated {
+            // The tool redirects to initiate_login_uri exactly as registered: the iss a login initiator sends is in it.
+            metadata.extra["initiate_login_uri"] = .string("https://127.0.0.1:8443/rp-login?iss=" + FormURLEncoding.encode(issuer))
+        }
+        do {
+            try await loginRegistered(
+                testCase, issuer: issuer, metadata: metadata, privateKey: privateKey, requestObjectKey: requestObjectKey,
+                transport: transport, configuration: configuration, receiver: receiver)
+        } catch {
+            await receiver?.stop()
+            throw error
+        }
+        await receiver?.stop()
+    }
+
+    /// Registers the row's client, logs in as many times as the row says, and does what it asks after each login.
+    static func loginRegistered(
+        _ testCase: RPToolCase, issuer: String, metadata: ClientMetadata, privateKey: JWK?, requestObjectKey: JWK?,
+        transport: any HTTPTransport, configuration: OIDCClient.Configuration, receiver: LogoutReceiver?
+    ) async throws {
         let (client, registration) = try await OIDCClient.register(
             issuer: issuer, metadata: metadata, privateKey: privateKey,
             transport: transport, configuration: configuration)
@@ -145,6 +185,16 @@ enum RPTool {
             var request = LoginRequest(
                 redirectURI: redirectURI, scopes: testCase.scopes, responseType: testCase.responseType,
                 responseMode: testCase.responseMode)
+            if testCase.thirdPartyInitiated {
+                let initiation = try await thirdPartyInitiation(testCase.id, clientID: registration.clientID, transport: transport)
+                #expect(initiation.path == "/rp-login")
+                let query = URLComponents(url: initiation, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+                let (login, target) = try client.thirdPartyLoginRequest(query, redirectURI: redirectURI, scopes: testCase.scopes)
+                #expect(target == nil)
+                request = login
+            }
+            request.prompt = testCase.prompt
+            request.maxAge = testCase.maxAge
             if let claims = testCase.claims { request.claims = try ClaimsRequest.parse(claims) }
             if let requestObject = testCase.requestObject {
                 request.requestObject = try requestObjectConfiguration(requestObject, key: requestObjectKey)
@@ -156,13 +206,103 @@ enum RPTool {
             if testCase.userInfo {
                 let claims = try await client.userInfo(login.tokens)
                 for name in testCase.requiredClaims { #expect(claims[name] != nil, "UserInfo lacks \(name)") }
+                if testCase.resolvesClaims {
+                    #expect(claims["_claim_names"] != nil, "UserInfo has no aggregated or distributed claims")
+                    // The claims provider is the tool itself (its keys), and its claims endpoint is on loopback: admitted by name.
+                    let baseText = try #require(Self.base)
+                    let base = try #require(URL(string: baseText))
+                    let host = try #require(base.host), port = try #require(base.port)
+                    let policy = RemoteFetchPolicy(allowedHosts: [try .init(host: host, port: port)])
+                    let resolved = await client.resolveClaims(
+                        claims, trusting: ForeignTokenValidator(trustedKeys: [issuer: client.providerKeys]), fetchPolicy: policy)
+                    #expect(!resolved.unresolved.isEmpty || resolved.claims.names.contains { ["eye_color", "age"].contains($0) })
+                    if let first = resolved.unresolved.sorted(by: { $0.key < $1.key }).first { throw first.value }
+                }
             } else {
                 for name in testCase.requiredClaims { #expect(login.idToken.claims[name] != nil, "the ID Token lacks \(name)") }
+            }
+            if let logout = testCase.logout {
+                try await logOut(logout, client: client, login: login, transport: transport, receiver: receiver)
             }
         }
         // The tool rotates its encryption keys after each request: every request object went to a new key.
         if encryptionKeyIDs.count > 1 {
             #expect(Set(encryptionKeyIDs.compactMap { $0 }).count == encryptionKeyIDs.count, "request objects encrypted to keys \(encryptionKeyIDs)")
+        }
+    }
+
+    /// The URL the tool's third-party login initiator (`RPTOOL_BASE/rp/<rp_id>/<test_id>/<client_id>`) sends the browser to.
+    static func thirdPartyInitiation(_ testID: String, clientID: String, transport: any HTTPTransport) async throws -> URL {
+        let baseText = try #require(base)
+        let start = try #require(URL(string: "\(baseText)/rp/\(rpID)/\(testID)/\(FormURLEncoding.encode(clientID))"))
+        var request = TransportRequest(url: start)
+        request.followsRedirects = false
+        let response = try await transport.send(request)
+        guard (300..<400).contains(response.status), let location = response.headers["Location"],
+            let target = URL(string: location, relativeTo: start)?.absoluteURL
+        else {
+            throw CLIError("the third-party login initiator answered HTTP \(response.status): \(String(decoding: response.body.prefix(300), as: UTF8.self))")
+        }
+        return target
+    }
+
+    /// RP-initiated logout at the tool: the logout URL (a `state` only for `.rpInitiated(state: true)`), its redirect to the
+    /// tool's logout page, then what that page leads to: the post-logout redirect, the logout token the tool POSTed to the
+    /// receiver, or the URL of its front-channel iframe, each through the client's own check.
+    static func logOut(
+        _ logout: LogoutCase, client: OIDCClient, login: LoginResult, transport: any HTTPTransport, receiver: LogoutReceiver?
+    ) async throws {
+        var state: String?
+        if case .rpInitiated(true) = logout { state = "logout-\(UUID().uuidString)" }
+        let url = try client.logoutURL(idTokenHint: login.tokens.idToken, postLogoutRedirectURI: postLogoutRedirectURI, state: state)
+        // Without cookies: URLSession's shared jar holds the SSO cookies of every test instance under one name and path,
+        // which the tool cannot verify for this one (InvalidCookieSign). The id_token_hint names the session.
+        let transport: any HTTPTransport = transport is URLSessionTransport ? try LibSSLTransport() : transport
+        var request = TransportRequest(url: url)
+        request.followsRedirects = false
+        let first = try await transport.send(request)
+        guard (300..<400).contains(first.status), let location = first.headers["Location"],
+            let next = URL(string: location, relativeTo: url)?.absoluteURL
+        else {
+            throw CLIError("the end_session_endpoint answered HTTP \(first.status): \(String(decoding: first.body.prefix(300), as: UTF8.self))")
+        }
+        var pageRequest = TransportRequest(url: next)
+        pageRequest.followsRedirects = false
+        let page = try await transport.send(pageRequest)
+        let html = String(decoding: page.body, as: UTF8.self)
+        guard page.status == 200 else { throw CLIError("the logout page answered HTTP \(page.status): \(html.prefix(300))") }
+        func between(_ start: String, _ end: String) -> String? {
+            guard let open = html.range(of: start), let close = html.range(of: end, range: open.upperBound..<html.endIndex) else { return nil }
+            return htmlUnescape(String(html[open.upperBound..<close.lowerBound]))
+        }
+        switch logout {
+        case .rpInitiated:
+            let target = try #require(between("window.location.replace(\"", "\")").flatMap { URL(string: $0) }, "no redirect on the logout page")
+            try client.checkLogoutRedirect(target, postLogoutRedirectURI: postLogoutRedirectURI, state: state)
+        case .backChannel:
+            let requests = try #require(receiver).received()
+            let posted = try #require(requests.first, "the tool POSTed no logout token")
+            let result = await client.backChannelLogout(body: posted.body, contentType: posted.contentType)
+            let token: LogoutToken
+            if posted.contentType.isEmpty {
+                // oidctest 0.8.2 POSTs `logout_token=...` without a Content-Type: the whole request is refused (Back-Channel
+                // Logout 1.0 §2.5 requires application/x-www-form-urlencoded); the token it carries is then checked on its own.
+                #expect(result.error?.code == .invalidLogoutRequest && result.response.status == 400)
+                let text = try BackChannelLogoutRequest.logoutToken(fromBody: posted.body, contentType: "application/x-www-form-urlencoded")
+                token = try await client.validateLogoutToken(text)
+            } else {
+                if let error = result.error { throw error }
+                #expect(result.response.status == 200)
+                token = try #require(result.token)
+            }
+            #expect(token.subject == login.idToken.subject)
+            #expect(token.sessionID?.isEmpty == false)
+        case .frontChannel:
+            let frame = try #require(between("<iframe src=\"", "\"").flatMap { URL(string: $0) }, "no front-channel iframe on the logout page")
+            #expect(frame.path == frontChannelLogoutURI.path)
+            let sid = try client.frontChannelLogoutSessionID(URLComponents(url: frame, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? "")
+            // The tool's ID Tokens carry no sid: no session of this client has the one read, so nothing is ended.
+            #expect(login.idToken.claims["sid"]?.stringValue != sid)
         }
     }
 

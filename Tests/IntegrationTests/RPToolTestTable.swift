@@ -33,6 +33,20 @@ struct RequestObjectCase: Sendable {
     var byReference: Bool
 }
 
+/// What a row does after its login at the provider's `end_session_endpoint` (RP-Initiated Logout), and how the
+/// provider tells the client.
+enum LogoutCase: Sendable {
+    /// The post-logout redirect is checked (``OIDCClient/checkLogoutRedirect(_:postLogoutRedirectURI:state:)``); `state`:
+    /// whether the logout URL sends one.
+    case rpInitiated(state: Bool)
+    /// A `backchannel_logout_uri` is registered; the logout token the tool POSTs there goes through
+    /// ``OIDCClient/backChannelLogout(body:contentType:)``.
+    case backChannel
+    /// A `frontchannel_logout_uri` is registered; the URL of the tool's logout iframe goes through
+    /// ``OIDCClient/frontChannelLogoutSessionID(_:)``.
+    case frontChannel
+}
+
 /// One RP test id and how the client runs it.
 struct RPToolCase: Sendable, CustomStringConvertible {
     var id: String
@@ -62,6 +76,19 @@ struct RPToolCase: Sendable, CustomStringConvertible {
     var userInfoEncryption: String? = nil
     /// Send the authorization request as a request object, this way.
     var requestObject: RequestObjectCase? = nil
+    /// Send UserInfo's access token in the form body (``OIDCClient/Configuration/userInfoTokenInFormBody``).
+    var userInfoInBody = false
+    /// Resolve UserInfo's aggregated and distributed claims, trusting the tool's own keys; the first unresolved claim's
+    /// reason is the outcome.
+    var resolvesClaims = false
+    /// `prompt` and `max_age` of the authorization request.
+    var prompt: [Prompt] = []
+    var maxAge: Int? = nil
+    /// Log out after the login, this way.
+    var logout: LogoutCase? = nil
+    /// Register an `initiate_login_uri`, have the tool start the login there (OpenID Connect Core §4) and read that request
+    /// with ``OIDCClient/thirdPartyLoginRequest(_:redirectURI:scopes:allowedTargets:)``.
+    var thirdPartyInitiated = false
     /// Shown in the README next to the outcome.
     var note = ""
 
@@ -171,7 +198,60 @@ enum RPToolTable {
             requestObject: RequestObjectCase(signed: true, encrypted: true, byReference: false),
             note: "the tool replaces its encryption keys after each request; the second request object is encrypted "
                 + "to the new key (the client fetches the provider's keys for every encrypted request object)"),
-        // Not run.
-        RPToolCase(id: "rp-userinfo-bearer-body", expect: .notRun("the client sends the access token in the Authorization header only")),
+        // UserInfo: the access token in the form body (RFC 6750 §2.2) when asked.
+        RPToolCase(id: "rp-userinfo-bearer-body", expect: .accepted, userInfo: true, userInfoInBody: true),
+        // Aggregated and distributed claims (OpenID Connect Core §5.6.2), resolved trusting the tool's own keys.
+        RPToolCase(
+            id: "rp-claims-aggregated", expect: .refused("unsecured_token"), userInfo: true, resolvesClaims: true,
+            note: "the tool signs its aggregated claims with alg none: `eye_color` and `shoe_size` stay unresolved with that reason"),
+        RPToolCase(
+            id: "rp-claims-distributed", expect: .refused("missing_issuer"), userInfo: true, resolvesClaims: true,
+            note: "fetched from the tool's claims endpoint with the given access token and verified with its key (RS256); the JWT "
+                + "carries no `iss`, so no claims provider is named and `age` stays unresolved with that reason"),
+        // Form Post error (prompt=none, max_age=0).
+        RPToolCase(
+            id: "rp-response_mode-form_post-error", expect: .refused("authorization_error"), responseMode: .formPost, prompt: [.none], maxAge: 0,
+            note: "the error arrives by form post and is read with its `state` checked; `oauthError` holds the provider's code"),
+        // RP-Initiated Logout (the post-logout redirect read from the tool's logout page).
+        RPToolCase(
+            id: "rp-init-logout", expect: .accepted, logout: .rpInitiated(state: false),
+            note: "`id_token_hint` and `post_logout_redirect_uri`; the redirect comes back to it"),
+        RPToolCase(
+            id: "rp-init-logout-no-state", expect: .refused("state_mismatch"), logout: .rpInitiated(state: true),
+            note: "a `state` is sent and the redirect carries none"),
+        RPToolCase(
+            id: "rp-init-logout-other-state", expect: .refused("state_mismatch"), logout: .rpInitiated(state: true),
+            note: "oidctest 0.8.2 does not implement the other-state behaviour: its redirect carries no `state` at all, refused the same way"),
+        // Back-Channel Logout: the tool POSTs a logout token to a receiver on 127.0.0.1.
+        RPToolCase(
+            id: "rp-backchannel-rpinitlogout-all", expect: .accepted, logout: .backChannel,
+            note: "the tool POSTs the logout token without a Content-Type: that request is refused (`invalid_logout_request`, "
+                + "Back-Channel Logout 1.0 §2.5) and the token it carries is checked on its own, in this row and the next seven"),
+        RPToolCase(
+            id: "rp-backchannel-rpinitlogout-lt-alg-none", expect: .refused("unsupported_algorithm"), logout: .backChannel,
+            note: "`alg: none` is no algorithm the key set admits"),
+        RPToolCase(id: "rp-backchannel-rpinitlogout-lt-no-event", expect: .refused("missing_logout_token_claim"), logout: .backChannel),
+        RPToolCase(id: "rp-backchannel-rpinitlogout-lt-with-nonce", expect: .refused("invalid_logout_token"), logout: .backChannel),
+        RPToolCase(
+            id: "rp-backchannel-rpinitlogout-lt-wrong-alg", expect: .refused("algorithm_not_allowed"), idTokenAlgorithm: "RS256", logout: .backChannel,
+            note: "the client registers RS256 for ID Tokens (so for logout tokens); the tool signs with ES256"),
+        RPToolCase(
+            id: "rp-backchannel-rpinitlogout-lt-wrong-aud", expect: .accepted, logout: .backChannel,
+            note: "oidctest 0.8.2 logs a wrong `aud` but signs the token with the client id as `aud`, so the token is valid"),
+        RPToolCase(id: "rp-backchannel-rpinitlogout-lt-wrong-event", expect: .refused("invalid_logout_token"), logout: .backChannel),
+        RPToolCase(id: "rp-backchannel-rpinitlogout-lt-wrong-issuer", expect: .refused("issuer_mismatch"), logout: .backChannel),
+        // Front-Channel Logout: the URL of the tool's logout iframe.
+        RPToolCase(
+            id: "rp-frontchannel-rpinitlogout", expect: .accepted, logout: .frontChannel,
+            note: "`iss` is the issuer and `sid` is read; the tool's ID Tokens carry no `sid`, so the app's route is tested against glewlwyd"),
+        RPToolCase(
+            id: "rp-frontchannel-rpinitlogout-wrong-issuer", expect: .refused("front_channel_logout_issuer_mismatch"), logout: .frontChannel),
+        RPToolCase(
+            id: "rp-frontchannel-rpinitlogout-wrong-sid", expect: .accepted, logout: .frontChannel,
+            note: "the `sid` read (`another_sid`) matches no session: nothing is ended"),
+        // Third-party-initiated login (OpenID Connect Core §4).
+        RPToolCase(
+            id: "rp-3rd_party-init-login", expect: .accepted, thirdPartyInitiated: true,
+            note: "the tool redirects to the registered `initiate_login_uri` as it is, so the client registers it with `iss` in its query"),
     ]
 }

@@ -537,6 +537,28 @@ def part_glewlwyd(binary):
         wait_until(lambda: user.get(app.base + "/me")[0] == 401, 20, "the back-channel logout to end the app's session")
         check(True, "glewlwyd: the back-channel logout token ended the app's session")
 
+        # Front-channel logout (Front-Channel Logout 1.0 §2): glewlwyd's sid ends the session, another iss or sid nothing.
+        user = Client()
+        status, headers, _ = user.get(app.base + "/login")
+        redirect = gw_login.login(headers.get("Location", ""), "alice", "password", gw_base, "openid", 15, browser=gw_login.Browser(gw_base, 15))
+        status, headers, _ = user.get(redirect)
+        status, _, body = user.get(app.base + "/me")
+        sid = (json_of(body) or {}).get("sid")
+        check(status == 200 and sid, "front-channel: a login whose ID Token carries glewlwyd's sid")
+        def front_channel(iss, session_id):
+            query = urllib.parse.urlencode({"iss": iss, "sid": session_id})
+            return Client().get(app.base + "/frontchannel-logout?" + query)
+        status, headers, _ = front_channel("https://other.example.com", sid)
+        check(status == 400 and headers.get("Cache-Control") == "no-cache, no-store" and user.get(app.base + "/me")[0] == 200,
+              "front-channel: another iss ends nothing (400, Cache-Control: no-cache, no-store)")
+        status, headers, _ = front_channel(issuer, "another_sid")
+        check(status == 200 and user.get(app.base + "/me")[0] == 200, "front-channel: an unknown sid ends nothing")
+        status, headers, _ = front_channel(issuer, sid)
+        check(status == 200 and headers.get("Cache-Control") == "no-cache, no-store",
+              "front-channel: the issuer's sid answers 200 with Cache-Control: no-cache, no-store")
+        check(user.get(app.base + "/me")[0] == 401 and user.get(app.base + "/upstream")[0] == 401,
+              "front-channel: the session with that sid is ended (its cookie no longer authenticates)")
+
         # form_post + hybrid ("code id_token"): the provider answers with an auto-submitting form.
         user = Client()
         status, headers, _ = user.get(hybrid.base + "/login")

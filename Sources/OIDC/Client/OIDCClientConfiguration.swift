@@ -83,6 +83,10 @@ extension OIDCClient {
         /// or signed then encrypted. A form other than the registered one is refused
         /// (``OIDCCore/OIDCError/Code/unexpectedUserInfoFormat``).
         public var userInfoFormat: UserInfoFormat = .json
+        /// Sends UserInfo's access token as the form parameter `access_token` of a POST (RFC 6750 §2.2) when `true`.
+        /// Default `false`: the `Authorization: Bearer` header (RFC 6750 §2.1), the method every provider must accept.
+        /// Refused (`invalid_request_parameter`) for a DPoP-bound client, whose proof binds the header.
+        public var userInfoTokenInFormBody = false
         /// The registered JARM `authorization_encrypted_response_alg`/`_enc`: when set, a JARM response JWT
         /// must arrive encrypted with exactly these algorithms. `nil` (default): signed, or encrypted to
         /// ``decryptionKeys``.

@@ -17,7 +17,8 @@ extension OIDCClient {
     /// Calls UserInfo and reads the answer in the registered form (``Configuration/userInfoFormat``).
     func fetchUserInfoClaims(accessToken: String) async throws -> JSONObject {
         let endpoint = try endpoint(metadata.userinfoEndpoint, "userinfo_endpoint")
-        let response = try await tokenClient.userInfoResponse(accessToken: accessToken, endpoint: endpoint, accept: userInfoAccept)
+        let response = try await tokenClient.userInfoResponse(
+            accessToken: accessToken, endpoint: endpoint, accept: userInfoAccept, tokenInFormBody: configuration.userInfoTokenInFormBody)
         return try await userInfoClaims(from: response)
     }
 

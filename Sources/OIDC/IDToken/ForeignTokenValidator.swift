@@ -27,6 +27,9 @@ public struct ForeignTokenValidator: Sendable {
     /// Allowed clock skew in seconds.
     let leeway: TimeInterval
     let keys: Keys
+    /// Whether `exp` is required (it is checked whenever present); `false` for claims providers' JWTs
+    /// (OpenID Connect Core §5.6.2), which usually carry none.
+    package var requiresExpiration = true
 
     /// A validator that finds each trusted issuer's keys through its discovery document.
     /// - Parameters:
@@ -125,7 +128,7 @@ public struct ForeignTokenValidator: Sendable {
         }
         try await issuerKeys.verifySignature(jws, policy: JWSVerificationPolicy(allowedAlgorithms: allowed))
         try TimeClaims.check(
-            parsed.claims, now: clock(), leeway: leeway, requiresExpiration: true, requiresIssuedAt: false,
+            parsed.claims, now: clock(), leeway: leeway, requiresExpiration: requiresExpiration, requiresIssuedAt: false,
             what: "the token")
         if case .contains(let audience) = audience {
             guard parsed.hasAudience else { throw OIDCError(.missingAudience, "the token has no \"aud\"") }

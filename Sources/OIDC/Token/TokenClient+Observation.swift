@@ -33,16 +33,34 @@ extension TokenClient {
 
     /// The UserInfo response as it came (JSON or JWT), for a caller that reads signed or encrypted
     /// answers; recorded as ``OIDCEvent/Kind/userInfo``.
-    package func userInfoResponse(accessToken: String, endpoint: URL, accept: String) async throws -> TransportResponse {
+    /// `tokenInFormBody`: the token goes in a form-encoded POST body (RFC 6750 §2.2) instead of the `Authorization`
+    /// header; refused for a DPoP-bound client, whose proof binds the header (RFC 9449 §7.1).
+    package func userInfoResponse(
+        accessToken: String, endpoint: URL, accept: String, tokenInFormBody: Bool = false
+    ) async throws -> TransportResponse {
         try await observer.observe(.userInfo, origin: OIDCEvent.origin(of: endpoint)) {
-            try await sendUserInfoRequest(accessToken: accessToken, endpoint: endpoint, accept: accept)
+            try await sendUserInfoRequest(accessToken: accessToken, endpoint: endpoint, accept: accept, tokenInFormBody: tokenInFormBody)
         }
     }
 
     /// The accepted UserInfo response, whatever its form (JSON, or a JWT for `accept: application/jwt`).
-    func sendUserInfoRequest(accessToken: String, endpoint: URL, accept: String) async throws -> TransportResponse {
+    func sendUserInfoRequest(accessToken: String, endpoint: URL, accept: String, tokenInFormBody: Bool = false) async throws -> TransportResponse {
         var headers: HeaderFields = ["Accept": accept, "User-Agent": "swift-oidc-toolkit"]
         let userinfo = fetch(.userinfo)
+        if tokenInFormBody {
+            guard dpop == nil else {
+                throw OIDCError(
+                    .invalidRequestParameter,
+                    "a DPoP-bound access token is sent in the Authorization header (RFC 9449 §7.1), not in a form body", endpoint: .userinfo)
+            }
+            // RFC 6750 §2.2: a POST with the token as the form parameter access_token.
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            let body = Array(FormURLEncoding.encode([("access_token", accessToken)]).utf8)
+            return try accepted(
+                try await userinfo.send(
+                    TransportRequest(method: .post, url: endpoint, headers: headers, body: .bytes(body), timeout: timeout),
+                    via: transport), from: .userinfo)
+        }
         guard let dpop else {
             headers["Authorization"] = "Bearer " + accessToken
             return try accepted(

@@ -65,6 +65,7 @@ struct WebApp: Sendable {
             }
             return await self.backChannelLogout(Array(buffer: body))
         }
+        router.get("/frontchannel-logout") { request, _ -> Response in await self.frontChannelLogout(request) }
         router.get("/logout") { request, _ -> Response in await self.logout(request) }
         router.get("/api/resource") { request, context -> Response in
             await self.resource.answer(request, clientCertificate: await context.clientCertificate())
@@ -85,15 +86,22 @@ struct WebApp: Sendable {
     /// or a full share for the address answers 503 with `Retry-After`.
     func login(_ request: Request, clientScope: String?) async -> Response {
         let query = request.uri.queryParameters
-        // Third-party-initiated login (OpenID Connect Core §4): only for the configured issuer.
-        if let iss = query["iss"].map(String.init), iss != client.issuer {
-            logger.info("login refused: iss is not the configured issuer")
-            return text(.badRequest, "unknown issuer\n")
+        var loginHint = query["login_hint"].map(String.init)
+        // Third-party-initiated login (OpenID Connect Core §4): read by the library, only for the configured issuer, a
+        // target_link_uri only under this app (after the login the user lands on /me).
+        if query["iss"] != nil {
+            do {
+                let initiation = try client.thirdPartyLoginRequest(
+                    request.uri.query ?? "", redirectURI: options.url("/callback"), allowedTargets: [options.url("/")])
+                loginHint = initiation.login.loginHint
+            } catch {
+                logger.info("login refused: \(Self.describe(error))")
+                return text(.badRequest, "unknown issuer or target\n")
+            }
         }
         do {
             // Keyed by the browser's cookie, not by state: a callback finishes only the login its browser started.
             let handle = RandomHandle.make()
-            let loginHint = query["login_hint"].map(String.init)
             let responseMode = options.responseMode
             let pending = try await logins.start(handle: handle, scope: clientScope) { request in
                 if responseMode != .query { request.responseMode = responseMode }  // form_post, or JARM
@@ -207,6 +215,24 @@ struct WebApp: Sendable {
             logger.info("back-channel logout refused: \(Self.describe(error))")
             return JSONResponse.make(.badRequest, "{\"error\":\"invalid_request\"}")
         }
+    }
+
+    /// `GET /frontchannel-logout?iss=ISS&sid=SID` (Front-Channel Logout 1.0 §2): ends the sessions whose ID Token carried
+    /// that `sid` from the configured issuer (their cookie no longer authenticates, their tokens are dropped); another
+    /// `iss` or an unknown `sid` ends nothing. Answered with `Cache-Control: no-cache, no-store` either way.
+    func frontChannelLogout(_ request: Request) async -> Response {
+        var status = HTTPResponse.Status.ok
+        do {
+            let sid = try client.frontChannelLogoutSessionID(request.uri.query ?? "")
+            let ended = try await sessions.deleteSessions(issuer: client.issuer, subject: nil, sessionID: sid)
+            logger.info("front-channel logout", metadata: ["sessions_ended": "\(ended)"])
+        } catch {
+            logger.info("front-channel logout refused: \(Self.describe(error))")
+            status = .badRequest
+        }
+        return Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache, no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: "<!DOCTYPE html><title>Logged out</title>\n")))
     }
 
     /// The toolkit's HTTP answer as a Hummingbird response.
