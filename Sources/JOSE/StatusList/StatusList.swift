@@ -2,7 +2,7 @@
 /// packed from the least significant bit of the first byte up.
 ///
 /// It is read from its JSON form (`{"bits": 1, "lst": "<base64url of zlib data>"}`); the compressed list is
-/// inflated with a hard bound, so a list that would inflate past ``maximumBytes`` is refused before it is held
+/// inflated with a hard bound, so a list that would inflate past `maximumBytes` is refused before it is held
 /// whole. Reading a status never fails for an index inside the list, and never crashes for one outside it.
 public struct StatusList: Sendable, Hashable {
     /// The default bound on the inflated list: 16 MiB, room for 16 million 8-bit or 134 million 1-bit statuses.
@@ -55,7 +55,9 @@ public struct StatusList: Sendable, Hashable {
     public var count: Int { bytes.count * (8 / bits) }
 
     /// Reads a status list from its JSON object (`bits`, `lst`; other members such as `aggregation_uri` ignored).
-    /// - Parameter maximumBytes: the bound on the inflated list (default ``defaultMaximumBytes``).
+    /// - Parameters:
+    ///   - object: the `status_list` member of a status list token.
+    ///   - maximumBytes: the bound on the inflated list (default ``defaultMaximumBytes``).
     /// - Throws: ``JOSEError`` `.invalidStatusList` (a missing or wrong `bits`, an `lst` that is not base64url or
     ///   not zlib data), `.limitExceeded` (member `lst`) when the list would inflate past `maximumBytes`.
     public init(json object: JSONObject, maximumBytes: Int = StatusList.defaultMaximumBytes) throws(JOSEError) {

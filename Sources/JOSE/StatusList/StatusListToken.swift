@@ -33,6 +33,8 @@ public struct StatusListToken: Sendable {
     ///   - token: the compact JWS.
     ///   - uri: the status list URI the credential named (`status.status_list.uri`); `sub` must equal it.
     ///   - keys: the credential issuer's keys.
+    ///   - policy: the signature rules (algorithms, key checks, limits).
+    ///   - validation: the clock and leeway for `exp`, `nbf` and `iat`; its issuer and audience, when set, are checked too.
     ///   - maximumListBytes: the bound on the inflated list.
     /// - Throws: ``JOSEError``: signature and key codes; `.invalidHeader` (member `typ`) for another type;
     ///   `.expired`, `.notYetValid`, `.issuedInFuture`; `.claimMismatch` (member `sub`) for another URI;

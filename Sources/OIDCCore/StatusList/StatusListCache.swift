@@ -13,7 +13,7 @@ import Foundation
 ///   public hosts on port 443, no internal address) and must be `https` (`http` only on a loopback host the policy
 ///   admits by name). Redirects are not followed; the answer is bounded in size and time; no body excerpt
 ///   reaches an error.
-/// - The token is verified with the credential issuer's keys, given with each question (``StatusListToken``).
+/// - The token is verified with the credential issuer's keys, given with each question (``/JOSE/StatusListToken``).
 /// - A verified list is kept until the earliest of its `exp`, `iat`/fetch time + `ttl`, and the cache's own
 ///   ``Configuration/maximumAge``; a list verified with a key that is not in the keys of a later question is
 ///   fetched and verified again, so one issuer's list never answers for another's.
