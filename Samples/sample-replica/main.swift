@@ -119,7 +119,9 @@ do {
     let databaseURL = values["--database"]!
     let scheme = databaseURL.prefix(while: { $0 != ":" }).lowercased()
     if scheme == "redis" || scheme == "rediss" {
-        let database = try RedisDatabase(url: databaseURL, maximumConnections: 2, commandTimeout: 10)
+        // Named per process, so the replica test can see every process connected before it kills the connections.
+        let database = try RedisDatabase(
+            url: databaseURL, maximumConnections: 2, commandTimeout: 10, clientName: "sample-replica-\(getpid())")
         backend = .redis(database)
         sharedStore = try RedisTokenStore(database: database, key: values["--user"]!, encryption: encryption, waitTimeout: requestDeadline)
     } else {

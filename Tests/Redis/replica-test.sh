@@ -184,7 +184,15 @@ for i in 1 2 3 4; do
     SAMPLE_REPLICA_REFRESH_DELAY_MS=3000 replica alice-3 > "$work/p3-$i.out" 2> "$work/p3-$i.err" & pids+=($!)
 done
 holder=$(wait_line 'refresh-lock-held pid=[0-9]*' p3 | sed 's/.*pid=//') || { cat "$work"/p3-*.err >&2; fail "no process took the refresh lease"; }
-# The event: every process's subscriber is up (its waiters are parked on it), then kill them all.
+# The event: every one of the 4 processes has a connection on the server (each names its connections
+# sample-replica-PID), while the holder is still inside its 3 s refresh step; then kill them all.
+connected=0
+for _ in $(seq 1 40); do
+    connected=$(rcli CLIENT LIST TYPE normal | grep -o 'name=sample-replica-[0-9]*' | sort -u | wc -l)
+    [ "$connected" -ge 4 ] && break
+    sleep 0.05
+done
+[ "$connected" -ge 4 ] || fail "only $connected of 4 processes connected to Redis within 2 s of the lease being taken"
 killed=$(rcli CLIENT KILL TYPE normal SKIPME yes)
 killed_pubsub=$(rcli CLIENT KILL TYPE pubsub)
 echo "OBSERVED killed $killed normal and $killed_pubsub pub/sub connections while pid $holder was inside its refresh step"
