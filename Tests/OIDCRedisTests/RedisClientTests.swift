@@ -76,7 +76,7 @@ struct RedisConnectionTests {
         let admin = try TestRedis.open(connections: 1)
         defer { database.close(); admin.close() }
         let key = TestRedis.uniqueNamespace("client")
-        #expect(try await TestRedis.run(database, "SET", key, "v", "PX", "60000") == .simple("OK"))
+        #expect(try await TestRedis.run(database, "SET", key, "v", "PX", "3600000") == .simple("OK"))
         #expect(try await TestRedis.run(database, "GET", key) == .bulk(Array("v".utf8)))
         await expectError(.redisError) { _ = try await TestRedis.run(database, "NOSUCHCOMMAND") }
         let before = try await TestRedis.run(database, "CLIENT", "ID").integer("id")
@@ -136,7 +136,7 @@ struct RedisConnectionTests {
         let db5 = try RedisDatabase(url: base + "/5"), db0 = try RedisDatabase(url: base + "/0")
         defer { db5.close(); db0.close() }
         let key = TestRedis.uniqueNamespace("db")
-        _ = try await TestRedis.run(db5, "SET", key, "five", "PX", "60000")
+        _ = try await TestRedis.run(db5, "SET", key, "five", "PX", "3600000")
         #expect(try await TestRedis.run(db0, "GET", key) == .null)
         #expect(try await TestRedis.run(db5, "GET", key) == .bulk(Array("five".utf8)))
     }
