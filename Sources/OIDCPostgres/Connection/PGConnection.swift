@@ -165,7 +165,7 @@ package final class PGConnection {
     }
 
     /// Closes the connection (the server ends any open transaction, releasing its locks).
-    func close() {
+    package func close() {
         if let handle { PQfinish(handle) }
         handle = nil
         inTransaction = false

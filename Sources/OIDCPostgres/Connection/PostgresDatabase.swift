@@ -1,6 +1,7 @@
 import CLibPQ
 import JOSE
 import OIDC
+import OIDCSession
 
 /// A small pool of PostgreSQL connections, each on its own thread.
 ///
@@ -30,25 +31,14 @@ import OIDC
 ///   failed because the connection dropped is retried once on a new connection.
 /// - Only parameterized statements (`PQexecParams`) are sent.
 public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomReflectable {
-    private struct State {
-        var idle: [PGWorker] = []
-        var created = 0
-        var waiters: [CheckedContinuation<PGWorker, any Error>] = []
-        var closed = false
-        /// The lease connection, once opened.
-        var leaseWorker: PGWorker?
-    }
-
-    private let conninfo: String
     private let maximumConnections: Int
-    private let statementTimeoutMilliseconds: Int
     /// The dedicated `LISTEN` connection that wakes waiters (started on first use).
-    package let listener: PGListener
-    private let state = Locked(State())
+    package let listener: ChangeListener
+    private let pool: ConnectionPool<PGConnection>
     private let statements = Locked(0)
 
     /// Whether ``close()`` was called (a closed pool's `database_unavailable` is final: no retry helps).
-    package var isClosed: Bool { state.withLock { $0.closed } }
+    package var isClosed: Bool { pool.isClosed }
 
     /// Statements sent so far (for benchmarks and tests: "no database round trip on this path").
     package var statementsSent: Int { statements.withLock { $0 } }
@@ -74,10 +64,16 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
             throw OIDCError(.databaseError, "the database URL is not a valid libpq connection string or URI")
         }
         PQconninfoFree(options)
-        conninfo = url
         self.maximumConnections = maximumConnections
-        statementTimeoutMilliseconds = milliseconds
-        listener = PGListener(conninfo: url)
+        listener = ChangeListener(threadName: "OIDCPostgres listener") { PGChangeFeed(conninfo: url) }
+        pool = ConnectionPool(maximumConnections: maximumConnections, closedError: { OIDCError(.databaseUnavailable, "the database pool was closed") }) {
+            forLease in
+            PGWorker(
+                connection: PGConnection(
+                    conninfo: url, statementTimeoutMilliseconds: milliseconds,
+                    lockTimeoutMilliseconds: forLease ? Self.leaseLockTimeoutMilliseconds : nil),
+                name: forLease ? "OIDCPostgres lease connection" : "OIDCPostgres connection")
+        }
     }
 
     deinit { close() }
@@ -89,14 +85,8 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
 
     /// Closes every connection and ends the pool's threads. Later calls fail with `database_unavailable`.
     public func close() {
-        let (idle, waiters) = state.withLock { state -> ([PGWorker], [CheckedContinuation<PGWorker, any Error>]) in
-            state.closed = true
-            defer { state.idle = []; state.waiters = []; state.leaseWorker = nil }
-            return (state.idle + (state.leaseWorker.map { [$0] } ?? []), state.waiters)
-        }
-        for worker in idle { worker.stop() }
+        pool.close()
         listener.stop()
-        for waiter in waiters { waiter.resume(throwing: OIDCError(.databaseUnavailable, "the database pool was closed")) }
     }
 
     /// Runs one statement in its own implicit transaction; retried once if the connection had dropped.
@@ -114,7 +104,7 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
     /// transaction; retried once if the connection had dropped. With `abandonable`, a cancelled caller
     /// stops waiting at once (`CancellationError`) while the statement runs to its end, before any later one.
     package func executeForLease(_ sql: String, _ parameters: [PGParameter] = [], abandonable: Bool = false) async throws -> PGRows {
-        let worker = try leaseWorker()
+        let worker = try pool.leaseWorker()
         statements.withLock { $0 += 1 }
         let run: @Sendable (PGConnection) throws -> PGRows = { connection in
             do {
@@ -124,19 +114,6 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
             }
         }
         return abandonable ? try await worker.runAbandonable(run) : try await worker.run(run)
-    }
-
-    /// The lease connection's worker, started on first use.
-    private func leaseWorker() throws -> PGWorker {
-        try state.withLock { state in
-            if state.closed { throw OIDCError(.databaseUnavailable, "the database pool was closed") }
-            if let worker = state.leaseWorker { return worker }
-            let worker = PGWorker(
-                conninfo: conninfo, statementTimeoutMilliseconds: statementTimeoutMilliseconds,
-                lockTimeoutMilliseconds: Self.leaseLockTimeoutMilliseconds)
-            state.leaseWorker = worker
-            return worker
-        }
     }
 
     /// The lease connection's `lock_timeout`: a row or table locked by someone else costs one renewal
@@ -180,7 +157,7 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
 
     /// Leases one connection for `body`, then returns it to the pool.
     private func withConnection<T: Sendable>(_ body: (PGLease) async throws -> T) async throws -> T {
-        let worker = try await acquire()
+        let worker = try await pool.acquire()
         let statements = self.statements
         let lease = PGLease(worker: worker, count: { statements.withLock { $0 += 1 } })
         do {
@@ -193,57 +170,12 @@ public final class PostgresDatabase: Sendable, CustomStringConvertible, CustomRe
         }
     }
 
-    private func acquire() async throws -> PGWorker {
-        enum Next {
-            case worker(PGWorker)
-            case create, wait, closed
-        }
-        let next = state.withLock { state -> Next in
-            if state.closed { return .closed }
-            if let worker = state.idle.popLast() { return .worker(worker) }
-            if state.created < maximumConnections {
-                state.created += 1
-                return .create
-            }
-            return .wait
-        }
-        switch next {
-        case .worker(let worker): return worker
-        case .create: return PGWorker(conninfo: conninfo, statementTimeoutMilliseconds: statementTimeoutMilliseconds)
-        case .closed: throw OIDCError(.databaseUnavailable, "the database pool was closed")
-        case .wait:
-            return try await withCheckedThrowingContinuation { continuation in
-                let resumeNow = state.withLock { state -> PGWorker?? in
-                    if state.closed { return .some(nil) }
-                    if let worker = state.idle.popLast() { return .some(worker) }
-                    state.waiters.append(continuation)
-                    return .none
-                }
-                switch resumeNow {
-                case .none: break
-                case .some(.none): continuation.resume(throwing: OIDCError(.databaseUnavailable, "the database pool was closed"))
-                case .some(.some(let worker)): continuation.resume(returning: worker)
-                }
-            }
-        }
-    }
-
     private func release(_ worker: PGWorker) async {
         // A connection must come back outside any transaction.
         if (try? await worker.run({ $0.inTransaction })) == true {
             _ = try? await worker.run { connection in connection.close() }
         }
-        let waiter = state.withLock { state -> CheckedContinuation<PGWorker, any Error>?? in
-            if state.closed { return .none }
-            if !state.waiters.isEmpty { return .some(state.waiters.removeFirst()) }
-            state.idle.append(worker)
-            return .some(nil)
-        }
-        switch waiter {
-        case .none: worker.stop()
-        case .some(.none): break
-        case .some(.some(let continuation)): continuation.resume(returning: worker)
-        }
+        pool.release(worker)
     }
 }
 
@@ -275,3 +207,8 @@ package struct PGLease: Sendable {
         }
     }
 }
+
+/// A thread owning one ``PGConnection`` (the pool's and the lease connection's).
+typealias PGWorker = ConnectionWorker<PGConnection>
+
+extension PGConnection: BlockingConnection {}

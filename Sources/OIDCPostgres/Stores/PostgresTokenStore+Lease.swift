@@ -64,9 +64,9 @@ extension PostgresTokenStore: RefreshLeaseBackend {
 
     package var isStoreClosed: Bool { database.isClosed }
 
-    package func changeMark() -> PGListener.Mark { database.listener.mark(notificationPayload) }
+    package func changeMark() -> ChangeListener.Mark { database.listener.mark(notificationPayload) }
 
-    package func waitForChange(since mark: PGListener.Mark, timeout: Double) async {
+    package func waitForChange(since mark: ChangeListener.Mark, timeout: Double) async {
         await database.listener.wait(for: notificationPayload, since: mark, timeout: timeout)
     }
 
@@ -148,7 +148,7 @@ extension PostgresTokenStore: RefreshLeaseBackend {
             WITH changed AS (
                 \(change) WHERE token_key = $1 AND generation = $2::bigint AND lease_owner = $3 RETURNING token_key)
             SELECT pg_notify($4, $5) FROM changed
-            """, [.text(key), .text("\(generation)"), .text(owner), .text(PGListener.channel), .text(notificationPayload)] + extra)
+            """, [.text(key), .text("\(generation)"), .text(owner), .text(PGChangeFeed.channel), .text(notificationPayload)] + extra)
         return rows.values.count == 1
     }
 }

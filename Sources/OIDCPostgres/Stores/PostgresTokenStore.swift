@@ -106,7 +106,7 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
                     payload = EXCLUDED.payload, updated_at = now(), lease_owner = NULL, lease_expires_at = NULL
                 RETURNING token_key)
             SELECT pg_notify($4, $5) FROM saved
-            """, [.text(key), keyID, .bytes(payload), .text(PGListener.channel), .text(notificationPayload)])
+            """, [.text(key), keyID, .bytes(payload), .text(PGChangeFeed.channel), .text(notificationPayload)])
     }
 
     /// The stored tokens, or `nil`.
@@ -120,10 +120,10 @@ public struct PostgresTokenStore: CoordinatedTokenStore, CustomStringConvertible
         _ = try await database.execute(
             """
             WITH gone AS (DELETE FROM \(table.quoted) WHERE token_key = $1 RETURNING token_key) SELECT pg_notify($2, $3) FROM gone
-            """, [.text(key), .text(PGListener.channel), .text(notificationPayload)])
+            """, [.text(key), .text(PGChangeFeed.channel), .text(notificationPayload)])
     }
 
-    /// What a change of this row is announced as on ``PGListener/channel``: the table and the key.
+    /// What a change of this row is announced as on ``PGChangeFeed/channel``: the table and the key.
     var notificationPayload: String { "\(table.name) \(key)" }
 
     static func encode(_ tokens: TokenResponse) -> [UInt8] {

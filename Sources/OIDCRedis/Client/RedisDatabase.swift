@@ -1,5 +1,6 @@
 import JOSE
 import OIDC
+import OIDCSession
 import OIDCTLSTransport
 
 /// A bounded pool of connections to one Redis 7 or Valkey 8 server (one database of it), each on its own thread.
@@ -19,27 +20,15 @@ import OIDCTLSTransport
 /// - Socket calls run only on the pool's threads, never on Swift's cooperative pool; a caller waiting for a
 ///   connection is a suspended task.
 public final class RedisDatabase: Sendable, CustomStringConvertible, CustomReflectable {
-    private struct State {
-        var idle: [RedisWorker] = []
-        var created = 0
-        var waiters: [CheckedContinuation<RedisWorker, any Error>] = []
-        var closed = false
-        var leaseWorker: RedisWorker?
-    }
-
     package let endpoint: RedisEndpoint
-    private let tls: TLSContext?
     private let maximumConnections: Int
-    private let connectTimeout: Double
-    private let commandTimeout: Double
-    private let clientName: String?
     /// The dedicated `SUBSCRIBE` connection that wakes waiters (started on first use).
-    package let subscriber: RedisSubscriber
-    private let state = Locked(State())
+    package let subscriber: ChangeListener
+    private let pool: ConnectionPool<RedisConnection>
     private let commands = Locked(0)
 
     /// Whether ``close()`` was called (a closed pool's `redis_unavailable` is final: no retry helps).
-    package var isClosed: Bool { state.withLock { $0.closed } }
+    package var isClosed: Bool { pool.isClosed }
 
     /// Commands sent so far (benchmarks and tests).
     package var commandsSent: Int { commands.withLock { $0 } }
@@ -71,6 +60,7 @@ public final class RedisDatabase: Sendable, CustomStringConvertible, CustomRefle
             guard value.isFinite, value >= 0.001, value <= 3600 else { throw OIDCError(.invalidRedisURL, "\(name) must be 0.001-3600 seconds") }
         }
         let endpoint = try RedisEndpoint(url: url)
+        let tls: TLSContext?
         if endpoint.isTLS {
             do { tls = try TLSContext(trust: caFile.map { .caFile($0) } ?? .system, identity: nil) } catch {
                 throw OIDCError(.invalidRedisURL, "TLS cannot be set up: \(error.message)")
@@ -79,14 +69,18 @@ public final class RedisDatabase: Sendable, CustomStringConvertible, CustomRefle
             tls = nil
         }
         self.endpoint = endpoint
-        self.clientName = clientName
         self.maximumConnections = maximumConnections
-        self.connectTimeout = connectTimeout
-        self.commandTimeout = commandTimeout
-        let tls = self.tls
-        subscriber = RedisSubscriber {
+        pool = ConnectionPool(maximumConnections: maximumConnections, closedError: { OIDCError(.redisUnavailable, "the Redis pool was closed") }) { forLease in
+            RedisWorker(
+                connection: RedisConnection(
+                    endpoint: endpoint, tls: tls, connectTimeout: connectTimeout, commandTimeout: commandTimeout, clientName: clientName),
+                name: forLease ? "OIDCRedis lease connection" : "OIDCRedis connection")
+        }
+        subscriber = ChangeListener(threadName: "OIDCRedis subscriber") {
             // Reads with its own short waits; a command deadline only bounds its SUBSCRIBE.
-            RedisConnection(endpoint: endpoint, tls: tls, connectTimeout: connectTimeout, commandTimeout: commandTimeout, clientName: clientName)
+            RedisChangeFeed(
+                connection: RedisConnection(
+                    endpoint: endpoint, tls: tls, connectTimeout: connectTimeout, commandTimeout: commandTimeout, clientName: clientName))
         }
     }
 
@@ -99,24 +93,18 @@ public final class RedisDatabase: Sendable, CustomStringConvertible, CustomRefle
 
     /// Closes every connection and ends the pool's threads. Later calls fail with `redis_unavailable`.
     public func close() {
-        let (idle, waiters) = state.withLock { state -> ([RedisWorker], [CheckedContinuation<RedisWorker, any Error>]) in
-            state.closed = true
-            defer { state.idle = []; state.waiters = []; state.leaseWorker = nil }
-            return (state.idle + (state.leaseWorker.map { [$0] } ?? []), state.waiters)
-        }
-        for worker in idle { worker.stop() }
+        pool.close()
         subscriber.stop()
-        for waiter in waiters { waiter.resume(throwing: OIDCError(.redisUnavailable, "the Redis pool was closed")) }
     }
 
-    /// The message ``RedisSubscriber`` delivers for a change of `key` in this database.
+    /// The message the subscriber delivers for a change of `key` in this database.
     package func changeMessage(_ key: String) -> String { "\(endpoint.database) \(key)" }
 
     /// Runs one command on a pooled connection.
     package func command(_ arguments: [[UInt8]]) async throws -> RedisValue {
-        let worker = try await acquire()
+        let worker = try await pool.acquire()
         commands.withLock { $0 += 1 }
-        defer { release(worker) }
+        defer { pool.release(worker) }
         return try await worker.run { try Self.once(arguments, on: $0) }
     }
 
@@ -133,7 +121,7 @@ public final class RedisDatabase: Sendable, CustomStringConvertible, CustomRefle
     /// Runs one command on the lease connection (never waiting for the pool). With `abandonable`, a cancelled
     /// caller stops waiting at once (`CancellationError`) while the command runs to its end, before any later one.
     package func commandForLease(_ arguments: [[UInt8]], abandonable: Bool = false) async throws -> RedisValue {
-        let worker = try leaseWorker()
+        let worker = try pool.leaseWorker()
         commands.withLock { $0 += 1 }
         let run: @Sendable (RedisConnection) throws -> RedisValue = { try Self.once(arguments, on: $0) }
         return abandonable ? try await worker.runAbandonable(run) : try await worker.run(run)
@@ -144,67 +132,9 @@ public final class RedisDatabase: Sendable, CustomStringConvertible, CustomRefle
         let command = [Array("EVAL".utf8), Array(script.utf8), Array(String(keys.count).utf8)] + keys.map { Array($0.utf8) } + arguments
         return lease ? try await commandForLease(command, abandonable: abandonable) : try await self.command(command)
     }
-
-    private func newConnection() -> RedisConnection {
-        RedisConnection(endpoint: endpoint, tls: tls, connectTimeout: connectTimeout, commandTimeout: commandTimeout, clientName: clientName)
-    }
-
-    private func leaseWorker() throws -> RedisWorker {
-        try state.withLock { state in
-            if state.closed { throw OIDCError(.redisUnavailable, "the Redis pool was closed") }
-            if let worker = state.leaseWorker { return worker }
-            let worker = RedisWorker(connection: newConnection(), name: "OIDCRedis lease connection")
-            state.leaseWorker = worker
-            return worker
-        }
-    }
-
-    private func acquire() async throws -> RedisWorker {
-        enum Next {
-            case worker(RedisWorker)
-            case create, wait, closed
-        }
-        let next = state.withLock { state -> Next in
-            if state.closed { return .closed }
-            if let worker = state.idle.popLast() { return .worker(worker) }
-            if state.created < maximumConnections {
-                state.created += 1
-                return .create
-            }
-            return .wait
-        }
-        switch next {
-        case .worker(let worker): return worker
-        case .create: return RedisWorker(connection: newConnection(), name: "OIDCRedis connection")
-        case .closed: throw OIDCError(.redisUnavailable, "the Redis pool was closed")
-        case .wait:
-            return try await withCheckedThrowingContinuation { continuation in
-                let resumeNow = state.withLock { state -> RedisWorker?? in
-                    if state.closed { return .some(nil) }
-                    if let worker = state.idle.popLast() { return .some(worker) }
-                    state.waiters.append(continuation)
-                    return .none
-                }
-                switch resumeNow {
-                case .none: break
-                case .some(.none): continuation.resume(throwing: OIDCError(.redisUnavailable, "the Redis pool was closed"))
-                case .some(.some(let worker)): continuation.resume(returning: worker)
-                }
-            }
-        }
-    }
-
-    private func release(_ worker: RedisWorker) {
-        let waiter = state.withLock { state -> CheckedContinuation<RedisWorker, any Error>?? in
-            if state.closed { return .none }
-            if !state.waiters.isEmpty { return .some(state.waiters.removeFirst()) }
-            state.idle.append(worker)
-            return .some(nil)
-        }
-        switch waiter {
-        case .none: worker.stop()
-        case .some(.none): break
-        case .some(.some(let continuation)): continuation.resume(returning: worker)
-        }
-    }
 }
+
+/// A thread owning one ``RedisConnection`` (the pool's and the lease connection's).
+typealias RedisWorker = ConnectionWorker<RedisConnection>
+
+extension RedisConnection: BlockingConnection {}

@@ -89,7 +89,7 @@ public struct RedisKeySetSharing: HTTPTransport, CustomStringConvertible {
                     Self.store, keys: [key, String(decoding: lock, as: UTF8.self)],
                     arguments: [
                         response.body, Array((response.headers["Cache-Control"] ?? "").utf8), Array(owner.utf8),
-                        Array(RedisSubscriber.channel.utf8), Array(message.utf8),
+                        Array(RedisChangeFeed.channel.utf8), Array(message.utf8),
                     ]
                 ).integer("key set version")
                 seen.withLock { $0[key] = version }

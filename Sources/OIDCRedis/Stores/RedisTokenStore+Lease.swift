@@ -27,9 +27,9 @@ extension RedisTokenStore: RefreshLeaseBackend {
 
     package var isStoreClosed: Bool { database.isClosed }
 
-    package func changeMark() -> RedisSubscriber.Mark { database.subscriber.mark(changeMessage) }
+    package func changeMark() -> ChangeListener.Mark { database.subscriber.mark(changeMessage) }
 
-    package func waitForChange(since mark: RedisSubscriber.Mark, timeout: Double) async {
+    package func waitForChange(since mark: ChangeListener.Mark, timeout: Double) async {
         await database.subscriber.wait(for: changeMessage, since: mark, timeout: timeout)
     }
 
@@ -38,7 +38,7 @@ extension RedisTokenStore: RefreshLeaseBackend {
     }
 
     private var leaseMilliseconds: [UInt8] { Array(String((leaseSeconds * 1000).rounded(.up).wholeInt ?? 30_000).utf8) }
-    private var announce: [[UInt8]] { [Array(RedisSubscriber.channel.utf8), Array(changeMessage.utf8)] }
+    private var announce: [[UInt8]] { [Array(RedisChangeFeed.channel.utf8), Array(changeMessage.utf8)] }
 
     package func readRow(onLeaseConnection: Bool) async throws -> LeaseRow? {
         let reply = try await database.eval(TokenScripts.read, keys: [redisKey], arguments: [], lease: onLeaseConnection)

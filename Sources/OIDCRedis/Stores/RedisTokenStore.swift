@@ -73,7 +73,7 @@ public struct RedisTokenStore: CoordinatedTokenStore, CustomStringConvertible {
         let (keyID, payload) = try sealing.seal(Self.encode(tokens), rowKey: Array(key.utf8))
         _ = try await database.eval(
             TokenScripts.save, keys: [redisKey],
-            arguments: [payload, Array((keyID ?? "").utf8), Array(RedisSubscriber.channel.utf8), Array(changeMessage.utf8)])
+            arguments: [payload, Array((keyID ?? "").utf8), Array(RedisChangeFeed.channel.utf8), Array(changeMessage.utf8)])
     }
 
     /// The stored tokens, or `nil`.
@@ -84,7 +84,7 @@ public struct RedisTokenStore: CoordinatedTokenStore, CustomStringConvertible {
     /// Deletes the tokens (waiters on other replicas are woken and see the user logged out).
     public func clear() async throws {
         _ = try await database.eval(
-            TokenScripts.clear, keys: [redisKey], arguments: [Array(RedisSubscriber.channel.utf8), Array(changeMessage.utf8)])
+            TokenScripts.clear, keys: [redisKey], arguments: [Array(RedisChangeFeed.channel.utf8), Array(changeMessage.utf8)])
     }
 
     static func encode(_ tokens: TokenResponse) -> [UInt8] {

@@ -1,28 +1,33 @@
 import Foundation
 import JOSE
 
-/// A thread that owns one ``PGConnection`` and runs jobs on it in order.
-///
-/// libpq blocks; these threads are the only ones that call it, so Swift's
-/// cooperative pool never waits on the database (a waiting caller is a suspended
-/// task, not a blocked thread).
-final class PGWorker: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var jobs: [(PGConnection) -> Void] = []
-    private var stopping = false
-    private let connection: PGConnection
+/// A connection whose calls block (a libpq connection, a Redis socket): only a ``ConnectionWorker``'s thread uses it.
+package protocol BlockingConnection: AnyObject, SendableMetatype {
+    /// Closes the connection; a later call reopens it or fails.
+    func close()
+}
 
-    init(conninfo: String, statementTimeoutMilliseconds: Int, lockTimeoutMilliseconds: Int? = nil) {
-        connection = PGConnection(
-            conninfo: conninfo, statementTimeoutMilliseconds: statementTimeoutMilliseconds,
-            lockTimeoutMilliseconds: lockTimeoutMilliseconds)
+/// A thread that owns one blocking connection and runs jobs on it in order.
+///
+/// These threads are the only ones that make the connection's blocking calls, so Swift's cooperative pool never
+/// waits on a server: a waiting caller is a suspended task, not a blocked thread. `OIDCPostgres` and `OIDCRedis`
+/// both run their connections on it.
+package final class ConnectionWorker<Connection: BlockingConnection>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [(Connection) -> Void] = []
+    private var stopping = false
+    private let connection: Connection
+
+    /// Starts the thread, named `name` (as seen by debuggers and `top -H`), that owns `connection`.
+    package init(connection: Connection, name: String) {
+        self.connection = connection
         let thread = Thread { [self] in loop() }
-        thread.name = "OIDCPostgres connection"
+        thread.name = name
         thread.start()
     }
 
     /// Runs `body` with the connection on this worker's thread.
-    func run<T: Sendable>(_ body: @escaping @Sendable (PGConnection) throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             submit { connection in
                 do { continuation.resume(returning: try body(connection)) } catch { continuation.resume(throwing: error) }
@@ -30,10 +35,10 @@ final class PGWorker: @unchecked Sendable {
         }
     }
 
-    /// Like ``run(_:)``, but a caller whose task is cancelled stops waiting at once (`CancellationError`)
-    /// while the job still runs to its end on this thread, before any later job: for a statement whose
-    /// answer may be abandoned (a lease renewal racing its deadline).
-    func runAbandonable<T: Sendable>(_ body: @escaping @Sendable (PGConnection) throws -> T) async throws -> T {
+    /// Like ``run(_:)``, but a caller whose task is cancelled stops waiting at once (`CancellationError`) while
+    /// the job still runs to its end on this thread, before any later job: for a call whose answer may be
+    /// abandoned (a lease renewal racing its deadline).
+    package func runAbandonable<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
         let waiting = Locked<CheckedContinuation<T, any Error>?>(nil)
         let take: @Sendable () -> CheckedContinuation<T, any Error>? = {
             waiting.withLock { continuation in
@@ -56,14 +61,14 @@ final class PGWorker: @unchecked Sendable {
     }
 
     /// Finishes the queued jobs, closes the connection and ends the thread.
-    func stop() {
+    package func stop() {
         condition.lock()
         stopping = true
         condition.signal()
         condition.unlock()
     }
 
-    private func submit(_ job: @escaping (PGConnection) -> Void) {
+    private func submit(_ job: @escaping (Connection) -> Void) {
         condition.lock()
         jobs.append(job)
         condition.signal()
