@@ -84,6 +84,22 @@ test_log=$(mktemp)
 status=0
 swift test --skip-build --disable-xctest "$@" 2>&1 | tee "$test_log" || status=$?
 
+# The OIDCRedis suites once more against Valkey 8 (the same RESP2 client and stores); a filtered run skips it.
+valkey_status=0
+if [ $# -eq 0 ] && [ -n "${VALKEY_URL:-}" ]; then
+    valkey_version=$(redis-cli -u "$VALKEY_URL" INFO server 2>/dev/null | sed -n 's/^valkey_version:\([0-9.]*\).*/\1/p')
+    if [ -z "$valkey_version" ]; then
+        log "the server at VALKEY_URL is not Valkey"
+        valkey_status=1
+    else
+        log "the OIDCRedis suites against Valkey $valkey_version"
+        REDIS_URL=$VALKEY_URL REDIS_TLS_URL=$VALKEY_TLS_URL REDIS_TLS_CA=$VALKEY_TLS_CA \
+            swift test --skip-build --disable-xctest --filter OIDCRedisTests 2>&1 | tee "$test_log.valkey" || valkey_status=$?
+        log "Valkey $valkey_version: $(grep -E "^(✔|✘) Test run with [0-9]+ tests?" "$test_log.valkey" | tail -1 | sed -E 's/^(✔|✘) //')"
+        rm -f "$test_log.valkey"
+    fi
+fi
+
 # The Hummingbird sample app (its own package) against the same providers; a filtered run skips it.
 app_status=0
 if [ $# -eq 0 ]; then
@@ -98,8 +114,10 @@ log "tests: ${counts:-no Swift Testing summary}"
 [ "$format_status" = 0 ] || log "format lint: FAILED (findings listed before the build)"
 [ "$warnings_status" = 0 ] || log "build warnings: FAILED (the test build printed warnings, listed after the build)"
 [ $# -eq 0 ] && log "hummingbird-app: $([ "$app_status" = 0 ] && echo passed || echo "FAILED ($app_status)")"
+[ $# -eq 0 ] && [ -n "${VALKEY_URL:-}" ] && log "OIDCRedis against Valkey: $([ "$valkey_status" = 0 ] && echo passed || echo "FAILED ($valkey_status)")"
 rm -f "$test_log"
 [ "$status" = 0 ] || exit "$status"
 [ "$app_status" = 0 ] || exit "$app_status"
+[ "$valkey_status" = 0 ] || exit "$valkey_status"
 [ "$format_status" = 0 ] || exit "$format_status"
 exit "$warnings_status"

@@ -5,8 +5,9 @@
 # without persistence (no RDB snapshots, no AOF: a restart forgets everything, as the replica test
 # wants), with its own directory, bound to 127.0.0.1 only, protected mode on, no password (a
 # throwaway test server; never a template for production).
-# Valkey: Debian 12 ships no valkey-server package and PyPI no Valkey server, so CI runs Redis 7 only;
-# the module speaks the RESP2 subset both servers share.
+# With REDIS_SERVER=valkey-server it starts Valkey 8 instead (Debian's bookworm-backports package, installed
+# from there when missing, root only) and names its lines VALKEY_URL, VALKEY_TLS_URL, VALKEY_TLS_CA: the
+# OIDCRedis suites run against both servers (the module speaks the RESP2 subset they share).
 # It also listens with TLS on PORT+1 (a certificate for 127.0.0.1 from a throwaway CA made here with
 # openssl), and has an ACL user `oidc` with a random password, so clients can test rediss:// with
 # verification and ACL credentials. On success prints three stdout lines:
@@ -24,6 +25,24 @@ fi
 STATEFILE="${TMPDIR:-/tmp}/oidc-redis-$PORT.dir"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
+SERVER="${REDIS_SERVER:-redis-server}"
+case "$SERVER" in
+    redis-server) NAME=REDIS ;;
+    valkey-server) NAME=VALKEY ;;
+    *) echo "start.sh: REDIS_SERVER is redis-server or valkey-server, not '$SERVER'" >&2; exit 2 ;;
+esac
+if [[ "$SERVER" = valkey-server ]] && ! command -v valkey-server >/dev/null; then
+    if [[ "$(id -u)" = 0 ]] && command -v apt-get >/dev/null; then
+        echo "start.sh: installing valkey-server from bookworm-backports" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d \
+            || echo "deb http://deb.debian.org/debian bookworm-backports main" > /etc/apt/sources.list.d/oidc-toolkit-backports.list
+        apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends -t bookworm-backports valkey-server >&2
+    else
+        echo "start.sh: valkey-server is missing: apt-get install -t bookworm-backports valkey-server" >&2
+        exit 1
+    fi
+fi
 if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
     if [[ "$(id -u)" = 0 ]] && command -v apt-get >/dev/null; then
         echo "start.sh: installing redis-server" >&2
@@ -54,23 +73,23 @@ openssl x509 -req -in "$DIR/server.csr" -CA "$DIR/ca.pem" -CAkey "$DIR/ca.key" -
     -extfile "$DIR/san.ext" -out "$DIR/server.pem" 2>/dev/null || { echo "start.sh: openssl could not sign the certificate" >&2; exit 1; }
 rm -f "$DIR/ca.key" "$DIR/server.csr" "$DIR/san.ext"
 PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
-redis-server --port "$PORT" --bind 127.0.0.1 --dir "$DIR" --save '' --appendonly no --daemonize yes \
+"$SERVER" --port "$PORT" --bind 127.0.0.1 --dir "$DIR" --save '' --appendonly no --daemonize yes \
     --pidfile "$DIR/redis.pid" --logfile "$DIR/server.log" --databases 16 \
     --tls-port "$TLS_PORT" --tls-cert-file "$DIR/server.pem" --tls-key-file "$DIR/server.key" \
     --tls-ca-cert-file "$DIR/ca.pem" --tls-auth-clients no >&2 \
-    || { echo "start.sh: redis-server did not start" >&2; bash "$HERE/stop.sh" "$PORT" >&2 || true; exit 1; }
+    || { echo "start.sh: $SERVER did not start" >&2; bash "$HERE/stop.sh" "$PORT" >&2 || true; exit 1; }
 for _ in $(seq 1 100); do
     if [[ "$(redis-cli -h 127.0.0.1 -p "$PORT" ping 2>/dev/null)" == PONG ]]; then
         redis-cli -h 127.0.0.1 -p "$PORT" ACL SETUSER oidc on ">$PASSWORD" '~*' '&*' +@all >/dev/null \
             || { echo "start.sh: the ACL user could not be made" >&2; bash "$HERE/stop.sh" "$PORT" >&2 || true; exit 1; }
-        echo "REDIS_URL=redis://127.0.0.1:$PORT/0"
-        echo "REDIS_TLS_URL=rediss://oidc:$PASSWORD@127.0.0.1:$TLS_PORT/0"
-        echo "REDIS_TLS_CA=$DIR/ca.pem"
+        echo "${NAME}_URL=redis://127.0.0.1:$PORT/0"
+        echo "${NAME}_TLS_URL=rediss://oidc:$PASSWORD@127.0.0.1:$TLS_PORT/0"
+        echo "${NAME}_TLS_CA=$DIR/ca.pem"
         exit 0
     fi
     sleep 0.1
 done
-echo "start.sh: redis-server on 127.0.0.1:$PORT did not answer" >&2
+echo "start.sh: $SERVER on 127.0.0.1:$PORT did not answer" >&2
 tail -n 20 "$DIR/server.log" >&2 || true
 bash "$HERE/stop.sh" "$PORT" >&2 || true
 exit 1
