@@ -11,6 +11,8 @@ invalid_client), and:
   "revoked" is invalid_grant. Answers an access token with issued_token_type (the
   requested_token_type, else access_token) and echoes what it received as
   received_audience / received_resource / received_actor_token_type.
+- grant_type client_credentials: an access token "cc-for-RESOURCE" for the one `resource` asked for
+  (RFC 8707; BASE/api accepts "cc-for-BASE/api" and answers 200).
 - grant_type urn:ietf:params:oauth:grant-type:jwt-bearer (RFC 7523 §2.1): the assertion's
   ES256 signature is checked with `openssl dgst -verify PUBLIC_PEM`, aud must be this token
   endpoint's URL, exp in the future, jti not seen before (invalid_grant otherwise); the
@@ -76,6 +78,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(200, {"issuer": base + "/tenant", "token_endpoint": base + "/token",
                                      "grant_types_supported": ["client_credentials",
                                                                "urn:ietf:params:oauth:grant-type:token-exchange"]})
+        if self.path == "/api" and self.headers.get("Authorization") == "Bearer cc-for-" + base + "/api":
+            return self.answer(200, {"ok": True})
         if self.path == "/api":
             body = b'{"error":"unauthorized"}'
             self.send_response(401)
@@ -113,6 +117,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                      "scope": one("scope") or "", "received_audience": form.get("audience", []),
                                      "received_resource": form.get("resource", []),
                                      "received_actor_token_type": one("actor_token_type")})
+        if grant == "client_credentials":
+            # The token names the resource it was asked for (RFC 8707), which BASE/api accepts for itself only.
+            resources = form.get("resource", [])
+            return self.answer(200, {"access_token": "cc-for-" + (resources[0] if len(resources) == 1 else "?"),
+                                     "token_type": "Bearer", "expires_in": 60, "scope": one("scope") or ""})
         if grant == "urn:ietf:params:oauth:grant-type:jwt-bearer":
             try:
                 header, payload, signature = one("assertion").split(".")
