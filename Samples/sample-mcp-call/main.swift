@@ -83,7 +83,7 @@ struct MCPSession {
         var candidates: [String] = []
         if contentType.hasPrefix("text/event-stream") {
             var data: [String] = []
-            for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {  // "\r\n" is one Character
                 if line.hasPrefix("data:") {
                     data.append(String(line.dropFirst(5)).trimmingCharacters(in: .whitespaces))
                 } else if line.isEmpty, !data.isEmpty {

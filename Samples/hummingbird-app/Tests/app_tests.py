@@ -940,6 +940,8 @@ def part_mcp(binary):
     base = f"http://127.0.0.1:{port}"
     endpoint = base + "/mcp"
     other_resource = os.environ.get("GLEWLWYD_RESOURCE") or "https://rs.glewlwyd.test/api"
+    py_port = PORT_BASE + 19
+    py_endpoint = f"http://127.0.0.1:{py_port}/mcp"  # the Python-SDK MCP server (mcp_server.py)
     # glewlwyd grants a `resource` listed in the client's `resource` property (resource-client-property).
     client_id, secret = "hbapp-mcp-" + secrets.token_hex(4), secrets.token_urlsafe(24)
     admin = gw.Admin(gw_base)
@@ -948,7 +950,7 @@ def part_mcp(binary):
         "client_id": client_id, "name": client_id, "enabled": True, "confidential": True, "password": secret,
         "redirect_uri": [base + "/callback"], "authorization_type": ["code", "client_credentials"],
         "scope": ["openid", "api.read", "api.write"], "token_endpoint_auth_method": ["client_secret_basic"],
-        "resource": [endpoint, other_resource]})
+        "resource": [endpoint, py_endpoint, other_resource]})
     app = App(binary, "mcp-app", port, ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret,
                                         "--base-url", base, "--mcp", "--mcp-require-scope", "api.read"])
     try:
@@ -1013,6 +1015,48 @@ def part_mcp(binary):
         status, _, body = http.get(base + "/.well-known/oauth-protected-resource")
         check(status == 200 and (json_of(body) or {}).get("resource") == base,
               "mcp: /api/resource's metadata is unchanged (resource = the base URL)")
+
+        # sample-mcp-call (the root package's; ProtectedResourceAccess, client credentials with resource): against the
+        # app, and against an MCP server written with the Python SDK and its own token verifier.
+        sample = os.environ.get("SAMPLE_MCP_CALL") or os.path.join(ROOT, ".build", "debug", "sample-mcp-call")
+        if not os.access(sample, os.X_OK):
+            skip("mcp sample-mcp-call", f"no executable at {sample} (swift build in the repository, or SAMPLE_MCP_CALL)")
+        else:
+            issuer_host = urllib.parse.urlsplit(issuer).netloc
+
+            def sample_call(server, *extra):
+                result = subprocess.run([sample, "--server", server, "--client-id", client_id, "--client-secret", secret, *extra],
+                                        capture_output=True, text=True, timeout=60)
+                return result.returncode, result.stdout.strip(), result.stderr.strip()
+
+            code, out, err = sample_call(endpoint)
+            check(code == 1 and "resource_metadata_host_refused" in err,
+                  "mcp: sample-mcp-call refuses the loopback authorization server the resource names unless admitted (fetch policy)")
+            code, out, err = sample_call(endpoint, "--allow-host", issuer_host)
+            answer = json_of(out) or {}
+            check(code == 0 and answer.get("client_id") == client_id and answer.get("scope") == ["api.read"],
+                  f"mcp: sample-mcp-call gets a token from the 401 and calls whoami on the app ({out or err[-300:]})")
+            code, out, err = sample_call(endpoint, "--trust-issuer", "https://as.example.test")
+            check(code == 1 and "no_trusted_authorization_server" in err,
+                  "mcp: sample-mcp-call refuses an authorization server other than --trust-issuer")
+            status, _, body = http.get(issuer + "/.well-known/openid-configuration")
+            jwks_uri = (json_of(body) or {}).get("jwks_uri", "")
+            py_log = open(os.path.join(WORK, "mcp-python-server.log"), "w")
+            py_server = subprocess.Popen([python, os.path.join(HERE, "mcp_server.py"), "--port", str(py_port), "--issuer", issuer,
+                                          "--jwks-uri", jwks_uri, "--require-scope", "api.read"],
+                                         stdout=subprocess.PIPE, stderr=py_log, text=True)
+            try:
+                line = py_server.stdout.readline().strip()  # "listening" once bound (the server's own deadline: 60 s)
+                if line != "listening":
+                    raise AssertionError(f"mcp_server.py did not start: {line!r}")
+                code, out, err = sample_call(py_endpoint, "--trust-issuer", issuer)
+                answer = json_of(out) or {}
+                check(code == 0 and answer.get("client_id") == client_id and answer.get("scope") == ["api.read"],
+                      f"mcp: sample-mcp-call calls whoami on a Python-SDK MCP server with its own token verifier ({out or err[-300:]})")
+            finally:
+                py_server.terminate()
+                py_server.wait(timeout=10)
+                py_log.close()
 
         # A DPoP-bound token (RFC 9449) for <base-url>/mcp, presented with a proof whose htu is <base-url>/mcp.
         if subprocess.run(["sh", "-c", "command -v jose"], capture_output=True).returncode != 0:

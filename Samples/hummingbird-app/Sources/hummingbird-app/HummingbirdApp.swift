@@ -72,7 +72,8 @@ struct HummingbirdApp {
             options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
             observer: observer)
         // --mcp: the MCP endpoint, the same front door placed at <base-url>/mcp (its own resource and audience).
-        let mcp = options.mcp
+        let mcp =
+            options.mcp
             ? MCPEndpoint(
                 resource: try await ProtectedResource(
                     options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,

@@ -103,7 +103,9 @@ struct MCPEndpoint: Sendable {
         }
         let text = identity.jsonString(sortedKeys: true)
         await server.withMethodHandler(CallTool.self) { params in
-            guard params.name == "whoami" else { return .init(content: [.text(text: "unknown tool \(params.name)", annotations: nil, _meta: nil)], isError: true) }
+            guard params.name == "whoami" else {
+                return .init(content: [.text(text: "unknown tool \(params.name)", annotations: nil, _meta: nil)], isError: true)
+            }
             return .init(content: [.text(text: text, annotations: nil, _meta: nil)], isError: false)
         }
         try await server.start(transport: transport)
