@@ -21,7 +21,7 @@ Anything else: 400 unsupported_grant_type.
 GET: RFC 8414 metadata of the issuer BASE/tenant at BASE/.well-known/oauth-authorization-server/tenant
 (an OAuth-only server: no jwks_uri, no authorization endpoint); BASE/api answers 401 with
 `resource_metadata` (RFC 9728) naming BASE/.well-known/oauth-protected-resource/api, whose document
-lists BASE/tenant.
+lists BASE/tenant (or --resource-issuer ISSUER: another authorization server, e.g. glewlwyd).
 """
 import argparse, base64, http.server, json, os, subprocess, sys, tempfile, threading, time, urllib.parse
 
@@ -58,6 +58,7 @@ def es256_valid(signing_input, signature, pem):
 
 class Handler(http.server.BaseHTTPRequestHandler):
     assertion_key = ""
+    resource_issuer = None  # --resource-issuer: the authorization server BASE/api's metadata names instead of BASE/tenant
 
     def log_message(self, *args):
         pass
@@ -90,7 +91,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(body)
             return None
         if self.path == "/.well-known/oauth-protected-resource/api":
-            return self.answer(200, {"resource": base + "/api", "authorization_servers": [base + "/tenant"],
+            return self.answer(200, {"resource": base + "/api", "authorization_servers": [self.resource_issuer or base + "/tenant"],
                                      "scopes_supported": ["read"], "bearer_methods_supported": ["header"]})
         return self.answer(404, {"error": "not_found"})
 
@@ -143,8 +144,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--assertion-key", required=True)
+    ap.add_argument("--resource-issuer")
     a = ap.parse_args()
     Handler.assertion_key = a.assertion_key
+    Handler.resource_issuer = a.resource_issuer
     server = http.server.ThreadingHTTPServer(("127.0.0.1", a.port), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(server.server_address[1], flush=True)
