@@ -949,7 +949,7 @@ def part_mcp(binary):
     admin.call("POST", "/api/client/", {
         "client_id": client_id, "name": client_id, "enabled": True, "confidential": True, "password": secret,
         "redirect_uri": [base + "/callback"], "authorization_type": ["code", "client_credentials"],
-        "scope": ["openid", "api.read", "api.write"], "token_endpoint_auth_method": ["client_secret_basic"],
+        "scope": ["openid", "api.read", "api.write"], "token_endpoint_auth_method": ["client_secret_basic", "client_secret_post"],
         "resource": [endpoint, py_endpoint, other_resource]})
     app = App(binary, "mcp-app", port, ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret,
                                         "--base-url", base, "--mcp", "--mcp-require-scope", "api.read"])
@@ -1015,6 +1015,20 @@ def part_mcp(binary):
         status, _, body = http.get(base + "/.well-known/oauth-protected-resource")
         check(status == 200 and (json_of(body) or {}).get("resource") == base,
               "mcp: /api/resource's metadata is unchanged (resource = the base URL)")
+
+        # The SDK's own OAuth flow (OAuthClientProvider): RFC 9728 discovery from the 401, RFC 8414 then OpenID discovery
+        # of glewlwyd, authorization code with PKCE and resource, alice's login scripted (login.py), then whoami as alice.
+        result = subprocess.run([python, os.path.join(HERE, "mcp_oauth_client.py"), "--url", endpoint, "--client-id", client_id,
+                                 "--client-secret", secret, "--redirect-uri", base + "/callback",
+                                 "--login-script", os.path.join(ROOT, "Tests", "Glewlwyd", "login.py")],
+                                capture_output=True, text=True, timeout=120)
+        lines = result.stdout.strip().splitlines()
+        answer = json_of(lines[-1]) if lines else None
+        check(result.returncode == 0 and len(lines) == 2
+              and lines[0] == f"authorize code_challenge_method=S256 resource={endpoint}"
+              and (answer or {}).get("client_id") == client_id and (answer or {}).get("sub") not in (None, client_id),
+              f"mcp: the Python MCP SDK's own OAuth flow (discovery, code + PKCE + resource, scripted login) ends in whoami "
+              f"as the user ({result.stdout.strip() or result.stderr[-300:]})")
 
         # sample-mcp-call (the root package's; ProtectedResourceAccess, client credentials with resource): against the
         # app, and against an MCP server written with the Python SDK and its own token verifier.
