@@ -8,7 +8,7 @@ import Foundation
 /// resource: the authorization flow the Model Context Protocol requires of its clients.
 ///
 /// ``token(challengedBy:resource:configuration:)`` reads the challenge's `resource_metadata`, fetches the
-/// document through ``ProtectedResourceDiscovery`` (the fetch policy applies; the document's `resource` must equal
+/// document through ``/OIDCCore/ProtectedResourceDiscovery`` (the fetch policy applies; the document's `resource` must equal
 /// the URL the client reached), picks the authorization server it names (``Configuration/authorizationServer``,
 /// checked against the fetch policy), discovers it (RFC 8414, then OpenID Connect Discovery), registers a client
 /// dynamically (RFC 7591) when asked, and gets a token with the RFC 8707 `resource` indicator: client credentials
@@ -42,7 +42,7 @@ public enum ProtectedResourceAccess {
         /// For the authorization code flow with an OpenID provider, `openid` is added.
         public var scopes: [String] = []
         /// Which of the servers the resource lists the client uses (default: only the issuers the caller trusts,
-        /// RFC 9728 §7.6; ``ProtectedResourceMetadata/AuthorizationServerChoice/anyListed`` is an explicit opt-in).
+        /// RFC 9728 §7.6; ``/OIDCCore/ProtectedResourceMetadata/AuthorizationServerChoice/anyListed`` is an explicit opt-in).
         public var authorizationServer: ProtectedResourceMetadata.AuthorizationServerChoice
         /// The hosts the resource metadata and a server the resource picked may be on (default: public hosts on 443).
         public var fetchPolicy: RemoteFetchPolicy = .publicHostsOnly
