@@ -93,6 +93,17 @@ struct ScriptedGrantServerTests {
             #expect(tokens.accessToken == "cc-for-" + base + "/api")
             let retried = try await transport.send(TransportRequest(url: api, headers: ["Authorization": "Bearer " + tokens.accessToken]))
             #expect(retried.status == 200)
+            // Registered dynamically (RFC 7591) at the server the resource names, then the same token.
+            var metadata = ClientMetadata(redirectURIs: [])
+            metadata.grantTypes = ["client_credentials"]
+            metadata.tokenEndpointAuthMethod = "client_secret_basic"
+            var registering = configuration
+            registering.client = .dynamic(metadata, initialAccessToken: nil)
+            let registered = try await ProtectedResourceAccess.token(challengedBy: refusal, resource: api, configuration: registering)
+            #expect(registered.accessToken == "cc-for-" + base + "/api")
+            metadata.grantTypes = ["authorization_code"]
+            registering.client = .dynamic(metadata, initialAccessToken: nil)
+            #expect(await code(api, registering) == .registrationRefused)
         }
     }
 

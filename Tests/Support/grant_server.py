@@ -11,6 +11,7 @@ invalid_client), and:
   "revoked" is invalid_grant. Answers an access token with issued_token_type (the
   requested_token_type, else access_token) and echoes what it received as
   received_audience / received_resource / received_actor_token_type.
+- POST /register (RFC 7591, open): metadata asking for client_credentials registers as svc / svc-secret.
 - grant_type client_credentials: an access token "cc-for-RESOURCE" for the one `resource` asked for
   (RFC 8707; BASE/api accepts "cc-for-BASE/api" and answers 200).
 - grant_type urn:ietf:params:oauth:grant-type:jwt-bearer (RFC 7523 §2.1): the assertion's
@@ -77,6 +78,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         base = "http://127.0.0.1:%d" % self.server.server_address[1]
         if self.path == "/.well-known/oauth-authorization-server/tenant":
             return self.answer(200, {"issuer": base + "/tenant", "token_endpoint": base + "/token",
+                                     "registration_endpoint": base + "/register",
                                      "grant_types_supported": ["client_credentials",
                                                                "urn:ietf:params:oauth:grant-type:token-exchange"]})
         if self.path == "/api" and self.headers.get("Authorization") == "Bearer cc-for-" + base + "/api":
@@ -97,6 +99,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
+        if self.path == "/register":
+            # RFC 7591, open registration: a client asking for the client credentials grant is given the one known
+            # client (svc / svc-secret, client_secret_basic); anything else is invalid_client_metadata.
+            try:
+                metadata = json.loads(self.rfile.read(length) or b"{}")
+            except ValueError:
+                metadata = {}
+            if "client_credentials" not in (metadata.get("grant_types") or []):
+                return self.answer(400, {"error": "invalid_client_metadata"})
+            return self.answer(201, {"client_id": "svc", "client_secret": "svc-secret", "client_secret_expires_at": 0,
+                                     "token_endpoint_auth_method": "client_secret_basic", "grant_types": ["client_credentials"],
+                                     "redirect_uris": metadata.get("redirect_uris") or []})
         form = urllib.parse.parse_qs(self.rfile.read(length).decode(), keep_blank_values=True)
         one = lambda name: (form.get(name) or [None])[0]
         if self.path != "/token":
