@@ -91,6 +91,7 @@ let samples: [Target] = [
     sample("sample-read-claims", ["OIDC"]),
     sample("sample-port-token", ["OIDC", "OIDCNetworking"]),
     sample("sample-client-credentials", ["OIDC", "OIDCNetworking", "JOSE"]),
+    sample("sample-mcp-call", ["OIDC", "JOSE"]),
     sample("sample-resource-server", ["SampleSupport", "OIDC", "OIDCResourceServer", "JOSE"]),
     sample("sample-bearer-server", ["OIDC", "OIDCNetworking", "OIDCResourceServer", "JOSE"]),
     sample("sample-replica", ["OIDC", "OIDCNetworking", "OIDCSession", "OIDCPostgres", "OIDCRedis"]),

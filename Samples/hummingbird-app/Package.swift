@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // The MCP endpoint (`--mcp`): the Model Context Protocol's Streamable HTTP server transport.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", exact: "0.12.1"),
     ],
     targets: [
         .executableTarget(
@@ -45,6 +47,7 @@ let package = Package(
                 .product(name: "OIDCSession", package: "swift-oidc-toolkit"),
                 .product(name: "OIDCResourceServer", package: "swift-oidc-toolkit"),
                 .product(name: "OIDCPostgres", package: "swift-oidc-toolkit"),
+                .product(name: "MCP", package: "swift-sdk"),
             ],
             swiftSettings: strict
         ),

@@ -57,6 +57,56 @@ struct ScriptedGrantServerTests {
         }
     }
 
+    @Test("ProtectedResourceAccess: from the 401 to a client-credentials token for exactly that resource, then the retry")
+    func protectedResourceAccess() async throws {
+        try await withServer { _, endpoint in
+            let base = try #require(endpoint.absoluteString.components(separatedBy: "/token").first)
+            let transport = URLSessionTransport()
+            let api = try #require(URL(string: base + "/api"))
+            let refusal = try await transport.send(TransportRequest(url: api))
+            #expect(refusal.status == 401)
+            var configuration = ProtectedResourceAccess.Configuration(
+                client: .registered(.clientSecretBasic(clientID: "svc", secret: "svc-secret")), grant: .clientCredentials,
+                trustedIssuers: [base + "/tenant"])
+            configuration.transport = transport
+            func code(_ resource: URL, _ configuration: ProtectedResourceAccess.Configuration) async -> OIDCError.Code? {
+                do {
+                    _ = try await ProtectedResourceAccess.token(challengedBy: refusal, resource: resource, configuration: configuration)
+                    return nil
+                } catch {
+                    return (error as? OIDCError)?.code
+                }
+            }
+            // The default fetch policy refuses a loopback resource_metadata before any request (request forgery).
+            #expect(await code(api, configuration) == .resourceMetadataHostRefused)
+            configuration.fetchPolicy = RemoteFetchPolicy(allowedHosts: [try .init(host: "127.0.0.1", port: try #require(endpoint.port))])
+            // RFC 9728 §3.3: the document names BASE/api, not the URL this client reached.
+            #expect(await code(try #require(URL(string: base + "/api/other")), configuration) == .resourceMetadataMismatch)
+            var untrusting = configuration
+            untrusting.authorizationServer = .trusted(["https://as.example"])
+            #expect(await code(api, untrusting) == .noTrustedAuthorizationServer)
+            // The authorization code flow needs an OpenID provider here; the scripted server is OAuth-only (RFC 8414).
+            var login = configuration
+            login.grant = .authorizationCode(redirectURI: try #require(URL(string: "http://127.0.0.1:1/callback"))) { _ in .parameters("") }
+            #expect(await code(api, login) == .notAnOpenIDProvider)
+            let tokens = try await ProtectedResourceAccess.token(challengedBy: refusal, resource: api, configuration: configuration)
+            #expect(tokens.accessToken == "cc-for-" + base + "/api")
+            let retried = try await transport.send(TransportRequest(url: api, headers: ["Authorization": "Bearer " + tokens.accessToken]))
+            #expect(retried.status == 200)
+            // Registered dynamically (RFC 7591) at the server the resource names, then the same token.
+            var metadata = ClientMetadata(redirectURIs: [])
+            metadata.grantTypes = ["client_credentials"]
+            metadata.tokenEndpointAuthMethod = "client_secret_basic"
+            var registering = configuration
+            registering.client = .dynamic(metadata, initialAccessToken: nil)
+            let registered = try await ProtectedResourceAccess.token(challengedBy: refusal, resource: api, configuration: registering)
+            #expect(registered.accessToken == "cc-for-" + base + "/api")
+            metadata.grantTypes = ["authorization_code"]
+            registering.client = .dynamic(metadata, initialAccessToken: nil)
+            #expect(await code(api, registering) == .registrationRefused)
+        }
+    }
+
     @Test("token exchange: parameters arrive, issued_token_type comes back typed; a refused subject token is invalid_grant")
     func tokenExchange() async throws {
         try await withServer { client, _ in

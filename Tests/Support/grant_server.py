@@ -11,6 +11,9 @@ invalid_client), and:
   "revoked" is invalid_grant. Answers an access token with issued_token_type (the
   requested_token_type, else access_token) and echoes what it received as
   received_audience / received_resource / received_actor_token_type.
+- POST /register (RFC 7591, open): metadata asking for client_credentials registers as svc / svc-secret.
+- grant_type client_credentials: an access token "cc-for-RESOURCE" for the one `resource` asked for
+  (RFC 8707; BASE/api accepts "cc-for-BASE/api" and answers 200).
 - grant_type urn:ietf:params:oauth:grant-type:jwt-bearer (RFC 7523 §2.1): the assertion's
   ES256 signature is checked with `openssl dgst -verify PUBLIC_PEM`, aud must be this token
   endpoint's URL, exp in the future, jti not seen before (invalid_grant otherwise); the
@@ -19,7 +22,7 @@ Anything else: 400 unsupported_grant_type.
 GET: RFC 8414 metadata of the issuer BASE/tenant at BASE/.well-known/oauth-authorization-server/tenant
 (an OAuth-only server: no jwks_uri, no authorization endpoint); BASE/api answers 401 with
 `resource_metadata` (RFC 9728) naming BASE/.well-known/oauth-protected-resource/api, whose document
-lists BASE/tenant.
+lists BASE/tenant (or --resource-issuer ISSUER: another authorization server, e.g. glewlwyd).
 """
 import argparse, base64, http.server, json, os, subprocess, sys, tempfile, threading, time, urllib.parse
 
@@ -56,6 +59,7 @@ def es256_valid(signing_input, signature, pem):
 
 class Handler(http.server.BaseHTTPRequestHandler):
     assertion_key = ""
+    resource_issuer = None  # --resource-issuer: the authorization server BASE/api's metadata names instead of BASE/tenant
 
     def log_message(self, *args):
         pass
@@ -74,8 +78,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         base = "http://127.0.0.1:%d" % self.server.server_address[1]
         if self.path == "/.well-known/oauth-authorization-server/tenant":
             return self.answer(200, {"issuer": base + "/tenant", "token_endpoint": base + "/token",
+                                     "registration_endpoint": base + "/register",
                                      "grant_types_supported": ["client_credentials",
                                                                "urn:ietf:params:oauth:grant-type:token-exchange"]})
+        if self.path == "/api" and self.headers.get("Authorization") == "Bearer cc-for-" + base + "/api":
+            return self.answer(200, {"ok": True})
         if self.path == "/api":
             body = b'{"error":"unauthorized"}'
             self.send_response(401)
@@ -86,12 +93,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(body)
             return None
         if self.path == "/.well-known/oauth-protected-resource/api":
-            return self.answer(200, {"resource": base + "/api", "authorization_servers": [base + "/tenant"],
+            return self.answer(200, {"resource": base + "/api", "authorization_servers": [self.resource_issuer or base + "/tenant"],
                                      "scopes_supported": ["read"], "bearer_methods_supported": ["header"]})
         return self.answer(404, {"error": "not_found"})
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
+        if self.path == "/register":
+            # RFC 7591, open registration: a client asking for the client credentials grant is given the one known
+            # client (svc / svc-secret, client_secret_basic); anything else is invalid_client_metadata.
+            try:
+                metadata = json.loads(self.rfile.read(length) or b"{}")
+            except ValueError:
+                metadata = {}
+            if "client_credentials" not in (metadata.get("grant_types") or []):
+                return self.answer(400, {"error": "invalid_client_metadata"})
+            return self.answer(201, {"client_id": "svc", "client_secret": "svc-secret", "client_secret_expires_at": 0,
+                                     "token_endpoint_auth_method": "client_secret_basic", "grant_types": ["client_credentials"],
+                                     "redirect_uris": metadata.get("redirect_uris") or []})
         form = urllib.parse.parse_qs(self.rfile.read(length).decode(), keep_blank_values=True)
         one = lambda name: (form.get(name) or [None])[0]
         if self.path != "/token":
@@ -113,6 +132,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                      "scope": one("scope") or "", "received_audience": form.get("audience", []),
                                      "received_resource": form.get("resource", []),
                                      "received_actor_token_type": one("actor_token_type")})
+        if grant == "client_credentials":
+            # The token names the resource it was asked for (RFC 8707), which BASE/api accepts for itself only.
+            resources = form.get("resource", [])
+            return self.answer(200, {"access_token": "cc-for-" + (resources[0] if len(resources) == 1 else "?"),
+                                     "token_type": "Bearer", "expires_in": 60, "scope": one("scope") or ""})
         if grant == "urn:ietf:params:oauth:grant-type:jwt-bearer":
             try:
                 header, payload, signature = one("assertion").split(".")
@@ -134,8 +158,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--assertion-key", required=True)
+    ap.add_argument("--resource-issuer")
     a = ap.parse_args()
     Handler.assertion_key = a.assertion_key
+    Handler.resource_issuer = a.resource_issuer
     server = http.server.ThreadingHTTPServer(("127.0.0.1", a.port), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(server.server_address[1], flush=True)

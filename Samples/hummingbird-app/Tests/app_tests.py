@@ -926,13 +926,186 @@ def part_request_object(binary):
         b.stop()
 
 
+def part_mcp(binary):
+    """The app's MCP endpoint (--mcp): the Python MCP SDK (PyPI `mcp`, .venv-mcp) calls whoami with a glewlwyd
+    client-credentials token whose `resource` (RFC 8707) is <base-url>/mcp; refusals carry the RFC 9728 challenge."""
+    issuer, gw_base = os.environ.get("GLEWLWYD_ISSUER"), os.environ.get("GLEWLWYD_BASE")
+    if not issuer or not gw_base:
+        return skip("mcp", "GLEWLWYD_ISSUER / GLEWLWYD_BASE are not set")
+    python = os.path.join(HERE, ".venv-mcp", "bin", "python")
+    if not os.path.exists(python):
+        return skip("mcp", "the MCP venv is missing (Samples/hummingbird-app/Tests/mcp-setup.sh)")
+    gw = load_module("glewlwyd_configure", os.path.join(ROOT, "Tests", "Glewlwyd", "configure.py"))
+    port = PORT_BASE + 18
+    base = f"http://127.0.0.1:{port}"
+    endpoint = base + "/mcp"
+    other_resource = os.environ.get("GLEWLWYD_RESOURCE") or "https://rs.glewlwyd.test/api"
+    py_port = PORT_BASE + 19
+    py_endpoint = f"http://127.0.0.1:{py_port}/mcp"  # the Python-SDK MCP server (mcp_server.py)
+    # glewlwyd grants a `resource` listed in the client's `resource` property (resource-client-property).
+    client_id, secret = "hbapp-mcp-" + secrets.token_hex(4), secrets.token_urlsafe(24)
+    admin = gw.Admin(gw_base)
+    admin.call("POST", "/api/auth/", {"username": "admin", "password": "password"})
+    admin.call("POST", "/api/client/", {
+        "client_id": client_id, "name": client_id, "enabled": True, "confidential": True, "password": secret,
+        "redirect_uri": [base + "/callback"], "authorization_type": ["code", "client_credentials"],
+        "scope": ["openid", "api.read", "api.write"], "token_endpoint_auth_method": ["client_secret_basic", "client_secret_post"],
+        "resource": [endpoint, py_endpoint, other_resource]})
+    app = App(binary, "mcp-app", port, ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret,
+                                        "--base-url", base, "--mcp", "--mcp-require-scope", "api.read"])
+    try:
+        http = Client()
+        basic = "Basic " + base64.b64encode(f"{client_id}:{secret}".encode()).decode()
+
+        def token_request(form, headers=None):
+            return http.request("POST", issuer + "/token", urllib.parse.urlencode(form).encode(),
+                                dict({"Authorization": basic, "Content-Type": "application/x-www-form-urlencoded"}, **(headers or {})))
+
+        def service_token(scope, resource):
+            status, _, body = token_request({"grant_type": "client_credentials", "scope": scope, "resource": resource})
+            if status != 200:
+                raise AssertionError(f"client credentials with resource={resource} answered {status}: {body[:200]!r}")
+            return json.loads(body)["access_token"]
+
+        def sdk_whoami(token):
+            args = [python, os.path.join(HERE, "mcp_client.py"), "--url", endpoint, "--timeout", "30"]
+            if token:
+                args += ["--token", token]
+            result = subprocess.run(args, capture_output=True, text=True, timeout=60)
+            return result.returncode, result.stdout.strip(), result.stderr.strip()
+
+        token = service_token("api.read", endpoint)
+        payload = json.loads(base64.urlsafe_b64decode(token.split(".")[1] + "=="))
+        check(endpoint in (payload.get("aud") if isinstance(payload.get("aud"), list) else [payload.get("aud")]),
+              f"mcp: glewlwyd's client-credentials token names resource {endpoint} as its aud (RFC 8707)")
+        code, out, err = sdk_whoami(token)
+        answer = json_of(out) or {}
+        check(code == 0 and answer.get("client_id") == client_id and "api.read" in answer.get("scope", []) and "sub" in answer,
+              f"mcp: the Python MCP SDK calls whoami on /mcp with the token ({out or err[-300:]})")
+
+        initialize = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "app_tests", "version": "1"}}}).encode()
+        mcp_headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+        def post(authorization=None, extra=None):
+            headers = dict(mcp_headers, **({"Authorization": authorization} if authorization else {}), **(extra or {}))
+            return http.request("POST", endpoint, initialize, headers)
+
+        wanted = f'resource_metadata="{base}/.well-known/oauth-protected-resource/mcp"'
+        status, headers, _ = post()
+        challenges = headers.get_all("WWW-Authenticate") or []
+        check(status == 401 and challenges and challenges[0].startswith("Bearer") and all(wanted in c for c in challenges),
+              f"mcp: no token answers 401 with Bearer {wanted} (RFC 9728 path insertion)")
+        code, _, err = sdk_whoami(None)
+        check(code != 0 and "401" in err, "mcp: the Python MCP SDK without a token is refused (401)")
+        status, headers, _ = post("Bearer " + service_token("api.read", other_resource))
+        check(status == 401 and 'error="invalid_token"' in headers.get("WWW-Authenticate", "") and wanted in headers.get("WWW-Authenticate", ""),
+              "mcp: a token for another resource answers 401 invalid_token with the challenge")
+        code, _, err = sdk_whoami(service_token("api.read", other_resource))
+        check(code != 0 and "401" in err, "mcp: the Python MCP SDK with a token for another resource is refused (401)")
+        status, headers, _ = post("Bearer " + service_token("api.write", endpoint))
+        challenge = headers.get("WWW-Authenticate", "")
+        check(status == 403 and 'error="insufficient_scope"' in challenge and 'scope="api.read"' in challenge,
+              "mcp: a token without --mcp-require-scope answers 403 insufficient_scope naming api.read")
+        status, _, body = http.get(base + "/.well-known/oauth-protected-resource/mcp")
+        document = json_of(body) or {}
+        check(status == 200 and document.get("resource") == endpoint and document.get("authorization_servers") == [issuer]
+              and document.get("scopes_supported") == ["api.read"],
+              "mcp: the metadata at /.well-known/oauth-protected-resource/mcp names resource <base-url>/mcp and the issuer")
+        status, _, body = http.get(base + "/.well-known/oauth-protected-resource")
+        check(status == 200 and (json_of(body) or {}).get("resource") == base,
+              "mcp: /api/resource's metadata is unchanged (resource = the base URL)")
+
+        # The SDK's own OAuth flow (OAuthClientProvider): RFC 9728 discovery from the 401, RFC 8414 then OpenID discovery
+        # of glewlwyd, authorization code with PKCE and resource, alice's login scripted (login.py), then whoami as alice.
+        result = subprocess.run([python, os.path.join(HERE, "mcp_oauth_client.py"), "--url", endpoint, "--client-id", client_id,
+                                 "--client-secret", secret, "--redirect-uri", base + "/callback",
+                                 "--login-script", os.path.join(ROOT, "Tests", "Glewlwyd", "login.py")],
+                                capture_output=True, text=True, timeout=120)
+        lines = result.stdout.strip().splitlines()
+        answer = json_of(lines[-1]) if lines else None
+        check(result.returncode == 0 and len(lines) == 2
+              and lines[0] == f"authorize code_challenge_method=S256 resource={endpoint}"
+              and (answer or {}).get("client_id") == client_id and (answer or {}).get("sub") not in (None, client_id),
+              f"mcp: the Python MCP SDK's own OAuth flow (discovery, code + PKCE + resource, scripted login) ends in whoami "
+              f"as the user ({result.stdout.strip() or result.stderr[-300:]})")
+
+        # sample-mcp-call (the root package's; ProtectedResourceAccess, client credentials with resource): against the
+        # app, and against an MCP server written with the Python SDK and its own token verifier.
+        sample = os.environ.get("SAMPLE_MCP_CALL") or os.path.join(ROOT, ".build", "debug", "sample-mcp-call")
+        if not os.access(sample, os.X_OK):
+            skip("mcp sample-mcp-call", f"no executable at {sample} (swift build in the repository, or SAMPLE_MCP_CALL)")
+        else:
+            issuer_host = urllib.parse.urlsplit(issuer).netloc
+
+            def sample_call(server, *extra):
+                result = subprocess.run([sample, "--server", server, "--client-id", client_id, "--client-secret", secret, *extra],
+                                        capture_output=True, text=True, timeout=60)
+                return result.returncode, result.stdout.strip(), result.stderr.strip()
+
+            code, out, err = sample_call(endpoint)
+            check(code == 1 and "resource_metadata_host_refused" in err,
+                  "mcp: sample-mcp-call refuses the loopback authorization server the resource names unless admitted (fetch policy)")
+            code, out, err = sample_call(endpoint, "--allow-host", issuer_host)
+            answer = json_of(out) or {}
+            check(code == 0 and answer.get("client_id") == client_id and answer.get("scope") == ["api.read"],
+                  f"mcp: sample-mcp-call gets a token from the 401 and calls whoami on the app ({out or err[-300:]})")
+            code, out, err = sample_call(endpoint, "--trust-issuer", "https://as.example.test")
+            check(code == 1 and "no_trusted_authorization_server" in err,
+                  "mcp: sample-mcp-call refuses an authorization server other than --trust-issuer")
+            status, _, body = http.get(issuer + "/.well-known/openid-configuration")
+            jwks_uri = (json_of(body) or {}).get("jwks_uri", "")
+            py_log = open(os.path.join(WORK, "mcp-python-server.log"), "w")
+            py_server = subprocess.Popen([python, os.path.join(HERE, "mcp_server.py"), "--port", str(py_port), "--issuer", issuer,
+                                          "--jwks-uri", jwks_uri, "--require-scope", "api.read"],
+                                         stdout=subprocess.PIPE, stderr=py_log, text=True)
+            try:
+                line = py_server.stdout.readline().strip()  # "listening" once bound (the server's own deadline: 60 s)
+                if line != "listening":
+                    raise AssertionError(f"mcp_server.py did not start: {line!r}")
+                code, out, err = sample_call(py_endpoint, "--trust-issuer", issuer)
+                answer = json_of(out) or {}
+                check(code == 0 and answer.get("client_id") == client_id and answer.get("scope") == ["api.read"],
+                      f"mcp: sample-mcp-call calls whoami on a Python-SDK MCP server with its own token verifier ({out or err[-300:]})")
+            finally:
+                py_server.terminate()
+                py_server.wait(timeout=10)
+                py_log.close()
+
+        # A DPoP-bound token (RFC 9449) for <base-url>/mcp, presented with a proof whose htu is <base-url>/mcp.
+        if subprocess.run(["sh", "-c", "command -v jose"], capture_output=True).returncode != 0:
+            return skip("mcp DPoP", "the jose CLI is not installed")
+        key, jwk = dpop_key()
+        form = {"grant_type": "client_credentials", "scope": "api.read", "resource": endpoint}
+        nonce = None
+        for _ in range(2):  # glewlwyd may first ask for its nonce
+            status, headers, body = token_request(form, {"DPoP": dpop_proof(key, jwk, "POST", issuer + "/token", nonce=nonce)})
+            if status == 200 or not headers.get("DPoP-Nonce"):
+                break
+            nonce = headers.get("DPoP-Nonce")
+        tokens = json_of(body) or {}
+        check(status == 200 and tokens.get("token_type", "").lower() == "dpop", "mcp: a DPoP-bound token for /mcp is issued")
+        bound = tokens.get("access_token", "")
+        status, headers, body = post("DPoP " + bound, {"DPoP": dpop_proof(key, jwk, "POST", endpoint, access_token=bound)})
+        check(status == 200 and "serverInfo" in body.decode(errors="replace"),
+              f"mcp: /mcp accepts the DPoP-bound token with its proof (htu = <base-url>/mcp) ({status})")
+        status, headers, _ = post("Bearer " + bound)
+        check(status == 401 and any('Bearer error="invalid_token"' in c for c in headers.get_all("WWW-Authenticate") or []),
+              "mcp: the DPoP-bound token as Bearer answers invalid_token")
+        status, headers, _ = post("DPoP " + bound, {"DPoP": dpop_proof(key, jwk, "POST", base + "/api/resource", access_token=bound)})
+        check(status == 401 and 'DPoP error="invalid_dpop_proof"' in " ".join(headers.get_all("WWW-Authenticate") or []),
+              "mcp: a proof for another htu answers invalid_dpop_proof")
+    finally:
+        app.stop()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
-    ap.add_argument("--only", action="append", choices=["browser", "replicas", "glewlwyd", "mtls", "request-object"])
+    ap.add_argument("--only", action="append", choices=["browser", "replicas", "glewlwyd", "mtls", "request-object", "mcp"])
     a = ap.parse_args()
     parts = {"browser": part_browser, "replicas": part_replicas, "glewlwyd": part_glewlwyd, "mtls": part_mtls,
-             "request-object": part_request_object}
+             "request-object": part_request_object, "mcp": part_mcp}
     for name in a.only or list(parts):
         log(f"part {name}")
         try:

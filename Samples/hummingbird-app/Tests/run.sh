@@ -2,7 +2,7 @@
 # The tests of Samples/hummingbird-app (called by the repository's Tests/run.sh after
 # `swift test`, with the test providers running: IDP_ISSUER, GLEWLWYD_*, PG_URL exported).
 #
-#   bash Samples/hummingbird-app/Tests/run.sh [--only browser|replicas|glewlwyd|mtls|request-object]...
+#   bash Samples/hummingbird-app/Tests/run.sh [--only browser|replicas|glewlwyd|mtls|request-object|mcp]...
 #
 # Builds the app package ONCE (debug): the app, its unit tests (Tests/HummingbirdAppTests, run
 # first with `swift test`) and NameClashCheck, the target that compiles
@@ -11,7 +11,8 @@
 # Then app_tests.py: a headless Chromium login through django-oauth-toolkit's own form (selenium
 # in the repository's ignored .venv-hbapp), /upstream after expiry (one refresh), /logout; two
 # instances on one PostgreSQL; glewlwyd's RFC 9068 tokens, challenges and back-channel logout; glewlwyd
-# fetching the login's request object from the app (--request-object by-reference).
+# fetching the login's request object from the app (--request-object by-reference); the MCP endpoint
+# (--mcp) called by the Python MCP SDK (PyPI `mcp`, in Tests/.venv-mcp made by mcp-setup.sh).
 # A missing prerequisite skips its part with a message; under CI=true it is an error.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,5 +49,8 @@ elif [ "${CI:-}" = true ]; then
     log "chromium and chromium-driver are required under CI=true (Tests/providers.sh installs them as root)"
     exit 1
 fi
+
+# The Python MCP SDK for the "mcp" part, in its own venv (app_tests.py runs it as a subprocess).
+bash "$here/mcp-setup.sh" >&2 || log "the Python MCP SDK could not be installed (the mcp part will say so)"
 
 exec "$python" "$here/app_tests.py" --binary "$binary" "$@"

@@ -71,6 +71,15 @@ struct HummingbirdApp {
         let resource = try await ProtectedResource(
             options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
             observer: observer)
+        // --mcp: the MCP endpoint, the same front door placed at <base-url>/mcp (its own resource and audience).
+        let mcp =
+            options.mcp
+            ? MCPEndpoint(
+                resource: try await ProtectedResource(
+                    options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
+                    observer: observer, place: .mcp(options)),
+                options: options)
+            : nil
         // --request-object: the login request as a request object, signed (or, named, unsigned), maybe encrypted.
         var requestObject: RequestObject.Configuration?
         var requestObjects: RequestObjectHost?
@@ -92,6 +101,7 @@ struct HummingbirdApp {
 
         let router = Router(context: AppRequestContext.self)
         app.register(on: router)
+        mcp?.register(on: router)
         let serverConfiguration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: options.port))
         let application: Application<RouterResponder<AppRequestContext>>
         if let certificate = options.tlsCertificatePath, let key = options.tlsKeyPath {
@@ -114,6 +124,7 @@ struct HummingbirdApp {
                 "address": "127.0.0.1:\(options.port)", "base_url": "\(options.baseURL.absoluteString)",
                 "issuer": "\(client.issuer)", "store": "\(database == nil ? "memory" : "postgresql")",
                 "request_object": "\(options.requestObject?.rawValue ?? "off")",
+                "mcp": "\(mcp.map { $0.resource.url.absoluteString } ?? "off")",
             ])
         do {
             try await application.runService()

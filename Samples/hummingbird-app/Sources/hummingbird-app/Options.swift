@@ -58,6 +58,10 @@ struct Options: Sendable {
     var clientAddressHeader: String?
     /// How many verified access tokens `/api/resource` keeps (`--verified-token-cache N`; 0: none); `nil`: the library's default.
     var verifiedTokenCache: Int?
+    /// `--mcp`: serve the Model Context Protocol endpoint `<base-url>/mcp` (tool `whoami`) behind the resource-server front door.
+    var mcp = false
+    /// `--mcp-require-scope S` (repeatable): the scopes a token needs on `/mcp`.
+    var mcpRequiredScopes: Set<String> = []
 
     /// How `--request-object` sends the request object.
     enum RequestObjectDeliveryChoice: String, Sendable {
@@ -76,7 +80,7 @@ struct Options: Sendable {
                [--request-object by-value|by-reference (--request-object-key FILE | --request-object-unsigned)
                 [--request-object-encrypt] [--request-object-lifetime SECONDS]]
                [--pending-logins N] [--pending-logins-per-client N] [--client-address-header NAME]
-               [--verified-token-cache N (default 10000; 0: off)]
+               [--verified-token-cache N (default 10000; 0: off)] [--mcp [--mcp-require-scope S]...]
         """
 
     struct UsageError: Error, CustomStringConvertible { let description: String }
@@ -189,6 +193,8 @@ struct Options: Sendable {
                     throw UsageError(description: "--verified-token-cache: a count from 0 (off) to 10000000, not \(text)")
                 }
                 options.verifiedTokenCache = count
+            case "--mcp": options.mcp = true
+            case "--mcp-require-scope": options.mcpRequiredScopes.insert(try value(name, inline))
             case "--help", "-h": throw UsageError(description: usage)
             default: throw UsageError(description: "unknown option \(name)\n\(usage)")
             }
@@ -219,6 +225,9 @@ struct Options: Sendable {
             }
         } else if (options.requestObjectKeyPath != nil) == options.requestObjectUnsigned {
             throw UsageError(description: "--request-object needs exactly one of --request-object-key FILE (signed) and --request-object-unsigned")
+        }
+        if !options.mcp, !options.mcpRequiredScopes.isEmpty {
+            throw UsageError(description: "--mcp-require-scope needs --mcp")
         }
         // The external origin: https, or http on a loopback host (the toolkit's one URL rule).
         var trimmed = base
