@@ -118,7 +118,7 @@ enum X509Chain {
             let text = X509_verify_cert_error_string(Int(reason)).map { String(cString: $0) } ?? "unknown error"
             throw JOSEError(.x5cUntrusted, "the x5c chain does not validate against the trust anchors: \(text)", member: "x5c")
         }
-        let key = try JWK(derKey: PEMKeyReader.certificate(leafDER[...]))
+        let key = try JWK(derKey: PEMKeyReader.read(leafDER, format: .certificate))
         return Leaf(key: key, der: leafDER)
     }
 
