@@ -59,7 +59,8 @@ enum SDJWTInspection {
         } catch let error as CredentialFetch.Refusal {
             outcome = .failure(error)
         } catch {
-            outcome = .failure(error is JOSEError ? CredentialFetch.Refusal(error) : CredentialFetch.Refusal(code: "malformed_token", reason: "unreadable SD-JWT"))
+            outcome = .failure(
+                error is JOSEError ? CredentialFetch.Refusal(error) : CredentialFetch.Refusal(code: "malformed_token", reason: "unreadable SD-JWT"))
         }
         let checks = Checks(metadataIssuer: metadataIssuer, statusChecked: options.checkStatus, status: status)
         IO.write(options.json ? json(outcome, checks: checks) : human(outcome, parsed: parsed, policy: policy, checks: checks, options: options), to: 1)
@@ -185,7 +186,8 @@ enum SDJWTInspection {
                 }
             }
             out += "\n" + paint("Claims", "1") + "\n" + safe(JSONValue.object(verified.claims.object).prettyJSONString(sortedKeys: true)) + "\n\n"
-            out += paint(paint("VALID", "1"), "32") + ": signature, disclosures" + (verified.keyBinding == nil ? "" : ", key binding")
+            out +=
+                paint(paint("VALID", "1"), "32") + ": signature, disclosures" + (verified.keyBinding == nil ? "" : ", key binding")
                 + (checks.status == nil ? "" : ", status") + " and claims\n"
         case .failure(let error):
             out += "  " + paint("✘", "31") + " sd-jwt     " + safe(error.reason) + paint("  [\(error.code)]", "2") + "\n\n"

@@ -162,8 +162,10 @@ struct CLISDJWTVCNetworkTests {
         #expect(allowed.status == 1 && allowed.reason == "credential_suspended", "\(allowed.stdout)")
         // A status list signed by another key than the issuer's is not trusted.
         let other = try await CLI.run(
-            ["--as", "sd-jwt-vc", "--key", "Keys/p256.pub.pem", "--check-status", "--allow-host", "127.0.0.1:\(host.port)", "--json",
-             try await Self.credential(iss: issuer, host: host, index: 0)])
+            [
+                "--as", "sd-jwt-vc", "--key", "Keys/p256.pub.pem", "--check-status", "--allow-host", "127.0.0.1:\(host.port)", "--json",
+                try await Self.credential(iss: issuer, host: host, index: 0),
+            ])
         #expect(other.status == 0)
         let list: JSONObject = [
             "sub": .string(host.base + "/lists/a"), "iat": .integer(Int64(Date().timeIntervalSince1970)),
@@ -173,8 +175,10 @@ struct CLISDJWTVCNetworkTests {
             "/lists/a", try JWT.sign(list, key: try JWK.generate(.ec(.p256)), algorithm: .es256, header: ["typ": "statuslist+jwt"]),
             contentType: "application/statuslist+jwt")
         let forged = try await CLI.run(
-            ["--as", "sd-jwt-vc", "--key", "Keys/p256.pub.pem", "--check-status", "--allow-host", "127.0.0.1:\(host.port)", "--json",
-             try await Self.credential(iss: issuer, host: host, index: 0)])
+            [
+                "--as", "sd-jwt-vc", "--key", "Keys/p256.pub.pem", "--check-status", "--allow-host", "127.0.0.1:\(host.port)", "--json",
+                try await Self.credential(iss: issuer, host: host, index: 0),
+            ])
         #expect(forged.status == 1 && forged.reason == "status_list_invalid", "\(forged.stdout)")
         // Usage: --check-status is for sd-jwt-vc; --allow-host needs HOST:PORT.
         #expect(try await CLI.run(["--as", "sd-jwt", "--key", "Keys/p256.pub.pem", "--check-status", token]).status == 2)

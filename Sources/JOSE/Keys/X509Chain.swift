@@ -46,7 +46,15 @@ enum X509Chain {
     /// Runs `body` with the libcrypto certificate of `der`, freed afterwards.
     /// - Throws: ``JOSEError`` `.invalidKey` when `der` is not exactly one DER certificate.
     static func withCertificate<T>(_ der: [UInt8], what: String, _ body: (OpaquePointer) throws -> T) throws -> T {
-        guard der.count <= maximumCertificateBytes else { throw JOSEError(.invalidKey, "\(what) is larger than \(maximumCertificateBytes) bytes") }
+        guard let certificate = parse(der) else { throw JOSEError(.invalidKey, "\(what) is not a DER X.509 certificate") }
+        defer { X509_free(certificate) }
+        return try body(certificate)
+    }
+
+    /// The libcrypto certificate of `der` (to be freed by the caller), or `nil` unless `der` is exactly one DER
+    /// certificate of at most ``maximumCertificateBytes``.
+    private static func parse(_ der: [UInt8]) -> OpaquePointer? {
+        guard der.count <= maximumCertificateBytes else { return nil }
         let certificate: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             guard let parsed = d2i_X509(nil, &cursor, buffer.count) else { return nil }
@@ -58,9 +66,7 @@ enum X509Chain {
             return parsed
         }
         ERR_clear_error()
-        guard let certificate else { throw JOSEError(.invalidKey, "\(what) is not a DER X.509 certificate") }
-        defer { X509_free(certificate) }
-        return try body(certificate)
+        return certificate
     }
 
     /// Validates `chain` (leaf first) against `anchors` at `time` and returns the leaf's key (read by JOSE's own
@@ -70,19 +76,9 @@ enum X509Chain {
     static func validate(_ chain: [[UInt8]], anchors: X509TrustAnchors, at time: Date) throws -> Leaf {
         guard let leafDER = chain.first else { throw JOSEError(.x5cInvalid, "x5c holds no certificate", member: "x5c") }
         var parsed: [OpaquePointer] = []
-        defer { parsed.forEach { X509_free($0) } }
+        defer { for certificate in parsed { X509_free(certificate) } }
         func parse(_ der: [UInt8]) throws -> OpaquePointer {
-            let certificate: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-                var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-                guard let certificate = d2i_X509(nil, &cursor, buffer.count) else { return nil }
-                guard let cursor, let base = buffer.baseAddress, cursor - base == buffer.count else {
-                    X509_free(certificate)
-                    return nil
-                }
-                return certificate
-            }
-            ERR_clear_error()
-            guard der.count <= maximumCertificateBytes, let certificate else {
+            guard let certificate = X509Chain.parse(der) else {
                 throw JOSEError(.x5cInvalid, "an x5c entry is not a DER X.509 certificate", member: "x5c")
             }
             parsed.append(certificate)
