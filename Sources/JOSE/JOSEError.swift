@@ -115,6 +115,14 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         case sdKeyBindingStale = "sd_key_binding_stale"
         /// SD-JWT VC: a claim that must stay in clear (`iss`, `nbf`, `exp`, `cnf`, `vct`, `vct#integrity`, `status`) was disclosed.
         case sdClaimNotDisclosable = "sd_claim_not_disclosable"
+        /// X.509: the `x5c` header is missing, not an array of 1 to 10 Base64 DER certificates, or one does not parse.
+        case x5cInvalid = "x5c_invalid"
+        /// X.509: the `x5c` chain does not validate against the application's trust anchors at the validation time
+        /// (libcrypto's reason named).
+        case x5cUntrusted = "x5c_untrusted"
+        /// SD-JWT VC: the `x5c` leaf certificate does not name the credential's `iss` (no equal URI SAN, nor a DNS
+        /// SAN equal to the host of an `https` issuer).
+        case x5cIssuerMismatch = "x5c_issuer_mismatch"
     }
 
     /// The stable code.

@@ -39,12 +39,18 @@ package enum HTTPFetch {
     /// and returns the response, whatever its status.
     package static func get(
         _ url: String, userAgent: String, deadlineSeconds: Double,
-        limit: Int = maxResponseBytes
+        limit: Int = maxResponseBytes, accept: String = "application/json"
     ) throws(FetchError) -> ParsedHTTPResponse {
         let target = try parse(url)
+        // A media type only (token characters and `/`, `+`, `.`, `-`): nothing that could end the header line.
+        let acceptable =
+            !accept.isEmpty
+            && accept.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "/+.-_*;= ,".utf8.contains(byte)
+            }
         let request =
             "GET \(target.path) HTTP/1.1\r\nHost: \(target.hostHeader)\r\nUser-Agent: \(userAgent)\r\n"
-            + "Accept: application/json\r\nConnection: close\r\n\r\n"
+            + "Accept: \(acceptable ? accept : "application/json")\r\nConnection: close\r\n\r\n"
         let tls = target.isTLS ? try TLSContext(trust: .system, identity: nil) : nil
         return try exchange(target, request: Array(request.utf8), tls: tls, deadlineSeconds: deadlineSeconds, limit: limit)
     }

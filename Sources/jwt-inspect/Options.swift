@@ -22,6 +22,10 @@ struct Options {
     var sdJWT = false
     /// `--as sd-jwt-vc`: the same with the SD-JWT VC rules.
     var sdJWTVC = false
+    /// `--check-status`: sd-jwt-vc, the credential's Token Status List fetched and its entry checked.
+    var checkStatus = false
+    /// `--allow-host HOST:PORT`: hosts a credential may name (jwks_uri, status list) admitted by name.
+    var allowedHosts: [String] = []
     var requiredScopes: [String] = []
     var dpopMethod: String?
     var dpopURI: String?
@@ -73,7 +77,12 @@ struct Options {
                                (--iss, --aud), dpop-proof (--htm, --htu, --ath, --nonce; no key: the
                                proof's jwk), sd-jwt (--key, --iss, --aud with --nonce: key binding;
                                see jwt-inspect sd-jwt --help), sd-jwt-vc (the same, with typ dc+sd-jwt,
-                               vct, iss/vct/cnf/status never disclosed); without --as the kind is guessed from typ
+                               vct, iss/vct/cnf/status never disclosed; --issuer URL: keys from URL's JWT VC
+                               issuer metadata, iss must equal URL); without --as the kind is guessed from typ
+          --check-status       sd-jwt-vc: fetch the credential's Token Status List (status.status_list) and
+                               require its entry to be valid (credential_revoked, credential_suspended: exit 1)
+          --allow-host HOST:PORT  sd-jwt-vc: also fetch from this host (an internal or non-443 one), e.g. a
+                               status list on 127.0.0.1:8443 (repeatable; the --issuer host is always admitted)
           --require-scope SCOPE  access-token: required scope (repeatable)
           --htm METHOD         dpop-proof, --dpop-proof: the request method (required with them)
           --htu URL            dpop-proof, --dpop-proof: the request URL (required; query and fragment ignored)
@@ -125,6 +134,8 @@ struct Options {
             case "--htu": options.dpopURI = try value(argument)
             case "--ath": options.dpopAccessTokenHash = try value(argument)
             case "--dpop-proof": options.dpopProof = try value(argument)
+            case "--check-status": options.checkStatus = true
+            case "--allow-host": options.allowedHosts.append(try value(argument))
             case "--as":
                 let text = try value(argument)
                 if text == "sd-jwt" || text == "sd-jwt-vc" {

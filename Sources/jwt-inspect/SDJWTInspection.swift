@@ -1,4 +1,5 @@
 import JOSE
+import OIDC
 import OIDCTLSTransport
 
 #if canImport(FoundationEssentials)
@@ -14,37 +15,66 @@ enum SDJWTInspection {
     static func run(_ token: String, options: Options) throws(Exit) {
         let kind = options.sdJWTVC ? "sd-jwt-vc" : "sd-jwt"
         guard options.hasKeySource else { throw fail(2, "--as \(kind) needs the issuer's key (--key)\nTry 'jwt-inspect --help'.") }
-        if options.sdJWTVC, options.issuerURL != nil {
-            // --issuer reads OpenID discovery for the other kinds; JWT VC issuer metadata is not read here yet.
-            throw fail(2, "--as sd-jwt-vc takes the issuer's key with --key or --jwks-url (JWT VC issuer metadata is not supported yet)")
+        guard options.sdJWTVC || (!options.checkStatus && options.allowedHosts.isEmpty) else {
+            throw fail(2, "--check-status and --allow-host apply to --as sd-jwt-vc\nTry 'jwt-inspect --help'.")
         }
         guard (options.expectedAudience == nil) == (options.expectedNonce == nil) else {
             throw fail(2, "--as sd-jwt: key binding needs both --aud and --nonce\nTry 'jwt-inspect --help'.")
         }
-        let keys: KeySource?
-        do { keys = try KeySource.load(options) } catch { throw fail(2, error.message) }
-        let set: JWKSet
-        switch keys {
-        case .single(let key): set = JWKSet(keys: [key])
-        case .set(let keys): set = keys
-        case nil: throw fail(2, "--as sd-jwt needs the issuer's key (--key)")
+        // --issuer for an SD-JWT VC: the JWT VC issuer metadata (not OpenID discovery), and iss must be that issuer.
+        let metadataIssuer = options.sdJWTVC ? options.issuerURL : nil
+        if let metadataIssuer, let expected = options.expectedIssuer, expected != metadataIssuer {
+            throw fail(2, "--iss and --issuer name different issuers\nTry 'jwt-inspect --help'.")
         }
-        let policy: SDJWTVerificationPolicy
+        let fetchPolicy: RemoteFetchPolicy
+        do { fetchPolicy = try CredentialFetch.policy(options) } catch { throw fail(2, "\(error.message)\nTry 'jwt-inspect --help'.") }
+        let set: JWKSet
+        if let metadataIssuer {
+            do { set = try CredentialFetch.issuerKeys(metadataIssuer, policy: fetchPolicy) } catch { throw fail(2, error.message) }
+        } else {
+            let keys: KeySource?
+            do { keys = try KeySource.load(options) } catch { throw fail(2, error.message) }
+            switch keys {
+            case .single(let key): set = JWKSet(keys: [key])
+            case .set(let keys): set = keys
+            case nil: throw fail(2, "--as sd-jwt needs the issuer's key (--key)")
+            }
+        }
+        var policy: SDJWTVerificationPolicy
         do { policy = try Self.policy(options) } catch { throw fail(2, "\(error.message)\nTry 'jwt-inspect --help'.") }
+        if let metadataIssuer { policy.claims.issuer = metadataIssuer }
 
         var parsed: SDJWT?
-        let outcome: Result<VerifiedSDJWT, JOSEError>
+        var status: (StatusListReference, StatusList.Status)?
+        let outcome: Result<VerifiedSDJWT, CredentialFetch.Refusal>
         do {
             let sdjwt = try SDJWT(token)
             parsed = sdjwt
-            outcome = .success(options.sdJWTVC ? try SDJWTVC.verify(sdjwt, keys: set, policy: policy) : try sdjwt.verify(keys: set, policy: policy))
-        } catch let error as JOSEError {
+            let verified = options.sdJWTVC ? try SDJWTVC.verify(sdjwt, keys: set, policy: policy) : try sdjwt.verify(keys: set, policy: policy)
+            if options.checkStatus {
+                status = try CredentialFetch.checkStatus(
+                    of: verified, keys: set, policy: fetchPolicy, now: options.now ?? IO.currentTime(), leeway: options.leeway)
+            }
+            outcome = .success(verified)
+        } catch let error as CredentialFetch.Refusal {
             outcome = .failure(error)
         } catch {
-            outcome = .failure(JOSEError(.malformedToken, "unreadable SD-JWT"))
+            outcome = .failure(
+                error is JOSEError ? CredentialFetch.Refusal(error) : CredentialFetch.Refusal(code: "malformed_token", reason: "unreadable SD-JWT"))
         }
-        IO.write(options.json ? json(outcome) : human(outcome, parsed: parsed, policy: policy, options: options), to: 1)
-        if case .failure(let error) = outcome { throw fail(1, "sd-jwt check failed: \(error.reason) [\(error.code.rawValue)]") }
+        let checks = Checks(metadataIssuer: metadataIssuer, statusChecked: options.checkStatus, status: status)
+        IO.write(options.json ? json(outcome, checks: checks) : human(outcome, parsed: parsed, policy: policy, checks: checks, options: options), to: 1)
+        if case .failure(let error) = outcome { throw fail(1, "sd-jwt check failed: \(error.reason) [\(error.code)]") }
+    }
+
+    /// What was checked besides the SD-JWT itself, for the output.
+    struct Checks {
+        /// The issuer whose JWT VC issuer metadata gave the keys (`--issuer`).
+        let metadataIssuer: String?
+        /// Whether `--check-status` was given.
+        let statusChecked: Bool
+        /// The status list entry read, when the credential names one and it was checked.
+        let status: (StatusListReference, StatusList.Status)?
     }
 
     static func policy(_ options: Options) throws(UsageError) -> SDJWTVerificationPolicy {
@@ -68,7 +98,7 @@ enum SDJWTInspection {
     }
 
     /// `{"result", "reason", "claims", "disclosures"}`.
-    static func json(_ outcome: Result<VerifiedSDJWT, JOSEError>) -> String {
+    static func json(_ outcome: Result<VerifiedSDJWT, CredentialFetch.Refusal>, checks: Checks) -> String {
         var object = JSONObject()
         switch outcome {
         case .success(let verified):
@@ -85,15 +115,18 @@ enum SDJWTInspection {
                     return .object(item)
                 })
             object["key_binding"] = .bool(verified.keyBinding != nil)
+            if checks.statusChecked { object["status"] = checks.status.map { .string($0.1.description) } ?? .null }
         case .failure(let error):
             object["result"] = "invalid"
-            object["reason"] = .string(error.code.rawValue)
+            object["reason"] = .string(error.code)
             object["message"] = .string(error.reason)
         }
         return JSONValue.object(object).prettyJSONString(sortedKeys: false) + "\n"
     }
 
-    static func human(_ outcome: Result<VerifiedSDJWT, JOSEError>, parsed: SDJWT?, policy: SDJWTVerificationPolicy, options: Options) -> String {
+    static func human(
+        _ outcome: Result<VerifiedSDJWT, CredentialFetch.Refusal>, parsed: SDJWT?, policy: SDJWTVerificationPolicy, checks: Checks, options: Options
+    ) -> String {
         func safe(_ text: String) -> String { TerminalText.escape(text, keepingNewlines: true) }
         let color: Bool
         switch options.color {
@@ -133,6 +166,9 @@ enum SDJWTInspection {
         switch outcome {
         case .success(let verified):
             out += "  \(pass) signature  verified with the \(verified.issuerKey) (" + safe(verified.header.algorithmName ?? "?") + ")\n"
+            if let issuer = checks.metadataIssuer {
+                out += "  \(pass) issuer     keys from the JWT VC issuer metadata of " + safe(issuer) + ", iss equal to it\n"
+            }
             out += "  \(pass) digests    each disclosure found exactly once (\(verified.hashAlgorithm.rawValue)), none repeated or in conflict\n"
             out +=
                 "  \(pass) claims     times" + (policy.claims.issuer == nil ? "" : ", iss")
@@ -142,11 +178,20 @@ enum SDJWTInspection {
             } else {
                 out += "  " + paint("!", "33") + " binding    not required (no --aud/--nonce)\n"
             }
+            if checks.statusChecked {
+                if let (reference, status) = checks.status {
+                    out += "  \(pass) status     entry \(reference.index) of " + safe(reference.uri) + ": \(status)\n"
+                } else {
+                    out += "  " + paint("!", "33") + " status     the credential names no status list\n"
+                }
+            }
             out += "\n" + paint("Claims", "1") + "\n" + safe(JSONValue.object(verified.claims.object).prettyJSONString(sortedKeys: true)) + "\n\n"
-            out += paint(paint("VALID", "1"), "32") + ": signature, disclosures" + (verified.keyBinding == nil ? "" : ", key binding") + " and claims\n"
+            out +=
+                paint(paint("VALID", "1"), "32") + ": signature, disclosures" + (verified.keyBinding == nil ? "" : ", key binding")
+                + (checks.status == nil ? "" : ", status") + " and claims\n"
         case .failure(let error):
-            out += "  " + paint("✘", "31") + " sd-jwt     " + safe(error.reason) + paint("  [\(error.code.rawValue)]", "2") + "\n\n"
-            out += paint(paint("INVALID", "1"), "31") + ": " + safe(error.reason) + " [\(error.code.rawValue)]\n"
+            out += "  " + paint("✘", "31") + " sd-jwt     " + safe(error.reason) + paint("  [\(error.code)]", "2") + "\n\n"
+            out += paint(paint("INVALID", "1"), "31") + ": " + safe(error.reason) + " [\(error.code)]\n"
         }
         return out
     }

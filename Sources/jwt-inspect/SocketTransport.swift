@@ -31,7 +31,10 @@ struct SocketTransport: HTTPTransport {
             throw TransportError.connectionFailed(error.message)
         }
         do {
-            let response = try HTTPFetch.get(request.url.absoluteString, userAgent: "jwt-inspect", deadlineSeconds: deadlineSeconds)
+            // The library's Accept (a status list asks for application/statuslist+jwt); JSON otherwise.
+            let response = try HTTPFetch.get(
+                request.url.absoluteString, userAgent: "jwt-inspect", deadlineSeconds: deadlineSeconds,
+                accept: request.headers["Accept"] ?? "application/json")
             var headers = HeaderFields()
             for field in response.headers { headers.add(field.name, field.value) }
             return TransportResponse(status: response.status, headers: headers, body: response.body)

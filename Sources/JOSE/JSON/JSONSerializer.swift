@@ -49,8 +49,58 @@ extension JSONValue {
         }
     }
 
+    /// Compact JSON bytes in stored member order: the bytes of ``jsonString(sortedKeys:)`` without sorting,
+    /// written into an array (no string growth on the way; for claims built from an object).
+    func compactJSONBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        writeCompact(to: &out)
+        return out
+    }
+
+    private func writeCompact(to out: inout [UInt8]) {
+        switch self {
+        case .string(let s):
+            if s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                var text = ""
+                JSONValue.writeString(s, to: &text)
+                out.append(contentsOf: text.utf8)
+            } else {
+                out.append(UInt8(ascii: "\""))
+                out.append(contentsOf: s.utf8)
+                out.append(UInt8(ascii: "\""))
+            }
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (i, element) in elements.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                element.writeCompact(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            out.append(UInt8(ascii: "{"))
+            for (i, member) in object.members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.string(member.name).writeCompact(to: &out)
+                out.append(UInt8(ascii: ":"))
+                member.value.writeCompact(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        default:
+            var text = ""
+            write(to: &text, sortedKeys: false, indent: nil, level: 0)
+            out.append(contentsOf: text.utf8)
+        }
+    }
+
     static func writeString(_ string: String, to out: inout String) {
         out += "\""
+        // Most strings need no escape: appended whole rather than scalar by scalar.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += string
+            out += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -34,7 +34,7 @@ public struct JWTClaims: Sendable {
 
     /// Wraps an object (for building tokens).
     public init(_ object: JSONObject) {
-        let payload = Array(object.jsonString().utf8)
+        let payload = JSONValue.object(object).compactJSONBytes()
         self.payload = payload
         // The serializer's output is valid JSON by construction; an index failure would only drop lookups.
         self.index =

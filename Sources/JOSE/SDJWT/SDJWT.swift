@@ -15,24 +15,46 @@ public struct SDJWT: Sendable, Hashable {
         guard compact.utf8.count <= limits.maxTokenBytes else {
             throw JOSEError(.limitExceeded, "the SD-JWT is larger than \(limits.maxTokenBytes) bytes")
         }
-        let parts = compact.split(separator: "~", omittingEmptySubsequences: false)
+        // Split on the bytes: `~` and `.` are ASCII, so every cut falls on a character boundary (a split by
+        // Character would run grapheme breaking over the whole presentation).
+        var text = compact
+        let parts = text.withUTF8 { SDJWT.split($0) }
         guard parts.count >= 2 else { throw JOSEError(.malformedToken, "an SD-JWT has at least one \"~\" after the issuer-signed JWT") }
-        guard !parts[0].isEmpty, parts[0].split(separator: ".", omittingEmptySubsequences: false).count == 3 else {
+        guard !parts[0].text.isEmpty, parts[0].dots == 2 else {
             throw JOSEError(.malformedToken, "the issuer-signed JWT of an SD-JWT must be a compact JWS")
         }
         let middle = parts[1..<(parts.count - 1)]
-        guard !middle.contains(where: \.isEmpty) else { throw JOSEError(.malformedToken, "an SD-JWT has an empty disclosure (\"~~\")") }
+        guard !middle.contains(where: \.text.isEmpty) else { throw JOSEError(.malformedToken, "an SD-JWT has an empty disclosure (\"~~\")") }
         let last = parts[parts.count - 1]
-        if last.isEmpty {
+        if last.text.isEmpty {
             keyBindingJWT = nil
         } else {
-            guard last.split(separator: ".", omittingEmptySubsequences: false).count == 3 else {
+            guard last.dots == 2 else {
                 throw JOSEError(.malformedToken, "the part after the last \"~\" must be a KB-JWT (a compact JWS)")
             }
-            keyBindingJWT = String(last)
+            keyBindingJWT = last.text
         }
-        issuerSignedJWT = String(parts[0])
-        disclosures = middle.map(String.init)
+        issuerSignedJWT = parts[0].text
+        disclosures = middle.map(\.text)
+    }
+
+    /// The `~`-separated parts of a compact SD-JWT's bytes (empty parts kept), each with the number of `.` it holds.
+    static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> [(text: String, dots: Int)] {
+        var parts: [(text: String, dots: Int)] = []
+        var start = 0
+        var dots = 0
+        for index in 0..<bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "~"):
+                parts.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self), dots))
+                start = index + 1
+                dots = 0
+            case UInt8(ascii: "."): dots += 1
+            default: break
+            }
+        }
+        parts.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]), as: UTF8.self), dots))
+        return parts
     }
 
     /// An SD-JWT from its parts.

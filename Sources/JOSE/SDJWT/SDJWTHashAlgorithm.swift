@@ -30,6 +30,8 @@ public enum SDJWTHashAlgorithm: String, Sendable, Hashable, CaseIterable {
 
     /// The Base64URL digest of the US-ASCII text `text` (a disclosure, or a presentation for `sd_hash`).
     public func digest(of text: String) -> String {
-        Base64URL.encode(digest.hash(Array(text.utf8)))
+        var text = text
+        // Hashed in place: a disclosure or a presentation is not copied into an array first.
+        return text.withUTF8 { Base64URL.encode(digest.hash(UnsafeRawBufferPointer($0))) }
     }
 }

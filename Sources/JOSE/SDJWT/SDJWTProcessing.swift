@@ -11,6 +11,8 @@ struct SDJWTProcessing {
     /// Where each disclosure was placed: the path of its value in the fully disclosed payload.
     private(set) var paths: [Int: [String]] = [:]
     private let maxDepth: Int
+    /// The path of the value being processed: pushed and popped as the walk goes (no array built per member).
+    private var path: [String] = []
 
     /// - Throws: ``JOSEError`` `.sdRepeatedDisclosure` when a disclosure is given twice.
     init(disclosures: [SDJWTDisclosure], algorithm: SDJWTHashAlgorithm, maxDepth: Int) throws {
@@ -34,7 +36,7 @@ struct SDJWTProcessing {
     /// - Throws: ``JOSEError``: `.sdDuplicateDigest`, `.sdMisplacedDisclosure`, `.sdClaimNameConflict`,
     ///   `.sdMalformedPayload`, `.sdUnreferencedDisclosure`, `.limitExceeded`.
     mutating func process(payload: JSONObject) throws -> JSONObject {
-        let result = try process(object: payload, path: [], depth: 0, topLevel: true)
+        let result = try process(object: payload, depth: 0, topLevel: true)
         if paths.count != disclosures.count {
             let missing = (0..<disclosures.count).first { paths[$0] == nil } ?? 0
             throw JOSEError(
@@ -50,19 +52,26 @@ struct SDJWTProcessing {
         }
     }
 
-    private mutating func process(value: JSONValue, path: [String], depth: Int) throws -> JSONValue {
+    /// `value` processed, at `path` + `component`.
+    private mutating func process(value: JSONValue, at component: String, depth: Int) throws -> JSONValue {
         switch value {
-        case .object(let object): return .object(try process(object: object, path: path, depth: depth, topLevel: false))
-        case .array(let array): return .array(try process(array: array, path: path, depth: depth))
+        case .object(let object):
+            path.append(component)
+            defer { path.removeLast() }
+            return .object(try process(object: object, depth: depth, topLevel: false))
+        case .array(let array):
+            path.append(component)
+            defer { path.removeLast() }
+            return .array(try process(array: array, depth: depth))
         default: return value
         }
     }
 
-    private mutating func process(object: JSONObject, path: [String], depth: Int, topLevel: Bool) throws -> JSONObject {
+    private mutating func process(object: JSONObject, depth: Int, topLevel: Bool) throws -> JSONObject {
         guard depth <= maxDepth else { throw JOSEError(.limitExceeded, "the disclosed payload is nested deeper than \(maxDepth) levels") }
         var result = JSONObject()
         for member in object where member.name != "_sd" && !(topLevel && member.name == "_sd_alg") {
-            result[member.name] = try process(value: member.value, path: path + [member.name], depth: depth + 1)
+            result[member.name] = try process(value: member.value, at: member.name, depth: depth + 1)
         }
         guard let sd = object["_sd"] else { return result }
         guard let digests = sd.arrayValue else { throw JOSEError(.sdMalformedPayload, "\"_sd\" must be an array of digests", member: "_sd") }
@@ -79,19 +88,18 @@ struct SDJWTProcessing {
                     .sdClaimNameConflict, "disclosure \(index + 1) discloses \"\(name.jsonSafePrefix)\", already present at that level", member: name)
             }
             paths[index] = path + [name]
-            result[name] = try process(value: disclosure.value, path: path + [name], depth: depth + 1)
+            result[name] = try process(value: disclosure.value, at: name, depth: depth + 1)
         }
         return result
     }
 
-    private mutating func process(array: [JSONValue], path: [String], depth: Int) throws -> [JSONValue] {
+    private mutating func process(array: [JSONValue], depth: Int) throws -> [JSONValue] {
         guard depth <= maxDepth else { throw JOSEError(.limitExceeded, "the disclosed payload is nested deeper than \(maxDepth) levels") }
         var result: [JSONValue] = []
         result.reserveCapacity(array.count)
         for (position, element) in array.enumerated() {
-            let elementPath = path + [String(position)]
             guard case .object(let object) = element, object.count == 1, let reference = object["..."] else {
-                result.append(try process(value: element, path: elementPath, depth: depth + 1))
+                result.append(try process(value: element, at: String(position), depth: depth + 1))
                 continue
             }
             guard let digest = reference.stringValue else {
@@ -103,8 +111,8 @@ struct SDJWTProcessing {
             guard disclosure.name == nil else {
                 throw JOSEError(.sdMisplacedDisclosure, "disclosure \(index + 1) is an object member but its digest is an array element")
             }
-            paths[index] = elementPath
-            result.append(try process(value: disclosure.value, path: elementPath, depth: depth + 1))
+            paths[index] = path + [String(position)]
+            result.append(try process(value: disclosure.value, at: String(position), depth: depth + 1))
         }
         return result
     }
@@ -143,6 +151,22 @@ enum SDJWTPointer {
 
     /// The pointer text of path components.
     static func text(_ components: [String]) -> String {
-        components.map { "/" + $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined()
+        var text = ""
+        for component in components {
+            text += "/"
+            // Most names need no escape: appended whole.
+            guard component.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+                text += component
+                continue
+            }
+            for character in component.unicodeScalars {
+                switch character {
+                case "~": text += "~0"
+                case "/": text += "~1"
+                default: text.unicodeScalars.append(character)
+                }
+            }
+        }
+        return text
     }
 }

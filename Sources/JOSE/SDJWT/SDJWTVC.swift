@@ -27,4 +27,26 @@ public enum SDJWTVC {
         _ = try verified.claims.issuer  // a non-string iss is refused
         return verified
     }
+
+    /// Verifies an SD-JWT VC whose issuer key is the leaf certificate of the issuer-signed JWT's `x5c` header: the
+    /// chain must validate against `trustAnchors` at the policy's clock time (libcrypto's X.509 path validation; an
+    /// `x5c` is never trusted on its own), then ``verify(_:keys:policy:)`` runs with the leaf's key, and the leaf must
+    /// name the credential's `iss` (a URI SAN equal to it, or a DNS SAN equal to the host of an `https` issuer).
+    /// - Throws: ``JOSEError``: `.x5cInvalid`, `.x5cUntrusted`, `.x5cIssuerMismatch`, `.missingClaim` (no `iss`),
+    ///   and the codes of ``verify(_:keys:policy:)``.
+    public static func verify(_ sdjwt: SDJWT, trustAnchors: X509TrustAnchors, policy: SDJWTVerificationPolicy = SDJWTVerificationPolicy()) throws
+        -> VerifiedSDJWT
+    {
+        let header = try CompactJWS(sdjwt.issuerSignedJWT, limits: policy.signature.limits).header
+        let chain = try X509Chain.certificates(ofX5C: header.members["x5c"])
+        let leaf = try X509Chain.validate(chain, anchors: trustAnchors, at: policy.claims.clock())
+        let verified = try verify(sdjwt, keys: JWKSet(keys: [leaf.key]), policy: policy)
+        guard let issuer = try verified.claims.issuer else {
+            throw JOSEError(.missingClaim, "an SD-JWT VC verified with x5c needs an \"iss\" the certificate names", member: "iss")
+        }
+        guard try X509Chain.leaf(leaf.der, names: issuer) else {
+            throw JOSEError(.x5cIssuerMismatch, "the x5c leaf certificate does not name the credential's issuer", member: "iss")
+        }
+        return verified
+    }
 }

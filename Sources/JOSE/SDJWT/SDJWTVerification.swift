@@ -54,7 +54,8 @@ extension SDJWT {
         guard let jwk = claims["cnf"]?.objectValue?["jwk"]?.objectValue else {
             throw JOSEError(.sdHolderKeyMissing, "key binding is required and the issuer-signed JWT has no \"cnf\".\"jwk\"", member: "cnf")
         }
-        let holderKey = try JWK(embeddedJSONObject: jwk)
+        // The same credential is presented again and again: its holder key is built once per thread, not per presentation.
+        let holderKey = try EmbeddedKeyCache.key(for: jwk)
         let checks = JWTValidationPolicy(
             clock: policy.claims.clock, leeway: policy.claims.leeway, audience: required.audience, requiredClaims: ["iat", "nonce", "sd_hash"])
         let kb = try JWT.verifyIgnoringIssuerAndAudience(token, key: holderKey, policy: policy.signature, validation: checks)

@@ -43,6 +43,16 @@ struct SDJWTKeyBindingTests {
         #expect(code(try kb(try issued())) == nil)
     }
 
+    @Test("the holder key kept per thread never answers for another cnf.jwk: a KB-JWT by the previous holder is refused")
+    func holderKeyPerCredential() throws {
+        let other = try JWK.generate(.ec(.p256))
+        #expect(code(try kb(try issued())) == nil)
+        #expect(code(try kb(try issued(holder: other))) == .invalidSignature)
+        #expect(code(try kb(try issued(holder: other), key: other)) == nil)
+        #expect(code(try kb(try issued())) == nil)
+        #expect(code(try kb(try issued(), key: other)) == .invalidSignature)
+    }
+
     @Test("required key binding: no KB-JWT, or no cnf.jwk, is refused")
     func missing() throws {
         #expect(code(try issued()) == .sdKeyBindingRequired)

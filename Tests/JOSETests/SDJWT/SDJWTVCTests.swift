@@ -26,6 +26,22 @@ struct SDJWTVCTests {
         #expect(code(type: nil) == .invalidHeader)
     }
 
+    @Test("issuerJWTType: the issuer-signed JWT's typ must be the one named (case-insensitive, application/ optional)")
+    func issuerJWTType() {
+        func code(_ type: String?) -> JOSEError.Code? {
+            F.code {
+                let token = try SDJWT.issue(claims: ["given_name": "Erika"], disclosable: ["/given_name"], key: F.issuer, algorithm: .es256, type: type)
+                var policy = F.policy()
+                policy.issuerJWTType = "example+sd-jwt"
+                _ = try token.verify(key: F.issuer.publicKey, policy: policy)
+            }
+        }
+        #expect(code("example+sd-jwt") == nil)
+        #expect(code("application/Example+SD-JWT") == nil)
+        #expect(code("JWT") == .invalidHeader)
+        #expect(code(nil) == .invalidHeader)
+    }
+
     @Test("vct is required and a string")
     func vct() {
         var without = Self.claims
