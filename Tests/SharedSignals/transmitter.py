@@ -10,7 +10,8 @@ http://127.0.0.1:PORT.
 Transmitter endpoints (SSF 1.0 §7-8), management ones requiring `Authorization: Bearer TOKEN` (else 401):
   GET  /.well-known/ssf-configuration      issuer, jwks_uri, delivery methods, the endpoints below
   GET  /jwks                               the RSA-2048 test key (kid rsa2048-t7tSXKgx)
-  POST|GET|PATCH|PUT|DELETE /streams       stream CRUD (?stream_id= for GET and DELETE); POST answers 409 when one exists
+  POST|GET|PATCH|PUT|DELETE /streams       stream CRUD (?stream_id= for GET and DELETE; GET without it: the list of
+                                           streams); POST answers 409 when one exists
   GET|POST /status                         stream status; a change emits an SSF stream-updated SET
   POST /subjects:add, /subjects:remove     subjects ({"stream_id", "subject"}), recorded
   POST /verify                             emits an SSF verification SET with the request's state
@@ -183,6 +184,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 STATE["stream"] = stream
                 STATE["status"] = "enabled"
             return self.answer(201, stream)
+        if method == "GET" and "stream_id" not in query:  # SSF 1.0 §8.1.1.2: every stream of the receiver, a list
+            return self.answer(200, [stream] if stream is not None else [])
         if stream is None or query.get("stream_id", stream["stream_id"]) != stream["stream_id"]:
             return self.answer(404, {"error": "not_found"})
         if method == "GET":
