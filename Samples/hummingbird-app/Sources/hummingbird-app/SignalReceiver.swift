@@ -87,7 +87,8 @@ struct SignalReceiver: Sendable {
             throw OIDCError(.invalidTransmitterAnswer, "the transmitter's stream has no stream_id")
         }
         if options.ssfDelivery == .push {
-            configuration.pushAuthorization = stream.json["delivery"]?.objectValue?["authorization_header"]?.stringValue
+            configuration.pushAuthorization =
+                stream.json["delivery"]?.objectValue?["authorization_header"]?.stringValue
                 ?? wanted.json["delivery"]?.objectValue?["authorization_header"]?.stringValue
         }
         let receiver = try SharedSignalsReceiver(transmitter: management.transmitter, configuration: configuration)
