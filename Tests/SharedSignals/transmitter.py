@@ -83,8 +83,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def body(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
+        raw = self.raw
         return json.loads(raw) if raw else {}
 
     def authorized(self):
@@ -94,6 +93,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return False
 
     def route(self, method):
+        # The whole body is read first, whatever the answer: on a kept-alive connection an unread body would be taken
+        # for the next request.
+        length = int(self.headers.get("Content-Length") or 0)
+        self.raw = self.rfile.read(length) if length else b""
         url = urllib.parse.urlsplit(self.path)
         query = dict(urllib.parse.parse_qsl(url.query))
         path = url.path
@@ -107,8 +110,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             config.update(self.server.overrides)
             return self.answer(200, config)
         if path == "/token" and method == "POST":  # the receiver's own client_credentials grant (rp / rp-secret)
-            length = int(self.headers.get("Content-Length") or 0)
-            form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
+            form = dict(urllib.parse.parse_qsl(self.raw.decode()))
             expected = "Basic " + base64.b64encode(b"rp:rp-secret").decode()
             if self.headers.get("Authorization") != expected or form.get("grant_type") != "client_credentials":
                 return self.answer(401, {"error": "invalid_client"})
@@ -166,9 +168,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with LOCK:
             stream = STATE["stream"]
         if method == "POST":
+            body = self.body()
             if stream is not None:
                 return self.answer(409, {"error": "conflict"})
-            body = self.body()
             delivery = body.get("delivery") or {}
             if delivery.get("method") not in ("urn:ietf:rfc:8935", "urn:ietf:rfc:8936"):
                 return self.answer(400, {"error": "invalid_request"})

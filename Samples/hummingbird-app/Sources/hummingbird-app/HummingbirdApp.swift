@@ -92,9 +92,17 @@ struct HummingbirdApp {
             requestObject: requestObject, requestObjects: requestObjects)
 
         // --ssf-transmitter: the stream created (or reused) before the server listens; verification asked once it does.
-        let signals = try await SignalReceiver.start(
-            options: options, issuer: client.issuer, sessions: stores.sessions, replays: stores.securityEventReplays, transport: transport,
-            observer: observer, logger: logger)
+        let signals: SignalReceiver?
+        do {
+            signals = try await SignalReceiver.start(
+                options: options, issuer: client.issuer, sessions: stores.sessions, replays: stores.securityEventReplays, transport: transport,
+                observer: observer, logger: logger)
+        } catch {
+            logger.critical("ssf: cannot start the receiver: \(WebApp.describe(error))")
+            try? await http.shutdown()
+            database?.close()
+            throw error
+        }
 
         let router = Router(context: AppRequestContext.self)
         app.register(on: router)
