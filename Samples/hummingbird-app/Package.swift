@@ -48,6 +48,7 @@ let package = Package(
                 .product(name: "OIDCResourceServer", package: "swift-oidc-toolkit"),
                 .product(name: "OIDCPostgres", package: "swift-oidc-toolkit"),
                 .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "OIDCSharedSignals", package: "swift-oidc-toolkit"),
             ],
             swiftSettings: strict
         ),
@@ -67,6 +68,7 @@ let package = Package(
                 .product(name: "OIDCSession", package: "swift-oidc-toolkit"),
                 .product(name: "OIDCResourceServer", package: "swift-oidc-toolkit"),
                 .product(name: "OIDCPostgres", package: "swift-oidc-toolkit"),
+                .product(name: "OIDCSharedSignals", package: "swift-oidc-toolkit"),
             ],
             swiftSettings: strict
         ),

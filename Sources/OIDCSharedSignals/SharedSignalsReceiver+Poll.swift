@@ -30,7 +30,7 @@ extension SharedSignalsReceiver {
         public let moreAvailable: Bool
         /// Why the poll failed (the acknowledgements stay due for the next one); `nil` when it succeeded.
         public let error: OIDCError?
-        /// How long to wait before the next poll: zero when more are available, the `Retry-After` of a 429 or 503
+        /// How long to wait before the next poll: zero when more are available, the `Retry-After` of a 429 or 503 (seconds or an HTTP date)
         /// (at most ``maximumBackoff``), a doubling backoff after other failures, `nil` after an ordinary success
         /// (the application's interval).
         public let retryAfter: Duration?
@@ -64,7 +64,9 @@ extension SharedSignalsReceiver {
             let response = try await fetch.send(call, via: transport)
             guard (200...299).contains(response.status) else {
                 let failure = fetch.statusFailure(response)
-                let wait = await ledger.failed(failure, retryAfter: RetryAfter.seconds(response.headers["Retry-After"], status: response.status))
+                // Retry-After of a 429 or 503, delta-seconds or an HTTP date (RFC 9110 §10.2.3): the package's one reader.
+                let asked = response.status == 429 || response.status == 503 ? response.headers["Retry-After"] : nil
+                let wait = await ledger.failed(failure, retryAfter: asked.flatMap { RetryAfter.wait($0, now: configuration.clock()) })
                 return PollResult(outcomes: [], moreAvailable: false, error: failure, retryAfter: wait)
             }
             object = try fetch.object(from: response)
@@ -86,10 +88,10 @@ extension SharedSignalsReceiver {
             let outcome = await process(text)
             outcomes.append(outcome)
             if outcome.isAcknowledged {
-                await ledger.accepted(member.name)  // even when acting failed: see receive(method:headers:body:)
-            } else if let error = outcome.error, error.code.category == .invalidInput {
+                await ledger.accepted(member.name)
+            } else if !outcome.isReleased, let error = outcome.error, error.code.category == .invalidInput {
                 await ledger.refused(member.name, error)
-            }  // unavailable keys or replay cache: neither acknowledged nor refused, so delivered again
+            }  // a failed effect (released), unavailable keys or replay cache: neither acknowledged nor refused, so delivered again
         }
         let more = object["moreAvailable"]?.boolValue ?? false
         await ledger.succeeded()
@@ -130,13 +132,5 @@ actor PollLedger {
         failures += 1
         if let retryAfter { return min(.seconds(retryAfter), SharedSignalsReceiver.maximumBackoff) }
         return min(.seconds(1 << min(failures - 1, 16)), SharedSignalsReceiver.maximumBackoff)
-    }
-}
-
-/// The `Retry-After` rule (RFC 9110 §10.2.3) of a 429 or 503: delta-seconds; an HTTP-date or another status counts as absent.
-enum RetryAfter {
-    static func seconds(_ value: String?, status: Int) -> Int? {
-        guard status == 429 || status == 503, let value, let seconds = Int(value.filter { !$0.isWhitespace }), seconds >= 0 else { return nil }
-        return seconds
     }
 }

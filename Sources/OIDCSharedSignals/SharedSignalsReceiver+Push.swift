@@ -12,10 +12,14 @@ extension SharedSignalsReceiver {
     /// 405 for another method than POST; 401 (`err` `authentication_failed`) when ``Configuration/pushAuthorization``
     /// is set and the `Authorization` header is not exactly it; 400 `invalid_request` for a body that is not an
     /// `application/secevent+jwt`; then ``process(_:)``: 202 with an empty body for an accepted or repeated SET, 400 with
-    /// `{"err": ..., "description": ...}` and the RFC 8935 §2.4 code for a refused one, 503 when the keys or the
-    /// replay cache could not answer (the transmitter delivers again). A SET whose effect failed (a store that
-    /// could not be cleared) is still acknowledged: its `jti` is recorded, so a redelivery would not act either; the
-    /// failure is in ``Outcome/error`` and a failed `set.acted` observer event, for the application to retry.
+    /// `{"err": ..., "description": ...}` and the RFC 8935 §2.4 code for a refused one, 503 with `Retry-After` when the
+    /// keys or the replay cache could not answer, or when acting on the SET failed (a store that could not be
+    /// cleared): then its `jti` is released from the replay cache (``Outcome/isReleased``), so the transmitter's
+    /// next delivery is acted on. 503 rather than 400 or 500: RFC 8935 §2.4's codes say the SET itself is wrong
+    /// (delivering it again cannot help), while §4 leaves retries to the transmitter for conditions of the recipient
+    /// that are temporary, which 503 and its `Retry-After` (RFC 9110 §15.6.4, §10.2.3) say, and 500 does not.
+    /// With a replay cache that cannot release (an application's own), the SET is acknowledged as before and the
+    /// failure is only in ``Outcome/error`` and a failed `set.acted` observer event.
     /// - Parameters:
     ///   - method: the request method.
     ///   - headers: the request headers (`Authorization`, `Content-Type`).
@@ -50,14 +54,25 @@ extension SharedSignalsReceiver {
 
     /// The push answer for an outcome.
     static func response(for outcome: Outcome) -> TransportResponse {
-        // Received (acting on it may have failed: that is in the outcome, as its jti is recorded a retry would not act) or repeated.
+        // Received (acting on it may have failed and not been undone: that is in the outcome) or repeated.
         if outcome.isAcknowledged { return TransportResponse(status: 202) }
         guard let error = outcome.error else { return TransportResponse(status: 202) }
+        if outcome.isReleased { return retryLater(error) }
         switch error.code.category {
         case .invalidInput: return errorResponse(error, status: 400)
-        case .unavailable: return errorResponse(error, status: 503)
+        case .unavailable: return retryLater(error)
         default: return errorResponse(error, status: 500)
         }
+    }
+
+    /// Seconds a 503 answer asks the transmitter to wait before delivering the SET again.
+    static let pushRetryAfterSeconds = 10
+
+    /// 503 with `Retry-After`: deliver this SET again later.
+    static func retryLater(_ error: OIDCError) -> TransportResponse {
+        var response = errorResponse(error, status: 503)
+        response.headers["Retry-After"] = String(pushRetryAfterSeconds)
+        return response
     }
 
     /// `{"err": CODE, "description": TEXT}` (RFC 8935 §2.3), with `Content-Type: application/json`.

@@ -20,6 +20,30 @@ extension SharedSignalsReceiver {
         StreamConfiguration(json: try await call(.get, transmitter.configurationEndpoint, "configuration_endpoint", query: id))
     }
 
+    /// Reads every stream of this receiver (§8.1.1.2: GET without `stream_id`): the transmitter's JSON array, or the
+    /// one object a transmitter answers when it keeps a single stream per receiver. How a receiver whose
+    /// ``createStream(_:)`` got 409 finds the stream it already has.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.invalidTransmitterAnswer` for an answer that is neither an object nor an
+    ///   array of objects; what ``createStream(_:)`` throws otherwise.
+    public func streams() async throws -> [StreamConfiguration] {
+        let (response, fetch) = try await send(.get, transmitter.configurationEndpoint, "configuration_endpoint")
+        let value: JSONValue
+        do { value = try JSONParser.parse(response.body) } catch {
+            throw OIDCError(.invalidTransmitterAnswer, "the transmitter's configuration_endpoint answered a body that is not JSON")
+        }
+        switch value {
+        case .object: return [StreamConfiguration(json: try fetch.object(from: response))]
+        case .array(let items):
+            return try items.map {
+                guard let object = $0.objectValue else {
+                    throw OIDCError(.invalidTransmitterAnswer, "the transmitter's list of streams holds a member that is not an object")
+                }
+                return StreamConfiguration(json: object)
+            }
+        default: throw OIDCError(.invalidTransmitterAnswer, "the transmitter's configuration_endpoint answered neither a stream nor a list of streams")
+        }
+    }
+
     /// Updates the members given (§8.1.1.3: PATCH); `stream` must carry its `stream_id`.
     public func updateStream(_ stream: StreamConfiguration) async throws -> StreamConfiguration {
         StreamConfiguration(json: try await call("PATCH", transmitter.configurationEndpoint, "configuration_endpoint", body: stream.json))
@@ -71,6 +95,14 @@ extension SharedSignalsReceiver {
     private func call(
         _ method: TransportRequest.Method, _ endpoint: URL?, _ name: String, query streamID: String? = nil, body: JSONObject? = nil
     ) async throws -> JSONObject {
+        let (response, fetch) = try await send(method, endpoint, name, query: streamID, body: body)
+        return response.body.isEmpty ? JSONObject() : try fetch.object(from: response)
+    }
+
+    /// One management request: the endpoint policy, the access token, a JSON body; the answer as received (2xx).
+    private func send(
+        _ method: TransportRequest.Method, _ endpoint: URL?, _ name: String, query streamID: String? = nil, body: JSONObject? = nil
+    ) async throws -> (TransportResponse, EndpointFetch) {
         guard var url = endpoint else {
             throw OIDCError(.transmitterEndpointMissing, "the transmitter configuration has no \(name)")
         }
@@ -89,8 +121,7 @@ extension SharedSignalsReceiver {
         }
         if let token = try await managementAccessToken() { request.headers["Authorization"] = "Bearer " + token }
         let fetch = TransmitterCall.fetch(ProviderEndpoint(rawValue: name), issuer: transmitter.issuer)
-        let response = try await fetch.send(request, via: transport)
-        return response.body.isEmpty ? JSONObject() : try fetch.object(from: response)
+        return (try await fetch.send(request, via: transport), fetch)
     }
 
     private static func status(_ object: JSONObject) throws -> StreamStatus {

@@ -84,15 +84,28 @@ public final class SharedSignalsReceiver: Sendable {
         public let error: OIDCError?
         /// How many session targets it ended or marked for refresh.
         public let sessionsAffected: Int
+        /// Acting on the validated SET failed and its `jti` was released from the replay cache: it is not
+        /// acknowledged, so the transmitter delivers it again and that delivery is acted on. `false` when the effect
+        /// ran, and when the replay cache cannot release (an application's own ``/OIDCCore/ReplayCache``): then the
+        /// SET is acknowledged and the failure is only in ``error``.
+        public let isReleased: Bool
 
-        /// Whether the transmitter is told the SET was received: accepted (even when acting on it failed, as its `jti`
-        /// is recorded) or repeated.
-        public var isAcknowledged: Bool { token != nil || error?.code == .replayedSecurityEventToken }
+        init(token: SecurityEventToken?, error: OIDCError?, sessionsAffected: Int, isReleased: Bool = false) {
+            self.token = token
+            self.error = error
+            self.sessionsAffected = sessionsAffected
+            self.isReleased = isReleased
+        }
+
+        /// Whether the transmitter is told the SET was received: accepted and acted on (or acting failed and could
+        /// not be undone, see ``isReleased``), or repeated.
+        public var isAcknowledged: Bool { !isReleased && (token != nil || error?.code == .replayedSecurityEventToken) }
     }
 
     /// The answer to a push request, and what became of its SET.
     public struct PushAnswer: Sendable {
-        /// The response to send: 202 empty, 400 with `{"err", "description"}`, 401, 405, or 503 (try again).
+        /// The response to send: 202 empty, 400 with `{"err", "description"}`, 401, 405, or 503 with `Retry-After`
+        /// (deliver it again).
         public let response: TransportResponse
         /// What became of the SET; `nil` when the request carried none (wrong method or authorization).
         public let outcome: Outcome?
@@ -170,7 +183,13 @@ public final class SharedSignalsReceiver: Sendable {
         } catch {
             let failure = error as? OIDCError ?? OIDCError(.tokenStoreFailure, "acting on the Security Event Token failed: \(type(of: error))")
             observer?.record(OIDCEvent(kind: .securityEventActedOn, outcome: .failure(code: failure.code.rawValue), origin: origin, detail: name))
-            return Outcome(token: validated, error: failure, sessionsAffected: 0)
+            // Not lost: its jti is forgotten, so the transmitter's next delivery of it is acted on (a SET handled
+            // successfully stays recorded and is refused as a replay).
+            var released = false
+            if let cache = configuration.replays as? any ReleasableReplayCache {
+                released = (try? await cache.release(validated.jwtID, scope: validator.issuer)) != nil
+            }
+            return Outcome(token: validated, error: failure, sessionsAffected: 0, isReleased: released)
         }
     }
 

@@ -35,6 +35,22 @@ struct PostgresReplayCacheTests {
         #expect("\(first)" == "PostgresReplayCache(table: \(table))")
     }
 
+    @Test("release: the identifier is a first use again at every replica; another scope's entry stays")
+    func release() async throws {
+        let a = try TestDatabase.open(), b = try TestDatabase.open()
+        defer { a.close(); b.close() }
+        let table = try TestDatabase.uniqueTable("replay")
+        let first = try PostgresReplayCache(database: a, table: table), second = try PostgresReplayCache(database: b, table: table)
+        try await first.createTable()
+        #expect(try await first.recordFirstUse(of: "j", scope: "s", until: Self.at(600), now: Self.t0) == .firstUse)
+        #expect(try await first.recordFirstUse(of: "j", scope: "other", until: Self.at(600), now: Self.t0) == .firstUse)
+        try await first.release("j", scope: "s")
+        try await first.release("never-recorded", scope: "s")
+        #expect(try await second.recordFirstUse(of: "j", scope: "s", until: Self.at(600), now: Self.at(1)) == .firstUse)
+        #expect(try await second.recordFirstUse(of: "j", scope: "s", until: Self.at(600), now: Self.at(2)) == .replayed)
+        #expect(try await second.recordFirstUse(of: "j", scope: "other", until: Self.at(600), now: Self.at(2)) == .replayed)
+    }
+
     @Test("an expired entry is reusable (a new first use), and a replay never extends a live entry")
     func expiredReusable() async throws {
         let database = try TestDatabase.open()

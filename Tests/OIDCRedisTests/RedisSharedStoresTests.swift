@@ -124,6 +124,21 @@ struct RedisSharedStoresTests {
         }
     }
 
+    @Test("replay cache release: the identifier is a first use again at every replica; another scope's entry stays")
+    func replayRelease() async throws {
+        let a = try TestRedis.open(), b = try TestRedis.open()
+        defer { a.close(); b.close() }
+        let namespace = TestRedis.uniqueNamespace("replay")
+        let first = try RedisReplayCache(database: a, namespace: namespace), second = try RedisReplayCache(database: b, namespace: namespace)
+        #expect(try await first.recordFirstUse(of: "j", scope: "s", until: Self.at(600), now: Self.t0) == .firstUse)
+        #expect(try await first.recordFirstUse(of: "j", scope: "other", until: Self.at(600), now: Self.t0) == .firstUse)
+        try await first.release("j", scope: "s")
+        try await first.release("never-recorded", scope: "s")
+        #expect(try await second.recordFirstUse(of: "j", scope: "s", until: Self.at(600), now: Self.at(1)) == .firstUse)
+        #expect(try await second.recordFirstUse(of: "j", scope: "s", until: Self.at(600), now: Self.at(2)) == .replayed)
+        #expect(try await second.recordFirstUse(of: "j", scope: "other", until: Self.at(600), now: Self.at(2)) == .replayed)
+    }
+
     @Test("replay cache bounded per scope (exact), and 24 concurrent first uses on 4 replicas: exactly one first use")
     func replayBoundsAndRace() async throws {
         let pools = try (0..<4).map { _ in try TestRedis.open(connections: 3) }

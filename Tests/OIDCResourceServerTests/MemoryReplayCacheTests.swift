@@ -38,6 +38,21 @@ struct MemoryReplayCacheTests {
         #expect(cache.record("a", "k1", until: Self.t0 + 300, now: Self.t0 + 199) == .replayed)
     }
 
+    @Test("release: the identifier is a first use again, counted out of its scope; the last one's scope leaves; the old deadline drops nothing")
+    func release() {
+        let cache = Harness()
+        #expect(cache.record("a", "k1", until: Self.t0 + 60, now: Self.t0) == .firstUse)
+        #expect(cache.record("b", "k1", until: Self.t0 + 60, now: Self.t0) == .firstUse)
+        cache.cache.release("a", scope: "k1")
+        cache.cache.release("a", scope: "nowhere")
+        #expect(cache.cache.count == 1 && cache.cache.scopeCount == 1)
+        #expect(cache.record("a", "k1", until: Self.t0 + 200, now: Self.t0 + 1) == .firstUse)
+        cache.cache.release("b", scope: "k1")
+        #expect(cache.record("a", "k1", until: Self.t0 + 300, now: Self.t0 + 61) == .replayed)  // a's first deadline passed: its new entry stays
+        cache.cache.release("a", scope: "k1")
+        #expect(cache.cache.count == 0 && cache.cache.scopeCount == 0)
+    }
+
     @Test("a scope's share full of live entries: its new identifier is full (not a replay); once one expires, there is room again")
     func scopeShare() {
         let cache = Harness(capacity: 3, scopeCapacity: 3)

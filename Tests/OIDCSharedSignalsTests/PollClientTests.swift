@@ -89,6 +89,22 @@ struct PollClientTests {
         }
     }
 
+    @Test("Retry-After as an HTTP date (RFC 9110 §10.2.3): the wait until it; a date past is 0; an unreadable one counts as absent")
+    func retryAfterDate() async throws {
+        try await Transmitter.with { transmitter in
+            let now = Date(timeIntervalSince1970: 1_800_000_000)  // Fri, 15 Jan 2027 08:00:00 GMT
+            let receiver = try await transmitter.receiver { $0.clock = { now } }
+            let request = try await Self.pollStream(receiver)
+            try await transmitter.control("fail-poll", ["status": 503, "retry_after": "Fri, 15 Jan 2027 08:00:42 GMT"])
+            let unavailable = await receiver.poll(request)
+            #expect(unavailable.error?.httpStatus == 503 && unavailable.retryAfter == .seconds(42))
+            try await transmitter.control("fail-poll", ["status": 429, "retry_after": "Sun, 06 Nov 1994 08:49:37 GMT"])
+            #expect(await receiver.poll(request).retryAfter == .zero)
+            try await transmitter.control("fail-poll", ["status": 503, "retry_after": "Sunday, 06-Nov-94 08:49:37 GMT"])
+            #expect(await receiver.poll(request).retryAfter == .seconds(4))  // the third failure in a row, as if absent
+        }
+    }
+
     @Test("the poll endpoint needs the management token; a refusal is transmitter_refused")
     func pollAuthorization() async throws {
         try await Transmitter.with { transmitter in

@@ -153,22 +153,95 @@ struct SignalEffectsTests {
         }
     }
 
-    @Test("a store that cannot be cleared: the SET is still acknowledged (202), the failure is in the outcome and the observer")
-    func failedEffect() async throws {
+    /// A store whose `clear` fails the first `failures` times, then works.
+    actor FlakyStore: TokenStore {
+        var failures: Int
+        var tokens: TokenResponse? = TokenResponse(accessToken: "at", expiresIn: 3600, refreshToken: "rt")
+        var clears = 0
+        init(failures: Int) { self.failures = failures }
+        func save(_ tokens: TokenResponse) async throws { self.tokens = tokens }
+        func load() async throws -> TokenResponse? { tokens }
+        func clear() async throws {
+            clears += 1
+            if failures > 0 {
+                failures -= 1
+                throw OIDCError(.tokenStoreFailure, "the disk is full")
+            }
+            tokens = nil
+        }
+    }
+
+    @Test("push: a store that fails once: 503 with Retry-After, not acknowledged; the redelivery is acted on; a third delivery is a replay (202)")
+    func failedEffectPushed() async throws {
         try await Transmitter.with { transmitter in
             let events = RecordingObserver()
+            let store = FlakyStore(failures: 1)
             let receiver = try await transmitter.receiver { configuration in
                 configuration.observer = events
-                configuration.sessions = { _ in [.custom(end: { throw OIDCError(.tokenStoreFailure, "the disk is full") }, refresh: {})] }
+                configuration.sessions = { _ in [.store(store)] }
             }
             let token = try await transmitter.sign(Transmitter.event(Transmitter.caep + "session-revoked"))
-            let answer = await receiver.receive(method: "POST", headers: Transmitter.pushHeaders, body: Array(token.utf8))
-            #expect(answer.response.status == 202 && answer.outcome?.token != nil && answer.outcome?.isAcknowledged == true)
-            #expect(answer.outcome?.error?.code == .tokenStoreFailure)
+            let first = await receiver.receive(method: "POST", headers: Transmitter.pushHeaders, body: Array(token.utf8))
+            #expect(first.response.status == 503 && first.response.headers["Retry-After"] == "10")
+            #expect(first.outcome?.token != nil && first.outcome?.isReleased == true && first.outcome?.isAcknowledged == false)
+            #expect(first.outcome?.error?.code == .tokenStoreFailure)
             #expect(
                 events.events.last
                     == OIDCEvent(
                         kind: .securityEventActedOn, outcome: .failure(code: "token_store_failure"), origin: transmitter.issuer, detail: "session-revoked"))
+            #expect(try await store.load() != nil)
+            let second = await receiver.receive(method: "POST", headers: Transmitter.pushHeaders, body: Array(token.utf8))
+            #expect(second.response.status == 202 && second.outcome?.error == nil && second.outcome?.sessionsAffected == 1)
+            #expect(try await store.load() == nil)
+            let third = await receiver.receive(method: "POST", headers: Transmitter.pushHeaders, body: Array(token.utf8))
+            #expect(third.response.status == 202 && third.outcome?.error?.code == .replayedSecurityEventToken)
+            #expect(await store.clears == 2)
+        }
+    }
+
+    @Test("poll: a store that fails once: the SET is neither acknowledged nor in setErrs, comes again and is acted on, then acknowledged")
+    func failedEffectPolled() async throws {
+        try await Transmitter.with { transmitter in
+            let store = FlakyStore(failures: 1)
+            let receiver = try await transmitter.receiver { configuration in configuration.sessions = { _ in [.store(store)] } }
+            let stream = try await receiver.createStream(.poll(eventsRequested: [.sessionRevoked]))
+            let request = SharedSignalsReceiver.PollRequest(endpoint: try #require(stream.endpointURL))
+            let jti = try #require(try await transmitter.control("emit", Transmitter.event(Transmitter.caep + "session-revoked"))["jti"]?.stringValue)
+            let first = await receiver.poll(request)
+            #expect(first.outcomes.count == 1 && first.outcomes.first?.isReleased == true)
+            let second = await receiver.poll(request)  // reports nothing about it: the transmitter delivers it again
+            #expect(second.outcomes.count == 1 && second.outcomes.first?.error == nil && second.outcomes.first?.token?.jwtID == jti)
+            var log = try await transmitter.log()
+            #expect(log["acks"] == .array([]) && log["set_errs"] == .object([:]))
+            #expect(try await store.load() == nil)
+            #expect(await store.clears == 2)
+            let third = await receiver.poll(request)
+            #expect(third.outcomes.isEmpty)
+            log = try await transmitter.log()
+            #expect(log["acks"] == .array([.string(jti)]) && log["queued"] == .integer(0))
+        }
+    }
+
+    /// An application's own replay cache (it cannot release): the memory one behind a wrapper.
+    struct OwnReplayCache: ReplayCache {
+        let base = InMemoryReplayCache()
+        func recordFirstUse(of identifier: String, scope: String, until expiry: Date, now: Date) async throws -> ReplayCacheOutcome {
+            base.recordFirstUse(of: identifier, scope: scope, until: expiry, now: now)
+        }
+    }
+
+    @Test("with a replay cache that cannot release, a failed effect is acknowledged (202) as before, the failure in the outcome")
+    func failedEffectWithoutRelease() async throws {
+        try await Transmitter.with { transmitter in
+            let store = FlakyStore(failures: 1)
+            let receiver = try await transmitter.receiver { configuration in
+                configuration.replays = OwnReplayCache()
+                configuration.sessions = { _ in [.store(store)] }
+            }
+            let token = try await transmitter.sign(Transmitter.event(Transmitter.caep + "session-revoked"))
+            let answer = await receiver.receive(method: "POST", headers: Transmitter.pushHeaders, body: Array(token.utf8))
+            #expect(answer.response.status == 202 && answer.outcome?.isAcknowledged == true && answer.outcome?.isReleased == false)
+            #expect(answer.outcome?.error?.code == .tokenStoreFailure)
         }
     }
 

@@ -53,6 +53,7 @@ struct StreamManagementTests {
                 #expect(error.code == .transmitterRefused && error.httpStatus == 409)
             }
             #expect(try await receiver.stream(id: id).streamID == id)
+            #expect(try await receiver.streams().map(\.streamID) == [id])  // how a receiver refused with 409 finds its stream
             var change = StreamConfiguration(json: ["stream_id": .string(id)])
             change.eventsRequested = [.credentialChange]
             #expect(try await receiver.updateStream(change).eventsDelivered == [.credentialChange])
@@ -82,6 +83,7 @@ struct StreamManagementTests {
             } catch let error as OIDCError {
                 #expect(error.code == .transmitterRefused && error.httpStatus == 404)
             }
+            #expect(try await receiver.streams().isEmpty)
         }
     }
 

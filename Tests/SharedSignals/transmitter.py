@@ -10,7 +10,8 @@ http://127.0.0.1:PORT.
 Transmitter endpoints (SSF 1.0 §7-8), management ones requiring `Authorization: Bearer TOKEN` (else 401):
   GET  /.well-known/ssf-configuration      issuer, jwks_uri, delivery methods, the endpoints below
   GET  /jwks                               the RSA-2048 test key (kid rsa2048-t7tSXKgx)
-  POST|GET|PATCH|PUT|DELETE /streams       stream CRUD (?stream_id= for GET and DELETE); POST answers 409 when one exists
+  POST|GET|PATCH|PUT|DELETE /streams       stream CRUD (?stream_id= for GET and DELETE; GET without it: the list of
+                                           streams); POST answers 409 when one exists
   GET|POST /status                         stream status; a change emits an SSF stream-updated SET
   POST /subjects:add, /subjects:remove     subjects ({"stream_id", "subject"}), recorded
   POST /verify                             emits an SSF verification SET with the request's state
@@ -82,8 +83,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def body(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
+        raw = self.raw
         return json.loads(raw) if raw else {}
 
     def authorized(self):
@@ -93,6 +93,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return False
 
     def route(self, method):
+        # The whole body is read first, whatever the answer: on a kept-alive connection an unread body would be taken
+        # for the next request.
+        length = int(self.headers.get("Content-Length") or 0)
+        self.raw = self.rfile.read(length) if length else b""
         url = urllib.parse.urlsplit(self.path)
         query = dict(urllib.parse.parse_qsl(url.query))
         path = url.path
@@ -106,8 +110,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             config.update(self.server.overrides)
             return self.answer(200, config)
         if path == "/token" and method == "POST":  # the receiver's own client_credentials grant (rp / rp-secret)
-            length = int(self.headers.get("Content-Length") or 0)
-            form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
+            form = dict(urllib.parse.parse_qsl(self.raw.decode()))
             expected = "Basic " + base64.b64encode(b"rp:rp-secret").decode()
             if self.headers.get("Authorization") != expected or form.get("grant_type") != "client_credentials":
                 return self.answer(401, {"error": "invalid_client"})
@@ -165,9 +168,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with LOCK:
             stream = STATE["stream"]
         if method == "POST":
+            body = self.body()
             if stream is not None:
                 return self.answer(409, {"error": "conflict"})
-            body = self.body()
             delivery = body.get("delivery") or {}
             if delivery.get("method") not in ("urn:ietf:rfc:8935", "urn:ietf:rfc:8936"):
                 return self.answer(400, {"error": "invalid_request"})
@@ -183,6 +186,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 STATE["stream"] = stream
                 STATE["status"] = "enabled"
             return self.answer(201, stream)
+        if method == "GET" and "stream_id" not in query:  # SSF 1.0 §8.1.1.2: every stream of the receiver, a list
+            return self.answer(200, [stream] if stream is not None else [])
         if stream is None or query.get("stream_id", stream["stream_id"]) != stream["stream_id"]:
             return self.answer(404, {"error": "not_found"})
         if method == "GET":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of Samples/hummingbird-app against the repository's test providers.
 
-    python3 app_tests.py --binary PATH [--only browser|glewlwyd|replicas|mtls|request-object]...
+    python3 app_tests.py --binary PATH [--only browser|glewlwyd|replicas|mtls|request-object|ssf|ssf-poll|ssf-replicas]...
 
 Run by run.sh (which builds the app once and makes the selenium venv). Reads IDP_ISSUER,
 GLEWLWYD_ISSUER / GLEWLWYD_BASE / GLEWLWYD_RESOURCE, GLEWLWYD_TLS_* (the TLS glewlwyd, RFC 8705) and PG_URL; a part whose provider is
@@ -936,11 +936,11 @@ def part_mcp(binary):
     if not os.path.exists(python):
         return skip("mcp", "the MCP venv is missing (Samples/hummingbird-app/Tests/mcp-setup.sh)")
     gw = load_module("glewlwyd_configure", os.path.join(ROOT, "Tests", "Glewlwyd", "configure.py"))
-    port = PORT_BASE + 18
+    port = PORT_BASE + 20
     base = f"http://127.0.0.1:{port}"
     endpoint = base + "/mcp"
     other_resource = os.environ.get("GLEWLWYD_RESOURCE") or "https://rs.glewlwyd.test/api"
-    py_port = PORT_BASE + 19
+    py_port = PORT_BASE + 21
     py_endpoint = f"http://127.0.0.1:{py_port}/mcp"  # the Python-SDK MCP server (mcp_server.py)
     # glewlwyd grants a `resource` listed in the client's `resource` property (resource-client-property).
     client_id, secret = "hbapp-mcp-" + secrets.token_hex(4), secrets.token_urlsafe(24)
@@ -1097,15 +1097,312 @@ def part_mcp(binary):
               "mcp: a proof for another htu answers invalid_dpop_proof")
     finally:
         app.stop()
+# MARK: - Shared Signals (--ssf-transmitter): Tests/SharedSignals/transmitter.py as the transmitter
+
+CAEP = "https://schemas.openid.net/secevent/caep/event-type/"
+RISC = "https://schemas.openid.net/secevent/risc/event-type/"
+SSF = "https://schemas.openid.net/secevent/ssf/event-type/"
+
+
+class Transmitter:
+    """The scripted SSF transmitter on a port of PORT_BASE+10 ... PORT_BASE+17, stopped by closing its stdin."""
+
+    def __init__(self):
+        self.token = "ssf-mgmt-" + secrets.token_hex(8)
+        script = os.path.join(ROOT, "Tests", "SharedSignals", "transmitter.py")
+        self.process = subprocess.Popen([sys.executable, script, "--ports", f"{PORT_BASE + 10}-{PORT_BASE + 17}", "--token", self.token],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline().strip()  # the port, once it listens (or nothing when it exits)
+        if not line.isdigit():
+            raise AssertionError("the transmitter did not start")
+        self.issuer = f"http://127.0.0.1:{line}"
+        os.makedirs(WORK, exist_ok=True)
+        self.token_file = os.path.join(WORK, "ssf-token")
+        with open(os.open(self.token_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+            f.write(self.token + "\n")
+
+    def control(self, name, body=None):
+        status, _, answer = Client().request("GET" if name == "log" else "POST", f"{self.issuer}/control/{name}",
+                                             None if name == "log" else json.dumps(body or {}).encode(),
+                                             {"Content-Type": "application/json"})
+        if status != 200:
+            raise AssertionError(f"transmitter control {name} answered {status}")
+        return json.loads(answer)
+
+    def log(self):
+        return self.control("log")
+
+    def set_status(self, stream_id, status):
+        return Client().request("POST", self.issuer + "/status", json.dumps({"stream_id": stream_id, "status": status}).encode(),
+                                {"Content-Type": "application/json", "Authorization": "Bearer " + self.token})[0]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def ssf_event(kind, subject, members=None, **extra):
+    spec = {"events": {kind: members or {}}, "sub_id": subject}
+    spec.update(extra)
+    return spec
+
+
+def ssf_status(app):
+    status, _, body = Client().get(app.base + "/ssf/status")
+    return json_of(body) if status == 200 else None
+
+
+def dot_user(username, password, email):
+    dot_shell(f"""
+from django.contrib.auth import get_user_model
+u, _ = get_user_model().objects.update_or_create(username={username!r}, defaults=dict(email={email!r}))
+u.set_password({password!r})
+u.save()
+print("ok")
+""")
+
+
+def ssf_login(idp_login, app, base, username, password):
+    """A browser (cookie jar) logged in through the provider's form: /login on `app`, the callback on `app`."""
+    browser = Client()
+    _, headers, _ = browser.get(app.base + "/login")
+    redirect = idp_login.login(headers.get("Location", ""), username, password)
+    status, _, _ = browser.get(redirect.replace(base, app.base, 1))
+    if status != 302 or not browser.cookie("hbapp_session"):
+        raise AssertionError(f"{username} could not log in ({status})")
+    _, _, body = browser.get(app.base + "/me")
+    return browser, (json_of(body) or {}).get("sub")
+
+
+def me_status(browser, app):
+    return browser.get(app.base + "/me")[0]
+
+
+def psql(pg, sql):
+    result = subprocess.run(["psql", pg, "-Atc", sql], capture_output=True, text=True, timeout=30)
+    if result.returncode != 0:
+        raise AssertionError(f"psql failed: {result.stderr[-500:]}")
+    return [line for line in result.stdout.splitlines() if line]
+
+
+def part_ssf(binary):
+    """Push delivery to one instance: stream creation and verification, every refusal with its err, the effects."""
+    issuer = os.environ.get("IDP_ISSUER")
+    if not issuer:
+        return skip("shared signals (push)", "IDP_ISSUER is not set")
+    idp_login = load_module("idp_login", os.path.join(ROOT, "Tests", "IdP", "login.py"))
+    client_id, secret = "hbapp-ssf", "hbapp-ssf-secret"
+    port = PORT_BASE + 18
+    base = f"http://127.0.0.1:{port}"
+    dot_register(client_id, secret, [base])
+    dot_user("carol", "carol-password-1", "carol@example.com")
+    transmitter = Transmitter()
+    app = None
+    try:
+        app = App(binary, "ssf-app", port, ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--base-url", base,
+                                            "--ssf-transmitter", transmitter.issuer, "--ssf-access-token-file", transmitter.token_file])
+        status = wait_until(lambda: (ssf_status(app) or {}).get("verified") and ssf_status(app), 20, "the verification SET")
+        stream = transmitter.log()["stream"] or {}
+        delivery = stream.get("delivery") or {}
+        check(status.get("stream_id") == stream.get("stream_id") and status.get("delivery") == "push" and status.get("status") == "enabled"
+              and status.get("verified") is True, "ssf: the stream is created and verified (/ssf/status)")
+        check(delivery.get("method") == "urn:ietf:rfc:8935" and delivery.get("endpoint_url") == base + "/ssf/events"
+              and delivery.get("authorization_header", "").startswith("Bearer ") and len(delivery["authorization_header"]) > 20,
+              "ssf: push delivery to <base-url>/ssf/events with a random Authorization header")
+        requested = set(stream.get("events_requested") or [])
+        check({CAEP + "session-revoked", CAEP + "credential-change", RISC + "account-disabled", RISC + "account-purged",
+               SSF + "verification"} <= requested, "ssf: events_requested has session-revoked, credential-change, account-disabled, account-purged, verification")
+        authorization = delivery.get("authorization_header", "")
+
+        alice, alice_sub = ssf_login(idp_login, app, base, "alice", "alice-password-1")
+        carol, carol_sub = ssf_login(idp_login, app, base, "carol", "carol-password-1")
+        check(me_status(alice, app) == 200 and me_status(carol, app) == 200 and alice_sub and carol_sub, "ssf: alice and carol are logged in")
+        alice_subject = {"format": "iss_sub", "iss": issuer, "sub": alice_sub}
+
+        def push(token, auth=authorization, content_type="application/secevent+jwt"):
+            headers = {"Content-Type": content_type}
+            if auth is not None:
+                headers["Authorization"] = auth
+            status, _, body = Client().request("POST", base + "/ssf/events", token.encode(), headers)
+            return status, json_of(body) if body else None
+
+        def signed(spec):
+            return transmitter.control("sign", spec)["set"]
+
+        revoke = ssf_event(CAEP + "session-revoked", alice_subject)
+        valid = signed(revoke)
+        check(push(valid, auth=None)[0] == 401, "ssf: a push without Authorization answers 401")
+        check(push(valid, auth="Bearer wrong")[0] == 401, "ssf: a push with another Authorization answers 401")
+        refusals = [
+            ("an unknown kid", dict(revoke, header={"kid": "unknown-kid"}), "invalid_key"),
+            ("another issuer", dict(revoke, claims={"iss": "http://127.0.0.1:1/other"}), "invalid_issuer"),
+            ("another audience", dict(revoke, claims={"aud": "https://someone-else.example"}), "invalid_audience"),
+            ("typ JWT", dict(revoke, header={"typ": "JWT"}), "invalid_request"),
+            ("two events", {"events": {CAEP + "session-revoked": {}, RISC + "account-disabled": {}}, "sub_id": alice_subject}, "invalid_request"),
+            ("no jti", dict(revoke, drop=["jti"]), "invalid_request"),
+            ("no iat", dict(revoke, drop=["iat"]), "invalid_request"),
+        ]
+        for what, spec, err in refusals:
+            status, body = push(signed(spec))
+            check(status == 400 and (body or {}).get("err") == err and (body or {}).get("description"),
+                  f"ssf: {what}: 400 {{\"err\": \"{err}\"}}")
+        head, payload, signature = valid.split(".")
+        forged = head + "." + payload + "." + ("A" if signature[0] != "A" else "B") + signature[1:]
+        status, body = push(forged)
+        check(status == 400 and (body or {}).get("err") == "invalid_key", "ssf: a bad signature: 400 {\"err\": \"invalid_key\"}")
+        status, body = push("not-a-jwt")
+        check(status == 400 and (body or {}).get("err") == "invalid_request", "ssf: a malformed SET: 400 invalid_request")
+        check(me_status(alice, app) == 200, "ssf: no refused SET ended alice's session")
+
+        for kind in ("https://example.com/event-type/unknown", CAEP + "token-claims-change"):
+            answer = transmitter.control("emit", ssf_event(kind, alice_subject))
+            check(answer.get("status") == 202 and answer.get("body") == "" and me_status(alice, app) == 200,
+                  f"ssf: {kind.rsplit('/', 1)[-1]} (unknown or unrequested): 202, no effect")
+        before = ssf_status(app)
+        answer = transmitter.control("emit", revoke)
+        check(answer.get("status") == 202 and answer.get("body") == "", "ssf: a valid session-revoked SET: 202 with an empty body")
+        check(me_status(alice, app) == 401, "ssf: session-revoked: alice's next /me answers as for a visitor (401)")
+        check(alice.get(app.base + "/upstream")[0] == 401, "ssf: session-revoked: alice's /upstream answers 401 (no tokens)")
+        check(me_status(carol, app) == 200, "ssf: carol's session is untouched")
+        pushed = transmitter.log()["pushed"][-1]["body"]
+        after = ssf_status(app)
+        check(push(pushed)[0] == 202 and ssf_status(app)["acted"] == after["acted"] == before["acted"] + 1,
+              "ssf: the same SET again (repeated jti): 202, not acted on twice")
+
+        alice, _ = ssf_login(idp_login, app, base, "alice", "alice-password-1")
+        answer = transmitter.control("emit", ssf_event(CAEP + "credential-change", {"format": "email", "email": "Alice@Example.com"},
+                                                       {"credential_type": "password", "change_type": "update"}))
+        check(answer.get("status") == 202 and me_status(alice, app) == 401 and me_status(carol, app) == 200,
+              "ssf: credential-change about the email subject ends alice's sessions, not carol's")
+        for kind in (RISC + "account-disabled", RISC + "account-purged"):
+            carol, _ = ssf_login(idp_login, app, base, "carol", "carol-password-1")
+            answer = transmitter.control("emit", ssf_event(kind, {"format": "iss_sub", "iss": issuer, "sub": carol_sub}))
+            check(answer.get("status") == 202 and me_status(carol, app) == 401, f"ssf: {kind.rsplit('/', 1)[-1]} ends carol's sessions")
+
+        check(transmitter.set_status(stream.get("stream_id"), "paused") == 200
+              and wait_until(lambda: (ssf_status(app) or {}).get("status") == "paused", 10, "stream-updated"),
+              "ssf: a stream-updated SET (paused) shows in /ssf/status")
+        final = ssf_status(app)
+        check(final["received"] >= 7 and final["acted"] == 4, f"ssf: /ssf/status counts received and acted SETs ({final})")
+    finally:
+        if app:
+            app.stop()
+        transmitter.stop()
+
+
+def part_ssf_poll(binary):
+    """Poll delivery: verification, a session-revoked SET acted on and acknowledged, a refused one reported in setErrs."""
+    issuer = os.environ.get("IDP_ISSUER")
+    if not issuer:
+        return skip("shared signals (poll)", "IDP_ISSUER is not set")
+    idp_login = load_module("idp_login", os.path.join(ROOT, "Tests", "IdP", "login.py"))
+    client_id, secret = "hbapp-ssf", "hbapp-ssf-secret"
+    port = PORT_BASE + 18
+    base = f"http://127.0.0.1:{port}"
+    dot_register(client_id, secret, [base])
+    transmitter = Transmitter()
+    app = None
+    try:
+        app = App(binary, "ssf-poll-app", port, ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--base-url", base,
+                                                 "--ssf-transmitter", transmitter.issuer, "--ssf-access-token-file", transmitter.token_file,
+                                                 "--ssf-delivery", "poll", "--ssf-poll-interval", "1"])
+        status = wait_until(lambda: (ssf_status(app) or {}).get("verified") and ssf_status(app), 20, "the polled verification SET")
+        stream = transmitter.log()["stream"] or {}
+        check(status.get("delivery") == "poll" and stream.get("delivery", {}).get("method") == "urn:ietf:rfc:8936",
+              "ssf poll: a poll stream, verified through a poll")
+        check(Client().request("POST", base + "/ssf/events", b"x", {"Content-Type": "application/secevent+jwt"})[0] in (404, 405),
+              "ssf poll: no push route")
+        alice, alice_sub = ssf_login(idp_login, app, base, "alice", "alice-password-1")
+        revoke = transmitter.control("emit", ssf_event(CAEP + "session-revoked", {"format": "iss_sub", "iss": issuer, "sub": alice_sub}))
+        bad = transmitter.control("emit", ssf_event(CAEP + "session-revoked", {"format": "iss_sub", "iss": issuer, "sub": alice_sub},
+                                                    claims={"aud": "https://someone-else.example"}))
+        wait_until(lambda: me_status(alice, app) == 401, 20, "alice's session to end")
+        check(True, "ssf poll: a polled session-revoked SET ends alice's session")
+        log = wait_until(lambda: (lambda l: l if revoke["jti"] in l["acks"] and bad["jti"] in l["set_errs"] else None)(transmitter.log()),
+                         20, "the acknowledgement and the setErrs")
+        check(log["set_errs"][bad["jti"]].get("err") == "invalid_audience" and bad["jti"] not in log["acks"],
+              "ssf poll: the refused SET is reported in setErrs (invalid_audience), not acknowledged")
+        check(log["queued"] == 0 and revoke["jti"] in log["acks"], "ssf poll: the valid SET is acknowledged in a later poll")
+        check((ssf_status(app) or {}).get("acted") == 1, "ssf poll: acted once")
+    finally:
+        if app:
+            app.stop()
+        transmitter.stop()
+
+
+def part_ssf_replicas(binary):
+    """Two instances on one PostgreSQL behind one base URL, one push stream: a SET ends the user's sessions on both."""
+    issuer, pg = os.environ.get("IDP_ISSUER"), os.environ.get("PG_URL")
+    if not issuer or not pg:
+        return skip("shared signals on two instances", "IDP_ISSUER or PG_URL is not set")
+    idp_login = load_module("idp_login", os.path.join(ROOT, "Tests", "IdP", "login.py"))
+    client_id, secret = "hbapp-ssf-replicas", "hbapp-ssf-replicas-secret"
+    port_a, port_b = PORT_BASE + 18, PORT_BASE + 19
+    base = f"http://127.0.0.1:{port_b}"  # the shared origin is instance B's port, as in part_replicas
+    dot_register(client_id, secret, [base])
+    dot_user("carol", "carol-password-1", "carol@example.com")
+    os.makedirs(WORK, exist_ok=True)
+    key_file = os.path.join(WORK, "database.key")
+    with open(os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+        f.write(secrets.token_hex(32) + "\n")
+    transmitter = Transmitter()
+    common = ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--base-url", base, "--database", pg,
+              "--database-key", key_file, "--ssf-transmitter", transmitter.issuer, "--ssf-access-token-file", transmitter.token_file]
+    a = b = None
+    try:
+        b = App(binary, "ssf-replica-b", port_b, common)
+        wait_until(lambda: (ssf_status(b) or {}).get("verified"), 20, "B's verification")
+        a = App(binary, "ssf-replica-a", port_a, common)  # the transmitter answers its create 409: it reuses the stream
+        sa, sb = wait_until(lambda: ssf_status(a), 10, "A's status"), ssf_status(b)
+        check(sa["stream_id"] == sb["stream_id"] and len([line for line in open(a.log_path) if "reusing the existing stream" in line]) == 1,
+              "ssf replicas: the second instance reuses the stream (409, GET, PATCH)")
+        authorization = transmitter.log()["stream"]["delivery"]["authorization_header"]
+
+        def token_keys():
+            return set(psql(pg, "SELECT token_key FROM oidc_tokens WHERE token_key LIKE 'hbapp:%'"))
+
+        keys0 = token_keys()
+        alice, alice_sub = ssf_login(idp_login, a, base, "alice", "alice-password-1")
+        keys1 = token_keys()
+        carol, carol_sub = ssf_login(idp_login, a, base, "carol", "carol-password-1")
+        keys2 = token_keys()
+        alice_keys, carol_keys = keys1 - keys0, keys2 - keys1
+        check(me_status(alice, a) == 200 and me_status(alice, b) == 200 and alice_keys and carol_keys,
+              "ssf replicas: alice and carol logged in, known to both instances, tokens in PostgreSQL")
+        answer = transmitter.control("emit", ssf_event(CAEP + "session-revoked", {"format": "iss_sub", "iss": issuer, "sub": alice_sub}))
+        check(answer.get("status") == 202, "ssf replicas: the SET pushed to the base URL (instance B) answers 202")
+        check(me_status(alice, a) == 401 and me_status(alice, b) == 401, "ssf replicas: alice's session no longer authenticates on A nor B")
+        check(me_status(carol, a) == 200 and me_status(carol, b) == 200, "ssf replicas: carol's session is untouched on both")
+        keys3 = token_keys()
+        check(not (alice_keys & keys3) and carol_keys <= keys3, "ssf replicas: alice's tokens are deleted from PostgreSQL, carol's kept")
+        rows = psql(pg, f"SELECT count(*) FROM oidc_sessions WHERE issuer = '{issuer}' AND subject = '{alice_sub}'")
+        check(rows == ["0"], "ssf replicas: alice has no session row left")
+        pushed = transmitter.log()["pushed"][-1]
+        status, _, _ = Client().request("POST", a.base + "/ssf/events", pushed["body"].encode(),
+                                        {"Content-Type": "application/secevent+jwt", "Authorization": authorization})
+        check(status == 202 and ssf_status(a)["acted"] == 0 and ssf_status(b)["acted"] == 1,
+              "ssf replicas: the same SET at instance A: 202, not acted on again (shared replay cache)")
+    finally:
+        for app in (a, b):
+            if app:
+                app.stop()
+        transmitter.stop()
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
-    ap.add_argument("--only", action="append", choices=["browser", "replicas", "glewlwyd", "mtls", "request-object", "mcp"])
+    ap.add_argument("--only", action="append", choices=["browser", "replicas", "glewlwyd", "mtls", "request-object", "ssf", "ssf-poll",
+                                                        "ssf-replicas", "mcp"])
     a = ap.parse_args()
     parts = {"browser": part_browser, "replicas": part_replicas, "glewlwyd": part_glewlwyd, "mtls": part_mtls,
-             "request-object": part_request_object, "mcp": part_mcp}
+             "request-object": part_request_object, "ssf": part_ssf, "ssf-poll": part_ssf_poll, "ssf-replicas": part_ssf_replicas,
+             "mcp": part_mcp}
     for name in a.only or list(parts):
         log(f"part {name}")
         try:

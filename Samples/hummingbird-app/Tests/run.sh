@@ -2,7 +2,7 @@
 # The tests of Samples/hummingbird-app (called by the repository's Tests/run.sh after
 # `swift test`, with the test providers running: IDP_ISSUER, GLEWLWYD_*, PG_URL exported).
 #
-#   bash Samples/hummingbird-app/Tests/run.sh [--only browser|replicas|glewlwyd|mtls|request-object|mcp]...
+#   bash Samples/hummingbird-app/Tests/run.sh [--only browser|replicas|glewlwyd|mtls|request-object|ssf|ssf-poll|ssf-replicas|mcp]...
 #
 # Builds the app package ONCE (debug): the app, its unit tests (Tests/HummingbirdAppTests, run
 # first with `swift test`) and NameClashCheck, the target that compiles

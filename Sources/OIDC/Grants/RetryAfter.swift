@@ -5,6 +5,9 @@ import Foundation
 #endif
 
 /// A polling grant's token endpoint asked for a pause: HTTP 503 or 429 with `Retry-After` (RFC 9110 §10.2.3).
+///
+/// The one `Retry-After` reader of the package: the polling grants (``seconds(_:now:)``, which throws) and the
+/// Shared Signals poll client (``wait(_:now:)``, for which an unreadable value counts as absent).
 package struct RetryAfter: Error, Sendable {
     /// Whole seconds to wait before the next request (never negative).
     package let seconds: Int
@@ -17,18 +20,29 @@ package struct RetryAfter: Error, Sendable {
     /// - Throws: ``/OIDCCore/OIDCError`` `.invalidDecoupledResponse` for anything else (the obsolete RFC 850 and
     ///   asctime forms included), naming the header and never echoing more than 40 characters of it.
     package static func seconds(_ value: String, now: Date) throws -> Int {
-        let text = String(value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        guard let seconds = wait(value, now: now) else {
+            throw OIDCError(
+                .invalidDecoupledResponse,
+                "the token endpoint's Retry-After \"\(trimmed(value).prefix(40))\" is neither a number of seconds nor an HTTP date (RFC 9110 §10.2.3)")
+        }
+        return seconds
+    }
+
+    /// The wait a `Retry-After` value asks for at `now`, as ``seconds(_:now:)`` reads it, or `nil` when it is neither
+    /// `delay-seconds` nor an IMF-fixdate.
+    package static func wait(_ value: String, now: Date) -> Int? {
+        let text = trimmed(value)
         if !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return Int(text) ?? Int.max
         }
-        guard let date = httpDate(text) else {
-            throw OIDCError(
-                .invalidDecoupledResponse,
-                "the token endpoint's Retry-After \"\(text.prefix(40))\" is neither a number of seconds nor an HTTP date (RFC 9110 §10.2.3)")
-        }
+        guard let date = httpDate(text) else { return nil }
         let delta = date.timeIntervalSince(now).rounded(.up)
         guard delta > 0 else { return 0 }
         return delta < Double(Int32.max) ? Int(delta) : Int(Int32.max)
+    }
+
+    private static func trimmed(_ value: String) -> String {
+        String(value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 
     /// An IMF-fixdate (RFC 9110 §5.6.7), or `nil`.

@@ -90,6 +90,11 @@ public final class InMemoryReplayCache: ReplayCache, Sendable {
         }
     }
 
+    /// Forgets `identifier` within `scope` (its queued deadline is skipped when it comes).
+    package func release(_ identifier: String, scope: String) {
+        state.withLock { state in state.remove(identifier, scope: scope) }
+    }
+
     /// The number of live identifiers held (entries whose deadline passed leave at the next record),
     /// for tests and metrics.
     public var count: Int { state.withLock { $0.total } }
@@ -172,6 +177,19 @@ public final class InMemoryReplayCache: ReplayCache, Sendable {
             queue.push(Held(scope: scope, identifier: identifier), expiry: entry.deadline)
         }
 
+        /// Removes one entry; a scope left empty leaves the cache (its mark, while live, stays as the retired mark).
+        package mutating func remove(_ identifier: String, scope: String) {
+            guard let index = scopes.index(forKey: scope), scopes.values[index].entries.removeValue(forKey: identifier) != nil else { return }
+            total -= 1
+            let left = scopes.values[index].entries.count
+            resize(scope, from: left + 1, to: left)
+            guard left == 0 else { return }
+            if let mark = scopes.values[index].mark {
+                if retiredMark == nil { retiredMark = mark } else { retiredMark?.raise(to: mark) }
+            }
+            scopes.remove(at: index)
+        }
+
         /// Drops every entry whose deadline is at or before `mono`; a scope left empty leaves the cache.
         package mutating func dropExpired(asOf mono: Double) {
             while let (deadline, held) = queue.popExpired(asOf: mono) {
@@ -218,3 +236,5 @@ public final class InMemoryReplayCache: ReplayCache, Sendable {
         }
     }
 }
+
+extension InMemoryReplayCache: ReleasableReplayCache {}

@@ -48,3 +48,15 @@ extension ReplayCache {
         }
     }
 }
+
+/// A ``ReplayCache`` that can forget one identifier it recorded, so that a token whose processing failed after its
+/// record (a Security Event Token whose effect could not run) is accepted when delivered again.
+///
+/// `package`: the caches of this package conform (memory, PostgreSQL, Redis); an application's own cache that does
+/// not is still a ``ReplayCache``, and what needs the release says what it does without one.
+package protocol ReleasableReplayCache: ReplayCache {
+    /// Forgets `identifier` within `scope`: the next ``ReplayCache/recordFirstUse(of:scope:until:now:)`` of it is a
+    /// first use again. Nothing happens when it is not recorded.
+    /// - Throws: when the cache cannot answer.
+    func release(_ identifier: String, scope: String) async throws
+}

@@ -124,6 +124,13 @@ public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
         return outcome
     }
 
+    /// Forgets `identifier` within `scope` on every replica (``/OIDCCore/ReleasableReplayCache``).
+    /// - Throws: `database_unavailable`, `database_error`.
+    package func release(_ identifier: String, scope: String) async throws {
+        let digest = DigestAlgorithm.sha256.hash(Array(identifier.utf8))
+        _ = try await database.execute("DELETE FROM \(table.quoted) WHERE scope = $1 AND identifier = $2", [.text(scope), .bytes(digest)])
+    }
+
     /// Deletes entries expired at `now`: at most `limit` (default `cleanupBatch`; clamped to 1 ... 1 000 000), oldest first.
     /// - Returns: how many were deleted.
     /// - Throws: `database_unavailable`, `database_error`.
@@ -161,3 +168,5 @@ public struct PostgresReplayCache: ReplayCache, CustomStringConvertible {
         return String(min(value, latestSeconds))
     }
 }
+
+extension PostgresReplayCache: ReleasableReplayCache {}

@@ -61,6 +61,14 @@ public struct RedisReplayCache: ReplayCache, CustomStringConvertible {
         }
     }
 
+    /// Forgets `identifier` within `scope` on every replica (``/OIDCCore/ReleasableReplayCache``).
+    /// - Throws: `redis_unavailable`, `redis_timeout`, `redis_error`.
+    package func release(_ identifier: String, scope: String) async throws {
+        let member = RedisNamespace.hex(DigestAlgorithm.sha256.hash(Array(identifier.utf8)))
+        let key = "\(namespace):\(RedisNamespace.hex(DigestAlgorithm.sha256.hash(Array(scope.utf8))))"
+        _ = try await database.eval("return redis.call('ZREM', KEYS[1], ARGV[1])", keys: [key], arguments: [Array(member.utf8)])
+    }
+
     /// The latest milliseconds sent as themselves (year 2255); later ones, and NaN, are `late`.
     static let latestMilliseconds: Double = 9_000_000_000_000
 
@@ -88,3 +96,5 @@ public struct RedisReplayCache: ReplayCache, CustomStringConvertible {
         return 1
         """
 }
+
+extension RedisReplayCache: ReleasableReplayCache {}

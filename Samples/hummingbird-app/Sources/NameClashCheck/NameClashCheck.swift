@@ -15,6 +15,7 @@ import OIDCNetworking
 import OIDCPostgres
 import OIDCResourceServer
 import OIDCSession
+import OIDCSharedSignals
 
 /// swift-http-types' names.
 public func ecosystemHTTPTypes() -> (HTTPRequest, HTTPResponse, HTTPFields, HTTPField.Name) {

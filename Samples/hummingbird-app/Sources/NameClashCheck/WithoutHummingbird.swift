@@ -13,6 +13,7 @@ import OIDCNetworking
 import OIDCPostgres
 import OIDCResourceServer
 import OIDCSession
+import OIDCSharedSignals
 
 /// swift-http-types', swift-log's and AsyncHTTPClient's names, unqualified, next to every toolkit module.
 public func ecosystemWithoutHummingbird() -> (

@@ -18,6 +18,8 @@ struct AppStores: Sendable {
     let logoutTokenReplays: any ReplayCache
     /// The `jti`s of DPoP proofs at `/api/resource`.
     let dpopProofReplays: any ReplayCache
+    /// The `jti`s of Shared Signals SETs (`--ssf-transmitter`): a SET pushed to one instance is not acted on again at another.
+    let securityEventReplays: any ReplayCache
     /// The request objects served by reference (used with `--request-object by-reference`).
     let requestObjects: any RequestObjectStore
     /// The pool, with `--database`.
@@ -30,6 +32,7 @@ struct AppStores: Sendable {
             sessions: InMemorySessionDirectory(),
             logoutTokenReplays: InMemoryReplayCache(),
             dpopProofReplays: InMemoryReplayCache(),
+            securityEventReplays: InMemoryReplayCache(),
             requestObjects: InMemoryRequestObjectStore(capacity: options.pendingLogins, capacityPerScope: options.pendingLoginsPerClient),
             database: nil)
     }
@@ -48,6 +51,8 @@ struct AppStores: Sendable {
         try await logoutReplays.createTable()
         let dpopReplays = try PostgresReplayCache(database: pool, table: TableName("hbapp_dpop_proof_replays"))
         try await dpopReplays.createTable()
+        let setReplays = try PostgresReplayCache(database: pool, table: TableName("hbapp_security_event_replays"))
+        try await setReplays.createTable()
         var objects: any RequestObjectStore = InMemoryRequestObjectStore(
             capacity: options.pendingLogins,
             capacityPerScope: options.pendingLoginsPerClient)
@@ -59,6 +64,7 @@ struct AppStores: Sendable {
         }
         return AppStores(
             pendingLogins: logins, sessions: directory, logoutTokenReplays: logoutReplays, dpopProofReplays: dpopReplays,
+            securityEventReplays: setReplays,
             requestObjects: objects, database: pool)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTLS
 import Logging
+import NIOCore
 import NIOSSL
 import OIDC
 import OIDCPostgres
@@ -99,9 +100,28 @@ struct HummingbirdApp {
             resource: resource, logger: logger,
             requestObject: requestObject, requestObjects: requestObjects)
 
+        // --ssf-transmitter: the stream created (or reused) before the server listens; verification asked once it does.
+        let signals: SignalReceiver?
+        do {
+            signals = try await SignalReceiver.start(
+                options: options, issuer: client.issuer, sessions: stores.sessions, replays: stores.securityEventReplays, transport: transport,
+                observer: observer, logger: logger)
+        } catch {
+            logger.critical("ssf: cannot start the receiver: \(WebApp.describe(error))")
+            try? await http.shutdown()
+            database?.close()
+            throw error
+        }
+
         let router = Router(context: AppRequestContext.self)
         app.register(on: router)
         mcp?.register(on: router)
+        signals?.register(on: router)
+        let onServerRunning: @Sendable (any Channel) async -> Void = { _ in
+            if let signals { Task { await signals.requestVerification() } }
+        }
+        let polling = Task { await signals?.pollUntilCancelled() }
+        defer { polling.cancel() }
         let serverConfiguration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: options.port))
         let application: Application<RouterResponder<AppRequestContext>>
         if let certificate = options.tlsCertificatePath, let key = options.tlsKeyPath {
@@ -114,9 +134,11 @@ struct HummingbirdApp {
                 tls.trustRoots = .file(clientCA)
                 tls.certificateVerification = .optionalVerification
             }
-            application = Application(router: router, server: try .tls(.http1(), tlsConfiguration: tls), configuration: serverConfiguration, logger: logger)
+            application = Application(
+                router: router, server: try .tls(.http1(), tlsConfiguration: tls), configuration: serverConfiguration,
+                onServerRunning: onServerRunning, logger: logger)
         } else {
-            application = Application(router: router, configuration: serverConfiguration, logger: logger)
+            application = Application(router: router, configuration: serverConfiguration, onServerRunning: onServerRunning, logger: logger)
         }
         logger.info(
             "listening",
@@ -125,6 +147,7 @@ struct HummingbirdApp {
                 "issuer": "\(client.issuer)", "store": "\(database == nil ? "memory" : "postgresql")",
                 "request_object": "\(options.requestObject?.rawValue ?? "off")",
                 "mcp": "\(mcp.map { $0.resource.url.absoluteString } ?? "off")",
+                "ssf": "\(signals.map { "\($0.delivery.rawValue) stream \($0.streamID)" } ?? "off")",
             ])
         do {
             try await application.runService()

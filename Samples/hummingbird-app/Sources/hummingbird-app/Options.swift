@@ -63,6 +63,23 @@ struct Options: Sendable {
     /// `--mcp-require-scope S` (repeatable): the scopes a token needs on `/mcp`.
     var mcpRequiredScopes: Set<String> = []
 
+    /// `--ssf-transmitter URL`: receive Shared Signals (SSF 1.0, CAEP, RISC) from this transmitter; `nil`: off.
+    var ssfTransmitter: String?
+    /// `--ssf-access-token-file FILE`: the bearer token for the transmitter's management, status, verification and poll endpoints.
+    var ssfAccessTokenFile: String?
+    /// `--ssf-delivery push|poll` (default push).
+    var ssfDelivery: SSFDelivery = .push
+    /// `--ssf-audience AUD`: each SET's `aud` must contain it (default the base URL).
+    var ssfAudience: String?
+    /// `--ssf-poll-interval SECONDS` (default 5, at least 1).
+    var ssfPollInterval = 5
+
+    /// How the transmitter delivers SETs.
+    enum SSFDelivery: String, Sendable {
+        case push
+        case poll
+    }
+
     /// How `--request-object` sends the request object.
     enum RequestObjectDeliveryChoice: String, Sendable {
         case byValue = "by-value"
@@ -81,6 +98,8 @@ struct Options: Sendable {
                 [--request-object-encrypt] [--request-object-lifetime SECONDS]]
                [--pending-logins N] [--pending-logins-per-client N] [--client-address-header NAME]
                [--verified-token-cache N (default 10000; 0: off)] [--mcp [--mcp-require-scope S]...]
+               [--ssf-transmitter URL [--ssf-access-token-file FILE] [--ssf-delivery push|poll] [--ssf-audience AUD]
+                [--ssf-poll-interval SECONDS]]
         """
 
     struct UsageError: Error, CustomStringConvertible { let description: String }
@@ -90,6 +109,7 @@ struct Options: Sendable {
         var base: String?
         var scopes: [String] = []
         var lifetimeGiven = false
+        var ssfGiven = false
         var index = 0
         func value(_ name: String, _ inline: String?) throws -> String {
             if let inline { return inline }
@@ -195,6 +215,23 @@ struct Options: Sendable {
                 options.verifiedTokenCache = count
             case "--mcp": options.mcp = true
             case "--mcp-require-scope": options.mcpRequiredScopes.insert(try value(name, inline))
+            case "--ssf-transmitter": options.ssfTransmitter = try value(name, inline)
+            case "--ssf-access-token-file": options.ssfAccessTokenFile = try value(name, inline)
+            case "--ssf-delivery":
+                let text = try value(name, inline)
+                guard let delivery = SSFDelivery(rawValue: text) else { throw UsageError(description: "--ssf-delivery: push or poll, not \(text)") }
+                options.ssfDelivery = delivery
+                ssfGiven = true
+            case "--ssf-audience":
+                options.ssfAudience = try value(name, inline)
+                ssfGiven = true
+            case "--ssf-poll-interval":
+                let text = try value(name, inline)
+                guard let seconds = Int(text), (1...86_400).contains(seconds) else {
+                    throw UsageError(description: "--ssf-poll-interval: whole seconds from 1 to 86400, not \(text)")
+                }
+                options.ssfPollInterval = seconds
+                ssfGiven = true
             case "--help", "-h": throw UsageError(description: usage)
             default: throw UsageError(description: "unknown option \(name)\n\(usage)")
             }
@@ -228,6 +265,14 @@ struct Options: Sendable {
         }
         if !options.mcp, !options.mcpRequiredScopes.isEmpty {
             throw UsageError(description: "--mcp-require-scope needs --mcp")
+        }
+        if options.ssfTransmitter == nil, ssfGiven || options.ssfAccessTokenFile != nil {
+            throw UsageError(
+                description: "--ssf-access-token-file, --ssf-delivery, --ssf-audience and --ssf-poll-interval need --ssf-transmitter")
+        }
+        if let transmitter = options.ssfTransmitter {
+            // https, or http on a loopback host (the toolkit's one URL rule; discovery checks it again).
+            _ = try SecureURLPolicy.check(transmitter, what: "--ssf-transmitter")
         }
         // The external origin: https, or http on a loopback host (the toolkit's one URL rule).
         var trimmed = base

@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 import OIDC
 import OIDCPostgres
 import OIDCSession
@@ -13,6 +14,8 @@ struct SessionRecord: Codable, Sendable {
     var sessionID: String?
     /// The login's ID Token (compact): its claims for `/me`, the `id_token_hint` for `/logout`.
     var idToken: String
+    /// The ID Token's `email`, when it had one: a Shared Signals subject of format `email` finds the user by it.
+    var email: String?
 }
 
 /// The session index: cookie → record, found again by `sid` or `iss` + `sub` for back-channel logout,
@@ -25,6 +28,15 @@ protocol SessionDirectory: Sendable {
     /// Deletes the sessions a logout token names, and their tokens; returns how many.
     func deleteSessions(issuer: String, subject: String?, sessionID: String?) async throws -> Int
     func tokenStore(for record: SessionRecord) throws -> any TokenStore
+    /// The users (`iss` + `sub`) whose sessions carry `email` (compared case-insensitively), for a Shared Signals SET
+    /// whose subject is an e-mail address: their sessions are about to end (PostgreSQL: the e-mail rows are taken).
+    func users(withEmail email: String) async throws -> [SessionUser]
+}
+
+/// A logged-in user: the provider and the user's `sub` there.
+struct SessionUser: Codable, Hashable, Sendable {
+    var issuer: String
+    var subject: String
 }
 
 /// How long a session lives without a new login.
@@ -68,6 +80,12 @@ actor InMemorySessionDirectory: SessionDirectory {
 
     fileprivate func store(_ key: String) -> InMemoryTokenStore? { tokens[key] }
 
+    func users(withEmail email: String) -> [SessionUser] {
+        let wanted = email.lowercased()
+        let found = records.values.filter { $0.expiresAt > Date() && $0.record.email?.lowercased() == wanted }
+        return Array(Set(found.map { SessionUser(issuer: $0.record.issuer, subject: $0.record.subject) }))
+    }
+
     /// The rule of PostgresSessionIndex.deleteSessions, for the in-memory index.
     static func matches(_ record: SessionRecord, issuer: String, subject: String?, sessionID: String?) -> Bool {
         guard record.issuer == issuer else { return false }
@@ -97,23 +115,41 @@ struct InMemorySessionTokens: TokenStore {
 struct PostgresSessionDirectory: SessionDirectory {
     let database: PostgresDatabase
     let index: PostgresSessionIndex
+    /// E-mail → user, for Shared Signals subjects of format `email`: a second session index whose rows are keyed by
+    /// the same session handles, with `issuer` "email" and `subject` the SHA-256 of the lower-cased address (never
+    /// the address itself), each holding the user (`SessionUser`).
+    let emails: PostgresSessionIndex
     let encryption: TokenEncryption?
 
     init(database: PostgresDatabase, encryption: TokenEncryption?) throws {
         self.database = database
         self.encryption = encryption
         index = try PostgresSessionIndex(database: database, encryption: encryption)
+        emails = try PostgresSessionIndex(database: database, table: TableName("hbapp_session_emails"), encryption: encryption)
     }
 
     func createTables() async throws {
         try await index.createTable()
+        try await emails.createTable()
         try await PostgresTokenStore(database: database, key: "-", encryption: encryption).createTable()
     }
+
+    static func emailKey(_ email: String) -> String { SDJWTHashAlgorithm.sha256.digest(of: email.lowercased()) }
 
     func save(_ record: SessionRecord, handle: String) async throws {
         try await index.save(
             try JSONEncoder().encode(record).map { $0 }, handle: handle, issuer: record.issuer,
             subject: record.subject, sessionID: record.sessionID, expiresIn: sessionLifetime)
+        if let email = record.email, !email.isEmpty {
+            try await emails.save(
+                try JSONEncoder().encode(SessionUser(issuer: record.issuer, subject: record.subject)).map { $0 }, handle: handle,
+                issuer: "email", subject: Self.emailKey(email), sessionID: nil, expiresIn: sessionLifetime)
+        }
+    }
+
+    func users(withEmail email: String) async throws -> [SessionUser] {
+        let rows = try await emails.deleteSessions(issuer: "email", subject: Self.emailKey(email), sessionID: nil)
+        return Array(Set(rows.compactMap { try? JSONDecoder().decode(SessionUser.self, from: Data($0)) }))
     }
 
     func load(handle: String) async throws -> SessionRecord? {
@@ -122,6 +158,7 @@ struct PostgresSessionDirectory: SessionDirectory {
     }
 
     func delete(handle: String) async throws -> SessionRecord? {
+        try await emails.delete(handle: handle)
         guard let bytes = try await index.delete(handle: handle),
             let record = try? JSONDecoder().decode(SessionRecord.self, from: Data(bytes))
         else { return nil }

@@ -141,7 +141,7 @@ struct WebApp: Sendable {
             }
             let record = SessionRecord(
                 tokenKey: "hbapp:" + (RandomHandle.make()), issuer: issuer, subject: subject,
-                sessionID: login.idToken.sessionID, idToken: login.idToken.compact)
+                sessionID: login.idToken.sessionID, idToken: login.idToken.compact, email: login.idToken.claims["email"]?.stringValue)
             let sessionHandle = RandomHandle.make()
             try await sessions.save(record, handle: sessionHandle)
             try await sessions.tokenStore(for: record).save(login.tokens)
