@@ -44,7 +44,8 @@ struct RedisStoresTests {
             tokenKey: RandomHandle.make(), issuer: "https://op.example", subject: "alice-\(handle.prefix(6))", sessionID: "sid-\(handle.prefix(6))",
             idToken: "header.payload.signature")
         try await a.sessions.save(record, handle: handle)
-        try await a.sessions.tokenStore(for: record).save(TokenResponse(accessToken: "at-1", expiresAt: Date(timeIntervalSince1970: 1_900_000_000), refreshToken: "rt-1"))
+        try await a.sessions.tokenStore(for: record).save(
+            TokenResponse(accessToken: "at-1", expiresAt: Date(timeIntervalSince1970: 1_900_000_000), refreshToken: "rt-1"))
         let loaded = try #require(try await b.sessions.load(handle: handle))
         #expect(loaded.subject == record.subject && loaded.tokenKey == record.tokenKey)
         #expect(try await b.sessions.tokenStore(for: loaded).load()?.accessToken == "at-1")
