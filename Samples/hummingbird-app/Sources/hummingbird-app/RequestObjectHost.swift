@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import JOSE
 import Logging
 import NIOCore
 import OIDC
@@ -145,10 +144,10 @@ struct RedisRequestObjectStore: RequestObjectStore {
     }
 
     /// Saves the entry; `scope` is not used (no count bound: a rate limit in front of `/login` is the deployment's).
-    /// Its `sub` is the id's SHA-256, not one shared name: the index's set of that `sub` then holds this entry alone
-    /// and expires with it (one set for every request object would keep growing while logins keep coming).
+    /// Its `sub` is a fresh random value, not one shared name: the index's set of that `sub` then holds this entry
+    /// alone and expires with it (one set for every request object would keep growing while logins keep coming).
     func save(_ object: String, id: String, lifetime: Double, scope: String?) async throws {
-        let subject = "request-object:" + DigestAlgorithm.sha256.hash(Array(id.utf8)).map { String(format: "%02x", $0) }.joined()
+        let subject = "request-object:" + RandomHandle.make()
         try await index.save(Array(object.utf8), handle: id, issuer: issuer, subject: subject, sessionID: nil, expiresIn: lifetime)
     }
 
