@@ -48,7 +48,13 @@ struct HummingbirdApp {
         // The stores first: the client's back-channel logout records its logout tokens' jti in one of them.
         let stores: AppStores
         if let url = options.databaseURL {
-            stores = try await AppStores.shared(url: url, options: options, issuer: options.issuer, transport: traced)
+            do {
+                stores = try await AppStores.shared(url: url, options: options, issuer: options.issuer, transport: traced)
+            } catch {
+                // A store that cannot be reached stops the start: the HTTP client is shut down first (AsyncHTTPClient asks for it).
+                try? await http.shutdown()
+                throw error
+            }
         } else {
             stores = AppStores.inMemory(options)
         }
