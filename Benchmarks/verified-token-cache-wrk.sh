@@ -119,7 +119,7 @@ wait_for "$issuer/jwks"
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(uname -sr)"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "command: wrk -t$threads -c$connections -d${duration}s -s draw.lua $base/api/resource -- TOKENS_FILE (app release build)"
+echo "command: wrk -t$threads -c$connections -d${duration}s -s draw.lua $base/api/resource -- TOKENS_FILE (app: $app)"
 echo
 echo "| distinct tokens | cache | requests/s | mean latency | non-2xx |"
 echo "|---:|---|---:|---:|---:|"
