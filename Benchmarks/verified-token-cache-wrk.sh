@@ -2,7 +2,9 @@
 # The verified-token cache over HTTP (issue 33): wrk against Samples/hummingbird-app's GET /api/resource with
 # ES256 access tokens (Keys/p256), 1, 1 000 and 100 000 distinct tokens drawn uniformly, the cache on (the
 # library's default, 10 000 entries) and off (--verified-token-cache 0). A benchmark, not a test: it prints a
-# Markdown table (requests per second, mean latency, non-2xx answers) and the machine it ran on.
+# Markdown table (requests per second, mean latency, non-2xx answers), the ratio on/off of each token count
+# (measured back to back, so a shared machine's load weighs on both alike), the machine it ran on and its
+# load average before and after.
 #
 #   bash Benchmarks/verified-token-cache-wrk.sh [--duration SECONDS] [--connections N] [--threads N]
 #        [--port-base PORT] [--app PATH] [--counts "1 1000 100000"]
@@ -116,10 +118,12 @@ wait_for() {  # URL: polls until it answers (at most 120 s)
 wait_for "$issuer/jwks"
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(uname -sr)"
-echo "command: wrk -t$threads -c$connections -d${duration}s -s draw.lua $base/api/resource -- TOKENS_FILE (app release build)"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "command: wrk -t$threads -c$connections -d${duration}s -s draw.lua $base/api/resource -- TOKENS_FILE (app: $app)"
 echo
 echo "| distinct tokens | cache | requests/s | mean latency | non-2xx |"
 echo "|---:|---|---:|---:|---:|"
+declare -A rates
 for count in $counts; do
     python3 "$work/tokens.py" "$count" "$issuer" "$base" "$root/Keys/p256.pem" "p256-LrOOpBAi" >"$work/tokens-$count.txt"
     for cache in on off; do
@@ -138,7 +142,16 @@ for count in $counts; do
         latency=$(awk '/Latency/ {print $2; exit}' <<<"$out")
         non2xx=$(awk '/Non-2xx/ {print $NF}' <<<"$out")
         echo "| $count | $cache | ${rps%.*} | $latency | ${non2xx:-0} |"
+        rates["$count-$cache"]=$rps
         kill "$app_pid"
         wait "$app_pid" 2>/dev/null || true
     done
 done
+echo
+echo "| distinct tokens | requests/s cache on / off |"
+echo "|---:|---:|"
+for count in $counts; do
+    echo "| $count | $(awk -v on="${rates[$count-on]}" -v off="${rates[$count-off]}" 'BEGIN { printf "%.2f", (off > 0 ? on / off : 0) }') |"
+done
+echo
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -49,6 +49,7 @@ let package = Package(
                 .product(name: "OIDCPostgres", package: "swift-oidc-toolkit"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "OIDCSharedSignals", package: "swift-oidc-toolkit"),
+                .product(name: "OIDCRedis", package: "swift-oidc-toolkit"),
             ],
             swiftSettings: strict
         ),
@@ -69,6 +70,7 @@ let package = Package(
                 .product(name: "OIDCResourceServer", package: "swift-oidc-toolkit"),
                 .product(name: "OIDCPostgres", package: "swift-oidc-toolkit"),
                 .product(name: "OIDCSharedSignals", package: "swift-oidc-toolkit"),
+                .product(name: "OIDCRedis", package: "swift-oidc-toolkit"),
             ],
             swiftSettings: strict
         ),

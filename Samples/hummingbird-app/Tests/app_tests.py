@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """End-to-end tests of Samples/hummingbird-app against the repository's test providers.
 
-    python3 app_tests.py --binary PATH [--only browser|glewlwyd|replicas|mtls|request-object|ssf|ssf-poll|ssf-replicas]...
+    python3 app_tests.py --binary PATH [--only browser|glewlwyd|replicas|redis|mtls|request-object|ssf|ssf-poll|ssf-replicas|mcp]...
 
 Run by run.sh (which builds the app once and makes the selenium venv). Reads IDP_ISSUER,
-GLEWLWYD_ISSUER / GLEWLWYD_BASE / GLEWLWYD_RESOURCE, GLEWLWYD_TLS_* (the TLS glewlwyd, RFC 8705) and PG_URL; a part whose provider is
+GLEWLWYD_ISSUER / GLEWLWYD_BASE / GLEWLWYD_RESOURCE, GLEWLWYD_TLS_* (the TLS glewlwyd, RFC 8705), PG_URL and
+REDIS_URL / REDIS_TLS_URL / REDIS_TLS_CA, VALKEY_URL; a part whose provider is
 missing is skipped with a message (an error under CI=true). Every wait is on an event (a port
 opening, an HTTP answer) with a deadline, never a fixed sleep.
 """
@@ -305,50 +306,149 @@ def part_browser(binary):
         app.stop()
 
 
+def database_key_file():
+    """A fresh --database-key file (64 hex digits, mode 0600) under WORK."""
+    os.makedirs(WORK, exist_ok=True)
+    key_file = os.path.join(WORK, "database.key")
+    with open(os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+        f.write(secrets.token_hex(32) + "\n")
+    return key_file
+
+
 def part_replicas(binary):
     """Two instances on one PostgreSQL behind one base URL: a login started on one finishes on the other."""
     issuer, pg = os.environ.get("IDP_ISSUER"), os.environ.get("PG_URL")
     if not issuer or not pg:
         return skip("two instances on PostgreSQL", "IDP_ISSUER or PG_URL is not set")
+    replicas_sharing(binary, "replicas", "hbapp-replicas", PORT_BASE + 3, PORT_BASE + 4, ["--database", pg], "PostgreSQL")
+
+
+def part_redis(binary):
+    """The same login and session cases with two instances on one Redis (redis://, then rediss:// with an ACL user
+    and --database-ca), then on one Valkey (VALKEY_URL), and a DPoP proof used at one instance refused at the other
+    (glewlwyd's DPoP-bound token)."""
+    issuer, redis_url = os.environ.get("IDP_ISSUER"), os.environ.get("REDIS_URL")
+    if not issuer or not redis_url:
+        return skip("two instances on Redis", "IDP_ISSUER or REDIS_URL is not set")
+    replicas_sharing(binary, "redis replicas", "hbapp-redis", PORT_BASE + 18, PORT_BASE + 19, ["--database", redis_url], "Redis")
+    tls_url, tls_ca = os.environ.get("REDIS_TLS_URL"), os.environ.get("REDIS_TLS_CA")
+    if not tls_url or not tls_ca:
+        skip("two instances on Redis over TLS", "REDIS_TLS_URL or REDIS_TLS_CA is not set")
+    else:
+        replicas_sharing(binary, "rediss replicas", "hbapp-rediss", PORT_BASE + 20, PORT_BASE + 21,
+                         ["--database", tls_url, "--database-ca", tls_ca], "Redis over TLS")
+        refused = subprocess.run([binary, "--issuer", issuer, "--client-id", "x", "--client-secret", "y", "--base-url",
+                                  f"http://127.0.0.1:{PORT_BASE + 20}", "--port", str(PORT_BASE + 20), "--database", tls_url],
+                                 capture_output=True, text=True, timeout=60)
+        password = urllib.parse.urlsplit(tls_url).password or "-"
+        check(refused.returncode == 1 and "cannot start" in refused.stderr and password not in refused.stderr,
+              "rediss replicas: without --database-ca the test server's certificate is refused (exit 1), the password not shown")
+    for extra, what in ((["--database-ca", tls_ca or "/dev/null"], "--database-ca without a --database"),
+                        (["--database", redis_url, "--database-ca", tls_ca or "/dev/null"], "--database-ca with a redis:// (not rediss://) URL")):
+        refused = subprocess.run([binary, "--issuer", issuer, "--client-id", "x", "--client-secret", "y", "--base-url",
+                                  "http://127.0.0.1:1"] + extra, capture_output=True, text=True, timeout=60)
+        check(refused.returncode == 2 and "--database-ca" in refused.stderr, f"redis: {what} is a usage error")
+    valkey_url = os.environ.get("VALKEY_URL")
+    if not valkey_url:
+        skip("two instances on Valkey", "VALKEY_URL is not set (Tests/Valkey/start.sh)")
+    else:
+        replicas_sharing(binary, "valkey replicas", "hbapp-valkey", PORT_BASE + 24, PORT_BASE + 25, ["--database", valkey_url], "Valkey")
+    redis_dpop_replay(binary, redis_url)
+
+
+def redis_dpop_replay(binary, redis_url):
+    """One DPoP proof, presented to two instances sharing Redis (same base URL, so the same htu): the second refuses it."""
+    issuer, gw_base, resource = (os.environ.get(k) for k in ("GLEWLWYD_ISSUER", "GLEWLWYD_BASE", "GLEWLWYD_RESOURCE"))
+    if not issuer or not gw_base or not resource:
+        return skip("redis DPoP replay across instances", "GLEWLWYD_ISSUER / GLEWLWYD_BASE / GLEWLWYD_RESOURCE are not set")
+    if subprocess.run(["sh", "-c", "command -v jose"], capture_output=True).returncode != 0:
+        return skip("redis DPoP replay across instances", "the jose CLI is not installed")
+    gw = load_module("glewlwyd_configure", os.path.join(ROOT, "Tests", "Glewlwyd", "configure.py"))
+    port_a, port_b = PORT_BASE + 22, PORT_BASE + 23
+    base = f"http://127.0.0.1:{port_b}"
+    client_id, secret = "hbapp-redis-" + secrets.token_hex(4), secrets.token_urlsafe(24)
+    admin = gw.Admin(gw_base)
+    admin.call("POST", "/api/auth/", {"username": "admin", "password": "password"})
+    admin.call("POST", "/api/client/", {
+        "client_id": client_id, "name": client_id, "enabled": True, "confidential": True, "password": secret,
+        "redirect_uri": [base + "/callback"], "authorization_type": ["client_credentials"], "scope": ["api.read"],
+        "token_endpoint_auth_method": ["client_secret_basic"], "resource": [resource]})
+    common = ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--base-url", base, "--scope", "openid",
+              "--audience", resource, "--require-scope", "api.read", "--database", redis_url]
+    a = App(binary, "redis-dpop-a", port_a, common)
+    b = App(binary, "redis-dpop-b", port_b, common)
+    try:
+        http = Client()
+        basic = "Basic " + base64.b64encode(f"{client_id}:{secret}".encode()).decode()
+        key, jwk = dpop_key()
+        form = urllib.parse.urlencode({"grant_type": "client_credentials", "scope": "api.read", "resource": resource}).encode()
+        nonce = None
+        for _ in range(2):  # glewlwyd may first ask for its nonce
+            status, headers, body = http.request("POST", issuer + "/token", form, {
+                "Authorization": basic, "Content-Type": "application/x-www-form-urlencoded",
+                "DPoP": dpop_proof(key, jwk, "POST", issuer + "/token", nonce=nonce)})
+            if status == 200 or not headers.get("DPoP-Nonce"):
+                break
+            nonce = headers.get("DPoP-Nonce")
+        bound = (json_of(body) or {}).get("access_token", "")
+        check(status == 200 and bound, "redis DPoP: glewlwyd issued a DPoP-bound access token")
+        target = base + "/api/resource"  # the htu both instances expect (their shared base URL)
+        proof = dpop_proof(key, jwk, "GET", target, access_token=bound)
+        status, _, body = http.get(a.base + "/api/resource", headers={"Authorization": "DPoP " + bound, "DPoP": proof})
+        check(status == 200 and (json_of(body) or {}).get("client_id") == client_id, "redis DPoP: instance A accepts the token with its proof")
+        status, headers, _ = http.get(b.base + "/api/resource", headers={"Authorization": "DPoP " + bound, "DPoP": proof})
+        check(status == 401 and 'DPoP error="invalid_dpop_proof"' in " ".join(headers.get_all("WWW-Authenticate") or []),
+              "redis DPoP: the same proof at instance B (sharing Redis) answers invalid_dpop_proof")
+        status, _, _ = http.get(b.base + "/api/resource", headers={
+            "Authorization": "DPoP " + bound, "DPoP": dpop_proof(key, jwk, "GET", target, access_token=bound)})
+        check(status == 200, "redis DPoP: a fresh proof at instance B is accepted")
+        shared = subprocess.run(["redis-cli", "-u", redis_url, "--scan", "--pattern", "hbapp:jwks:*"], capture_output=True, text=True)
+        check(shared.returncode == 0 and shared.stdout.strip(), "redis DPoP: the provider's JWK Set is shared in Redis (hbapp:jwks:*)")
+    finally:
+        a.stop()
+        b.stop()
+
+
+def replicas_sharing(binary, label, client_id, port_a, port_b, database, store):
+    """Two instances sharing `database` behind one base URL (instance B's port): a login started on one finishes
+    on the other; sessions, pending logins and tokens are the store's."""
+    issuer = os.environ["IDP_ISSUER"]
     idp_login = load_module("idp_login", os.path.join(ROOT, "Tests", "IdP", "login.py"))
-    client_id, secret = "hbapp-replicas", "hbapp-replicas-secret"
-    port_a, port_b = PORT_BASE + 3, PORT_BASE + 4
+    secret = client_id + "-secret"
     base = f"http://127.0.0.1:{port_b}"  # the shared external origin (the "load balancer" is instance B's port)
     dot_register(client_id, secret, [base])
-    os.makedirs(WORK, exist_ok=True)
-    key_file = os.path.join(WORK, "database.key")
-    with open(os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
-        f.write(secrets.token_hex(32) + "\n")
-    common = ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--base-url", base, "--database", pg,
+    key_file = database_key_file()
+    common = ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret, "--base-url", base] + database + [
               "--database-key", key_file]
-    a = App(binary, "replica-a", port_a, common)
-    b = App(binary, "replica-b", port_b, common)
+    name = label.replace(" ", "-")
+    a = App(binary, f"{name}-a", port_a, common)
+    b = App(binary, f"{name}-b", port_b, common)
     try:
         browser = Client()
         status, headers, _ = browser.get(a.base + "/login")
         location = headers.get("Location", "")
         login_cookie = [c for c in set_cookies(headers) if c.startswith("hbapp_login=")]
-        check(status == 302 and location.startswith(issuer) and login_cookie, "replicas: /login on A redirects to the provider")
+        check(status == 302 and location.startswith(issuer) and login_cookie, f"{label}: /login on A redirects to the provider")
         check(login_cookie and "HttpOnly" in login_cookie[0] and "SameSite=Lax" in login_cookie[0] and "Secure" not in login_cookie[0],
-              "replicas: the pending-login cookie is HttpOnly, SameSite=Lax, not Secure on loopback http")
+              f"{label}: the pending-login cookie is HttpOnly, SameSite=Lax, not Secure on loopback http")
         query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
         check(query.get("redirect_uri") == base + "/callback" and query.get("code_challenge_method") == "S256"
-              and query.get("state") and query.get("nonce"), "replicas: state, nonce, PKCE S256, redirect_uri = <base-url>/callback")
+              and query.get("state") and query.get("nonce"), f"{label}: state, nonce, PKCE S256, redirect_uri = <base-url>/callback")
         redirect = idp_login.login(location, "alice", "alice-password-1")
         callback = redirect.replace(base, b.base, 1)
         login_handle = browser.cookie("hbapp_login")
         status, headers, _ = browser.get(callback)
         check(status == 302 and headers.get("Location") == base + "/me" and browser.cookie("hbapp_session"),
-              "replicas: the callback on B finishes the login started on A")
+              f"{label}: the callback on B finishes the login started on A")
         status, _, body = browser.get(a.base + "/me")
-        check(status == 200 and (json_of(body) or {}).get("iss") == issuer, "replicas: A knows the session B started")
+        check(status == 200 and (json_of(body) or {}).get("iss") == issuer, f"{label}: A knows the session B started")
         status, _, body = browser.get(a.base + "/upstream")
         check(status == 200 and (json_of(body) or {}).get("status") == 200,
-              "replicas: /upstream on A calls UserInfo with the tokens B stored in PostgreSQL")
+              f"{label}: /upstream on A calls UserInfo with the tokens B stored in {store}")
 
         status, headers, _ = Client().get(callback, headers={"Cookie": f"hbapp_login={login_handle}"})
         check(status == 400 and not any(c.startswith("hbapp_session=") and "Max-Age=0" not in c for c in set_cookies(headers)),
-              "replicas: a replayed callback answers 400 and sets no session cookie")
+              f"{label}: a replayed callback answers 400 and sets no session cookie")
 
         other = Client()
         status, headers, _ = other.get(a.base + "/login")
@@ -356,24 +456,24 @@ def part_replicas(binary):
         redirect = idp_login.login(location, "alice", "alice-password-1")
         tampered = redirect.replace("state=", "state=x", 1).replace(base, a.base, 1)
         status, headers, _ = other.get(tampered)
-        check(status == 400 and not other.cookie("hbapp_session"), "replicas: a state mismatch answers 400 and sets no session cookie")
+        check(status == 400 and not other.cookie("hbapp_session"), f"{label}: a state mismatch answers 400 and sets no session cookie")
         status, _, _ = other.get(redirect.replace(base, a.base, 1))
-        check(status == 400 and not other.cookie("hbapp_session"), "replicas: the pending login is consumed even by a refused callback")
+        check(status == 400 and not other.cookie("hbapp_session"), f"{label}: the pending login is consumed even by a refused callback")
 
         status, headers, _ = browser.get(a.base + "/login?iss=" + urllib.parse.quote("https://evil.example"))
-        check(status == 400 and "Location" not in headers, "replicas: /login?iss= of another issuer answers 400 without a redirect")
+        check(status == 400 and "Location" not in headers, f"{label}: /login?iss= of another issuer answers 400 without a redirect")
         status, headers, _ = browser.get(a.base + "/login?iss=" + urllib.parse.quote(issuer))
-        check(status == 302 and headers.get("Location", "").startswith(issuer), "replicas: /login?iss= of the configured issuer starts a login")
+        check(status == 302 and headers.get("Location", "").startswith(issuer), f"{label}: /login?iss= of the configured issuer starts a login")
 
         status, headers, _ = browser.get(b.base + "/logout")
         target = headers.get("Location", "")
         params = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(target).query))
         check(status == 302 and params.get("id_token_hint") and params.get("client_id") == client_id
-              and params.get("post_logout_redirect_uri") == base + "/", "replicas: /logout on B redirects to end_session with the hint")
+              and params.get("post_logout_redirect_uri") == base + "/", f"{label}: /logout on B redirects to end_session with the hint")
         status, _, _ = browser.get(a.base + "/me")
-        check(status == 401, "replicas: /logout on B ended the session on A")
+        check(status == 401, f"{label}: /logout on B ended the session on A")
         status, _, _ = Client().get(a.base + "/upstream")
-        check(status == 401, "replicas: /upstream without a session answers 401")
+        check(status == 401, f"{label}: /upstream without a session answers 401")
     finally:
         a.stop()
         b.stop()
@@ -1397,10 +1497,10 @@ def part_ssf_replicas(binary):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
-    ap.add_argument("--only", action="append", choices=["browser", "replicas", "glewlwyd", "mtls", "request-object", "ssf", "ssf-poll",
-                                                        "ssf-replicas", "mcp"])
+    ap.add_argument("--only", action="append", choices=["browser", "replicas", "redis", "glewlwyd", "mtls", "request-object", "ssf",
+                                                        "ssf-poll", "ssf-replicas", "mcp"])
     a = ap.parse_args()
-    parts = {"browser": part_browser, "replicas": part_replicas, "glewlwyd": part_glewlwyd, "mtls": part_mtls,
+    parts = {"browser": part_browser, "replicas": part_replicas, "redis": part_redis, "glewlwyd": part_glewlwyd, "mtls": part_mtls,
              "request-object": part_request_object, "ssf": part_ssf, "ssf-poll": part_ssf_poll, "ssf-replicas": part_ssf_replicas,
              "mcp": part_mcp}
     for name in a.only or list(parts):

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The tests of Samples/hummingbird-app (called by the repository's Tests/run.sh after
-# `swift test`, with the test providers running: IDP_ISSUER, GLEWLWYD_*, PG_URL exported).
+# `swift test`, with the test providers running: IDP_ISSUER, GLEWLWYD_*, PG_URL, REDIS_* exported).
 #
-#   bash Samples/hummingbird-app/Tests/run.sh [--only browser|replicas|glewlwyd|mtls|request-object|ssf|ssf-poll|ssf-replicas|mcp]...
+#   bash Samples/hummingbird-app/Tests/run.sh [--only browser|replicas|redis|glewlwyd|mtls|request-object|ssf|ssf-poll|ssf-replicas|mcp]...
 #
 # Builds the app package ONCE (debug): the app, its unit tests (Tests/HummingbirdAppTests, run
 # first with `swift test`) and NameClashCheck, the target that compiles
@@ -10,9 +10,9 @@
 # with the ecosystem's names unqualified (a name clash fails the build, hence this script).
 # Then app_tests.py: a headless Chromium login through django-oauth-toolkit's own form (selenium
 # in the repository's ignored .venv-hbapp), /upstream after expiry (one refresh), /logout; two
-# instances on one PostgreSQL; glewlwyd's RFC 9068 tokens, challenges and back-channel logout; glewlwyd
-# fetching the login's request object from the app (--request-object by-reference); the MCP endpoint
-# (--mcp) called by the Python MCP SDK (PyPI `mcp`, in Tests/.venv-mcp made by mcp-setup.sh).
+# instances on one PostgreSQL, then on one Redis (redis:// and rediss://) and one Valkey; glewlwyd's RFC 9068 tokens,
+# challenges and back-channel logout; glewlwyd fetching the login's request object from the app (--request-object
+# by-reference); the MCP endpoint (--mcp) called by the Python MCP SDK (PyPI `mcp`, in Tests/.venv-mcp made by mcp-setup.sh).
 # A missing prerequisite skips its part with a message; under CI=true it is an error.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

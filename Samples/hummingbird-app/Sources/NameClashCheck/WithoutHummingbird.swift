@@ -11,6 +11,7 @@ import Logging
 import OIDC
 import OIDCNetworking
 import OIDCPostgres
+import OIDCRedis
 import OIDCResourceServer
 import OIDCSession
 import OIDCSharedSignals

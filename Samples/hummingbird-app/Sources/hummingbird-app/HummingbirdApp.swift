@@ -45,15 +45,24 @@ struct HummingbirdApp {
             (chain: try NIOSSLCertificate.fromPEMFile(path), key: try NIOSSLPrivateKey(file: options.tlsClientKeyPath ?? "", format: .pem))
         }
         let http = AsyncHTTPClientTransport.make(clientCertificate: identity, trustRoots: options.tlsCAFilePath)
-        let transport = TracingTransport(base: http)
+        let traced = TracingTransport(base: http)
         // The stores first: the client's back-channel logout records its logout tokens' jti in one of them.
         let stores: AppStores
         if let url = options.databaseURL {
-            stores = try await AppStores.postgres(url: url, options: options, issuer: options.issuer)
+            do {
+                stores = try await AppStores.shared(url: url, options: options, issuer: options.issuer, transport: traced)
+            } catch {
+                // A store that cannot be reached stops the start: the HTTP client is shut down first (AsyncHTTPClient asks for it).
+                try? await http.shutdown()
+                throw error
+            }
         } else {
             stores = AppStores.inMemory(options)
         }
         let database = stores.database
+        // With Redis, the provider's JWK Set is fetched once per key-set change for every instance (the client's
+        // key cache and the protected resource's are one); every other request passes through unchanged.
+        let transport: any HTTPTransport = stores.keySetSharing ?? traced
 
         var configuration = OIDCClient.Configuration(allowedAlgorithms: [options.idTokenAlgorithm])
         configuration.observer = observer
@@ -144,7 +153,7 @@ struct HummingbirdApp {
             "listening",
             metadata: [
                 "address": "127.0.0.1:\(options.port)", "base_url": "\(options.baseURL.absoluteString)",
-                "issuer": "\(client.issuer)", "store": "\(database == nil ? "memory" : "postgresql")",
+                "issuer": "\(client.issuer)", "store": "\(database?.name ?? "memory")",
                 "request_object": "\(options.requestObject?.rawValue ?? "off")",
                 "mcp": "\(mcp.map { $0.resource.url.absoluteString } ?? "off")",
                 "ssf": "\(signals.map { "\($0.delivery.rawValue) stream \($0.streamID)" } ?? "off")",

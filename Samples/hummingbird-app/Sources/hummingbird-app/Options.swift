@@ -21,8 +21,10 @@ struct Options: Sendable {
     var idTokenAlgorithm: JWSAlgorithm = .rs256
     var logLevel: Logger.Level = .info
     var databaseURL: String?
-    /// A file holding the 32-byte key (raw, or 64 hex digits) that seals sessions, pending logins and tokens in PostgreSQL.
+    /// A file holding the 32-byte key (raw, or 64 hex digits) that seals sessions, pending logins and tokens in PostgreSQL or Redis.
     var databaseKeyPath: String?
+    /// For a `rediss://` `--database`: the PEM CA certificates to verify the server with instead of the system's.
+    var databaseCAPath: String?
     var scopes = ["openid", "profile", "email"]
     /// Accept back-channel logout tokens as the drafts had them (`typ: JWT`, no `exp`): an explicit opt-in.
     var draftLogoutTokens = false
@@ -93,7 +95,8 @@ struct Options: Sendable {
                [--client-assertion-audience issuer|endpoint]
                [--audience AUD] [--introspect] [--require-scope S]... [--response-type code|"code id_token"|...]
                [--response-mode query|form_post] [--id-token-signed-response-alg RS256] [--log-level info]
-               [--database postgresql://... [--database-key FILE]] [--scope S]... [--accept-draft-logout-tokens]
+               [--database postgresql://...|redis://...|rediss://... [--database-key FILE] [--database-ca FILE]]
+               [--scope S]... [--accept-draft-logout-tokens]
                [--request-object by-value|by-reference (--request-object-key FILE | --request-object-unsigned)
                 [--request-object-encrypt] [--request-object-lifetime SECONDS]]
                [--pending-logins N] [--pending-logins-per-client N] [--client-address-header NAME]
@@ -166,6 +169,7 @@ struct Options: Sendable {
                 options.logLevel = level
             case "--database": options.databaseURL = try value(name, inline)
             case "--database-key": options.databaseKeyPath = try value(name, inline)
+            case "--database-ca": options.databaseCAPath = try value(name, inline)
             case "--accept-draft-logout-tokens": options.draftLogoutTokens = true
             case "--tls-client-cert": options.tlsClientCertificatePath = try value(name, inline)
             case "--tls-client-key": options.tlsClientKeyPath = try value(name, inline)
@@ -251,6 +255,9 @@ struct Options: Sendable {
         }
         guard (options.tlsCertificatePath == nil) == (options.tlsKeyPath == nil), options.tlsClientCAPath == nil || options.tlsCertificatePath != nil else {
             throw UsageError(description: "--tls-cert and --tls-key go together; --tls-client-ca needs them")
+        }
+        if options.databaseCAPath != nil, options.databaseURL?.lowercased().hasPrefix("rediss://") != true {
+            throw UsageError(description: "--database-ca needs a rediss:// --database (PostgreSQL: sslrootcert= in the URL)")
         }
         if options.requestObject == nil {
             guard options.requestObjectKeyPath == nil, !options.requestObjectUnsigned, !options.requestObjectEncrypted,

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import OIDC
 import OIDCPostgres
+import OIDCRedis
 
 /// Where the request objects the app serves by reference are kept, each under an unguessable id until it expires.
 protocol RequestObjectStore: Sendable {
@@ -122,6 +123,32 @@ struct PostgresRequestObjectStore: RequestObjectStore {
         try await index.save(
             Array(object.utf8), handle: id, issuer: issuer, subject: "request-object", sessionID: nil,
             expiresIn: lifetime)
+    }
+
+    func load(id: String) async throws -> String? {
+        try await index.load(handle: id).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// Request objects in Redis or Valkey, shared by every instance behind one base URL: OIDCRedis's
+/// `RedisSessionIndex` under its own namespace (`hbapp:request-objects`), keyed by the SHA-256 of the id, sealed
+/// with `--database-key`, expired by the server: the same rules as ``PostgresRequestObjectStore``.
+struct RedisRequestObjectStore: RequestObjectStore {
+    let index: RedisSessionIndex
+    /// The entry's `iss` (the index's searchable fields; request objects are never searched).
+    let issuer: String
+
+    init(database: RedisDatabase, encryption: TokenEncryption?, issuer: String) throws {
+        index = try RedisSessionIndex(database: database, namespace: "hbapp:request-objects", encryption: encryption)
+        self.issuer = issuer
+    }
+
+    /// Saves the entry; `scope` is not used (no count bound: a rate limit in front of `/login` is the deployment's).
+    /// Its `sub` is a fresh random value, not one shared name: the index's set of that `sub` then holds this entry
+    /// alone and expires with it (one set for every request object would keep growing while logins keep coming).
+    func save(_ object: String, id: String, lifetime: Double, scope: String?) async throws {
+        let subject = "request-object:" + RandomHandle.make()
+        try await index.save(Array(object.utf8), handle: id, issuer: issuer, subject: subject, sessionID: nil, expiresIn: lifetime)
     }
 
     func load(id: String) async throws -> String? {

@@ -2,6 +2,7 @@ import Foundation
 import JOSE
 import OIDC
 import OIDCPostgres
+import OIDCRedis
 import OIDCSession
 
 /// What the app keeps per logged-in browser, behind its opaque session cookie.
@@ -37,6 +38,9 @@ protocol SessionDirectory: Sendable {
 struct SessionUser: Codable, Hashable, Sendable {
     var issuer: String
     var subject: String
+
+    /// The e-mail index's key for `email`: the SHA-256 of the lower-cased address (never the address itself).
+    static func emailKey(_ email: String) -> String { SDJWTHashAlgorithm.sha256.digest(of: email.lowercased()) }
 }
 
 /// How long a session lives without a new login.
@@ -134,8 +138,6 @@ struct PostgresSessionDirectory: SessionDirectory {
         try await PostgresTokenStore(database: database, key: "-", encryption: encryption).createTable()
     }
 
-    static func emailKey(_ email: String) -> String { SDJWTHashAlgorithm.sha256.digest(of: email.lowercased()) }
-
     func save(_ record: SessionRecord, handle: String) async throws {
         try await index.save(
             try JSONEncoder().encode(record).map { $0 }, handle: handle, issuer: record.issuer,
@@ -143,12 +145,12 @@ struct PostgresSessionDirectory: SessionDirectory {
         if let email = record.email, !email.isEmpty {
             try await emails.save(
                 try JSONEncoder().encode(SessionUser(issuer: record.issuer, subject: record.subject)).map { $0 }, handle: handle,
-                issuer: "email", subject: Self.emailKey(email), sessionID: nil, expiresIn: sessionLifetime)
+                issuer: "email", subject: SessionUser.emailKey(email), sessionID: nil, expiresIn: sessionLifetime)
         }
     }
 
     func users(withEmail email: String) async throws -> [SessionUser] {
-        let rows = try await emails.deleteSessions(issuer: "email", subject: Self.emailKey(email), sessionID: nil)
+        let rows = try await emails.deleteSessions(issuer: "email", subject: SessionUser.emailKey(email), sessionID: nil)
         return Array(Set(rows.compactMap { try? JSONDecoder().decode(SessionUser.self, from: Data($0)) }))
     }
 
@@ -178,5 +180,72 @@ struct PostgresSessionDirectory: SessionDirectory {
 
     func tokenStore(for record: SessionRecord) throws -> any TokenStore {
         try PostgresTokenStore(database: database, key: record.tokenKey, encryption: encryption)
+    }
+}
+
+/// Sessions in Redis or Valkey, shared by every instance: OIDCRedis's RedisSessionIndex for the index
+/// (keys `hbapp:sessions:…`), RedisTokenStore for each session's tokens (`hbapp:tokens:…`, refresh
+/// coordinated across instances by its lease): the same operations as ``PostgresSessionDirectory``.
+struct RedisSessionDirectory: SessionDirectory {
+    let database: RedisDatabase
+    let index: RedisSessionIndex
+    /// E-mail → user, as ``PostgresSessionDirectory/emails`` (keys `hbapp:session-emails:…`).
+    let emails: RedisSessionIndex
+    let encryption: TokenEncryption?
+
+    init(database: RedisDatabase, encryption: TokenEncryption?) throws {
+        self.database = database
+        self.encryption = encryption
+        index = try RedisSessionIndex(database: database, namespace: "hbapp:sessions", encryption: encryption)
+        emails = try RedisSessionIndex(database: database, namespace: "hbapp:session-emails", encryption: encryption)
+    }
+
+    /// Reaches the server once (a lookup of a handle no session has), so a wrong URL, password or CA stops the start.
+    func check() async throws {
+        _ = try await index.load(handle: "hbapp-start-check")
+    }
+
+    func save(_ record: SessionRecord, handle: String) async throws {
+        try await index.save(
+            try JSONEncoder().encode(record).map { $0 }, handle: handle, issuer: record.issuer,
+            subject: record.subject, sessionID: record.sessionID, expiresIn: sessionLifetime)
+        if let email = record.email, !email.isEmpty {
+            try await emails.save(
+                try JSONEncoder().encode(SessionUser(issuer: record.issuer, subject: record.subject)).map { $0 }, handle: handle,
+                issuer: "email", subject: SessionUser.emailKey(email), sessionID: nil, expiresIn: sessionLifetime)
+        }
+    }
+
+    func users(withEmail email: String) async throws -> [SessionUser] {
+        let rows = try await emails.deleteSessions(issuer: "email", subject: SessionUser.emailKey(email), sessionID: nil)
+        return Array(Set(rows.compactMap { try? JSONDecoder().decode(SessionUser.self, from: Data($0)) }))
+    }
+
+    func load(handle: String) async throws -> SessionRecord? {
+        guard let bytes = try await index.load(handle: handle) else { return nil }
+        return try? JSONDecoder().decode(SessionRecord.self, from: Data(bytes))
+    }
+
+    func delete(handle: String) async throws -> SessionRecord? {
+        _ = try await emails.delete(handle: handle)
+        guard let bytes = try await index.delete(handle: handle),
+            let record = try? JSONDecoder().decode(SessionRecord.self, from: Data(bytes))
+        else { return nil }
+        try await tokenStore(for: record).clear()
+        return record
+    }
+
+    func deleteSessions(issuer: String, subject: String?, sessionID: String?) async throws -> Int {
+        let deleted = try await index.deleteSessions(issuer: issuer, subject: subject, sessionID: sessionID)
+        for bytes in deleted {
+            if let record = try? JSONDecoder().decode(SessionRecord.self, from: Data(bytes)) {
+                try await tokenStore(for: record).clear()
+            }
+        }
+        return deleted.count
+    }
+
+    func tokenStore(for record: SessionRecord) throws -> any TokenStore {
+        try RedisTokenStore(database: database, key: record.tokenKey, namespace: "hbapp:tokens", encryption: encryption)
     }
 }
