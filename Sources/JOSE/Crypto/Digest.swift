@@ -35,37 +35,13 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Hashes `bytes` (for the package's modules: thumbprints, PKCE, `at_hash`, the verified-token cache's keys).
-    ///
-    /// On a digest context of this thread's share of a pool, reused: `EVP_Digest` would make a context per call,
-    /// each taking and dropping a reference on the one shared `EVP_MD`, an atomic write that every thread hashing
-    /// at once makes on the same cache line (the verified-token cache hashes every request's token).
+    /// Hashes `bytes` (for the package's modules: thumbprints, PKCE, `at_hash`).
     package func hash<Bytes: ContiguousBytes>(_ bytes: Bytes) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: outputLength)
-        let md = self.md
-        var hashed = false
-        do {
-            try FetchedDigests.shared.pool.withContext(slot: slot, make: FetchedDigests.makeContext) { (context: PooledContext) throws -> Void in
-                try bytes.withUnsafeBytes { (input: UnsafeRawBufferPointer) throws -> Void in
-                    try out.withUnsafeMutableBufferPointer { (output: inout UnsafeMutableBufferPointer<UInt8>) throws -> Void in
-                        var length: UInt32 = 0
-                        guard EVP_DigestInit_ex2(context.pointer, md, nil) == 1, EVP_DigestUpdate(context.pointer, input.baseAddress, input.count) == 1,
-                            EVP_DigestFinal_ex(context.pointer, output.baseAddress, &length) == 1
-                        else { throw cryptoFailure("hash") }
-                    }
-                }
-            }
-            hashed = true
-        } catch {
-            hashed = false
-        }
-        if !hashed {
-            // Only if libcrypto could not make or run a context: the one-shot call, as before.
-            bytes.withUnsafeBytes { input in
-                _ = out.withUnsafeMutableBufferPointer { output in
-                    var length: UInt32 = 0
-                    return EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, md, nil)
-                }
+        bytes.withUnsafeBytes { input in
+            _ = out.withUnsafeMutableBufferPointer { output in
+                var length: UInt32 = 0
+                return EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, md, nil)
             }
         }
         return out
@@ -79,14 +55,6 @@ final class FetchedDigests: @unchecked Sendable {
     private let sha256: OpaquePointer
     private let sha384: OpaquePointer
     private let sha512: OpaquePointer
-    /// Idle digest contexts for ``DigestAlgorithm/hash(_:)``, tagged by ``DigestAlgorithm/slot``.
-    let pool = ContextPool()
-
-    /// A fresh digest context for the pool.
-    static func makeContext() throws -> PooledContext {
-        guard let context = EVP_MD_CTX_new() else { throw cryptoFailure("create a digest context") }
-        return PooledContext(kind: .md, pointer: context)
-    }
 
     private init() {
         // The default provider always has SHA-2; failing to fetch them means a broken libcrypto

@@ -16,7 +16,7 @@ import Darwin
 /// typed, and the rest reachable through ``claims``. `description` shows no token.
 public struct AccessToken: Sendable, CustomStringConvertible {
     /// `iss`
-    public var issuer: String { storage.issuer }
+    public let issuer: String
     /// `sub`: the resource owner, or the client itself for client credentials (validated present and a
     /// string; read from ``claims`` on use).
     public var subject: String { text(of: "sub") }
@@ -24,11 +24,11 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     /// read from ``claims`` on use).
     public var clientID: String { text(of: clientIDClaim) }
     /// `aud`, always as an array (read on use; validation found this resource server in it).
-    public var audience: [String] { (try? storage.jwt.claims.audience) ?? [] }
+    public var audience: [String] { (try? jwt.claims.audience) ?? [] }
     /// `exp` (checked present, and a NumericDate within the leeway, by the time rules; read from ``claims`` on use).
-    public var expiresAt: Date { ((try? storage.jwt.claims.expiresAt) ?? nil) ?? .distantPast }
+    public var expiresAt: Date { ((try? jwt.claims.expiresAt) ?? nil) ?? .distantPast }
     /// `iat` (checked present, and a NumericDate not in the future, by the time rules; read from ``claims`` on use).
-    public var issuedAt: Date { ((try? storage.jwt.claims.issuedAt) ?? nil) ?? .distantPast }
+    public var issuedAt: Date { ((try? jwt.claims.issuedAt) ?? nil) ?? .distantPast }
     /// `jti` (or `uti` for Entra ID; validated present and a string, read from ``claims`` on use).
     public var jwtID: String { text(of: jwtIDClaim) }
     /// `scope` as sent (space-separated), if any (`scp` for Entra ID; validated a string when present,
@@ -40,64 +40,42 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     var scopeTokens: [Substring] { scope?.split(separator: " ") ?? [] }
     /// `auth_time`, when present (read on use).
     /// - Throws: ``/OIDCCore/OIDCError`` `.claimTypeMismatch` when it is not a NumericDate.
-    public var authTime: Date? { get throws { try ClaimErrors.read { try storage.jwt.claims.date("auth_time") } } }
+    public var authTime: Date? { get throws { try ClaimErrors.read { try jwt.claims.date("auth_time") } } }
     /// `acr`, when present (read on use).
     /// - Throws: ``/OIDCCore/OIDCError`` `.claimTypeMismatch` when it is not a string.
-    public var authenticationContextClass: String? { get throws { try ClaimErrors.read { try storage.jwt.claims.string("acr") } } }
+    public var authenticationContextClass: String? { get throws { try ClaimErrors.read { try jwt.claims.string("acr") } } }
     /// `amr`, when present (read on use).
     /// - Throws: ``/OIDCCore/OIDCError`` `.claimTypeMismatch` when it is not an array of strings.
-    public var authenticationMethods: [String]? { get throws { try ClaimErrors.read { try storage.jwt.claims.claim("amr", as: [String].self) } } }
+    public var authenticationMethods: [String]? { get throws { try ClaimErrors.read { try jwt.claims.claim("amr", as: [String].self) } } }
     /// `cnf` (RFC 7800): the DPoP key (`jkt`) or client certificate (`x5t#S256`) the token is
     /// bound to; `nil` for an unbound token. ``ResourceGuard`` enforces it.
-    public var confirmation: TokenConfirmation? { storage.confirmation }
+    public let confirmation: TokenConfirmation?
     /// `nbf`, when present (checked a NumericDate by the time rules; read on use).
-    var notBefore: Date? { (try? storage.jwt.claims.notBefore) ?? nil }
+    var notBefore: Date? { (try? jwt.claims.notBefore) ?? nil }
     /// `sid`, when present and a string: the session the token was issued in (read on use).
-    var sessionID: String? { (try? storage.jwt.claims.string("sid")) ?? nil }
+    var sessionID: String? { (try? jwt.claims.string("sid")) ?? nil }
     /// The key the signature was verified with.
-    var verifyingKey: JWK { storage.jwt.key }
+    var verifyingKey: JWK { jwt.key }
     /// The JWS header (`typ`, `alg`, `kid`).
-    public var header: JOSEHeader { storage.jwt.header }
+    public var header: JOSEHeader { jwt.header }
     /// Every claim, for the ones not typed here (`groups`, `roles`, `entitlements`, ...).
-    public var claims: JWTClaims { storage.jwt.claims }
-    /// Everything the token holds, behind one reference: a copy of the token (each request that a cached token
-    /// serves makes a few) retains one object, not each of the JWT's buffers, the issuer and the key — the
-    /// threads serving one cached token then share one reference count, not half a dozen (they bounce between
-    /// cores on every retain and release).
-    private let storage: Storage
+    public var claims: JWTClaims { jwt.claims }
+    /// The verified token, moved in whole from the validation (no field is copied out of it).
+    private let jwt: JWT
 
-    /// The token's fields, immutable once read.
-    private final class Storage: Sendable {
-        let issuer: String
-        let confirmation: TokenConfirmation?
-        /// The verified token, moved in whole from the validation (no field is copied out of it).
-        let jwt: JWT
-        /// Which claims the string properties read (checked present, and strings, when the token was read):
-        /// flags rather than names.
-        let clientIDFromAuthorizedParty: Bool
-        let jwtIDFromUti: Bool
-        let scopeSource: ScopeSource
-
-        init(
-            issuer: String, confirmation: TokenConfirmation?, jwt: JWT, clientIDFromAuthorizedParty: Bool, jwtIDFromUti: Bool,
-            scopeSource: ScopeSource
-        ) {
-            self.issuer = issuer
-            self.confirmation = confirmation
-            self.jwt = jwt
-            self.clientIDFromAuthorizedParty = clientIDFromAuthorizedParty
-            self.jwtIDFromUti = jwtIDFromUti
-            self.scopeSource = scopeSource
-        }
-    }
+    /// Which claims the string properties read (checked present, and strings, when the token was read):
+    /// flags rather than names, so a copy of the token retains nothing more.
+    private let clientIDFromAuthorizedParty: Bool
+    private let jwtIDFromUti: Bool
+    private let scopeSource: ScopeSource
 
     /// Where `scope` is read from.
     private enum ScopeSource { case none, scope, scp }
 
-    private var clientIDClaim: String { storage.clientIDFromAuthorizedParty ? "azp" : "client_id" }
-    private var jwtIDClaim: String { storage.jwtIDFromUti ? "uti" : "jti" }
+    private var clientIDClaim: String { clientIDFromAuthorizedParty ? "azp" : "client_id" }
+    private var jwtIDClaim: String { jwtIDFromUti ? "uti" : "jti" }
     private var scopeClaim: String? {
-        switch storage.scopeSource {
+        switch scopeSource {
         case .none: return nil
         case .scope: return "scope"
         case .scp: return "scp"
@@ -105,7 +83,7 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     }
 
     /// A string claim the initializer checked is present and a string.
-    private func text(of name: String) -> String { ((try? storage.jwt.claims.string(name)) ?? nil) ?? "" }
+    private func text(of name: String) -> String { ((try? jwt.claims.string(name)) ?? nil) ?? "" }
 
     /// Whether the token carries every scope in `required` (a scan of the `scope` text, no allocation).
     public func hasScopes(_ required: Set<String>) -> Bool {
@@ -114,8 +92,8 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         // Bytes, not Characters: `scope` is space-separated ASCII-safe tokens (RFC 6749 §3.3), and a
         // grapheme-level scan costs more than the rest of the claim checks. Read in place when written
         // without escapes (always, in practice), else from the decoded text.
-        if let range = storage.jwt.claims.unescapedStringRange(scopeClaim) {
-            return storage.jwt.claims.payload.withUnsafeBufferPointer { Self.scopeText(UnsafeBufferPointer(rebasing: $0[range]), containsAll: required) }
+        if let range = jwt.claims.unescapedStringRange(scopeClaim) {
+            return jwt.claims.payload.withUnsafeBufferPointer { Self.scopeText(UnsafeBufferPointer(rebasing: $0[range]), containsAll: required) }
         }
         var decoded = text(of: scopeClaim)
         return decoded.withUTF8 { Self.scopeText($0, containsAll: required) }
@@ -171,10 +149,6 @@ public struct AccessToken: Sendable, CustomStringConvertible {
             guard isString else { _ = try jwt.claims.string(name); return true }  // throws the type mismatch naming the claim
             return true
         }
-        let clientIDFromAuthorizedParty: Bool
-        let jwtIDFromUti: Bool
-        let scopeSource: ScopeSource
-        let confirmation: TokenConfirmation?
         do {
             guard try requireString("sub") else { throw missing("sub") }
             if try requireString("client_id") {
@@ -206,8 +180,7 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         } catch let error as JOSEError {
             throw ClaimErrors.map(error)
         }
-        storage = Storage(
-            issuer: issuer, confirmation: confirmation, jwt: copy jwt, clientIDFromAuthorizedParty: clientIDFromAuthorizedParty,
-            jwtIDFromUti: jwtIDFromUti, scopeSource: scopeSource)
+        self.issuer = issuer
+        self.jwt = jwt
     }
 }
