@@ -350,7 +350,7 @@ def part_redis(binary):
         check(refused.returncode == 2 and "--database-ca" in refused.stderr, f"redis: {what} is a usage error")
     valkey_url = os.environ.get("VALKEY_URL")
     if not valkey_url:
-        skip("two instances on Valkey", "VALKEY_URL is not set (Tests/Valkey/start.sh)")
+        skip("two instances on Valkey", "VALKEY_URL is not set (Tests/providers.sh starts Valkey through Tests/Redis/start.sh)")
     else:
         replicas_sharing(binary, "valkey replicas", "hbapp-valkey", PORT_BASE + 24, PORT_BASE + 25, ["--database", valkey_url], "Valkey")
     redis_dpop_replay(binary, redis_url)
