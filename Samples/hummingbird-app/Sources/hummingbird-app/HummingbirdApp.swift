@@ -15,7 +15,7 @@ struct HummingbirdApp {
     static func main() async {
         let options: Options
         do {
-            options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+            options = try Options.parse(Array(CommandLine.arguments.dropFirst()), program: "hummingbird-app")
         } catch {
             FileHandle.standardError.write(Data("hummingbird-app: \(error)\n".utf8))
             exit(2)
