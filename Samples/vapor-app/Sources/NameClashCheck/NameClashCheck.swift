@@ -40,5 +40,8 @@ public func toolkitNames() throws -> (TransportRequest, TransportResponse, Heade
         String(describing: JWSAlgorithm.rs256), String(describing: OIDCClient.self), String(describing: URLSessionTransport.self),
         String(describing: AuthenticatedSession.self), String(describing: ResourceGuard.self), String(describing: PostgresPendingLoginStore.self),
     ]
-    return (TransportRequest(method: .post, url: url, headers: ["Accept": "application/json"], body: .bytes([])), TransportResponse(status: 200), HeaderFields(), modules)
+    return (
+        TransportRequest(method: .post, url: url, headers: ["Accept": "application/json"], body: .bytes([])), TransportResponse(status: 200), HeaderFields(),
+        modules
+    )
 }

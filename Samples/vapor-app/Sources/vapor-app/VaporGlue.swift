@@ -3,6 +3,7 @@ import OIDC
 import OIDCResourceServer
 import SwiftASN1
 import Vapor
+import X509
 
 // The glue a Vapor 4 user copies to put the toolkit's front doors behind Vapor: header fields both ways, the
 // toolkit's answers and refusals as `Response`s, an access-token middleware that puts the validated token on the
@@ -96,7 +97,8 @@ struct OIDCErrorMiddleware: AsyncMiddleware {
         do { return try await next.respond(to: request) } catch let error as OIDCError {
             request.logger.info("\(error.code.rawValue): \(error.reason)")
             let body = "{\"error\":\"\(error.code.rawValue)\"}"
-            return Response(status: HTTPResponseStatus(statusCode: error.suggestedHTTPStatus), headers: ["Content-Type": "application/json"], body: .init(string: body))
+            return Response(
+                status: HTTPResponseStatus(statusCode: error.suggestedHTTPStatus), headers: ["Content-Type": "application/json"], body: .init(string: body))
         }
     }
 }
