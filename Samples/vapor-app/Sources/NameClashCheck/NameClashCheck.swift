@@ -30,7 +30,7 @@ public func ecosystemVapor(_ app: Application) throws {
         return Response(status: HTTPResponseStatus.ok, headers: headers, body: .init(string: id))
     }
     _ = (PathComponent.constant("check"), SHA256.hash(data: Data()), SymmetricKey(size: .bits256), ByteBuffer(), Logger(label: "check"))
-    _ = [String(describing: Command.self), String(describing: WebSocket.self), String(describing: Client.self)]
+    _ = [String(describing: (any Command).self), String(describing: WebSocket.self), String(describing: (any Client).self)]
 }
 
 /// The toolkit's names next to them, one symbol of each toolkit module so each import is used.

@@ -14,15 +14,15 @@ extension WebApp {
         }
         app.get("callback") { request async -> Response in Response(await self.callback(WebRequest(request), formBody: nil)) }
         app.on(.POST, "callback", body: .stream) { request async -> Response in
-            guard let body = try? await request.body.collect(max: 1 << 16).get() else { return Response(WebAnswer.text(400, "bad callback\n")) }
+            let body: ByteBuffer?
+            do { body = try await request.body.collect(max: 1 << 16).get() } catch { return Response(WebAnswer.text(400, "bad callback\n")) }
             return Response(await self.callback(WebRequest(request), formBody: body.map { String(buffer: $0) } ?? ""))
         }
         app.get("me") { request async -> Response in Response(await self.me(WebRequest(request))) }
         app.get("upstream") { request async -> Response in Response(await self.upstream(WebRequest(request))) }
         app.on(.POST, "backchannel-logout", body: .stream) { request async -> Response in
-            guard let body = try? await request.body.collect(max: 1 << 16).get() else {
-                return Response(WebAnswer.json(400, "{\"error\":\"invalid_request\"}"))
-            }
+            let body: ByteBuffer?
+            do { body = try await request.body.collect(max: 1 << 16).get() } catch { return Response(WebAnswer.json(400, "{\"error\":\"invalid_request\"}")) }
             return Response(await self.backChannelLogout(body.map { Array(buffer: $0) } ?? []))
         }
         app.get("frontchannel-logout") { request async -> Response in Response(await self.frontChannelLogout(WebRequest(request))) }

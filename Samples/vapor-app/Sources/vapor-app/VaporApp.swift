@@ -45,51 +45,36 @@ struct VaporApp {
     }
 
     static func run(_ options: Options, logger: Logger) async throws {
-        // The request-object key is read before anything else (a bad file stops the start, naming the flag).
-        let requestObjectSignature = try options.requestObjectSignature()
-        let observer = FanOutObserver(observers: [LoggingObserver(logger: Logger(label: "oidc")), MetricsObserver()])
-        let identity = try options.tlsClientCertificatePath.map { path in
-            (chain: try NIOSSLCertificate.fromPEMFile(path), key: try NIOSSLPrivateKey(file: options.tlsClientKeyPath ?? "", format: .pem))
+        // Everything but the server, shared with the Hummingbird app (Samples/web-app-shared/AppServices.swift).
+        let services = try await AppServices.start(options, logger: logger)
+        do {
+            try await serve(services, options: options, logger: logger)
+        } catch {
+            await services.shutdown()
+            throw error
         }
-        let http = AsyncHTTPClientTransport.make(clientCertificate: identity, trustRoots: options.tlsCAFilePath)
-        let transport = TracingTransport(base: http)
-        let stores =
-            options.databaseURL == nil
-            ? AppStores.inMemory(options) : try await AppStores.postgres(url: options.databaseURL ?? "", options: options, issuer: options.issuer)
-        let database = stores.database
+        await services.shutdown()
+    }
 
-        var configuration = OIDCClient.Configuration(allowedAlgorithms: [options.idTokenAlgorithm])
-        configuration.observer = observer
-        configuration.assertionAudience = options.assertionAudience
-        configuration.logoutTokens.replays = stores.logoutTokenReplays
-        if options.draftLogoutTokens {
-            configuration.logoutTokens.typeRule = .alsoAcceptingPlainJWT
-            configuration.logoutTokens.expirationRule = .optionalForDraftProviders
-        }
-        let client = try await OIDCClient.discover(
-            issuer: options.issuer, authentication: try options.authentication(), transport: transport, configuration: configuration)
-        guard case .cache(let keys) = client.providerKeys else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
-        let resource = try await ProtectedResource(
-            options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays, observer: observer)
-        var requestObject: RequestObject.Configuration?
-        var requestObjects: RequestObjectHost?
-        if let signature = requestObjectSignature {
-            if options.requestObject == .byReference {
-                requestObjects = RequestObjectHost(
-                    store: stores.requestObjects, baseURL: options.baseURL.absoluteString, lifetime: options.requestObjectLifetime, logger: logger)
-            }
-            requestObject = RequestObject.Configuration(
-                signature: signature, encryption: options.requestObjectEncrypted ? RequestObject.Encryption() : nil,
-                delivery: .byValue, lifetime: options.requestObjectLifetime)
-        }
-        let web = WebApp(
-            options: options, client: client, pendingLogins: stores.pendingLogins, sessions: stores.sessions, resource: resource, logger: logger,
-            requestObject: requestObject, requestObjects: requestObjects)
-
+    /// The web server on the services, until it stops; a failure here still shuts the services down (``run``).
+    static func serve(_ services: AppServices, options: Options, logger: Logger) async throws {
         // Vapor reads its own commands from the arguments it is given: none (ours are parsed above), so `serve`.
         let app = try await Application.make(Environment(name: "production", arguments: ["vapor-app"]))
         app.logger = logger
-        app.oidcClient = client
+        do {
+            try await serve(app, services: services, options: options)
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+        try? await app.asyncShutdown()
+    }
+
+    /// Vapor's server for the routes, until a signal stops it.
+    static func serve(_ app: Application, services: AppServices, options: Options) async throws {
+        let logger = app.logger
+        let web = services.web
+        app.oidcClient = web.client
         // No request log line of Vapor's (the Hummingbird app has none); errors: Vapor's answer, a toolkit error's by its category.
         app.middleware = Middlewares()
         app.middleware.use(ErrorMiddleware.default(environment: app.environment))
@@ -99,26 +84,13 @@ struct VaporApp {
         app.http.server.configuration.supportVersions = [.one]
         if let certificate = options.tlsCertificatePath, let key = options.tlsKeyPath {
             app.http.server.configuration.tlsConfiguration = try serverTLS(certificate: certificate, key: key, clientCA: options.tlsClientCAPath)
+            if let clientCA = options.tlsClientCAPath {
+                app.http.server.configuration.customCertificateVerifyCallbackWithMetadata = try clientCertificateVerifier(clientCA)
+            }
         }
         web.register(on: app)
-        logger.info(
-            "listening",
-            metadata: [
-                "address": "127.0.0.1:\(options.port)", "base_url": "\(options.baseURL.absoluteString)",
-                "issuer": "\(client.issuer)", "store": "\(database == nil ? "memory" : "postgresql")",
-                "request_object": "\(options.requestObject?.rawValue ?? "off")",
-            ])
-        do {
-            try await app.execute()
-        } catch {
-            try? await app.asyncShutdown()
-            try? await http.shutdown()
-            database?.close()
-            throw error
-        }
-        try? await app.asyncShutdown()
-        try? await http.shutdown()
-        database?.close()
+        services.logListening(logger)
+        try await app.execute()
     }
 
     /// https with `certificate` and `key`; with `clientCA`, a client certificate is asked for (optional) and, when
@@ -127,10 +99,16 @@ struct VaporApp {
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
-        guard let clientCA else { return tls }
+        if clientCA != nil { tls.certificateVerification = .optionalVerification }
+        return tls
+    }
+
+    /// Verifies a client's certificate chain against `clientCA` (swift-certificates, RFC 5280), so Vapor keeps it.
+    static func clientCertificateVerifier(
+        _ clientCA: String
+    ) throws -> @Sendable ([NIOSSLCertificate], EventLoopPromise<NIOSSLVerificationResultWithMetadata>) -> Void {
         let roots = CertificateStore(try NIOSSLCertificate.fromPEMFile(clientCA).map { try Certificate(derEncoded: try $0.toDERBytes()) })
-        tls.certificateVerification = .optionalVerification
-        tls.customCertificateVerifyCallbackWithMetadata = { presented, promise in
+        return { presented, promise in
             promise.completeWithTask {
                 guard let chain = try? presented.map({ try Certificate(derEncoded: try $0.toDERBytes()) }), let leaf = chain.first else {
                     return .failed
@@ -142,6 +120,5 @@ struct VaporApp {
                 return .certificateVerified(VerificationMetadata(NIOSSL.ValidatedCertificateChain(presented)))
             }
         }
-        return tls
     }
 }
