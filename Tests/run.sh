@@ -57,7 +57,7 @@ fi
 
 # Swift Testing only: XCTest is not run (it would print "Executed 0 tests"), so an XCTest
 # test would be skipped without a word; none may exist.
-if grep -rlE '^[[:space:]]*(@testable[[:space:]]+)?import[[:space:]]+XCTest' Tests Samples/hummingbird-app/Tests --include='*.swift' >&2; then
+if grep -rlE '^[[:space:]]*(@testable[[:space:]]+)?import[[:space:]]+XCTest' Tests Samples/hummingbird-app/Tests Samples/vapor-app/Tests --include='*.swift' >&2; then
     log "the files above import XCTest, which this suite does not run: write them with Swift Testing"
     exit 1
 fi
@@ -100,11 +100,15 @@ if [ $# -eq 0 ] && [ -n "${VALKEY_URL:-}" ]; then
     fi
 fi
 
-# The Hummingbird sample app (its own package) against the same providers; a filtered run skips it.
+# The sample web apps (each its own package) against the same providers, the same cases against both;
+# a filtered run skips them.
 app_status=0
+vapor_status=0
 if [ $# -eq 0 ]; then
     log "the Hummingbird sample app's tests"
     bash Samples/hummingbird-app/Tests/run.sh || app_status=$?
+    log "the Vapor sample app's tests (the same cases)"
+    APP=vapor bash Samples/hummingbird-app/Tests/run.sh || vapor_status=$?
 fi
 
 # One summary line per test server and the test counts, whatever the outcome.
@@ -115,9 +119,11 @@ log "tests: ${counts:-no Swift Testing summary}"
 [ "$warnings_status" = 0 ] || log "build warnings: FAILED (the test build printed warnings, listed after the build)"
 [ $# -eq 0 ] && log "hummingbird-app: $([ "$app_status" = 0 ] && echo passed || echo "FAILED ($app_status)")"
 [ $# -eq 0 ] && [ -n "${VALKEY_URL:-}" ] && log "OIDCRedis against Valkey: $([ "$valkey_status" = 0 ] && echo passed || echo "FAILED ($valkey_status)")"
+[ $# -eq 0 ] && log "vapor-app: $([ "$vapor_status" = 0 ] && echo passed || echo "FAILED ($vapor_status)")"
 rm -f "$test_log"
 [ "$status" = 0 ] || exit "$status"
 [ "$app_status" = 0 ] || exit "$app_status"
+[ "$vapor_status" = 0 ] || exit "$vapor_status"
 [ "$valkey_status" = 0 ] || exit "$valkey_status"
 [ "$format_status" = 0 ] || exit "$format_status"
 exit "$warnings_status"

@@ -51,6 +51,8 @@ let package = Package(
                 .product(name: "OIDCSharedSignals", package: "swift-oidc-toolkit"),
                 .product(name: "OIDCRedis", package: "swift-oidc-toolkit"),
             ],
+            // Shared is a link to Samples/web-app-shared: the framework-neutral part both sample apps compile.
+            exclude: ["Shared/README.md"],
             swiftSettings: strict
         ),
         // Compiles one file that imports the ecosystem's modules and every toolkit module

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""End-to-end tests of Samples/hummingbird-app against the repository's test providers.
+"""End-to-end tests of the sample web apps against the repository's test providers: the same cases against
+Samples/hummingbird-app and Samples/vapor-app (one command line, routes, cookies and answers).
 
-    python3 app_tests.py --binary PATH [--only browser|glewlwyd|replicas|redis|mtls|request-object|ssf|ssf-poll|ssf-replicas|mcp]...
+    python3 app_tests.py --binary PATH [--app hummingbird-app|vapor-app]
+        [--only cli|browser|glewlwyd|replicas|redis|mtls|request-object|ssf|ssf-poll|ssf-replicas|mcp]...
 
 Run by run.sh (which builds the app once and makes the selenium venv). Reads IDP_ISSUER,
 GLEWLWYD_ISSUER / GLEWLWYD_BASE / GLEWLWYD_RESOURCE, GLEWLWYD_TLS_* (the TLS glewlwyd, RFC 8705), PG_URL and
@@ -36,12 +38,13 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 CI = os.environ.get("CI") == "true"
 PORT_BASE = int(os.environ.get("HBAPP_PORT_BASE", "8460"))
 WORK = os.environ.get("HBAPP_WORK") or os.path.join(HERE, ".run")
+APP = "hummingbird-app"  # the app under test (--app): names the log lines and the folder of its logs
 
 checks = {"passed": 0, "failed": 0, "skipped": 0}
 
 
 def log(message):
-    print(f"==> hummingbird-app: {message}", file=sys.stderr, flush=True)
+    print(f"==> {APP}: {message}", file=sys.stderr, flush=True)
 
 
 def check(condition, what):
@@ -115,8 +118,8 @@ def set_cookies(headers):
 class App:
     def __init__(self, binary, name, port, args):
         self.name, self.port = name, port
-        os.makedirs(WORK, exist_ok=True)
-        self.log_path = os.path.join(WORK, f"{name}.log")
+        os.makedirs(os.path.join(WORK, APP), exist_ok=True)
+        self.log_path = os.path.join(WORK, APP, f"{name}.log")
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen([binary, "--port", str(port), "--log-level", "trace"] + args,
                                         stdout=self.log, stderr=subprocess.STDOUT)
@@ -230,6 +233,39 @@ def dpop_proof(key, jwk, method, url, access_token=None, nonce=None):
 
 # MARK: - Parts
 
+def part_cli(binary):
+    """The command line both apps share: usage errors exit 2 naming what is wrong (no provider needed); vapor-app
+    names each flag of the Hummingbird app it does not serve (--mcp, --ssf-*)."""
+    def run(*args):
+        result = subprocess.run([binary, *args], capture_output=True, text=True, timeout=60)
+        return result.returncode, result.stderr
+    code, err = run()
+    check(code == 2 and f"usage: {APP} " in err, f"cli: no arguments exit 2 with the usage of {APP} ({code})")
+    code, err = run("--issuer", "https://idp.example", "--client-id", "c", "--client-secret", "s", "--base-url", "http://127.0.0.1:1",
+                    "--no-such-flag")
+    check(code == 2 and "unknown option --no-such-flag" in err, f"cli: an unknown flag exits 2 naming it ({code})")
+    code, err = run("--port", "0")
+    check(code == 2 and "--port" in err, f"cli: a bad --port exits 2 naming it ({code})")
+    code, err = run("--issuer", "https://idp.example", "--client-id", "c", "--client-secret", "s", "--client-key", "k",
+                    "--base-url", "http://127.0.0.1:1")
+    check(code == 2 and "exactly one of --client-secret" in err, f"cli: two client credentials exit 2 ({code})")
+    code, err = run("--issuer", "https://idp.example", "--client-id", "c", "--client-secret", "s", "--base-url", "http://127.0.0.1:1/path")
+    check(code == 2 and "--base-url" in err, f"cli: a --base-url with a path exits 2 naming it ({code})")
+    if APP == "vapor-app":
+        for flag in ("--mcp", "--mcp-require-scope", "--ssf-receiver"):
+            code, err = run("--issuer", "https://idp.example", "--client-id", "c", "--client-secret", "s",
+                            "--base-url", "http://127.0.0.1:1", flag)
+            check(code == 2 and flag in err and "hummingbird-app" in err,
+                  f"cli: vapor-app answers {flag} (served by hummingbird-app only) with a usage error naming it ({code})")
+    # A start that fails after the command line (the provider cannot be reached) exits 1.
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        dead = unused.getsockname()[1]
+    code, err = run("--issuer", f"http://127.0.0.1:{dead}", "--client-id", "c", "--client-secret", "s",
+                    "--base-url", "http://127.0.0.1:1", "--port", str(PORT_BASE + 19))
+    check(code == 1 and "cannot start" in err, f"cli: an unreachable issuer stops the start with exit 1 ({code})")
+
+
 def part_browser(binary):
     """A real browser (headless Chromium) through the provider's own login form."""
     issuer = os.environ.get("IDP_ISSUER")
@@ -250,6 +286,8 @@ def part_browser(binary):
     dot_register(client_id, secret, [base])
     app = App(binary, "browser-app", port, ["--issuer", issuer, "--client-id", client_id, "--client-secret", secret,
                                               "--base-url", base])
+    status, _, body = Client().get(base + "/")
+    check(status == 200 and body.decode().startswith(f"{APP}: /login"), f"browser: GET / names the app under test, {APP} ({status})")
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run"):
@@ -1497,13 +1535,20 @@ def part_ssf_replicas(binary):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
-    ap.add_argument("--only", action="append", choices=["browser", "replicas", "redis", "glewlwyd", "mtls", "request-object", "ssf",
-                                                        "ssf-poll", "ssf-replicas", "mcp"])
+    ap.add_argument("--app", choices=["hummingbird-app", "vapor-app"],
+                    help="the app the binary is (default: its file name); its name must answer GET /")
+    ap.add_argument("--only", action="append", choices=["cli", "browser", "replicas", "redis", "glewlwyd", "mtls", "request-object",
+                                                        "ssf", "ssf-poll", "ssf-replicas", "mcp"])
     a = ap.parse_args()
-    parts = {"browser": part_browser, "replicas": part_replicas, "redis": part_redis, "glewlwyd": part_glewlwyd, "mtls": part_mtls,
-             "request-object": part_request_object, "ssf": part_ssf, "ssf-poll": part_ssf_poll, "ssf-replicas": part_ssf_replicas,
-             "mcp": part_mcp}
-    for name in a.only or list(parts):
+    global APP
+    APP = a.app or os.path.basename(a.binary)
+    parts = {"cli": part_cli, "browser": part_browser, "replicas": part_replicas, "redis": part_redis, "glewlwyd": part_glewlwyd,
+             "mtls": part_mtls, "request-object": part_request_object, "ssf": part_ssf, "ssf-poll": part_ssf_poll,
+             "ssf-replicas": part_ssf_replicas, "mcp": part_mcp}
+    # Shared Signals and MCP are served by hummingbird-app only (vapor-app refuses their flags: the cli part checks that).
+    hummingbird_only = {"ssf", "ssf-poll", "ssf-replicas", "mcp"}
+    default = [name for name in parts if APP == "hummingbird-app" or name not in hummingbird_only]
+    for name in a.only or default:
         log(f"part {name}")
         try:
             parts[name](a.binary)

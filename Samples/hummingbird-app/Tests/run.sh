@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The tests of Samples/hummingbird-app (called by the repository's Tests/run.sh after
-# `swift test`, with the test providers running: IDP_ISSUER, GLEWLWYD_*, PG_URL, REDIS_* exported).
+# The tests of the sample web apps, Samples/hummingbird-app (APP=hummingbird, the default) and
+# Samples/vapor-app (APP=vapor): the SAME cases against either (called twice by the repository's
+# Tests/run.sh after `swift test`, with the test providers running: IDP_ISSUER, GLEWLWYD_*, PG_URL, REDIS_*,
+# VALKEY_URL exported). The mcp and ssf parts need hummingbird-app's --mcp and --ssf-* (vapor-app refuses them).
 #
-#   bash Samples/hummingbird-app/Tests/run.sh [--only browser|replicas|redis|glewlwyd|mtls|request-object|ssf|ssf-poll|ssf-replicas|mcp]...
+#   [APP=hummingbird|vapor] bash Samples/hummingbird-app/Tests/run.sh
+#       [--only cli|browser|replicas|redis|glewlwyd|mtls|request-object|ssf|ssf-poll|ssf-replicas|mcp]...
 #
-# Builds the app package ONCE (debug): the app, its unit tests (Tests/HummingbirdAppTests, run
-# first with `swift test`) and NameClashCheck, the target that compiles
-# a file importing Hummingbird, HTTPTypes, Logging, AsyncHTTPClient and every toolkit module
-# with the ecosystem's names unqualified (a name clash fails the build, hence this script).
+# Builds the app's package ONCE (debug): the app, its unit tests (run first with `swift test`: Tests/HummingbirdAppTests,
+# Samples/vapor-app/Tests/VaporAppTests) and NameClashCheck, the target that compiles
+# a file importing the framework (Hummingbird, HTTPTypes, Logging, AsyncHTTPClient; Vapor and what it re-exports)
+# and every toolkit module with the ecosystem's names unqualified (a name clash fails the build, hence this script).
 # Then app_tests.py: a headless Chromium login through django-oauth-toolkit's own form (selenium
 # in the repository's ignored .venv-hbapp), /upstream after expiry (one refresh), /logout; two
 # instances on one PostgreSQL, then on one Redis (redis:// and rediss://) and one Valkey; glewlwyd's RFC 9068 tokens,
@@ -16,9 +19,14 @@
 # A missing prerequisite skips its part with a message; under CI=true it is an error.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-app=$(dirname "$here")
-root=$(cd "$app/../.." && pwd)
-log() { printf '==> hummingbird-app: %s\n' "$*" >&2; }
+root=$(cd "$here/../../.." && pwd)
+name="${APP:-hummingbird}-app"
+case "$name" in
+    hummingbird-app | vapor-app) ;;
+    *) printf 'APP: hummingbird or vapor, not %s\n' "${APP:-}" >&2; exit 2 ;;
+esac
+app="$root/Samples/$name"
+log() { printf '==> %s: %s\n' "$name" "$*" >&2; }
 missing() {
     if [ "${CI:-}" = true ]; then log "$* (required under CI=true)"; exit 1; fi
     log "$*: skipped"; exit 0
@@ -33,7 +41,7 @@ started=$(date +%s)
 log "built in $(( $(date +%s) - started )) s"
 log "unit tests (swift test)"
 (cd "$app" && swift test --skip-build --disable-xctest)
-binary="$(cd "$app" && swift build --show-bin-path)/hummingbird-app"
+binary="$(cd "$app" && swift build --show-bin-path)/$name"
 [ -x "$binary" ] || { log "no binary at $binary"; exit 1; }
 
 # selenium for the browser part, in a venv under the repository's ignored .venv* pattern.
@@ -53,4 +61,9 @@ fi
 # The Python MCP SDK for the "mcp" part, in its own venv (app_tests.py runs it as a subprocess).
 bash "$here/mcp-setup.sh" >&2 || log "the Python MCP SDK could not be installed (the mcp part will say so)"
 
-exec "$python" "$here/app_tests.py" --binary "$binary" "$@"
+log "the app's tests ($name)"
+started=$(date +%s)
+status=0
+"$python" "$here/app_tests.py" --binary "$binary" --app "$name" "$@" || status=$?
+log "app tests finished in $(( $(date +%s) - started )) s"
+exit "$status"

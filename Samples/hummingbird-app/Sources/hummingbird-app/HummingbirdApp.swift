@@ -16,7 +16,7 @@ struct HummingbirdApp {
     static func main() async {
         let options: Options
         do {
-            options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+            options = try Options.parse(Array(CommandLine.arguments.dropFirst()), program: "hummingbird-app")
         } catch {
             FileHandle.standardError.write(Data("hummingbird-app: \(error)\n".utf8))
             exit(2)
@@ -36,92 +36,39 @@ struct HummingbirdApp {
     }
 
     static func run(_ options: Options, logger: Logger) async throws {
-        // The request-object key is read before anything else (a bad file stops the start, naming the flag).
-        let requestObjectSignature = try options.requestObjectSignature()
-        // The observability hook: the toolkit's events into swift-log and swift-metrics; a span per provider call.
-        let observer = FanOutObserver(observers: [LoggingObserver(logger: Logger(label: "oidc")), MetricsObserver()])
-        // mTLS (RFC 8705): the client certificate and key go into AsyncHTTPClient's TLS configuration.
-        let identity = try options.tlsClientCertificatePath.map { path in
-            (chain: try NIOSSLCertificate.fromPEMFile(path), key: try NIOSSLPrivateKey(file: options.tlsClientKeyPath ?? "", format: .pem))
+        // Everything but the server, shared with the Vapor app (Samples/web-app-shared/AppServices.swift).
+        let services = try await AppServices.start(options, logger: logger)
+        do {
+            try await serve(services, options: options, logger: logger)
+        } catch {
+            await services.shutdown()
+            throw error
         }
-        let http = AsyncHTTPClientTransport.make(clientCertificate: identity, trustRoots: options.tlsCAFilePath)
-        let traced = TracingTransport(base: http)
-        // The stores first: the client's back-channel logout records its logout tokens' jti in one of them.
-        let stores: AppStores
-        if let url = options.databaseURL {
-            do {
-                stores = try await AppStores.shared(url: url, options: options, issuer: options.issuer, transport: traced)
-            } catch {
-                // A store that cannot be reached stops the start: the HTTP client is shut down first (AsyncHTTPClient asks for it).
-                try? await http.shutdown()
-                throw error
-            }
-        } else {
-            stores = AppStores.inMemory(options)
-        }
-        let database = stores.database
-        // With Redis, the provider's JWK Set is fetched once per key-set change for every instance (the client's
-        // key cache and the protected resource's are one); every other request passes through unchanged.
-        let transport: any HTTPTransport = stores.keySetSharing ?? traced
+        await services.shutdown()
+    }
 
-        var configuration = OIDCClient.Configuration(allowedAlgorithms: [options.idTokenAlgorithm])
-        configuration.observer = observer
-        configuration.assertionAudience = options.assertionAudience
-        configuration.logoutTokens.replays = stores.logoutTokenReplays
-        if options.draftLogoutTokens {
-            configuration.logoutTokens.typeRule = .alsoAcceptingPlainJWT
-            configuration.logoutTokens.expirationRule = .optionalForDraftProviders
-        }
-        let client = try await OIDCClient.discover(
-            issuer: options.issuer, authentication: try options.authentication(),
-            transport: transport, configuration: configuration)
-        // The client's own JWK Set cache, shared with the protected resource: one cache for the provider's jwks_uri.
-        guard case .cache(let keys) = client.providerKeys else { throw OIDCError(.jwksURIMissing, "the provider publishes no jwks_uri") }
-
-        let resource = try await ProtectedResource(
-            options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
-            observer: observer)
+    /// The web server on the services, until it stops; a failure here still shuts the services down (``run``).
+    static func serve(_ services: AppServices, options: Options, logger: Logger) async throws {
+        let app = services.web
         // --mcp: the MCP endpoint, the same front door placed at <base-url>/mcp (its own resource and audience).
         let mcp =
             options.mcp
             ? MCPEndpoint(
                 resource: try await ProtectedResource(
-                    options: options, client: client, keys: keys, transport: transport, replays: stores.dpopProofReplays,
-                    observer: observer, place: .mcp(options)),
+                    options: options, client: app.client, keys: services.keys, transport: services.transport,
+                    replays: services.stores.dpopProofReplays, observer: services.observer, place: .mcp(options)),
                 options: options)
             : nil
-        // --request-object: the login request as a request object, signed (or, named, unsigned), maybe encrypted.
-        var requestObject: RequestObject.Configuration?
-        var requestObjects: RequestObjectHost?
-        if let signature = requestObjectSignature {
-            if options.requestObject == .byReference {
-                // Published by LoginStarter, only once the login's pending login is saved.
-                requestObjects = RequestObjectHost(
-                    store: stores.requestObjects, baseURL: options.baseURL.absoluteString,
-                    lifetime: options.requestObjectLifetime, logger: logger)
-            }
-            requestObject = RequestObject.Configuration(
-                signature: signature, encryption: options.requestObjectEncrypted ? RequestObject.Encryption() : nil,
-                delivery: .byValue, lifetime: options.requestObjectLifetime)
-        }
-        let app = WebApp(
-            options: options, client: client, pendingLogins: stores.pendingLogins, sessions: stores.sessions,
-            resource: resource, logger: logger,
-            requestObject: requestObject, requestObjects: requestObjects)
-
         // --ssf-transmitter: the stream created (or reused) before the server listens; verification asked once it does.
         let signals: SignalReceiver?
         do {
             signals = try await SignalReceiver.start(
-                options: options, issuer: client.issuer, sessions: stores.sessions, replays: stores.securityEventReplays, transport: transport,
-                observer: observer, logger: logger)
+                options: options, issuer: app.client.issuer, sessions: services.stores.sessions,
+                replays: services.stores.securityEventReplays, transport: services.transport, observer: services.observer, logger: logger)
         } catch {
             logger.critical("ssf: cannot start the receiver: \(WebApp.describe(error))")
-            try? await http.shutdown()
-            database?.close()
             throw error
         }
-
         let router = Router(context: AppRequestContext.self)
         app.register(on: router)
         mcp?.register(on: router)
@@ -149,23 +96,12 @@ struct HummingbirdApp {
         } else {
             application = Application(router: router, configuration: serverConfiguration, onServerRunning: onServerRunning, logger: logger)
         }
-        logger.info(
-            "listening",
-            metadata: [
-                "address": "127.0.0.1:\(options.port)", "base_url": "\(options.baseURL.absoluteString)",
-                "issuer": "\(client.issuer)", "store": "\(database?.name ?? "memory")",
-                "request_object": "\(options.requestObject?.rawValue ?? "off")",
+        services.logListening(
+            logger,
+            extra: [
                 "mcp": "\(mcp.map { $0.resource.url.absoluteString } ?? "off")",
                 "ssf": "\(signals.map { "\($0.delivery.rawValue) stream \($0.streamID)" } ?? "off")",
             ])
-        do {
-            try await application.runService()
-        } catch {
-            try? await http.shutdown()
-            database?.close()
-            throw error
-        }
-        try? await http.shutdown()
-        database?.close()
+        try await application.runService()
     }
 }

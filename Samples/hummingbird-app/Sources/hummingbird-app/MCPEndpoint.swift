@@ -39,7 +39,7 @@ struct MCPEndpoint: Sendable {
     /// The routes: `/mcp` for POST (JSON-RPC), GET and DELETE (answered 405 by the stateless transport once allowed),
     /// and its RFC 9728 metadata at `/.well-known/oauth-protected-resource/mcp`.
     func register(on router: Router<AppRequestContext>) {
-        router.get(RouterPath(resource.metadataURL.path)) { _, _ -> Response in self.resource.metadataDocument() }
+        router.get(RouterPath(resource.metadataURL.path)) { _, _ -> Response in Response(self.resource.metadataDocument()) }
         let path = RouterPath(resource.url.path)
         for method in [HTTPRequest.Method.post, .get, .delete] {
             router.on(path, method: method) { request, context -> Response in
@@ -51,13 +51,13 @@ struct MCPEndpoint: Sendable {
     /// The answer to one HTTP request on `/mcp`.
     func answer(_ request: Request, clientCertificate: ClientCertificate) async -> Response {
         let token: ValidatedAccessToken
-        switch await resource.check(request, clientCertificate: clientCertificate) {
-        case .success(let allowed): token = allowed
-        case .failure(let refusal): return refusal.response
+        switch await resource.check(method: request.method.rawValue, headers: HeaderFields(request.headers), clientCertificate: clientCertificate) {
+        case .allowed(let allowed): token = allowed
+        case .refused(let refusal): return Response(ProtectedResource.refused(refusal))
         }
         var request = request
         guard let body = try? await request.collectBody(upTo: 1 << 20) else {
-            return JSONResponse.make(.contentTooLarge, "{\"error\":\"request body too large\"}")
+            return Response(WebAnswer.json(413, "{\"error\":\"request body too large\"}"))
         }
         var headers: [String: String] = [:]
         for field in request.headers {
@@ -70,7 +70,7 @@ struct MCPEndpoint: Sendable {
         do {
             answer = try await Self.serve(mcpRequest, identity: ProtectedResource.identity(of: token), hosts: allowedHosts, origins: allowedOrigins)
         } catch {
-            return JSONResponse.make(.internalServerError, "{\"error\":\"the MCP server could not start\"}")
+            return Response(WebAnswer.json(500, "{\"error\":\"the MCP server could not start\"}"))
         }
         var response = Response(status: HTTPResponse.Status(code: answer.statusCode))
         for (name, value) in answer.headers {

@@ -137,7 +137,7 @@ struct SignalReceiver: Sendable {
             router.post("/ssf/events") { request, _ -> Response in
                 var request = request
                 guard let body = try? await request.collectBody(upTo: 1 << 16) else {
-                    return JSONResponse.make(.contentTooLarge, "{\"err\":\"invalid_request\",\"description\":\"the body is too large\"}")
+                    return Response(WebAnswer.json(413, "{\"err\":\"invalid_request\",\"description\":\"the body is too large\"}"))
                 }
                 var headers = HeaderFields()
                 for field in request.headers { headers.add(field.name.canonicalName, field.value) }
@@ -150,8 +150,8 @@ struct SignalReceiver: Sendable {
             }
         }
         router.get("/ssf/status") { _, context -> Response in
-            guard Self.isLoopback(context.channel.remoteAddress) else { return JSONResponse.make(.forbidden, "{\"error\":\"forbidden\"}") }
-            return JSONResponse.make(.ok, await counters.json(streamID: streamID, delivery: delivery))
+            guard Self.isLoopback(context.channel.remoteAddress) else { return Response(WebAnswer.json(403, "{\"error\":\"forbidden\"}")) }
+            return Response(WebAnswer.json(200, await counters.json(streamID: streamID, delivery: delivery)))
         }
     }
 

@@ -3,8 +3,10 @@ import JOSE
 import Logging
 import OIDC
 
-/// The command line (the sample's contract: Samples/hummingbird-app/README.md).
+/// The command line of both sample apps (the contract: Samples/hummingbird-app/README.md).
 struct Options: Sendable {
+    /// The program these options are for (`hummingbird-app`, `vapor-app`): named in the usage and at `GET /`.
+    var programName = "hummingbird-app"
     var issuer = ""
     var clientID = ""
     var clientSecret: String?
@@ -88,8 +90,9 @@ struct Options: Sendable {
         case byReference = "by-reference"
     }
 
-    static let usage = """
-        usage: hummingbird-app --issuer URL --client-id ID (--client-secret S | --client-key FILE | --tls-client-auth) --base-url URL [--port N]
+    static func usage(_ program: String) -> String {
+        """
+        usage: \(program) --issuer URL --client-id ID (--client-secret S | --client-key FILE | --tls-client-auth) --base-url URL [--port N]
                [--tls-client-cert FILE --tls-client-key FILE] [--tls-ca-file FILE]
                [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]]
                [--client-assertion-audience issuer|endpoint]
@@ -104,11 +107,14 @@ struct Options: Sendable {
                [--ssf-transmitter URL [--ssf-access-token-file FILE] [--ssf-delivery push|poll] [--ssf-audience AUD]
                 [--ssf-poll-interval SECONDS]]
         """
+    }
 
     struct UsageError: Error, CustomStringConvertible { let description: String }
 
-    static func parse(_ arguments: [String]) throws -> Options {
+    static func parse(_ arguments: [String], program: String = "hummingbird-app") throws -> Options {
         var options = Options()
+        options.programName = program
+        let usage = usage(program)
         var base: String?
         var scopes: [String] = []
         var lifetimeGiven = false

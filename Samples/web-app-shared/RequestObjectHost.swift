@@ -1,8 +1,5 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
 import Logging
-import NIOCore
 import OIDC
 import OIDCPostgres
 import OIDCRedis
@@ -190,7 +187,7 @@ struct RequestObjectHost: Sendable {
     }
 
     /// `GET /request-objects/<id>`: the request object, or 404.
-    func answer(id: String?) async -> Response {
+    func answer(id: String?) async -> TransportResponse {
         // Ids are this app's own (43 base64url characters); anything else is not looked up.
         guard let id, (16...128).contains(id.utf8.count),
             id.utf8.allSatisfy({
@@ -203,22 +200,19 @@ struct RequestObjectHost: Sendable {
         let object: String?
         do { object = try await store.load(id: id) } catch {
             logger.warning("request object lookup failed: \(WebApp.describe(error))")
-            return Response(status: .internalServerError, headers: [.cacheControl: "no-store"])
+            return TransportResponse(status: 500, headers: ["Cache-Control": "no-store"])
         }
         guard let object else {
             logger.info("request object not found", metadata: ["request_object": "\(Self.shortID(id))"])
             return notFound()
         }
         logger.info("request object served", metadata: ["request_object": "\(Self.shortID(id))"])
-        return Response(
-            status: .ok, headers: [.contentType: "application/oauth-authz-req+jwt", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: object)))
+        return TransportResponse(
+            status: 200, headers: ["Content-Type": "application/oauth-authz-req+jwt", "Cache-Control": "no-store"], body: Array(object.utf8))
     }
 
-    private func notFound() -> Response {
-        Response(
-            status: .notFound, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: "no such request object\n")))
+    private func notFound() -> TransportResponse {
+        WebAnswer.text(404, "no such request object\n")
     }
 
     /// The first 8 characters of an id: enough to follow it in the log, far too few to fetch it.

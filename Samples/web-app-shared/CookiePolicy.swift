@@ -1,7 +1,4 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
-import NIOCore
 
 /// The app's two cookies, both `HttpOnly`, opaque (random handles into server-side stores).
 ///

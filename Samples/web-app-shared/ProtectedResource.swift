@@ -1,8 +1,5 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
 import JOSE
-import NIOCore
 import OIDC
 import OIDCResourceServer
 
@@ -12,7 +9,7 @@ import OIDCResourceServer
 /// required scopes; RFC 6750 / RFC 9449 challenges carrying RFC 9728 `resource_metadata`, and the
 /// metadata document itself. A certificate-bound token (`cnf.x5t#S256`, RFC 8705) is accepted only
 /// with the client certificate of the TLS connection it came on. All of it is the toolkit's front door,
-/// `ResourceGuard`; this type only adapts Hummingbird's request and response to it.
+/// `ResourceGuard`; this type only adapts it to the app's options, each app's glue its framework's request and response.
 struct ProtectedResource: Sendable {
     let requiredScopes: Set<String>
     let tokens: ResourceGuard
@@ -78,31 +75,35 @@ struct ProtectedResource: Sendable {
             resource: identifier, scopes: place.requiredScopes.isEmpty ? nil : place.requiredScopes.sorted())
     }
 
-    /// `{"sub": ..., "client_id": ..., "scope": [...]}`, or the refusal with its challenges; `clientCertificate` is the
-    /// one the TLS connection was made with (`.notPresented` over http). With `--introspect` the token is validated by
-    /// introspection, its binding (`cnf.jkt`, `cnf.x5t#S256`) enforced by the same call.
-    func answer(_ request: Request, clientCertificate: ClientCertificate = .notPresented) async -> Response {
-        switch await check(request, clientCertificate: clientCertificate) {
-        case .success(let token): return JSONResponse.make(.ok, Self.identity(of: token).jsonString(sortedKeys: true))
-        case .failure(let refusal): return refusal.response
-        }
+    /// Checks the request's access token with the toolkit's front door: `.allowed(token)` or `.refused(refusal)` with
+    /// its status and challenges. `clientCertificate` is the one the TLS connection was made with (`.notPresented`
+    /// over http). With `--introspect` the token is validated by introspection, its binding (`cnf.jkt`,
+    /// `cnf.x5t#S256`) enforced by the same call.
+    func check(method: String, headers: HeaderFields, clientCertificate: ClientCertificate = .notPresented) async -> ResourceGuard.Decision {
+        await tokens.check(method: method, url: url, headers: headers, requiredScopes: requiredScopes, clientCertificate: clientCertificate)
     }
 
-    /// The token of an allowed request, or the refusal as the response to send (status and challenges).
-    func check(_ request: Request, clientCertificate: ClientCertificate = .notPresented) async -> Result<ValidatedAccessToken, Refused> {
-        switch await tokens.check(
-            method: request.method.rawValue, url: url, headers: HeaderFields(request.headers),
-            requiredScopes: requiredScopes, clientCertificate: clientCertificate)
-        {
-        case .allowed(let token):
-            return .success(token)
-        case .refused(let refusal):
-            var response = JSONResponse.make(HTTPResponse.Status(code: refusal.status), "{\"error\":\"access_denied\"}")
-            for (name, value) in refusal.headers {
-                guard let field = HTTPField.Name(name) else { continue }
-                response.headers.append(HTTPField(name: field, value: value))
-            }
-            return .failure(Refused(response: response))
+    /// The answer for an allowed token: `{"sub": ..., "client_id": ..., "scope": [...]}`.
+    static func allowed(_ token: ValidatedAccessToken) -> TransportResponse {
+        let body: JSONValue = [
+            "sub": token.subject.map(JSONValue.string) ?? .null, "client_id": token.clientID.map(JSONValue.string) ?? .null,
+            "scope": .array(token.scopes.sorted().map(JSONValue.string)),
+        ]
+        return WebAnswer.json(200, body.jsonString(sortedKeys: true))
+    }
+
+    /// The answer for a refused token: its status and `WWW-Authenticate` challenges, `{"error":"access_denied"}`.
+    static func refused(_ refusal: AccessTokenRefusal) -> TransportResponse {
+        var response = WebAnswer.json(refusal.status, "{\"error\":\"access_denied\"}")
+        for (name, value) in refusal.headers { response.headers.add(name, value) }
+        return response
+    }
+
+    /// `GET /api/resource`: the token's answer, or the refusal with its challenges.
+    func answer(method: String, headers: HeaderFields, clientCertificate: ClientCertificate = .notPresented) async -> TransportResponse {
+        switch await check(method: method, headers: headers, clientCertificate: clientCertificate) {
+        case .allowed(let token): return Self.allowed(token)
+        case .refused(let refusal): return Self.refused(refusal)
         }
     }
 
@@ -120,30 +121,7 @@ struct ProtectedResource: Sendable {
     }
 
     /// `GET /.well-known/oauth-protected-resource`: the RFC 9728 document.
-    func metadataDocument() -> Response {
-        JSONResponse.make(.ok, metadata.jsonString)
-    }
-}
-
-extension HeaderFields {
-    /// The toolkit's header fields from swift-http-types' (Hummingbird's).
-    init(_ fields: HTTPFields) {
-        self.init()
-        for field in fields { add(field.name.rawName, field.value) }
-    }
-}
-
-/// JSON answers, never cached.
-enum JSONResponse {
-    static func make(_ status: HTTPResponse.Status, _ text: String) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-    }
-
-    static func make(_ status: HTTPResponse.Status, bytes: [UInt8]) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    func metadataDocument() -> TransportResponse {
+        WebAnswer.json(200, metadata.jsonString)
     }
 }
