@@ -85,11 +85,7 @@ struct ProtectedResource: Sendable {
 
     /// The answer for an allowed token: `{"sub": ..., "client_id": ..., "scope": [...]}`.
     static func allowed(_ token: ValidatedAccessToken) -> TransportResponse {
-        let body: JSONValue = [
-            "sub": token.subject.map(JSONValue.string) ?? .null, "client_id": token.clientID.map(JSONValue.string) ?? .null,
-            "scope": .array(token.scopes.sorted().map(JSONValue.string)),
-        ]
-        return WebAnswer.json(200, body.jsonString(sortedKeys: true))
+        WebAnswer.json(200, identity(of: token).jsonString(sortedKeys: true))
     }
 
     /// The answer for a refused token: its status and `WWW-Authenticate` challenges, `{"error":"access_denied"}`.
@@ -107,12 +103,7 @@ struct ProtectedResource: Sendable {
         }
     }
 
-    /// A refused request's answer.
-    struct Refused: Error {
-        let response: Response
-    }
-
-    /// `{"sub": ..., "client_id": ..., "scope": [...]}` of a validated token.
+    /// `{"sub": ..., "client_id": ..., "scope": [...]}` of a validated token (`/api/resource`'s answer, MCP's `whoami`).
     static func identity(of token: ValidatedAccessToken) -> JSONValue {
         [
             "sub": token.subject.map(JSONValue.string) ?? .null, "client_id": token.clientID.map(JSONValue.string) ?? .null,

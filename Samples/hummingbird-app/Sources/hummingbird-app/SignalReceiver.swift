@@ -146,7 +146,7 @@ struct SignalReceiver: Sendable {
                 if let error = answer.outcome?.error, error.code != .replayedSecurityEventToken {
                     logger.info("ssf: push answered \(answer.response.status): \(WebApp.describe(error))")
                 }
-                return WebApp.response(answer.response)
+                return Response(answer.response)
             }
         }
         router.get("/ssf/status") { _, context -> Response in
