@@ -41,7 +41,7 @@ struct GlewlwydProtectedResourceAccessTests {
     @Test("from the resource's 401 to a glewlwyd access token whose aud is exactly that resource, by a scripted login")
     func authorizationCode() async throws {
         let issuer = try #require(Glewlwyd.issuer)
-        let port = ProcessInfo.processInfo.environment["GRANT_SERVER_PORT"] ?? "9454"
+        let port = ProcessInfo.processInfo.environment["GLEWLWYD_GRANT_SERVER_PORT"] ?? "9458"  // not 9454: ScriptedGrantServerTests runs beside it
         let child = try StartedChild(
             URL(fileURLWithPath: "/usr/bin/env"),
             [
