@@ -35,13 +35,20 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Hashes `bytes` (for the package's modules: thumbprints, PKCE, `at_hash`).
+    /// Hashes `bytes` (for the package's modules: thumbprints, PKCE, `at_hash`, cache keys), with this thread's
+    /// context for the digest (``ThreadDigestContexts``).
     package func hash<Bytes: ContiguousBytes>(_ bytes: Bytes) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: outputLength)
         bytes.withUnsafeBytes { input in
-            _ = out.withUnsafeMutableBufferPointer { output in
+            out.withUnsafeMutableBufferPointer { output in
                 var length: UInt32 = 0
-                return EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, md, nil)
+                if let context = ThreadDigestContexts.context(for: self), EVP_DigestInit_ex(context, md, nil) == 1,
+                    EVP_DigestUpdate(context, input.baseAddress, input.count) == 1,
+                    EVP_DigestFinal_ex(context, output.baseAddress, &length) == 1
+                {
+                    return
+                }
+                _ = EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, md, nil)
             }
         }
         return out

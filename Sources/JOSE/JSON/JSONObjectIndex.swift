@@ -24,6 +24,11 @@ struct JSONObjectIndex: Sendable {
     /// Decoded forms of the names that contain escapes (rare in practice).
     var decodedNames: [String] = []
 
+    /// The same index in buffers of its own (see ``JWTClaims/detached()``).
+    func detached() -> JSONObjectIndex {
+        JSONObjectIndex(members: members.withUnsafeBufferPointer { Array($0) }, decodedNames: decodedNames.withUnsafeBufferPointer { Array($0) })
+    }
+
     /// The member's name, decoded.
     func name(of member: JSONMemberRange, in buffer: UnsafeBufferPointer<UInt8>) -> String {
         if member.decodedSlot >= 0 { return decodedNames[member.decodedSlot] }

@@ -69,6 +69,17 @@ public struct JOSEHeader: Sendable, Hashable {
         hasher.combine(members)
     }
 
+    /// The same header behind a reference of its own: copies of the result never touch the reference count that
+    /// copies of `self` share (a verified token kept for one thread; see `VerifiedTokenStore`'s per-thread front).
+    package func detached() -> JOSEHeader {
+        JOSEHeader(
+            storage: Storage(
+                members: storage.members, algorithmName: storage.algorithmName, keyID: storage.keyID, type: storage.type,
+                hasCritical: storage.hasCritical, b64: storage.b64))
+    }
+
+    private init(storage: Storage) { self.storage = storage }
+
     /// Wraps parsed members after checking the types of the registered ones.
     init(members: JSONObject) throws {
         var algorithmName: String?, keyID: String?, type: String?, hasCritical = false, b64: Bool?

@@ -7,6 +7,10 @@ public struct JWT: Sendable {
     /// The key the signature was verified with.
     public let key: JWK
 
+    /// The same verified token in storage of its own: header, claims and key behind references no other copy
+    /// holds, so that a thread serving it many times never writes to memory other threads share.
+    package func detached() -> JWT { JWT(header: header.detached(), claims: claims.detached(), key: key.detached()) }
+
     /// Parses, verifies the signature with `key`, decodes the claims and applies `validation`, and
     /// requires `iss` to equal `issuer` and `aud` to contain `audience`: the one call a relying party needs.
     /// The identity expectations are arguments without defaults, so they cannot be forgotten; they replace

@@ -32,6 +32,18 @@ public struct JWTClaims: Sendable {
         self.built = nil
     }
 
+    /// The same claims in buffers of their own: copies of the result never touch the reference counts that copies of
+    /// `self` share (a verified token kept for one thread; see `VerifiedTokenStore`'s per-thread front).
+    package func detached() -> JWTClaims {
+        JWTClaims(payload: payload.withUnsafeBufferPointer { Array($0) }, index: index.detached(), built: built)
+    }
+
+    private init(payload: [UInt8], index: JSONObjectIndex, built: JSONObject?) {
+        self.payload = payload
+        self.index = index
+        self.built = built
+    }
+
     /// Wraps an object (for building tokens).
     public init(_ object: JSONObject) {
         let payload = JSONValue.object(object).compactJSONBytes()

@@ -158,6 +158,14 @@ public struct JWK: Sendable, CustomStringConvertible, CustomDebugStringConvertib
             publicMembers: publicMembers.map { (name: $0.0, value: $0.1) })
     }
 
+    /// The same key behind a reference of its own: copies of the result never touch the reference count that copies
+    /// of `self` share.
+    package func detached() -> JWK {
+        var copy = self
+        copy.core = core.copy()
+        return copy
+    }
+
     private mutating func uniqueCore() -> Core {
         if !isKnownUniquelyReferenced(&core) { core = core.copy() }
         return core

@@ -134,6 +134,31 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         "AccessToken(iss: \"\(issuer)\", sub: \"\(subject)\", client_id: \"\(clientID)\", scopes: \(scopes.sorted()))"
     }
 
+    /// The same token in storage of its own (``JWT/detached()``, and its strings copied): what a thread keeps to serve
+    /// a verified token again without writing to reference counts other threads share (``VerifiedTokenStore``).
+    func detached() -> AccessToken {
+        AccessToken(
+            issuer: Self.ownCopy(issuer),
+            confirmation: confirmation.map {
+                TokenConfirmation(jwkThumbprint: $0.jwkThumbprint.map(Self.ownCopy), certificateThumbprint: $0.certificateThumbprint.map(Self.ownCopy))
+            },
+            jwt: jwt.detached(), clientIDFromAuthorizedParty: clientIDFromAuthorizedParty, jwtIDFromUti: jwtIDFromUti, scopeSource: scopeSource)
+    }
+
+    /// `text` in a buffer of its own.
+    private static func ownCopy(_ text: String) -> String { String(decoding: Array(text.utf8), as: UTF8.self) }
+
+    private init(
+        issuer: String, confirmation: TokenConfirmation?, jwt: JWT, clientIDFromAuthorizedParty: Bool, jwtIDFromUti: Bool, scopeSource: ScopeSource
+    ) {
+        self.issuer = issuer
+        self.confirmation = confirmation
+        self.jwt = jwt
+        self.clientIDFromAuthorizedParty = clientIDFromAuthorizedParty
+        self.jwtIDFromUti = jwtIDFromUti
+        self.scopeSource = scopeSource
+    }
+
     /// Reads the claims of a token whose signature, times (JOSE's time rules: `exp`, `nbf`, `iat` NumericDates
     /// when present), `iss` and `aud` were checked;
     /// `issuer` is the value `iss` was found equal to (not read again).

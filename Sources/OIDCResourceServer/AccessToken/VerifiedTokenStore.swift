@@ -1,5 +1,6 @@
 import JOSE
 import OIDCCore
+import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -22,6 +23,9 @@ import Foundation
 ///    every request, hit or miss.
 /// 6. At most ``capacity`` entries, least recently used evicted first (per shard); tokens over
 ///    ``maximumTokenBytes`` are not cached; one verification in flight per key on a miss; purged by predicate.
+///
+/// Each thread keeps its last few hits in a front of its own (``VerifiedTokenFront``), so that threads serving the same
+/// popular token do not write to the same memory; a purge or a new key set invalidates every front at once.
 package final class VerifiedTokenStore: Sendable {
     /// Tokens longer than this (4 KiB) are verified every time.
     package static let maximumTokenBytes = 4096
@@ -114,22 +118,43 @@ package final class VerifiedTokenStore: Sendable {
     /// The longest an entry is kept, in seconds.
     package let maximumAge: TimeInterval
     private let shards: [Locked<VerifiedTokenShard>]
+    /// This store among all stores: the threads' fronts name it by this number, never reused.
+    private let serial: UInt64
+    /// Moves after every purge and key-set change, once the entries are gone: a front's slot filled at an older epoch
+    /// is not served.
+    private let epoch = Atomic<UInt64>(0)
+    /// Hits served from the threads' fronts, one counter per thread number (modulo their count), each in memory of its own.
+    private let frontHits: [FrontHitCounter]
 
-    /// A store of at most `capacity` entries (at least 1), each kept at most `maximumAge` seconds.
-    package init(capacity: Int, maximumAge: TimeInterval) {
+    private static let serials = Locked<UInt64>(0)
+
+    /// Whether hits are kept in the threads' fronts (``VerifiedTokenFront``); off only to test the shards alone.
+    private let threadFronts: Bool
+
+    /// A store of at most `capacity` entries (at least 1), each kept at most `maximumAge` seconds; `threadFronts: false`
+    /// serves every hit from the shared entries (tests of their least-recently-used order).
+    package init(capacity: Int, maximumAge: TimeInterval, threadFronts: Bool = true) {
+        self.threadFronts = threadFronts
         self.capacity = max(1, capacity)
         self.maximumAge = maximumAge.isFinite ? max(0, maximumAge) : 0
         // Shards let threads hitting different tokens take different locks; small stores keep one exact LRU.
         let count = self.capacity >= 4096 ? 16 : 1
         let perShard = self.capacity / count
         shards = (0..<count).map { _ in Locked(VerifiedTokenShard(capacity: perShard)) }
+        serial = Self.serials.withLock { next in
+            defer { next &+= 1 }
+            return next
+        }
+        frontHits = (0..<16).map { _ in FrontHitCounter() }
     }
 
     /// The entries kept now (expired ones included until a lookup, an insertion or a purge meets them).
     package var count: Int { shards.reduce(0) { $0 + $1.withLock { $0.count } } }
 
     /// How many lookups were served from an entry (for diagnostics and tests).
-    package var hits: Int { shards.reduce(0) { $0 + $1.withLock { $0.hits } } }
+    package var hits: Int {
+        shards.reduce(0) { $0 + $1.withLock { $0.hits } } + frontHits.reduce(0) { $0 + $1.count.load(ordering: .relaxed) }
+    }
 
     /// The verifications in flight.
     package var flightsInFlight: Int { shards.reduce(0) { $0 + $1.withLock { $0.flights.count } } }
@@ -139,11 +164,23 @@ package final class VerifiedTokenStore: Sendable {
     /// The entry for `key` if it holds at `now` (before its `until`, and neither expired nor not yet valid with `leeway`);
     /// otherwise the verification to join or to lead. An entry that no longer holds is dropped.
     package func lookup(_ key: Key, now: Date, leeway: TimeInterval) -> Lookup {
+        // Read before the shard: a purge that removes the entry found below moves it afterwards.
+        let epoch = epoch.load(ordering: .acquiring)
+        let front = threadFronts ? VerifiedTokenFront.current : nil
+        if let front, let entry = front.entry(store: serial, key: key, epoch: epoch) {
+            if Self.holds(entry, now: now, leeway: leeway) {
+                frontHits[front.thread & (frontHits.count - 1)].count.wrappingAdd(1, ordering: .relaxed)
+                return .hit(entry.token)
+            }
+            front.drop(store: serial, key: key)
+        }
         let index = shardIndex(key)
-        return shards[index].withLock { shard in
+        var found: Entry?
+        let lookup: Lookup = shards[index].withLock { shard in
             if let entry = shard.entry(for: key) {
                 if Self.holds(entry, now: now, leeway: leeway) {
                     shard.hits &+= 1
+                    found = entry
                     return .hit(entry.token)
                 }
                 shard.remove(key)
@@ -153,6 +190,13 @@ package final class VerifiedTokenStore: Sendable {
             shard.flights[key] = flight
             return .lead(flight)
         }
+        if let front, let found {
+            let own = Entry(
+                token: found.token.detached(), expiresAt: found.expiresAt, notBefore: found.notBefore, until: found.until,
+                keySource: found.keySource)
+            front.keep(VerifiedTokenFront.Slot(store: serial, key: key, epoch: epoch, entry: own))
+        }
+        return lookup
     }
 
     /// Whether `entry` may be served at `now`: the one time rule of JOSE, on the times read when it was inserted.
@@ -202,7 +246,10 @@ package final class VerifiedTokenStore: Sendable {
     /// Drops every entry whose token matches `predicate`; returns how many.
     @discardableResult
     package func purge(where predicate: (AccessToken) -> Bool) -> Int {
-        shards.reduce(0) { total, shard in total + shard.withLock { $0.removeAll { predicate($0.token) } } }
+        let removed = shards.reduce(0) { total, shard in total + shard.withLock { $0.removeAll { predicate($0.token) } } }
+        // Every front, even when no shard held a match: a front may keep a token its shard has since evicted.
+        epoch.wrappingAdd(1, ordering: .releasing)
+        return removed
     }
 
     /// Follows `cache`: each set it fetches drops the entries whose verifying key left it (rule 4).
@@ -220,7 +267,14 @@ package final class VerifiedTokenStore: Sendable {
                 shard.removeAll { $0.keySource == source && !kept.contains($0.token.verifyingKey.thumbprint()) }
             }
         }
+        epoch.wrappingAdd(1, ordering: .releasing)
     }
+}
+
+/// One thread number's count of front hits, alone in its cache line (the padding keeps two counters from sharing one).
+final class FrontHitCounter: Sendable {
+    let count = Atomic<Int>(0)
+    private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 /// One lock's share of a ``VerifiedTokenStore``: a map to slots of a doubly linked list, most recently used first.
