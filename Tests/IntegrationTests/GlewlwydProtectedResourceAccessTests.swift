@@ -196,6 +196,28 @@ struct GlewlwydProtectedResourceAccessTests {
         #expect(claims["sub"] == .string(clientID))
     }
 
+    @Test("with a DPoP binding: glewlwyd's client-credentials token for the resource is DPoP-bound to that key (cnf.jkt)")
+    func dynamicClientCredentialsWithDPoP() async throws {
+        guard let issuer = try Self.openRegistrationIssuer(for: try Self.api) else { return }
+        let (child, api, refusal) = try await Self.startResource(issuer: issuer)
+        defer { child.stop() }
+        let binding = DPoPBinding(key: try DPoPKey.generate())
+        var configuration = try Self.configuration(
+            client: .dynamic(try Self.dynamicMetadata(grant: "client_credentials"), initialAccessToken: nil), grant: .clientCredentials,
+            issuer: issuer, api: api)
+        configuration.clientConfiguration.dpop = binding
+        // glewlwyd asks for its nonce first (use_dpop_nonce): the binding answers with one retry.
+        let tokens = try await ProtectedResourceAccess.token(challengedBy: refusal, resource: api, configuration: configuration)
+        #expect(tokens.tokenType.lowercased() == "dpop")
+        let (claims, audience) = try Self.claims(of: tokens.accessToken)
+        #expect(audience.contains(api.absoluteString))
+        guard case .object(let confirmation)? = claims["cnf"] else {
+            Issue.record("the DPoP-bound token has no cnf")
+            return
+        }
+        #expect(confirmation["jkt"] == .string(binding.key.thumbprint))
+    }
+
     @Test("glewlwyd's first plugin keeps its rule: a dynamic registration without an initial access token is refused")
     func dynamicRegistrationNeedsInitialAccessTokenAtOIDCPlugin() async throws {
         let issuer = try #require(Glewlwyd.issuer)

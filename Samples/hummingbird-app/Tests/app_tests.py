@@ -1217,6 +1217,13 @@ def part_mcp(binary):
             answer = json_of(out) or {}
             check(code == 0 and answer.get("client_id") == client_id and answer.get("scope") == ["api.read"],
                   f"mcp: sample-mcp-call gets a token from the 401 and calls whoami on the app ({out or err[-300:]})")
+            # --dpop: the token request carries a proof (glewlwyd asks for its nonce first), only a DPoP token type is
+            # accepted, and each MCP request goes with Authorization: DPoP and a proof; /mcp refuses a DPoP-bound token
+            # presented any other way (the DPoP checks below), so whoami answering proves both.
+            code, out, err = sample_call(endpoint, "--allow-host", issuer_host, "--dpop")
+            answer = json_of(out) or {}
+            check(code == 0 and answer.get("client_id") == client_id and answer.get("scope") == ["api.read"],
+                  f"mcp: sample-mcp-call --dpop gets a DPoP-bound token and calls whoami on the app with proofs ({out or err[-300:]})")
             code, out, err = sample_call(endpoint, "--trust-issuer", "https://as.example.test")
             check(code == 1 and "no_trusted_authorization_server" in err,
                   "mcp: sample-mcp-call refuses an authorization server other than --trust-issuer")
