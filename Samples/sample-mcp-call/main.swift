@@ -2,6 +2,7 @@
 // toolkit's authorization flow for protected resources opens.
 //
 //   swift run sample-mcp-call --server URL --client-id ID --client-secret S [--trust-issuer URL] [--allow-host HOST:PORT]...
+//                             [--dpop]
 //
 // Speaks MCP's Streamable HTTP itself (JSON-RPC over POST; answers as JSON or as server-sent events):
 // `initialize`; on 401, ProtectedResourceAccess.token(challengedBy:resource:configuration:) goes from the
@@ -9,7 +10,10 @@
 // `resource`), and `initialize` is sent again with it; then `notifications/initialized` and `tools/call whoami`,
 // whose text it prints on stdout. The authorization server the resource names is used only if it is
 // --trust-issuer (when given) and on a host the fetch policy admits: public hosts on 443, --server's own host
-// (the user's choice), and each --allow-host. Exit 0 on success, 1 with the typed error on stderr, 2 on usage errors.
+// (the user's choice), and each --allow-host. With --dpop the token is DPoP-bound (RFC 9449) to a key made at start:
+// the token request carries a proof (only a `DPoP` token type is accepted) and every MCP request after it goes with
+// `Authorization: DPoP` and a fresh proof through DPoPBinding.send. Exit 0 on success, 1 with the typed error on
+// stderr, 2 on usage errors.
 import Foundation
 import JOSE
 import OIDC
@@ -18,15 +22,21 @@ func usage(_ message: String) -> Never {
     FileHandle.standardError.write(
         Data(
             ("sample-mcp-call: \(message)\nusage: sample-mcp-call --server URL --client-id ID --client-secret S "
-                + "[--trust-issuer URL] [--allow-host HOST:PORT]...\n").utf8))
+                + "[--trust-issuer URL] [--allow-host HOST:PORT]... [--dpop]\n").utf8))
     exit(2)
 }
 
 var values: [String: String] = [:]
 var allowed: [String] = []
+var usesDPoP = false
 var arguments = CommandLine.arguments.dropFirst()
 let known: Set<String> = ["--server", "--client-id", "--client-secret", "--trust-issuer", "--allow-host"]
 while let flag = arguments.popFirst() {
+    if flag == "--dpop" {
+        guard !usesDPoP else { usage("--dpop is given twice") }
+        usesDPoP = true
+        continue
+    }
     guard known.contains(flag) else { usage("unknown argument \(flag)") }
     guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
     if flag == "--allow-host" {
@@ -53,6 +63,8 @@ struct MCPSession {
     let endpoint: URL
     let transport: any HTTPTransport
     var token: String?
+    /// The key the token is bound to (--dpop): requests then carry `Authorization: DPoP` and a proof.
+    var dpop: DPoPBinding?
     var sessionID: String?
     var protocolVersion: String?
     var nextID = 1
@@ -66,11 +78,17 @@ struct MCPSession {
             nextID += 1
         }
         var headers: HeaderFields = ["Content-Type": "application/json", "Accept": "application/json, text/event-stream"]
-        if let token { headers.add("Authorization", "Bearer \(token)") }
+        if let token, dpop == nil { headers.add("Authorization", "Bearer \(token)") }
         if let sessionID { headers.add("Mcp-Session-Id", sessionID) }
         if let protocolVersion { headers.add("MCP-Protocol-Version", protocolVersion) }
         let body = Array(JSONValue.object(message).jsonString().utf8)
-        let response = try await transport.send(TransportRequest(method: .post, url: endpoint, headers: headers, body: .bytes(body)))
+        let request = TransportRequest(method: .post, url: endpoint, headers: headers, body: .bytes(body))
+        let response: TransportResponse
+        if let token, let dpop {
+            response = try await dpop.send(request, accessToken: token, transport: transport)
+        } else {
+            response = try await transport.send(request)
+        }
         guard !notification, response.status == 200 else { return (response, nil) }
         if let session = response.headers["Mcp-Session-Id"] { sessionID = session }
         return (response, try Self.answer(to: id, in: response))
@@ -119,6 +137,11 @@ do {
             client: .registered(.clientSecretBasic(clientID: clientID, secret: secret)), grant: .clientCredentials,
             trustedIssuers: Set(values["--trust-issuer"].map { [$0] } ?? []))
         if values["--trust-issuer"] == nil { configuration.authorizationServer = .anyListed }
+        if usesDPoP {
+            let binding = DPoPBinding(key: try DPoPKey.generate())
+            configuration.clientConfiguration.dpop = binding
+            session.dpop = binding
+        }
         configuration.fetchPolicy = policy
         configuration.transport = transport
         let tokens = try await ProtectedResourceAccess.token(challengedBy: response, resource: server, configuration: configuration)

@@ -6,7 +6,10 @@
 Waits until BASE/config answers, logs in as admin/password (made by the init SQL), then
 creates: the scopes api.read and api.write; the OIDC plugin "oidc" (issuer BASE/api/oidc)
 with the RS256, ES256 and EdDSA keys of RUN_DIR/keys (RS256 the default, a client's
-`sign_kid` property picks another); the user alice/password; and the clients below.
+`sign_kid` property picks another); a second OIDC plugin "mcp" (issuer BASE/api/mcp, the
+same keys and switches) with open dynamic registration for MCP clients (mcp_plugin_parameters);
+the user alice/password; and the clients below (clients belong to glewlwyd, not to a plugin:
+each works at both issuers).
 Prints KEY=VALUE lines (shell-safe values) on stdout.
 """
 
@@ -22,6 +25,12 @@ from http.cookiejar import CookieJar
 
 RESOURCE = "https://rs.glewlwyd.test/api"
 REDIRECT = "http://127.0.0.1:9451/callback"
+# The protected resources the "mcp" plugin grants with api.read / api.write (RFC 8707 `resource`, its resource-scope
+# mapping), so a client that registered itself there may ask for them: the app tests' MCP endpoints (hummingbird-app
+# on HBAPP_PORT_BASE 8460 + 20, their Python-SDK MCP server on + 21) and the protected resource of
+# GlewlwydProtectedResourceAccessTests (Tests/Support/grant_server.py on 9458). GLEWLWYD_MCP_RESOURCES (comma-separated)
+# replaces the list, e.g. for tests on other ports.
+MCP_RESOURCES = ["http://127.0.0.1:8480/mcp", "http://127.0.0.1:8481/mcp", "http://127.0.0.1:9458/api"]
 
 
 class Admin:
@@ -129,6 +138,26 @@ def plugin_parameters(issuer: str, jwks_private: str, access_seconds: int) -> di
     }
 
 
+def mcp_plugin_parameters(parameters: dict, issuer: str, resources: list) -> dict:
+    """The second OIDC plugin, "mcp": the first one's switches, but OPEN dynamic registration (RFC 7591) as MCP
+    clients expect it. In glewlwyd 2.7.5 an empty register-client-auth-scope means /register asks for no initial access
+    token (callback_check_registration continues when no scope is configured). A registered client's `scope` property
+    (the scopes its client-credentials grant may carry) is register-client-credentials-scope, whatever the registration
+    asked for: api.read here. A registration's `resource` is dropped (register-resource-specify-allowed off), so the
+    `resource` a registered client may ask for comes from resource-scope: the listed MCP resources, with api.read or
+    api.write. The first plugin ("oidc") keeps its initial-access-token rule."""
+    mcp = dict(parameters)
+    mcp.update({
+        "iss": issuer,
+        "register-client-allowed": True, "register-client-auth-scope": [],
+        "register-client-credentials-scope": ["api.read"], "register-client-management-allowed": True,
+        "register-resource-specify-allowed": False, "register-resource-default": [],
+        "resource-scope": {"api.read": [RESOURCE] + resources, "api.write": [RESOURCE] + resources},
+        "session-cookie-name": "GLEWLWYD2_MCP_SID",
+    })
+    return mcp
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--base", required=True)
@@ -176,16 +205,22 @@ def main() -> None:
     admin.call("POST", "/api/mod/plugin/", {
         "module": "oidc", "name": "oidc", "display_name": "OpenID Connect", "enabled": True,
         "parameters": parameters})
+    mcp_resources = [r for r in os.environ.get("GLEWLWYD_MCP_RESOURCES", ",".join(MCP_RESOURCES)).split(",") if r]
+    admin.call("POST", "/api/mod/plugin/", {
+        "module": "oidc", "name": "mcp", "display_name": "OpenID Connect, open registration (MCP clients)",
+        "enabled": True, "parameters": mcp_plugin_parameters(parameters, base + "/api/mcp", mcp_resources)})
     if a.tls_dir:
         # The discovery document lists mtls_endpoint_aliases only after a reset of the plugin.
         admin.call("PUT", "/api/mod/plugin/oidc/reset")
+        admin.call("PUT", "/api/mod/plugin/mcp/reset")
 
     admin.call("POST", "/api/user/", {"username": "alice", "password": "password", "name": "Alice Example",
                                       "email": "alice@example.test", "enabled": True,
                                       "scope": ["openid", "api.read", "api.write", "g_profile"]})
 
     env = {"GLEWLWYD_ISSUER": issuer, "GLEWLWYD_BASE": base, "GLEWLWYD_RESOURCE": RESOURCE,
-           "GLEWLWYD_REDIRECT_URI": REDIRECT, "GLEWLWYD_JWKS_FILE": os.path.join(a.run, "keys", "jwks.json")}
+           "GLEWLWYD_REDIRECT_URI": REDIRECT, "GLEWLWYD_JWKS_FILE": os.path.join(a.run, "keys", "jwks.json"),
+           "GLEWLWYD_MCP_ISSUER": base + "/api/mcp", "GLEWLWYD_MCP_RESOURCES": ",".join(mcp_resources)}
 
     def client(prefix: str, client_id: str, auth_types, extra=None, confidential=True):
         secret = secrets.token_urlsafe(24)

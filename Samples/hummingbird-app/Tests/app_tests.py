@@ -1077,6 +1077,19 @@ def part_mcp(binary):
     port = PORT_BASE + 20
     base = f"http://127.0.0.1:{port}"
     endpoint = base + "/mcp"
+    # The app trusts glewlwyd's "mcp" plugin (Tests/Glewlwyd/configure.py): the same keys and switches as "oidc", with
+    # open dynamic registration (RFC 7591, no initial access token), which the Python SDK's own OAuth flow needs; its
+    # resource-scope mapping grants GLEWLWYD_MCP_RESOURCES to a client that registered itself.
+    mcp_issuer = os.environ.get("GLEWLWYD_MCP_ISSUER")
+    open_registration = bool(mcp_issuer) and endpoint in os.environ.get("GLEWLWYD_MCP_RESOURCES", "").split(",")
+    if not open_registration:
+        why = ("GLEWLWYD_MCP_ISSUER is not set (a glewlwyd configured before its \"mcp\" plugin: restart it)" if not mcp_issuer
+               else f"{endpoint} is not in GLEWLWYD_MCP_RESOURCES (HBAPP_PORT_BASE other than configure.py's)")
+        if CI:
+            check(False, f"mcp: glewlwyd's open-registration plugin serves this endpoint ({why})")
+        else:
+            skip("mcp dynamic registration", why + "; the SDK's flow runs with a client registered beforehand")
+    issuer = mcp_issuer or issuer
     other_resource = os.environ.get("GLEWLWYD_RESOURCE") or "https://rs.glewlwyd.test/api"
     py_port = PORT_BASE + 21
     py_endpoint = f"http://127.0.0.1:{py_port}/mcp"  # the Python-SDK MCP server (mcp_server.py)
@@ -1155,18 +1168,34 @@ def part_mcp(binary):
               "mcp: /api/resource's metadata is unchanged (resource = the base URL)")
 
         # The SDK's own OAuth flow (OAuthClientProvider): RFC 9728 discovery from the 401, RFC 8414 then OpenID discovery
-        # of glewlwyd, authorization code with PKCE and resource, alice's login scripted (login.py), then whoami as alice.
-        result = subprocess.run([python, os.path.join(HERE, "mcp_oauth_client.py"), "--url", endpoint, "--client-id", client_id,
-                                 "--client-secret", secret, "--redirect-uri", base + "/callback",
-                                 "--login-script", os.path.join(ROOT, "Tests", "Glewlwyd", "login.py")],
-                                capture_output=True, text=True, timeout=120)
+        # of glewlwyd, dynamic registration (RFC 7591) at its registration_endpoint, authorization code with PKCE and
+        # resource, alice's login scripted (login.py), then whoami as alice with the registered client.
+        args = [python, os.path.join(HERE, "mcp_oauth_client.py"), "--url", endpoint, "--redirect-uri", base + "/callback",
+                "--login-script", os.path.join(ROOT, "Tests", "Glewlwyd", "login.py")]
+        if not open_registration:
+            args += ["--client-id", client_id, "--client-secret", secret]
+        result = subprocess.run(args, capture_output=True, text=True, timeout=120)
         lines = result.stdout.strip().splitlines()
-        answer = json_of(lines[-1]) if lines else None
-        check(result.returncode == 0 and len(lines) == 2
+        answer = (json_of(lines[-1]) if lines else None) or {}
+        used = dict(item.split("=", 1) for item in lines[1].split()[1:] if "=" in item) if len(lines) == 3 else {}
+        registered = used.get("client_id", "")
+        flow = f"({result.stdout.strip() or result.stderr[-300:]})"
+        check(result.returncode == 0 and len(lines) == 3
               and lines[0] == f"authorize code_challenge_method=S256 resource={endpoint}"
-              and (answer or {}).get("client_id") == client_id and (answer or {}).get("sub") not in (None, client_id),
+              and answer.get("client_id") == registered and answer.get("sub") not in (None, "", registered)
+              and answer.get("sub") == used.get("token_sub"),
               f"mcp: the Python MCP SDK's own OAuth flow (discovery, code + PKCE + resource, scripted login) ends in whoami "
-              f"as the user ({result.stdout.strip() or result.stderr[-300:]})")
+              f"answering the access token's sub, the user's {flow}")
+        if open_registration:
+            check(used.get("registered") == "yes" and registered not in ("", client_id),
+                  f"mcp: the Python MCP SDK registered a new client dynamically (RFC 7591, no initial access token) {flow}")
+            try:  # the admin API answers 404 for a client glewlwyd does not know (Admin.call exits on it)
+                known = admin.call("GET", "/api/client/" + urllib.parse.quote(registered)) if registered else None
+            except SystemExit as error:
+                known = {"error": str(error)[:200]}
+            check((known or {}).get("client_id") == registered and registered != "",
+                  f"mcp: glewlwyd knows the client the SDK registered ({registered or 'none'}: "
+                  f"{ {k: (known or {}).get(k) for k in ('client_id', 'name', 'authorization_type', 'error')} })")  # never its secret
 
         # sample-mcp-call (the root package's; ProtectedResourceAccess, client credentials with resource): against the
         # app, and against an MCP server written with the Python SDK and its own token verifier.
@@ -1188,6 +1217,13 @@ def part_mcp(binary):
             answer = json_of(out) or {}
             check(code == 0 and answer.get("client_id") == client_id and answer.get("scope") == ["api.read"],
                   f"mcp: sample-mcp-call gets a token from the 401 and calls whoami on the app ({out or err[-300:]})")
+            # --dpop: the token request carries a proof (glewlwyd asks for its nonce first), only a DPoP token type is
+            # accepted, and each MCP request goes with Authorization: DPoP and a proof; /mcp refuses a DPoP-bound token
+            # presented any other way (the DPoP checks below), so whoami answering proves both.
+            code, out, err = sample_call(endpoint, "--allow-host", issuer_host, "--dpop")
+            answer = json_of(out) or {}
+            check(code == 0 and answer.get("client_id") == client_id and answer.get("scope") == ["api.read"],
+                  f"mcp: sample-mcp-call --dpop gets a DPoP-bound token and calls whoami on the app with proofs ({out or err[-300:]})")
             code, out, err = sample_call(endpoint, "--trust-issuer", "https://as.example.test")
             check(code == 1 and "no_trusted_authorization_server" in err,
                   "mcp: sample-mcp-call refuses an authorization server other than --trust-issuer")

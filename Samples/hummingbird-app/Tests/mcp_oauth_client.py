@@ -1,17 +1,22 @@
 """The Python MCP SDK's own OAuth flow against the app's /mcp: OAuthClientProvider reads the 401's
-resource_metadata (RFC 9728), discovers the authorization server (RFC 8414, then OpenID), runs the authorization
-code flow with PKCE and `resource` (RFC 8707), the user's login scripted by Tests/Glewlwyd/login.py, then calls
-whoami; prints its text (exit 0) or the failure on stderr (exit 1).
+resource_metadata (RFC 9728), discovers the authorization server (RFC 8414, then OpenID), registers a client
+dynamically (RFC 7591, the server's registration_endpoint, no initial access token), runs the authorization code
+flow with PKCE and `resource` (RFC 8707), the user's login scripted by Tests/Glewlwyd/login.py, then calls whoami.
 
-    python mcp_oauth_client.py --url URL/mcp --client-id ID --client-secret S --redirect-uri URI --login-script PATH
+    python mcp_oauth_client.py --url URL/mcp --redirect-uri URI --login-script PATH [--client-id ID --client-secret S]
 
-The client is registered beforehand (glewlwyd's registration needs an initial access token, which the SDK's
-registration does not send): its information is in the SDK's token storage from the start, so the SDK skips
-dynamic registration and uses it (client_secret_post).
+stdout (exit 0), three lines: `authorize code_challenge_method=M resource=R` (what the SDK asked for),
+`client registered=yes|no client_id=ID token_sub=SUB` (whether the SDK registered, the client it used, the `sub` of
+the access token it got), then whoami's text. A failure goes to stderr (exit 1).
+With --client-id the client is registered beforehand: its information is in the SDK's token storage from the start,
+so the SDK skips registration and uses it (client_secret_post). Without, the storage starts empty and the SDK
+registers (glewlwyd's "mcp" plugin admits registration without an initial access token; its "oidc" plugin does not).
 """
 
 import argparse
 import asyncio
+import base64
+import json
 import subprocess
 import sys
 import urllib.parse
@@ -24,7 +29,7 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata
 
 class Storage(TokenStorage):
     def __init__(self, client):
-        self.tokens, self.client = None, client
+        self.tokens, self.client, self.registered = None, client, None
 
     async def get_tokens(self):
         return self.tokens
@@ -37,14 +42,18 @@ class Storage(TokenStorage):
 
     async def set_client_info(self, client_info):
         self.client = client_info
+        self.registered = client_info  # only the SDK's registration stores client information
 
 
 async def run(a):
     redirect = {}
     metadata = OAuthClientMetadata(redirect_uris=[a.redirect_uri], token_endpoint_auth_method="client_secret_post",
                                    grant_types=["authorization_code"], response_types=["code"], client_name="mcp-oauth-client")
-    client = OAuthClientInformationFull(client_id=a.client_id, client_secret=a.client_secret, redirect_uris=[a.redirect_uri],
-                                        token_endpoint_auth_method="client_secret_post", grant_types=["authorization_code"])
+    client = None
+    if a.client_id:
+        client = OAuthClientInformationFull(client_id=a.client_id, client_secret=a.client_secret, redirect_uris=[a.redirect_uri],
+                                            token_endpoint_auth_method="client_secret_post", grant_types=["authorization_code"])
+    storage = Storage(client)
 
     async def redirect_handler(url):
         # The scripted user: logs in and consents, stops at the redirect to redirect_uri (never fetched).
@@ -59,7 +68,7 @@ async def run(a):
         query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(redirect["url"]).query))
         return query["code"], query.get("state")
 
-    auth = OAuthClientProvider(server_url=a.url, client_metadata=metadata, storage=Storage(client),
+    auth = OAuthClientProvider(server_url=a.url, client_metadata=metadata, storage=storage,
                                redirect_handler=redirect_handler, callback_handler=callback_handler)
     async with streamablehttp_client(a.url, auth=auth) as (read, write, _):
         async with ClientSession(read, write) as session:
@@ -69,25 +78,34 @@ async def run(a):
                 raise RuntimeError(f"whoami answered an error: {result.content}")
             text = "".join(part.text for part in result.content if getattr(part, "type", "") == "text")
     authorize = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(redirect.get("authorize", "")).query))
-    return text, authorize
+    access_token = storage.tokens.access_token if storage.tokens else ""
+    try:  # glewlwyd's access tokens are RFC 9068 JWTs: the sub whoami must answer
+        payload = access_token.split(".")[1]
+        token_sub = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))).get("sub", "")
+    except (IndexError, ValueError):
+        token_sub = ""
+    used = storage.client.client_id if storage.client else ""
+    client_line = f"client registered={'yes' if storage.registered else 'no'} client_id={used} token_sub={token_sub}"
+    return text, authorize, client_line
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--url", required=True)
-    ap.add_argument("--client-id", required=True)
-    ap.add_argument("--client-secret", required=True)
+    ap.add_argument("--client-id", help="a client registered beforehand (default: the SDK registers one)")
+    ap.add_argument("--client-secret")
     ap.add_argument("--redirect-uri", required=True)
     ap.add_argument("--login-script", required=True)
     ap.add_argument("--timeout", type=float, default=90)
     a = ap.parse_args()
     try:
-        text, authorize = asyncio.run(asyncio.wait_for(run(a), a.timeout))
+        text, authorize, client_line = asyncio.run(asyncio.wait_for(run(a), a.timeout))
     except BaseException as error:
         print(f"mcp_oauth_client: {type(error).__name__}: {error!r}"[:3000], file=sys.stderr)
         return 1
     # What the SDK asked for, then the tool's answer: the test checks PKCE and resource were in the request.
     print("authorize " + " ".join(f"{k}={authorize.get(k, '')}" for k in ("code_challenge_method", "resource")))
+    print(client_line)
     print(text)
     return 0
 

@@ -14,6 +14,10 @@ import Foundation
 /// dynamically (RFC 7591) when asked, and gets a token with the RFC 8707 `resource` indicator: client credentials
 /// for a machine client, or the authorization code flow with PKCE through ``OIDCClient/startLogin(_:)`` and
 /// ``OIDCClient/finishLogin(_:callback:)``. The caller retries its request with the token.
+///
+/// DPoP (RFC 9449): with a ``DPoPBinding`` as ``Configuration/clientConfiguration``'s `dpop`, the token request carries
+/// a proof of its key and only a DPoP-bound token (`token_type` `DPoP`) is accepted; the caller then sends the resource
+/// call through that binding, ``DPoPBinding/send(_:accessToken:transport:observer:)``, which adds the proof for it.
 public enum ProtectedResourceAccess {
     /// How the client is known to the authorization server, which grant it uses, and which servers it may trust.
     public struct Configuration: Sendable {
@@ -48,7 +52,7 @@ public enum ProtectedResourceAccess {
         public var fetchPolicy: RemoteFetchPolicy = .publicHostsOnly
         /// The HTTP transport; `nil`: a `LibSSLTransport` trusting the system's CAs.
         public var transport: (any HTTPTransport)?
-        /// The client's configuration (observer, clock, DPoP ...).
+        /// The client's configuration (observer, clock, DPoP ...): its `dpop` binds the token to that key.
         public var clientConfiguration = OIDCClient.Configuration()
 
         /// A configuration for `client` using `grant` at one of `trustedIssuers`.

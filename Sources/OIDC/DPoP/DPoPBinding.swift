@@ -37,6 +37,24 @@ public struct DPoPBinding: Sendable, CustomStringConvertible, CustomReflectable 
     /// The algorithm and thumbprint only: `dump` shows no key material and no nonce.
     public var customMirror: Mirror { Mirror(self, children: ["algorithm": key.algorithm.rawValue, "jkt": key.thumbprint]) }
 
+    /// Sends `request` to a resource server with `accessToken` DPoP-bound (RFC 9449 §7): `Authorization: DPoP <token>`
+    /// and a fresh proof naming the request's method and URL, the token (`ath`) and the server's last nonce; a
+    /// `use_dpop_nonce` challenge (401 with a `DPoP` challenge and a new `DPoP-Nonce`) gets exactly one retry with a new
+    /// proof, and the last answer is returned as it came. Redirects are not followed. For a token this binding's key
+    /// obtained, e.g. through ``ProtectedResourceAccess`` with this binding as the client configuration's `dpop`.
+    /// - Parameters:
+    ///   - request: the resource request (its own `Authorization` and `DPoP` headers are replaced).
+    ///   - accessToken: the DPoP-bound access token.
+    ///   - transport: the HTTP transport.
+    ///   - observer: receives a ``/OIDCCore/OIDCEvent/Kind/dpopNonceRetry`` event when the retry is made; `nil`: none.
+    /// - Throws: ``/OIDCCore/OIDCError`` `.transport` when no response came, `.dpopProofFailed` or `.dpopInvalidTarget`
+    ///   when no proof could be made.
+    public func send(
+        _ request: TransportRequest, accessToken: String, transport: any HTTPTransport, observer: (any OIDCObserver)? = nil
+    ) async throws -> TransportResponse {
+        try await send(role: .resourceServer, accessToken: accessToken, observer: observer, transport: transport) { request }
+    }
+
     /// Adds the `DPoP` header (and, with `accessToken`, `Authorization: DPoP <token>`)
     /// for the nonce remembered for the request's origin in `role`; returns the nonce used.
     package func sign(_ request: inout TransportRequest, role: DPoPNonceStore.Role, accessToken: String? = nil) throws -> String? {

@@ -70,6 +70,35 @@ struct DPoPBindingTests {
         #expect(binding.nonces.nonce(for: Self.api, role: .authorizationServer) == nil)
     }
 
+    @Test("send(_:accessToken:transport:): a resource call goes out as DPoP (never its own Bearer) with htm, htu, ath; one nonce retry")
+    func publicResourceSend() async throws {
+        let transport = CannedTransport { request in
+            if try decodeJWT(request.headers["DPoP"] ?? "").claims["nonce"] == "rs-1" { return TransportResponse(status: 200, body: Array("{}".utf8)) }
+            return TransportResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": "rs-1"])
+        }
+        let binding = DPoPBinding(key: try DPoPKey.generate())
+        let request = TransportRequest(
+            method: .post, url: Self.api, headers: ["Authorization": "Bearer stale", "Content-Type": "application/json"],
+            body: .bytes(Array("{}".utf8)))
+        let response = try await binding.send(request, accessToken: "bound-token", transport: transport)
+        #expect(response.status == 200)
+        let requests = transport.requests
+        #expect(requests.count == 2)
+        for sent in requests {
+            #expect(sent.headers.values(for: "Authorization") == ["DPoP bound-token"])
+            #expect(sent.headers["Content-Type"] == "application/json")
+            let proof = try decodeJWT(try #require(sent.headers["DPoP"]))
+            #expect(proof.claims["htm"] == "POST")
+            #expect(proof.claims["htu"] == "https://as.example/api/resource")
+            #expect(proof.claims["ath"]?.stringValue == DPoPKey.accessTokenHash("bound-token"))
+            #expect(proof.header["jwk"] != nil)
+        }
+        #expect(try nonceOf(requests[1]) == "rs-1")
+        // Remembered for the resource server only: the next call sends it at once.
+        #expect(binding.nonces.nonce(for: Self.api, role: .resourceServer) == "rs-1")
+        #expect(binding.nonces.nonce(for: Self.api, role: .authorizationServer) == nil)
+    }
+
     @Test("never more than one retry: a second challenge is returned as it came")
     func oneRetryOnly() async throws {
         let counter = Locked(0)
