@@ -46,6 +46,15 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
         }
         return out
     }
+
+    /// Calls `body` with the digest of `input`, held on the stack (no array is made for it).
+    package func withHash<R>(of input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { output in
+            var length: UInt32 = 0
+            _ = EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, md, nil)
+            return try body(UnsafeRawBufferPointer(rebasing: output[0..<outputLength]))
+        }
+    }
 }
 
 /// `EVP_MD_fetch` results are immutable and reference-counted by libcrypto;

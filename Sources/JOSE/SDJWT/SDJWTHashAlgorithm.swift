@@ -32,6 +32,6 @@ public enum SDJWTHashAlgorithm: String, Sendable, Hashable, CaseIterable {
     public func digest(of text: String) -> String {
         var text = text
         // Hashed in place: a disclosure or a presentation is not copied into an array first.
-        return text.withUTF8 { Base64URL.encode(digest.hash(UnsafeRawBufferPointer($0))) }
+        return text.withUTF8 { digest.withHash(of: UnsafeRawBufferPointer($0)) { Base64URL.encode($0) } }
     }
 }
