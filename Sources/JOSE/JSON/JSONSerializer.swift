@@ -108,15 +108,14 @@ extension JSONValue {
     /// - Returns: whether the string was written without escapes.
     @discardableResult
     private static func writeCompactString(_ string: String, to out: inout [UInt8]) -> Bool {
-        var string = string
-        let plain = string.withUTF8 { bytes -> Bool in
+        let plain = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: bytes)
             out.append(UInt8(ascii: "\""))
             return true
         }
-        guard !plain else { return true }
+        if plain == true { return true }
         var text = ""
         JSONValue.writeString(string, to: &text)
         out.append(contentsOf: text.utf8)

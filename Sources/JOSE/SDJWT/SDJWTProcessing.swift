@@ -28,10 +28,9 @@ struct SDJWTProcessing {
         digests.reserveCapacity(disclosures.count)
         for (index, disclosure) in disclosures.enumerated() {
             let digest = disclosure.digest(algorithm)
-            guard byDigest[digest] == nil else {
+            guard byDigest.updateValue(index, forKey: digest) == nil else {
                 throw JOSEError(.sdRepeatedDisclosure, "disclosure \(index + 1) is given twice")
             }
-            byDigest[digest] = index
             digests.append(digest)
         }
         self.digests = digests
