@@ -35,23 +35,34 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Hashes `bytes` (for the package's modules: thumbprints, PKCE, `at_hash`, cache keys), with this thread's
-    /// context for the digest (``ThreadDigestContexts``).
+    /// Hashes `bytes` (for the package's modules: thumbprints, PKCE, `at_hash`, cache keys).
     package func hash<Bytes: ContiguousBytes>(_ bytes: Bytes) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: outputLength)
         bytes.withUnsafeBytes { input in
-            out.withUnsafeMutableBufferPointer { output in
-                var length: UInt32 = 0
-                if let context = ThreadDigestContexts.context(for: self), EVP_DigestInit_ex(context, md, nil) == 1,
-                    EVP_DigestUpdate(context, input.baseAddress, input.count) == 1,
-                    EVP_DigestFinal_ex(context, output.baseAddress, &length) == 1
-                {
-                    return
-                }
-                _ = EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, md, nil)
-            }
+            out.withUnsafeMutableBytes { output in digest(input, into: output) }
         }
         return out
+    }
+
+    /// Calls `body` with the digest of `input`, held on the stack (no array is made for it).
+    package func withHash<R>(of input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { output in
+            digest(input, into: output)
+            return try body(UnsafeRawBufferPointer(rebasing: output[0..<outputLength]))
+        }
+    }
+
+    /// The one hashing step: `input`'s digest into the first ``outputLength`` bytes of `output` (at least that long),
+    /// on this thread's context for the digest (``ThreadDigestContexts``), or `EVP_Digest` when there is none.
+    private func digest(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
+        let target = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        var length: UInt32 = 0
+        if let context = ThreadDigestContexts.context(for: self), EVP_DigestInit_ex(context, md, nil) == 1,
+            EVP_DigestUpdate(context, input.baseAddress, input.count) == 1, EVP_DigestFinal_ex(context, target, &length) == 1
+        {
+            return
+        }
+        _ = EVP_Digest(input.baseAddress, input.count, target, &length, md, nil)
     }
 }
 

@@ -30,6 +30,8 @@ package enum Base64URL {
 
     /// Encodes bytes without padding.
     package static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+        // Contiguous bytes (an array, a buffer) are encoded where they lie, straight into the string's storage.
+        if let encoded = bytes.withContiguousStorageIfAvailable({ encode(UnsafeRawBufferPointer($0)) }) { return encoded }
         let input = Array(bytes)
         var out = [UInt8]()
         out.reserveCapacity((input.count * 4 + 2) / 3)
@@ -50,6 +52,34 @@ package enum Base64URL {
             out.append(alphabet[Int(n >> 6 & 63)])
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Encodes bytes without padding, written straight into the new string's storage.
+    package static func encode(_ input: UnsafeRawBufferPointer) -> String {
+        let count = (input.count * 4 + 2) / 3
+        return String(unsafeUninitializedCapacity: count) { out in
+            alphabet.withUnsafeBufferPointer { alphabet in
+                var i = 0
+                var o = 0
+                while i + 3 <= input.count {
+                    let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                    out[o] = alphabet[Int(n >> 18 & 63)]
+                    out[o + 1] = alphabet[Int(n >> 12 & 63)]
+                    out[o + 2] = alphabet[Int(n >> 6 & 63)]
+                    out[o + 3] = alphabet[Int(n & 63)]
+                    i += 3
+                    o += 4
+                }
+                let rest = input.count - i
+                if rest > 0 {
+                    let n = UInt32(input[i]) << 16 | (rest == 2 ? UInt32(input[i + 1]) << 8 : 0)
+                    out[o] = alphabet[Int(n >> 18 & 63)]
+                    out[o + 1] = alphabet[Int(n >> 12 & 63)]
+                    if rest == 2 { out[o + 2] = alphabet[Int(n >> 6 & 63)] }
+                }
+            }
+            return count
+        }
     }
 
     /// Encodes the UTF-8 bytes of a string.

@@ -49,27 +49,38 @@ extension JSONValue {
         }
     }
 
-    /// Compact JSON bytes in stored member order: the bytes of ``jsonString(sortedKeys:)`` without sorting,
-    /// written into an array (no string growth on the way; for claims built from an object).
-    func compactJSONBytes() -> [UInt8] {
+    /// Compact JSON bytes of `object` in stored member order (the bytes of ``jsonString(sortedKeys:)`` without sorting,
+    /// written into an array) with the index of its top-level members, recorded as they are written (the text is not
+    /// read again to find them).
+    static func compactJSONBytesIndexed(_ object: JSONObject) -> (bytes: [UInt8], index: JSONObjectIndex) {
         var out: [UInt8] = []
         out.reserveCapacity(512)
-        writeCompact(to: &out)
-        return out
+        var index = JSONObjectIndex()
+        index.members.reserveCapacity(object.count)
+        out.append(UInt8(ascii: "{"))
+        for (i, member) in object.members.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            let nameStart = out.count + 1
+            let plain = JSONValue.writeCompactString(member.name, to: &out)
+            var range = JSONMemberRange(nameStart: nameStart, nameLength: out.count - 1 - nameStart, decodedSlot: -1, valueStart: 0, valueEnd: 0)
+            if !plain {
+                range.decodedSlot = index.decodedNames.count
+                index.decodedNames.append(member.name)
+            }
+            out.append(UInt8(ascii: ":"))
+            range.valueStart = out.count
+            member.value.writeCompact(to: &out)
+            range.valueEnd = out.count
+            index.members.append(range)
+        }
+        out.append(UInt8(ascii: "}"))
+        return (out, index)
     }
 
     private func writeCompact(to out: inout [UInt8]) {
         switch self {
-        case .string(let s):
-            if s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                var text = ""
-                JSONValue.writeString(s, to: &text)
-                out.append(contentsOf: text.utf8)
-            } else {
-                out.append(UInt8(ascii: "\""))
-                out.append(contentsOf: s.utf8)
-                out.append(UInt8(ascii: "\""))
-            }
+        case .string(let s): JSONValue.writeCompactString(s, to: &out)
+        case .integer(let i): JSONValue.writeInteger(i, to: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
@@ -81,7 +92,7 @@ extension JSONValue {
             out.append(UInt8(ascii: "{"))
             for (i, member) in object.members.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.string(member.name).writeCompact(to: &out)
+                JSONValue.writeCompactString(member.name, to: &out)
                 out.append(UInt8(ascii: ":"))
                 member.value.writeCompact(to: &out)
             }
@@ -90,6 +101,41 @@ extension JSONValue {
             var text = ""
             write(to: &text, sortedKeys: false, indent: nil, level: 0)
             out.append(contentsOf: text.utf8)
+        }
+    }
+
+    /// A JSON string literal of `string`: its UTF-8 bytes copied whole when nothing needs escaping (scanned in place).
+    /// - Returns: whether the string was written without escapes.
+    @discardableResult
+    private static func writeCompactString(_ string: String, to out: inout [UInt8]) -> Bool {
+        let plain = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return true
+        }
+        if plain == true { return true }
+        var text = ""
+        JSONValue.writeString(string, to: &text)
+        out.append(contentsOf: text.utf8)
+        return false
+    }
+
+    /// The decimal digits of `value` (as `String(value)` writes them), without an intermediate string.
+    private static func writeInteger(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        // The magnitude as unsigned: `Int.min` has no positive counterpart.
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: Int64 has at most 19 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var position = buffer.count
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[position...]))
         }
     }
 

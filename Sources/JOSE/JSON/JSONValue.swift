@@ -91,6 +91,12 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     init(uniqueMembers: [JSONMember]) { members = uniqueMembers }
 
+    /// Appends a member whose name the caller knows is not present yet (no search of the members).
+    mutating func appendUnique(_ name: String, _ value: JSONValue) { members.append(JSONMember(name: name, value: value)) }
+
+    /// Reserves room for `count` members.
+    mutating func reserveCapacity(_ count: Int) { members.reserveCapacity(count) }
+
     /// The value of a member, or `nil` when absent.
     public subscript(name: String) -> JSONValue? {
         get {

@@ -46,13 +46,8 @@ public struct JWTClaims: Sendable {
 
     /// Wraps an object (for building tokens).
     public init(_ object: JSONObject) {
-        let payload = JSONValue.object(object).compactJSONBytes()
-        self.payload = payload
-        // The serializer's output is valid JSON by construction; an index failure would only drop lookups.
-        self.index =
-            (try? payload.withUnsafeBufferPointer {
-                try JSONParser.indexObject(buffer: $0, limits: JSONLimits(maxDepth: .max, maxBytes: .max), what: "claims")
-            }) ?? JSONObjectIndex()
+        // The top-level members are located while they are written: the serializer's output is not indexed again.
+        (self.payload, self.index) = JSONValue.compactJSONBytesIndexed(object)
         self.built = object
     }
 

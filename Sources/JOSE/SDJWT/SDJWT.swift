@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An SD-JWT or SD-JWT+KB in compact form (RFC 9901 §4), split into its parts but not verified:
 /// `<issuer-signed JWT>~<disclosure>~...~[<KB-JWT>]`.
 public struct SDJWT: Sendable, Hashable {
@@ -39,21 +47,26 @@ public struct SDJWT: Sendable, Hashable {
     }
 
     /// The `~`-separated parts of a compact SD-JWT's bytes (empty parts kept), each with the number of `.` it holds.
+    /// The separators are found with `memchr` (the presentation is not walked byte by byte in Swift).
     static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> [(text: String, dots: Int)] {
         var parts: [(text: String, dots: Int)] = []
-        var start = 0
-        var dots = 0
-        for index in 0..<bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "~"):
-                parts.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self), dots))
-                start = index + 1
-                dots = 0
-            case UInt8(ascii: "."): dots += 1
-            default: break
+        guard let base = bytes.baseAddress else { return [("", 0)] }
+        func part(_ start: Int, _ end: Int) -> (text: String, dots: Int) {
+            var dots = 0
+            var position = start
+            while position < end, let found = memchr(base + position, Int32(UInt8(ascii: ".")), end - position) {
+                dots += 1
+                position = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
             }
+            return (String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self), dots)
         }
-        parts.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]), as: UTF8.self), dots))
+        var start = 0
+        while start < bytes.count, let found = memchr(base + start, Int32(UInt8(ascii: "~")), bytes.count - start) {
+            let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            parts.append(part(start, end))
+            start = end + 1
+        }
+        parts.append(part(start, bytes.count))
         return parts
     }
 
@@ -66,8 +79,14 @@ public struct SDJWT: Sendable, Hashable {
 
     /// The presentation without its KB-JWT, up to and including the last `~`: what `sd_hash` is taken over.
     public var withoutKeyBinding: String {
-        var text = issuerSignedJWT + "~"
-        for disclosure in disclosures { text += disclosure + "~" }
+        var text = ""
+        text.reserveCapacity(disclosures.reduce(issuerSignedJWT.utf8.count + 1) { $0 + $1.utf8.count + 1 })
+        text += issuerSignedJWT
+        text += "~"
+        for disclosure in disclosures {
+            text += disclosure
+            text += "~"
+        }
         return text
     }
 

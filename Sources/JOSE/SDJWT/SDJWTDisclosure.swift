@@ -14,17 +14,22 @@ public struct SDJWTDisclosure: Sendable, Hashable {
     /// salt and name strings.
     /// - Throws: ``JOSEError`` `.sdMalformedDisclosure`; `.sdReservedClaimName` for a name `_sd` or `...`.
     public init(encoded: String, limits: JOSELimits = .default) throws {
-        let bytes: [UInt8]
-        do {
-            bytes = try Base64URL.decode(encoded)
-        } catch {
-            throw JOSEError(.sdMalformedDisclosure, "a disclosure is not strict unpadded Base64URL")
-        }
-        let parsed: JSONValue
-        do {
-            parsed = try JSONParser.parse(bytes, limits: limits.tokenJSON)
-        } catch let error as JOSEError {
-            throw JOSEError(.sdMalformedDisclosure, "a disclosure is not valid JSON (\(error.code.rawValue))")
+        // Decoded into a temporary buffer and parsed there: the decoded bytes are not kept.
+        var text = encoded
+        let parsed: JSONValue = try text.withUTF8 { characters in
+            let outcome: Result<JSONValue, JOSEError>
+            do {
+                outcome = try Base64URL.withDecoded(characters) { bytes in
+                    do {
+                        return .success(try JSONParser.parse(buffer: bytes.assumingMemoryBound(to: UInt8.self), limits: limits.tokenJSON))
+                    } catch let error as JOSEError {
+                        return .failure(JOSEError(.sdMalformedDisclosure, "a disclosure is not valid JSON (\(error.code.rawValue))"))
+                    }
+                }
+            } catch {
+                throw JOSEError(.sdMalformedDisclosure, "a disclosure is not strict unpadded Base64URL")
+            }
+            return try outcome.get()
         }
         guard let elements = parsed.arrayValue, elements.count == 2 || elements.count == 3 else {
             throw JOSEError(.sdMalformedDisclosure, "a disclosure must be a JSON array of 2 or 3 elements")

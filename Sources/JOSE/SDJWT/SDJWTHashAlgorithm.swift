@@ -1,3 +1,5 @@
+import CLibCrypto
+
 /// The hash function of an SD-JWT's disclosure digests (`_sd_alg`, RFC 9901 §4.1.1): only these three are accepted.
 public enum SDJWTHashAlgorithm: String, Sendable, Hashable, CaseIterable {
     /// SHA-256, the default when `_sd_alg` is absent.
@@ -32,6 +34,31 @@ public enum SDJWTHashAlgorithm: String, Sendable, Hashable, CaseIterable {
     public func digest(of text: String) -> String {
         var text = text
         // Hashed in place: a disclosure or a presentation is not copied into an array first.
-        return text.withUTF8 { Base64URL.encode(digest.hash(UnsafeRawBufferPointer($0))) }
+        return text.withUTF8 { digest.withHash(of: UnsafeRawBufferPointer($0)) { Base64URL.encode($0) } }
+    }
+
+    /// The Base64URL digest of `presentation`'s text up to and including the last `~` (``SDJWT/withoutKeyBinding``),
+    /// hashed part by part: the text is not put together first.
+    func digest(ofPresentationWithoutKeyBinding presentation: SDJWT) -> String {
+        guard let context = EVP_MD_CTX_new() else { return digest(of: presentation.withoutKeyBinding) }
+        defer { EVP_MD_CTX_free(context) }
+        var tilde = UInt8(ascii: "~")
+        var ok = EVP_DigestInit_ex2(context, digest.md, nil) == 1
+        func add(_ part: String) {
+            var part = part
+            ok = ok && part.withUTF8 { EVP_DigestUpdate(context, $0.baseAddress, $0.count) } == 1
+            ok = ok && EVP_DigestUpdate(context, &tilde, 1) == 1
+        }
+        add(presentation.issuerSignedJWT)
+        for disclosure in presentation.disclosures { add(disclosure) }
+        let encoded = withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { output -> String? in
+            var length: UInt32 = 0
+            guard ok, EVP_DigestFinal_ex(context, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length) == 1,
+                Int(length) == digest.outputLength
+            else { return nil }
+            return Base64URL.encode(UnsafeRawBufferPointer(rebasing: output[0..<Int(length)]))
+        }
+        // A context libcrypto could not run: the one-shot digest of the assembled text instead.
+        return encoded ?? digest(of: presentation.withoutKeyBinding)
     }
 }

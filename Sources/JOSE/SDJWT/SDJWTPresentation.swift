@@ -21,7 +21,8 @@ extension SDJWT {
             guard SDJWT.resolve(target, in: full) != nil else {
                 throw JOSEError(.missingClaim, "the pointer \(pointer.jsonSafePrefix) names no claim")
             }
-            for (index, path) in processing.paths where path.starts(with: target) || target.starts(with: path) {
+            for (index, placed) in processing.paths.enumerated() {
+                guard let path = placed, path.starts(with: target) || target.starts(with: path) else { continue }
                 chosen.insert(index)
             }
         }

@@ -8,8 +8,11 @@ struct SDJWTProcessing {
     let digests: [String]
     private var byDigest: [String: Int] = [:]
     private var seen: Set<String> = []
-    /// Where each disclosure was placed: the path of its value in the fully disclosed payload.
-    private(set) var paths: [Int: [String]] = [:]
+    /// Where each disclosure was placed, by disclosure index: the path of its value in the fully disclosed payload
+    /// (`nil` until placed).
+    private(set) var paths: [[String]?]
+    /// How many disclosures have been placed.
+    private var placed = 0
     private let maxDepth: Int
     /// The path of the value being processed: pushed and popped as the walk goes (no array built per member).
     private var path: [String] = []
@@ -19,14 +22,15 @@ struct SDJWTProcessing {
         self.algorithm = algorithm
         self.disclosures = disclosures
         self.maxDepth = maxDepth
+        self.paths = Array(repeating: nil, count: disclosures.count)
+        byDigest.reserveCapacity(disclosures.count)
         var digests: [String] = []
         digests.reserveCapacity(disclosures.count)
         for (index, disclosure) in disclosures.enumerated() {
             let digest = disclosure.digest(algorithm)
-            guard byDigest[digest] == nil else {
+            guard byDigest.updateValue(index, forKey: digest) == nil else {
                 throw JOSEError(.sdRepeatedDisclosure, "disclosure \(index + 1) is given twice")
             }
-            byDigest[digest] = index
             digests.append(digest)
         }
         self.digests = digests
@@ -37,7 +41,7 @@ struct SDJWTProcessing {
     ///   `.sdMalformedPayload`, `.sdUnreferencedDisclosure`, `.limitExceeded`.
     mutating func process(payload: JSONObject) throws -> JSONObject {
         let result = try process(object: payload, depth: 0, topLevel: true)
-        if paths.count != disclosures.count {
+        if placed != disclosures.count {
             let missing = (0..<disclosures.count).first { paths[$0] == nil } ?? 0
             throw JOSEError(
                 .sdUnreferencedDisclosure,
@@ -46,10 +50,24 @@ struct SDJWTProcessing {
         return result
     }
 
-    private mutating func markSeen(_ digest: String) throws {
+    private mutating func place(_ index: Int, at component: String) {
+        var placedAt = path
+        placedAt.append(component)
+        paths[index] = placedAt
+        placed += 1
+    }
+
+    /// The disclosure whose digest is `digest` (`nil` for a decoy or an undisclosed claim), refusing a digest met before:
+    /// a disclosure's digest is met again when its disclosure is already placed, any other digest when it is in ``seen``.
+    private mutating func disclosureIndex(_ digest: String) throws -> Int? {
+        if let index = byDigest[digest] {
+            guard paths[index] == nil else { throw JOSEError(.sdDuplicateDigest, "a digest appears more than once in the payload") }
+            return index
+        }
         guard seen.insert(digest).inserted else {
             throw JOSEError(.sdDuplicateDigest, "a digest appears more than once in the payload")
         }
+        return nil
     }
 
     /// `value` processed, at `path` + `component`.
@@ -70,15 +88,21 @@ struct SDJWTProcessing {
     private mutating func process(object: JSONObject, depth: Int, topLevel: Bool) throws -> JSONObject {
         guard depth <= maxDepth else { throw JOSEError(.limitExceeded, "the disclosed payload is nested deeper than \(maxDepth) levels") }
         var result = JSONObject()
-        for member in object where member.name != "_sd" && !(topLevel && member.name == "_sd_alg") {
-            result[member.name] = try process(value: member.value, at: member.name, depth: depth + 1)
+        var sd: JSONValue?
+        // The object's names are unique (the parser refuses duplicates): its members are appended without a search.
+        for member in object {
+            if member.name == "_sd" {
+                sd = member.value
+                continue
+            }
+            if topLevel && member.name == "_sd_alg" { continue }
+            result.appendUnique(member.name, try process(value: member.value, at: member.name, depth: depth + 1))
         }
-        guard let sd = object["_sd"] else { return result }
+        guard let sd else { return result }
         guard let digests = sd.arrayValue else { throw JOSEError(.sdMalformedPayload, "\"_sd\" must be an array of digests", member: "_sd") }
         for entry in digests {
             guard let digest = entry.stringValue else { throw JOSEError(.sdMalformedPayload, "\"_sd\" holds a value that is not a string", member: "_sd") }
-            try markSeen(digest)
-            guard let index = byDigest[digest] else { continue }  // a decoy, or a claim not disclosed
+            guard let index = try disclosureIndex(digest) else { continue }  // a decoy, or a claim not disclosed
             let disclosure = disclosures[index]
             guard let name = disclosure.name else {
                 throw JOSEError(.sdMisplacedDisclosure, "disclosure \(index + 1) is an array element but its digest is in an object's \"_sd\"")
@@ -87,8 +111,8 @@ struct SDJWTProcessing {
                 throw JOSEError(
                     .sdClaimNameConflict, "disclosure \(index + 1) discloses \"\(name.jsonSafePrefix)\", already present at that level", member: name)
             }
-            paths[index] = path + [name]
-            result[name] = try process(value: disclosure.value, at: name, depth: depth + 1)
+            place(index, at: name)
+            result.appendUnique(name, try process(value: disclosure.value, at: name, depth: depth + 1))
         }
         return result
     }
@@ -105,13 +129,12 @@ struct SDJWTProcessing {
             guard let digest = reference.stringValue else {
                 throw JOSEError(.sdMalformedPayload, "an array element's \"...\" digest is not a string", member: "...")
             }
-            try markSeen(digest)
-            guard let index = byDigest[digest] else { continue }  // undisclosed or decoy: removed
+            guard let index = try disclosureIndex(digest) else { continue }  // undisclosed or decoy: removed
             let disclosure = disclosures[index]
             guard disclosure.name == nil else {
                 throw JOSEError(.sdMisplacedDisclosure, "disclosure \(index + 1) is an object member but its digest is an array element")
             }
-            paths[index] = path + [String(position)]
+            place(index, at: String(position))
             result.append(try process(value: disclosure.value, at: String(position), depth: depth + 1))
         }
         return result

@@ -28,7 +28,8 @@ extension SDJWT {
         let algorithm = try SDJWTHashAlgorithm(sdAlg: payload["_sd_alg"])
         let decoded = try disclosures.map { try SDJWTDisclosure(encoded: $0, limits: policy.signature.limits) }
         var processing = try SDJWTProcessing(disclosures: decoded, algorithm: algorithm, maxDepth: 2 * policy.signature.limits.maxJSONDepth)
-        let processed = JWTClaims(try processing.process(payload: payload))
+        let processedObject = try processing.process(payload: payload)
+        let processed = JWTClaims(processedObject)
         var claimChecks = policy.claims
         claimChecks.audience = nil
         try processed.validate(claimChecks)
@@ -38,7 +39,7 @@ extension SDJWT {
         }
         var keyBinding: JWT?
         if let required = policy.keyBinding {
-            keyBinding = try verifyKeyBinding(required, claims: processed, algorithm: algorithm, policy: policy)
+            keyBinding = try verifyKeyBinding(required, claims: processedObject, algorithm: algorithm, policy: policy)
         }
         return VerifiedSDJWT(
             header: jwt.header, claims: processed, disclosures: placed, hashAlgorithm: algorithm, issuerKey: jwt.key, keyBinding: keyBinding)
@@ -46,7 +47,7 @@ extension SDJWT {
 
     /// RFC 9901 §7.3: the KB-JWT signed by `cnf.jwk`, typed `kb+jwt`, for the audience and nonce, recent, over this presentation.
     private func verifyKeyBinding(
-        _ required: SDJWTKeyBinding, claims: JWTClaims, algorithm: SDJWTHashAlgorithm, policy: SDJWTVerificationPolicy
+        _ required: SDJWTKeyBinding, claims: JSONObject, algorithm: SDJWTHashAlgorithm, policy: SDJWTVerificationPolicy
     ) throws -> JWT {
         guard let token = keyBindingJWT else {
             throw JOSEError(.sdKeyBindingRequired, "key binding is required and the presentation has no KB-JWT")
@@ -70,7 +71,7 @@ extension SDJWT {
         guard let nonce = try kb.claims.string("nonce"), ConstantTime.equals(nonce, required.nonce) else {
             throw JOSEError(.claimMismatch, "the KB-JWT's \"nonce\" is not the expected one", member: "nonce")
         }
-        guard let hash = try kb.claims.string("sd_hash"), ConstantTime.equals(hash, algorithm.digest(of: withoutKeyBinding)) else {
+        guard let hash = try kb.claims.string("sd_hash"), ConstantTime.equals(hash, algorithm.digest(ofPresentationWithoutKeyBinding: self)) else {
             throw JOSEError(.sdHashMismatch, "the KB-JWT's \"sd_hash\" is not the digest of this presentation", member: "sd_hash")
         }
         return kb
