@@ -107,7 +107,7 @@ struct SDJWTProcessing {
             guard let name = disclosure.name else {
                 throw JOSEError(.sdMisplacedDisclosure, "disclosure \(index + 1) is an array element but its digest is in an object's \"_sd\"")
             }
-            guard result[name] == nil else {
+            guard !result.hasMember(named: name) else {
                 throw JOSEError(
                     .sdClaimNameConflict, "disclosure \(index + 1) discloses \"\(name.jsonSafePrefix)\", already present at that level", member: name)
             }
