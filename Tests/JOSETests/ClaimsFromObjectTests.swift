@@ -28,6 +28,33 @@ struct ClaimsFromObjectTests {
         #expect(try JSONParser.parseObject(claims.payload, what: "claims") == object)
     }
 
+    @Test("strings needing an escape are found by the eight-byte scan wherever the character sits (every offset, every length up to 24)")
+    func escapesAtEveryOffset() throws {
+        // Each character JSON escapes, and bytes next to them that must not be taken for them (0x1F/0x20, 0x21/0x23,
+        // 0x5B/0x5D, 0x7F, 0xA2/0xDC inside UTF-8, whose high bit is set).
+        let specials: [Character] = ["\"", "\\", "\n", "\u{00}", "\u{1F}", " ", "!", "#", "[", "]", "\u{7F}", "¢", "Ü"]
+        for length in 1...24 {
+            for offset in 0..<length {
+                for special in specials {
+                    var text = String(repeating: "a", count: length)
+                    let at = text.index(text.startIndex, offsetBy: offset)
+                    text.replaceSubrange(at...at, with: String(special))
+                    let object = JSONObject([(text, .string(text))])
+                    let claims = JWTClaims(object)
+                    #expect(claims.payload == Array(JSONValue.object(object).jsonString().utf8), "length \(length) offset \(offset)")
+                    #expect(claims[text] == .string(text), "length \(length) offset \(offset)")
+                }
+            }
+        }
+    }
+
+    @Test("an object's member check passes over names of another length and finds equal names of the same length")
+    func memberCheck() {
+        let object = JSONObject([("ab", .null), ("abc", .null), ("é", .null), ("", .null)])
+        #expect(object.hasMember(named: "abc") && object.hasMember(named: "ab") && object.hasMember(named: "é") && object.hasMember(named: ""))
+        #expect(!object.hasMember(named: "abd") && !object.hasMember(named: "a") && !object.hasMember(named: "e\u{301}") && !object.hasMember(named: "abcd"))
+    }
+
     @Test("Base64URL of contiguous bytes matches Foundation's Base64 made URL-safe and unpadded, at every tail length")
     func base64URLOfBuffers() {
         let bytes = (0..<70).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }

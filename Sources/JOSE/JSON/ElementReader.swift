@@ -9,6 +9,9 @@ struct ElementBuilder: ElementReader {
     var elements: [JSONValue] = []
 
     @inline(__always) mutating func read(_ parser: inout Parser) throws {
+        // Room for four values at the first one (an empty array allocates nothing): short arrays, such as an SD-JWT
+        // disclosure's three elements, are not regrown from one to two to four.
+        if elements.isEmpty { elements.reserveCapacity(4) }
         elements.append(try parser.parseValue())
     }
 }

@@ -109,7 +109,7 @@ extension JSONValue {
     @discardableResult
     private static func writeCompactString(_ string: String, to out: inout [UInt8]) -> Bool {
         let plain = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            guard !needsEscape(bytes) else { return false }
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: bytes)
             out.append(UInt8(ascii: "\""))
@@ -119,6 +119,28 @@ extension JSONValue {
         var text = ""
         JSONValue.writeString(string, to: &text)
         out.append(contentsOf: text.utf8)
+        return false
+    }
+
+    /// Whether `bytes` hold a control character, `"` or `\` (what a JSON string literal escapes), eight bytes at a time.
+    private static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var position = 0
+        while position + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20, or a byte equal to 0x22 or 0x5C (its XOR with them is zero): exact as a yes/no test.
+            let control = (word &- ones &* 0x20) & ~word & highs
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let equal = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highs
+            if control | equal != 0 { return true }
+            position += 8
+        }
+        while position < bytes.count {
+            let byte = base[position]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            position += 1
+        }
         return false
     }
 

@@ -112,6 +112,13 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         }
     }
 
+    /// Whether a member is named `name`: names of another UTF-8 length are passed over without a string comparison.
+    func hasMember(named name: String) -> Bool {
+        let length = name.utf8.count
+        for member in members where member.name.utf8.count == length && member.name == name { return true }
+        return false
+    }
+
     /// The member names in order.
     public var names: [String] { members.map(\.name) }
     /// The number of members.

@@ -40,10 +40,10 @@ public enum SDJWTHashAlgorithm: String, Sendable, Hashable, CaseIterable {
     /// The Base64URL digest of `presentation`'s text up to and including the last `~` (``SDJWT/withoutKeyBinding``),
     /// hashed part by part: the text is not put together first.
     func digest(ofPresentationWithoutKeyBinding presentation: SDJWT) -> String {
-        guard let context = EVP_MD_CTX_new() else { return digest(of: presentation.withoutKeyBinding) }
-        defer { EVP_MD_CTX_free(context) }
+        // This thread's context for the digest (no context made and freed, no new reference on the digest per presentation).
+        guard let context = ThreadDigestContexts.context(for: digest) else { return digest(of: presentation.withoutKeyBinding) }
         var tilde = UInt8(ascii: "~")
-        var ok = EVP_DigestInit_ex2(context, digest.md, nil) == 1
+        var ok = EVP_DigestInit_ex(context, digest.md, nil) == 1
         func add(_ part: String) {
             var part = part
             ok = ok && part.withUTF8 { EVP_DigestUpdate(context, $0.baseAddress, $0.count) } == 1

@@ -51,7 +51,10 @@ struct SDJWTProcessing {
     }
 
     private mutating func place(_ index: Int, at component: String) {
-        var placedAt = path
+        // Made at its final size: copying `path` and then appending would allocate and grow the copy.
+        var placedAt: [String] = []
+        placedAt.reserveCapacity(path.count + 1)
+        placedAt.append(contentsOf: path)
         placedAt.append(component)
         paths[index] = placedAt
         placed += 1
@@ -88,6 +91,7 @@ struct SDJWTProcessing {
     private mutating func process(object: JSONObject, depth: Int, topLevel: Bool) throws -> JSONObject {
         guard depth <= maxDepth else { throw JOSEError(.limitExceeded, "the disclosed payload is nested deeper than \(maxDepth) levels") }
         var result = JSONObject()
+        result.reserveCapacity(object.count)
         var sd: JSONValue?
         // The object's names are unique (the parser refuses duplicates): its members are appended without a search.
         for member in object {
@@ -100,6 +104,8 @@ struct SDJWTProcessing {
         }
         guard let sd else { return result }
         guard let digests = sd.arrayValue else { throw JOSEError(.sdMalformedPayload, "\"_sd\" must be an array of digests", member: "_sd") }
+        // Room for every digest to be disclosed (decoys included: the array is the issuer-signed payload's, already bounded).
+        result.reserveCapacity(result.count + digests.count)
         for entry in digests {
             guard let digest = entry.stringValue else { throw JOSEError(.sdMalformedPayload, "\"_sd\" holds a value that is not a string", member: "_sd") }
             guard let index = try disclosureIndex(digest) else { continue }  // a decoy, or a claim not disclosed
@@ -107,7 +113,7 @@ struct SDJWTProcessing {
             guard let name = disclosure.name else {
                 throw JOSEError(.sdMisplacedDisclosure, "disclosure \(index + 1) is an array element but its digest is in an object's \"_sd\"")
             }
-            guard result[name] == nil else {
+            guard !result.hasMember(named: name) else {
                 throw JOSEError(
                     .sdClaimNameConflict, "disclosure \(index + 1) discloses \"\(name.jsonSafePrefix)\", already present at that level", member: name)
             }

@@ -79,6 +79,8 @@ extension SDJWT {
 
     /// Media types compare case-insensitively, with or without `application/` (RFC 7515 §4.1.9).
     static func sameMediaType(_ value: String, _ expected: String) -> Bool {
+        // The usual case, the very spelling expected, needs no lowercasing.
+        if value == expected { return true }
         func bare(_ text: String) -> String {
             let lower = text.lowercased()
             return lower.hasPrefix("application/") ? String(lower.dropFirst("application/".count)) : lower
