@@ -1,13 +1,5 @@
 import CLibCrypto
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One `EVP_MD_CTX` per SHA-2 digest for each thread, made on first use and freed when the thread ends.
 ///
 /// `EVP_Digest` makes a context, takes a reference to the digest (one reference count that every thread
@@ -19,35 +11,15 @@ final class ThreadDigestContexts {
 
     deinit { for context in contexts { EVP_MD_CTX_free(context) } }
 
+    private static let holders = PerThread { ThreadDigestContexts() }
+
     /// This thread's context for `algorithm`; `nil` when libcrypto or the system cannot give one (the caller then
     /// hashes with `EVP_Digest`).
     static func context(for algorithm: DigestAlgorithm) -> OpaquePointer? {
-        guard let key else { return nil }
-        let holder: ThreadDigestContexts
-        if let stored = pthread_getspecific(key) {
-            holder = Unmanaged<ThreadDigestContexts>.fromOpaque(stored).takeUnretainedValue()
-        } else {
-            holder = ThreadDigestContexts()
-            guard pthread_setspecific(key, Unmanaged.passRetained(holder).toOpaque()) == 0 else {
-                Unmanaged.passUnretained(holder).release()
-                return nil
-            }
-        }
+        guard let holder = holders.current else { return nil }
         if let context = holder.contexts[algorithm.slot] { return context }
         let context = EVP_MD_CTX_new()
         holder.contexts[algorithm.slot] = context
         return context
     }
-
-    private static let key: pthread_key_t? = {
-        var key = pthread_key_t()
-        #if canImport(Darwin)
-        let status = pthread_key_create(&key) { Unmanaged<ThreadDigestContexts>.fromOpaque($0).release() }
-        #else
-        let status = pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<ThreadDigestContexts>.fromOpaque(pointer).release() }
-        }
-        #endif
-        return status == 0 ? key : nil
-    }()
 }

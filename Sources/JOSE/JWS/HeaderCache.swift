@@ -35,49 +35,27 @@ enum HeaderCache {
 
     /// A thread's entries: the most recently used first.
     final class Entry {
-        var recent: Slot
+        var recent: Slot?
         var older: Slot?
-
-        init(_ slot: Slot) { recent = slot }
     }
 
-    private static let key: pthread_key_t? = {
-        var key = pthread_key_t()
-        #if canImport(Darwin)
-        let status = pthread_key_create(&key) { Unmanaged<Entry>.fromOpaque($0).release() }
-        #else
-        let status = pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<Entry>.fromOpaque(pointer).release() }
-        }
-        #endif
-        return status == 0 ? key : nil
-    }()
+    private static let entries = PerThread { Entry() }
 
     /// The header of `segment` under `limits`: this thread's cached one when
     /// the bytes and limits are identical, else `parse()` (whose success is stored,
     /// replacing the entry used least recently).
     @inline(__always)
     static func header(segment: UnsafeBufferPointer<UInt8>, limits: JSONLimits, parse: () throws -> JOSEHeader) throws -> JOSEHeader {
-        guard segment.count <= maxSegmentBytes, segment.baseAddress != nil, let key else { return try parse() }
-        let stored = pthread_getspecific(key)
-        if let stored {
-            let entry = Unmanaged<Entry>.fromOpaque(stored).takeUnretainedValue()
-            if entry.recent.matches(segment, limits) { return entry.recent.header }
-            if let older = entry.older, older.matches(segment, limits) {
-                entry.older = entry.recent
-                entry.recent = older
-                return older.header
-            }
-            let header = try parse()
+        guard segment.count <= maxSegmentBytes, segment.baseAddress != nil, let entry = entries.current else { return try parse() }
+        if let recent = entry.recent, recent.matches(segment, limits) { return recent.header }
+        if let older = entry.older, older.matches(segment, limits) {
             entry.older = entry.recent
-            entry.recent = Slot(segment: Array(segment), limits: limits, header: header)
-            return header
+            entry.recent = older
+            return older.header
         }
         let header = try parse()
-        let entry = Entry(Slot(segment: Array(segment), limits: limits, header: header))
-        if pthread_setspecific(key, Unmanaged.passRetained(entry).toOpaque()) != 0 {
-            Unmanaged.passUnretained(entry).release()
-        }
+        entry.older = entry.recent
+        entry.recent = Slot(segment: Array(segment), limits: limits, header: header)
         return header
     }
 }

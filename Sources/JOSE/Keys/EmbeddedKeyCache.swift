@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The last two keys built on this thread from a key embedded in a token (an SD-JWT's `cnf.jwk`), each keyed by
 /// the exact JSON object it was built from.
 ///
@@ -23,47 +15,27 @@ enum EmbeddedKeyCache {
         var key: JWK
     }
 
+    /// A thread's entries: the most recently used first.
     final class Entry {
-        var recent: Slot
+        var recent: Slot?
         var older: Slot?
-
-        init(_ slot: Slot) { recent = slot }
     }
 
-    private static let key: pthread_key_t? = {
-        var key = pthread_key_t()
-        #if canImport(Darwin)
-        let status = pthread_key_create(&key) { Unmanaged<Entry>.fromOpaque($0).release() }
-        #else
-        let status = pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<Entry>.fromOpaque(pointer).release() }
-        }
-        #endif
-        return status == 0 ? key : nil
-    }()
+    private static let entries = PerThread { Entry() }
 
     /// The key of `object` as ``JWK/init(embeddedJSONObject:)`` builds it: this thread's cached one when the object is
     /// identical, else a fresh one (stored on success, replacing the entry used least recently).
     static func key(for object: JSONObject) throws -> JWK {
-        guard let key, isSmall(object) else { return try JWK(embeddedJSONObject: object) }
-        if let stored = pthread_getspecific(key) {
-            let entry = Unmanaged<Entry>.fromOpaque(stored).takeUnretainedValue()
-            if entry.recent.object == object { return entry.recent.key }
-            if let older = entry.older, older.object == object {
-                entry.older = entry.recent
-                entry.recent = older
-                return older.key
-            }
-            let built = try JWK(embeddedJSONObject: object)
+        guard isSmall(object), let entry = entries.current else { return try JWK(embeddedJSONObject: object) }
+        if let recent = entry.recent, recent.object == object { return recent.key }
+        if let older = entry.older, older.object == object {
             entry.older = entry.recent
-            entry.recent = Slot(object: object, key: built)
-            return built
+            entry.recent = older
+            return older.key
         }
         let built = try JWK(embeddedJSONObject: object)
-        let entry = Entry(Slot(object: object, key: built))
-        if pthread_setspecific(key, Unmanaged.passRetained(entry).toOpaque()) != 0 {
-            Unmanaged.passUnretained(entry).release()
-        }
+        entry.older = entry.recent
+        entry.recent = Slot(object: object, key: built)
         return built
     }
 

@@ -1,12 +1,5 @@
 import JOSE
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -51,35 +44,12 @@ enum VerifiedTokenFront {
         }
     }
 
-    private static let threads = Locked(0)
+    private static let threads = Atomic<Int>(0)
 
-    private static let key: pthread_key_t? = {
-        var key = pthread_key_t()
-        #if canImport(Darwin)
-        let status = pthread_key_create(&key) { Unmanaged<Slots>.fromOpaque($0).release() }
-        #else
-        let status = pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<Slots>.fromOpaque(pointer).release() }
-        }
-        #endif
-        return status == 0 ? key : nil
-    }()
+    private static let fronts = PerThread { Slots(thread: threads.wrappingAdd(1, ordering: .relaxed).oldValue) }
 
-    /// This thread's slots (made on first use); `nil` only when the system has no thread-specific key to give.
-    static var current: Slots? {
-        guard let key else { return nil }
-        if let stored = pthread_getspecific(key) { return Unmanaged<Slots>.fromOpaque(stored).takeUnretainedValue() }
-        let slots = Slots(
-            thread: threads.withLock { count in
-                defer { count &+= 1 }
-                return count
-            })
-        guard pthread_setspecific(key, Unmanaged.passRetained(slots).toOpaque()) == 0 else {
-            Unmanaged.passUnretained(slots).release()
-            return nil
-        }
-        return slots
-    }
+    /// This thread's slots (made on first use); `nil` only when the system has no thread-specific storage to give.
+    static var current: Slots? { fronts.current }
 }
 
 extension VerifiedTokenFront.Slots {
